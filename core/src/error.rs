@@ -1,0 +1,297 @@
+//! The one error type of the crate.
+//!
+//! Errors are rare and the happy path is hot, so [`Error`] is a single pointer
+//! to a boxed detail (the same trade serde_json makes): a `Result<(), Error>`
+//! costs one word, and building an error is the only place that allocates.
+
+use alloc::boxed::Box;
+use alloc::string::String;
+use core::fmt;
+
+macro_rules! error_kinds {
+    ($( $(#[$doc:meta])* $variant:ident => $name:literal, )*) => {
+        /// What went wrong, by the category names of the GCF conformance suite.
+        ///
+        /// [`ErrorKind::name`] gives the stable snake_case name (for example
+        /// `count_mismatch`) that bindings and the CLI print and that callers can
+        /// match on across languages. New kinds may be added in minor releases.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
+        pub enum ErrorKind {
+            $( $(#[$doc])* $variant, )*
+        }
+
+        impl ErrorKind {
+            /// Every kind, in declaration order.
+            pub const ALL: &'static [ErrorKind] = &[ $( ErrorKind::$variant, )* ];
+
+            /// The stable snake_case name of this category.
+            pub const fn name(self) -> &'static str {
+                match self { $( ErrorKind::$variant => $name, )* }
+            }
+
+            /// Looks a category up by its snake_case name.
+            pub fn from_name(name: &str) -> Option<ErrorKind> {
+                match name { $( $name => Some(ErrorKind::$variant), )* _ => None }
+            }
+        }
+    };
+}
+
+error_kinds! {
+    /// The first line does not begin with `GCF` (spec §16.5, header errors).
+    MissingHeader => "missing_header",
+    /// The header has no `profile=` field as its first pair.
+    MissingProfile => "missing_profile",
+    /// `profile` is neither `graph` nor `generic`.
+    UnknownProfile => "unknown_profile",
+    /// A header pair is missing its `=` or is otherwise malformed.
+    MalformedHeaderField => "malformed_header_field",
+    /// The same header key appears twice.
+    DuplicateHeaderField => "duplicate_header_field",
+    /// A quoted string has no closing quote.
+    UnterminatedQuote => "unterminated_quote",
+    /// An escape sequence outside the JSON set.
+    InvalidEscape => "invalid_escape",
+    /// Characters follow the closing quote of a quoted scalar.
+    TrailingCharacters => "trailing_characters",
+    /// `~` outside a tabular row cell.
+    InvalidMissing => "invalid_missing",
+    /// `^` or `^{...}` outside a tabular row cell, or a malformed inline schema.
+    InvalidAttachmentMarker => "invalid_attachment_marker",
+    /// A literal or escaped surrogate that is not a well-formed pair.
+    InvalidSurrogate => "invalid_surrogate",
+    /// The input is not well-formed UTF-8.
+    InvalidUtf8 => "invalid_utf8",
+    /// The same key twice in one object.
+    DuplicateKey => "duplicate_key",
+    /// The same name twice in a field declaration.
+    DuplicateFieldName => "duplicate_field_name",
+    /// A row's cell count differs from its header's field count.
+    RowWidthMismatch => "row_width_mismatch",
+    /// A declared count (`[N]`, a header count, a trailer count) differs from the data.
+    CountMismatch => "count_mismatch",
+    /// A count is not `0`, a decimal without leading zeros, or `?`.
+    InvalidCount => "invalid_count",
+    /// Tab characters in leading indentation.
+    TabIndentation => "tab_indentation",
+    /// Indentation that jumps by more than one level, or appears where no container opened.
+    InvalidIndent => "invalid_indent",
+    /// An `@N` id that does not equal its item index.
+    InvalidItemId => "invalid_item_id",
+    /// A `.field` attachment with no matching `^` cell.
+    OrphanAttachment => "orphan_attachment",
+    /// A positional inline body with no eligible `^` cell.
+    OrphanInlineAttachment => "orphan_inline_attachment",
+    /// A `^` cell with no attachment body.
+    MissingAttachment => "missing_attachment",
+    /// Two attachments for the same field of one row.
+    DuplicateAttachment => "duplicate_attachment",
+    /// A positional inline body whose width differs from its schema.
+    InlineWidthMismatch => "inline_width_mismatch",
+    /// A graph node line without exactly five fields.
+    InvalidNodeLine => "invalid_node_line",
+    /// `@` followed by something other than a decimal id, or an id declared twice.
+    InvalidSymbolId => "invalid_symbol_id",
+    /// A score that does not match `[-]DIGITS.2DIGIT`, or that cannot be encoded.
+    InvalidScore => "invalid_score",
+    /// An edge line without the `<` separator or with extra fields.
+    InvalidEdgeSyntax => "invalid_edge_syntax",
+    /// An edge (or location) that names an undeclared symbol id.
+    UnknownEdgeReference => "unknown_edge_reference",
+    /// A delta payload with an unknown section, a bad line, or a contradictory operation.
+    MalformedDelta => "malformed_delta",
+    /// A pack root that does not match the recomputed one.
+    RootMismatch => "root_mismatch",
+    /// An integer outside `int64`, or a non-finite double.
+    OutOfRange => "out_of_range",
+    /// A line that matches no production of the grammar.
+    InvalidSyntax => "invalid_syntax",
+    /// A configured implementation limit (spec §12) was exceeded.
+    LimitExceeded => "limit_exceeded",
+    /// A value the encoder cannot represent (for example whitespace in a graph name).
+    InvalidInput => "invalid_input",
+    /// An API called out of order, such as writing a symbol after the trailer.
+    InvalidState => "invalid_state",
+    /// The output sink refused a write.
+    Sink => "sink",
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An error from encoding, decoding or applying a delta.
+///
+/// It knows its [`kind`](Error::kind), a human-readable
+/// [`message`](Error::message), and, for errors in GCF input, the 1-based
+/// [`line`](Error::line) and [`column`](Error::column) (in characters) where
+/// the problem was found.
+///
+/// ```
+/// use gcf_core::{graph, ErrorKind};
+///
+/// let err = graph::decode("GCF profile=graph\n## targets\n@x fn a.B 0.50 lsp\n").unwrap_err();
+/// assert_eq!(err.kind(), ErrorKind::InvalidSymbolId);
+/// assert_eq!(err.kind().name(), "invalid_symbol_id");
+/// assert_eq!(err.line(), Some(3));
+/// ```
+pub struct Error {
+    inner: Box<Inner>,
+}
+
+#[derive(Clone)]
+struct Inner {
+    kind: ErrorKind,
+    line: u32,
+    column: u32,
+    message: String,
+}
+
+/// The crate's result type.
+pub type Result<T, E = Error> = core::result::Result<T, E>;
+
+impl Error {
+    /// An error with no position (encoder input, API misuse, a sink failure).
+    #[cold]
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Error {
+        Error { inner: Box::new(Inner { kind, line: 0, column: 0, message: message.into() }) }
+    }
+
+    /// An error at a 1-based line and column of the input.
+    #[cold]
+    pub fn at(kind: ErrorKind, line: usize, column: usize, message: impl Into<String>) -> Error {
+        let clamp = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        Error {
+            inner: Box::new(Inner {
+                kind,
+                line: clamp(line),
+                column: clamp(column),
+                message: message.into(),
+            }),
+        }
+    }
+
+    /// The error for a sink that refused a write.
+    #[cold]
+    pub fn sink() -> Error {
+        Error::new(ErrorKind::Sink, "the output sink refused the write")
+    }
+
+    /// The category.
+    pub fn kind(&self) -> ErrorKind {
+        self.inner.kind
+    }
+
+    /// The explanation, without position.
+    pub fn message(&self) -> &str {
+        &self.inner.message
+    }
+
+    /// The 1-based line of the input where the error was found, if it came from input.
+    pub fn line(&self) -> Option<usize> {
+        (self.inner.line != 0).then_some(self.inner.line as usize)
+    }
+
+    /// The 1-based column (in characters) where the error was found, if known.
+    pub fn column(&self) -> Option<usize> {
+        (self.inner.column != 0).then_some(self.inner.column as usize)
+    }
+
+    /// Fills in the line and the column where they are still unknown, keeping
+    /// what a lower layer already knew (a string parser knows the column, its
+    /// caller the line).
+    pub(crate) fn with_position(mut self, line: usize, column: usize) -> Error {
+        if self.inner.line == 0 {
+            self.inner.line = u32::try_from(line).unwrap_or(u32::MAX);
+        }
+        if self.inner.column == 0 {
+            self.inner.column = u32::try_from(column).unwrap_or(u32::MAX);
+        }
+        self
+    }
+}
+
+impl Clone for Error {
+    fn clone(&self) -> Self {
+        Error { inner: self.inner.clone() }
+    }
+}
+
+impl PartialEq for Error {
+    fn eq(&self, other: &Self) -> bool {
+        self.inner.kind == other.inner.kind
+            && self.inner.line == other.inner.line
+            && self.inner.column == other.inner.column
+            && self.inner.message == other.inner.message
+    }
+}
+
+impl From<crate::sink::SinkError> for Error {
+    #[cold]
+    fn from(_: crate::sink::SinkError) -> Error {
+        Error::sink()
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Error")
+            .field("kind", &self.inner.kind)
+            .field("line", &self.inner.line)
+            .field("column", &self.inner.column)
+            .field("message", &self.inner.message)
+            .finish()
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.inner.message)?;
+        match (self.line(), self.column()) {
+            (Some(l), Some(c)) => write!(f, " (line {l}, column {c})"),
+            (Some(l), None) => write!(f, " (line {l})"),
+            _ => Ok(()),
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for Error {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_are_unique() {
+        let mut seen = alloc::collections::BTreeSet::new();
+        for &k in ErrorKind::ALL {
+            assert_eq!(ErrorKind::from_name(k.name()), Some(k));
+            assert!(seen.insert(k.name()), "duplicate name {}", k.name());
+        }
+        assert_eq!(ErrorKind::from_name("nope"), None);
+    }
+
+    #[test]
+    fn error_is_one_pointer() {
+        assert_eq!(core::mem::size_of::<Error>(), core::mem::size_of::<usize>());
+    }
+
+    #[test]
+    fn display_includes_position() {
+        let e = Error::at(ErrorKind::CountMismatch, 3, 7, "declared 2, found 1");
+        assert_eq!(alloc::format!("{e}"), "declared 2, found 1 (line 3, column 7)");
+        assert_eq!(e.line(), Some(3));
+        assert_eq!(e.column(), Some(7));
+        let e = Error::new(ErrorKind::Sink, "x").with_position(2, 1);
+        assert_eq!(e.line(), Some(2));
+        let e2 = e.clone().with_position(9, 9);
+        assert_eq!((e2.line(), e2.column()), (Some(2), Some(1)));
+        let e3 = Error::at(ErrorKind::InvalidEscape, 0, 4, "z").with_position(7, 1);
+        assert_eq!((e3.line(), e3.column()), (Some(7), Some(4)));
+        assert_eq!(Error::new(ErrorKind::InvalidInput, "y").line(), None);
+    }
+}

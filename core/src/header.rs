@@ -1,0 +1,213 @@
+//! The first line of every payload (spec §3): `GCF profile=<p> key=value ...`.
+
+use alloc::vec::Vec;
+
+use crate::error::{Error, ErrorKind};
+use crate::input::Line;
+
+/// The two encoding profiles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Profile {
+    /// Code graphs: symbols, edges, distance groups (spec §5-6b).
+    Graph,
+    /// Any JSON value (spec §7).
+    Generic,
+}
+
+impl Profile {
+    /// The header spelling, `graph` or `generic`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Profile::Graph => "graph",
+            Profile::Generic => "generic",
+        }
+    }
+}
+
+/// A parsed header line: the profile and the pairs after it, in order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Header<'a> {
+    /// The profile named by the first pair.
+    pub profile: Profile,
+    /// Every pair after `profile=`, as written.
+    pub fields: Vec<(&'a str, &'a str)>,
+}
+
+impl<'a> Header<'a> {
+    /// The value of `key`, if present.
+    pub fn get(&self, key: &str) -> Option<&'a str> {
+        self.fields.iter().find(|(k, _)| *k == key).map(|&(_, v)| v)
+    }
+
+    /// The byte offset of `key`'s pair within the line, for error columns.
+    pub(crate) fn column_of(&self, line: &str, key: &str) -> usize {
+        self.fields
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(k, _)| crate::text::column_of(line, k.as_ptr() as usize - line.as_ptr() as usize))
+            .unwrap_or(1)
+    }
+}
+
+fn is_bare_key(s: &str) -> bool {
+    let b = s.as_bytes();
+    !b.is_empty()
+        && (b[0].is_ascii_alphabetic() || b[0] == b'_')
+        && b.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_')
+}
+
+/// Parses a header line (spec §3, §16.5 header errors).
+///
+/// ```
+/// use gcf_core::header::{parse_header_line, Profile};
+/// let h = parse_header_line("GCF profile=graph tool=t symbols=2").unwrap();
+/// assert_eq!(h.profile, Profile::Graph);
+/// assert_eq!(h.get("symbols"), Some("2"));
+/// ```
+pub fn parse_header_line(text: &str) -> Result<Header<'_>, Error> {
+    parse_header(&Line { number: 1, text })
+}
+
+pub(crate) fn parse_header<'a>(line: &Line<'a>) -> Result<Header<'a>, Error> {
+    let text = line.text;
+    let rest = match text.strip_prefix("GCF") {
+        Some(rest) if rest.is_empty() || rest.starts_with(' ') => rest,
+        _ => {
+            return Err(line.error_at(
+                ErrorKind::MissingHeader,
+                0,
+                "the first line must be a GCF header (`GCF profile=graph` or `GCF profile=generic`)",
+            ))
+        }
+    };
+    let base = text.len() - rest.len();
+    let mut profile = None;
+    let mut fields: Vec<(&str, &str)> = Vec::new();
+    let mut offset = base;
+    for token in rest.split(' ') {
+        let at = offset;
+        offset += token.len() + 1;
+        if token.is_empty() {
+            continue;
+        }
+        let Some(eq) = token.find('=') else {
+            return Err(line.error_at(
+                ErrorKind::MalformedHeaderField,
+                at,
+                alloc::format!("header field `{token}` has no `=`"),
+            ));
+        };
+        let (key, value) = (&token[..eq], &token[eq + 1..]);
+        if !is_bare_key(key) || value.is_empty() || !value.bytes().all(|b| (0x21..=0x7e).contains(&b)) {
+            return Err(line.error_at(
+                ErrorKind::MalformedHeaderField,
+                at,
+                alloc::format!("header field `{token}` is not `key=value` with a printable ASCII value"),
+            ));
+        }
+        if profile.is_none() {
+            if key != "profile" {
+                return Err(line.error_at(
+                    ErrorKind::MissingProfile,
+                    at,
+                    "the header's first field must be `profile=graph` or `profile=generic`",
+                ));
+            }
+            profile = Some(match value {
+                "graph" => Profile::Graph,
+                "generic" => Profile::Generic,
+                other => {
+                    return Err(line.error_at(
+                        ErrorKind::UnknownProfile,
+                        at + eq + 1,
+                        alloc::format!("unknown profile `{other}`; expected `graph` or `generic`"),
+                    ))
+                }
+            });
+            continue;
+        }
+        if key == "profile" || fields.iter().any(|(k, _)| *k == key) {
+            return Err(line.error_at(
+                ErrorKind::DuplicateHeaderField,
+                at,
+                alloc::format!("header field `{key}` appears more than once"),
+            ));
+        }
+        fields.push((key, value));
+    }
+    match profile {
+        Some(profile) => Ok(Header { profile, fields }),
+        None => Err(line.error_at(ErrorKind::MissingProfile, text.len(), "the header has no `profile=` field")),
+    }
+}
+
+/// Reads the profile of a payload from its first line, without decoding it.
+///
+/// ```
+/// use gcf_core::header::{detect_profile, Profile};
+/// assert_eq!(detect_profile("GCF profile=generic\n=1\n").unwrap(), Profile::Generic);
+/// assert!(detect_profile("{}").is_err());
+/// ```
+pub fn detect_profile(input: &str) -> Result<Profile, Error> {
+    let first = input.split('\n').next().unwrap_or("");
+    let first = first.strip_suffix('\r').unwrap_or(first);
+    parse_header(&Line { number: 1, text: first }).map(|h| h.profile)
+}
+
+/// Parses a header count (`symbols=`, `edges=`, `count=`): a decimal without leading zeros.
+pub(crate) fn parse_count(line: &Line<'_>, header: &Header<'_>, key: &str) -> Result<Option<u64>, Error> {
+    let Some(v) = header.get(key) else { return Ok(None) };
+    match parse_decimal(v) {
+        Some(n) => Ok(Some(n)),
+        None => Err(line.error_at(
+            ErrorKind::MalformedHeaderField,
+            header.column_of(line.text, key) - 1,
+            alloc::format!("header field `{key}={v}` is not a decimal count"),
+        )),
+    }
+}
+
+/// `0` or a decimal without leading zeros that fits in a `u64`.
+pub(crate) fn parse_decimal(s: &str) -> Option<u64> {
+    let b = s.as_bytes();
+    if b.is_empty() || !b.iter().all(u8::is_ascii_digit) || (b.len() > 1 && b[0] == b'0') {
+        return None;
+    }
+    s.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kind(s: &str) -> ErrorKind {
+        parse_header_line(s).unwrap_err().kind()
+    }
+
+    #[test]
+    fn header_errors() {
+        assert_eq!(kind("value=1"), ErrorKind::MissingHeader);
+        assert_eq!(kind("GCFX profile=graph"), ErrorKind::MissingHeader);
+        assert_eq!(kind("GCF"), ErrorKind::MissingProfile);
+        assert_eq!(kind("GCF tool=test"), ErrorKind::MissingProfile);
+        assert_eq!(kind("GCF profile=custom"), ErrorKind::UnknownProfile);
+        assert_eq!(kind("GCF profile=generic broken"), ErrorKind::MalformedHeaderField);
+        assert_eq!(kind("GCF profile=generic a="), ErrorKind::MalformedHeaderField);
+        assert_eq!(kind("GCF profile=generic 1a=b"), ErrorKind::MalformedHeaderField);
+        assert_eq!(kind("GCF profile=graph tool=a tool=b"), ErrorKind::DuplicateHeaderField);
+        assert_eq!(kind("GCF profile=graph profile=graph"), ErrorKind::DuplicateHeaderField);
+        let e = parse_header_line("GCF profile=graph tool=a tool=b").unwrap_err();
+        assert_eq!(e.column(), Some(26));
+    }
+
+    #[test]
+    fn header_fields_in_order() {
+        let h = parse_header_line("GCF profile=generic  tool=x key=id").unwrap();
+        assert_eq!(h.profile, Profile::Generic);
+        assert_eq!(h.fields, [("tool", "x"), ("key", "id")]);
+        assert_eq!(h.get("nope"), None);
+        assert_eq!(parse_decimal("012"), None);
+        assert_eq!(parse_decimal("0"), Some(0));
+        assert_eq!(parse_decimal("99999999999999999999999"), None);
+    }
+}

@@ -1,0 +1,65 @@
+//! # gcf-core
+//!
+//! A `no_std` + `alloc` codec for GCF, the Graph Compact Format: a
+//! line-oriented text format that hands structured data and code graphs to
+//! language models in far fewer tokens than JSON. It implements spec 3.6.0,
+//! both profiles, byte for byte.
+//!
+//! - [`graph`]: code graphs (symbols, edges, distance groups, locations),
+//!   buffered and streaming, with sessions, deltas and pack roots.
+//!
+//! Every encoder writes into a [`Sink`] (a `Vec<u8>`, a `String`, a closure,
+//! or with `std` any `io::Write` through [`IoSink`]); every decoder reports a
+//! typed [`Error`] whose [`ErrorKind`] is one of the conformance suite's
+//! categories, with line and column.
+//!
+//! ```
+//! use gcf_core::graph::{self, Edge, Payload, Symbol};
+//!
+//! let payload = Payload {
+//!     tool: "context_for_task",
+//!     symbols: vec![
+//!         Symbol::new("pkg.Auth", "function", 0.78, "lsp_resolved", 0),
+//!         Symbol::new("pkg.Server", "function", 0.54, "lsp_resolved", 1),
+//!     ],
+//!     edges: vec![Edge::new("pkg.Server", "pkg.Auth", "calls")],
+//!     ..Payload::default()
+//! };
+//! let text = graph::encode(&payload)?;
+//! assert_eq!(text, "GCF profile=graph tool=context_for_task symbols=2 edges=1\n\
+//!                   ## targets\n@0 fn pkg.Auth 0.78 lsp_resolved\n\
+//!                   ## related\n@1 fn pkg.Server 0.54 lsp_resolved\n\
+//!                   ## edges [1]\n@0<@1 calls\n");
+//! let back = graph::decode(&text)?;
+//! assert_eq!(back.symbols[1].qualified_name, "pkg.Server");
+//! # Ok::<(), gcf_core::Error>(())
+//! ```
+#![no_std]
+#![deny(missing_docs)]
+#![warn(clippy::undocumented_unsafe_blocks)]
+
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
+
+mod error;
+pub mod header;
+pub mod input;
+mod limits;
+pub mod number;
+mod sink;
+pub mod text;
+
+mod graph_placeholder {}
+
+pub use error::{Error, ErrorKind, Result};
+pub use header::Profile;
+pub use limits::Limits;
+#[cfg(feature = "std")]
+pub use sink::IoSink;
+pub use sink::{CountingSink, FnSink, Sink, SinkError};
+
+/// The version of the GCF specification this crate implements.
+pub const SPEC_VERSION: &str = "3.6.0";
+/// The version of this crate.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

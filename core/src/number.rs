@@ -1,0 +1,489 @@
+//! Canonical number text (spec §2.3, §2.3.1) and the graph score form (§5).
+//!
+//! Integers go through `itoa`, doubles through `ryu` for the shortest
+//! round-trip digits, which are then laid out the way the spec demands:
+//! plain decimal for `1e-6 <= |v| < 2^53`, normalised exponent otherwise,
+//! and `0` for either zero. Nothing here allocates.
+
+use crate::error::{Error, ErrorKind};
+
+/// `2^53`: from here on every double is integer-valued and renders in exponent form.
+const PLAIN_UPPER: f64 = 9_007_199_254_740_992.0;
+/// Below this magnitude a double renders in exponent form.
+const PLAIN_LOWER: f64 = 1e-6;
+
+/// Enough room for any canonical double (`-1.2345678901234567e-308` is 24 bytes)
+/// and any plain double below 2^53 with 17 significant digits and six leading zeros.
+pub const NUMBER_BUFFER_LEN: usize = 40;
+
+/// A stack buffer that canonical doubles are formatted into.
+pub struct NumberBuffer {
+    bytes: [u8; NUMBER_BUFFER_LEN],
+    ryu: ryu::Buffer,
+}
+
+impl Default for NumberBuffer {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl NumberBuffer {
+    /// A fresh buffer; cheap enough to make per call.
+    #[inline]
+    pub fn new() -> Self {
+        NumberBuffer { bytes: [0; NUMBER_BUFFER_LEN], ryu: ryu::Buffer::new() }
+    }
+
+    /// Formats a double canonically (spec §2.3.1).
+    ///
+    /// Non-finite values are outside the JSON data model and are rejected with
+    /// [`ErrorKind::OutOfRange`].
+    ///
+    /// ```
+    /// use gcf_core::number::NumberBuffer;
+    /// let mut b = NumberBuffer::new();
+    /// assert_eq!(b.format_f64(0.5).unwrap(), "0.5");
+    /// assert_eq!(b.format_f64(75.0).unwrap(), "75");
+    /// assert_eq!(b.format_f64(5e18).unwrap(), "5e+18");
+    /// assert_eq!(b.format_f64(4e-7).unwrap(), "4e-7");
+    /// assert_eq!(b.format_f64(-0.0).unwrap(), "0");
+    /// ```
+    pub fn format_f64(&mut self, value: f64) -> Result<&str, Error> {
+        if !value.is_finite() {
+            return Err(Error::new(
+                ErrorKind::OutOfRange,
+                alloc::format!(
+                    "{value} is not a finite number; GCF numbers follow the JSON data model, so model it as a string or null"
+                ),
+            ));
+        }
+        if value == 0.0 {
+            return Ok("0");
+        }
+        let shortest = self.ryu.format_finite(value);
+        let (digits, exp10) = decompose(shortest.as_bytes());
+        let negative = value < 0.0;
+        let magnitude = value.abs();
+        let len = if (PLAIN_LOWER..PLAIN_UPPER).contains(&magnitude) {
+            layout_plain(&mut self.bytes, negative, digits.as_slice(), exp10)
+        } else {
+            layout_exponent(&mut self.bytes, negative, digits.as_slice(), exp10)
+        };
+        // Only ASCII digits, '-', '.', 'e' and '+' were written.
+        Ok(core::str::from_utf8(&self.bytes[..len]).unwrap_or("0"))
+    }
+
+    /// Formats a graph score with exactly two decimals, rounding the exact
+    /// binary value half-to-even (spec §5): `0.125` gives `0.12`, `0.625`
+    /// gives `0.62`, like C's `%.2f`.
+    ///
+    /// ```
+    /// use gcf_core::number::NumberBuffer;
+    /// let mut b = NumberBuffer::new();
+    /// assert_eq!(b.format_score(0.125).unwrap(), "0.12");
+    /// assert_eq!(b.format_score(0.9).unwrap(), "0.90");
+    /// assert_eq!(b.format_score(12.0).unwrap(), "12.00");
+    /// ```
+    pub fn format_score(&mut self, value: f64) -> Result<&str, Error> {
+        if !value.is_finite() {
+            return Err(Error::new(
+                ErrorKind::InvalidScore,
+                alloc::format!("score {value} is not finite; scores are written as [-]DIGITS.DD"),
+            ));
+        }
+        match hundredths_half_even(value.abs()) {
+            Some(q) => {
+                let len = layout_score(&mut self.bytes, value.is_sign_negative(), q);
+                Ok(core::str::from_utf8(&self.bytes[..len]).unwrap_or("0.00"))
+            }
+            None => Err(Error::new(
+                ErrorKind::InvalidScore,
+                alloc::format!("score {value:e} is too large to write with two decimals (limit 2^113)"),
+            )),
+        }
+    }
+}
+
+/// `round_half_even(|value| * 100)` computed exactly, or `None` when the
+/// product needs more than 128 bits.
+#[inline]
+fn hundredths_half_even(magnitude: f64) -> Option<u128> {
+    let bits = magnitude.to_bits();
+    let biased = ((bits >> 52) & 0x7ff) as i32;
+    let fraction = bits & ((1u64 << 52) - 1);
+    let (mantissa, exp2) = if biased == 0 {
+        (fraction, -1074)
+    } else {
+        (fraction | (1u64 << 52), biased - 1075)
+    };
+    let scaled = (mantissa as u128) * 100;
+    if exp2 >= 0 {
+        if exp2 > 60 {
+            return None;
+        }
+        return Some(scaled << exp2);
+    }
+    let shift = (-exp2) as u32;
+    if shift >= 127 {
+        // scaled < 2^60 is far below half of 2^shift: rounds to zero.
+        return Some(0);
+    }
+    let quotient = scaled >> shift;
+    let remainder = scaled & ((1u128 << shift) - 1);
+    let half = 1u128 << (shift - 1);
+    let round_up = remainder > half || (remainder == half && quotient & 1 == 1);
+    Some(quotient + round_up as u128)
+}
+
+fn layout_score(out: &mut [u8; NUMBER_BUFFER_LEN], negative: bool, hundredths: u128) -> usize {
+    let mut len = 0;
+    if negative {
+        out[0] = b'-';
+        len = 1;
+    }
+    let whole = hundredths / 100;
+    let cents = (hundredths % 100) as u8;
+    let mut itoa_buf = itoa::Buffer::new();
+    let whole_text = itoa_buf.format(whole).as_bytes();
+    out[len..len + whole_text.len()].copy_from_slice(whole_text);
+    len += whole_text.len();
+    out[len] = b'.';
+    out[len + 1] = b'0' + cents / 10;
+    out[len + 2] = b'0' + cents % 10;
+    len + 3
+}
+
+/// Significant digits of a ryu rendering, without leading or trailing zeros.
+struct Digits {
+    bytes: [u8; 20],
+    len: usize,
+}
+
+impl Digits {
+    fn as_slice(&self) -> &[u8] {
+        &self.bytes[..self.len]
+    }
+}
+
+/// Splits ryu's text (`1.0`, `0.3`, `1e-7`, `1.25e21`, `-123.45`) into
+/// significant digits `d1 d2 .. dn` and `e` with `|v| = d1.d2..dn * 10^e`.
+fn decompose(text: &[u8]) -> (Digits, i32) {
+    let mut digits = Digits { bytes: [0; 20], len: 0 };
+    let mut point: Option<i32> = None; // digits seen (incl. leading zeros) before '.'
+    let mut seen = 0i32; // mantissa digits seen, including leading zeros
+    let mut leading_zeros = 0i32;
+    let mut explicit_exp = 0i32;
+    let mut i = 0;
+    if text.first() == Some(&b'-') {
+        i = 1;
+    }
+    while i < text.len() {
+        let c = text[i];
+        match c {
+            b'0'..=b'9' => {
+                if digits.len == 0 && c == b'0' {
+                    leading_zeros += 1;
+                } else if digits.len < digits.bytes.len() {
+                    digits.bytes[digits.len] = c;
+                    digits.len += 1;
+                }
+                seen += 1;
+            }
+            b'.' => point = Some(seen),
+            b'e' | b'E' => {
+                let mut j = i + 1;
+                let mut neg = false;
+                if j < text.len() && (text[j] == b'-' || text[j] == b'+') {
+                    neg = text[j] == b'-';
+                    j += 1;
+                }
+                let mut e = 0i32;
+                while j < text.len() {
+                    e = e * 10 + (text[j] - b'0') as i32;
+                    j += 1;
+                }
+                explicit_exp = if neg { -e } else { e };
+                break;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    while digits.len > 1 && digits.bytes[digits.len - 1] == b'0' {
+        digits.len -= 1;
+    }
+    let int_digits = point.unwrap_or(seen);
+    // Position of the first significant digit relative to the decimal point.
+    let exp10 = int_digits - leading_zeros - 1 + explicit_exp;
+    (digits, exp10)
+}
+
+fn layout_plain(out: &mut [u8; NUMBER_BUFFER_LEN], negative: bool, digits: &[u8], exp10: i32) -> usize {
+    let mut len = 0;
+    let mut push = |b: u8, len: &mut usize| {
+        out[*len] = b;
+        *len += 1;
+    };
+    if negative {
+        push(b'-', &mut len);
+    }
+    if exp10 < 0 {
+        push(b'0', &mut len);
+        push(b'.', &mut len);
+        for _ in 0..(-exp10 - 1) {
+            push(b'0', &mut len);
+        }
+        for &d in digits {
+            push(d, &mut len);
+        }
+    } else {
+        let int_len = exp10 as usize + 1;
+        for k in 0..int_len {
+            push(if k < digits.len() { digits[k] } else { b'0' }, &mut len);
+        }
+        if digits.len() > int_len {
+            push(b'.', &mut len);
+            for &d in &digits[int_len..] {
+                push(d, &mut len);
+            }
+        }
+    }
+    len
+}
+
+fn layout_exponent(out: &mut [u8; NUMBER_BUFFER_LEN], negative: bool, digits: &[u8], exp10: i32) -> usize {
+    let mut len = 0;
+    if negative {
+        out[len] = b'-';
+        len += 1;
+    }
+    out[len] = digits[0];
+    len += 1;
+    if digits.len() > 1 {
+        out[len] = b'.';
+        len += 1;
+        out[len..len + digits.len() - 1].copy_from_slice(&digits[1..]);
+        len += digits.len() - 1;
+    }
+    out[len] = b'e';
+    out[len + 1] = if exp10 < 0 { b'-' } else { b'+' };
+    len += 2;
+    let mut itoa_buf = itoa::Buffer::new();
+    let e = itoa_buf.format(exp10.unsigned_abs()).as_bytes();
+    out[len..len + e.len()].copy_from_slice(e);
+    len + e.len()
+}
+
+/// A number token as the decoder reads it (spec §2.3, §2.3.2).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ParsedNumber {
+    /// A literal with no fraction and no exponent, inside `int64`.
+    Int(i64),
+    /// A literal with a fraction or exponent.
+    Float(f64),
+}
+
+/// Why a token that looks like a number is not one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NumberError {
+    /// The token does not match the JSON number grammar: it is a string.
+    NotANumber,
+    /// A valid number outside the numeric domain (`int64`, or a double that overflows).
+    OutOfRange,
+}
+
+/// Parses `token` if it matches the JSON number grammar in its entirety
+/// (ASCII digits only, spec §2.3).
+///
+/// ```
+/// use gcf_core::number::{parse_number, ParsedNumber, NumberError};
+/// assert_eq!(parse_number("-12"), Ok(ParsedNumber::Int(-12)));
+/// assert_eq!(parse_number("1.5e3"), Ok(ParsedNumber::Float(1500.0)));
+/// assert_eq!(parse_number("01"), Err(NumberError::NotANumber));
+/// assert_eq!(parse_number("9223372036854775808"), Err(NumberError::OutOfRange));
+/// ```
+pub fn parse_number(token: &str) -> Result<ParsedNumber, NumberError> {
+    let b = token.as_bytes();
+    let mut i = 0;
+    if b.first() == Some(&b'-') {
+        i = 1;
+    }
+    let int_start = i;
+    match b.get(i) {
+        Some(b'0') => i += 1,
+        Some(b'1'..=b'9') => {
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+        }
+        _ => return Err(NumberError::NotANumber),
+    }
+    let int_end = i;
+    let mut integral = true;
+    if i < b.len() && b[i] == b'.' {
+        integral = false;
+        i += 1;
+        let start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i == start {
+            return Err(NumberError::NotANumber);
+        }
+    }
+    if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
+        integral = false;
+        i += 1;
+        if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
+            i += 1;
+        }
+        let start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i == start {
+            return Err(NumberError::NotANumber);
+        }
+    }
+    if i != b.len() {
+        return Err(NumberError::NotANumber);
+    }
+    if integral {
+        let negative = int_start == 1;
+        let mut acc: i64 = 0;
+        for &d in &b[int_start..int_end] {
+            let digit = (d - b'0') as i64;
+            acc = acc
+                .checked_mul(10)
+                .and_then(|a| if negative { a.checked_sub(digit) } else { a.checked_add(digit) })
+                .ok_or(NumberError::OutOfRange)?;
+        }
+        return Ok(ParsedNumber::Int(acc));
+    }
+    match token.parse::<f64>() {
+        Ok(v) if v.is_finite() => Ok(ParsedNumber::Float(v)),
+        _ => Err(NumberError::OutOfRange),
+    }
+}
+
+/// The actionable message for an integer outside `int64` (spec §2.3.2).
+pub fn out_of_range_message(literal: &str) -> alloc::string::String {
+    alloc::format!(
+        "integer {literal} is outside the int64 range [-9223372036854775808, 9223372036854775807]; model it as a string at the producer"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::format;
+    use alloc::string::String;
+
+    fn canon(v: f64) -> String {
+        String::from(NumberBuffer::new().format_f64(v).unwrap())
+    }
+
+    #[test]
+    fn canonical_doubles() {
+        let cases: &[(f64, &str)] = &[
+            (1.0, "1"),
+            (-1.5, "-1.5"),
+            (0.1, "0.1"),
+            (123.456, "123.456"),
+            (1e-6, "0.000001"),
+            (9.99e-7, "9.99e-7"),
+            (1e-7, "1e-7"),
+            (1.25e21, "1.25e+21"),
+            (9e18, "9e+18"),
+            (9007199254740991.0, "9007199254740991"),
+            (9007199254740992.0, "9.007199254740992e+15"),
+            (1e16, "1e+16"),
+            (1e15, "1000000000000000"),
+            (100.0, "100"),
+            (0.000123, "0.000123"),
+            (5e-324, "5e-324"),
+            (f64::MAX, "1.7976931348623157e+308"),
+            (-f64::MIN_POSITIVE, "-2.2250738585072014e-308"),
+            (123456789.125, "123456789.125"),
+            (0.30000000000000004, "0.30000000000000004"),
+        ];
+        for &(v, want) in cases {
+            assert_eq!(canon(v), want, "formatting {v:e}");
+        }
+    }
+
+    #[test]
+    fn canonical_double_round_trips_through_parse() {
+        let mut x: u64 = 0x9e3779b97f4a7c15;
+        for _ in 0..200_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let v = f64::from_bits(x);
+            if !v.is_finite() {
+                continue;
+            }
+            let text = canon(v);
+            let back = match parse_number(&text) {
+                Ok(ParsedNumber::Float(f)) => f,
+                Ok(ParsedNumber::Int(i)) => i as f64,
+                Err(e) => panic!("{text} did not parse: {e:?}"),
+            };
+            assert_eq!(back, if v == 0.0 { 0.0 } else { v }, "{text}");
+            // Bare-integer shape only below 2^53.
+            if !text.contains(['.', 'e']) {
+                assert!(v.abs() < PLAIN_UPPER);
+            }
+        }
+    }
+
+    #[test]
+    fn non_finite_is_out_of_range() {
+        let e = NumberBuffer::new().format_f64(f64::NAN).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::OutOfRange);
+        assert!(NumberBuffer::new().format_f64(f64::INFINITY).is_err());
+        assert_eq!(NumberBuffer::new().format_score(f64::NAN).unwrap_err().kind(), ErrorKind::InvalidScore);
+    }
+
+    #[test]
+    fn scores_match_core_fmt_half_even() {
+        let mut x: u64 = 12345;
+        let mut check = |v: f64| {
+            let want = format!("{v:.2}");
+            let mut b = NumberBuffer::new();
+            assert_eq!(b.format_score(v).unwrap(), want, "score {v:e}");
+        };
+        for v in [0.125, 0.625, 0.375, 0.005, 0.015, 0.0, -0.0, -0.125, 1.0, 0.999, 0.995, 99.995, 1e-300, 5e-324, 1e17, 1.5e19, 1e33] {
+            check(v);
+        }
+        for _ in 0..200_000 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            // Uniform scores in [0, 1], plus exact hundredth midpoints.
+            let unit = (x >> 11) as f64 / (1u64 << 53) as f64;
+            check(unit);
+            check((x % 1000) as f64 / 1000.0);
+            check(-((x % 200) as f64) / 8.0);
+            let wide = f64::from_bits(x >> 2);
+            if wide.is_finite() && wide.abs() < 1e30 {
+                check(wide);
+            }
+        }
+    }
+
+    #[test]
+    fn number_grammar() {
+        for ok in ["0", "-0", "12", "-12.5", "1e10", "6.022E+23", "1.0e-7", "-9223372036854775808"] {
+            assert!(parse_number(ok).is_ok(), "{ok}");
+        }
+        for bad in ["01", "00.5", "1.", ".5", "NaN", "Infinity", "+1", "-", "", "1e", "1e+", "1.٥", "１", "0x10", " 1"] {
+            assert_eq!(parse_number(bad), Err(NumberError::NotANumber), "{bad}");
+        }
+        assert_eq!(parse_number("-0"), Ok(ParsedNumber::Int(0)));
+        assert_eq!(parse_number("9223372036854775807"), Ok(ParsedNumber::Int(i64::MAX)));
+        assert_eq!(parse_number("-9223372036854775808"), Ok(ParsedNumber::Int(i64::MIN)));
+        assert_eq!(parse_number("-9223372036854775809"), Err(NumberError::OutOfRange));
+        assert_eq!(parse_number("1e999"), Err(NumberError::OutOfRange));
+        assert_eq!(parse_number("100000000000000000000"), Err(NumberError::OutOfRange));
+    }
+}
