@@ -50,7 +50,8 @@ pub mod number;
 mod sink;
 pub mod text;
 
-mod graph_placeholder {}
+pub mod generic;
+pub mod graph;
 
 pub use error::{Error, ErrorKind, Result};
 pub use header::Profile;

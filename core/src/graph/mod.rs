@@ -1,1 +1,1 @@
-//! placeholder
+//! Graph profile (spec §5-6b, §8-10): lands next.

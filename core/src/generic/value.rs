@@ -1,0 +1,242 @@
+//! The JSON data model (spec §1.2) as the generic profile sees it.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+/// A JSON value with integers and doubles kept apart (spec §2.3.2).
+///
+/// Numbers compare by numeric value, so `Int(1) == Float(1.0)`: the canonical
+/// encoder writes an integer-valued double below 2^53 as plain digits, which
+/// decode as an integer of the same value (spec §2.3.1).
+#[derive(Debug, Clone, Default)]
+pub enum Value {
+    /// `null`.
+    #[default]
+    Null,
+    /// `true` or `false`.
+    Bool(bool),
+    /// An integer in the `int64` domain.
+    Int(i64),
+    /// A finite IEEE-754 double.
+    Float(f64),
+    /// A string of Unicode scalar values.
+    String(String),
+    /// An ordered sequence.
+    Array(Vec<Value>),
+    /// An object with unique keys in insertion order.
+    Object(Map),
+}
+
+impl Value {
+    /// Whether this is a string, number, boolean or null.
+    pub fn is_scalar(&self) -> bool {
+        !matches!(self, Value::Array(_) | Value::Object(_))
+    }
+
+    /// The object, if this is one.
+    pub fn as_object(&self) -> Option<&Map> {
+        match self {
+            Value::Object(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// The array, if this is one.
+    pub fn as_array(&self) -> Option<&[Value]> {
+        match self {
+            Value::Array(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    /// The string, if this is one.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::String(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+fn int_eq_float(i: i64, f: f64) -> bool {
+    // Exact: f must be integral and inside [-2^63, 2^63).
+    f.fract() == 0.0 && (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&f) && f as i64 == i
+}
+
+impl PartialEq for Value {
+    fn eq(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Value::Null, Value::Null) => true,
+            (Value::Bool(a), Value::Bool(b)) => a == b,
+            (Value::Int(a), Value::Int(b)) => a == b,
+            (Value::Float(a), Value::Float(b)) => a == b,
+            (Value::Int(i), Value::Float(f)) | (Value::Float(f), Value::Int(i)) => int_eq_float(*i, *f),
+            (Value::String(a), Value::String(b)) => a == b,
+            (Value::Array(a), Value::Array(b)) => a == b,
+            (Value::Object(a), Value::Object(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+impl From<&str> for Value {
+    fn from(s: &str) -> Value {
+        Value::String(String::from(s))
+    }
+}
+impl From<String> for Value {
+    fn from(s: String) -> Value {
+        Value::String(s)
+    }
+}
+impl From<i64> for Value {
+    fn from(i: i64) -> Value {
+        Value::Int(i)
+    }
+}
+impl From<f64> for Value {
+    fn from(f: f64) -> Value {
+        Value::Float(f)
+    }
+}
+impl From<bool> for Value {
+    fn from(b: bool) -> Value {
+        Value::Bool(b)
+    }
+}
+impl From<Vec<Value>> for Value {
+    fn from(a: Vec<Value>) -> Value {
+        Value::Array(a)
+    }
+}
+impl From<Map> for Value {
+    fn from(m: Map) -> Value {
+        Value::Object(m)
+    }
+}
+
+/// An object: unique string keys in insertion order.
+///
+/// Lookups are linear, which is the fastest choice for the small objects that
+/// dominate real data; decoders check uniqueness with a hash set when an
+/// object grows large.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Map {
+    entries: Vec<(String, Value)>,
+}
+
+impl Map {
+    /// An empty object.
+    pub fn new() -> Map {
+        Map { entries: Vec::new() }
+    }
+
+    /// An empty object with room for `n` members.
+    pub fn with_capacity(n: usize) -> Map {
+        Map { entries: Vec::with_capacity(n) }
+    }
+
+    /// Number of members.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether there are no members.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The value of `key`.
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.entries.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+
+    /// Whether `key` is a member.
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+
+    /// Sets `key` to `value`: replaces in place if present (keeping its
+    /// position), appends otherwise. Returns the previous value.
+    pub fn insert(&mut self, key: impl Into<String>, value: Value) -> Option<Value> {
+        let key = key.into();
+        if let Some(slot) = self.entries.iter_mut().find(|(k, _)| *k == key) {
+            return Some(core::mem::replace(&mut slot.1, value));
+        }
+        self.entries.push((key, value));
+        None
+    }
+
+    /// Appends a member without checking for a duplicate key. The caller
+    /// guarantees uniqueness (decoders that already checked, converters from
+    /// maps that cannot hold duplicates).
+    pub fn push_unique(&mut self, key: String, value: Value) {
+        self.entries.push((key, value));
+    }
+
+    /// Members in insertion order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = (&str, &Value)> {
+        self.entries.iter().map(|(k, v)| (k.as_str(), v))
+    }
+
+    /// Keys in insertion order.
+    pub fn keys(&self) -> impl ExactSizeIterator<Item = &str> {
+        self.entries.iter().map(|(k, _)| k.as_str())
+    }
+
+    /// Values in insertion order.
+    pub fn values(&self) -> impl ExactSizeIterator<Item = &Value> {
+        self.entries.iter().map(|(_, v)| v)
+    }
+
+    /// The members as a slice of pairs.
+    pub fn as_slice(&self) -> &[(String, Value)] {
+        &self.entries
+    }
+
+    /// Takes the members out.
+    pub fn into_vec(self) -> Vec<(String, Value)> {
+        self.entries
+    }
+}
+
+impl FromIterator<(String, Value)> for Map {
+    /// Collects pairs; a later duplicate key replaces the earlier value in place.
+    fn from_iter<I: IntoIterator<Item = (String, Value)>>(iter: I) -> Map {
+        let mut m = Map::new();
+        for (k, v) in iter {
+            m.insert(k, v);
+        }
+        m
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec;
+
+    #[test]
+    fn numbers_compare_by_value() {
+        assert_eq!(Value::Int(1), Value::Float(1.0));
+        assert_ne!(Value::Int(1), Value::Float(1.5));
+        assert_eq!(Value::Float(0.0), Value::Float(-0.0));
+        assert_ne!(Value::Int(i64::MAX), Value::Float(9_223_372_036_854_775_808.0));
+        assert_eq!(Value::Int(i64::MIN), Value::Float(-9_223_372_036_854_775_808.0));
+        assert_ne!(Value::Int(1), Value::from("1"));
+    }
+
+    #[test]
+    fn map_keeps_order_and_replaces_in_place() {
+        let mut m = Map::new();
+        assert!(m.insert("b", Value::Int(1)).is_none());
+        m.insert("a", Value::Int(2));
+        assert_eq!(m.insert("b", Value::Int(3)), Some(Value::Int(1)));
+        assert_eq!(m.keys().collect::<Vec<_>>(), vec!["b", "a"]);
+        assert_eq!(m.get("b"), Some(&Value::Int(3)));
+        let mut other = Map::new();
+        other.insert("a", Value::Int(2));
+        other.insert("b", Value::Int(3));
+        assert_ne!(m, other, "object equality is order-sensitive");
+    }
+}
