@@ -1,5 +1,7 @@
 //! The generic profile (spec §7): any JSON value, losslessly.
 
+mod scalar;
 mod value;
 
+pub use scalar::{is_bare_key, needs_quote, write_key, write_scalar, write_string};
 pub use value::{Map, Value};

@@ -1,0 +1,207 @@
+//! Writing scalars and keys with the quoting obligations of spec §2.4 and §2a.
+//!
+//! Shared by the buffered encoder, the streaming writer and generic deltas so
+//! that every path quotes identically.
+
+use crate::error::Error;
+use crate::number::NumberBuffer;
+use crate::sink::Sink;
+use crate::text::write_quoted;
+
+use super::Value;
+
+/// Whether a bare string would be misread, so it must be written quoted (spec §2.4).
+///
+/// `|` and `,` are quoted in every context, not only where they are the active
+/// delimiter: the conformance fixtures (for example `with_pipe="a|b"` on a
+/// `key=value` line) and every reference encoder do so, and §2.4 only sets a
+/// minimum. A string shaped like `^{...}` is quoted whatever is inside the
+/// braces, because a decoder rejects a malformed inline schema rather than
+/// reading it as text (§2.1 rule 4).
+///
+/// ```
+/// use gcf_core::generic::needs_quote;
+/// assert!(needs_quote("true") && needs_quote("12") && needs_quote("01") && needs_quote(""));
+/// assert!(needs_quote("a|b") && needs_quote("ERR[404]: Not Found") && needs_quote(" x"));
+/// assert!(!needs_quote("hello world") && !needs_quote("1.٥") && !needs_quote("123abc"));
+/// ```
+pub fn needs_quote(s: &str) -> bool {
+    let b = s.as_bytes();
+    let Some(&first) = b.first() else { return true };
+    if matches!(s, "-" | "~" | "^" | "true" | "false") {
+        return true;
+    }
+    if b.len() >= 3 && first == b'^' && b[1] == b'{' && b[b.len() - 1] == b'}' {
+        return true;
+    }
+    if matches!(first, b'#' | b'@' | b'.') {
+        return true;
+    }
+    if looks_numeric(b) {
+        return true;
+    }
+    let mut saw_bracket = false;
+    for (i, c) in s.char_indices() {
+        let code = c as u32;
+        if code < 0x80 {
+            match c {
+                '"' | '\\' | '|' | ',' => return true,
+                '[' => saw_bracket = true,
+                ' ' if i == 0 || i + 1 == s.len() => return true,
+                _ if code < 0x20 => return true,
+                _ => {}
+            }
+        } else if (0x80..=0x9f).contains(&code) || c.is_whitespace() || code == 0xfeff {
+            return true;
+        }
+    }
+    saw_bracket && has_inline_array_pattern(b)
+}
+
+/// A token that parses as a number, or starts like a malformed one
+/// (`+1`, `-.5`, `.5`, `01`); ASCII digits only (spec §2.3, §2.4).
+fn looks_numeric(b: &[u8]) -> bool {
+    let digit_at = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
+    match b[0] {
+        b'+' | b'-' => digit_at(1) || (b.get(1) == Some(&b'.') && digit_at(2)) || is_json_number(b),
+        b'.' => digit_at(1),
+        b'0' => digit_at(1) || is_json_number(b),
+        b'1'..=b'9' => is_json_number(b),
+        _ => false,
+    }
+}
+
+fn is_json_number(b: &[u8]) -> bool {
+    // parse_number validates the grammar; a range error still means "a number".
+    core::str::from_utf8(b).is_ok_and(|s| {
+        !matches!(crate::number::parse_number(s), Err(crate::number::NumberError::NotANumber))
+    })
+}
+
+/// `[`, then anything but `]`, then `]`, optional whitespace, `:` — would read
+/// as an inline array header (`ERR[404]: Not Found`).
+fn has_inline_array_pattern(b: &[u8]) -> bool {
+    let mut i = 0;
+    while let Some(open) = memchr::memchr(b'[', &b[i..]) {
+        let from = i + open + 1;
+        let Some(close) = memchr::memchr(b']', &b[from..]) else { return false };
+        let mut j = from + close + 1;
+        // Skip whitespace (ASCII here; non-ASCII whitespace is quoted anyway).
+        while j < b.len() && matches!(b[j], b' ' | b'\t') {
+            j += 1;
+        }
+        if b.get(j) == Some(&b':') {
+            return true;
+        }
+        i = from;
+    }
+    false
+}
+
+/// Writes a string value, bare or quoted as §2.4 demands.
+#[inline]
+pub fn write_string<S: Sink + ?Sized>(sink: &mut S, s: &str) -> Result<(), Error> {
+    if needs_quote(s) {
+        write_quoted(sink, s)
+    } else {
+        sink.write_str(s).map_err(Into::into)
+    }
+}
+
+/// Whether `key` can be written bare (spec §2a.1): `[A-Za-z_][A-Za-z0-9_]*`.
+#[inline]
+pub fn is_bare_key(key: &str) -> bool {
+    let b = key.as_bytes();
+    !b.is_empty()
+        && (b[0].is_ascii_alphabetic() || b[0] == b'_')
+        && b[1..].iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_')
+}
+
+/// Writes a key or field name, quoting it unless it is a bare key.
+#[inline]
+pub fn write_key<S: Sink + ?Sized>(sink: &mut S, key: &str) -> Result<(), Error> {
+    if is_bare_key(key) {
+        sink.write_str(key).map_err(Into::into)
+    } else {
+        write_quoted(sink, key)
+    }
+}
+
+/// Writes a scalar value: `-`, `true`/`false`, a canonical number, or a string.
+///
+/// Arrays and objects are not scalars; they write nothing and return `Ok(false)`
+/// so the caller can choose a container form.
+#[inline]
+pub fn write_scalar<S: Sink + ?Sized>(sink: &mut S, value: &Value, numbers: &mut NumberBuffer) -> Result<bool, Error> {
+    match value {
+        Value::Null => sink.write_bytes(b"-")?,
+        Value::Bool(true) => sink.write_bytes(b"true")?,
+        Value::Bool(false) => sink.write_bytes(b"false")?,
+        Value::Int(i) => sink.write_str(itoa::Buffer::new().format(*i))?,
+        Value::Float(f) => sink.write_str(numbers.format_f64(*f)?)?,
+        Value::String(s) => write_string(sink, s)?,
+        Value::Array(_) | Value::Object(_) => return Ok(false),
+    }
+    Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::String;
+    use alloc::vec::Vec;
+
+    #[test]
+    fn quoting_obligations() {
+        let quoted = [
+            "", "-", "~", "^", "true", "false", "^{a}", "^{a b}", "^{}", "123", "-0", "1e10", "01", "00.5", "+1",
+            "+.5", "-.5", ".5", " hello", "hello ", "   ", "# c", "@h", ".x", "a\"b", "a\\b", "a\nb", "a\rb",
+            "a\tb", "a\u{1}b", "a\u{85}b", "a\u{a0}b", "a\u{2028}b", "a\u{feff}b", "a\u{3000}b", "a|b", "a,b",
+            "ERR[404]: Not Found", "[Speaker 1]: Hello", "x[] :y", "00:01:23,456",
+        ];
+        for s in quoted {
+            assert!(needs_quote(s), "{s:?} must be quoted");
+        }
+        let bare = [
+            "hello world", "Alice", "1.٥", "+٥", "0٥", "123abc", "1.2.3", "a-b", "a:b", "[x]", "a [1] b", "x]:[", "é",
+            "😀", "^x", "^{", "0x1f", "application/json", "smile: 😀", "-a", "a\u{7f}b", "ௗP",
+        ];
+        for s in bare {
+            assert!(!needs_quote(s), "{s:?} must stay bare");
+        }
+    }
+
+    #[test]
+    fn keys() {
+        for k in ["name", "_root", "age_2", "A"] {
+            assert!(is_bare_key(k));
+        }
+        for k in ["", "2a", "a-b", "a b", "a.b", "é", "a>b"] {
+            assert!(!is_bare_key(k));
+        }
+        let mut out = Vec::new();
+        write_key(&mut out, "content-type").unwrap();
+        out.push(b' ');
+        write_key(&mut out, "ok").unwrap();
+        assert_eq!(out, br#""content-type" ok"#);
+    }
+
+    #[test]
+    fn scalars() {
+        let mut nb = NumberBuffer::new();
+        let mut out = String::new();
+        for v in [
+            Value::Null,
+            Value::Bool(true),
+            Value::Int(-5),
+            Value::Float(2.5),
+            Value::from("x y"),
+            Value::from("true"),
+        ] {
+            assert!(write_scalar(&mut out, &v, &mut nb).unwrap());
+            out.push(';');
+        }
+        assert_eq!(out, "-;true;-5;2.5;x y;\"true\";");
+        assert!(!write_scalar(&mut out, &Value::Array(Vec::new()), &mut nb).unwrap());
+    }
+}
