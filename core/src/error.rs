@@ -157,7 +157,14 @@ impl Error {
     /// An error with no position (encoder input, API misuse, a sink failure).
     #[cold]
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Error {
-        Error { inner: Box::new(Inner { kind, line: 0, column: 0, message: message.into() }) }
+        Error {
+            inner: Box::new(Inner {
+                kind,
+                line: 0,
+                column: 0,
+                message: message.into(),
+            }),
+        }
     }
 
     /// An error at a 1-based line and column of the input.
@@ -216,7 +223,9 @@ impl Error {
 
 impl Clone for Error {
     fn clone(&self) -> Self {
-        Error { inner: self.inner.clone() }
+        Error {
+            inner: self.inner.clone(),
+        }
     }
 }
 
@@ -283,7 +292,10 @@ mod tests {
     #[test]
     fn display_includes_position() {
         let e = Error::at(ErrorKind::CountMismatch, 3, 7, "declared 2, found 1");
-        assert_eq!(alloc::format!("{e}"), "declared 2, found 1 (line 3, column 7)");
+        assert_eq!(
+            alloc::format!("{e}"),
+            "declared 2, found 1 (line 3, column 7)"
+        );
         assert_eq!(e.line(), Some(3));
         assert_eq!(e.column(), Some(7));
         let e = Error::new(ErrorKind::Sink, "x").with_position(2, 1);

@@ -44,7 +44,9 @@ impl<'a> Header<'a> {
         self.fields
             .iter()
             .find(|(k, _)| *k == key)
-            .map(|(k, _)| crate::text::column_of(line, k.as_ptr() as usize - line.as_ptr() as usize))
+            .map(|(k, _)| {
+                crate::text::column_of(line, k.as_ptr() as usize - line.as_ptr() as usize)
+            })
             .unwrap_or(1)
     }
 }
@@ -72,13 +74,11 @@ pub(crate) fn parse_header<'a>(line: &Line<'a>) -> Result<Header<'a>, Error> {
     let text = line.text;
     let rest = match text.strip_prefix("GCF") {
         Some(rest) if rest.is_empty() || rest.starts_with(' ') => rest,
-        _ => {
-            return Err(line.error_at(
-                ErrorKind::MissingHeader,
-                0,
-                "the first line must be a GCF header (`GCF profile=graph` or `GCF profile=generic`)",
-            ))
-        }
+        _ => return Err(line.error_at(
+            ErrorKind::MissingHeader,
+            0,
+            "the first line must be a GCF header (`GCF profile=graph` or `GCF profile=generic`)",
+        )),
     };
     let base = text.len() - rest.len();
     let mut profile = None;
@@ -98,11 +98,16 @@ pub(crate) fn parse_header<'a>(line: &Line<'a>) -> Result<Header<'a>, Error> {
             ));
         };
         let (key, value) = (&token[..eq], &token[eq + 1..]);
-        if !is_bare_key(key) || value.is_empty() || !value.bytes().all(|b| (0x21..=0x7e).contains(&b)) {
+        if !is_bare_key(key)
+            || value.is_empty()
+            || !value.bytes().all(|b| (0x21..=0x7e).contains(&b))
+        {
             return Err(line.error_at(
                 ErrorKind::MalformedHeaderField,
                 at,
-                alloc::format!("header field `{token}` is not `key=value` with a printable ASCII value"),
+                alloc::format!(
+                    "header field `{token}` is not `key=value` with a printable ASCII value"
+                ),
             ));
         }
         if profile.is_none() {
@@ -137,7 +142,11 @@ pub(crate) fn parse_header<'a>(line: &Line<'a>) -> Result<Header<'a>, Error> {
     }
     match profile {
         Some(profile) => Ok(Header { profile, fields }),
-        None => Err(line.error_at(ErrorKind::MissingProfile, text.len(), "the header has no `profile=` field")),
+        None => Err(line.error_at(
+            ErrorKind::MissingProfile,
+            text.len(),
+            "the header has no `profile=` field",
+        )),
     }
 }
 
@@ -151,12 +160,22 @@ pub(crate) fn parse_header<'a>(line: &Line<'a>) -> Result<Header<'a>, Error> {
 pub fn detect_profile(input: &str) -> Result<Profile, Error> {
     let first = input.split('\n').next().unwrap_or("");
     let first = first.strip_suffix('\r').unwrap_or(first);
-    parse_header(&Line { number: 1, text: first }).map(|h| h.profile)
+    parse_header(&Line {
+        number: 1,
+        text: first,
+    })
+    .map(|h| h.profile)
 }
 
 /// Parses a header count (`symbols=`, `edges=`, `count=`): a decimal without leading zeros.
-pub(crate) fn parse_count(line: &Line<'_>, header: &Header<'_>, key: &str) -> Result<Option<u64>, Error> {
-    let Some(v) = header.get(key) else { return Ok(None) };
+pub(crate) fn parse_count(
+    line: &Line<'_>,
+    header: &Header<'_>,
+    key: &str,
+) -> Result<Option<u64>, Error> {
+    let Some(v) = header.get(key) else {
+        return Ok(None);
+    };
     match parse_decimal(v) {
         Some(n) => Ok(Some(n)),
         None => Err(line.error_at(
@@ -191,11 +210,26 @@ mod tests {
         assert_eq!(kind("GCF"), ErrorKind::MissingProfile);
         assert_eq!(kind("GCF tool=test"), ErrorKind::MissingProfile);
         assert_eq!(kind("GCF profile=custom"), ErrorKind::UnknownProfile);
-        assert_eq!(kind("GCF profile=generic broken"), ErrorKind::MalformedHeaderField);
-        assert_eq!(kind("GCF profile=generic a="), ErrorKind::MalformedHeaderField);
-        assert_eq!(kind("GCF profile=generic 1a=b"), ErrorKind::MalformedHeaderField);
-        assert_eq!(kind("GCF profile=graph tool=a tool=b"), ErrorKind::DuplicateHeaderField);
-        assert_eq!(kind("GCF profile=graph profile=graph"), ErrorKind::DuplicateHeaderField);
+        assert_eq!(
+            kind("GCF profile=generic broken"),
+            ErrorKind::MalformedHeaderField
+        );
+        assert_eq!(
+            kind("GCF profile=generic a="),
+            ErrorKind::MalformedHeaderField
+        );
+        assert_eq!(
+            kind("GCF profile=generic 1a=b"),
+            ErrorKind::MalformedHeaderField
+        );
+        assert_eq!(
+            kind("GCF profile=graph tool=a tool=b"),
+            ErrorKind::DuplicateHeaderField
+        );
+        assert_eq!(
+            kind("GCF profile=graph profile=graph"),
+            ErrorKind::DuplicateHeaderField
+        );
         let e = parse_header_line("GCF profile=graph tool=a tool=b").unwrap_err();
         assert_eq!(e.column(), Some(26));
     }

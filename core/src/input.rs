@@ -18,16 +18,24 @@ pub fn validate_utf8(bytes: &[u8]) -> Result<&str, Error> {
             // `before` is valid UTF-8 by construction.
             let prefix = core::str::from_utf8(&before[line_start..]).unwrap_or("");
             let column = prefix.chars().count() + 1;
-            let surrogate = bytes.get(at) == Some(&0xED)
-                && matches!(bytes.get(at + 1), Some(0xA0..=0xBF));
+            let surrogate =
+                bytes.get(at) == Some(&0xED) && matches!(bytes.get(at + 1), Some(0xA0..=0xBF));
             if surrogate {
-                Err(Error::at(ErrorKind::InvalidSurrogate, line, column, "literal UTF-16 surrogate encoded in UTF-8"))
+                Err(Error::at(
+                    ErrorKind::InvalidSurrogate,
+                    line,
+                    column,
+                    "literal UTF-16 surrogate encoded in UTF-8",
+                ))
             } else {
                 Err(Error::at(
                     ErrorKind::InvalidUtf8,
                     line,
                     column,
-                    alloc::format!("malformed UTF-8 (byte 0x{:02X})", bytes.get(at).copied().unwrap_or(0)),
+                    alloc::format!(
+                        "malformed UTF-8 (byte 0x{:02X})",
+                        bytes.get(at).copied().unwrap_or(0)
+                    ),
                 ))
             }
         }
@@ -79,8 +87,18 @@ impl<'a> Line<'a> {
 
     /// An error at a byte offset of this line.
     #[cold]
-    pub fn error_at(&self, kind: ErrorKind, byte: usize, message: impl Into<alloc::string::String>) -> Error {
-        Error::at(kind, self.number, crate::text::column_of(self.text, byte), message)
+    pub fn error_at(
+        &self,
+        kind: ErrorKind,
+        byte: usize,
+        message: impl Into<alloc::string::String>,
+    ) -> Error {
+        Error::at(
+            kind,
+            self.number,
+            crate::text::column_of(self.text, byte),
+            message,
+        )
     }
 }
 
@@ -97,10 +115,18 @@ impl<'a> Lines<'a> {
         if input.len() > limits.max_input_len {
             return Err(Error::new(
                 ErrorKind::LimitExceeded,
-                alloc::format!("input is {} bytes, over the configured limit of {}", input.len(), limits.max_input_len),
+                alloc::format!(
+                    "input is {} bytes, over the configured limit of {}",
+                    input.len(),
+                    limits.max_input_len
+                ),
             ));
         }
-        Ok(Lines { rest: input, number: 0, max_line_len: limits.max_line_len })
+        Ok(Lines {
+            rest: input,
+            number: 0,
+            max_line_len: limits.max_line_len,
+        })
     }
 
     /// The line number of the last line returned.
@@ -129,10 +155,17 @@ impl<'a> Lines<'a> {
                 ErrorKind::LimitExceeded,
                 self.number,
                 1,
-                alloc::format!("line is {} bytes, over the configured limit of {}", text.len(), self.max_line_len),
+                alloc::format!(
+                    "line is {} bytes, over the configured limit of {}",
+                    text.len(),
+                    self.max_line_len
+                ),
             )));
         }
-        Some(Ok(Line { number: self.number, text }))
+        Some(Ok(Line {
+            number: self.number,
+            text,
+        }))
     }
 }
 
@@ -153,26 +186,38 @@ mod tests {
 
     #[test]
     fn splits_lines_and_strips_cr() {
-        assert_eq!(lines("a\r\nb\n\nc"), [(1, "a"), (2, "b"), (3, ""), (4, "c")]);
+        assert_eq!(
+            lines("a\r\nb\n\nc"),
+            [(1, "a"), (2, "b"), (3, ""), (4, "c")]
+        );
         assert_eq!(lines("a\n"), [(1, "a")]);
         assert!(lines("").is_empty());
     }
 
     #[test]
     fn limits_apply() {
-        let limits = Limits { max_line_len: 3, ..Limits::default() };
+        let limits = Limits {
+            max_line_len: 3,
+            ..Limits::default()
+        };
         let mut l = Lines::new("abc\nabcd\n", &limits).unwrap();
         assert!(l.next().unwrap().is_ok());
         let e = l.next().unwrap().unwrap_err();
         assert_eq!((e.kind(), e.line()), (ErrorKind::LimitExceeded, Some(2)));
-        let limits = Limits { max_input_len: 2, ..Limits::default() };
+        let limits = Limits {
+            max_input_len: 2,
+            ..Limits::default()
+        };
         assert!(Lines::new("abc", &limits).is_err());
     }
 
     #[test]
     fn utf8_errors_have_positions() {
         let e = validate_utf8(b"GCF profile=generic\nvalue=\xff\n").unwrap_err();
-        assert_eq!((e.kind(), e.line(), e.column()), (ErrorKind::InvalidUtf8, Some(2), Some(7)));
+        assert_eq!(
+            (e.kind(), e.line(), e.column()),
+            (ErrorKind::InvalidUtf8, Some(2), Some(7))
+        );
         let e = validate_utf8(b"x=\xed\xa0\x80").unwrap_err();
         assert_eq!(e.kind(), ErrorKind::InvalidSurrogate);
         assert_eq!(validate_utf8("é".as_bytes()).unwrap(), "é");
@@ -180,13 +225,35 @@ mod tests {
 
     #[test]
     fn indentation_and_comments() {
-        let l = Line { number: 1, text: "    x" };
+        let l = Line {
+            number: 1,
+            text: "    x",
+        };
         assert_eq!(l.indentation().unwrap(), 4);
-        let l = Line { number: 2, text: "  \tx" };
+        let l = Line {
+            number: 2,
+            text: "  \tx",
+        };
         assert_eq!(l.indentation().unwrap_err().column(), Some(3));
-        assert!(Line { number: 1, text: "  # note" }.is_comment());
-        assert!(!Line { number: 1, text: "## section" }.is_comment());
-        assert!(!Line { number: 1, text: "#tag=1" }.is_comment());
-        assert!(Line { number: 1, text: " \t" }.is_blank());
+        assert!(Line {
+            number: 1,
+            text: "  # note"
+        }
+        .is_comment());
+        assert!(!Line {
+            number: 1,
+            text: "## section"
+        }
+        .is_comment());
+        assert!(!Line {
+            number: 1,
+            text: "#tag=1"
+        }
+        .is_comment());
+        assert!(Line {
+            number: 1,
+            text: " \t"
+        }
+        .is_blank());
     }
 }

@@ -26,10 +26,16 @@
 //!     ..Payload::default()
 //! };
 //! let text = graph::encode(&payload)?;
-//! assert_eq!(text, "GCF profile=graph tool=context_for_task symbols=2 edges=1\n\
-//!                   ## targets\n@0 fn pkg.Auth 0.78 lsp_resolved\n\
-//!                   ## related\n@1 fn pkg.Server 0.54 lsp_resolved\n\
-//!                   ## edges [1]\n@0<@1 calls\n");
+//! let expected = [
+//!     "GCF profile=graph tool=context_for_task symbols=2 edges=1",
+//!     "## targets",
+//!     "@0 fn pkg.Auth 0.78 lsp_resolved",
+//!     "## related",
+//!     "@1 fn pkg.Server 0.54 lsp_resolved",
+//!     "## edges [1]",
+//!     "@0<@1 calls",
+//! ];
+//! assert_eq!(text, expected.join("\n") + "\n");
 //! let back = graph::decode(&text)?;
 //! assert_eq!(back.symbols[1].qualified_name, "pkg.Server");
 //! # Ok::<(), gcf_core::Error>(())
@@ -42,6 +48,7 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+mod buffer;
 mod error;
 pub mod header;
 pub mod input;

@@ -32,7 +32,10 @@ impl NumberBuffer {
     /// A fresh buffer; cheap enough to make per call.
     #[inline]
     pub fn new() -> Self {
-        NumberBuffer { bytes: [0; NUMBER_BUFFER_LEN], ryu: ryu::Buffer::new() }
+        NumberBuffer {
+            bytes: [0; NUMBER_BUFFER_LEN],
+            ryu: ryu::Buffer::new(),
+        }
     }
 
     /// Formats a double canonically (spec §2.3.1).
@@ -99,7 +102,9 @@ impl NumberBuffer {
             }
             None => Err(Error::new(
                 ErrorKind::InvalidScore,
-                alloc::format!("score {value:e} is too large to write with two decimals (limit 2^113)"),
+                alloc::format!(
+                    "score {value:e} is too large to write with two decimals (limit 2^113)"
+                ),
             )),
         }
     }
@@ -169,7 +174,10 @@ impl Digits {
 /// Splits ryu's text (`1.0`, `0.3`, `1e-7`, `1.25e21`, `-123.45`) into
 /// significant digits `d1 d2 .. dn` and `e` with `|v| = d1.d2..dn * 10^e`.
 fn decompose(text: &[u8]) -> (Digits, i32) {
-    let mut digits = Digits { bytes: [0; 20], len: 0 };
+    let mut digits = Digits {
+        bytes: [0; 20],
+        len: 0,
+    };
     let mut point: Option<i32> = None; // digits seen (incl. leading zeros) before '.'
     let mut seen = 0i32; // mantissa digits seen, including leading zeros
     let mut leading_zeros = 0i32;
@@ -219,7 +227,12 @@ fn decompose(text: &[u8]) -> (Digits, i32) {
     (digits, exp10)
 }
 
-fn layout_plain(out: &mut [u8; NUMBER_BUFFER_LEN], negative: bool, digits: &[u8], exp10: i32) -> usize {
+fn layout_plain(
+    out: &mut [u8; NUMBER_BUFFER_LEN],
+    negative: bool,
+    digits: &[u8],
+    exp10: i32,
+) -> usize {
     let mut len = 0;
     let mut push = |b: u8, len: &mut usize| {
         out[*len] = b;
@@ -252,7 +265,12 @@ fn layout_plain(out: &mut [u8; NUMBER_BUFFER_LEN], negative: bool, digits: &[u8]
     len
 }
 
-fn layout_exponent(out: &mut [u8; NUMBER_BUFFER_LEN], negative: bool, digits: &[u8], exp10: i32) -> usize {
+fn layout_exponent(
+    out: &mut [u8; NUMBER_BUFFER_LEN],
+    negative: bool,
+    digits: &[u8],
+    exp10: i32,
+) -> usize {
     let mut len = 0;
     if negative {
         out[len] = b'-';
@@ -356,7 +374,13 @@ pub fn parse_number(token: &str) -> Result<ParsedNumber, NumberError> {
             let digit = (d - b'0') as i64;
             acc = acc
                 .checked_mul(10)
-                .and_then(|a| if negative { a.checked_sub(digit) } else { a.checked_add(digit) })
+                .and_then(|a| {
+                    if negative {
+                        a.checked_sub(digit)
+                    } else {
+                        a.checked_add(digit)
+                    }
+                })
                 .ok_or(NumberError::OutOfRange)?;
         }
         return Ok(ParsedNumber::Int(acc));
@@ -443,22 +467,33 @@ mod tests {
         let e = NumberBuffer::new().format_f64(f64::NAN).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::OutOfRange);
         assert!(NumberBuffer::new().format_f64(f64::INFINITY).is_err());
-        assert_eq!(NumberBuffer::new().format_score(f64::NAN).unwrap_err().kind(), ErrorKind::InvalidScore);
+        assert_eq!(
+            NumberBuffer::new()
+                .format_score(f64::NAN)
+                .unwrap_err()
+                .kind(),
+            ErrorKind::InvalidScore
+        );
     }
 
     #[test]
     fn scores_match_core_fmt_half_even() {
         let mut x: u64 = 12345;
-        let mut check = |v: f64| {
+        let check = |v: f64| {
             let want = format!("{v:.2}");
             let mut b = NumberBuffer::new();
             assert_eq!(b.format_score(v).unwrap(), want, "score {v:e}");
         };
-        for v in [0.125, 0.625, 0.375, 0.005, 0.015, 0.0, -0.0, -0.125, 1.0, 0.999, 0.995, 99.995, 1e-300, 5e-324, 1e17, 1.5e19, 1e33] {
+        for v in [
+            0.125, 0.625, 0.375, 0.005, 0.015, 0.0, -0.0, -0.125, 1.0, 0.999, 0.995, 99.995,
+            1e-300, 5e-324, 1e17, 1.5e19, 1e33,
+        ] {
             check(v);
         }
         for _ in 0..200_000 {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             // Uniform scores in [0, 1], plus exact hundredth midpoints.
             let unit = (x >> 11) as f64 / (1u64 << 53) as f64;
             check(unit);
@@ -473,17 +508,41 @@ mod tests {
 
     #[test]
     fn number_grammar() {
-        for ok in ["0", "-0", "12", "-12.5", "1e10", "6.022E+23", "1.0e-7", "-9223372036854775808"] {
+        for ok in [
+            "0",
+            "-0",
+            "12",
+            "-12.5",
+            "1e10",
+            "6.022E+23",
+            "1.0e-7",
+            "-9223372036854775808",
+        ] {
             assert!(parse_number(ok).is_ok(), "{ok}");
         }
-        for bad in ["01", "00.5", "1.", ".5", "NaN", "Infinity", "+1", "-", "", "1e", "1e+", "1.٥", "１", "0x10", " 1"] {
+        for bad in [
+            "01", "00.5", "1.", ".5", "NaN", "Infinity", "+1", "-", "", "1e", "1e+", "1.٥", "１",
+            "0x10", " 1",
+        ] {
             assert_eq!(parse_number(bad), Err(NumberError::NotANumber), "{bad}");
         }
         assert_eq!(parse_number("-0"), Ok(ParsedNumber::Int(0)));
-        assert_eq!(parse_number("9223372036854775807"), Ok(ParsedNumber::Int(i64::MAX)));
-        assert_eq!(parse_number("-9223372036854775808"), Ok(ParsedNumber::Int(i64::MIN)));
-        assert_eq!(parse_number("-9223372036854775809"), Err(NumberError::OutOfRange));
+        assert_eq!(
+            parse_number("9223372036854775807"),
+            Ok(ParsedNumber::Int(i64::MAX))
+        );
+        assert_eq!(
+            parse_number("-9223372036854775808"),
+            Ok(ParsedNumber::Int(i64::MIN))
+        );
+        assert_eq!(
+            parse_number("-9223372036854775809"),
+            Err(NumberError::OutOfRange)
+        );
         assert_eq!(parse_number("1e999"), Err(NumberError::OutOfRange));
-        assert_eq!(parse_number("100000000000000000000"), Err(NumberError::OutOfRange));
+        assert_eq!(
+            parse_number("100000000000000000000"),
+            Err(NumberError::OutOfRange)
+        );
     }
 }

@@ -125,7 +125,10 @@ pub struct IoSink<W> {
 impl<W: std::io::Write> IoSink<W> {
     /// Wraps `writer`.
     pub fn new(writer: W) -> Self {
-        IoSink { writer, error: None }
+        IoSink {
+            writer,
+            error: None,
+        }
     }
 
     /// The I/O error that made the last write fail, if any.
@@ -186,7 +189,8 @@ mod tests {
     fn counting_sink_counts() {
         let mut c = CountingSink::default();
         c.write_str("hello").unwrap();
-        (&mut c).write_str("!").unwrap();
+        let by_ref: &mut CountingSink = &mut c;
+        Sink::write_str(&mut { by_ref }, "!").unwrap();
         assert_eq!(c.bytes, 6);
     }
 

@@ -49,7 +49,14 @@ pub fn write_escaped<S: Sink + ?Sized>(sink: &mut S, s: &str) -> Result<(), Erro
         }
         if esc == b'u' {
             const HEX: &[u8; 16] = b"0123456789abcdef";
-            let seq = [b'\\', b'u', b'0', b'0', HEX[(b >> 4) as usize], HEX[(b & 0xf) as usize]];
+            let seq = [
+                b'\\',
+                b'u',
+                b'0',
+                b'0',
+                HEX[(b >> 4) as usize],
+                HEX[(b & 0xf) as usize],
+            ];
             sink.write_bytes(&seq)?;
         } else {
             sink.write_bytes(&[b'\\', esc])?;
@@ -112,7 +119,12 @@ pub fn parse_quoted(line: &str, start: usize) -> Result<(Cow<'_, str>, usize), E
         // A backslash escape.
         let esc_col = column_of(line, i);
         let Some(&kind) = bytes.get(i + 1) else {
-            return Err(Error::at(ErrorKind::UnterminatedQuote, 0, column_of(line, start), "quoted string has no closing quote"));
+            return Err(Error::at(
+                ErrorKind::UnterminatedQuote,
+                0,
+                column_of(line, start),
+                "quoted string has no closing quote",
+            ));
         };
         i += 2;
         let simple = match kind {
@@ -139,7 +151,12 @@ pub fn parse_quoted(line: &str, start: usize) -> Result<(Cow<'_, str>, usize), E
             continue;
         }
         let unit = hex4(bytes, i).ok_or_else(|| {
-            Error::at(ErrorKind::InvalidEscape, 0, esc_col, "\\u must be followed by four hex digits")
+            Error::at(
+                ErrorKind::InvalidEscape,
+                0,
+                esc_col,
+                "\\u must be followed by four hex digits",
+            )
         })?;
         i += 4;
         let c = match unit {
@@ -162,7 +179,9 @@ pub fn parse_quoted(line: &str, start: usize) -> Result<(Cow<'_, str>, usize), E
                         ErrorKind::InvalidSurrogate,
                         0,
                         esc_col,
-                        alloc::format!("high surrogate \\u{unit:04X} is not followed by a low surrogate"),
+                        alloc::format!(
+                            "high surrogate \\u{unit:04X} is not followed by a low surrogate"
+                        ),
                     )
                 })?
             }
@@ -190,14 +209,20 @@ fn hex4(bytes: &[u8], at: usize) -> Option<u32> {
 }
 
 fn char_at(line: &str, byte: usize) -> char {
-    line.get(byte..).and_then(|s| s.chars().next()).unwrap_or('?')
+    line.get(byte..)
+        .and_then(|s| s.chars().next())
+        .unwrap_or('?')
 }
 
 /// The 1-based column (in characters) of byte offset `byte` in `line`.
 pub fn column_of(line: &str, byte: usize) -> usize {
     let byte = byte.min(line.len());
     // Count characters by counting non-continuation bytes.
-    line.as_bytes()[..byte].iter().filter(|&&b| (b as i8) >= -0x40).count() + 1
+    line.as_bytes()[..byte]
+        .iter()
+        .filter(|&&b| (b as i8) >= -0x40)
+        .count()
+        + 1
 }
 
 #[cfg(test)]
@@ -224,7 +249,14 @@ mod tests {
 
     #[test]
     fn parses_and_round_trips() {
-        for s in ["", "plain", "a\"b\\c", "\n\r\t\u{8}\u{c}", "\u{0}\u{1f}", "é😀|,"] {
+        for s in [
+            "",
+            "plain",
+            "a\"b\\c",
+            "\n\r\t\u{8}\u{c}",
+            "\u{0}\u{1f}",
+            "é😀|,",
+        ] {
             let q = quoted(s);
             let (v, end) = parse_quoted(&q, 0).unwrap();
             assert_eq!(v, s);
@@ -233,7 +265,10 @@ mod tests {
         let (v, end) = parse_quoted(r#"x="\u00e9\ud83d\ude00\/"|rest"#, 2).unwrap();
         assert_eq!(v, "é😀/");
         assert_eq!(end, 24);
-        assert!(matches!(parse_quoted("\"borrowed\" tail", 0).unwrap().0, Cow::Borrowed(_)));
+        assert!(matches!(
+            parse_quoted("\"borrowed\" tail", 0).unwrap().0,
+            Cow::Borrowed(_)
+        ));
     }
 
     #[test]

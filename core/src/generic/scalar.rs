@@ -74,7 +74,10 @@ fn looks_numeric(b: &[u8]) -> bool {
 fn is_json_number(b: &[u8]) -> bool {
     // parse_number validates the grammar; a range error still means "a number".
     core::str::from_utf8(b).is_ok_and(|s| {
-        !matches!(crate::number::parse_number(s), Err(crate::number::NumberError::NotANumber))
+        !matches!(
+            crate::number::parse_number(s),
+            Err(crate::number::NumberError::NotANumber)
+        )
     })
 }
 
@@ -84,7 +87,9 @@ fn has_inline_array_pattern(b: &[u8]) -> bool {
     let mut i = 0;
     while let Some(open) = memchr::memchr(b'[', &b[i..]) {
         let from = i + open + 1;
-        let Some(close) = memchr::memchr(b']', &b[from..]) else { return false };
+        let Some(close) = memchr::memchr(b']', &b[from..]) else {
+            return false;
+        };
         let mut j = from + close + 1;
         // Skip whitespace (ASCII here; non-ASCII whitespace is quoted anyway).
         while j < b.len() && matches!(b[j], b' ' | b'\t') {
@@ -114,7 +119,9 @@ pub fn is_bare_key(key: &str) -> bool {
     let b = key.as_bytes();
     !b.is_empty()
         && (b[0].is_ascii_alphabetic() || b[0] == b'_')
-        && b[1..].iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_')
+        && b[1..]
+            .iter()
+            .all(|c| c.is_ascii_alphanumeric() || *c == b'_')
 }
 
 /// Writes a key or field name, quoting it unless it is a bare key.
@@ -132,7 +139,11 @@ pub fn write_key<S: Sink + ?Sized>(sink: &mut S, key: &str) -> Result<(), Error>
 /// Arrays and objects are not scalars; they write nothing and return `Ok(false)`
 /// so the caller can choose a container form.
 #[inline]
-pub fn write_scalar<S: Sink + ?Sized>(sink: &mut S, value: &Value, numbers: &mut NumberBuffer) -> Result<bool, Error> {
+pub fn write_scalar<S: Sink + ?Sized>(
+    sink: &mut S,
+    value: &Value,
+    numbers: &mut NumberBuffer,
+) -> Result<bool, Error> {
     match value {
         Value::Null => sink.write_bytes(b"-")?,
         Value::Bool(true) => sink.write_bytes(b"true")?,
@@ -154,17 +165,74 @@ mod tests {
     #[test]
     fn quoting_obligations() {
         let quoted = [
-            "", "-", "~", "^", "true", "false", "^{a}", "^{a b}", "^{}", "123", "-0", "1e10", "01", "00.5", "+1",
-            "+.5", "-.5", ".5", " hello", "hello ", "   ", "# c", "@h", ".x", "a\"b", "a\\b", "a\nb", "a\rb",
-            "a\tb", "a\u{1}b", "a\u{85}b", "a\u{a0}b", "a\u{2028}b", "a\u{feff}b", "a\u{3000}b", "a|b", "a,b",
-            "ERR[404]: Not Found", "[Speaker 1]: Hello", "x[] :y", "00:01:23,456",
+            "",
+            "-",
+            "~",
+            "^",
+            "true",
+            "false",
+            "^{a}",
+            "^{a b}",
+            "^{}",
+            "123",
+            "-0",
+            "1e10",
+            "01",
+            "00.5",
+            "+1",
+            "+.5",
+            "-.5",
+            ".5",
+            " hello",
+            "hello ",
+            "   ",
+            "# c",
+            "@h",
+            ".x",
+            "a\"b",
+            "a\\b",
+            "a\nb",
+            "a\rb",
+            "a\tb",
+            "a\u{1}b",
+            "a\u{85}b",
+            "a\u{a0}b",
+            "a\u{2028}b",
+            "a\u{feff}b",
+            "a\u{3000}b",
+            "a|b",
+            "a,b",
+            "ERR[404]: Not Found",
+            "[Speaker 1]: Hello",
+            "x[] :y",
+            "00:01:23,456",
         ];
         for s in quoted {
             assert!(needs_quote(s), "{s:?} must be quoted");
         }
         let bare = [
-            "hello world", "Alice", "1.٥", "+٥", "0٥", "123abc", "1.2.3", "a-b", "a:b", "[x]", "a [1] b", "x]:[", "é",
-            "😀", "^x", "^{", "0x1f", "application/json", "smile: 😀", "-a", "a\u{7f}b", "ௗP",
+            "hello world",
+            "Alice",
+            "1.٥",
+            "+٥",
+            "0٥",
+            "123abc",
+            "1.2.3",
+            "a-b",
+            "a:b",
+            "[x]",
+            "a [1] b",
+            "x]:[",
+            "é",
+            "😀",
+            "^x",
+            "^{",
+            "0x1f",
+            "application/json",
+            "smile: 😀",
+            "-a",
+            "a\u{7f}b",
+            "ௗP",
         ];
         for s in bare {
             assert!(!needs_quote(s), "{s:?} must stay bare");

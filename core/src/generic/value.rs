@@ -60,7 +60,9 @@ impl Value {
 
 fn int_eq_float(i: i64, f: f64) -> bool {
     // Exact: f must be integral and inside [-2^63, 2^63).
-    f.fract() == 0.0 && (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&f) && f as i64 == i
+    f.fract() == 0.0
+        && (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&f)
+        && f as i64 == i
 }
 
 impl PartialEq for Value {
@@ -70,7 +72,9 @@ impl PartialEq for Value {
             (Value::Bool(a), Value::Bool(b)) => a == b,
             (Value::Int(a), Value::Int(b)) => a == b,
             (Value::Float(a), Value::Float(b)) => a == b,
-            (Value::Int(i), Value::Float(f)) | (Value::Float(f), Value::Int(i)) => int_eq_float(*i, *f),
+            (Value::Int(i), Value::Float(f)) | (Value::Float(f), Value::Int(i)) => {
+                int_eq_float(*i, *f)
+            }
             (Value::String(a), Value::String(b)) => a == b,
             (Value::Array(a), Value::Array(b)) => a == b,
             (Value::Object(a), Value::Object(b)) => a == b,
@@ -128,12 +132,16 @@ pub struct Map {
 impl Map {
     /// An empty object.
     pub fn new() -> Map {
-        Map { entries: Vec::new() }
+        Map {
+            entries: Vec::new(),
+        }
     }
 
     /// An empty object with room for `n` members.
     pub fn with_capacity(n: usize) -> Map {
-        Map { entries: Vec::with_capacity(n) }
+        Map {
+            entries: Vec::with_capacity(n),
+        }
     }
 
     /// Number of members.
@@ -221,8 +229,14 @@ mod tests {
         assert_eq!(Value::Int(1), Value::Float(1.0));
         assert_ne!(Value::Int(1), Value::Float(1.5));
         assert_eq!(Value::Float(0.0), Value::Float(-0.0));
-        assert_ne!(Value::Int(i64::MAX), Value::Float(9_223_372_036_854_775_808.0));
-        assert_eq!(Value::Int(i64::MIN), Value::Float(-9_223_372_036_854_775_808.0));
+        assert_ne!(
+            Value::Int(i64::MAX),
+            Value::Float(9_223_372_036_854_775_808.0)
+        );
+        assert_eq!(
+            Value::Int(i64::MIN),
+            Value::Float(-9_223_372_036_854_775_808.0)
+        );
         assert_ne!(Value::Int(1), Value::from("1"));
     }
 

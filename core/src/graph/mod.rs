@@ -1,1 +1,38 @@
-//! Graph profile (spec §5-6b, §8-10): lands next.
+//! The graph profile (spec §5-6b, §8, §9, §10): code graphs of symbols,
+//! edges, distance groups and source locations.
+//!
+//! - [`encode`] / [`decode`]: buffered payloads, byte-exact with the spec's
+//!   canonical form.
+//! - [`StreamWriter`]: write symbols and edges as they are produced, in O(1)
+//!   memory, with counts in a trailer.
+//! - [`Session`]: stable ids and bare references across calls.
+//! - [`pack_root`], [`encode_delta`], [`apply_delta`], [`respond`]: content
+//!   identity, deltas and the three-outcome protocol.
+
+mod decode;
+mod delta;
+mod encode;
+#[cfg(feature = "serde_json")]
+mod json;
+mod kind;
+mod pack_root;
+mod session;
+mod stream;
+mod types;
+
+pub use decode::{decode, decode_borrowed, decode_bytes, Decoder};
+pub use delta::{
+    apply_decoded_delta, apply_delta, decode_delta, diff, encode_delta, encode_delta_to,
+    estimate_tokens, respond, Delta, Outcome, Snapshot, SymbolRef,
+};
+pub use encode::{encode, encode_to, Encoder};
+#[cfg(feature = "serde_json")]
+pub use json::{
+    delta_from_json, edge_from_json, edge_to_json, location_from_json, payload_from_json,
+    payload_to_json, snapshot_from_json, snapshot_to_json, symbol_from_json, symbol_to_json,
+};
+pub use kind::{abbreviate_kind, expand_kind};
+pub use pack_root::{pack_root, pack_root_canonical_bytes};
+pub use session::Session;
+pub use stream::{StreamOptions, StreamWriter, TrailerForm};
+pub use types::{Edge, Location, Payload, Reference, Symbol};

@@ -1,0 +1,1009 @@
+//! The strict graph decoder (spec §4, §5, §6, §6a, §6b, §8.4-8.6, §13, §16.3, §16.5).
+
+use alloc::borrow::Cow;
+
+use hashbrown::HashMap;
+
+use super::kind::expand_known;
+use super::types::{Edge, Location, Payload, Reference, Symbol};
+use crate::error::{Error, ErrorKind};
+use crate::header::{parse_count, parse_decimal, parse_header, Header, Profile};
+use crate::input::{validate_utf8, Line, Lines};
+use crate::limits::Limits;
+
+/// Decodes a graph payload into owned data with default [`Limits`].
+///
+/// ```
+/// use gcf_core::graph::decode;
+/// let p = decode("GCF profile=graph symbols=1\n## related\n@0 iface pkg.Handler 0.90 lsp\n")?;
+/// assert_eq!(p.symbols[0].kind, "interface");
+/// assert_eq!(p.symbols[0].distance, 1);
+/// # Ok::<(), gcf_core::Error>(())
+/// ```
+pub fn decode(input: &str) -> Result<Payload, Error> {
+    Decoder::new().decode(input)
+}
+
+/// Decodes raw bytes, rejecting malformed UTF-8 with its line and column.
+///
+/// ```
+/// use gcf_core::{graph::decode_bytes, ErrorKind};
+/// let err = decode_bytes(b"GCF profile=graph\n## targets\n@0 fn a\xff 0.50 x\n").unwrap_err();
+/// assert_eq!(err.kind(), ErrorKind::InvalidUtf8);
+/// assert_eq!(err.line(), Some(3));
+/// ```
+pub fn decode_bytes(input: &[u8]) -> Result<Payload, Error> {
+    Decoder::new().decode_bytes(input)
+}
+
+/// Decodes without copying: strings borrow from `input` (known kinds are
+/// expanded to `'static` names; only quoted location paths with escapes are
+/// owned).
+///
+/// ```
+/// use gcf_core::graph::decode_borrowed;
+/// let text = String::from("GCF profile=graph symbols=1\n## targets\n@0 fn pkg.A 0.50 lsp\n");
+/// let p = decode_borrowed(&text)?;
+/// assert_eq!(p.symbols[0].qualified_name, "pkg.A");
+/// # Ok::<(), gcf_core::Error>(())
+/// ```
+pub fn decode_borrowed(input: &str) -> Result<Payload<Cow<'_, str>>, Error> {
+    Decoder::new().decode_borrowed(input)
+}
+
+/// A configurable graph decoder.
+///
+/// ```
+/// use gcf_core::{graph::Decoder, ErrorKind, Limits};
+/// let d = Decoder::new().limits(Limits { max_container_len: 1, ..Limits::default() });
+/// let err = d.decode("GCF profile=graph\n## targets\n@0 fn a 0.50 x\n@1 fn b 0.50 x\n").unwrap_err();
+/// assert_eq!(err.kind(), ErrorKind::LimitExceeded);
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct Decoder {
+    limits: Limits,
+}
+
+impl Decoder {
+    /// A decoder with default limits.
+    pub fn new() -> Decoder {
+        Decoder {
+            limits: Limits::default(),
+        }
+    }
+
+    /// Replaces the limits.
+    pub fn limits(mut self, limits: Limits) -> Decoder {
+        self.limits = limits;
+        self
+    }
+
+    /// Decodes into owned data.
+    pub fn decode(&self, input: &str) -> Result<Payload, Error> {
+        self.decode_borrowed(input).map(|p| p.to_owned_payload())
+    }
+
+    /// Validates UTF-8, then decodes into owned data.
+    pub fn decode_bytes(&self, input: &[u8]) -> Result<Payload, Error> {
+        self.decode(validate_utf8(input)?)
+    }
+
+    /// Decodes, borrowing strings from `input`.
+    pub fn decode_borrowed<'a>(&self, input: &'a str) -> Result<Payload<Cow<'a, str>>, Error> {
+        let mut lines = Lines::new(input, &self.limits)?;
+        let header_line = match lines.next() {
+            Some(line) => line?,
+            None => {
+                return Err(Error::at(
+                    ErrorKind::MissingHeader,
+                    1,
+                    1,
+                    "empty input: expected a GCF header",
+                ))
+            }
+        };
+        let header = parse_header(&header_line)?;
+        if header.profile != Profile::Graph {
+            return Err(header_line.error_at(
+                ErrorKind::InvalidInput,
+                4,
+                "this is a generic-profile payload; decode it with generic::decode",
+            ));
+        }
+        if header.get("delta") == Some("true") {
+            return Err(header_line.error_at(
+                ErrorKind::InvalidInput,
+                4,
+                "this is a delta payload; apply it with graph::apply_delta",
+            ));
+        }
+        let mut state = State::new(&header_line, &header, &self.limits)?;
+        while let Some(line) = lines.next() {
+            state.line(line?)?;
+        }
+        state.finish(&header_line)
+    }
+}
+
+/// Which section the decoder is in.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Section {
+    None,
+    Group(u32),
+    Edges,
+    Loc,
+    /// An unrecognized group: its lines are skipped (spec §6b, forward compatibility).
+    Unknown,
+}
+
+/// A section header's `[N]`, checked when the section ends.
+struct OpenCount {
+    declared: Option<u64>,
+    deferred: bool,
+    seen: u64,
+    line: usize,
+    column: usize,
+}
+
+struct Trailer {
+    symbols: Option<u64>,
+    edges: Option<u64>,
+    loc: Option<u64>,
+    line: usize,
+}
+
+/// Maps symbol ids to their index in `symbols` (or a bare reference),
+/// with a fast path for the usual sequential ids.
+#[derive(Default)]
+pub(crate) struct IdTable {
+    /// Ids seen so far were exactly 0..len in order.
+    sequential: bool,
+    len: u64,
+    map: HashMap<u64, Slot>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Slot {
+    Symbol(u32),
+    Reference,
+}
+
+impl IdTable {
+    pub(crate) fn new() -> IdTable {
+        IdTable {
+            sequential: true,
+            len: 0,
+            map: HashMap::new(),
+        }
+    }
+
+    /// Records `id`; false if it was already declared.
+    pub(crate) fn insert(&mut self, id: u64, slot: Slot) -> bool {
+        if self.sequential && id == self.len && slot == Slot::Symbol(id as u32) {
+            self.len += 1;
+            return true;
+        }
+        if self.sequential {
+            // Leave the fast path: materialize what it stood for.
+            self.sequential = false;
+            self.map.reserve(self.len as usize + 1);
+            for i in 0..self.len {
+                self.map.insert(i, Slot::Symbol(i as u32));
+            }
+        }
+        self.map.try_insert_unique(id, slot)
+    }
+
+    pub(crate) fn get(&self, id: u64) -> Option<Slot> {
+        if self.sequential {
+            return (id < self.len).then_some(Slot::Symbol(id as u32));
+        }
+        self.map.get(&id).copied()
+    }
+}
+
+trait TryInsertUnique {
+    fn try_insert_unique(&mut self, id: u64, slot: Slot) -> bool;
+}
+
+impl TryInsertUnique for HashMap<u64, Slot> {
+    fn try_insert_unique(&mut self, id: u64, slot: Slot) -> bool {
+        match self.entry(id) {
+            hashbrown::hash_map::Entry::Occupied(_) => false,
+            hashbrown::hash_map::Entry::Vacant(v) => {
+                v.insert(slot);
+                true
+            }
+        }
+    }
+}
+
+struct State<'a, 'l> {
+    limits: &'l Limits,
+    payload: Payload<Cow<'a, str>>,
+    ids: IdTable,
+    section: Section,
+    open: Option<OpenCount>,
+    trailer: Option<Trailer>,
+    header_symbols: Option<u64>,
+    header_edges: Option<u64>,
+    deferred_edges: bool,
+    deferred_loc: bool,
+}
+
+impl<'a, 'l> State<'a, 'l> {
+    fn new(line: &Line<'a>, header: &Header<'a>, limits: &'l Limits) -> Result<Self, Error> {
+        let flag = |key: &str| -> Result<bool, Error> {
+            match header.get(key) {
+                None | Some("false") => Ok(false),
+                Some("true") => Ok(true),
+                Some(v) => Err(line.error_at(
+                    ErrorKind::MalformedHeaderField,
+                    header.column_of(line.text, key) - 1,
+                    alloc::format!("header field `{key}={v}` must be true or false"),
+                )),
+            }
+        };
+        let payload = Payload {
+            tool: Cow::Borrowed(header.get("tool").unwrap_or("")),
+            token_budget: parse_count(line, header, "budget")?.unwrap_or(0),
+            tokens_used: parse_count(line, header, "tokens")?.unwrap_or(0),
+            pack_root: Cow::Borrowed(header.get("pack_root").unwrap_or("")),
+            session: flag("session")?,
+            unchanged: flag("unchanged")?,
+            ..Payload::default()
+        };
+        Ok(State {
+            limits,
+            payload,
+            ids: IdTable::new(),
+            section: Section::None,
+            open: None,
+            trailer: None,
+            header_symbols: parse_count(line, header, "symbols")?,
+            header_edges: parse_count(line, header, "edges")?,
+            deferred_edges: false,
+            deferred_loc: false,
+        })
+    }
+
+    fn line(&mut self, line: Line<'a>) -> Result<(), Error> {
+        let text = line.text;
+        if line.is_blank() {
+            return Ok(());
+        }
+        if line.indentation()? > 0 {
+            if line.is_comment() {
+                return Ok(());
+            }
+            return Err(line.error_at(
+                ErrorKind::InvalidIndent,
+                0,
+                "graph payloads are flat: unexpected indentation",
+            ));
+        }
+        if line.is_comment() {
+            return Ok(());
+        }
+        if self.trailer.is_some() {
+            return Err(line.error_at(
+                ErrorKind::InvalidSyntax,
+                0,
+                "content after the `##! summary` trailer",
+            ));
+        }
+        if let Some(rest) = text.strip_prefix("##! summary") {
+            if rest.is_empty() || rest.starts_with(' ') {
+                return self.trailer(&line, rest, false);
+            }
+        }
+        if let Some(rest) = text.strip_prefix("## _summary") {
+            if rest.is_empty() || rest.starts_with(' ') {
+                return self.trailer(&line, rest, true);
+            }
+        }
+        if let Some(rest) = text.strip_prefix("## ") {
+            return self.section_header(&line, rest);
+        }
+        match self.section {
+            Section::Group(distance) => self.node_line(&line, distance)?,
+            Section::Edges => self.edge_line(&line)?,
+            Section::Loc => self.loc_line(&line)?,
+            Section::Unknown => return Ok(()),
+            Section::None => {
+                return Err(line.error_at(
+                    ErrorKind::InvalidSyntax,
+                    0,
+                    "expected a group header (`## targets`, `## related`, ...) before this line",
+                ))
+            }
+        }
+        if let Some(open) = &mut self.open {
+            open.seen += 1;
+        }
+        Ok(())
+    }
+
+    fn close_section(&mut self) -> Result<(), Error> {
+        if let Some(open) = self.open.take() {
+            if let Some(declared) = open.declared {
+                if declared != open.seen {
+                    return Err(Error::at(
+                        ErrorKind::CountMismatch,
+                        open.line,
+                        open.column,
+                        alloc::format!("section declares [{declared}] but has {} lines", open.seen),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn section_header(&mut self, line: &Line<'a>, rest: &'a str) -> Result<(), Error> {
+        self.close_section()?;
+        let (name, bracket) = match rest.find(' ') {
+            Some(i) => (&rest[..i], Some(&rest[i + 1..])),
+            None => (rest, None),
+        };
+        let section = match name {
+            "targets" => Section::Group(0),
+            "related" => Section::Group(1),
+            "extended" => Section::Group(2),
+            "edges" => Section::Edges,
+            "loc" => Section::Loc,
+            "removed" | "added" | "edges_removed" | "edges_added" => {
+                return Err(line.error_at(
+                    ErrorKind::MalformedDelta,
+                    3,
+                    alloc::format!(
+                        "`## {name}` is a delta section but the header has no delta=true"
+                    ),
+                ))
+            }
+            _ => match name.strip_prefix("distance_").and_then(parse_decimal) {
+                Some(d) => Section::Group(u32::try_from(d).map_err(|_| {
+                    line.error_at(
+                        ErrorKind::LimitExceeded,
+                        3,
+                        "distance does not fit in 32 bits",
+                    )
+                })?),
+                None => Section::Unknown,
+            },
+        };
+        let mut open = None;
+        if let Some(bracket) = bracket {
+            let bracket_at = line.text.len() - bracket.len();
+            let inner = bracket
+                .strip_prefix('[')
+                .and_then(|b| b.find(']').map(|end| (&b[..end], &b[end + 1..])));
+            match (inner, section) {
+                (Some((count, _)), _) => {
+                    let (declared, deferred) = if count == "?" {
+                        (None, true)
+                    } else {
+                        match parse_decimal(count) {
+                            Some(n) => (Some(n), false),
+                            None => {
+                                return Err(line.error_at(
+                                    ErrorKind::InvalidCount,
+                                    bracket_at + 1,
+                                    alloc::format!("count `[{count}]` must be 0, a decimal without leading zeros, or ?"),
+                                ))
+                            }
+                        }
+                    };
+                    open = Some(OpenCount {
+                        declared,
+                        deferred,
+                        seen: 0,
+                        line: line.number,
+                        column: crate::text::column_of(line.text, bracket_at),
+                    });
+                }
+                (None, Section::Unknown) => {}
+                (None, _) => {
+                    return Err(line.error_at(
+                        ErrorKind::InvalidSyntax,
+                        bracket_at,
+                        alloc::format!("unexpected text `{bracket}` after `## {name}`"),
+                    ))
+                }
+            }
+        }
+        if let Some(o) = &open {
+            if o.deferred {
+                match section {
+                    Section::Edges => self.deferred_edges = true,
+                    Section::Loc => self.deferred_loc = true,
+                    _ => {}
+                }
+            }
+        }
+        self.section = section;
+        // An unknown section is skipped whole; its count is not ours to check.
+        self.open = if section == Section::Unknown {
+            None
+        } else {
+            open
+        };
+        Ok(())
+    }
+
+    fn node_line(&mut self, line: &Line<'a>, distance: u32) -> Result<(), Error> {
+        let (id, rest) = parse_id_prefix(line, line.text, ErrorKind::InvalidNodeLine)?;
+        if rest.starts_with("  #") {
+            // `@7  # previously transmitted`: a bare session reference (spec §9).
+            if !self.ids.insert(id, Slot::Reference) {
+                return Err(duplicate_id(line, id));
+            }
+            self.payload.references.push(Reference { id, distance });
+            return self.check_len(line);
+        }
+        let fields = split_fields::<4>(rest).ok_or_else(|| {
+            line.error_at(
+                ErrorKind::InvalidNodeLine,
+                0,
+                "a node line has exactly five fields: @id kind qualified_name score provenance",
+            )
+        })?;
+        let [kind, qname, score_text, provenance] = fields;
+        let score = parse_score(line, score_text)?;
+        let index = self.payload.symbols.len() as u32;
+        if !self.ids.insert(id, Slot::Symbol(index)) {
+            return Err(duplicate_id(line, id));
+        }
+        self.payload.symbols.push(Symbol {
+            qualified_name: Cow::Borrowed(qname),
+            kind: expand_kind_cow(kind),
+            score,
+            provenance: Cow::Borrowed(provenance),
+            distance,
+        });
+        self.check_len(line)
+    }
+
+    fn check_len(&self, line: &Line<'a>) -> Result<(), Error> {
+        let n = self.payload.symbols.len() + self.payload.references.len();
+        if n > self.limits.max_container_len
+            || self.payload.edges.len() > self.limits.max_container_len
+        {
+            return Err(line.error_at(
+                ErrorKind::LimitExceeded,
+                0,
+                alloc::format!(
+                    "more than {} symbols or edges",
+                    self.limits.max_container_len
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    fn symbol_name(&self, line: &Line<'a>, id: u64, at: usize) -> Result<Cow<'a, str>, Error> {
+        match self.ids.get(id) {
+            Some(Slot::Symbol(i)) => Ok(self.payload.symbols[i as usize].qualified_name.clone()),
+            Some(Slot::Reference) => Err(line.error_at(
+                ErrorKind::UnknownEdgeReference,
+                at,
+                alloc::format!(
+                    "@{id} is a bare session reference whose symbol this payload does not declare; decode with a graph::SessionDecoder"
+                ),
+            )),
+            None => Err(line.error_at(
+                ErrorKind::UnknownEdgeReference,
+                at,
+                alloc::format!("@{id} is not a symbol declared earlier in the payload"),
+            )),
+        }
+    }
+
+    fn edge_line(&mut self, line: &Line<'a>) -> Result<(), Error> {
+        let edge = parse_edge_line(line)?;
+        let source = self.symbol_name(line, edge.source, edge.source_at)?;
+        let target = self.symbol_name(line, edge.target, 1)?;
+        self.payload.edges.push(Edge {
+            source,
+            target,
+            edge_type: Cow::Borrowed(edge.edge_type),
+            status: Cow::Borrowed(edge.status),
+        });
+        self.check_len(line)
+    }
+
+    fn loc_line(&mut self, line: &Line<'a>) -> Result<(), Error> {
+        let (id, rest) = parse_id_prefix(line, line.text, ErrorKind::InvalidNodeLine)?;
+        let bad = |msg: &str| {
+            line.error_at(
+                ErrorKind::InvalidNodeLine,
+                0,
+                alloc::format!("invalid loc line: {msg}"),
+            )
+        };
+        let rest = rest
+            .strip_prefix(' ')
+            .ok_or_else(|| bad("expected `@id file line column [end_line end_column]`"))?;
+        let (file, after) = if rest.starts_with('"') {
+            let offset = line.text.len() - rest.len();
+            let (value, end) = crate::text::parse_quoted(line.text, offset)
+                .map_err(|e| e.with_position(line.number, 1))?;
+            (value, &line.text[end..])
+        } else {
+            let end = rest.find(' ').unwrap_or(rest.len());
+            (Cow::Borrowed(&rest[..end]), &rest[end..])
+        };
+        let mut numbers = [0u32; 4];
+        let mut count = 0;
+        for part in after.split(' ').skip(1) {
+            let n = parse_decimal(part)
+                .and_then(|n| u32::try_from(n).ok())
+                .filter(|&n| n >= 1);
+            match (n, count < 4) {
+                (Some(n), true) => {
+                    numbers[count] = n;
+                    count += 1;
+                }
+                _ => {
+                    return Err(bad(
+                        "positions are 1-based decimals: line column [end_line end_column]",
+                    ))
+                }
+            }
+        }
+        if !after.starts_with(' ') && !after.is_empty() || (count != 2 && count != 4) {
+            return Err(bad("expected `@id file line column [end_line end_column]`"));
+        }
+        let qualified_name = self.symbol_name(line, id, 1)?;
+        self.payload.locations.push(Location {
+            qualified_name,
+            file,
+            line: numbers[0],
+            column: numbers[1],
+            end: (count == 4).then_some((numbers[2], numbers[3])),
+        });
+        Ok(())
+    }
+
+    fn trailer(&mut self, line: &Line<'a>, rest: &'a str, legacy: bool) -> Result<(), Error> {
+        self.close_section()?;
+        self.section = Section::None;
+        let mut trailer = Trailer {
+            symbols: None,
+            edges: None,
+            loc: None,
+            line: line.number,
+        };
+        for pair in rest.split(' ').filter(|p| !p.is_empty()) {
+            let Some((key, value)) = pair.split_once('=') else {
+                return Err(line.error_at(
+                    ErrorKind::MalformedHeaderField,
+                    line.text.len() - rest.len(),
+                    alloc::format!("trailer field `{pair}` has no `=`"),
+                ));
+            };
+            let slot = match key {
+                "symbols" => &mut trailer.symbols,
+                "edges" => &mut trailer.edges,
+                "loc" => &mut trailer.loc,
+                // `counts` (and the legacy `sections`) are informational in the
+                // graph profile and never validated (spec §8.4.1).
+                _ => continue,
+            };
+            *slot = Some(parse_decimal(value).ok_or_else(|| {
+                line.error_at(
+                    ErrorKind::MalformedHeaderField,
+                    0,
+                    alloc::format!("trailer field `{pair}` is not a decimal count"),
+                )
+            })?);
+        }
+        let _ = legacy;
+        self.trailer = Some(trailer);
+        Ok(())
+    }
+
+    fn finish(mut self, header_line: &Line<'a>) -> Result<Payload<Cow<'a, str>>, Error> {
+        self.close_section()?;
+        let symbols = (self.payload.symbols.len() + self.payload.references.len()) as u64;
+        let edges = self.payload.edges.len() as u64;
+        let mismatch = |line: usize, what: &str, declared: u64, actual: u64| {
+            Error::at(
+                ErrorKind::CountMismatch,
+                line,
+                1,
+                alloc::format!("{what} declares {declared} but the payload has {actual}"),
+            )
+        };
+        if let Some(declared) = self.header_symbols {
+            // An `unchanged=true` answer is header-only and counts the held snapshot.
+            if declared != symbols && !self.payload.unchanged {
+                return Err(mismatch(
+                    header_line.number,
+                    "the header's symbols=",
+                    declared,
+                    symbols,
+                ));
+            }
+        }
+        if let Some(declared) = self.header_edges {
+            if declared != edges {
+                return Err(mismatch(
+                    header_line.number,
+                    "the header's edges=",
+                    declared,
+                    edges,
+                ));
+            }
+        }
+        if let Some(t) = &self.trailer {
+            if let Some(declared) = t.symbols {
+                if declared != symbols {
+                    return Err(mismatch(
+                        t.line,
+                        "the trailer's symbols=",
+                        declared,
+                        symbols,
+                    ));
+                }
+            }
+            if let Some(declared) = t.edges {
+                if declared != edges {
+                    return Err(mismatch(t.line, "the trailer's edges=", declared, edges));
+                }
+            }
+            if let Some(declared) = t.loc {
+                let locs = self.payload.locations.len() as u64;
+                if declared != locs {
+                    return Err(mismatch(t.line, "the trailer's loc=", declared, locs));
+                }
+            }
+        }
+        let _ = (self.deferred_edges, self.deferred_loc);
+        Ok(self.payload)
+    }
+}
+
+#[cold]
+fn duplicate_id(line: &Line<'_>, id: u64) -> Error {
+    line.error_at(
+        ErrorKind::InvalidSymbolId,
+        1,
+        alloc::format!("symbol id @{id} is declared twice"),
+    )
+}
+
+/// Known kinds expand to their `'static` full form; unknown kinds pass through.
+#[inline]
+pub(crate) fn expand_kind_cow(abbrev: &str) -> Cow<'_, str> {
+    match expand_known(abbrev) {
+        Some(full) => Cow::Borrowed(full),
+        None => Cow::Borrowed(abbrev),
+    }
+}
+
+/// Parses `@<digits>` at the start of `text`, returning the id and the rest.
+pub(crate) fn parse_id_prefix<'a>(
+    line: &Line<'_>,
+    text: &'a str,
+    missing: ErrorKind,
+) -> Result<(u64, &'a str), Error> {
+    let Some(rest) = text.strip_prefix('@') else {
+        return Err(line.error_at(missing, 0, "expected a line starting with `@id`"));
+    };
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    let id = if digits == 0 {
+        None
+    } else {
+        rest[..digits].parse::<u64>().ok()
+    };
+    match id {
+        Some(id) => Ok((id, &rest[digits..])),
+        None => {
+            let token_end = rest.find(' ').unwrap_or(rest.len());
+            Err(line.error_at(
+                ErrorKind::InvalidSymbolId,
+                1,
+                alloc::format!("`@{}` is not a decimal symbol id", &rest[..token_end]),
+            ))
+        }
+    }
+}
+
+/// Splits ` a b c d` (leading space included) into exactly `N` non-empty
+/// space-separated fields.
+#[inline]
+pub(crate) fn split_fields<const N: usize>(rest: &str) -> Option<[&str; N]> {
+    let mut rest = rest.strip_prefix(' ')?;
+    let mut out = [""; N];
+    for (i, slot) in out.iter_mut().enumerate() {
+        let end = if i + 1 == N {
+            if rest.contains(' ') {
+                return None;
+            }
+            rest.len()
+        } else {
+            rest.find(' ')?
+        };
+        if end == 0 {
+            return None;
+        }
+        *slot = &rest[..end];
+        rest = rest.get(end + 1..).unwrap_or("");
+    }
+    Some(out)
+}
+
+/// Parses a score with the grammar `[-]DIGITS.2DIGIT` (spec §4).
+pub(crate) fn parse_score(line: &Line<'_>, text: &str) -> Result<f64, Error> {
+    let b = text.as_bytes();
+    let digits = if b.first() == Some(&b'-') { &b[1..] } else { b };
+    let n = digits.len();
+    let shaped = n >= 4
+        && digits[n - 3] == b'.'
+        && digits[..n - 3].iter().all(u8::is_ascii_digit)
+        && digits[n - 2..].iter().all(u8::is_ascii_digit);
+    let value = if shaped {
+        text.parse::<f64>().ok().filter(|v| v.is_finite())
+    } else {
+        None
+    };
+    value.ok_or_else(|| {
+        let at = line.text.find(text).unwrap_or(0);
+        line.error_at(
+            ErrorKind::InvalidScore,
+            at,
+            alloc::format!("score `{text}` does not match [-]DIGITS.DD"),
+        )
+    })
+}
+
+pub(crate) struct EdgeLine<'a> {
+    pub source: u64,
+    pub target: u64,
+    pub source_at: usize,
+    pub edge_type: &'a str,
+    pub status: &'a str,
+}
+
+/// Parses `@target<@source type [status]`.
+pub(crate) fn parse_edge_line<'a>(line: &Line<'a>) -> Result<EdgeLine<'a>, Error> {
+    let text = line.text;
+    let Some(lt) = text.find('<') else {
+        return Err(line.error_at(
+            ErrorKind::InvalidEdgeSyntax,
+            0,
+            "an edge line is `@target<@source type`",
+        ));
+    };
+    let syntax = |msg: &str| {
+        line.error_at(
+            ErrorKind::InvalidEdgeSyntax,
+            0,
+            alloc::format!("invalid edge line: {msg}"),
+        )
+    };
+    let (target, after_target) = parse_id_prefix(line, &text[..lt], ErrorKind::InvalidEdgeSyntax)?;
+    if !after_target.is_empty() {
+        return Err(syntax("expected `<` right after the target id"));
+    }
+    let source_at = lt + 1;
+    let (source, rest) = parse_id_prefix(line, &text[source_at..], ErrorKind::InvalidEdgeSyntax)?;
+    let rest = rest
+        .strip_prefix(' ')
+        .ok_or_else(|| syntax("expected ` type` after the source id"))?;
+    let mut parts = rest.split(' ');
+    let edge_type = parts
+        .next()
+        .filter(|t| !t.is_empty())
+        .ok_or_else(|| syntax("missing edge type"))?;
+    let status = parts.next().unwrap_or("");
+    if parts.next().is_some() || (status.is_empty() && rest.len() > edge_type.len()) {
+        return Err(syntax("expected `@target<@source type [status]`"));
+    }
+    Ok(EdgeLine {
+        source,
+        target,
+        source_at,
+        edge_type,
+        status,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(input: &str) -> (ErrorKind, Option<usize>, Option<usize>) {
+        let e = decode(input).unwrap_err();
+        (e.kind(), e.line(), e.column())
+    }
+
+    #[test]
+    fn decodes_groups_edges_and_kinds() {
+        let p = decode(
+            "GCF profile=graph tool=t budget=5 tokens=3 symbols=3 edges=2 pack_root=sha256:ab\r\n# c\n\n## targets\n\
+             @0 fn a.A 0.78 lsp\n## distance_7\n@1 widget a.B 0.10 x\n## extended\n@2 pkg a.C -1.50 y\n## edges [2]\n\
+             @0<@1 calls\n@2<@0 uses added\n",
+        )
+        .unwrap();
+        assert_eq!(
+            (
+                p.tool.as_str(),
+                p.token_budget,
+                p.tokens_used,
+                p.pack_root.as_str()
+            ),
+            ("t", 5, 3, "sha256:ab")
+        );
+        assert_eq!(
+            p.symbols[0],
+            Symbol::new("a.A".into(), "function".into(), 0.78, "lsp".into(), 0)
+        );
+        assert_eq!(p.symbols[1].kind, "widget");
+        assert_eq!(p.symbols[1].distance, 7);
+        assert_eq!(p.symbols[2].score, -1.5);
+        assert_eq!(
+            p.edges[0],
+            Edge::new("a.B".into(), "a.A".into(), "calls".into())
+        );
+        assert_eq!(p.edges[1].status, "added");
+    }
+
+    #[test]
+    fn strict_errors_with_positions() {
+        assert_eq!(
+            err("GCF profile=graph\n## targets\n@0 fn a 0.9 x\n").0,
+            ErrorKind::InvalidScore
+        );
+        assert_eq!(
+            err("GCF profile=graph\n## targets\n@0 fn a 0.90\n"),
+            (ErrorKind::InvalidNodeLine, Some(3), Some(1))
+        );
+        assert_eq!(
+            err("GCF profile=graph\n## targets\n@0 fn  a 0.90 x\n").0,
+            ErrorKind::InvalidNodeLine
+        );
+        assert_eq!(
+            err("GCF profile=graph\n## targets\n@0 fn a 0.90 x y\n").0,
+            ErrorKind::InvalidNodeLine
+        );
+        assert_eq!(
+            err("GCF profile=graph\n## targets\n@x fn a 0.90 x\n"),
+            (ErrorKind::InvalidSymbolId, Some(3), Some(2))
+        );
+        assert_eq!(
+            err("GCF profile=graph\n## targets\n@0 fn a 0.90 x\n@0 fn b 0.90 x\n").0,
+            ErrorKind::InvalidSymbolId
+        );
+        assert_eq!(
+            err("GCF profile=graph\n## targets\n@0 fn a 0.90 x\n## edges\n@0 @0 calls\n").0,
+            ErrorKind::InvalidEdgeSyntax
+        );
+        assert_eq!(
+            err("GCF profile=graph\n## targets\n@0 fn a 0.90 x\n## edges\n@0<@0\n").0,
+            ErrorKind::InvalidEdgeSyntax
+        );
+        assert_eq!(
+            err("GCF profile=graph\n## targets\n@0 fn a 0.90 x\n## edges\n@0<@0 a b c\n").0,
+            ErrorKind::InvalidEdgeSyntax
+        );
+        assert_eq!(
+            err("GCF profile=graph\n## targets\n@0 fn a 0.90 x\n## edges\n@0<@9 calls\n"),
+            (ErrorKind::UnknownEdgeReference, Some(5), Some(4))
+        );
+        assert_eq!(
+            err("GCF profile=graph\n## edges [03]\n"),
+            (ErrorKind::InvalidCount, Some(2), Some(11))
+        );
+        assert_eq!(
+            err("GCF profile=graph\n## edges [2]\n"),
+            (ErrorKind::CountMismatch, Some(2), Some(10))
+        );
+        assert_eq!(
+            err("GCF profile=graph symbols=2\n## targets\n@0 fn a 0.90 x\n").0,
+            ErrorKind::CountMismatch
+        );
+        assert_eq!(
+            err("GCF profile=graph\n@0 fn a 0.90 x\n").0,
+            ErrorKind::InvalidSyntax
+        );
+        assert_eq!(
+            err("GCF profile=graph\n## targets\n  @0 fn a 0.90 x\n").0,
+            ErrorKind::InvalidIndent
+        );
+        assert_eq!(
+            err("GCF profile=graph\n## targets\n\t@0 fn a 0.90 x\n").0,
+            ErrorKind::TabIndentation
+        );
+        assert_eq!(
+            err("GCF profile=graph\n## removed\nfn a\n").0,
+            ErrorKind::MalformedDelta
+        );
+        assert_eq!(err("GCF profile=generic\n=1\n").0, ErrorKind::InvalidInput);
+        assert_eq!(
+            err("GCF profile=graph budget=x\n").0,
+            ErrorKind::MalformedHeaderField
+        );
+        assert_eq!(
+            err("GCF profile=graph session=yes\n").0,
+            ErrorKind::MalformedHeaderField
+        );
+        assert_eq!(err("").0, ErrorKind::MissingHeader);
+    }
+
+    #[test]
+    fn streaming_trailers() {
+        let ok = "GCF profile=graph\n## targets\n@0 fn a 0.90 x\n## edges [?]\n@0<@0 calls\n##! summary symbols=1 edges=1 counts=targets:1,edges:1\n";
+        assert_eq!(decode(ok).unwrap().edges.len(), 1);
+        let legacy = "GCF profile=graph\n## targets\n@0 fn a 0.90 x\n## edges [?]\n@0<@0 calls\n## _summary symbols=1 edges=1 sections=targets:1,edges:1\n";
+        assert_eq!(decode(legacy).unwrap().edges.len(), 1);
+        let junk_counts = "GCF profile=graph\n## targets\n@0 fn a 0.90 x\n##! summary symbols=1 edges=0 counts=what:ever,x\n";
+        assert!(decode(junk_counts).is_ok());
+        let bad = "GCF profile=graph\n## targets\n@0 fn a 0.90 x\n##! summary symbols=2 edges=0\n";
+        assert_eq!(err(bad), (ErrorKind::CountMismatch, Some(4), Some(1)));
+        let after = "GCF profile=graph\n##! summary symbols=0 edges=0\n## targets\n";
+        assert_eq!(err(after).0, ErrorKind::InvalidSyntax);
+    }
+
+    #[test]
+    fn references_locations_and_unknown_sections() {
+        let p = decode(
+            "GCF profile=graph symbols=2 session=true\n## targets\n@4  # previously transmitted\n@7 fn a.B 0.50 x\n\
+             ## future [1]{a}\nwhatever\n## loc [2]\n@7 \"my dir/b.go\" 3 4\n@7 b.go 1 2 3 4\n",
+        )
+        .unwrap();
+        assert!(p.session);
+        assert_eq!(p.references, [Reference { id: 4, distance: 0 }]);
+        assert_eq!(p.locations[0].file, "my dir/b.go");
+        assert_eq!(p.locations[1].end, Some((3, 4)));
+        let e =
+            err("GCF profile=graph\n## targets\n@4  # previously transmitted\n## edges\n@4<@4 x\n");
+        assert_eq!(e.0, ErrorKind::UnknownEdgeReference);
+        assert_eq!(
+            err("GCF profile=graph\n## targets\n@0 fn a 0.90 x\n## loc\n@1 f 1 1\n").0,
+            ErrorKind::UnknownEdgeReference
+        );
+        assert_eq!(
+            err("GCF profile=graph\n## targets\n@0 fn a 0.90 x\n## loc\n@0 f 1\n").0,
+            ErrorKind::InvalidNodeLine
+        );
+        assert_eq!(
+            err("GCF profile=graph\n## targets\n@0 fn a 0.90 x\n## loc\n@0 f 0 1\n").0,
+            ErrorKind::InvalidNodeLine
+        );
+        assert_eq!(
+            err("GCF profile=graph\n## targets\n@0 fn a 0.90 x\n## loc\n@0 \"f 1 1\n").0,
+            ErrorKind::UnterminatedQuote
+        );
+    }
+
+    #[test]
+    fn id_table_handles_sparse_ids() {
+        let mut t = IdTable::new();
+        assert!(t.insert(0, Slot::Symbol(0)));
+        assert!(t.insert(1, Slot::Symbol(1)));
+        assert!(t.insert(9, Slot::Symbol(2)));
+        assert!(!t.insert(1, Slot::Symbol(3)));
+        assert_eq!(t.get(9), Some(Slot::Symbol(2)));
+        assert_eq!(t.get(0), Some(Slot::Symbol(0)));
+        assert_eq!(t.get(5), None);
+    }
+
+    #[test]
+    fn borrowed_decode_does_not_copy_names() {
+        let text = "GCF profile=graph symbols=1\n## targets\n@0 fn a.A 0.50 lsp\n";
+        let p = decode_borrowed(text).unwrap();
+        assert!(matches!(p.symbols[0].qualified_name, Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn split_fields_exact() {
+        assert_eq!(split_fields::<2>(" a b"), Some(["a", "b"]));
+        assert_eq!(split_fields::<2>(" a b c"), None);
+        assert_eq!(split_fields::<2>(" a"), None);
+        assert_eq!(split_fields::<2>(" a  b"), None);
+        assert_eq!(split_fields::<2>("a b"), None);
+        assert_eq!(split_fields::<2>(" a "), None);
+    }
+}

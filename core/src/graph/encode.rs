@@ -1,0 +1,643 @@
+//! The buffered graph encoder (spec §3.2, §5, §6, §6a, §6b, §16.1).
+//!
+//! Output order is canonical: symbols grouped by ascending distance, by
+//! descending score within a group (ties keep input order), ids assigned in
+//! that order from 0; edges sorted by source id, target id, then edge type
+//! (ties keep input order); locations by symbol id.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use hashbrown::HashMap;
+
+use super::kind::abbreviate_kind;
+use super::types::{Payload, Symbol};
+use crate::error::{Error, ErrorKind};
+use crate::limits::Limits;
+use crate::number::NumberBuffer;
+use crate::sink::Sink;
+
+/// Encodes a payload to GCF text with default [`Limits`].
+///
+/// ```
+/// use gcf_core::graph::{encode, Payload, Symbol};
+///
+/// let p = Payload {
+///     tool: "test",
+///     symbols: vec![
+///         Symbol::new("pkg.Low", "widget", 0.4, "x", 0),
+///         Symbol::new("pkg.High", "function", 0.9, "x", 0),
+///     ],
+///     ..Payload::default()
+/// };
+/// assert_eq!(encode(&p)?, "GCF profile=graph tool=test symbols=2\n## targets\n\
+///                          @0 fn pkg.High 0.90 x\n@1 widget pkg.Low 0.40 x\n");
+/// # Ok::<(), gcf_core::Error>(())
+/// ```
+pub fn encode<S: AsRef<str>>(payload: &Payload<S>) -> Result<String, Error> {
+    Encoder::new().encode(payload)
+}
+
+/// Encodes a payload into a [`Sink`] with default [`Limits`].
+///
+/// ```
+/// use gcf_core::graph::{encode_to, Payload};
+/// let mut out = Vec::new();
+/// encode_to(&Payload::<&str>::default(), &mut out)?;
+/// assert_eq!(out, b"GCF profile=graph symbols=0\n");
+/// # Ok::<(), gcf_core::Error>(())
+/// ```
+pub fn encode_to<S: AsRef<str>, K: Sink + ?Sized>(
+    payload: &Payload<S>,
+    sink: &mut K,
+) -> Result<(), Error> {
+    Encoder::new().encode_to(payload, sink)
+}
+
+/// A configurable graph encoder.
+///
+/// ```
+/// use gcf_core::{graph::{Encoder, Payload}, Limits};
+/// let enc = Encoder::new().limits(Limits { max_container_len: 10, ..Limits::default() });
+/// assert!(enc.encode(&Payload::<&str>::default()).is_ok());
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct Encoder {
+    limits: Limits,
+}
+
+impl Encoder {
+    /// An encoder with default limits.
+    pub fn new() -> Encoder {
+        Encoder {
+            limits: Limits::default(),
+        }
+    }
+
+    /// Replaces the limits (symbol, edge and location counts are bounded by
+    /// `max_container_len`).
+    pub fn limits(mut self, limits: Limits) -> Encoder {
+        self.limits = limits;
+        self
+    }
+
+    /// Encodes into a new `String`.
+    pub fn encode<S: AsRef<str>>(&self, payload: &Payload<S>) -> Result<String, Error> {
+        let mut out = Vec::with_capacity(estimate_len(payload));
+        self.encode_to(payload, &mut out)?;
+        // Every byte written came from `&str` inputs and ASCII syntax.
+        String::from_utf8(out)
+            .map_err(|_| Error::new(ErrorKind::InvalidInput, "encoder produced invalid UTF-8"))
+    }
+
+    /// Encodes into `sink`.
+    pub fn encode_to<S: AsRef<str>, K: Sink + ?Sized>(
+        &self,
+        payload: &Payload<S>,
+        sink: &mut K,
+    ) -> Result<(), Error> {
+        let order = emission_order(&payload.symbols, &self.limits)?;
+        write_payload(payload, &order, &Ids::Sequential, &self.limits, sink)
+    }
+}
+
+/// A rough output size, to size the buffer once.
+fn estimate_len<S: AsRef<str>>(p: &Payload<S>) -> usize {
+    let per_symbol = p.symbols.first().map_or(0, |s| {
+        s.qualified_name.as_ref().len() + s.provenance.as_ref().len() + 20
+    });
+    let per_edge = p
+        .edges
+        .first()
+        .map_or(0, |e| e.edge_type.as_ref().len() + 14);
+    64 + p.symbols.len().saturating_mul(per_symbol) + p.edges.len().saturating_mul(per_edge)
+}
+
+/// How ids are assigned to symbols in emission order.
+pub(crate) enum Ids<'a> {
+    /// Position in emission order (non-session payloads).
+    Sequential,
+    /// Session ids, indexed by emission position; `true` marks a bare reference.
+    Session(&'a [(u64, bool)]),
+}
+
+impl Ids<'_> {
+    #[inline]
+    fn get(&self, position: usize) -> (u64, bool) {
+        match self {
+            Ids::Sequential => (position as u64, false),
+            Ids::Session(ids) => ids
+                .get(position)
+                .copied()
+                .unwrap_or((position as u64, false)),
+        }
+    }
+}
+
+/// Symbol indices in canonical emission order: distance ascending, score
+/// descending, input order for ties.
+pub(crate) fn emission_order<S: AsRef<str>>(
+    symbols: &[Symbol<S>],
+    limits: &Limits,
+) -> Result<Vec<u32>, Error> {
+    check_count("symbols", symbols.len(), limits)?;
+    let mut keys: Vec<u128> = Vec::with_capacity(symbols.len());
+    for (i, s) in symbols.iter().enumerate() {
+        if !s.score.is_finite() {
+            return Err(Error::new(
+                ErrorKind::InvalidScore,
+                alloc::format!(
+                    "symbol `{}` has score {}; scores must be finite",
+                    s.qualified_name.as_ref(),
+                    s.score
+                ),
+            ));
+        }
+        let score = if s.score == 0.0 { 0.0 } else { s.score };
+        let bits = score.to_bits();
+        let ascending = if bits >> 63 == 1 {
+            !bits
+        } else {
+            bits | (1 << 63)
+        };
+        let descending = !ascending;
+        keys.push(((s.distance as u128) << 96) | ((descending as u128) << 32) | i as u128);
+    }
+    keys.sort_unstable();
+    Ok(keys.into_iter().map(|k| k as u32).collect())
+}
+
+pub(crate) fn check_count(what: &str, n: usize, limits: &Limits) -> Result<(), Error> {
+    if n > limits.max_container_len || n > u32::MAX as usize {
+        return Err(Error::new(
+            ErrorKind::LimitExceeded,
+            alloc::format!(
+                "{n} {what} exceed the configured limit of {}",
+                limits.max_container_len
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Checks a whitespace-delimited positional field: non-empty, no whitespace,
+/// no control characters (spec §4 `qname`, `provenance`, `edge-type`).
+#[inline]
+pub(crate) fn check_token(what: &str, value: &str) -> Result<(), Error> {
+    let b = value.as_bytes();
+    let ascii_ok = !b.is_empty() && b.iter().all(|&c| c > 0x20 && c != 0x7f);
+    if ascii_ok {
+        return Ok(());
+    }
+    if !b.is_empty()
+        && value
+            .chars()
+            .all(|c| c > ' ' && c != '\u{7f}' && !c.is_whitespace())
+    {
+        return Ok(());
+    }
+    Err(Error::new(
+        ErrorKind::InvalidInput,
+        alloc::format!(
+            "{what} `{value}` must be non-empty and contain no whitespace or control characters"
+        ),
+    ))
+}
+
+/// Checks a header value: printable non-whitespace ASCII (spec §4 `header-value`).
+pub(crate) fn check_header_value(what: &str, value: &str) -> Result<(), Error> {
+    if value.bytes().all(|b| (0x21..=0x7e).contains(&b)) {
+        return Ok(());
+    }
+    Err(Error::new(
+        ErrorKind::InvalidInput,
+        alloc::format!("header field {what}=`{value}` must be printable ASCII without spaces"),
+    ))
+}
+
+/// The group header name for a distance.
+#[inline]
+pub(crate) fn write_group_header<K: Sink + ?Sized>(
+    sink: &mut K,
+    distance: u32,
+) -> Result<(), Error> {
+    match distance {
+        0 => sink.write_bytes(b"## targets\n")?,
+        1 => sink.write_bytes(b"## related\n")?,
+        2 => sink.write_bytes(b"## extended\n")?,
+        n => {
+            sink.write_bytes(b"## distance_")?;
+            sink.write_str(itoa::Buffer::new().format(n))?;
+            sink.write_bytes(b"\n")?;
+        }
+    }
+    Ok(())
+}
+
+/// Writes `@id kind qname score provenance` without the line feed.
+#[inline]
+pub(crate) fn write_node<K: Sink + ?Sized>(
+    sink: &mut K,
+    id: u64,
+    symbol: &Symbol<&str>,
+    numbers: &mut NumberBuffer,
+) -> Result<(), Error> {
+    check_token("qualified name", symbol.qualified_name)?;
+    check_token("kind", symbol.kind)?;
+    check_token("provenance", symbol.provenance)?;
+    let mut ids = itoa::Buffer::new();
+    sink.write_bytes(b"@")?;
+    sink.write_str(ids.format(id))?;
+    sink.write_bytes(b" ")?;
+    sink.write_str(abbreviate_kind(symbol.kind))?;
+    sink.write_bytes(b" ")?;
+    sink.write_str(symbol.qualified_name)?;
+    sink.write_bytes(b" ")?;
+    sink.write_str(numbers.format_score(symbol.score)?)?;
+    sink.write_bytes(b" ")?;
+    sink.write_str(symbol.provenance)?;
+    Ok(())
+}
+
+/// Writes `@target<@source type[ status]\n`.
+#[inline]
+pub(crate) fn write_edge_line<K: Sink + ?Sized>(
+    sink: &mut K,
+    source: u64,
+    target: u64,
+    edge_type: &str,
+    status: &str,
+) -> Result<(), Error> {
+    check_token("edge type", edge_type)?;
+    let mut ids = itoa::Buffer::new();
+    sink.write_bytes(b"@")?;
+    sink.write_str(ids.format(target))?;
+    sink.write_bytes(b"<@")?;
+    sink.write_str(ids.format(source))?;
+    sink.write_bytes(b" ")?;
+    sink.write_str(edge_type)?;
+    if !status.is_empty() && status != "unchanged" {
+        check_token("edge status", status)?;
+        sink.write_bytes(b" ")?;
+        sink.write_str(status)?;
+    }
+    sink.write_bytes(b"\n")?;
+    Ok(())
+}
+
+/// Writes `@id file line column[ end_line end_column]\n` (spec §6b).
+pub(crate) fn write_loc_line<K: Sink + ?Sized>(
+    sink: &mut K,
+    id: u64,
+    file: &str,
+    line: u32,
+    column: u32,
+    end: Option<(u32, u32)>,
+) -> Result<(), Error> {
+    let positions_ok = line >= 1 && column >= 1 && end.is_none_or(|(l, c)| l >= 1 && c >= 1);
+    if !positions_ok {
+        return Err(Error::new(
+            ErrorKind::InvalidInput,
+            alloc::format!(
+                "location of `{file}` has a zero line or column; positions are 1-based (spec 6b)"
+            ),
+        ));
+    }
+    let mut ids = itoa::Buffer::new();
+    sink.write_bytes(b"@")?;
+    sink.write_str(ids.format(id))?;
+    sink.write_bytes(b" ")?;
+    let bare = !file.is_empty()
+        && !file.starts_with('"')
+        && file.bytes().all(|b| (0x21..=0x7e).contains(&b));
+    if bare {
+        sink.write_str(file)?;
+    } else {
+        crate::text::write_quoted(sink, file)?;
+    }
+    for n in [Some(line), Some(column), end.map(|e| e.0), end.map(|e| e.1)]
+        .into_iter()
+        .flatten()
+    {
+        sink.write_bytes(b" ")?;
+        sink.write_str(ids.format(n))?;
+    }
+    sink.write_bytes(b"\n")?;
+    Ok(())
+}
+
+/// The shared body of buffered and session encoding.
+pub(crate) fn write_payload<S: AsRef<str>, K: Sink + ?Sized>(
+    payload: &Payload<S>,
+    order: &[u32],
+    ids: &Ids<'_>,
+    limits: &Limits,
+    sink: &mut K,
+) -> Result<(), Error> {
+    check_count("edges", payload.edges.len(), limits)?;
+    check_count("locations", payload.locations.len(), limits)?;
+    let symbols = &payload.symbols;
+    let needs_index = !payload.edges.is_empty() || !payload.locations.is_empty();
+    // qualified name -> id of its last occurrence in emission order.
+    let mut index: HashMap<&str, u64> = HashMap::new();
+    if needs_index {
+        index.reserve(symbols.len());
+        for (position, &i) in order.iter().enumerate() {
+            index.insert(
+                symbols[i as usize].qualified_name.as_ref(),
+                ids.get(position).0,
+            );
+        }
+    }
+    // Edges whose endpoints are both known, as (source, target, input index).
+    let mut edges: Vec<(u64, u64, u32)> = Vec::new();
+    if !payload.edges.is_empty() {
+        edges.reserve(payload.edges.len());
+        for (i, e) in payload.edges.iter().enumerate() {
+            if let (Some(&s), Some(&t)) =
+                (index.get(e.source.as_ref()), index.get(e.target.as_ref()))
+            {
+                edges.push((s, t, i as u32));
+            }
+        }
+        let all = &payload.edges;
+        edges.sort_unstable_by(|a, b| {
+            (a.0, a.1)
+                .cmp(&(b.0, b.1))
+                .then_with(|| {
+                    all[a.2 as usize]
+                        .edge_type
+                        .as_ref()
+                        .cmp(all[b.2 as usize].edge_type.as_ref())
+                })
+                .then(a.2.cmp(&b.2))
+        });
+    }
+
+    // Header (spec §3.2): zero budget/tokens/edges omitted, symbols always.
+    let mut n = itoa::Buffer::new();
+    sink.write_bytes(b"GCF profile=graph")?;
+    let tool = payload.tool.as_ref();
+    if !tool.is_empty() {
+        check_header_value("tool", tool)?;
+        sink.write_bytes(b" tool=")?;
+        sink.write_str(tool)?;
+    }
+    if payload.token_budget > 0 {
+        sink.write_bytes(b" budget=")?;
+        sink.write_str(n.format(payload.token_budget))?;
+    }
+    if payload.tokens_used > 0 {
+        sink.write_bytes(b" tokens=")?;
+        sink.write_str(n.format(payload.tokens_used))?;
+    }
+    sink.write_bytes(b" symbols=")?;
+    sink.write_str(n.format(symbols.len()))?;
+    if !edges.is_empty() {
+        sink.write_bytes(b" edges=")?;
+        sink.write_str(n.format(edges.len()))?;
+    }
+    let pack_root = payload.pack_root.as_ref();
+    if !pack_root.is_empty() {
+        check_header_value("pack_root", pack_root)?;
+        sink.write_bytes(b" pack_root=")?;
+        sink.write_str(pack_root)?;
+    }
+    if matches!(ids, Ids::Session(_)) {
+        sink.write_bytes(b" session=true")?;
+    }
+    sink.write_bytes(b"\n")?;
+
+    let mut numbers = NumberBuffer::new();
+    let mut group: Option<u32> = None;
+    for (position, &i) in order.iter().enumerate() {
+        let s = &symbols[i as usize];
+        if group != Some(s.distance) {
+            write_group_header(sink, s.distance)?;
+            group = Some(s.distance);
+        }
+        let (id, reference) = ids.get(position);
+        if reference {
+            sink.write_bytes(b"@")?;
+            sink.write_str(n.format(id))?;
+            sink.write_bytes(b"  # previously transmitted\n")?;
+        } else {
+            write_node(sink, id, &s.as_borrowed(), &mut numbers)?;
+            sink.write_bytes(b"\n")?;
+        }
+    }
+
+    // The section is written whenever edges were given, so a reader sees
+    // `[0]` when every edge named an unknown symbol (as the reference encoders do).
+    if !payload.edges.is_empty() {
+        sink.write_bytes(b"## edges [")?;
+        sink.write_str(n.format(edges.len()))?;
+        sink.write_bytes(b"]\n")?;
+        for &(source, target, i) in &edges {
+            let e = &payload.edges[i as usize];
+            write_edge_line(
+                sink,
+                source,
+                target,
+                e.edge_type.as_ref(),
+                e.status.as_ref(),
+            )?;
+        }
+    }
+
+    if !payload.locations.is_empty() {
+        let mut locs: Vec<(u64, u32)> = payload
+            .locations
+            .iter()
+            .enumerate()
+            .filter_map(|(i, l)| {
+                index
+                    .get(l.qualified_name.as_ref())
+                    .map(|&id| (id, i as u32))
+            })
+            .collect();
+        if !locs.is_empty() {
+            locs.sort_unstable();
+            sink.write_bytes(b"## loc [")?;
+            sink.write_str(n.format(locs.len()))?;
+            sink.write_bytes(b"]\n")?;
+            for (id, i) in locs {
+                let l = &payload.locations[i as usize];
+                write_loc_line(sink, id, l.file.as_ref(), l.line, l.column, l.end)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::{Edge, Location};
+    use alloc::vec;
+
+    fn sym(q: &'static str, score: f64, d: u32) -> Symbol<&'static str> {
+        Symbol::new(q, "function", score, "lsp", d)
+    }
+
+    #[test]
+    fn groups_ids_and_edges() {
+        let p = Payload {
+            tool: "t",
+            token_budget: 10,
+            symbols: vec![
+                sym("a.A", 0.5, 1),
+                sym("a.B", 0.9, 0),
+                sym("a.C", 0.5, 1),
+                sym("a.D", 0.1, 2),
+                sym("a.E", 1.0, 7),
+            ],
+            edges: vec![
+                Edge::new("a.D", "a.B", "calls"),
+                Edge::new("a.A", "a.B", "uses"),
+                Edge::new("a.A", "a.B", "calls"),
+                Edge::new("a.X", "a.B", "calls"),
+                Edge {
+                    source: "a.B",
+                    target: "a.B",
+                    edge_type: "self",
+                    status: "added",
+                },
+                Edge {
+                    source: "a.C",
+                    target: "a.B",
+                    edge_type: "x",
+                    status: "unchanged",
+                },
+            ],
+            ..Payload::default()
+        };
+        let out = encode(&p).unwrap();
+        assert_eq!(
+            out,
+            "GCF profile=graph tool=t budget=10 symbols=5 edges=5\n## targets\n@0 fn a.B 0.90 lsp\n\
+             ## related\n@1 fn a.A 0.50 lsp\n@2 fn a.C 0.50 lsp\n## extended\n@3 fn a.D 0.10 lsp\n\
+             ## distance_7\n@4 fn a.E 1.00 lsp\n## edges [5]\n@0<@0 self added\n@0<@1 calls\n@0<@1 uses\n\
+             @0<@2 x\n@0<@3 calls\n"
+        );
+    }
+
+    #[test]
+    fn edges_section_kept_when_all_edges_unknown() {
+        let p = Payload {
+            symbols: vec![sym("a", 0.5, 0)],
+            edges: vec![Edge::new("x", "y", "z")],
+            ..Payload::default()
+        };
+        assert_eq!(
+            encode(&p).unwrap(),
+            "GCF profile=graph symbols=1\n## targets\n@0 fn a 0.50 lsp\n## edges [0]\n"
+        );
+    }
+
+    #[test]
+    fn locations_and_pack_root() {
+        let p = Payload {
+            pack_root: "sha256:ab",
+            symbols: vec![sym("a.A", 0.5, 0), sym("a.B", 0.6, 0)],
+            locations: vec![
+                Location {
+                    qualified_name: "a.A",
+                    file: "src/a.go",
+                    line: 3,
+                    column: 1,
+                    end: Some((9, 2)),
+                },
+                Location {
+                    qualified_name: "a.B",
+                    file: "my dir/b.go",
+                    line: 1,
+                    column: 5,
+                    end: None,
+                },
+                Location {
+                    qualified_name: "nope",
+                    file: "x",
+                    line: 1,
+                    column: 1,
+                    end: None,
+                },
+            ],
+            ..Payload::default()
+        };
+        assert_eq!(
+            encode(&p).unwrap(),
+            "GCF profile=graph symbols=2 pack_root=sha256:ab\n## targets\n@0 fn a.B 0.60 lsp\n@1 fn a.A 0.50 lsp\n\
+             ## loc [2]\n@0 \"my dir/b.go\" 1 5\n@1 src/a.go 3 1 9 2\n"
+        );
+    }
+
+    #[test]
+    fn rejects_unencodable_input() {
+        let bad = |p: Payload<&str>| encode(&p).unwrap_err().kind();
+        assert_eq!(
+            bad(Payload {
+                symbols: vec![sym("a b", 0.5, 0)],
+                ..Payload::default()
+            }),
+            ErrorKind::InvalidInput
+        );
+        assert_eq!(
+            bad(Payload {
+                symbols: vec![sym("", 0.5, 0)],
+                ..Payload::default()
+            }),
+            ErrorKind::InvalidInput
+        );
+        assert_eq!(
+            bad(Payload {
+                symbols: vec![sym("a", f64::NAN, 0)],
+                ..Payload::default()
+            }),
+            ErrorKind::InvalidScore
+        );
+        assert_eq!(
+            bad(Payload {
+                tool: "a b",
+                ..Payload::default()
+            }),
+            ErrorKind::InvalidInput
+        );
+        let p = Payload {
+            symbols: vec![sym("a", 0.5, 0)],
+            locations: vec![Location {
+                qualified_name: "a",
+                file: "f",
+                line: 0,
+                column: 1,
+                end: None,
+            }],
+            ..Payload::default()
+        };
+        assert_eq!(bad(p), ErrorKind::InvalidInput);
+        let limits = Limits {
+            max_container_len: 1,
+            ..Limits::default()
+        };
+        let p = Payload {
+            symbols: vec![sym("a", 0.5, 0), sym("b", 0.5, 0)],
+            ..Payload::default()
+        };
+        assert_eq!(
+            Encoder::new().limits(limits).encode(&p).unwrap_err().kind(),
+            ErrorKind::LimitExceeded
+        );
+    }
+
+    #[test]
+    fn negative_zero_score_ties_with_zero() {
+        let p = Payload {
+            symbols: vec![sym("a", -0.0, 0), sym("b", 0.0, 0)],
+            ..Payload::default()
+        };
+        assert_eq!(
+            encode(&p).unwrap(),
+            "GCF profile=graph symbols=2\n## targets\n@0 fn a -0.00 lsp\n@1 fn b 0.00 lsp\n"
+        );
+    }
+}

@@ -1,0 +1,332 @@
+//! Session statefulness (spec §9): stable ids across calls and bare
+//! references to symbols already delivered.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use hashbrown::HashMap;
+
+use super::encode::{emission_order, write_payload, Ids};
+use super::types::Payload;
+use crate::error::{Error, ErrorKind};
+use crate::limits::Limits;
+use crate::sink::Sink;
+
+/// Producer-side session state: which symbols were delivered, under which ids.
+///
+/// Identity is `(kind, qualified_name)` (spec §9.1). Each call to
+/// [`Session::encode`] declares new symbols with the next ids and writes
+/// symbols already delivered as `@id  # previously transmitted`. A session
+/// must be scoped to one principal and one conversation (spec §9.3).
+///
+/// With [`Session::with_max_retained`], a call that would grow the session
+/// past the bound resets it and returns a full non-session payload instead
+/// (spec §9.5); [`Session::fell_back`] reports it.
+///
+/// ```
+/// use gcf_core::graph::{Payload, Session, Symbol};
+///
+/// let mut session = Session::new();
+/// let first = Payload { tool: "t", symbols: vec![Symbol::new("pkg.A", "function", 0.9, "lsp", 0)], ..Payload::default() };
+/// assert_eq!(session.encode(&first)?, "GCF profile=graph tool=t symbols=1 session=true\n## targets\n@0 fn pkg.A 0.90 lsp\n");
+/// assert_eq!(session.encode(&first)?, "GCF profile=graph tool=t symbols=1 session=true\n## targets\n@0  # previously transmitted\n");
+/// # Ok::<(), gcf_core::Error>(())
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct Session {
+    ids: HashMap<(String, String), u64>,
+    next_id: u64,
+    max_retained: Option<usize>,
+    limits: Limits,
+    fell_back: bool,
+}
+
+impl Session {
+    /// An empty session with no bound on retained symbols.
+    pub fn new() -> Session {
+        Session::default()
+    }
+
+    /// An empty session that retains at most `max` symbols.
+    pub fn with_max_retained(max: usize) -> Session {
+        Session {
+            max_retained: Some(max),
+            ..Session::default()
+        }
+    }
+
+    /// Replaces the limits used when encoding.
+    pub fn limits(mut self, limits: Limits) -> Session {
+        self.limits = limits;
+        self
+    }
+
+    /// Symbols delivered so far.
+    pub fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    /// Whether nothing was delivered yet.
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+
+    /// The id of a delivered symbol.
+    pub fn id_of(&self, kind: &str, qualified_name: &str) -> Option<u64> {
+        // Keys are owned; this lookup allocates only to build the probe key.
+        self.ids
+            .get(&(String::from(kind), String::from(qualified_name)))
+            .copied()
+    }
+
+    /// Forgets everything; the next payload starts a new session at id 0.
+    pub fn reset(&mut self) {
+        self.ids.clear();
+        self.next_id = 0;
+    }
+
+    /// Whether the last call fell back to a full non-session payload.
+    pub fn fell_back(&self) -> bool {
+        self.fell_back
+    }
+
+    /// Encodes `payload` within the session into a new `String`.
+    pub fn encode<S: AsRef<str>>(&mut self, payload: &Payload<S>) -> Result<String, Error> {
+        let mut out = Vec::new();
+        self.encode_to(payload, &mut out)?;
+        String::from_utf8(out)
+            .map_err(|_| Error::new(ErrorKind::InvalidInput, "encoder produced invalid UTF-8"))
+    }
+
+    /// Encodes `payload` within the session into `sink`. The session records
+    /// the new symbols only if the whole payload was written.
+    ///
+    /// A symbol whose identity occurs twice in one payload is written once.
+    pub fn encode_to<S: AsRef<str>, K: Sink + ?Sized>(
+        &mut self,
+        payload: &Payload<S>,
+        sink: &mut K,
+    ) -> Result<(), Error> {
+        self.fell_back = false;
+        let order = emission_order(&payload.symbols, &self.limits)?;
+        let mut fresh: HashMap<(&str, &str), u64> = HashMap::new();
+        let mut assigned: Vec<(u64, bool)> = Vec::with_capacity(order.len());
+        let mut kept: Vec<u32> = Vec::with_capacity(order.len());
+        let mut next = self.next_id;
+        for &i in &order {
+            let s = &payload.symbols[i as usize];
+            let key = (s.kind.as_ref(), s.qualified_name.as_ref());
+            if fresh.contains_key(&key) {
+                continue; // second occurrence within this payload
+            }
+            // Probe without allocating an owned key: hashbrown's Equivalent.
+            let known = self.ids.get(&KeyRef(key.0, key.1)).copied();
+            match known {
+                Some(id) => {
+                    fresh.insert(key, id);
+                    assigned.push((id, true));
+                }
+                None => {
+                    fresh.insert(key, next);
+                    assigned.push((next, false));
+                    next += 1;
+                }
+            }
+            kept.push(i);
+        }
+        let new_symbols = (next - self.next_id) as usize;
+        if let Some(max) = self.max_retained {
+            if self.ids.len() + new_symbols > max {
+                // Spec §9.5: past the bound, fall back to a full non-session payload.
+                self.reset();
+                self.fell_back = true;
+                return write_payload(payload, &order, &Ids::Sequential, &self.limits, sink);
+            }
+        }
+        let view = Filtered {
+            payload,
+            kept: &kept,
+        };
+        view.write(&assigned, &self.limits, sink)?;
+        for (&i, &(id, reference)) in kept.iter().zip(&assigned) {
+            if !reference {
+                let s = &payload.symbols[i as usize];
+                self.ids.insert(
+                    (
+                        String::from(s.kind.as_ref()),
+                        String::from(s.qualified_name.as_ref()),
+                    ),
+                    id,
+                );
+            }
+        }
+        self.next_id = next;
+        Ok(())
+    }
+}
+
+/// A borrowed probe for `(String, String)` keys.
+#[derive(Hash)]
+struct KeyRef<'a>(&'a str, &'a str);
+
+impl hashbrown::Equivalent<(String, String)> for KeyRef<'_> {
+    fn equivalent(&self, key: &(String, String)) -> bool {
+        self.0 == key.0 && self.1 == key.1
+    }
+}
+
+// `(String, String)` hashes as its two fields in order, exactly like `KeyRef`
+// whose derived Hash hashes two `&str` in order: `str` and `String` hash alike.
+
+/// A payload restricted to some symbols, in a given emission order.
+struct Filtered<'p, S> {
+    payload: &'p Payload<S>,
+    kept: &'p [u32],
+}
+
+impl<S: AsRef<str>> Filtered<'_, S> {
+    fn write<K: Sink + ?Sized>(
+        &self,
+        ids: &[(u64, bool)],
+        limits: &Limits,
+        sink: &mut K,
+    ) -> Result<(), Error> {
+        write_payload_session(self.payload, self.kept, ids, limits, sink)
+    }
+}
+
+fn write_payload_session<S: AsRef<str>, K: Sink + ?Sized>(
+    payload: &Payload<S>,
+    order: &[u32],
+    ids: &[(u64, bool)],
+    limits: &Limits,
+    sink: &mut K,
+) -> Result<(), Error> {
+    if order.len() == payload.symbols.len() {
+        return write_payload(payload, order, &Ids::Session(ids), limits, sink);
+    }
+    // Duplicates were dropped: write a payload holding only the kept symbols.
+    let trimmed = Payload {
+        tool: payload.tool.as_ref(),
+        token_budget: payload.token_budget,
+        tokens_used: payload.tokens_used,
+        pack_root: payload.pack_root.as_ref(),
+        symbols: order
+            .iter()
+            .map(|&i| payload.symbols[i as usize].as_borrowed())
+            .collect(),
+        edges: payload.edges.iter().map(|e| e.as_borrowed()).collect(),
+        locations: payload
+            .locations
+            .iter()
+            .map(|l| super::Location {
+                qualified_name: l.qualified_name.as_ref(),
+                file: l.file.as_ref(),
+                line: l.line,
+                column: l.column,
+                end: l.end,
+            })
+            .collect(),
+        ..Payload::default()
+    };
+    let sequential: Vec<u32> = (0..trimmed.symbols.len() as u32).collect();
+    write_payload(&trimmed, &sequential, &Ids::Session(ids), limits, sink)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::{decode, Edge, Symbol};
+    use alloc::vec;
+
+    fn s(q: &'static str, d: u32) -> Symbol<&'static str> {
+        Symbol::new(q, "function", 0.5, "x", d)
+    }
+
+    #[test]
+    fn stable_ids_and_references() {
+        let mut session = Session::new();
+        let p1 = Payload {
+            symbols: vec![s("a", 0), s("b", 1)],
+            ..Payload::default()
+        };
+        session.encode(&p1).unwrap();
+        let p2 = Payload {
+            symbols: vec![s("c", 0), s("b", 0)],
+            edges: vec![Edge::new("c", "b", "calls")],
+            ..Payload::default()
+        };
+        let out = session.encode(&p2).unwrap();
+        assert_eq!(
+            out,
+            "GCF profile=graph symbols=2 edges=1 session=true\n## targets\n@2 fn c 0.50 x\n@1  # previously transmitted\n## edges [1]\n@1<@2 calls\n"
+        );
+        assert_eq!(session.id_of("function", "c"), Some(2));
+        assert_eq!(session.len(), 3);
+    }
+
+    #[test]
+    fn duplicates_within_a_payload_are_written_once() {
+        let mut session = Session::new();
+        let p = Payload {
+            symbols: vec![s("a", 0), s("a", 0)],
+            ..Payload::default()
+        };
+        let out = session.encode(&p).unwrap();
+        assert_eq!(
+            out,
+            "GCF profile=graph symbols=1 session=true\n## targets\n@0 fn a 0.50 x\n"
+        );
+        assert!(decode(&out).is_ok());
+    }
+
+    #[test]
+    fn bound_falls_back_to_full_payload() {
+        let mut session = Session::with_max_retained(2);
+        session
+            .encode(&Payload {
+                symbols: vec![s("a", 0)],
+                ..Payload::default()
+            })
+            .unwrap();
+        let out = session
+            .encode(&Payload {
+                symbols: vec![s("b", 0), s("c", 0)],
+                ..Payload::default()
+            })
+            .unwrap();
+        assert!(session.fell_back());
+        assert_eq!(
+            out,
+            "GCF profile=graph symbols=2\n## targets\n@0 fn b 0.50 x\n@1 fn c 0.50 x\n"
+        );
+        assert!(session.is_empty());
+        let out = session
+            .encode(&Payload {
+                symbols: vec![s("b", 0)],
+                ..Payload::default()
+            })
+            .unwrap();
+        assert!(!session.fell_back());
+        assert_eq!(
+            out,
+            "GCF profile=graph symbols=1 session=true\n## targets\n@0 fn b 0.50 x\n"
+        );
+    }
+
+    #[test]
+    fn failed_write_records_nothing() {
+        let mut session = Session::new();
+        let mut sink = crate::FnSink(|_: &[u8]| Err(crate::SinkError));
+        assert!(session
+            .encode_to(
+                &Payload {
+                    symbols: vec![s("a", 0)],
+                    ..Payload::default()
+                },
+                &mut sink
+            )
+            .is_err());
+        assert!(session.is_empty());
+    }
+}

@@ -1,0 +1,19 @@
+//! The conformance suite as a cargo test: fails if any fixture fails.
+
+#[test]
+fn every_conformance_fixture() {
+    let report = gcf_spec_tests::run(&gcf_spec_tests::conformance_dir());
+    for line in &report.failures {
+        println!("FAIL {line}");
+    }
+    for line in &report.pending {
+        println!("PENDING {line}");
+    }
+    println!("{}", report.summary());
+    assert!(
+        report.failures.is_empty(),
+        "{} conformance fixtures failed",
+        report.failures.len()
+    );
+    assert!(report.passed > 0, "no fixture ran");
+}
