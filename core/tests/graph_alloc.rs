@@ -122,6 +122,6 @@ fn zero_allocations_into_a_callback_sink() {
         }
     }
     assert_eq!(allocations() - before, 0);
-    drop(w.finish().unwrap());
+    let _sink = w.finish().unwrap();
     assert!(total > 1_000_000);
 }
