@@ -33,6 +33,7 @@
 
 mod apply;
 mod encode;
+mod interim;
 mod pack_root;
 mod session;
 

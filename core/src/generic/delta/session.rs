@@ -53,9 +53,8 @@ impl Outcome {
 /// # Ok::<(), gcf_core::Error>(())
 /// ```
 pub fn respond(held: Option<&KeyedSet>, current: &KeyedSet, tool: &str) -> Result<Outcome> {
-    let full = encode_full(current, tool)?;
     let Some(held) = held else {
-        return Ok(Outcome::Full(full));
+        return Ok(Outcome::Full(encode_full(current, tool)?));
     };
     let root = pack_root(current)?;
     if pack_root(held)? == root {
@@ -72,6 +71,7 @@ pub fn respond(held: Option<&KeyedSet>, current: &KeyedSet, tool: &str) -> Resul
         text.push('\n');
         return Ok(Outcome::Unchanged(text));
     }
+    let full = encode_full(current, tool)?;
     let Some(mut delta) = diff(held, current)? else {
         return Ok(Outcome::Full(full));
     };
@@ -166,6 +166,7 @@ impl DeltaSession {
     /// full payload. On error the session is unchanged.
     pub fn next(&mut self, update: KeyedSet) -> Result<(String, bool)> {
         let turn = self.turns_since_full + 1;
+        let mut full = None;
         let delta = match diff(&self.held, &update)? {
             None => None,
             Some(delta) => {
@@ -173,8 +174,11 @@ impl DeltaSession {
                 let reanchor = match self.policy {
                     ReanchorPolicy::FixedN(n) => turn >= n,
                     ReanchorPolicy::SizeGuard => {
-                        self.delta_bytes_since_full.saturating_add(text.len())
-                            >= encode_full(&update, &self.tool)?.len()
+                        let full_text = encode_full(&update, &self.tool)?;
+                        let reached = self.delta_bytes_since_full.saturating_add(text.len())
+                            >= full_text.len();
+                        full = Some(full_text);
+                        reached
                     }
                 };
                 (!reanchor).then_some(text)
@@ -188,7 +192,10 @@ impl DeltaSession {
                 (text, false)
             }
             None => {
-                let text = encode_full(&update, &self.tool)?;
+                let text = match full {
+                    Some(text) => text,
+                    None => encode_full(&update, &self.tool)?,
+                };
                 self.turns_since_full = 0;
                 self.delta_bytes_since_full = 0;
                 (text, true)
