@@ -6,8 +6,8 @@ mod stream;
 mod value;
 
 pub use delta::{
-    apply, apply_delta, decode_delta, diff, encode_delta, encode_full, pack_root, respond, DeltaSession, GenericDelta,
-    KeyedSet, Outcome, ReanchorPolicy, DEFAULT_REANCHOR_N,
+    apply, apply_delta, decode_delta, diff, encode_delta, encode_full, pack_root, respond,
+    DeltaSession, GenericDelta, KeyedSet, Outcome, ReanchorPolicy, DEFAULT_REANCHOR_N,
 };
 pub use scalar::{is_bare_key, needs_quote, write_key, write_scalar, write_string};
 pub use stream::{Cell, StreamOptions, StreamWriter, DEFAULT_STREAM_BUFFER};
