@@ -2,6 +2,8 @@
 
 mod scalar;
 mod value;
+mod decode;
+pub use decode::{decode, decode_bytes, Decoder, Document};
 
 pub use scalar::{is_bare_key, needs_quote, write_key, write_scalar, write_string};
 pub use value::{Map, Value};
