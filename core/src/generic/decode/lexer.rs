@@ -110,17 +110,23 @@ pub(crate) enum Cell {
 
 #[inline]
 fn trim_ws(s: &str) -> &str {
-    s.trim_matches(|c| c == ' ' || c == '\t')
+    s.trim_matches([' ', '\t'])
 }
 
 #[inline]
 fn trim_ws_start(s: &str) -> &str {
-    s.trim_start_matches(|c| c == ' ' || c == '\t')
+    s.trim_start_matches([' ', '\t'])
 }
 
 /// Splits `line.raw[start..]` on `delim` outside quoted tokens and decodes
 /// each token with `f(cell, byte_offset_of_token)`. Returns the token count.
-pub(crate) fn for_each_token<'a, F>(ln: &Ln<'a>, start: usize, delim: u8, ctx: Context, mut f: F) -> Result<usize, Error>
+pub(crate) fn for_each_token<'a, F>(
+    ln: &Ln<'a>,
+    start: usize,
+    delim: u8,
+    ctx: Context,
+    mut f: F,
+) -> Result<usize, Error>
 where
     F: FnMut(Cell, usize) -> Result<(), Error>,
 {
@@ -383,7 +389,11 @@ pub(crate) fn parse_trailer(ln: &Ln<'_>) -> Result<Option<Vec<u64>>, Error> {
     for pair in rest.split(' ').filter(|p| !p.is_empty()) {
         let at = ln.offset_of(pair);
         let Some((key, value)) = pair.split_once('=') else {
-            return Err(ln.error(ErrorKind::MalformedHeaderField, at, alloc::format!("summary field `{pair}` has no `=`")));
+            return Err(ln.error(
+                ErrorKind::MalformedHeaderField,
+                at,
+                alloc::format!("summary field `{pair}` has no `=`"),
+            ));
         };
         if key != "counts" {
             continue;

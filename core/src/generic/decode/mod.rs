@@ -118,16 +118,18 @@ impl Decoder {
         let mut lines = Lines::new(input, &self.limits)?;
         let first = match lines.next() {
             Some(line) => line?,
-            None => return Err(Error::at(ErrorKind::MissingHeader, 1, 1, "empty input: expected a `GCF profile=generic` header")),
+            None => {
+                return Err(Error::at(
+                    ErrorKind::MissingHeader,
+                    1,
+                    1,
+                    "empty input: expected a `GCF profile=generic` header",
+                ))
+            }
         };
         let header = parse_header(&first)?;
         if header.profile == Profile::Graph {
-            return Err(Error::at(
-                ErrorKind::InvalidInput,
-                1,
-                1,
-                "payload is graph profile; use graph::decode",
-            ));
+            return Err(Error::at(ErrorKind::InvalidInput, 1, 1, "payload is graph profile; use graph::decode"));
         }
         let header = header.fields.iter().map(|&(k, v)| (String::from(k), String::from(v))).collect();
         let mut parser = parser::Parser::new(lexer::Cursor::new(lines), self.limits, self.allow_identity);

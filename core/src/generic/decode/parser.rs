@@ -93,7 +93,9 @@ impl Members {
 
     /// Inserts column `col` at `path`; `Err` on a clash with another column.
     fn insert(&mut self, path: &[&str], col: usize) -> Result<(), ()> {
-        let Some((&first, rest)) = path.split_first() else { return Err(()) };
+        let Some((&first, rest)) = path.split_first() else {
+            return Err(());
+        };
         match (self.find(first), rest.is_empty()) {
             (Some(_), true) => Err(()),
             (None, true) => {
@@ -120,7 +122,11 @@ enum Slot {
     Missing,
     /// An attachment marker not yet matched: its inline schema (declared
     /// here or reused) and whether it was declared by `^{...}` in this cell.
-    Marker { schema: Option<usize>, declared: bool, at: usize },
+    Marker {
+        schema: Option<usize>,
+        declared: bool,
+        at: usize,
+    },
     /// A marker whose attachment body has been decoded.
     Filled(Value),
 }
@@ -152,7 +158,10 @@ impl Table {
                 let segments: Vec<&str> =
                     if is_path(&f.name) { f.name.split('>').collect() } else { alloc::vec![f.name.as_str()] };
                 if segments.len() > max_depth {
-                    return Err((ErrorKind::LimitExceeded, alloc::format!("path column `{}` nests too deeply", f.name)));
+                    return Err((
+                        ErrorKind::LimitExceeded,
+                        alloc::format!("path column `{}` nests too deeply", f.name),
+                    ));
                 }
                 if top.insert(&segments, col).is_err() {
                     return Err((
@@ -256,7 +265,11 @@ fn parse_item_id(ln: &Ln<'_>) -> Result<(u64, usize), Error> {
     let id = crate::header::parse_decimal(&ln.raw[start..end]);
     match (id, raw.get(end)) {
         (Some(id), Some(b' ')) => Ok((id, end + 1)),
-        _ => Err(ln.error(ErrorKind::InvalidItemId, ln.indent, "expected an item id `@N ` (a decimal index and a space)")),
+        _ => Err(ln.error(
+            ErrorKind::InvalidItemId,
+            ln.indent,
+            "expected an item id `@N ` (a decimal index and a space)",
+        )),
     }
 }
 
@@ -296,7 +309,11 @@ impl<'a> Parser<'a> {
             None => Value::Object(Map::new()),
             Some(ln) => {
                 if ln.indent != 0 {
-                    return Err(ln.error(ErrorKind::InvalidIndent, ln.indent, "the root value starts without indentation"));
+                    return Err(ln.error(
+                        ErrorKind::InvalidIndent,
+                        ln.indent,
+                        "the root value starts without indentation",
+                    ));
                 }
                 let text = ln.text();
                 if text.starts_with('=') {
@@ -380,15 +397,18 @@ impl<'a> Parser<'a> {
         if count.n.is_some() {
             return None;
         }
-        self.deferred.push(Deferred {
-            line: hdr.number,
-            column: crate::text::column_of(hdr.raw, count.at),
-            actual: 0,
-        });
+        self.deferred.push(Deferred { line: hdr.number, column: crate::text::column_of(hdr.raw, count.at), actual: 0 });
         Some(self.deferred.len() - 1)
     }
 
-    fn close_count(&mut self, hdr: &Ln<'_>, count: Count, deferred: Option<usize>, actual: usize, what: &str) -> Result<(), Error> {
+    fn close_count(
+        &mut self,
+        hdr: &Ln<'_>,
+        count: Count,
+        deferred: Option<usize>,
+        actual: usize,
+        what: &str,
+    ) -> Result<(), Error> {
         let actual = actual as u64;
         if let Some(i) = deferred {
             if let Some(d) = self.deferred.get_mut(i) {
@@ -414,7 +434,11 @@ impl<'a> Parser<'a> {
                 break;
             }
             if ln.indent > indent {
-                return Err(ln.error(ErrorKind::InvalidIndent, ln.indent, "indentation increases where no container opened"));
+                return Err(ln.error(
+                    ErrorKind::InvalidIndent,
+                    ln.indent,
+                    "indentation increases where no container opened",
+                ));
             }
             if ln.text().starts_with("##!") {
                 if indent == 0 {
@@ -425,7 +449,10 @@ impl<'a> Parser<'a> {
             let surplus = self.surplus.take();
             self.cur.bump();
             if let Err(e) = self.parse_member(&ln, depth, &mut obj) {
-                if e.kind() == ErrorKind::InvalidSyntax && e.line() == Some(ln.number) {
+                // A line right after a table that stopped at its declared
+                // count, which is no object member: a surplus row.
+                let surplus_row = matches!(surplus, Some((i, _)) if i == indent);
+                if surplus_row && e.kind() == ErrorKind::InvalidSyntax && e.line() == Some(ln.number) {
                     self.surplus = surplus;
                     return Err(self.surplus_or(&ln, e.message()));
                 }
@@ -443,7 +470,11 @@ impl<'a> Parser<'a> {
         let (key, value) = if text.starts_with("## ") {
             key_at = ln.indent + 3;
             if raw.get(key_at) == Some(&b'[') {
-                return Err(ln.error(ErrorKind::InvalidSyntax, key_at, "an anonymous array header is only valid at the root"));
+                return Err(ln.error(
+                    ErrorKind::InvalidSyntax,
+                    key_at,
+                    "an anonymous array header is only valid at the root",
+                ));
             }
             let (key, end) = parse_key(ln, key_at)?;
             check_duplicate(obj, &key, ln, key_at)?;
@@ -454,7 +485,11 @@ impl<'a> Parser<'a> {
                 let head = self.parse_head(ln, end + 1)?;
                 self.array_body(head, ln, ln.indent, depth + 1, None)?
             } else {
-                return Err(ln.error(ErrorKind::InvalidSyntax, end, "expected the end of the line or ` [count]` after the section name"));
+                return Err(ln.error(
+                    ErrorKind::InvalidSyntax,
+                    end,
+                    "expected the end of the line or ` [count]` after the section name",
+                ));
             };
             (key, value)
         } else {
@@ -466,7 +501,11 @@ impl<'a> Parser<'a> {
                 Some(b'[') => match self.parse_head(ln, end)? {
                     Head::Inline(values) => Value::Array(values),
                     _ => {
-                        return Err(ln.error(ErrorKind::InvalidSyntax, end, "a `key[N]` array must be inline (`key[N]: a,b`)"))
+                        return Err(ln.error(
+                            ErrorKind::InvalidSyntax,
+                            end,
+                            "a `key[N]` array must be inline (`key[N]: a,b`)",
+                        ))
                     }
                 },
                 _ => return Err(ln.error(ErrorKind::InvalidSyntax, end, "expected `=` or `[count]:` after the key")),
@@ -494,7 +533,11 @@ impl<'a> Parser<'a> {
                 let max = self.limits.max_container_len;
                 for_each_token(ln, pos + 1, b',', Context::Value, |cell, at| {
                     if values.len() >= max {
-                        return Err(ln.error(ErrorKind::LimitExceeded, at, "inline array longer than the configured limit"));
+                        return Err(ln.error(
+                            ErrorKind::LimitExceeded,
+                            at,
+                            "inline array longer than the configured limit",
+                        ));
                     }
                     if let Cell::Value(v) = cell {
                         values.push(v);
@@ -516,7 +559,11 @@ impl<'a> Parser<'a> {
         if rest.starts_with('{') {
             let (fields, end) = parse_field_decl(ln, pos, self.allow_identity)?;
             if !is_blank(&raw[end..]) {
-                return Err(ln.error(ErrorKind::InvalidSyntax, end, "unexpected characters after the field declaration"));
+                return Err(ln.error(
+                    ErrorKind::InvalidSyntax,
+                    end,
+                    "unexpected characters after the field declaration",
+                ));
             }
             if fields.len() > self.limits.max_fields {
                 return Err(ln.error(
@@ -536,7 +583,11 @@ impl<'a> Parser<'a> {
             return Err(ln.error(ErrorKind::InvalidSyntax, pos, "unexpected characters after the count"));
         }
         if count.keyed {
-            return Err(ln.error(ErrorKind::InvalidSyntax, pos, "a keyed map `[N:]` needs a field declaration `{key,...}`"));
+            return Err(ln.error(
+                ErrorKind::InvalidSyntax,
+                pos,
+                "a keyed map `[N:]` needs a field declaration `{key,...}`",
+            ));
         }
         Ok(Head::Expanded(count))
     }
@@ -570,7 +621,11 @@ impl<'a> Parser<'a> {
                 break;
             }
             if ln.indent > indent {
-                return Err(ln.error(ErrorKind::InvalidIndent, ln.indent, "indentation increases where no container opened"));
+                return Err(ln.error(
+                    ErrorKind::InvalidIndent,
+                    ln.indent,
+                    "indentation increases where no container opened",
+                ));
             }
             self.cur.bump();
             let (id, pos) = parse_item_id(&ln)?;
@@ -592,7 +647,13 @@ impl<'a> Parser<'a> {
                     let head = self.parse_head(&ln, pos)?;
                     self.array_body(head, &ln, indent + 2, depth + 1, None)?
                 }
-                _ => return Err(ln.error(ErrorKind::InvalidSyntax, pos, "expected `=value`, `{}` or `[count]` after the item id")),
+                _ => {
+                    return Err(ln.error(
+                        ErrorKind::InvalidSyntax,
+                        pos,
+                        "expected `=value`, `{}` or `[count]` after the item id",
+                    ))
+                }
             };
             items.push(value);
         }
@@ -601,7 +662,14 @@ impl<'a> Parser<'a> {
     }
 
     /// Tabular rows (spec §7.4) or keyed-map rows (spec §7.2a) at `indent`.
-    fn parse_table(&mut self, hdr: &Ln<'_>, count: Count, fields: Vec<Field>, indent: usize, depth: usize) -> Result<Value, Error> {
+    fn parse_table(
+        &mut self,
+        hdr: &Ln<'_>,
+        count: Count,
+        fields: Vec<Field>,
+        indent: usize,
+        depth: usize,
+    ) -> Result<Value, Error> {
         let keyed = count.keyed;
         if keyed && fields.len() < 2 {
             return Err(hdr.error(
@@ -629,7 +697,11 @@ impl<'a> Parser<'a> {
                 break;
             }
             if ln.indent > indent {
-                return Err(ln.error(ErrorKind::InvalidIndent, ln.indent, "indentation increases where no container opened"));
+                return Err(ln.error(
+                    ErrorKind::InvalidIndent,
+                    ln.indent,
+                    "indentation increases where no container opened",
+                ));
             }
             let text = ln.text();
             if text.starts_with("##") {
@@ -646,11 +718,19 @@ impl<'a> Parser<'a> {
                 let key = match core::mem::replace(&mut slots[0], Slot::Missing) {
                     Slot::Value(Value::String(s)) => s,
                     _ => {
-                        return Err(ln.error(ErrorKind::InvalidSyntax, ln.indent, "a keyed-map member key (cell 0) must be a string"))
+                        return Err(ln.error(
+                            ErrorKind::InvalidSyntax,
+                            ln.indent,
+                            "a keyed-map member key (cell 0) must be a string",
+                        ))
                     }
                 };
                 if members.contains(&key) {
-                    return Err(ln.error(ErrorKind::DuplicateKey, ln.indent, alloc::format!("duplicate member key `{key}`")));
+                    return Err(ln.error(
+                        ErrorKind::DuplicateKey,
+                        ln.indent,
+                        alloc::format!("duplicate member key `{key}`"),
+                    ));
                 }
                 let value = table.build(&mut slots, extras);
                 members.push(key, Value::Object(value));
@@ -756,10 +836,18 @@ impl<'a> Parser<'a> {
                         "positional inline body with no eligible `^` cell in its row",
                     ));
                 } else {
-                    return Err(child.error(ErrorKind::InvalidIndent, child.indent, "indentation increases where no container opened"));
+                    return Err(child.error(
+                        ErrorKind::InvalidIndent,
+                        child.indent,
+                        "indentation increases where no container opened",
+                    ));
                 }
             } else {
-                return Err(child.error(ErrorKind::InvalidIndent, child.indent, "indentation increases where no container opened"));
+                return Err(child.error(
+                    ErrorKind::InvalidIndent,
+                    child.indent,
+                    "indentation increases where no container opened",
+                ));
             }
         }
         for (col, slot) in slots.iter().enumerate() {
@@ -801,7 +889,9 @@ impl<'a> Parser<'a> {
                     return Err(ln.error(
                         ErrorKind::OrphanAttachment,
                         ln.indent,
-                        alloc::format!("`.{name}` targets a `^{{...}}` inline-schema cell, which takes a positional body"),
+                        alloc::format!(
+                            "`.{name}` targets a `^{{...}}` inline-schema cell, which takes a positional body"
+                        ),
                     ))
                 }
                 _ => {
@@ -853,7 +943,11 @@ impl<'a> Parser<'a> {
             };
             self.array_body(head, ln, body, depth + 2, shared)?
         } else {
-            return Err(ln.error(ErrorKind::InvalidSyntax, end, "expected ` {}`, ` [count]...` or ` =value` after the attachment name"));
+            return Err(ln.error(
+                ErrorKind::InvalidSyntax,
+                end,
+                "expected ` {}`, ` [count]...` or ` =value` after the attachment name",
+            ));
         };
         match col {
             Some(c) => slots[c] = Slot::Filled(value),
@@ -865,7 +959,9 @@ impl<'a> Parser<'a> {
 
 /// A positional inline object body for the marker in column `col` (spec §7.4.5.2).
 fn positional(ln: &Ln<'_>, table: &Table, slots: &mut [Slot], col: usize) -> Result<(), Error> {
-    let Some(Slot::Marker { schema: Some(schema), .. }) = slots.get(col) else { return Ok(()) };
+    let Some(Slot::Marker { schema: Some(schema), .. }) = slots.get(col) else {
+        return Ok(());
+    };
     let names = &table.schemas[*schema];
     let mut map = Map::with_capacity(names.len());
     let cells = for_each_token(ln, ln.indent, b'|', Context::Value, |cell, _| {
