@@ -28,9 +28,17 @@ impl KeyIndex {
     where
         F: Fn(usize) -> &'k str,
     {
+        self.find(keys, len, key).is_some()
+    }
+
+    /// The position of `key` in `keys`, if present.
+    pub(crate) fn find<'k, F>(&self, keys: F, len: usize, key: &str) -> Option<usize>
+    where
+        F: Fn(usize) -> &'k str,
+    {
         match &self.table {
-            None => (0..len).any(|i| keys(i) == key),
-            Some((table, hasher)) => table.find(hasher.hash_one(key), |&i| keys(i) == key).is_some(),
+            None => (0..len).find(|&i| keys(i) == key),
+            Some((table, hasher)) => table.find(hasher.hash_one(key), |&i| keys(i) == key).copied(),
         }
     }
 

@@ -137,3 +137,6 @@ impl Decoder {
         Ok(Document { header, value, identity_field: parser.identity_field })
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -79,10 +79,7 @@ struct Members {
 
 impl Members {
     fn find(&self, key: &str) -> Option<usize> {
-        if !self.index.contains(|i| self.list[i].0.as_str(), self.list.len(), key) {
-            return None;
-        }
-        self.list.iter().position(|(k, _)| k == key)
+        self.index.find(|i| self.list[i].0.as_str(), self.list.len(), key)
     }
 
     fn push(&mut self, key: String, plan: Plan) {
@@ -187,14 +184,11 @@ impl Table {
     }
 
     fn column(&self, name: &str) -> Option<usize> {
-        if !self.index.contains(|i| self.fields[i].name.as_str(), self.fields.len(), name) {
-            return None;
-        }
-        self.fields.iter().position(|f| f.name == name)
+        self.index.find(|i| self.fields[i].name.as_str(), self.fields.len(), name)
     }
 
     /// Builds the row object from its cells (markers all filled by now).
-    fn build(&self, slots: &mut [Slot], extras: Vec<(String, Value)>) -> Map {
+    fn build(&self, slots: &mut [Slot], extras: ObjectBuilder) -> Map {
         let mut map;
         match &self.plan {
             None => {
@@ -215,7 +209,7 @@ impl Table {
                 }
             }
         }
-        for (k, v) in extras {
+        for (k, v) in extras.finish().into_vec() {
             map.push_unique(k, v);
         }
         map
@@ -749,7 +743,6 @@ impl<'a> Parser<'a> {
     /// One tabular row and the attachment bodies that follow it. Returns
     /// whether the row had inline-schema markers, and the bare `>`-named
     /// attachments (spec §7.4.6.1 rule 4).
-    #[allow(clippy::type_complexity)]
     fn parse_row(
         &mut self,
         ln: &Ln<'a>,
@@ -758,7 +751,7 @@ impl<'a> Parser<'a> {
         slots: &mut Vec<Slot>,
         indent: usize,
         depth: usize,
-    ) -> Result<(bool, Vec<(String, Value)>), Error> {
+    ) -> Result<(bool, ObjectBuilder), Error> {
         let mut pos = ln.indent;
         if ln.text().starts_with('@') {
             let (id, p) = parse_item_id(ln)?;
@@ -803,7 +796,7 @@ impl<'a> Parser<'a> {
         }
         let has_markers = slots.iter().any(|s| matches!(s, Slot::Marker { .. }));
         let had_inline = slots.iter().any(|s| matches!(s, Slot::Marker { schema: Some(_), .. }));
-        let mut extras: Vec<(String, Value)> = Vec::new();
+        let mut extras = ObjectBuilder::new();
         while let Some(child) = self.cur.peek()? {
             if child.indent < indent {
                 break;
@@ -869,7 +862,7 @@ impl<'a> Parser<'a> {
         ln: &Ln<'a>,
         table: &mut Table,
         slots: &mut [Slot],
-        extras: &mut Vec<(String, Value)>,
+        extras: &mut ObjectBuilder,
         indent: usize,
         depth: usize,
     ) -> Result<(), Error> {
@@ -903,7 +896,7 @@ impl<'a> Parser<'a> {
                 }
             },
             None if name.contains('>') => {
-                if extras.iter().any(|(k, _)| *k == *name) {
+                if extras.contains(&name) {
                     return Err(ln.error(
                         ErrorKind::DuplicateAttachment,
                         ln.indent,
@@ -951,7 +944,7 @@ impl<'a> Parser<'a> {
         };
         match col {
             Some(c) => slots[c] = Slot::Filled(value),
-            None => extras.push((name.into_owned(), value)),
+            None => extras.push(name.into_owned(), value),
         }
         Ok(())
     }
