@@ -182,3 +182,81 @@ fn conformance_fixtures() {
     assert!(passed > 150, "only {passed} generic fixtures ran");
     assert!(failures.is_empty(), "{} generic fixtures failed", failures.len());
 }
+
+/// Every GCF text in the suite (decode inputs and encoder outputs).
+fn fixture_texts() -> Vec<(String, Vec<u8>)> {
+    let mut paths = Vec::new();
+    fixtures(&conformance_dir(), &mut paths);
+    let mut out = Vec::new();
+    for path in &paths {
+        let fixture: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let name = path.display().to_string();
+        for key in ["input", "expected"] {
+            if let Some(text) = fixture[key].as_str().filter(|t| t.starts_with("GCF")) {
+                out.push((name.clone(), text.as_bytes().to_vec()));
+            }
+        }
+        if let Some(b64) = fixture["inputBase64"].as_str() {
+            out.push((name, base64(b64)));
+        }
+    }
+    out
+}
+
+/// Decoding returns (Ok or Err) on every truncation and byte mutation of
+/// every fixture text: no panic, no hang. Errors from input carry a line.
+#[test]
+fn never_panics_on_truncated_or_mutated_input() {
+    let texts = fixture_texts();
+    assert!(texts.len() > 150);
+    let check = |bytes: &[u8]| {
+        if let Err(e) = generic::decode_bytes(bytes) {
+            if !matches!(e.kind(), ErrorKind::InvalidInput | ErrorKind::LimitExceeded) {
+                assert!(e.line().is_some(), "{:?}: error without a line: {e:?}", String::from_utf8_lossy(bytes));
+            }
+        }
+    };
+    let mutations: &[u8] = b"|,\"\\^~-@.#[]{}:=> \t\r\n?0a\xff\xc3";
+    for (i, (_, text)) in texts.iter().enumerate() {
+        // Every cut of a few inputs, a stride of cuts of the rest.
+        let stride = if i % 16 == 0 { 1 } else { 7 };
+        for cut in (0..=text.len()).step_by(stride) {
+            check(&text[..cut]);
+        }
+        let mut buf = text.clone();
+        for pos in (0..text.len()).step_by(if i % 8 == 0 { 1 } else { 5 }) {
+            for &m in mutations {
+                let orig = buf[pos];
+                buf[pos] = m;
+                check(&buf);
+                buf[pos] = orig;
+            }
+            // Deletions and duplications of one byte.
+            let mut del = text.clone();
+            del.remove(pos);
+            check(&del);
+            let mut dup = text.clone();
+            dup.insert(pos, text[pos]);
+            check(&dup);
+        }
+    }
+}
+
+/// Lines of a fixture shifted one indentation level decode or fail cleanly,
+/// and a decoded value decodes identically from its CRLF form.
+#[test]
+fn crlf_and_reindented_fixture_texts() {
+    for (name, text) in fixture_texts() {
+        let Ok(text) = String::from_utf8(text) else { continue };
+        if !text.starts_with("GCF profile=generic") || text.contains('\r') {
+            continue;
+        }
+        if let Ok(v) = generic::decode(&text) {
+            let crlf = text.replace('\n', "\r\n");
+            assert_eq!(generic::decode(&crlf).as_ref().ok(), Some(&v), "{name}: CRLF form differs");
+        }
+        let shifted: String =
+            text.lines().enumerate().map(|(i, l)| if i == 0 { format!("{l}\n") } else { format!("  {l}\n") }).collect();
+        let _ = generic::decode(&shifted);
+    }
+}
