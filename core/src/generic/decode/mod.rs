@@ -8,7 +8,7 @@
 //! a stack overflow or an outsized allocation.
 
 mod keys;
-mod lexer;
+pub(crate) mod lexer;
 mod parser;
 
 use alloc::string::String;
@@ -90,6 +90,10 @@ impl Decoder {
     }
 
     /// Sets the implementation limits (spec §12).
+    ///
+    /// The parser recurses once or twice per nesting level, so `max_depth`
+    /// also bounds stack use; the default (128) needs well under 1 MiB. Raise
+    /// it into the thousands only on a thread with a correspondingly large stack.
     pub fn limits(mut self, limits: Limits) -> Self {
         self.limits = limits;
         self
@@ -136,6 +140,15 @@ impl Decoder {
         let value = parser.parse_root()?;
         Ok(Document { header, value, identity_field: parser.identity_field })
     }
+}
+
+/// Decodes one scalar in a value position (spec §2.1): `~` and `^` are
+/// rejected, a quoted token must end the text. `line` is used for error
+/// positions. For sibling modules (generic deltas) that read single values.
+#[allow(dead_code)]
+pub(crate) fn parse_scalar_token(text: &str, line: usize) -> Result<Value, Error> {
+    let ln = lexer::Ln { number: line, indent: 0, raw: text };
+    lexer::parse_value_at(&ln, 0)
 }
 
 #[cfg(test)]
