@@ -1,9 +1,11 @@
 //! The generic profile (spec §7): any JSON value, losslessly.
 
+mod decode;
 mod delta;
 mod scalar;
 mod stream;
 mod value;
+pub use decode::{decode, decode_bytes, Decoder, Document};
 
 pub use delta::{
     apply, apply_delta, decode_delta, diff, encode_delta, encode_full, pack_root, respond,
