@@ -301,13 +301,10 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
         if items.iter().all(Value::is_scalar) {
             return ArrayForm::Inline;
         }
-        let mut rows = Vec::with_capacity(items.len());
-        for item in items {
-            match item {
-                Value::Object(m) => rows.push(m),
-                _ => return ArrayForm::Expanded,
-            }
+        if !items.iter().all(|i| matches!(i, Value::Object(_))) {
+            return ArrayForm::Expanded;
         }
+        let rows = items.iter().filter_map(Value::as_object).collect();
         match TablePlan::new(rows, Vec::new(), self.budget(depth + 1)) {
             Some(plan) => ArrayForm::Table(plan),
             None => ArrayForm::Expanded,
@@ -316,16 +313,13 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
 
     /// The keyed-table plan of `map` (at `depth`), if it is one (§7.2a.1).
     fn keyed_plan<'a>(&self, map: &'a Map, depth: usize) -> Option<TablePlan<'a>> {
-        if map.len() < 2 {
+        // Decide on the cheap conditions before allocating anything: most
+        // objects hold a scalar somewhere.
+        if map.len() < 2 || !map.values().all(|v| matches!(v, Value::Object(_))) {
             return None;
         }
-        let mut rows = Vec::with_capacity(map.len());
-        let mut keys = Vec::with_capacity(map.len());
-        for (key, value) in map.iter() {
-            let Value::Object(m) = value else { return None };
-            rows.push(m);
-            keys.push(key);
-        }
+        let rows = map.values().filter_map(Value::as_object).collect();
+        let keys = map.keys().collect();
         TablePlan::new(rows, keys, self.budget(depth + 1))
     }
 
@@ -628,4 +622,181 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
 /// Whether `name` is `key` preceded by exactly `underscores` underscores.
 fn is_label(name: &str, underscores: usize) -> bool {
     name.len() == underscores + 3 && name.ends_with("key") && name.bytes().take(underscores).all(|b| b == b'_')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sink::{FnSink, SinkError};
+    use alloc::vec;
+
+    /// Test input from JSON text, independent of the `serde_json` feature.
+    fn json(text: &str) -> Value {
+        fn convert(v: serde_json::Value) -> Value {
+            match v {
+                serde_json::Value::Null => Value::Null,
+                serde_json::Value::Bool(b) => Value::Bool(b),
+                serde_json::Value::Number(n) => {
+                    let text = alloc::format!("{n}");
+                    match crate::number::parse_number(&text).unwrap() {
+                        crate::number::ParsedNumber::Int(i) => Value::Int(i),
+                        crate::number::ParsedNumber::Float(f) => Value::Float(f),
+                    }
+                }
+                serde_json::Value::String(s) => Value::String(s),
+                serde_json::Value::Array(a) => Value::Array(a.into_iter().map(convert).collect()),
+                serde_json::Value::Object(o) => {
+                    let mut m = Map::new();
+                    for (k, v) in o {
+                        m.push_unique(k, convert(v));
+                    }
+                    Value::Object(m)
+                }
+            }
+        }
+        convert(serde_json::from_str(text).unwrap())
+    }
+
+    fn body(text: &str) -> String {
+        let out = encode(&json(text)).unwrap();
+        String::from(out.strip_prefix("GCF profile=generic\n").unwrap())
+    }
+
+    #[test]
+    fn roots() {
+        assert_eq!(body("null"), "=-\n");
+        assert_eq!(body("\"-\""), "=\"-\"\n");
+        assert_eq!(body("1.5"), "=1.5\n");
+        assert_eq!(body("{}"), "");
+        assert_eq!(body("[]"), "## [0]\n");
+        assert_eq!(body("[1,\"a,b\",null]"), "## [3]: 1,\"a,b\",-\n");
+        assert_eq!(body("[{}]"), "## [1]\n@0 {}\n");
+    }
+
+    #[test]
+    fn objects_and_sections() {
+        assert_eq!(
+            body(r#"{"a":1,"b c":{"d":[],"e":{},"f":[true]},"g":"x"}"#),
+            "a=1\n## \"b c\"\n  ## d [0]\n  ## e\n  f[1]: true\ng=x\n"
+        );
+    }
+
+    #[test]
+    fn keyed_maps() {
+        assert_eq!(body(r#"{"a":{"x":1},"b":{"y":2}}"#), "## [2:]{key,x,y}\na|1|~\nb|~|2\n");
+        assert_eq!(
+            body(r#"{"m":{"a":{"key":1,"_key":2},"b":{"key":3}}}"#),
+            "## m [2:]{__key,key,_key}\na|1|2\nb|3|~\n"
+        );
+        // One member, a scalar member, or only `>` fields: sections.
+        assert_eq!(body(r#"{"a":{"x":1}}"#), "## a\n  x=1\n");
+        assert_eq!(body(r#"{"a":{"x":1},"b":2}"#), "## a\n  x=1\nb=2\n");
+        assert_eq!(body(r#"{"a":{"x>y":1},"b":{"x>y":2}}"#), "## a\n  \"x>y\"=1\n## b\n  \"x>y\"=2\n");
+        // In an expanded item.
+        assert_eq!(body(r#"[1,{"a":{"x":1},"b":{"x":2}}]"#), "## [2]\n@0 =1\n@1 [2:]{key,x}\n  a|1\n  b|2\n");
+    }
+
+    #[test]
+    fn tables_null_missing_and_union() {
+        assert_eq!(body(r#"[{"id":1,"n":null},{"id":2,"t":"x"},{}]"#), "## [3]{id,n,t}\n1|-|~\n2|~|x\n~|~|~\n");
+    }
+
+    #[test]
+    fn expanded_items() {
+        assert_eq!(
+            body(r#"{"m":[1,[2,[3]],{"a":{"b":1}},[{"c":1}],[]]}"#),
+            "## m [5]\n@0 =1\n@1 [2]\n  @0 =2\n  @1 [1]: 3\n@2 {}\n  ## a\n    b=1\n@3 [1]{c}\n  1\n@4 [0]\n"
+        );
+    }
+
+    #[test]
+    fn traditional_attachments() {
+        assert_eq!(
+            body(r#"[{"id":1,"o":{"k":[1]},"a":[]},{"id":2,"o":"s","a":[[1],{"z":{}}]}]"#),
+            "## [2]{id,o,a}\n@0 1|^|^\n.o {}\n    k[1]: 1\n.a [0]\n@1 2|s|^\n.a [2]\n    @0 [1]: 1\n    @1 {}\n      ## z\n"
+        );
+    }
+
+    #[test]
+    fn flattening() {
+        assert_eq!(body(r#"[{"c":{"a":{"x":1},"b":2}},{"c":null},{}]"#), "## [3]{\"c>a>x\",\"c>b\"}\n1|2\n-|-\n~|~\n");
+        // A group whose leaves are all null would decode as a null object.
+        assert_eq!(
+            body(r#"[{"c":{"a":{"x":null},"b":2}},{"c":{"a":{"x":1},"b":3}}]"#),
+            "## [2]{c}\n@0 ^\n.c {}\n    ## a\n      x=-\n    b=2\n@1 ^\n.c {}\n    ## a\n      x=1\n    b=3\n"
+        );
+        // Different shapes, empty objects and intermediate nulls do not flatten.
+        assert!(body(r#"[{"c":{"a":1}},{"c":{"b":1}}]"#).starts_with("## [2]{c}\n@0 ^\n.c {}"));
+        assert!(body(r#"[{"c":{"a":{}}},{"c":{"a":{}}}]"#).starts_with("## [2]{c}\n"));
+        assert!(body(r#"[{"c":{"a":{"x":1}}},{"c":{"a":null}}]"#).starts_with("## [2]{c}\n"));
+    }
+
+    #[test]
+    fn inline_schemas() {
+        assert_eq!(
+            body(r#"[{"c":{"a>":1,"b":"x|y","c":3}},{},{"c":{"a>":4,"b":5,"c":6}}]"#),
+            "## [3]{c}\n@0 ^{\"a>\",b,c}\n1|\"x|y\"|3\n~\n@2 ^\n4|5|6\n"
+        );
+        // A null, a missing first row, or fewer than three keys: traditional.
+        assert!(body(r#"[{"c":{"a>":1,"b":2,"c":3}},{"c":null}]"#).contains(".c {}"));
+        assert!(body(r#"[{},{"c":{"a>":1,"b":2,"c":3}}]"#).contains(".c {}"));
+        assert!(body(r#"[{"c":{"a>":1,"b":2}},{"c":{"a>":1,"b":2}}]"#).contains(".c {}"));
+    }
+
+    #[test]
+    fn shared_array_schemas() {
+        assert_eq!(
+            body(r#"[{"t":[{"a":1}]},{"t":null},{"t":[{"a":2},{"a":3}]}]"#),
+            "## [3]{t}\n@0 ^\n.t [1]{a}\n    1\n-\n@2 ^\n.t [2]\n    2\n    3\n"
+        );
+        // A different list anywhere, or an array with nested values: no sharing.
+        assert!(body(r#"[{"t":[{"a":1}]},{"t":[{"b":2}]},{"t":[{"a":3}]}]"#).ends_with(".t [1]{a}\n    3\n"));
+        assert!(body(r#"[{"t":[{"a":[1]}]},{"t":[{"a":[2]}]}]"#).contains("@1 ^\n.t [1]{a}\n"));
+    }
+
+    #[test]
+    fn gt_fields_are_attachments() {
+        assert_eq!(
+            body(r#"[{"id":1,"a>b":"s","o":[1]},{"id":2}]"#),
+            "## [2]{id,o}\n@0 1|^\n.o [1]: 1\n.\"a>b\" =s\n2|~\n"
+        );
+        assert_eq!(body(r#"[{"a>b":1}]"#), "## [1]\n@0 {}\n  \"a>b\"=1\n");
+    }
+
+    #[test]
+    fn header_tool() {
+        let enc = Encoder::new().tool("my_tool");
+        assert_eq!(enc.encode(&Value::Null).unwrap(), "GCF profile=generic tool=my_tool\n=-\n");
+        for bad in ["", "a b", "é"] {
+            assert_eq!(Encoder::new().tool(bad).encode(&Value::Null).unwrap_err().kind(), ErrorKind::InvalidInput);
+        }
+    }
+
+    #[test]
+    fn errors() {
+        assert_eq!(encode(&Value::Float(f64::NAN)).unwrap_err().kind(), ErrorKind::OutOfRange);
+        let limits = Limits { max_depth: 2, ..Limits::default() };
+        let enc = Encoder::new().limits(limits);
+        assert!(enc.encode(&json(r#"{"a":{"b":1}}"#)).is_ok());
+        for deep in [r#"{"a":{"b":{}}}"#, r#"[[[1]]]"#, r#"[{"a":{"b":1}}]"#, r#"{"x":[{"a":[1]}]}"#] {
+            assert_eq!(enc.encode(&json(deep)).unwrap_err().kind(), ErrorKind::LimitExceeded, "{deep}");
+        }
+        let mut refusing = FnSink(|_: &[u8]| Err(SinkError));
+        assert_eq!(encode_to(&Value::Null, &mut refusing).unwrap_err().kind(), ErrorKind::Sink);
+    }
+
+    #[test]
+    fn sink_receives_the_same_bytes() {
+        let v = json(r#"{"rows":[{"a":1,"b":{"c":[1,2]}},{"a":2}],"m":{"x":{"k":1},"y":{"k":2}}}"#);
+        let mut chunks = vec![];
+        encode_to(
+            &v,
+            &mut FnSink(|b: &[u8]| {
+                chunks.extend_from_slice(b);
+                Ok(())
+            }),
+        )
+        .unwrap();
+        assert_eq!(chunks, encode(&v).unwrap().into_bytes());
+    }
 }
