@@ -151,9 +151,10 @@ fn scalar(rng: &mut Rng) -> serde_json::Value {
 }
 
 fn record(rng: &mut Rng, keys: &[&str], depth: u32) -> serde_json::Value {
+    let ragged = rng.below(2) == 0;
     let mut m = serde_json::Map::new();
     for k in keys {
-        if rng.below(6) == 0 {
+        if ragged && rng.below(6) == 0 {
             continue; // ragged: absent field
         }
         let v = if depth > 0 && rng.below(5) == 0 { value(rng, depth - 1) } else { scalar(rng) };
@@ -178,20 +179,38 @@ fn value(rng: &mut Rng, depth: u32) -> serde_json::Value {
             let n = 1 + rng.below(3) as usize;
             let keys: Vec<&str> = (0..n).map(|_| *rng.pick(KEYS)).collect();
             let nested_keys: Vec<&str> = (0..1 + rng.below(4)).map(|_| *rng.pick(KEYS)).collect();
+            let item_keys: Vec<&str> = (0..1 + rng.below(3)).map(|_| *rng.pick(KEYS)).collect();
             let with_nested = rng.below(2) == 0;
+            let with_items = rng.below(3) == 0;
+            let two_level = rng.below(3) == 0;
             J::Array(
                 (0..rng.below(5))
                     .map(|_| {
                         let mut r = record(rng, &keys, depth - 1);
+                        let J::Object(m) = &mut r else { unreachable!() };
                         if with_nested && rng.below(5) != 0 {
-                            let inner = match rng.below(6) {
+                            let inner = match rng.below(8) {
                                 0 => J::Null,
                                 1 => value(rng, depth - 1),
+                                2 if two_level => {
+                                    let mut outer = serde_json::Map::new();
+                                    outer.insert("p".into(), record(rng, &nested_keys, 0));
+                                    outer.insert("q".into(), scalar(rng));
+                                    J::Object(outer)
+                                }
                                 _ => record(rng, &nested_keys, 0),
                             };
-                            if let J::Object(m) = &mut r {
-                                m.insert("nested".into(), inner);
-                            }
+                            m.insert("nested".into(), inner);
+                        }
+                        if with_items && rng.below(6) != 0 {
+                            // Shared array schema candidates.
+                            let items = match rng.below(10) {
+                                0 => J::Null,
+                                1 => J::Array(Vec::new()),
+                                2 => value(rng, depth - 1),
+                                _ => J::Array((0..1 + rng.below(3)).map(|_| record(rng, &item_keys, 0)).collect()),
+                            };
+                            m.insert("items".into(), items);
                         }
                         r
                     })
@@ -260,7 +279,8 @@ fn explained_difference(reference: &str, ours: &str) -> Option<&'static str> {
     // 2. It declares an inline object schema for a field that is null in
     //    some row; §7.4.5.1: "A present null value makes the field ineligible
     //    for inline schema encoding", so we use traditional attachments.
-    if reference.contains("^{") && !ours.contains("^{") {
+    let schemas = |t: &str| t.matches("|^{").count() + t.matches(" ^{").count();
+    if schemas(reference) > schemas(ours) {
         return Some("inline schema despite a null (§7.4.5.1)");
     }
     // 3. It flattens a nested object whose leaves are all null in some row;
@@ -272,31 +292,76 @@ fn explained_difference(reference: &str, ours: &str) -> Option<&'static str> {
     None
 }
 
+/// Structural equality with object members compared as sets: a table
+/// decodes every row in header order (§7.4.3), so a row whose keys came in
+/// another order than the union's cannot keep that order.
+fn same_members(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_members(p, q)),
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same_members(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+/// Whether `text` decodes, with the reference decoder, back to `expected`.
+fn reference_round_trips(text: &str, expected: &Value) -> bool {
+    gcf_oracle::decode_generic(text)
+        .ok()
+        .and_then(|j| generic::from_json(&j).ok())
+        .is_some_and(|v| same_members(&v, expected))
+}
+
+/// Compares with the reference encoder on a few thousand seeded values.
+///
+/// Every output of ours must also decode, with the reference decoder, back
+/// to the input (the round trip of §1.1; the reference decoder stands in
+/// until this crate's own decoder is merged). A byte difference from the
+/// reference's output is accepted only in a class that the spec explains:
+/// see [`explained_difference`], plus reference output that does not decode
+/// back to its input (§1.1), such as a shared array schema declared for
+/// arrays whose `>` fields are not columns, followed by rows wider than it.
 #[test]
 fn differential_against_reference() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-    let mut differences = Vec::new();
+    let mut failures = Vec::new();
     let mut explained = std::collections::BTreeMap::<&str, usize>::new();
-    let cases = 3000;
+    let (cases, mut identical) = (6000, 0usize);
     for case in 0..cases {
         let json = value(&mut rng, 4);
-        let ours = generic::from_json(&json).and_then(|v| generic::encode(&v));
-        let oracle = gcf_oracle::encode_generic(&json);
-        match (ours, oracle) {
-            (Ok(a), Ok(b)) if a == b => {}
-            (Ok(a), Ok(b)) => match explained_difference(&b, &a) {
-                Some(class) => *explained.entry(class).or_default() += 1,
-                None => differences.push(format!("case {case}: {json}\nours:\n{a}reference:\n{b}")),
-            },
-            (Err(_), Err(_)) => {}
-            (a, b) => differences.push(format!("case {case}: {json}\nours: {a:?}\nreference: {b:?}")),
+        let input = generic::from_json(&json).expect("generated values are in range");
+        let ours = generic::encode(&input);
+        let reference = gcf_oracle::encode_generic(&json);
+        let (ours, reference) = match (ours, reference) {
+            (Ok(a), Ok(b)) => (a, b),
+            (a, b) => {
+                failures.push(format!("case {case}: {json}\nours: {a:?}\nreference: {b:?}"));
+                continue;
+            }
+        };
+        if !reference_round_trips(&ours, &input) {
+            failures.push(format!("case {case}: our output does not round-trip: {json}\n{ours}"));
+            continue;
+        }
+        if ours == reference {
+            identical += 1;
+            continue;
+        }
+        let class = explained_difference(&reference, &ours).or_else(|| {
+            (!reference_round_trips(&reference, &input)).then_some("reference output does not round-trip (§1.1)")
+        });
+        match class {
+            Some(class) => *explained.entry(class).or_default() += 1,
+            None => failures.push(format!("case {case}: {json}\nours:\n{ours}reference:\n{reference}")),
         }
     }
-    for d in differences.iter().take(40) {
-        println!("DIFF {d}");
+    for f in failures.iter().take(20) {
+        println!("DIFF {f}");
     }
-    println!("{} differences, explained: {explained:?}", differences.len());
-    assert!(differences.is_empty(), "{} unexplained differences from the reference", differences.len());
+    println!("{identical} identical of {cases}; explained differences: {explained:#?}");
+    assert!(failures.is_empty(), "{} unexplained differences from the reference", failures.len());
+    assert!(identical > cases * 9 / 10, "only {identical} of {cases} identical");
 }
 
 #[test]
