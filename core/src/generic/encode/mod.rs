@@ -131,9 +131,11 @@ impl Encoder {
 
     /// Encodes `value` into a new string.
     pub fn encode(&self, value: &Value) -> Result<String, Error> {
-        let mut out = String::new();
+        // Bytes first, validated once at the end: a `String` sink would check
+        // every small run it is handed.
+        let mut out = Vec::new();
         self.encode_to(value, &mut out)?;
-        Ok(out)
+        String::from_utf8(out).map_err(|_| Error::new(ErrorKind::InvalidState, "encoder produced invalid UTF-8"))
     }
 
     /// Encodes `value` into `sink`.
@@ -488,7 +490,7 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
         let row_depth = depth + 1;
         for (r, row) in plan.rows.iter().enumerate() {
             self.enter(row_depth)?;
-            let attached = plan.fill_row(row, &mut cells);
+            let attached = plan.fill_row(r, row, &mut cells);
             self.indent(indent)?;
             if attached {
                 self.raw("@")?;

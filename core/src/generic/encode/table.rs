@@ -66,85 +66,96 @@ pub(super) struct TablePlan<'a> {
     pub(super) keys: Vec<&'a str>,
     /// The ordered field union with each field's form.
     pub(super) fields: Vec<Field<'a>>,
-    index: FieldIndex<'a>,
-}
-
-/// Finds a field's position in the union from its name.
-struct FieldIndex<'a> {
+    /// Rows whose `i`-th member is field `i` for every `i`: the common case,
+    /// filled without comparing a single name.
+    aligned: Vec<bool>,
+    /// Field positions by name, once the union outgrows a linear scan.
     hashed: Option<HashMap<&'a str, usize>>,
 }
 
-impl<'a> FieldIndex<'a> {
-    /// The position of `name`, trying `hint` (its position in the row object,
-    /// which is its union position for uniform rows) first.
-    #[inline]
-    fn find(&self, names: &[&'a str], name: &str, hint: usize) -> Option<usize> {
-        if names.get(hint).is_some_and(|n| *n == name) {
-            return Some(hint);
-        }
-        match &self.hashed {
-            Some(map) => map.get(name).copied(),
-            None => names.iter().position(|n| *n == name),
-        }
+/// String equality without a `memcmp` call for the short names that
+/// dominate real data (one call per cell is the hottest cost of planning).
+#[inline]
+pub(super) fn same_str(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
     }
+    if a.len() > 16 {
+        return a == b;
+    }
+    a.iter().zip(b).all(|(x, y)| x == y)
 }
 
-/// Computes the ordered field union of `rows` (§7.4.3).
-fn field_union<'a>(rows: &[&'a Map]) -> (Vec<&'a str>, FieldIndex<'a>) {
-    let mut names: Vec<&'a str> = Vec::new();
-    let mut index = FieldIndex { hashed: None };
-    for row in rows {
-        for (j, key) in row.keys().enumerate() {
-            if index.find(&names, key, j).is_some() {
-                continue;
-            }
-            names.push(key);
-            if let Some(map) = &mut index.hashed {
-                map.insert(key, names.len() - 1);
-            } else if names.len() > LINEAR_LOOKUP_MAX {
-                index.hashed = Some(names.iter().enumerate().map(|(i, n)| (*n, i)).collect());
-            }
-        }
+/// The position of `name` among `names`, trying `hint` (its position in the
+/// row object, which is its union position for uniform rows) first.
+#[inline]
+fn find(names: &[&str], hashed: Option<&HashMap<&str, usize>>, name: &str, hint: usize) -> Option<usize> {
+    if names.get(hint).is_some_and(|n| same_str(n, name)) {
+        return Some(hint);
     }
-    (names, index)
+    match hashed {
+        Some(map) => map.get(name).copied(),
+        None => names.iter().position(|n| same_str(n, name)),
+    }
 }
 
 impl<'a> TablePlan<'a> {
-    /// Plans a table over `rows`; `None` when no field can be a column (an
-    /// empty union, or every name containing `>`), which sends the caller to
-    /// the expanded (array) or section (object) form.
+    /// Plans a table over `rows` in one pass: the ordered field union
+    /// (§7.4.3) and what each field's values allow. `None` when no field can
+    /// be a column (an empty union, or every name containing `>`), which
+    /// sends the caller to the expanded (array) or section (object) form.
     ///
     /// `budget` is how many more nesting levels the field values may use;
     /// shape checks never recurse past it.
     pub(super) fn new(rows: Vec<&'a Map>, keys: Vec<&'a str>, budget: usize) -> Option<TablePlan<'a>> {
-        let (names, index) = field_union(&rows);
-        if names.iter().all(|n| n.contains('>')) {
-            return None;
-        }
-        let mut stats: Vec<Stats<'a>> = names.iter().map(|n| Stats::new(n)).collect();
+        let mut names: Vec<&'a str> = Vec::new();
+        let mut stats: Vec<Stats<'a>> = Vec::new();
+        let mut hashed: Option<HashMap<&'a str, usize>> = None;
+        let mut aligned = Vec::with_capacity(rows.len());
         let mut scratch: Vec<&'a str> = Vec::new();
         for (r, row) in rows.iter().enumerate() {
+            let mut in_order = true;
             for (j, (key, value)) in row.iter().enumerate() {
-                if let Some(s) = index.find(&names, key, j).and_then(|f| stats.get_mut(f)) {
+                let f = match find(&names, hashed.as_ref(), key, j) {
+                    Some(f) => f,
+                    None => {
+                        names.push(key);
+                        stats.push(Stats::new(key));
+                        let f = names.len() - 1;
+                        if let Some(map) = &mut hashed {
+                            map.insert(key, f);
+                        } else if names.len() > LINEAR_LOOKUP_MAX {
+                            hashed = Some(names.iter().enumerate().map(|(i, n)| (*n, i)).collect());
+                        }
+                        f
+                    }
+                };
+                in_order &= f == j;
+                if let Some(s) = stats.get_mut(f) {
                     s.observe(r, value, budget, &mut scratch);
                 }
             }
+            aligned.push(in_order);
+        }
+        if names.iter().all(|n| n.contains('>')) {
+            return None;
         }
         let fields = stats.into_iter().map(Stats::finish).collect();
-        Some(TablePlan { rows, keys, fields, index })
+        Some(TablePlan { rows, keys, fields, aligned, hashed })
     }
 
-    /// Fills `cells` (one slot per field) with `row`'s values and reports
+    /// Fills `cells` (one slot per field) with row `r`'s values and reports
     /// whether the row carries any attachment (and so an `@id` prefix).
-    pub(super) fn fill_row(&self, row: &'a Map, cells: &mut Vec<Option<&'a Value>>) -> bool {
+    pub(super) fn fill_row(&self, r: usize, row: &'a Map, cells: &mut Vec<Option<&'a Value>>) -> bool {
         cells.clear();
         cells.resize(self.fields.len(), None);
+        let aligned = self.aligned.get(r).copied().unwrap_or(false);
         let mut attached = false;
         for (j, (key, value)) in row.iter().enumerate() {
-            let Some(f) = self.find(key, j) else { continue };
-            if let Some(slot) = cells.get_mut(f) {
-                *slot = Some(value);
-            }
+            let f = if aligned { j } else { self.find(key, j).unwrap_or(usize::MAX) };
+            let Some(slot) = cells.get_mut(f) else { continue };
+            *slot = Some(value);
             attached |= match self.fields.get(f).map(|x| &x.kind) {
                 Some(Kind::Plain { .. }) => !value.is_scalar(),
                 Some(Kind::Inline { .. }) | Some(Kind::Excluded) => true,
@@ -155,12 +166,12 @@ impl<'a> TablePlan<'a> {
     }
 
     fn find(&self, key: &str, hint: usize) -> Option<usize> {
-        if self.fields.get(hint).is_some_and(|f| f.name == key) {
+        if self.fields.get(hint).is_some_and(|f| same_str(f.name, key)) {
             return Some(hint);
         }
-        match &self.index.hashed {
+        match &self.hashed {
             Some(map) => map.get(key).copied(),
-            None => self.fields.iter().position(|f| f.name == key),
+            None => self.fields.iter().position(|f| same_str(f.name, key)),
         }
     }
 }
@@ -280,7 +291,7 @@ fn flat_shape(obj: &Map, proto: Option<&Map>, budget: usize) -> bool {
     for (i, (key, value)) in obj.iter().enumerate() {
         let expected = match proto {
             Some(p) => match p.as_slice().get(i) {
-                Some((pk, pv)) if pk == key => Some(pv),
+                Some((pk, pv)) if same_str(pk, key) => Some(pv),
                 _ => return false,
             },
             None if key.is_empty() || key.contains('>') => return false,
@@ -322,7 +333,7 @@ fn leaf_count(obj: &Map) -> usize {
 
 /// Whether `obj` has exactly `proto`'s keys in order and only scalar values.
 fn same_scalar_keys(proto: &Map, obj: &Map) -> bool {
-    proto.len() == obj.len() && proto.keys().zip(obj.iter()).all(|(pk, (k, v))| pk == k && v.is_scalar())
+    proto.len() == obj.len() && proto.keys().zip(obj.iter()).all(|(pk, (k, v))| same_str(pk, k) && v.is_scalar())
 }
 
 /// Whether `items` is a non-empty array of objects with only scalar, `>`-free
@@ -341,7 +352,7 @@ fn flat_table_union<'a>(items: &'a [Value], union: &mut Vec<&'a str>) -> bool {
             if !value.is_scalar() || key.contains('>') {
                 return false;
             }
-            if union.get(j).is_some_and(|n| *n == key) || union.contains(&key) {
+            if union.get(j).is_some_and(|n| same_str(n, key)) || union.iter().any(|n| same_str(n, key)) {
                 continue;
             }
             union.push(key);
