@@ -14,7 +14,11 @@ fn conformance_dir() -> PathBuf {
 }
 
 fn fixtures(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir).expect("conformance dir").flatten().map(|e| e.path()).collect();
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .expect("conformance dir")
+        .flatten()
+        .map(|e| e.path())
+        .collect();
     entries.sort();
     for path in entries {
         if path.is_dir() {
@@ -54,7 +58,9 @@ fn to_value(j: &serde_json::Value) -> Value {
 /// wire order; `strict_order` reports whether the order also matched.
 fn same(a: &Value, b: &Value) -> bool {
     match (a, b) {
-        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q)),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q))
+        }
         (Value::Object(x), Value::Object(y)) => {
             x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
         }
@@ -70,21 +76,32 @@ fn base64(s: &str) -> Vec<u8> {
         b'+' => 62,
         _ => 63,
     };
-    let digits: Vec<u8> = s.bytes().filter(|&c| c != b'=' && !c.is_ascii_whitespace()).map(val).collect();
+    let digits: Vec<u8> = s
+        .bytes()
+        .filter(|&c| c != b'=' && !c.is_ascii_whitespace())
+        .map(val)
+        .collect();
     let mut out = Vec::new();
     for chunk in digits.chunks(4) {
-        let n = chunk.iter().enumerate().fold(0u32, |acc, (i, &d)| acc | (u32::from(d) << (18 - 6 * i)));
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |acc, (i, &d)| acc | (u32::from(d) << (18 - 6 * i)));
         out.extend_from_slice(&n.to_be_bytes()[1..chunk.len()]);
     }
     out
 }
 
 fn is_generic(text: &str) -> bool {
-    text.lines().next().is_some_and(|h| h.split(' ').any(|p| p == "profile=generic"))
+    text.lines()
+        .next()
+        .is_some_and(|h| h.split(' ').any(|p| p == "profile=generic"))
 }
 
 fn is_graph(text: &str) -> bool {
-    text.lines().next().is_some_and(|h| h.split(' ').any(|p| p == "profile=graph"))
+    text.lines()
+        .next()
+        .is_some_and(|h| h.split(' ').any(|p| p == "profile=graph"))
 }
 
 #[test]
@@ -96,22 +113,29 @@ fn conformance_fixtures() {
     let mut per_op = std::collections::BTreeMap::<String, usize>::new();
     let mut unordered = Vec::new();
     for path in &paths {
-        let name = path.strip_prefix(conformance_dir()).unwrap_or(path).display().to_string();
-        let fixture: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let name = path
+            .strip_prefix(conformance_dir())
+            .unwrap_or(path)
+            .display()
+            .to_string();
+        let fixture: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
         let op = fixture["operation"].as_str().unwrap_or("");
         let input = fixture["input"].as_str();
         let expected = &fixture["expected"];
         let outcome: Option<Result<(), String>> = match op {
-            "decode" if input.is_some_and(is_generic) => Some(match generic::decode(input.unwrap()) {
-                Ok(v) if same(&v, &to_value(expected)) => {
-                    if v != to_value(expected) {
-                        unordered.push(name.clone());
+            "decode" if input.is_some_and(is_generic) => {
+                Some(match generic::decode(input.unwrap()) {
+                    Ok(v) if same(&v, &to_value(expected)) => {
+                        if v != to_value(expected) {
+                            unordered.push(name.clone());
+                        }
+                        Ok(())
                     }
-                    Ok(())
-                }
-                Ok(v) => Err(format!("decoded {v:?}")),
-                Err(e) => Err(format!("error {:?}: {e}", e.kind())),
-            }),
+                    Ok(v) => Err(format!("decoded {v:?}")),
+                    Err(e) => Err(format!("error {:?}: {e}", e.kind())),
+                })
+            }
             "error" if !input.is_some_and(is_graph) => {
                 let want = fixture["expectedError"].as_str().unwrap_or("");
                 let result = match fixture["inputBase64"].as_str() {
@@ -152,14 +176,18 @@ fn conformance_fixtures() {
                     Err(e) => Err(format!("error {:?}: {e}", e.kind())),
                 })
             }
-            "roundtrip-wire" if input.is_some_and(is_generic) => Some(match generic::decode(input.unwrap()) {
-                Err(e) => Err(format!("error {:?}: {e}", e.kind())),
-                Ok(v) => match expected.as_str().map(generic::decode) {
-                    Some(Ok(w)) if !same(&v, &w) => Err(format!("decode(expected) = {w:?}, decode(input) = {v:?}")),
-                    Some(Err(e)) => Err(format!("decode(expected) failed: {e}")),
-                    _ => Ok(()),
-                },
-            }),
+            "roundtrip-wire" if input.is_some_and(is_generic) => {
+                Some(match generic::decode(input.unwrap()) {
+                    Err(e) => Err(format!("error {:?}: {e}", e.kind())),
+                    Ok(v) => match expected.as_str().map(generic::decode) {
+                        Some(Ok(w)) if !same(&v, &w) => {
+                            Err(format!("decode(expected) = {w:?}, decode(input) = {v:?}"))
+                        }
+                        Some(Err(e)) => Err(format!("decode(expected) failed: {e}")),
+                        _ => Ok(()),
+                    },
+                })
+            }
             _ => None,
         };
         match outcome {
@@ -180,7 +208,11 @@ fn conformance_fixtures() {
     }
     println!("{passed} passed, {} failed", failures.len());
     assert!(passed > 150, "only {passed} generic fixtures ran");
-    assert!(failures.is_empty(), "{} generic fixtures failed", failures.len());
+    assert!(
+        failures.is_empty(),
+        "{} generic fixtures failed",
+        failures.len()
+    );
 }
 
 /// Every GCF text in the suite (decode inputs and encoder outputs).
@@ -189,7 +221,8 @@ fn fixture_texts() -> Vec<(String, Vec<u8>)> {
     fixtures(&conformance_dir(), &mut paths);
     let mut out = Vec::new();
     for path in &paths {
-        let fixture: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let fixture: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
         let name = path.display().to_string();
         for key in ["input", "expected"] {
             if let Some(text) = fixture[key].as_str().filter(|t| t.starts_with("GCF")) {
@@ -212,7 +245,11 @@ fn never_panics_on_truncated_or_mutated_input() {
     let check = |bytes: &[u8]| {
         if let Err(e) = generic::decode_bytes(bytes) {
             if !matches!(e.kind(), ErrorKind::InvalidInput | ErrorKind::LimitExceeded) {
-                assert!(e.line().is_some(), "{:?}: error without a line: {e:?}", String::from_utf8_lossy(bytes));
+                assert!(
+                    e.line().is_some(),
+                    "{:?}: error without a line: {e:?}",
+                    String::from_utf8_lossy(bytes)
+                );
             }
         }
     };
@@ -247,16 +284,31 @@ fn never_panics_on_truncated_or_mutated_input() {
 #[test]
 fn crlf_and_reindented_fixture_texts() {
     for (name, text) in fixture_texts() {
-        let Ok(text) = String::from_utf8(text) else { continue };
+        let Ok(text) = String::from_utf8(text) else {
+            continue;
+        };
         if !text.starts_with("GCF profile=generic") || text.contains('\r') {
             continue;
         }
         if let Ok(v) = generic::decode(&text) {
             let crlf = text.replace('\n', "\r\n");
-            assert_eq!(generic::decode(&crlf).as_ref().ok(), Some(&v), "{name}: CRLF form differs");
+            assert_eq!(
+                generic::decode(&crlf).as_ref().ok(),
+                Some(&v),
+                "{name}: CRLF form differs"
+            );
         }
-        let shifted: String =
-            text.lines().enumerate().map(|(i, l)| if i == 0 { format!("{l}\n") } else { format!("  {l}\n") }).collect();
+        let shifted: String = text
+            .lines()
+            .enumerate()
+            .map(|(i, l)| {
+                if i == 0 {
+                    format!("{l}\n")
+                } else {
+                    format!("  {l}\n")
+                }
+            })
+            .collect();
         let _ = generic::decode(&shifted);
     }
 }

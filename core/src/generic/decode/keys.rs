@@ -38,7 +38,9 @@ impl KeyIndex {
     {
         match &self.table {
             None => (0..len).find(|&i| keys(i) == key),
-            Some((table, hasher)) => table.find(hasher.hash_one(key), |&i| keys(i) == key).copied(),
+            Some((table, hasher)) => table
+                .find(hasher.hash_one(key), |&i| keys(i) == key)
+                .copied(),
         }
     }
 
@@ -83,7 +85,8 @@ impl ObjectBuilder {
     /// Whether `key` is already a member.
     pub(crate) fn contains(&self, key: &str) -> bool {
         let entries = self.map.as_slice();
-        self.index.contains(|i| entries[i].0.as_str(), entries.len(), key)
+        self.index
+            .contains(|i| entries[i].0.as_str(), entries.len(), key)
     }
 
     /// Appends a member; the caller checked [`ObjectBuilder::contains`].

@@ -42,7 +42,9 @@ impl<'a> Ln<'a> {
     /// Byte offset of `part` (a subslice of this line) within the line.
     #[inline]
     pub(crate) fn offset_of(&self, part: &str) -> usize {
-        (part.as_ptr() as usize).wrapping_sub(self.raw.as_ptr() as usize).min(self.raw.len())
+        (part.as_ptr() as usize)
+            .wrapping_sub(self.raw.as_ptr() as usize)
+            .min(self.raw.len())
     }
 }
 
@@ -54,7 +56,10 @@ pub(crate) struct Cursor<'a> {
 
 impl<'a> Cursor<'a> {
     pub(crate) fn new(lines: Lines<'a>) -> Self {
-        Cursor { lines, peeked: None }
+        Cursor {
+            lines,
+            peeked: None,
+        }
     }
 
     /// The next significant line without consuming it.
@@ -84,7 +89,11 @@ impl<'a> Cursor<'a> {
                     "indentation must be a multiple of two spaces",
                 ));
             }
-            return Ok(Some(Ln { number: line.number, indent, raw: line.text }));
+            return Ok(Some(Ln {
+                number: line.number,
+                indent,
+                raw: line.text,
+            }));
         }
         Ok(None)
     }
@@ -208,7 +217,9 @@ pub(crate) fn parse_value_at(ln: &Ln<'_>, start: usize) -> Result<Value, Error> 
     match bare_cell(ln, trim_ws(rest), token_start, Context::Value)? {
         Cell::Value(v) => Ok(v),
         // bare_cell rejects markers outside cells.
-        Cell::Missing | Cell::Marker(_) => Err(ln.error(ErrorKind::InvalidSyntax, token_start, "unexpected marker")),
+        Cell::Missing | Cell::Marker(_) => {
+            Err(ln.error(ErrorKind::InvalidSyntax, token_start, "unexpected marker"))
+        }
     }
 }
 
@@ -222,7 +233,9 @@ fn bare_cell(ln: &Ln<'_>, token: &str, at: usize, ctx: Context) -> Result<Cell, 
             return match parse_number(token) {
                 Ok(ParsedNumber::Int(i)) => Ok(Cell::Value(Value::Int(i))),
                 Ok(ParsedNumber::Float(f)) => Ok(Cell::Value(Value::Float(f))),
-                Err(NumberError::OutOfRange) => Err(ln.error(ErrorKind::OutOfRange, at, out_of_range_message(token))),
+                Err(NumberError::OutOfRange) => {
+                    Err(ln.error(ErrorKind::OutOfRange, at, out_of_range_message(token)))
+                }
                 Err(NumberError::NotANumber) => Ok(Cell::Value(Value::String(String::from(token)))),
             }
         }
@@ -256,9 +269,15 @@ fn bare_cell(ln: &Ln<'_>, token: &str, at: usize, ctx: Context) -> Result<Cell, 
                 )
             })?;
             if end != at + b.len() {
-                return Err(ln.error(ErrorKind::InvalidAttachmentMarker, at, "malformed inline schema"));
+                return Err(ln.error(
+                    ErrorKind::InvalidAttachmentMarker,
+                    at,
+                    "malformed inline schema",
+                ));
             }
-            return Ok(Cell::Marker(Some(fields.into_iter().map(|f| f.name).collect())));
+            return Ok(Cell::Marker(Some(
+                fields.into_iter().map(|f| f.name).collect(),
+            )));
         }
         _ => {}
     }
@@ -283,7 +302,11 @@ pub(crate) fn parse_key<'a>(ln: &Ln<'a>, start: usize) -> Result<(Cow<'a, str>, 
             }
             Ok((Cow::Borrowed(&raw[start..end]), end))
         }
-        _ => Err(ln.error(ErrorKind::InvalidSyntax, start, "expected a key (a bare key or a quoted string)")),
+        _ => Err(ln.error(
+            ErrorKind::InvalidSyntax,
+            start,
+            "expected a key (a bare key or a quoted string)",
+        )),
     }
 }
 
@@ -301,7 +324,11 @@ pub(crate) struct Count {
 pub(crate) fn parse_count(ln: &Ln<'_>, start: usize) -> Result<(Count, usize), Error> {
     let bytes = ln.raw.as_bytes();
     let Some(close) = memchr::memchr(b']', &bytes[start..]).map(|i| start + i) else {
-        return Err(ln.error(ErrorKind::InvalidSyntax, start, "count bracket has no closing `]`"));
+        return Err(ln.error(
+            ErrorKind::InvalidSyntax,
+            start,
+            "count bracket has no closing `]`",
+        ));
     };
     let mut inner = &ln.raw[start + 1..close];
     let keyed = inner.ends_with(':');
@@ -312,7 +339,9 @@ pub(crate) fn parse_count(ln: &Ln<'_>, start: usize) -> Result<(Count, usize), E
         ln.error(
             ErrorKind::InvalidCount,
             start + 1,
-            alloc::format!("invalid count `{inner}`: expected `0`, a decimal without leading zeros, or `?`"),
+            alloc::format!(
+                "invalid count `{inner}`: expected `0`, a decimal without leading zeros, or `?`"
+            ),
         )
     };
     let n = if inner == "?" {
@@ -322,7 +351,9 @@ pub(crate) fn parse_count(ln: &Ln<'_>, start: usize) -> Result<(Count, usize), E
         if d.is_empty() || !d.iter().all(u8::is_ascii_digit) || (d.len() > 1 && d[0] == b'0') {
             return Err(invalid());
         }
-        Some(d.iter().fold(0u64, |acc, &c| acc.saturating_mul(10).saturating_add(u64::from(c - b'0'))))
+        Some(d.iter().fold(0u64, |acc, &c| {
+            acc.saturating_mul(10).saturating_add(u64::from(c - b'0'))
+        }))
     };
     if keyed && n == Some(0) {
         return Err(ln.error(
@@ -331,7 +362,14 @@ pub(crate) fn parse_count(ln: &Ln<'_>, start: usize) -> Result<(Count, usize), E
             "zero count `[0:]`: a keyed map has at least one member (an empty object is `## name`)",
         ));
     }
-    Ok((Count { n, keyed, at: start }, close + 1))
+    Ok((
+        Count {
+            n,
+            keyed,
+            at: start,
+        },
+        close + 1,
+    ))
 }
 
 /// One declared field name.
@@ -344,7 +382,11 @@ pub(crate) struct Field {
 
 /// Parses a field declaration `{a,"b c",d}` at byte `start` (a `{`);
 /// returns the fields and the offset past `}`.
-pub(crate) fn parse_field_decl(ln: &Ln<'_>, start: usize, allow_identity: bool) -> Result<(Vec<Field>, usize), Error> {
+pub(crate) fn parse_field_decl(
+    ln: &Ln<'_>,
+    start: usize,
+    allow_identity: bool,
+) -> Result<(Vec<Field>, usize), Error> {
     let bytes = ln.raw.as_bytes();
     debug_assert_eq!(bytes.get(start), Some(&b'{'));
     let mut fields: Vec<Field> = Vec::new();
@@ -356,7 +398,11 @@ pub(crate) fn parse_field_decl(ln: &Ln<'_>, start: usize, allow_identity: bool) 
         let identity = allow_identity && bytes.get(pos) == Some(&b'@');
         if identity {
             if identity_seen {
-                return Err(ln.error(ErrorKind::InvalidSyntax, pos, "at most one `@` identity field per declaration"));
+                return Err(ln.error(
+                    ErrorKind::InvalidSyntax,
+                    pos,
+                    "at most one `@` identity field per declaration",
+                ));
             }
             identity_seen = true;
             pos += 1;
@@ -369,12 +415,21 @@ pub(crate) fn parse_field_decl(ln: &Ln<'_>, start: usize, allow_identity: bool) 
                 alloc::format!("field `{name}` is declared twice"),
             ));
         }
-        fields.push(Field { name: name.into_owned(), identity });
+        fields.push(Field {
+            name: name.into_owned(),
+            identity,
+        });
         index.record(|i| fields[i].name.as_str(), fields.len());
         match bytes.get(end) {
             Some(b',') => pos = end + 1,
             Some(b'}') => return Ok((fields, end + 1)),
-            _ => return Err(ln.error(ErrorKind::InvalidSyntax, end, "expected `,` or `}` in the field declaration")),
+            _ => {
+                return Err(ln.error(
+                    ErrorKind::InvalidSyntax,
+                    end,
+                    "expected `,` or `}` in the field declaration",
+                ))
+            }
         }
     }
 }
@@ -382,8 +437,15 @@ pub(crate) fn parse_field_decl(ln: &Ln<'_>, start: usize, allow_identity: bool) 
 /// Parses a summary trailer `##! summary k=v ...`, returning its `counts`.
 pub(crate) fn parse_trailer(ln: &Ln<'_>) -> Result<Option<Vec<u64>>, Error> {
     let text = ln.text();
-    let Some(rest) = text.strip_prefix("##! summary").filter(|r| r.is_empty() || r.starts_with(' ')) else {
-        return Err(ln.error(ErrorKind::InvalidSyntax, ln.indent, "`##!` must begin a `##! summary` trailer"));
+    let Some(rest) = text
+        .strip_prefix("##! summary")
+        .filter(|r| r.is_empty() || r.starts_with(' '))
+    else {
+        return Err(ln.error(
+            ErrorKind::InvalidSyntax,
+            ln.indent,
+            "`##!` must begin a `##! summary` trailer",
+        ));
     };
     let mut counts = None;
     for pair in rest.split(' ').filter(|p| !p.is_empty()) {
@@ -402,13 +464,13 @@ pub(crate) fn parse_trailer(ln: &Ln<'_>) -> Result<Option<Vec<u64>>, Error> {
         for entry in value.split(',') {
             match crate::header::parse_decimal(entry) {
                 Some(n) => list.push(n),
-                None => {
-                    return Err(ln.error(
-                        ErrorKind::InvalidCount,
-                        ln.offset_of(entry),
-                        alloc::format!("summary count `{entry}` is not a decimal (generic counts are positional)"),
-                    ))
-                }
+                None => return Err(ln.error(
+                    ErrorKind::InvalidCount,
+                    ln.offset_of(entry),
+                    alloc::format!(
+                        "summary count `{entry}` is not a decimal (generic counts are positional)"
+                    ),
+                )),
             }
         }
         counts = Some(list);
@@ -422,7 +484,11 @@ mod tests {
     use alloc::vec;
 
     fn ln(raw: &str) -> Ln<'_> {
-        Ln { number: 3, indent: raw.len() - raw.trim_start_matches(' ').len(), raw }
+        Ln {
+            number: 3,
+            indent: raw.len() - raw.trim_start_matches(' ').len(),
+            raw,
+        }
     }
 
     fn cells(raw: &str) -> Result<Vec<Cell>, Error> {
@@ -453,7 +519,10 @@ mod tests {
     #[test]
     fn cell_errors_have_columns() {
         let e = cells(r#"1|"ab"c|2"#).unwrap_err();
-        assert_eq!((e.kind(), e.line(), e.column()), (ErrorKind::TrailingCharacters, Some(3), Some(7)));
+        assert_eq!(
+            (e.kind(), e.line(), e.column()),
+            (ErrorKind::TrailingCharacters, Some(3), Some(7))
+        );
         let e = cells("1|^{a,a}").unwrap_err();
         assert_eq!(e.kind(), ErrorKind::InvalidAttachmentMarker);
         let e = cells("1|9223372036854775808").unwrap_err();
@@ -465,9 +534,15 @@ mod tests {
     #[test]
     fn values_reject_markers() {
         let l = ln("v=~");
-        assert_eq!(parse_value_at(&l, 2).unwrap_err().kind(), ErrorKind::InvalidMissing);
+        assert_eq!(
+            parse_value_at(&l, 2).unwrap_err().kind(),
+            ErrorKind::InvalidMissing
+        );
         let l = ln("v=^{a}");
-        assert_eq!(parse_value_at(&l, 2).unwrap_err().kind(), ErrorKind::InvalidAttachmentMarker);
+        assert_eq!(
+            parse_value_at(&l, 2).unwrap_err().kind(),
+            ErrorKind::InvalidAttachmentMarker
+        );
         let l = ln("v= a|b ");
         assert_eq!(parse_value_at(&l, 2).unwrap(), Value::from("a|b"));
         let l = ln("v=^{");
@@ -480,15 +555,25 @@ mod tests {
         let (c, end) = parse_count(&l, 5).unwrap();
         assert_eq!((c.n, c.keyed, end), (Some(12), true, 10));
         let (f, end) = parse_field_decl(&l, end, false).unwrap();
-        assert_eq!(f.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(), ["key", "a,b"]);
+        assert_eq!(
+            f.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(),
+            ["key", "a,b"]
+        );
         assert_eq!(end, l.raw.len());
         for bad in ["[03]", "[-1]", "[]", "[1.5]", "[0:]", "[x]"] {
             let l = ln(bad);
-            assert_eq!(parse_count(&l, 0).unwrap_err().kind(), ErrorKind::InvalidCount, "{bad}");
+            assert_eq!(
+                parse_count(&l, 0).unwrap_err().kind(),
+                ErrorKind::InvalidCount,
+                "{bad}"
+            );
         }
         let l = ln("{a,b,a}");
         let e = parse_field_decl(&l, 0, false).unwrap_err();
-        assert_eq!((e.kind(), e.column()), (ErrorKind::DuplicateFieldName, Some(6)));
+        assert_eq!(
+            (e.kind(), e.column()),
+            (ErrorKind::DuplicateFieldName, Some(6))
+        );
         let l = ln("{@id,x}");
         assert!(parse_field_decl(&l, 0, false).is_err());
         assert!(parse_field_decl(&l, 0, true).unwrap().0[0].identity);

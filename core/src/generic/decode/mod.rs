@@ -133,12 +133,26 @@ impl Decoder {
         };
         let header = parse_header(&first)?;
         if header.profile == Profile::Graph {
-            return Err(Error::at(ErrorKind::InvalidInput, 1, 1, "payload is graph profile; use graph::decode"));
+            return Err(Error::at(
+                ErrorKind::InvalidInput,
+                1,
+                1,
+                "payload is graph profile; use graph::decode",
+            ));
         }
-        let header = header.fields.iter().map(|&(k, v)| (String::from(k), String::from(v))).collect();
-        let mut parser = parser::Parser::new(lexer::Cursor::new(lines), self.limits, self.allow_identity);
+        let header = header
+            .fields
+            .iter()
+            .map(|&(k, v)| (String::from(k), String::from(v)))
+            .collect();
+        let mut parser =
+            parser::Parser::new(lexer::Cursor::new(lines), self.limits, self.allow_identity);
         let value = parser.parse_root()?;
-        Ok(Document { header, value, identity_field: parser.identity_field })
+        Ok(Document {
+            header,
+            value,
+            identity_field: parser.identity_field,
+        })
     }
 }
 
@@ -147,7 +161,11 @@ impl Decoder {
 /// positions. For sibling modules (generic deltas) that read single values.
 #[allow(dead_code)]
 pub(crate) fn parse_scalar_token(text: &str, line: usize) -> Result<Value, Error> {
-    let ln = lexer::Ln { number: line, indent: 0, raw: text };
+    let ln = lexer::Ln {
+        number: line,
+        indent: 0,
+        raw: text,
+    };
     lexer::parse_value_at(&ln, 0)
 }
 

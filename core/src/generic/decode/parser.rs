@@ -15,8 +15,8 @@ use crate::limits::Limits;
 
 use super::keys::{KeyIndex, ObjectBuilder};
 use super::lexer::{
-    for_each_token, parse_count, parse_field_decl, parse_key, parse_trailer, parse_value_at, Cell, Context, Count,
-    Cursor, Field, Ln,
+    for_each_token, parse_count, parse_field_decl, parse_key, parse_trailer, parse_value_at, Cell,
+    Context, Count, Cursor, Field, Ln,
 };
 
 /// Never reserve more than this many slots from a declared count.
@@ -53,7 +53,9 @@ pub(crate) struct Parser<'a> {
 }
 
 fn cap(count: Count) -> usize {
-    count.n.map_or(0, |n| usize::try_from(n).unwrap_or(usize::MAX).min(MAX_PREALLOC))
+    count.n.map_or(0, |n| {
+        usize::try_from(n).unwrap_or(usize::MAX).min(MAX_PREALLOC)
+    })
 }
 
 fn is_blank(s: &str) -> bool {
@@ -79,7 +81,8 @@ struct Members {
 
 impl Members {
     fn find(&self, key: &str) -> Option<usize> {
-        self.index.find(|i| self.list[i].0.as_str(), self.list.len(), key)
+        self.index
+            .find(|i| self.list[i].0.as_str(), self.list.len(), key)
     }
 
     fn push(&mut self, key: String, plan: Plan) {
@@ -143,7 +146,11 @@ struct Table {
 }
 
 impl Table {
-    fn new(fields: Vec<Field>, keyed: bool, max_depth: usize) -> Result<Table, (ErrorKind, String)> {
+    fn new(
+        fields: Vec<Field>,
+        keyed: bool,
+        max_depth: usize,
+    ) -> Result<Table, (ErrorKind, String)> {
         let first_value = usize::from(keyed);
         let mut index = KeyIndex::default();
         for i in 0..fields.len() {
@@ -152,8 +159,11 @@ impl Table {
         let plan = if fields.iter().skip(first_value).any(|f| is_path(&f.name)) {
             let mut top = Members::default();
             for (col, f) in fields.iter().enumerate().skip(first_value) {
-                let segments: Vec<&str> =
-                    if is_path(&f.name) { f.name.split('>').collect() } else { alloc::vec![f.name.as_str()] };
+                let segments: Vec<&str> = if is_path(&f.name) {
+                    f.name.split('>').collect()
+                } else {
+                    alloc::vec![f.name.as_str()]
+                };
                 if segments.len() > max_depth {
                     return Err((
                         ErrorKind::LimitExceeded,
@@ -184,7 +194,8 @@ impl Table {
     }
 
     fn column(&self, name: &str) -> Option<usize> {
-        self.index.find(|i| self.fields[i].name.as_str(), self.fields.len(), name)
+        self.index
+            .find(|i| self.fields[i].name.as_str(), self.fields.len(), name)
     }
 
     /// Builds the row object from its cells (markers all filled by now).
@@ -195,7 +206,9 @@ impl Table {
                 map = Map::with_capacity(slots.len() + extras.len());
                 for (i, slot) in slots.iter_mut().enumerate().skip(self.first_value) {
                     match core::mem::replace(slot, Slot::Missing) {
-                        Slot::Value(v) | Slot::Filled(v) => map.push_unique(self.fields[i].name.clone(), v),
+                        Slot::Value(v) | Slot::Filled(v) => {
+                            map.push_unique(self.fields[i].name.clone(), v)
+                        }
                         Slot::Missing | Slot::Marker { .. } => {}
                     }
                 }
@@ -219,7 +232,10 @@ impl Table {
 /// Evaluates a plan node: (value, leaves, absent leaves, null leaves).
 fn eval(plan: &Plan, slots: &mut [Slot]) -> (Option<Value>, usize, usize, usize) {
     match plan {
-        Plan::Leaf(i) => match slots.get_mut(*i).map(|s| core::mem::replace(s, Slot::Missing)) {
+        Plan::Leaf(i) => match slots
+            .get_mut(*i)
+            .map(|s| core::mem::replace(s, Slot::Missing))
+        {
             Some(Slot::Value(Value::Null)) => (Some(Value::Null), 1, 0, 1),
             Some(Slot::Value(v) | Slot::Filled(v)) => (Some(v), 1, 0, 0),
             _ => (None, 1, 1, 0),
@@ -269,7 +285,14 @@ fn parse_item_id(ln: &Ln<'_>) -> Result<(u64, usize), Error> {
 
 impl<'a> Parser<'a> {
     pub(crate) fn new(cur: Cursor<'a>, limits: Limits, allow_identity: bool) -> Self {
-        Parser { cur, limits, allow_identity, identity_field: None, deferred: Vec::new(), surplus: None }
+        Parser {
+            cur,
+            limits,
+            allow_identity,
+            identity_field: None,
+            deferred: Vec::new(),
+            surplus: None,
+        }
     }
 
     #[inline]
@@ -278,7 +301,10 @@ impl<'a> Parser<'a> {
             return Err(ln.error(
                 ErrorKind::LimitExceeded,
                 ln.indent,
-                alloc::format!("nesting deeper than the configured limit of {}", self.limits.max_depth),
+                alloc::format!(
+                    "nesting deeper than the configured limit of {}",
+                    self.limits.max_depth
+                ),
             ));
         }
         Ok(())
@@ -290,7 +316,10 @@ impl<'a> Parser<'a> {
             return Err(ln.error(
                 ErrorKind::LimitExceeded,
                 ln.indent,
-                alloc::format!("container longer than the configured limit of {}", self.limits.max_container_len),
+                alloc::format!(
+                    "container longer than the configured limit of {}",
+                    self.limits.max_container_len
+                ),
             ));
         }
         Ok(())
@@ -333,7 +362,11 @@ impl<'a> Parser<'a> {
         }
         if let Some(ln) = self.cur.peek()? {
             if trailer.is_some() {
-                return Err(ln.error(ErrorKind::InvalidSyntax, ln.indent, "content after the `##! summary` trailer"));
+                return Err(ln.error(
+                    ErrorKind::InvalidSyntax,
+                    ln.indent,
+                    "content after the `##! summary` trailer",
+                ));
             }
             return Err(self.surplus_or(&ln, "content after the end of the root value"));
         }
@@ -391,7 +424,11 @@ impl<'a> Parser<'a> {
         if count.n.is_some() {
             return None;
         }
-        self.deferred.push(Deferred { line: hdr.number, column: crate::text::column_of(hdr.raw, count.at), actual: 0 });
+        self.deferred.push(Deferred {
+            line: hdr.number,
+            column: crate::text::column_of(hdr.raw, count.at),
+            actual: 0,
+        });
         Some(self.deferred.len() - 1)
     }
 
@@ -438,7 +475,11 @@ impl<'a> Parser<'a> {
                 if indent == 0 {
                     break;
                 }
-                return Err(ln.error(ErrorKind::InvalidSyntax, ln.indent, "the summary trailer must not be indented"));
+                return Err(ln.error(
+                    ErrorKind::InvalidSyntax,
+                    ln.indent,
+                    "the summary trailer must not be indented",
+                ));
             }
             let surplus = self.surplus.take();
             self.cur.bump();
@@ -446,7 +487,10 @@ impl<'a> Parser<'a> {
                 // A line right after a table that stopped at its declared
                 // count, which is no object member: a surplus row.
                 let surplus_row = matches!(surplus, Some((i, _)) if i == indent);
-                if surplus_row && e.kind() == ErrorKind::InvalidSyntax && e.line() == Some(ln.number) {
+                if surplus_row
+                    && e.kind() == ErrorKind::InvalidSyntax
+                    && e.line() == Some(ln.number)
+                {
                     self.surplus = surplus;
                     return Err(self.surplus_or(&ln, e.message()));
                 }
@@ -457,7 +501,12 @@ impl<'a> Parser<'a> {
         Ok(obj.finish())
     }
 
-    fn parse_member(&mut self, ln: &Ln<'a>, depth: usize, obj: &mut ObjectBuilder) -> Result<(), Error> {
+    fn parse_member(
+        &mut self,
+        ln: &Ln<'a>,
+        depth: usize,
+        obj: &mut ObjectBuilder,
+    ) -> Result<(), Error> {
         let text = ln.text();
         let raw = ln.raw.as_bytes();
         let key_at;
@@ -502,7 +551,13 @@ impl<'a> Parser<'a> {
                         ))
                     }
                 },
-                _ => return Err(ln.error(ErrorKind::InvalidSyntax, end, "expected `=` or `[count]:` after the key")),
+                _ => {
+                    return Err(ln.error(
+                        ErrorKind::InvalidSyntax,
+                        end,
+                        "expected `=` or `[count]:` after the key",
+                    ))
+                }
             };
             (key, value)
         };
@@ -517,12 +572,20 @@ impl<'a> Parser<'a> {
         let rest = &raw[pos..];
         if let Some(list) = rest.strip_prefix(':') {
             if count.keyed {
-                return Err(ln.error(ErrorKind::InvalidSyntax, pos, "a keyed map `[N:]` cannot be inline"));
+                return Err(ln.error(
+                    ErrorKind::InvalidSyntax,
+                    pos,
+                    "a keyed map `[N:]` cannot be inline",
+                ));
             }
             let mut values = Vec::with_capacity(cap(count));
             if !is_blank(list) {
                 if !list.starts_with(' ') {
-                    return Err(ln.error(ErrorKind::InvalidSyntax, pos + 1, "expected a space after `:`"));
+                    return Err(ln.error(
+                        ErrorKind::InvalidSyntax,
+                        pos + 1,
+                        "expected a space after `:`",
+                    ));
                 }
                 let max = self.limits.max_container_len;
                 for_each_token(ln, pos + 1, b',', Context::Value, |cell, at| {
@@ -563,7 +626,10 @@ impl<'a> Parser<'a> {
                 return Err(ln.error(
                     ErrorKind::LimitExceeded,
                     pos,
-                    alloc::format!("more than the configured limit of {} fields", self.limits.max_fields),
+                    alloc::format!(
+                        "more than the configured limit of {} fields",
+                        self.limits.max_fields
+                    ),
                 ));
             }
             if self.identity_field.is_none() {
@@ -574,7 +640,11 @@ impl<'a> Parser<'a> {
             return Ok(Head::Table(count, fields));
         }
         if !is_blank(rest) {
-            return Err(ln.error(ErrorKind::InvalidSyntax, pos, "unexpected characters after the count"));
+            return Err(ln.error(
+                ErrorKind::InvalidSyntax,
+                pos,
+                "unexpected characters after the count",
+            ));
         }
         if count.keyed {
             return Err(ln.error(
@@ -607,7 +677,13 @@ impl<'a> Parser<'a> {
     }
 
     /// `@N` items (spec §7.6).
-    fn parse_expanded(&mut self, hdr: &Ln<'_>, count: Count, indent: usize, depth: usize) -> Result<Value, Error> {
+    fn parse_expanded(
+        &mut self,
+        hdr: &Ln<'_>,
+        count: Count,
+        indent: usize,
+        depth: usize,
+    ) -> Result<Value, Error> {
         let deferred = self.open_deferred(hdr, count);
         let mut items = Vec::with_capacity(cap(count));
         while let Some(ln) = self.cur.peek()? {
@@ -673,7 +749,8 @@ impl<'a> Parser<'a> {
             ));
         }
         self.check_depth(depth + 1, hdr)?;
-        let mut table = Table::new(fields, keyed, self.limits.max_depth).map_err(|(k, m)| hdr.error(k, count.at, m))?;
+        let mut table = Table::new(fields, keyed, self.limits.max_depth)
+            .map_err(|(k, m)| hdr.error(k, count.at, m))?;
         let deferred = self.open_deferred(hdr, count);
         let mut rows: Vec<Value> = Vec::with_capacity(if keyed { 0 } else { cap(count) });
         let mut members = ObjectBuilder::new();
@@ -682,7 +759,11 @@ impl<'a> Parser<'a> {
         let mut last_inline = false;
         loop {
             if count.n == Some(index as u64) {
-                let kind = if last_inline { ErrorKind::OrphanInlineAttachment } else { ErrorKind::CountMismatch };
+                let kind = if last_inline {
+                    ErrorKind::OrphanInlineAttachment
+                } else {
+                    ErrorKind::CountMismatch
+                };
                 self.surplus = Some((indent, kind));
                 break;
             }
@@ -702,11 +783,16 @@ impl<'a> Parser<'a> {
                 break;
             }
             if text.starts_with('.') {
-                return Err(ln.error(ErrorKind::OrphanAttachment, ln.indent, "attachment with no row before it"));
+                return Err(ln.error(
+                    ErrorKind::OrphanAttachment,
+                    ln.indent,
+                    "attachment with no row before it",
+                ));
             }
             self.cur.bump();
             self.check_len(index + 1, &ln)?;
-            let (inline, extras) = self.parse_row(&ln, index, &mut table, &mut slots, indent, depth)?;
+            let (inline, extras) =
+                self.parse_row(&ln, index, &mut table, &mut slots, indent, depth)?;
             last_inline = inline;
             if keyed {
                 let key = match core::mem::replace(&mut slots[0], Slot::Missing) {
@@ -735,7 +821,11 @@ impl<'a> Parser<'a> {
             index += 1;
         }
         self.close_count(hdr, count, deferred, index, "rows")?;
-        Ok(if keyed { Value::Object(members.finish()) } else { Value::Array(rows) })
+        Ok(if keyed {
+            Value::Object(members.finish())
+        } else {
+            Value::Array(rows)
+        })
     }
 }
 
@@ -767,7 +857,9 @@ impl<'a> Parser<'a> {
         slots.clear();
         let width = table.fields.len();
         let cells = {
-            let Table { inline, schemas, .. } = table;
+            let Table {
+                inline, schemas, ..
+            } = table;
             for_each_token(ln, pos, b'|', Context::Cell, |cell, at| {
                 let col = slots.len();
                 if col >= width {
@@ -776,11 +868,19 @@ impl<'a> Parser<'a> {
                 let slot = match cell {
                     Cell::Value(v) => Slot::Value(v),
                     Cell::Missing => Slot::Missing,
-                    Cell::Marker(None) => Slot::Marker { schema: inline[col], declared: false, at },
+                    Cell::Marker(None) => Slot::Marker {
+                        schema: inline[col],
+                        declared: false,
+                        at,
+                    },
                     Cell::Marker(Some(names)) => {
                         schemas.push(names);
                         inline[col] = Some(schemas.len() - 1);
-                        Slot::Marker { schema: inline[col], declared: true, at }
+                        Slot::Marker {
+                            schema: inline[col],
+                            declared: true,
+                            at,
+                        }
                     }
                 };
                 slots.push(slot);
@@ -795,14 +895,30 @@ impl<'a> Parser<'a> {
             ));
         }
         let has_markers = slots.iter().any(|s| matches!(s, Slot::Marker { .. }));
-        let had_inline = slots.iter().any(|s| matches!(s, Slot::Marker { schema: Some(_), .. }));
+        let had_inline = slots.iter().any(|s| {
+            matches!(
+                s,
+                Slot::Marker {
+                    schema: Some(_),
+                    ..
+                }
+            )
+        });
         let mut extras = ObjectBuilder::new();
         while let Some(child) = self.cur.peek()? {
             if child.indent < indent {
                 break;
             }
             let text = child.text();
-            let eligible = slots.iter().position(|s| matches!(s, Slot::Marker { schema: Some(_), .. }));
+            let eligible = slots.iter().position(|s| {
+                matches!(
+                    s,
+                    Slot::Marker {
+                        schema: Some(_),
+                        ..
+                    }
+                )
+            });
             if child.indent == indent {
                 if text.starts_with('.') {
                     self.cur.bump();
@@ -952,7 +1068,11 @@ impl<'a> Parser<'a> {
 
 /// A positional inline object body for the marker in column `col` (spec §7.4.5.2).
 fn positional(ln: &Ln<'_>, table: &Table, slots: &mut [Slot], col: usize) -> Result<(), Error> {
-    let Some(Slot::Marker { schema: Some(schema), .. }) = slots.get(col) else {
+    let Some(Slot::Marker {
+        schema: Some(schema),
+        ..
+    }) = slots.get(col)
+    else {
         return Ok(());
     };
     let names = &table.schemas[*schema];
@@ -967,7 +1087,10 @@ fn positional(ln: &Ln<'_>, table: &Table, slots: &mut [Slot], col: usize) -> Res
         return Err(ln.error(
             ErrorKind::InlineWidthMismatch,
             ln.indent,
-            alloc::format!("positional body has {cells} values, its inline schema declares {}", names.len()),
+            alloc::format!(
+                "positional body has {cells} values, its inline schema declares {}",
+                names.len()
+            ),
         ));
     }
     slots[col] = Slot::Filled(Value::Object(map));
@@ -976,7 +1099,11 @@ fn positional(ln: &Ln<'_>, table: &Table, slots: &mut [Slot], col: usize) -> Res
 
 fn check_duplicate(obj: &ObjectBuilder, key: &str, ln: &Ln<'_>, at: usize) -> Result<(), Error> {
     if obj.contains(key) {
-        return Err(ln.error(ErrorKind::DuplicateKey, at, alloc::format!("duplicate key `{key}`")));
+        return Err(ln.error(
+            ErrorKind::DuplicateKey,
+            at,
+            alloc::format!("duplicate key `{key}`"),
+        ));
     }
     Ok(())
 }
