@@ -185,51 +185,6 @@ pub fn to_json(v: &Value) -> serde_json::Value {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn parse(s: &str) -> serde_json::Value {
-        serde_json::from_str(s).unwrap()
-    }
-
-    #[test]
-    fn integers_are_exact_and_bounded() {
-        assert_eq!(
-            from_json(&parse("-9223372036854775808")).unwrap(),
-            Value::Int(i64::MIN)
-        );
-        let err = from_json(&parse("9223372036854775808")).unwrap_err();
-        assert_eq!(err.kind(), ErrorKind::OutOfRange);
-        assert!(err.message().contains("9223372036854775808") && err.message().contains("string"));
-        assert!(matches!(from_json(&parse("1.0")).unwrap(), Value::Float(f) if f == 1.0));
-        assert!(matches!(
-            from_json(&parse("1e400")).unwrap_err().kind(),
-            ErrorKind::OutOfRange
-        ));
-    }
-
-    #[test]
-    fn order_and_round_trip() {
-        let j = parse(r#"{"z":1,"a":[true,null,"x"],"m":{"k":2.5}}"#);
-        let v = from_json(&j).unwrap();
-        assert_eq!(
-            v.as_object().unwrap().keys().collect::<Vec<_>>(),
-            ["z", "a", "m"]
-        );
-        assert_eq!(to_json(&v), j);
-    }
-
-    #[test]
-    fn depth_is_bounded() {
-        let mut j = serde_json::Value::Null;
-        for _ in 0..200 {
-            j = serde_json::Value::Array(alloc::vec![j]);
-        }
-        assert_eq!(from_json(&j).unwrap_err().kind(), ErrorKind::LimitExceeded);
-    }
-}
-
 /// A keyed set from `{"name", "key", "fields": [...], "rows": [{...}]}`, the
 /// shape of the generic delta fixtures and the CLI's `--generic` inputs.
 ///
@@ -329,5 +284,50 @@ fn rows_field(
             })
             .collect(),
         Some(_) => Err(invalid(key, "an array of objects")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(s: &str) -> serde_json::Value {
+        serde_json::from_str(s).unwrap()
+    }
+
+    #[test]
+    fn integers_are_exact_and_bounded() {
+        assert_eq!(
+            from_json(&parse("-9223372036854775808")).unwrap(),
+            Value::Int(i64::MIN)
+        );
+        let err = from_json(&parse("9223372036854775808")).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::OutOfRange);
+        assert!(err.message().contains("9223372036854775808") && err.message().contains("string"));
+        assert!(matches!(from_json(&parse("1.0")).unwrap(), Value::Float(f) if f == 1.0));
+        assert!(matches!(
+            from_json(&parse("1e400")).unwrap_err().kind(),
+            ErrorKind::OutOfRange
+        ));
+    }
+
+    #[test]
+    fn order_and_round_trip() {
+        let j = parse(r#"{"z":1,"a":[true,null,"x"],"m":{"k":2.5}}"#);
+        let v = from_json(&j).unwrap();
+        assert_eq!(
+            v.as_object().unwrap().keys().collect::<Vec<_>>(),
+            ["z", "a", "m"]
+        );
+        assert_eq!(to_json(&v), j);
+    }
+
+    #[test]
+    fn depth_is_bounded() {
+        let mut j = serde_json::Value::Null;
+        for _ in 0..200 {
+            j = serde_json::Value::Array(alloc::vec![j]);
+        }
+        assert_eq!(from_json(&j).unwrap_err().kind(), ErrorKind::LimitExceeded);
     }
 }
