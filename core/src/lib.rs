@@ -67,6 +67,11 @@ pub use limits::Limits;
 pub use sink::IoSink;
 pub use sink::{CountingSink, FnSink, Sink, SinkError};
 
+/// The README's Rust examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;
+
 /// The version of the GCF specification this crate implements.
 pub const SPEC_VERSION: &str = "3.6.0";
 /// The version of this crate.
