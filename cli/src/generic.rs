@@ -2,9 +2,8 @@
 //! keyed-set deltas and pack roots. JSON values are converted to core types
 //! here; the format lives in `gcf_core::generic`.
 
-use gcf_core::generic::{Cell, StreamOptions, StreamWriter};
-use gcf_core::number::{parse_number, NumberError, ParsedNumber};
-use gcf_core::ErrorKind;
+use gcf_core::generic::{self, KeyedSet, Map, Outcome, StreamOptions, StreamWriter, Value};
+use gcf_core::header::{parse_header_line, Header};
 use serde_json::{Map as JsonMap, Value as Json};
 
 use crate::failure::{Failure, Result};
@@ -85,23 +84,14 @@ fn write_rows(
             .at_line(at, None)
             .into());
         }
-        if let Some(unknown) = row.keys().find(|k| !declared.contains(k)) {
-            return Err(Failure::invalid_input(format!(
-                "field `{unknown}` is not one of the table's fields ({})",
-                declared.join(",")
-            ))
-            .at_line(at, None)
-            .into());
-        }
-        let cells = declared
-            .iter()
-            .map(|field| match row.get(field) {
-                None => Ok(Cell::Missing),
-                Some(value) => cell(value, field),
-            })
-            .collect::<Result<Vec<Cell<'_>>>>()
-            .map_err(|f| f.at_line(at, None))?;
-        writer.row(&cells)?;
+        // Core maps members onto the declared columns: an absent field is
+        // `~`, an undeclared one is refused with its name (spec 8.3).
+        let object = generic::from_json(&Json::Object(row))
+            .map_err(|e| Failure::from(e).at_line(at, None))?;
+        let Value::Object(object) = object else {
+            return Err(lines.not_an_object().into());
+        };
+        writer.row_object(&object)?;
         next = next_row(lines)?;
     }
     if !field_names.is_empty() {
@@ -111,75 +101,142 @@ fn write_rows(
     Ok(())
 }
 
-/// One JSON scalar as a streaming cell; numbers go through core's parser so
-/// the int64 / double split is the format's, not serde's.
-fn cell<'a>(value: &'a Json, field: &str) -> Result<Cell<'a>> {
-    Ok(match value {
-        Json::Null => Cell::Null,
-        Json::Bool(b) => Cell::Bool(*b),
-        Json::String(s) => Cell::Str(s),
-        Json::Number(n) => match parse_number(n.as_str()) {
-            Ok(ParsedNumber::Int(i)) => Cell::Int(i),
-            Ok(ParsedNumber::Float(f)) => Cell::Float(f),
-            Err(NumberError::OutOfRange) => {
-                return Err(Failure::new(
-                    ErrorKind::OutOfRange.name(),
-                    gcf_core::number::out_of_range_message(n.as_str()),
-                ))
-            }
-            Err(NumberError::NotANumber) => {
-                return Err(Failure::invalid_input(format!(
-                    "field `{field}`: `{n}` is not a number"
-                )))
-            }
-        },
-        Json::Array(_) | Json::Object(_) => {
-            return Err(Failure::invalid_input(format!(
-                "field `{field}` holds an array or object; a streaming row takes only scalars"
-            )))
-        }
-    })
-}
-
-/// The failure of a generic command whose core half has not been merged.
-fn unavailable(what: &str) -> Failure {
-    Failure::new(
-        ErrorKind::InvalidState.name(),
-        format!("{what} needs the generic encoder/decoder, which this build of gcf-core lacks"),
-    )
-}
-
-/// `gcf encode-generic`.
-pub fn encode(_input: &Source, _out: &mut Output) -> Result<()> {
-    Err(unavailable("encode-generic"))
-}
-
-/// `gcf decode-generic`.
-pub fn decode(_input: &Source, _pretty: bool, _out: &mut Output) -> Result<()> {
-    Err(unavailable("decode-generic"))
-}
-
-/// `gcf delta --generic`.
-pub fn delta(
-    _base: &Source,
-    _new: &Source,
-    _echoed: Option<&str>,
-    _out: &mut Output,
-) -> Result<()> {
-    Err(unavailable("delta --generic"))
-}
-
-/// `gcf pack-root --generic`.
-pub fn pack_root(_input: &Source, _out: &mut Output) -> Result<()> {
-    Err(unavailable("pack-root --generic"))
-}
-
-/// `gcf validate` of a generic payload.
-pub fn validate(_text: &str) -> Result<String> {
-    Err(unavailable("validating a generic payload"))
+/// `gcf encode-generic`: any JSON -> GCF.
+pub fn encode(input: &Source, out: &mut Output) -> Result<()> {
+    let value = generic::from_json(&input.read_json()?)?;
+    out.emit(|sink| generic::encode_to(&value, sink))
 }
 
 /// The generic encoding of a JSON value, for `gcf stats`.
-pub fn encode_string(_json: &Json) -> Result<String> {
-    Err(unavailable("stats for generic JSON"))
+pub fn encode_string(json: &Json) -> Result<String> {
+    Ok(generic::encode(&generic::from_json(json)?)?)
+}
+
+/// `gcf decode-generic`: GCF -> JSON.
+pub fn decode(input: &Source, pretty: bool, out: &mut Output) -> Result<()> {
+    let bytes = input.read_all()?;
+    let text = gcf_core::input::validate_utf8(&bytes)?;
+    let value = decoder_for(&header_of(text)?).decode(text)?;
+    out.write_json(&generic::to_json(&value), pretty)
+}
+
+fn header_of(text: &str) -> Result<Header<'_>> {
+    let first = text.split('\n').next().unwrap_or("");
+    Ok(parse_header_line(
+        first.strip_suffix('\r').unwrap_or(first),
+    )?)
+}
+
+/// A full payload of a keyed set (`key=` in the header) marks its identity
+/// field `@id` (spec 10a.1); everything else is a plain payload where `@` in
+/// a field name is an error.
+fn decoder_for(header: &Header<'_>) -> generic::Decoder {
+    generic::Decoder::new().allow_identity_fields(header.get("key").is_some())
+}
+
+/// `gcf validate` of a generic payload: a delta when the header says
+/// `delta=true`, else any payload.
+pub fn validate(text: &str) -> Result<String> {
+    let header = header_of(text)?;
+    if header.get("delta") == Some("true") {
+        let d = generic::decode_delta(text)?;
+        return Ok(format!(
+            "generic delta, {} added, {} changed, {} removed",
+            d.added.len(),
+            d.changed.len(),
+            d.removed.len()
+        ));
+    }
+    let value = decoder_for(&header).decode(text)?;
+    if header.get("unchanged") == Some("true") {
+        let root = header.get("pack_root").unwrap_or("");
+        return Ok(format!("generic unchanged, pack_root={root}"));
+    }
+    Ok(match &value {
+        Value::Object(m) => format!("generic payload, object with {} keys", m.len()),
+        Value::Array(a) => format!("generic payload, array of {} items", a.len()),
+        _ => "generic payload, scalar".to_owned(),
+    })
+}
+
+/// A keyed set from `{"name", "key", "fields", "rows"}`: `name` defaults to
+/// `rows`, `fields` to the first row's keys.
+fn keyed_set(json: &Json, what: &str) -> Result<KeyedSet> {
+    let invalid = |m: String| Failure::invalid_input(format!("{what}: {m}"));
+    let Json::Object(o) = json else {
+        return Err(invalid(
+            "a keyed set must be an object {\"name\", \"key\", \"fields\", \"rows\"}".into(),
+        ));
+    };
+    let text = |key: &str| match o.get(key) {
+        None | Some(Json::Null) => Ok(None),
+        Some(Json::String(s)) => Ok(Some(s.clone())),
+        Some(_) => Err(invalid(format!("`{key}` must be a string"))),
+    };
+    let name = text("name")?.unwrap_or_else(|| "rows".to_owned());
+    let key =
+        text("key")?.ok_or_else(|| invalid("`key` (the identity field) is required".into()))?;
+    let rows = match o.get("rows") {
+        None | Some(Json::Null) => Vec::new(),
+        Some(Json::Array(rows)) => rows
+            .iter()
+            .enumerate()
+            .map(|(i, row)| match generic::from_json(row)? {
+                Value::Object(m) => Ok(m),
+                _ => Err(invalid(format!("`rows[{i}]` must be an object"))),
+            })
+            .collect::<Result<Vec<Map>>>()?,
+        Some(_) => return Err(invalid("`rows` must be an array".into())),
+    };
+    let fields = match o.get("fields") {
+        None | Some(Json::Null) => rows
+            .first()
+            .map(|r| r.keys().map(str::to_owned).collect())
+            .unwrap_or_default(),
+        Some(Json::Array(names)) => names
+            .iter()
+            .map(|n| match n {
+                Json::String(s) => Ok(s.clone()),
+                _ => Err(invalid("`fields` must be an array of strings".into())),
+            })
+            .collect::<Result<Vec<String>>>()?,
+        Some(_) => return Err(invalid("`fields` must be an array of strings".into())),
+    };
+    Ok(KeyedSet {
+        name,
+        key,
+        fields,
+        rows,
+    })
+}
+
+/// `gcf pack-root --generic`.
+pub fn pack_root(input: &Source, out: &mut Output) -> Result<()> {
+    let set = keyed_set(&input.read_json()?, &input.name())?;
+    let root = generic::pack_root(&set)?;
+    out.write_text(&root)?;
+    out.write_text("\n")
+}
+
+/// `gcf delta --generic`: the spec 10a.4 answer for a consumer that echoed
+/// `echoed_root` (default: BASE's root). The producer holds BASE and NEW, so
+/// an echoed root is known when it is one of theirs; an unknown or empty
+/// root gets the full payload. `tool` comes from NEW's `tool` member.
+pub fn delta(base: &Source, new: &Source, echoed: Option<&str>, out: &mut Output) -> Result<()> {
+    let base_set = keyed_set(&base.read_json()?, &base.name())?;
+    let new_json = new.read_json()?;
+    let current = keyed_set(&new_json, &new.name())?;
+    let tool = match new_json.get("tool") {
+        Some(Json::String(t)) => t.as_str(),
+        _ => "",
+    };
+    let base_root = generic::pack_root(&base_set)?;
+    let held = match echoed {
+        None => Some(&base_set),
+        Some(root) if root == base_root => Some(&base_set),
+        Some(root) if !root.is_empty() && root == generic::pack_root(&current)? => Some(&current),
+        Some(_) => None,
+    };
+    let outcome: Outcome = generic::respond(held, &current, tool)?;
+    out.write_text(outcome.text())
 }
