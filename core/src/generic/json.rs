@@ -185,6 +185,108 @@ pub fn to_json(v: &Value) -> serde_json::Value {
     }
 }
 
+/// A keyed set from `{"name", "key", "fields": [...], "rows": [{...}]}`, the
+/// shape of the generic delta fixtures and the CLI's `--generic` inputs.
+///
+/// ```
+/// let set = gcf_core::generic::keyed_set_from_json(&serde_json::json!(
+///     {"name": "orders", "key": "id", "fields": ["id", "total"], "rows": [{"id": 1, "total": 9.5}]}))?;
+/// assert_eq!(set.rows.len(), 1);
+/// # Ok::<(), gcf_core::Error>(())
+/// ```
+pub fn keyed_set_from_json(v: &serde_json::Value) -> Result<super::KeyedSet, Error> {
+    let o = v
+        .as_object()
+        .ok_or_else(|| invalid("keyed set", "an object"))?;
+    Ok(super::KeyedSet {
+        name: text_field(o, "name")?,
+        key: text_field(o, "key")?,
+        fields: strings_field(o, "fields")?,
+        rows: rows_field(o, "rows")?,
+    })
+}
+
+/// A generic delta from `{"tool", "key", "fields", "baseRoot", "newRoot",
+/// "added", "changed", "removed", "deltaTokens", "fullTokens"}`.
+pub fn generic_delta_from_json(v: &serde_json::Value) -> Result<super::GenericDelta, Error> {
+    let o = v.as_object().ok_or_else(|| invalid("delta", "an object"))?;
+    let removed = match o.get("removed") {
+        None | Some(serde_json::Value::Null) => Vec::new(),
+        Some(serde_json::Value::Array(ids)) => {
+            ids.iter().map(from_json).collect::<Result<_, _>>()?
+        }
+        Some(_) => return Err(invalid("removed", "an array")),
+    };
+    let count = |key: &str| match o.get(key) {
+        None | Some(serde_json::Value::Null) => Ok(0),
+        Some(n) => n
+            .as_u64()
+            .ok_or_else(|| invalid(key, "a non-negative integer")),
+    };
+    Ok(super::GenericDelta {
+        tool: text_field(o, "tool")?,
+        key: text_field(o, "key")?,
+        fields: strings_field(o, "fields")?,
+        base_root: text_field(o, "baseRoot")?,
+        new_root: text_field(o, "newRoot")?,
+        added: rows_field(o, "added")?,
+        changed: rows_field(o, "changed")?,
+        removed,
+        delta_tokens: count("deltaTokens")?,
+        full_tokens: count("fullTokens")?,
+    })
+}
+
+fn invalid(what: &str, shape: &str) -> Error {
+    Error::new(
+        ErrorKind::InvalidInput,
+        alloc::format!("`{what}` must be {shape}"),
+    )
+}
+
+fn text_field(o: &serde_json::Map<String, serde_json::Value>, key: &str) -> Result<String, Error> {
+    match o.get(key) {
+        None | Some(serde_json::Value::Null) => Ok(String::new()),
+        Some(serde_json::Value::String(s)) => Ok(s.clone()),
+        Some(_) => Err(invalid(key, "a string")),
+    }
+}
+
+fn strings_field(
+    o: &serde_json::Map<String, serde_json::Value>,
+    key: &str,
+) -> Result<Vec<String>, Error> {
+    match o.get(key) {
+        None | Some(serde_json::Value::Null) => Ok(Vec::new()),
+        Some(serde_json::Value::Array(a)) => a
+            .iter()
+            .map(|s| {
+                s.as_str()
+                    .map(String::from)
+                    .ok_or_else(|| invalid(key, "an array of strings"))
+            })
+            .collect(),
+        Some(_) => Err(invalid(key, "an array of strings")),
+    }
+}
+
+fn rows_field(
+    o: &serde_json::Map<String, serde_json::Value>,
+    key: &str,
+) -> Result<Vec<Map>, Error> {
+    match o.get(key) {
+        None | Some(serde_json::Value::Null) => Ok(Vec::new()),
+        Some(serde_json::Value::Array(rows)) => rows
+            .iter()
+            .map(|r| match from_json(r)? {
+                Value::Object(m) => Ok(m),
+                _ => Err(invalid(key, "an array of objects")),
+            })
+            .collect(),
+        Some(_) => Err(invalid(key, "an array of objects")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -464,13 +464,15 @@ pub(crate) fn parse_trailer(ln: &Ln<'_>) -> Result<Option<Vec<u64>>, Error> {
         for entry in value.split(',') {
             match crate::header::parse_decimal(entry) {
                 Some(n) => list.push(n),
-                None => return Err(ln.error(
-                    ErrorKind::InvalidCount,
-                    ln.offset_of(entry),
-                    alloc::format!(
+                None => {
+                    return Err(ln.error(
+                        ErrorKind::InvalidCount,
+                        ln.offset_of(entry),
+                        alloc::format!(
                         "summary count `{entry}` is not a decimal (generic counts are positional)"
                     ),
-                )),
+                    ))
+                }
             }
         }
         counts = Some(list);
