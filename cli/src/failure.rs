@@ -83,12 +83,20 @@ impl Failure {
     /// layer below does not.
     pub fn at_line(mut self, at: usize, col: Option<usize>) -> Failure {
         if let Failure::Report { line, column, .. } = &mut self {
-            if line.is_none() {
+            if line.is_none() && at > 0 {
                 *line = Some(at);
                 if column.is_none() {
                     *column = col;
                 }
             }
+        }
+        self
+    }
+
+    /// Puts `context: ` before the message (which file or flag it concerns).
+    pub fn context(mut self, context: &str) -> Failure {
+        if let Failure::Report { message, .. } = &mut self {
+            *message = format!("{context}: {message}");
         }
         self
     }
@@ -175,8 +183,21 @@ mod tests {
     fn at_line_fills_only_what_is_unknown() {
         let f = Failure::invalid_input("x").at_line(4, Some(2));
         assert_eq!(f.to_string(), "error[invalid_input]: x (line 4, column 2)");
+        assert_eq!(
+            Failure::invalid_input("y").at_line(0, Some(3)).to_string(),
+            "error[invalid_input]: y",
+            "line 0 means no line was read yet"
+        );
+        let f = f.at_line(9, None).context("in.json");
+        assert_eq!(
+            f.to_string(),
+            "error[invalid_input]: in.json: x (line 4, column 2)"
+        );
         let f = f.at_line(9, None);
-        assert_eq!(f.to_string(), "error[invalid_input]: x (line 4, column 2)");
+        assert_eq!(
+            f.to_string(),
+            "error[invalid_input]: in.json: x (line 4, column 2)"
+        );
     }
 
     #[test]

@@ -2,8 +2,9 @@
 //! keyed-set deltas and pack roots. JSON values are converted to core types
 //! here; the format lives in `gcf_core::generic`.
 
-use gcf_core::generic::{self, KeyedSet, Map, Outcome, StreamOptions, StreamWriter, Value};
-use gcf_core::header::{parse_header_line, Header};
+use gcf_core::generic::{self, KeyedSet, Outcome, StreamOptions, StreamWriter, Value};
+use gcf_core::header::{detect_profile, parse_header_line, Header};
+use gcf_core::Profile;
 use serde_json::{Map as JsonMap, Value as Json};
 
 use crate::failure::{Failure, Result};
@@ -69,10 +70,14 @@ fn write_rows(
     options: StreamOptions,
     out: &mut Output,
 ) -> std::result::Result<(), RowFailure> {
-    let mut writer = StreamWriter::new(out.sink(), options)?;
+    // Errors before the first row concern the flags, not a line.
+    let setup = |e: gcf_core::Error| RowFailure::Cli(Failure::from(e));
+    let mut writer = StreamWriter::new(out.sink(), options).map_err(setup)?;
     let field_names: Vec<&str> = declared.iter().map(String::as_str).collect();
     if !field_names.is_empty() {
-        writer.begin_table(Some(name), &field_names)?;
+        writer
+            .begin_table(Some(name), &field_names)
+            .map_err(|e| RowFailure::Cli(Failure::from(e).context("table header")))?;
     }
     let mut next = first;
     while let Some(row) = next {
@@ -116,6 +121,9 @@ pub fn encode_string(json: &Json) -> Result<String> {
 pub fn decode(input: &Source, pretty: bool, out: &mut Output) -> Result<()> {
     let bytes = input.read_all()?;
     let text = gcf_core::input::validate_utf8(&bytes)?;
+    if detect_profile(text)? == Profile::Graph {
+        return Err(crate::graph::wrong_profile("graph", "gcf decode"));
+    }
     let value = decoder_for(&header_of(text)?).decode(text)?;
     out.write_json(&generic::to_json(&value), pretty)
 }
@@ -159,55 +167,25 @@ pub fn validate(text: &str) -> Result<String> {
     })
 }
 
-/// A keyed set from `{"name", "key", "fields", "rows"}`: `name` defaults to
-/// `rows`, `fields` to the first row's keys.
+/// A keyed set from `{"name", "key", "fields", "rows"}` (core's JSON shape),
+/// with two conveniences for hand-written files: `name` defaults to `rows`
+/// and `fields` to the first row's keys. `what` names the file in errors.
 fn keyed_set(json: &Json, what: &str) -> Result<KeyedSet> {
-    let invalid = |m: String| Failure::invalid_input(format!("{what}: {m}"));
-    let Json::Object(o) = json else {
-        return Err(invalid(
-            "a keyed set must be an object {\"name\", \"key\", \"fields\", \"rows\"}".into(),
-        ));
-    };
-    let text = |key: &str| match o.get(key) {
-        None | Some(Json::Null) => Ok(None),
-        Some(Json::String(s)) => Ok(Some(s.clone())),
-        Some(_) => Err(invalid(format!("`{key}` must be a string"))),
-    };
-    let name = text("name")?.unwrap_or_else(|| "rows".to_owned());
-    let key =
-        text("key")?.ok_or_else(|| invalid("`key` (the identity field) is required".into()))?;
-    let rows = match o.get("rows") {
-        None | Some(Json::Null) => Vec::new(),
-        Some(Json::Array(rows)) => rows
-            .iter()
-            .enumerate()
-            .map(|(i, row)| match generic::from_json(row)? {
-                Value::Object(m) => Ok(m),
-                _ => Err(invalid(format!("`rows[{i}]` must be an object"))),
-            })
-            .collect::<Result<Vec<Map>>>()?,
-        Some(_) => return Err(invalid("`rows` must be an array".into())),
-    };
-    let fields = match o.get("fields") {
-        None | Some(Json::Null) => rows
-            .first()
-            .map(|r| r.keys().map(str::to_owned).collect())
-            .unwrap_or_default(),
-        Some(Json::Array(names)) => names
-            .iter()
-            .map(|n| match n {
-                Json::String(s) => Ok(s.clone()),
-                _ => Err(invalid("`fields` must be an array of strings".into())),
-            })
-            .collect::<Result<Vec<String>>>()?,
-        Some(_) => return Err(invalid("`fields` must be an array of strings".into())),
-    };
-    Ok(KeyedSet {
-        name,
-        key,
-        fields,
-        rows,
-    })
+    let mut set = generic::keyed_set_from_json(json).map_err(|e| Failure::from(e).context(what))?;
+    if set.key.is_empty() {
+        return Err(Failure::invalid_input(format!(
+            "{what}: `key` (the identity field) is required"
+        )));
+    }
+    if set.name.is_empty() {
+        set.name = "rows".to_owned();
+    }
+    if set.fields.is_empty() {
+        if let Some(first) = set.rows.first() {
+            set.fields = first.keys().map(str::to_owned).collect();
+        }
+    }
+    Ok(set)
 }
 
 /// `gcf pack-root --generic`.

@@ -3,7 +3,10 @@
 
 use gcf_core::graph;
 
-use crate::failure::Result;
+use gcf_core::header::detect_profile;
+use gcf_core::Profile;
+
+use crate::failure::{Failure, Result};
 use crate::io::{Output, Source};
 
 /// `gcf encode`: payload JSON -> GCF.
@@ -14,8 +17,21 @@ pub fn encode(input: &Source, out: &mut Output) -> Result<()> {
 
 /// `gcf decode`: GCF -> pretty payload JSON.
 pub fn decode(input: &Source, out: &mut Output) -> Result<()> {
-    let payload = graph::decode_bytes(&input.read_all()?)?;
+    let bytes = input.read_all()?;
+    let text = gcf_core::input::validate_utf8(&bytes)?;
+    if detect_profile(text)? == Profile::Generic {
+        return Err(wrong_profile("generic", "gcf decode-generic"));
+    }
+    let payload = graph::decode(text)?;
     out.write_json(&graph::payload_to_json(&payload), true)
+}
+
+/// The error for a payload of the other profile, pointing at the right command.
+pub fn wrong_profile(profile: &str, command: &str) -> Failure {
+    Failure::invalid_input(format!(
+        "this is a {profile}-profile payload; decode it with `{command}`"
+    ))
+    .at_line(1, Some(5))
 }
 
 /// `gcf pack-root`: the snapshot's `sha256:...` root.

@@ -222,6 +222,12 @@ fn decode_errors_carry_category_and_position() {
     );
     let line = expect_error(&run, "invalid_utf8");
     assert!(line.contains("(line 3"), "{line}");
+    let run = gcf(&["decode"], Some(b"GCF profile=generic\nx=1\n"));
+    let line = expect_error(&run, "invalid_input");
+    assert!(line.contains("`gcf decode-generic`"), "{line}");
+    let run = gcf(&["decode-generic"], Some(PAYLOAD_GCF.as_bytes()));
+    let line = expect_error(&run, "invalid_input");
+    assert!(line.contains("`gcf decode`"), "{line}");
     let run = gcf(&["decode"], Some(b"hello\n"));
     let line = expect_error(&run, "missing_header");
     assert!(line.ends_with("(line 1, column 1)"), "{line}");
@@ -417,6 +423,17 @@ fn stream_generic_unknown_field_names_field_and_line() {
         line.contains("`colour`") && line.ends_with("(line 4)"),
         "{line}"
     );
+    // Errors in the flags are not blamed on a line of the input.
+    let run = gcf(
+        &["stream", "--profile", "generic", "--fields", "a,a"],
+        Some(b"{\"a\":1}\n"),
+    );
+    assert_eq!(
+        expect_error(&run, "duplicate_field_name"),
+        "error[duplicate_field_name]: table header: field `a` is declared twice"
+    );
+    let run = gcf(&["stream", "--tool", "a b"], Some(STREAM.as_bytes()));
+    assert!(!expect_error(&run, "invalid_input").contains("(line"));
     let nested = "{\"id\":1,\"tags\":[\"a\"]}\n";
     let run = gcf(&["stream", "--profile", "generic"], Some(nested.as_bytes()));
     let line = expect_error(&run, "invalid_input");
