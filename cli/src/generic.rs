@@ -3,7 +3,7 @@
 //! here; the format lives in `gcf_core::generic`.
 
 use gcf_core::generic::{self, KeyedSet, Outcome, StreamOptions, StreamWriter, Value};
-use gcf_core::header::{detect_profile, parse_header_line, Header};
+use gcf_core::header::detect_profile;
 use gcf_core::Profile;
 use serde_json::{Map as JsonMap, Value as Json};
 
@@ -124,47 +124,9 @@ pub fn decode(input: &Source, pretty: bool, out: &mut Output) -> Result<()> {
     if detect_profile(text)? == Profile::Graph {
         return Err(crate::graph::wrong_profile("graph", "gcf decode"));
     }
-    let value = decoder_for(&header_of(text)?).decode(text)?;
+    // A keyed full payload (`key=` in the header) decodes with its `@` identity field.
+    let value = generic::decode(text)?;
     out.write_json(&generic::to_json(&value), pretty)
-}
-
-fn header_of(text: &str) -> Result<Header<'_>> {
-    let first = text.split('\n').next().unwrap_or("");
-    Ok(parse_header_line(
-        first.strip_suffix('\r').unwrap_or(first),
-    )?)
-}
-
-/// A full payload of a keyed set (`key=` in the header) marks its identity
-/// field `@id` (spec 10a.1); everything else is a plain payload where `@` in
-/// a field name is an error.
-fn decoder_for(header: &Header<'_>) -> generic::Decoder {
-    generic::Decoder::new().allow_identity_fields(header.get("key").is_some())
-}
-
-/// `gcf validate` of a generic payload: a delta when the header says
-/// `delta=true`, else any payload.
-pub fn validate(text: &str) -> Result<String> {
-    let header = header_of(text)?;
-    if header.get("delta") == Some("true") {
-        let d = generic::decode_delta(text)?;
-        return Ok(format!(
-            "generic delta, {} added, {} changed, {} removed",
-            d.added.len(),
-            d.changed.len(),
-            d.removed.len()
-        ));
-    }
-    let value = decoder_for(&header).decode(text)?;
-    if header.get("unchanged") == Some("true") {
-        let root = header.get("pack_root").unwrap_or("");
-        return Ok(format!("generic unchanged, pack_root={root}"));
-    }
-    Ok(match &value {
-        Value::Object(m) => format!("generic payload, object with {} keys", m.len()),
-        Value::Array(a) => format!("generic payload, array of {} items", a.len()),
-        _ => "generic payload, scalar".to_owned(),
-    })
 }
 
 /// A keyed set from `{"name", "key", "fields", "rows"}` (core's JSON shape),

@@ -1,56 +1,54 @@
 //! `gcf validate` and `gcf stats`: look at a payload without converting it.
 
-use gcf_core::graph;
-use gcf_core::header::{detect_profile, parse_header_line};
-use gcf_core::Profile;
+use gcf_core::generic::Value;
+use gcf_core::{graph, Document};
 
 use crate::args;
 use crate::failure::Result;
 use crate::io::{Output, Source};
 
-/// `gcf validate`: decode with the profile the header names and summarize.
+/// `gcf validate`: decode with the decoder the header calls for and summarize.
 pub fn validate(input: &Source, out: &mut Output) -> Result<()> {
     let bytes = input.read_all()?;
-    let text = gcf_core::input::validate_utf8(&bytes)?;
-    let summary = match detect_profile(text)? {
-        Profile::Graph => validate_graph(text)?,
-        Profile::Generic => crate::generic::validate(text)?,
-    };
-    out.write_text("ok: ")?;
-    out.write_text(&summary)?;
-    out.write_text("\n")
-}
-
-fn is_delta(text: &str) -> Result<bool> {
-    let first = text.split('\n').next().unwrap_or("");
-    let header = parse_header_line(first.strip_suffix('\r').unwrap_or(first))?;
-    Ok(header.get("delta") == Some("true"))
-}
-
-fn validate_graph(text: &str) -> Result<String> {
-    if is_delta(text)? {
-        let d = graph::decode_delta(text)?;
-        return Ok(format!(
+    let summary = match gcf_core::decode_any_bytes(&bytes)? {
+        Document::Unchanged {
+            profile, pack_root, ..
+        } => {
+            format!("{} unchanged, pack_root={pack_root}", profile.name())
+        }
+        Document::Graph(p) => {
+            let mut summary = format!(
+                "graph payload, {} symbols, {} edges",
+                p.symbols.len(),
+                p.edges.len()
+            );
+            if !p.locations.is_empty() {
+                summary.push_str(&format!(", {} locations", p.locations.len()));
+            }
+            summary
+        }
+        Document::GraphDelta(d) => format!(
             "graph delta, {} removed, {} added, {} edges removed, {} edges added",
             d.removed.len(),
             d.added.len(),
             d.removed_edges.len(),
             d.added_edges.len()
-        ));
-    }
-    let p = graph::decode_borrowed(text)?;
-    if p.unchanged {
-        return Ok(format!("graph unchanged, pack_root={}", p.pack_root));
-    }
-    let mut summary = format!(
-        "graph payload, {} symbols, {} edges",
-        p.symbols.len(),
-        p.edges.len()
-    );
-    if !p.locations.is_empty() {
-        summary.push_str(&format!(", {} locations", p.locations.len()));
-    }
-    Ok(summary)
+        ),
+        Document::Generic(value) => match &value {
+            Value::Object(m) => format!("generic payload, object with {} keys", m.len()),
+            Value::Array(a) => format!("generic payload, array of {} items", a.len()),
+            _ => "generic payload, scalar".to_owned(),
+        },
+        Document::GenericDelta(d) => format!(
+            "generic delta, {} added, {} changed, {} removed",
+            d.added.len(),
+            d.changed.len(),
+            d.removed.len()
+        ),
+    };
+    out.write_text("ok: ")?;
+    out.write_text(&summary)?;
+    out.write_text("\n")
 }
 
 /// Sizes of one representation.

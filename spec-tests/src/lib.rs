@@ -257,16 +257,7 @@ fn error_fixture(f: &Json) -> Verdict {
     let Some(bytes) = error_input(f) else {
         return Verdict::Fail("fixture has no input".into());
     };
-    let result: Result<(), gcf_core::Error> = (|| {
-        let text = gcf_core::input::validate_utf8(&bytes)?;
-        let first = text.split('\n').next().unwrap_or("");
-        let is_delta = first.split(' ').any(|p| p == "delta=true");
-        match header::detect_profile(text)? {
-            Profile::Graph if is_delta => graph::decode_delta(text).map(drop),
-            Profile::Graph => graph::decode(text).map(drop),
-            Profile::Generic => gcf_core::generic::decode(text).map(drop),
-        }
-    })();
+    let result = gcf_core::decode_any_bytes(&bytes).map(drop);
     match result {
         Ok(()) => Verdict::Fail(format!("decoded without error; expected {want}")),
         Err(e) if error_matches(&e, want) => {

@@ -241,6 +241,31 @@ impl<K: Sink> StreamWriter<K> {
         Ok(())
     }
 
+    /// Writes a source position for a symbol named by qualified name; needs
+    /// [`StreamOptions::index_names`].
+    pub fn write_location_by_name(
+        &mut self,
+        qualified_name: &str,
+        file: &str,
+        line: u32,
+        column: u32,
+        end: Option<(u32, u32)>,
+    ) -> Result<(), Error> {
+        let Some(names) = &self.names else {
+            return Err(Error::new(
+                ErrorKind::InvalidState,
+                "write_location_by_name needs StreamOptions::index_names",
+            ));
+        };
+        let id = names.get(qualified_name).copied().ok_or_else(|| {
+            Error::new(
+                ErrorKind::UnknownEdgeReference,
+                alloc::format!("location names `{qualified_name}`, which was not written"),
+            )
+        })?;
+        self.write_location(id, file, line, column, end)
+    }
+
     /// Symbols written so far.
     pub fn symbol_count(&self) -> u64 {
         self.symbols
@@ -361,7 +386,14 @@ mod tests {
                 .kind(),
             ErrorKind::UnknownEdgeReference
         );
-        w.write_location(1, "src/b.go", 4, 2, None).unwrap();
+        w.write_location_by_name("b", "src/b.go", 4, 2, None)
+            .unwrap();
+        assert_eq!(
+            w.write_location_by_name("zz", "f", 1, 1, None)
+                .unwrap_err()
+                .kind(),
+            ErrorKind::UnknownEdgeReference
+        );
         assert_eq!(
             w.write_edge(0, 1, "x", "").unwrap_err().kind(),
             ErrorKind::InvalidState

@@ -100,8 +100,10 @@ impl Decoder {
     }
 
     /// Accepts `@`-prefixed identity fields in tabular and keyed field
-    /// declarations (`{@id,total}`, spec §10a.1); off by default, where such
-    /// a field name is a syntax error.
+    /// declarations (`{@id,total}`, spec §10a.1) even without `key=` in the
+    /// header. A payload whose header has `key=` always accepts them (the
+    /// marked field must be the one `key=` names); elsewhere such a field name
+    /// is a syntax error.
     pub fn allow_identity_fields(mut self, allow: bool) -> Self {
         self.allow_identity = allow;
         self
@@ -137,17 +139,32 @@ impl Decoder {
                 ErrorKind::InvalidInput,
                 1,
                 1,
-                "payload is graph profile; use graph::decode",
+                "this is a graph-profile payload, not a generic one",
             ));
         }
-        let header = header
+        // A delta-participating payload names its identity field in the header
+        // (`key=`) and marks it `@` in its declaration (spec §10a.1).
+        let key = header.get("key");
+        let allow_identity = self.allow_identity || key.is_some();
+        let key_column = header.column_of(first.text, "key");
+        let header: Vec<(String, String)> = header
             .fields
             .iter()
             .map(|&(k, v)| (String::from(k), String::from(v)))
             .collect();
         let mut parser =
-            parser::Parser::new(lexer::Cursor::new(lines), self.limits, self.allow_identity);
+            parser::Parser::new(lexer::Cursor::new(lines), self.limits, allow_identity);
         let value = parser.parse_root()?;
+        if let (Some(key), Some(field)) = (key, parser.identity_field.as_deref()) {
+            if key != field {
+                return Err(Error::at(
+                    ErrorKind::InvalidSyntax,
+                    1,
+                    key_column,
+                    alloc::format!("the header says key={key} but the declaration marks @{field}"),
+                ));
+            }
+        }
         Ok(Document {
             header,
             value,

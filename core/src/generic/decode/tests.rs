@@ -356,7 +356,7 @@ fn header_errors_and_graph_payloads() {
     );
     let err = decode("GCF profile=graph\n## targets\n").unwrap_err();
     assert_eq!(err.kind(), ErrorKind::InvalidInput);
-    assert!(err.message().contains("graph::decode"));
+    assert!(err.message().contains("graph-profile payload"));
 }
 
 #[test]
