@@ -59,10 +59,11 @@ impl Value {
 }
 
 fn int_eq_float(i: i64, f: f64) -> bool {
-    // Exact: f must be integral and inside [-2^63, 2^63).
-    f.fract() == 0.0
-        && (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&f)
+    // Exact, and without `f64::fract` (not in `core`): inside [-2^63, 2^63),
+    // truncation gives `i`, and `i` converts back to exactly `f`.
+    (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&f)
         && f as i64 == i
+        && i as f64 == f
 }
 
 impl PartialEq for Value {

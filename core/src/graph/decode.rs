@@ -1,6 +1,7 @@
 //! The strict graph decoder (spec §4, §5, §6, §6a, §6b, §8.4-8.6, §13, §16.3, §16.5).
 
 use alloc::borrow::Cow;
+use alloc::vec::Vec;
 
 use hashbrown::HashMap;
 
@@ -90,6 +91,16 @@ impl Decoder {
 
     /// Decodes, borrowing strings from `input`.
     pub fn decode_borrowed<'a>(&self, input: &'a str) -> Result<Payload<Cow<'a, str>>, Error> {
+        self.decode_with_known(input, None).map(|(p, _)| p)
+    }
+
+    /// Decodes, resolving bare references through `known` (session ids to
+    /// symbols delivered earlier) when given. Returns the id of every symbol.
+    pub(crate) fn decode_with_known<'a>(
+        &self,
+        input: &'a str,
+        known: Option<&HashMap<u64, Symbol>>,
+    ) -> Result<(Payload<Cow<'a, str>>, Vec<u64>), Error> {
         let mut lines = Lines::new(input, &self.limits)?;
         let header_line = match lines.next() {
             Some(line) => line?,
@@ -118,10 +129,12 @@ impl Decoder {
             ));
         }
         let mut state = State::new(&header_line, &header, &self.limits)?;
+        state.known = known;
         while let Some(line) = lines.next() {
             state.line(line?)?;
         }
-        state.finish(&header_line)
+        let ids = core::mem::take(&mut state.symbol_ids);
+        state.finish(&header_line).map(|p| (p, ids))
     }
 }
 
@@ -220,6 +233,10 @@ impl TryInsertUnique for HashMap<u64, Slot> {
 
 struct State<'a, 'l> {
     limits: &'l Limits,
+    /// Symbols delivered in earlier calls of a session, to resolve bare references.
+    known: Option<&'l HashMap<u64, Symbol>>,
+    /// The id of each entry of `payload.symbols`.
+    symbol_ids: Vec<u64>,
     payload: Payload<Cow<'a, str>>,
     ids: IdTable,
     section: Section,
@@ -255,6 +272,8 @@ impl<'a, 'l> State<'a, 'l> {
         };
         Ok(State {
             limits,
+            known: None,
+            symbol_ids: Vec::new(),
             payload,
             ids: IdTable::new(),
             section: Section::None,
@@ -435,6 +454,28 @@ impl<'a, 'l> State<'a, 'l> {
         let (id, rest) = parse_id_prefix(line, line.text, ErrorKind::InvalidNodeLine)?;
         if rest.starts_with("  #") {
             // `@7  # previously transmitted`: a bare session reference (spec §9).
+            if let Some(known) = self.known {
+                let Some(symbol) = known.get(&id) else {
+                    return Err(line.error_at(
+                        ErrorKind::UnknownEdgeReference,
+                        1,
+                        alloc::format!("bare reference @{id} names no symbol delivered earlier in this session"),
+                    ));
+                };
+                let index = self.payload.symbols.len() as u32;
+                if !self.ids.insert(id, Slot::Symbol(index)) {
+                    return Err(duplicate_id(line, id));
+                }
+                self.payload.symbols.push(Symbol {
+                    qualified_name: Cow::Owned(symbol.qualified_name.clone()),
+                    kind: Cow::Owned(symbol.kind.clone()),
+                    score: symbol.score,
+                    provenance: Cow::Owned(symbol.provenance.clone()),
+                    distance,
+                });
+                self.symbol_ids.push(id);
+                return self.check_len(line);
+            }
             if !self.ids.insert(id, Slot::Reference) {
                 return Err(duplicate_id(line, id));
             }
@@ -454,6 +495,7 @@ impl<'a, 'l> State<'a, 'l> {
         if !self.ids.insert(id, Slot::Symbol(index)) {
             return Err(duplicate_id(line, id));
         }
+        self.symbol_ids.push(id);
         self.payload.symbols.push(Symbol {
             qualified_name: Cow::Borrowed(qname),
             kind: expand_kind_cow(kind),

@@ -33,6 +33,6 @@ pub use json::{
 };
 pub use kind::{abbreviate_kind, expand_kind};
 pub use pack_root::{pack_root, pack_root_canonical_bytes};
-pub use session::Session;
+pub use session::{Session, SessionDecoder};
 pub use stream::{StreamOptions, StreamWriter, TrailerForm};
 pub use types::{Edge, Location, Payload, Reference, Symbol};

@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 use hashbrown::HashMap;
 
 use super::encode::{emission_order, write_payload, Ids};
-use super::types::Payload;
+use super::types::{Payload, Symbol};
 use crate::error::{Error, ErrorKind};
 use crate::limits::Limits;
 use crate::sink::Sink;
@@ -165,6 +165,87 @@ impl Session {
     }
 }
 
+/// Consumer-side session state: resolves bare references (spec §9.2).
+///
+/// Decode every payload of a session with the same `SessionDecoder`: a bare
+/// `@id  # previously transmitted` line comes back as the full symbol
+/// delivered earlier (placed in the group it now appears in), and edges to it
+/// resolve. A reference to an id never delivered is an
+/// [`ErrorKind::UnknownEdgeReference`] error: per spec §9.4 the consumer
+/// rejects the response and asks for a full payload. A payload without
+/// `session=true` starts a new session.
+///
+/// ```
+/// use gcf_core::graph::{Payload, Session, SessionDecoder, Symbol};
+///
+/// let mut producer = Session::new();
+/// let mut consumer = SessionDecoder::new();
+/// let p = Payload { symbols: vec![Symbol::new("pkg.A", "function", 0.9, "lsp", 0)], ..Payload::default() };
+/// consumer.decode(&producer.encode(&p)?)?;
+/// let again = consumer.decode(&producer.encode(&p)?)?; // a bare reference on the wire
+/// assert_eq!(again.symbols[0].qualified_name, "pkg.A");
+/// # Ok::<(), gcf_core::Error>(())
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct SessionDecoder {
+    known: HashMap<u64, Symbol>,
+    limits: Limits,
+    max_retained: Option<usize>,
+}
+
+impl SessionDecoder {
+    /// An empty consumer session.
+    pub fn new() -> SessionDecoder {
+        SessionDecoder::default()
+    }
+
+    /// Replaces the limits used when decoding.
+    pub fn limits(mut self, limits: Limits) -> SessionDecoder {
+        self.limits = limits;
+        self
+    }
+
+    /// Bounds the symbols remembered; past it the decoder forgets the session,
+    /// and later references fail until the producer sends a full payload.
+    pub fn with_max_retained(mut self, max: usize) -> SessionDecoder {
+        self.max_retained = Some(max);
+        self
+    }
+
+    /// Symbols remembered.
+    pub fn len(&self) -> usize {
+        self.known.len()
+    }
+
+    /// Whether nothing is remembered.
+    pub fn is_empty(&self) -> bool {
+        self.known.is_empty()
+    }
+
+    /// Forgets the session.
+    pub fn reset(&mut self) {
+        self.known.clear();
+    }
+
+    /// Decodes one payload of the session. On error nothing is remembered.
+    pub fn decode(&mut self, input: &str) -> Result<Payload, Error> {
+        let decoder = super::Decoder::new().limits(self.limits);
+        let (payload, ids) = decoder.decode_with_known(input, Some(&self.known))?;
+        let payload = payload.to_owned_payload();
+        if !payload.session {
+            self.known.clear();
+            return Ok(payload);
+        }
+        for (id, s) in ids.iter().zip(&payload.symbols) {
+            self.known.insert(*id, s.clone());
+        }
+        if self.max_retained.is_some_and(|max| self.known.len() > max) {
+            self.known.clear();
+        }
+        Ok(payload)
+    }
+}
+
 /// A borrowed probe for `(String, String)` keys.
 #[derive(Hash)]
 struct KeyRef<'a>(&'a str, &'a str);
@@ -312,6 +393,47 @@ mod tests {
             out,
             "GCF profile=graph symbols=1 session=true\n## targets\n@0 fn b 0.50 x\n"
         );
+    }
+
+    #[test]
+    fn consumer_resolves_references_and_edges() {
+        let mut producer = Session::new();
+        let mut consumer = SessionDecoder::new();
+        consumer
+            .decode(
+                &producer
+                    .encode(&Payload {
+                        symbols: vec![s("a", 0), s("b", 1)],
+                        ..Payload::default()
+                    })
+                    .unwrap(),
+            )
+            .unwrap();
+        let p2 = Payload {
+            symbols: vec![s("b", 0), s("c", 2)],
+            edges: vec![Edge::new("c", "b", "calls")],
+            ..Payload::default()
+        };
+        let wire = producer.encode(&p2).unwrap();
+        assert!(wire.contains("@1  # previously transmitted"));
+        let got = consumer.decode(&wire).unwrap();
+        assert_eq!(
+            got.symbols[0],
+            Symbol::new("b".into(), "function".into(), 0.5, "x".into(), 0)
+        );
+        assert_eq!(
+            got.edges[0],
+            Edge::new("c".into(), "b".into(), "calls".into())
+        );
+        let mut fresh = SessionDecoder::new();
+        assert_eq!(
+            fresh.decode(&wire).unwrap_err().kind(),
+            ErrorKind::UnknownEdgeReference
+        );
+        assert!(fresh.is_empty());
+        // A non-session payload resets the consumer.
+        consumer.decode("GCF profile=graph symbols=0\n").unwrap();
+        assert!(consumer.is_empty());
     }
 
     #[test]

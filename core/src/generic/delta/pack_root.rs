@@ -1,0 +1,183 @@
+//! The generic canonical pack root, `gcf-pack-root-v1` for keyed sets (spec §10a.3).
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use sha2::{Digest, Sha256};
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::number::NumberBuffer;
+use crate::text::write_quoted;
+
+use super::super::Value;
+use super::KeyedSet;
+
+/// Computes the `pack_root` of a keyed set: `sha256:` and 64 lowercase hex digits.
+///
+/// One record per row, `R<TAB>field<TAB>value...<LF>` with the fields in byte
+/// order; `null` is `-`, booleans and numbers are bare and canonical (so `75`
+/// and `75.0` hash alike, as they are the same JSON number), strings are
+/// always quoted. Records are sorted before hashing, so row order does not
+/// matter (set semantics).
+///
+/// A declared field absent from a row hashes as `-`, like `null`: every other
+/// implementation of the fleet does so, and roots must agree across them.
+/// A row member that is not a declared field, a duplicate declared field, or
+/// a nested value is refused with [`ErrorKind::InvalidInput`]: the record has
+/// no canonical form for them, and ignoring them would let two different sets
+/// share a root.
+///
+/// ```
+/// use gcf_core::generic::{pack_root, KeyedSet, Map, Value};
+///
+/// let mut row = Map::new();
+/// row.insert("id", Value::Int(1));
+/// row.insert("name", Value::from("Ada"));
+/// let set = KeyedSet { name: "users".into(), key: "id".into(), fields: vec!["id".into(), "name".into()], rows: vec![row] };
+/// let root = pack_root(&set)?;
+/// assert!(root.starts_with("sha256:") && root.len() == 7 + 64);
+/// # Ok::<(), gcf_core::Error>(())
+/// ```
+pub fn pack_root(set: &KeyedSet) -> Result<String> {
+    let mut order: Vec<&str> = set.fields.iter().map(String::as_str).collect();
+    order.sort_unstable();
+    if let Some(pair) = order.windows(2).find(|pair| pair[0] == pair[1]) {
+        return Err(Error::new(
+            ErrorKind::InvalidInput,
+            alloc::format!("field `{}` is declared twice", pair[0]),
+        ));
+    }
+    let mut numbers = NumberBuffer::new();
+    let mut records: Vec<Vec<u8>> = Vec::with_capacity(set.rows.len());
+    for row in &set.rows {
+        if let Some(extra) = row.keys().find(|k| order.binary_search(k).is_err()) {
+            return Err(Error::new(
+                ErrorKind::InvalidInput,
+                alloc::format!("row member `{extra}` is not a declared field of the keyed set"),
+            ));
+        }
+        let mut record = Vec::with_capacity(16 * order.len() + 2);
+        record.push(b'R');
+        for field in &order {
+            record.push(b'\t');
+            record.extend_from_slice(field.as_bytes());
+            record.push(b'\t');
+            write_canonical(&mut record, row.get(field), &mut numbers)?;
+        }
+        record.push(b'\n');
+        records.push(record);
+    }
+    records.sort_unstable();
+    let mut hasher = Sha256::new();
+    for record in &records {
+        hasher.update(record);
+    }
+    let digest = hasher.finalize();
+    let mut root = String::with_capacity(7 + 64);
+    root.push_str("sha256:");
+    push_hex(&mut root, &digest);
+    Ok(root)
+}
+
+/// Writes one value in its hashing form (not its wire form): strings always
+/// quoted, so `"true"` cannot collide with `true` nor a tab break the record.
+pub(super) fn write_canonical(
+    out: &mut Vec<u8>,
+    value: Option<&Value>,
+    numbers: &mut NumberBuffer,
+) -> Result<()> {
+    match value {
+        None | Some(Value::Null) => out.push(b'-'),
+        Some(Value::Bool(b)) => out.extend_from_slice(if *b { b"true" } else { b"false" }),
+        Some(Value::Int(i)) => out.extend_from_slice(itoa::Buffer::new().format(*i).as_bytes()),
+        Some(Value::Float(f)) => out.extend_from_slice(numbers.format_f64(*f)?.as_bytes()),
+        Some(Value::String(s)) => write_quoted(out, s)?,
+        Some(Value::Array(_) | Value::Object(_)) => {
+            return Err(Error::new(
+                ErrorKind::InvalidInput,
+                "a keyed-set cell must be a scalar: the pack root (spec §10a.3) defines no form for nested values",
+            ))
+        }
+    }
+    Ok(())
+}
+
+/// Appends `bytes` as lowercase hex.
+fn push_hex(out: &mut String, bytes: &[u8]) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    for &b in bytes {
+        out.push(HEX[usize::from(b >> 4)] as char);
+        out.push(HEX[usize::from(b & 0x0f)] as char);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generic::Map;
+    use alloc::vec;
+
+    fn set(rows: Vec<Map>) -> KeyedSet {
+        KeyedSet {
+            name: "t".into(),
+            key: "id".into(),
+            fields: vec!["id".into(), "v".into()],
+            rows,
+        }
+    }
+
+    fn row(id: i64, v: Value) -> Map {
+        let mut m = Map::new();
+        m.insert("id", Value::Int(id));
+        m.insert("v", v);
+        m
+    }
+
+    #[test]
+    fn empty_set_is_the_hash_of_nothing() {
+        assert_eq!(
+            pack_root(&set(vec![])).unwrap(),
+            "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+        );
+    }
+
+    #[test]
+    fn order_free_and_type_sensitive() {
+        let a = set(vec![row(1, Value::Int(75)), row(2, Value::from("x"))]);
+        let b = set(vec![row(2, Value::from("x")), row(1, Value::Float(75.0))]);
+        assert_eq!(pack_root(&a).unwrap(), pack_root(&b).unwrap());
+        let c = set(vec![row(1, Value::from("75")), row(2, Value::from("x"))]);
+        assert_ne!(pack_root(&a).unwrap(), pack_root(&c).unwrap());
+        let mut absent = Map::new();
+        absent.insert("id", Value::Int(1));
+        assert_eq!(
+            pack_root(&set(vec![absent])).unwrap(),
+            pack_root(&set(vec![row(1, Value::Null)])).unwrap()
+        );
+    }
+
+    #[test]
+    fn refuses_what_it_cannot_hash() {
+        let mut extra = row(1, Value::Null);
+        extra.insert("w", Value::Null);
+        assert_eq!(
+            pack_root(&set(vec![extra])).unwrap_err().kind(),
+            ErrorKind::InvalidInput
+        );
+        assert_eq!(
+            pack_root(&set(vec![row(1, Value::Array(vec![]))]))
+                .unwrap_err()
+                .kind(),
+            ErrorKind::InvalidInput
+        );
+        let mut dup = set(vec![]);
+        dup.fields.push("id".into());
+        assert_eq!(pack_root(&dup).unwrap_err().kind(), ErrorKind::InvalidInput);
+        assert_eq!(
+            pack_root(&set(vec![row(1, Value::Float(f64::NAN))]))
+                .unwrap_err()
+                .kind(),
+            ErrorKind::OutOfRange
+        );
+    }
+}

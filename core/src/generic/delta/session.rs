@@ -1,0 +1,207 @@
+//! The producer side: the three-outcome rule (spec §10a.4) and a session that
+//! re-anchors on a schedule (§10a.8).
+
+use alloc::string::String;
+
+use crate::error::Result;
+
+use super::super::stream::check_header_value;
+use super::{diff, encode_delta, encode_full, pack_root, KeyedSet};
+
+/// What a producer sends when the consumer echoes a root (spec §10a.4).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// The root is current: a header-only `unchanged=true` payload.
+    Unchanged(String),
+    /// The consumer's base is known and a delta pays off: a delta payload.
+    Delta(String),
+    /// Anything else: a delta-participating full payload.
+    Full(String),
+}
+
+impl Outcome {
+    /// The payload text.
+    pub fn text(&self) -> &str {
+        match self {
+            Outcome::Unchanged(t) | Outcome::Delta(t) | Outcome::Full(t) => t,
+        }
+    }
+
+    /// The payload text, owned.
+    pub fn into_text(self) -> String {
+        match self {
+            Outcome::Unchanged(t) | Outcome::Delta(t) | Outcome::Full(t) => t,
+        }
+    }
+}
+
+/// Chooses and encodes the response to a consumer (spec §10a.4, §10a.7).
+///
+/// `held` is the set the producer still holds for the root the consumer
+/// echoed, or `None` when it echoed nothing or a root the producer does not
+/// know. The answer is `Unchanged` when `current` has the same root, `Delta`
+/// when a delta is allowed and smaller than 60% of the full payload (the
+/// size guard, measured in bytes), and `Full` otherwise. Delta payloads carry
+/// `tool` but no `savings=`: that needs token counts, see [`encode_delta`].
+///
+/// ```
+/// use gcf_core::generic::{respond, KeyedSet, Outcome};
+/// let set = KeyedSet { name: "t".into(), key: "id".into(), fields: vec!["id".into()], rows: vec![] };
+/// assert!(matches!(respond(None, &set, "")?, Outcome::Full(_)));
+/// let Outcome::Unchanged(text) = respond(Some(&set), &set, "")? else { panic!() };
+/// assert!(text.starts_with("GCF profile=generic unchanged=true pack_root=sha256:") && text.ends_with(" count=0\n"));
+/// # Ok::<(), gcf_core::Error>(())
+/// ```
+pub fn respond(held: Option<&KeyedSet>, current: &KeyedSet, tool: &str) -> Result<Outcome> {
+    let Some(held) = held else {
+        return Ok(Outcome::Full(encode_full(current, tool)?));
+    };
+    let root = pack_root(current)?;
+    if pack_root(held)? == root {
+        let mut text = String::from("GCF profile=generic");
+        if !tool.is_empty() {
+            check_header_value("tool", tool)?;
+            text.push_str(" tool=");
+            text.push_str(tool);
+        }
+        text.push_str(" unchanged=true pack_root=");
+        text.push_str(&root);
+        text.push_str(" count=");
+        text.push_str(itoa::Buffer::new().format(current.rows.len()));
+        text.push('\n');
+        return Ok(Outcome::Unchanged(text));
+    }
+    let full = encode_full(current, tool)?;
+    let Some(mut delta) = diff(held, current)? else {
+        return Ok(Outcome::Full(full));
+    };
+    delta.tool = String::from(tool);
+    let text = encode_delta(&delta)?;
+    // Delta must be under 60% of full (spec §10a.2); integers avoid rounding.
+    if (text.len() as u128) * 10 < (full.len() as u128) * 6 {
+        Ok(Outcome::Delta(text))
+    } else {
+        Ok(Outcome::Full(full))
+    }
+}
+
+/// The fixed re-anchor cadence the spec suggests (§10a.8).
+pub const DEFAULT_REANCHOR_N: usize = 15;
+
+/// When a [`DeltaSession`] sends a full payload instead of a delta (spec §10a.8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReanchorPolicy {
+    /// Every Nth turn since the last full payload is a full payload; `0`
+    /// means [`DEFAULT_REANCHOR_N`].
+    FixedN(usize),
+    /// A full payload once the deltas sent since the last one, plus this
+    /// turn's, reach the size of this turn's full payload (in bytes).
+    SizeGuard,
+}
+
+impl Default for ReanchorPolicy {
+    fn default() -> Self {
+        ReanchorPolicy::FixedN(DEFAULT_REANCHOR_N)
+    }
+}
+
+/// A producer session over successive states of one keyed set: a full
+/// payload first, then a delta per update, with a full payload whenever the
+/// schema changes, a delta is not allowed (§10a.7), or the policy re-anchors
+/// (§10a.8). Consumers apply either kind the same way, so the cadence never
+/// affects correctness, only the cost and the length of delta chains.
+///
+/// Session deltas carry no `tool=` or `savings=`; full payloads carry `tool`.
+///
+/// ```
+/// use gcf_core::generic::{DeltaSession, KeyedSet, Map, ReanchorPolicy, Value};
+///
+/// let row = |id: i64| { let mut m = Map::new(); m.insert("id", Value::Int(id)); m };
+/// let base = KeyedSet { name: "t".into(), key: "id".into(), fields: vec!["id".into()], rows: vec![row(1)] };
+/// let mut session = DeltaSession::new(base.clone(), "tool", ReanchorPolicy::FixedN(2));
+/// assert!(session.initial_full()?.contains("## t [1]{@id}\n1\n"));
+/// let (text, is_full) = session.next(KeyedSet { rows: vec![row(1), row(2)], ..base.clone() })?;
+/// assert!(!is_full && text.ends_with("## added [1]{@id}\n2\n"));
+/// let (_, is_full) = session.next(base)?;
+/// assert!(is_full, "the second turn re-anchors");
+/// # Ok::<(), gcf_core::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct DeltaSession {
+    held: KeyedSet,
+    tool: String,
+    policy: ReanchorPolicy,
+    turns_since_full: usize,
+    delta_bytes_since_full: usize,
+}
+
+impl DeltaSession {
+    /// A session whose consumer will first receive `base` in full.
+    pub fn new(base: KeyedSet, tool: impl Into<String>, policy: ReanchorPolicy) -> Self {
+        let policy = match policy {
+            ReanchorPolicy::FixedN(0) => ReanchorPolicy::FixedN(DEFAULT_REANCHOR_N),
+            other => other,
+        };
+        DeltaSession {
+            held: base,
+            tool: tool.into(),
+            policy,
+            turns_since_full: 0,
+            delta_bytes_since_full: 0,
+        }
+    }
+
+    /// The full payload of the current set: the first thing to send, and
+    /// always a valid manual re-anchor.
+    pub fn initial_full(&self) -> Result<String> {
+        encode_full(&self.held, &self.tool)
+    }
+
+    /// The set the consumer holds after the last payload.
+    pub fn held(&self) -> &KeyedSet {
+        &self.held
+    }
+
+    /// Moves to `update`, returning the payload to send and whether it is a
+    /// full payload. On error the session is unchanged.
+    pub fn next(&mut self, update: KeyedSet) -> Result<(String, bool)> {
+        let turn = self.turns_since_full + 1;
+        let mut full = None;
+        let delta = match diff(&self.held, &update)? {
+            None => None,
+            Some(delta) => {
+                let text = encode_delta(&delta)?;
+                let reanchor = match self.policy {
+                    ReanchorPolicy::FixedN(n) => turn >= n,
+                    ReanchorPolicy::SizeGuard => {
+                        let full_text = encode_full(&update, &self.tool)?;
+                        let reached = self.delta_bytes_since_full.saturating_add(text.len())
+                            >= full_text.len();
+                        full = Some(full_text);
+                        reached
+                    }
+                };
+                (!reanchor).then_some(text)
+            }
+        };
+        let result = match delta {
+            Some(text) => {
+                self.turns_since_full = turn;
+                self.delta_bytes_since_full =
+                    self.delta_bytes_since_full.saturating_add(text.len());
+                (text, false)
+            }
+            None => {
+                let text = match full {
+                    Some(text) => text,
+                    None => encode_full(&update, &self.tool)?,
+                };
+                self.turns_since_full = 0;
+                self.delta_bytes_since_full = 0;
+                (text, true)
+            }
+        };
+        self.held = update;
+        Ok(result)
+    }
+}

@@ -1,0 +1,976 @@
+//! The generic streaming writer (spec §8.2-§8.4, §8.8): sections whose row
+//! count is not known up front are declared `[?]`, rows are written the moment
+//! they arrive, and a `##! summary counts=...` trailer reconciles the counts.
+//!
+//! The writer keeps O(1) state per open section and allocates nothing per row:
+//! cells are borrowed ([`Cell`]), numbers are formatted on the stack, and
+//! output collects in one fixed buffer (allocated once, at construction) that
+//! is handed to the [`Sink`] when it fills, on [`StreamWriter::flush`] and on
+//! [`StreamWriter::finish`]. A callback sink therefore sees a few large writes
+//! instead of one call per cell.
+
+use alloc::boxed::Box;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::number::NumberBuffer;
+use crate::sink::{Sink, SinkError};
+
+use super::scalar::{write_key, write_string};
+use super::{Map, Value};
+
+/// The default size of the writer's output buffer.
+pub const DEFAULT_STREAM_BUFFER: usize = 8 * 1024;
+
+/// Options for a [`StreamWriter`].
+///
+/// ```
+/// use gcf_core::generic::StreamOptions;
+/// let options = StreamOptions::new().tool("export_users").buffer_capacity(64 * 1024);
+/// assert_eq!(options.tool.as_deref(), Some("export_users"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StreamOptions {
+    /// The producing tool, written as ` tool=<name>` in the header (spec §3.3).
+    /// It must be printable, non-whitespace ASCII.
+    pub tool: Option<String>,
+    /// Bytes collected before they are handed to the sink; `0` hands every
+    /// piece over as soon as it is written.
+    pub buffer_capacity: usize,
+}
+
+impl Default for StreamOptions {
+    fn default() -> Self {
+        StreamOptions {
+            tool: None,
+            buffer_capacity: DEFAULT_STREAM_BUFFER,
+        }
+    }
+}
+
+impl StreamOptions {
+    /// No tool, an 8 KiB buffer.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Names the producing tool.
+    pub fn tool(mut self, tool: impl Into<String>) -> Self {
+        self.tool = Some(tool.into());
+        self
+    }
+
+    /// Sets the output buffer size (`0` for none).
+    pub fn buffer_capacity(mut self, bytes: usize) -> Self {
+        self.buffer_capacity = bytes;
+        self
+    }
+}
+
+/// One cell of a streaming row, borrowed from the caller.
+///
+/// [`Cell::Missing`] writes `~`: the field is absent from this record, which
+/// is distinct from [`Cell::Null`] (`-`, spec §7.4.2).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Cell<'a> {
+    /// `null`, written `-`.
+    Null,
+    /// `true` or `false`.
+    Bool(bool),
+    /// An integer, written in canonical decimal.
+    Int(i64),
+    /// A finite double, written canonically (spec §2.3.1).
+    Float(f64),
+    /// A string, quoted only when its bare form would be misread (spec §2.4).
+    Str(&'a str),
+    /// The field is absent from this record, written `~`.
+    Missing,
+}
+
+impl<'a> Cell<'a> {
+    /// The cell for a scalar [`Value`]; `None` for arrays and objects, which a
+    /// streaming row cannot carry.
+    pub fn from_value(value: &'a Value) -> Option<Cell<'a>> {
+        Some(match value {
+            Value::Null => Cell::Null,
+            Value::Bool(b) => Cell::Bool(*b),
+            Value::Int(i) => Cell::Int(*i),
+            Value::Float(f) => Cell::Float(*f),
+            Value::String(s) => Cell::Str(s),
+            Value::Array(_) | Value::Object(_) => return None,
+        })
+    }
+}
+
+impl From<bool> for Cell<'_> {
+    fn from(b: bool) -> Self {
+        Cell::Bool(b)
+    }
+}
+impl From<i64> for Cell<'_> {
+    fn from(i: i64) -> Self {
+        Cell::Int(i)
+    }
+}
+impl From<f64> for Cell<'_> {
+    fn from(f: f64) -> Self {
+        Cell::Float(f)
+    }
+}
+impl<'a> From<&'a str> for Cell<'a> {
+    fn from(s: &'a str) -> Self {
+        Cell::Str(s)
+    }
+}
+
+/// The sink plus the fixed output buffer in front of it.
+struct Buffered<K> {
+    sink: K,
+    buf: Box<[u8]>,
+    len: usize,
+}
+
+impl<K: Sink> Buffered<K> {
+    fn flush(&mut self) -> core::result::Result<(), SinkError> {
+        if self.len > 0 {
+            let len = core::mem::replace(&mut self.len, 0);
+            self.sink.write_bytes(&self.buf[..len])?;
+        }
+        Ok(())
+    }
+}
+
+impl<K: Sink> Sink for Buffered<K> {
+    #[inline]
+    fn write_bytes(&mut self, bytes: &[u8]) -> core::result::Result<(), SinkError> {
+        if bytes.len() > self.buf.len() - self.len {
+            self.flush()?;
+            if bytes.len() >= self.buf.len() {
+                // Longer than the whole buffer: copying would only add work.
+                return self.sink.write_bytes(bytes);
+            }
+        }
+        self.buf[self.len..self.len + bytes.len()].copy_from_slice(bytes);
+        self.len += bytes.len();
+        Ok(())
+    }
+}
+
+/// What kind of `[?]` section is open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TableKind {
+    Array,
+    KeyedMap,
+}
+
+/// The open `[?]` section: its declared fields and its slot in the trailer.
+struct OpenTable {
+    kind: TableKind,
+    /// Declared value fields (without a keyed map's key column).
+    fields: Vec<String>,
+    /// Index into `StreamWriter::counts`.
+    slot: usize,
+}
+
+/// The body shape decided by the first thing written (spec §7.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Root {
+    /// Nothing written yet.
+    Empty,
+    /// A root object: `key=value` lines and named sections.
+    Object,
+    /// An anonymous root table or keyed map, which is the whole body.
+    Anonymous,
+}
+
+/// Writes a generic-profile payload incrementally (spec §8).
+///
+/// Each `[?]` section (a table or a keyed map) must know its complete field
+/// list before its first row (§8.3); rows then stream with no per-row
+/// allocation, and [`finish`](StreamWriter::finish) writes the
+/// `##! summary counts=...` trailer with one count per `[?]` section in the
+/// order they were opened (§8.4).
+///
+/// ```
+/// use gcf_core::generic::{Cell, StreamOptions, StreamWriter};
+///
+/// let mut w = StreamWriter::new(String::new(), StreamOptions::new())?;
+/// w.begin_table(Some("employees"), &["id", "name", "department", "salary"])?;
+/// w.row(&[Cell::Int(1), Cell::Str("Alice Smith"), Cell::Str("Engineering"), Cell::Int(95000)])?;
+/// w.row(&[Cell::Int(2), Cell::Str("Bob Jones"), Cell::Str("Sales"), Cell::Int(72000)])?;
+/// w.row(&[Cell::Int(3), Cell::Str("Carol Wu"), Cell::Str("Marketing"), Cell::Int(85000)])?;
+/// w.end_table()?;
+/// let text = w.finish()?;
+/// let expected = concat!(
+///     "GCF profile=generic\n",
+///     "## employees [?]{id,name,department,salary}\n",
+///     "1|Alice Smith|Engineering|95000\n",
+///     "2|Bob Jones|Sales|72000\n",
+///     "3|Carol Wu|Marketing|85000\n",
+///     "##! summary counts=3\n",
+/// );
+/// assert_eq!(text, expected);
+/// # Ok::<(), gcf_core::Error>(())
+/// ```
+pub struct StreamWriter<K: Sink> {
+    out: Buffered<K>,
+    numbers: NumberBuffer,
+    /// Rows written per `[?]` section, in encounter order.
+    counts: Vec<u64>,
+    table: Option<OpenTable>,
+    /// For each open `## name` section (outermost first): whether a table has
+    /// been closed directly inside it. Index 0 is the root object.
+    scopes: Vec<bool>,
+    root: Root,
+    /// Set when a sink write failed part-way through a line.
+    poisoned: bool,
+}
+
+/// Spaces for indentation, written in slices of this size.
+const SPACES: &[u8; 64] = b"                                                                ";
+
+impl<K: Sink> StreamWriter<K> {
+    /// Starts a payload: writes `GCF profile=generic` and, when set, ` tool=<name>`.
+    pub fn new(sink: K, options: StreamOptions) -> Result<Self> {
+        if let Some(tool) = options.tool.as_deref() {
+            check_header_value("tool", tool)?;
+        }
+        let mut w = StreamWriter {
+            out: Buffered {
+                sink,
+                buf: vec![0u8; options.buffer_capacity].into_boxed_slice(),
+                len: 0,
+            },
+            numbers: NumberBuffer::new(),
+            counts: Vec::new(),
+            table: None,
+            scopes: vec![false],
+            root: Root::Empty,
+            poisoned: false,
+        };
+        w.guard(|w| {
+            w.out.write_str("GCF profile=generic")?;
+            if let Some(tool) = options.tool.as_deref() {
+                w.out.write_str(" tool=")?;
+                w.out.write_str(tool)?;
+            }
+            w.out.write_bytes(b"\n")?;
+            Ok(())
+        })?;
+        Ok(w)
+    }
+
+    /// Writes a `key=value` line in the current object; `value` must be a scalar.
+    ///
+    /// A streaming table has no end marker, so once a table has closed in an
+    /// object, a later `key=value` line there would read as one more row; it is
+    /// refused with [`ErrorKind::InvalidState`]. Write such fields before the
+    /// table, or inside a section.
+    pub fn field(&mut self, key: &str, value: &Value) -> Result<()> {
+        self.check_object_line("field")?;
+        let cell = scalar_cell(value, "field")?;
+        check_cell(cell)?;
+        self.root = Root::Object;
+        self.guard(|w| {
+            w.indent()?;
+            write_key(&mut w.out, key)?;
+            w.out.write_bytes(b"=")?;
+            w.write_cell(cell)?;
+            w.out.write_bytes(b"\n")?;
+            Ok(())
+        })
+    }
+
+    /// Writes a primitive array `name[N]: a,b,...` (spec §7.5), or `## name [0]`
+    /// when it is empty (§7.7). Every element must be a scalar.
+    pub fn inline_array(&mut self, name: &str, values: &[Value]) -> Result<()> {
+        self.check_object_line("inline array")?;
+        for v in values {
+            check_cell(scalar_cell(v, "inline array element")?)?;
+        }
+        self.root = Root::Object;
+        self.guard(|w| {
+            w.indent()?;
+            if values.is_empty() {
+                w.out.write_bytes(b"## ")?;
+                write_key(&mut w.out, name)?;
+                w.out.write_bytes(b" [0]\n")?;
+                return Ok(());
+            }
+            write_key(&mut w.out, name)?;
+            w.out.write_bytes(b"[")?;
+            w.out.write_str(itoa::Buffer::new().format(values.len()))?;
+            w.out.write_bytes(b"]: ")?;
+            for (i, v) in values.iter().enumerate() {
+                if i > 0 {
+                    w.out.write_bytes(b",")?;
+                }
+                if let Some(cell) = Cell::from_value(v) {
+                    w.write_cell(cell)?;
+                }
+            }
+            w.out.write_bytes(b"\n")?;
+            Ok(())
+        })
+    }
+
+    /// Opens a nested object `## name`; its members are indented two spaces
+    /// per level until [`end_section`](Self::end_section).
+    pub fn begin_section(&mut self, name: &str) -> Result<()> {
+        self.check_header("section")?;
+        self.root = Root::Object;
+        self.guard(|w| {
+            w.indent()?;
+            w.out.write_bytes(b"## ")?;
+            write_key(&mut w.out, name)?;
+            w.out.write_bytes(b"\n")?;
+            Ok(())
+        })?;
+        self.scopes.push(false);
+        Ok(())
+    }
+
+    /// Closes the innermost section opened by [`begin_section`](Self::begin_section).
+    pub fn end_section(&mut self) -> Result<()> {
+        self.check_usable()?;
+        if self.table.is_some() {
+            return Err(state_error(
+                "end_section called while a table is open; call end_table first",
+            ));
+        }
+        if self.scopes.len() <= 1 {
+            return Err(state_error("end_section called with no open section"));
+        }
+        self.scopes.pop();
+        Ok(())
+    }
+
+    /// Opens a `## name [?]{fields}` table (spec §8.2), or the anonymous root
+    /// table `## [?]{fields}` when `name` is `None`, which is allowed only as
+    /// the whole body.
+    ///
+    /// Field names are quoted like a buffered header (§8.3); a name containing
+    /// `>` (which would read as a flattened path), a duplicate name, or an
+    /// empty list is refused with [`ErrorKind::InvalidInput`].
+    pub fn begin_table(&mut self, name: Option<&str>, fields: &[&str]) -> Result<()> {
+        self.open_table(TableKind::Array, name, fields)
+    }
+
+    /// Opens a keyed map `## name [?:]{key,fields}` (spec §7.2a, §8.2): each
+    /// row is one member, its key in cell 0. The key column is labelled `key`,
+    /// or `_key`, `__key`, ... when a value field is already called that.
+    ///
+    /// Member keys are not checked for duplicates (that would need memory per
+    /// row); the caller must not repeat one (§2a.2).
+    pub fn begin_keyed_map(&mut self, name: Option<&str>, value_fields: &[&str]) -> Result<()> {
+        self.open_table(TableKind::KeyedMap, name, value_fields)
+    }
+
+    /// Writes one table row; `cells` must have one entry per declared field.
+    pub fn row(&mut self, cells: &[Cell<'_>]) -> Result<()> {
+        self.check_row(TableKind::Array, cells.len())?;
+        for &cell in cells {
+            check_cell(cell)?;
+        }
+        self.write_row(None, |w| {
+            for (i, &cell) in cells.iter().enumerate() {
+                if i > 0 {
+                    w.out.write_bytes(b"|")?;
+                }
+                w.write_cell(cell)?;
+            }
+            Ok(())
+        })
+    }
+
+    /// Writes one table row from scalar values (arrays and objects are refused).
+    pub fn row_values(&mut self, values: &[Value]) -> Result<()> {
+        self.check_row(TableKind::Array, values.len())?;
+        for v in values {
+            check_cell(scalar_cell(v, "streaming row cell")?)?;
+        }
+        self.write_row(None, |w| w.write_value_cells(values))
+    }
+
+    /// Writes one table row from an object, mapping its members onto the
+    /// declared columns: an absent member writes `~`. A member that is not a
+    /// declared column is refused with [`ErrorKind::InvalidInput`] rather than
+    /// dropped (§8.3), and so is a nested value.
+    pub fn row_object(&mut self, object: &Map) -> Result<()> {
+        self.check_object_row(TableKind::Array, object)?;
+        self.write_row(None, |w| w.write_object_cells(object))
+    }
+
+    /// Writes one keyed-map member: `key` in cell 0, then one cell per value field.
+    pub fn keyed_row(&mut self, key: &str, cells: &[Cell<'_>]) -> Result<()> {
+        self.check_row(TableKind::KeyedMap, cells.len())?;
+        for &cell in cells {
+            check_cell(cell)?;
+        }
+        self.write_row(Some(key), |w| {
+            for &cell in cells {
+                w.out.write_bytes(b"|")?;
+                w.write_cell(cell)?;
+            }
+            Ok(())
+        })
+    }
+
+    /// Writes one keyed-map member from an object, with the rules of
+    /// [`row_object`](Self::row_object).
+    pub fn keyed_row_object(&mut self, key: &str, object: &Map) -> Result<()> {
+        self.check_object_row(TableKind::KeyedMap, object)?;
+        self.write_row(Some(key), |w| {
+            w.out.write_bytes(b"|")?;
+            w.write_object_cells(object)
+        })
+    }
+
+    /// Closes the open table or keyed map.
+    pub fn end_table(&mut self) -> Result<()> {
+        self.check_usable()?;
+        if self.table.take().is_none() {
+            return Err(state_error("end_table called with no open table"));
+        }
+        if let Some(closed_here) = self.scopes.last_mut() {
+            *closed_here = true;
+        }
+        Ok(())
+    }
+
+    /// Hands everything buffered so far to the sink.
+    pub fn flush(&mut self) -> Result<()> {
+        self.check_usable()?;
+        self.guard(|w| w.out.flush().map_err(Error::from))
+    }
+
+    /// The number of rows written to each `[?]` section so far, in encounter order.
+    pub fn counts(&self) -> &[u64] {
+        &self.counts
+    }
+
+    /// Closes whatever is still open, writes the `##! summary` trailer (§8.4),
+    /// flushes, and returns the sink.
+    ///
+    /// With no `[?]` section the trailer is a bare `##! summary`: a `counts=`
+    /// with no entries is not a valid header pair (§4).
+    pub fn finish(mut self) -> Result<K> {
+        self.check_usable()?;
+        self.table = None;
+        self.guard(|w| {
+            w.out.write_bytes(b"##! summary")?;
+            if !w.counts.is_empty() {
+                w.out.write_bytes(b" counts=")?;
+                let mut digits = itoa::Buffer::new();
+                for (i, &n) in w.counts.iter().enumerate() {
+                    if i > 0 {
+                        w.out.write_bytes(b",")?;
+                    }
+                    w.out.write_str(digits.format(n))?;
+                }
+            }
+            w.out.write_bytes(b"\n")?;
+            w.out.flush()?;
+            Ok(())
+        })?;
+        Ok(self.out.sink)
+    }
+
+    // --- validation -------------------------------------------------------
+
+    fn check_usable(&self) -> Result<()> {
+        if self.poisoned {
+            return Err(state_error(
+                "an earlier write to the sink failed; the payload is incomplete",
+            ));
+        }
+        Ok(())
+    }
+
+    /// A `##` header may open here: no table is open and the body is not an
+    /// anonymous root.
+    fn check_header(&self, what: &str) -> Result<()> {
+        self.check_usable()?;
+        if self.table.is_some() {
+            return Err(state_error(format!(
+                "cannot open a {what} while a table is open; call end_table first"
+            )));
+        }
+        if self.root == Root::Anonymous {
+            return Err(state_error(format!(
+                "cannot write a {what} after an anonymous root table: it is the whole body"
+            )));
+        }
+        Ok(())
+    }
+
+    /// A `key=value` or inline-array line may be written here.
+    fn check_object_line(&self, what: &str) -> Result<()> {
+        self.check_header(what)?;
+        if self.scopes.last().copied().unwrap_or(false) {
+            return Err(state_error(format!(
+                "cannot write a {what} after a streaming table in the same object: a decoder would read it as \
+                 one more row; write it before the table or inside a section"
+            )));
+        }
+        Ok(())
+    }
+
+    fn check_row(&self, kind: TableKind, width: usize) -> Result<()> {
+        self.check_usable()?;
+        let Some(table) = &self.table else {
+            return Err(state_error(
+                "row written with no open table; call begin_table first",
+            ));
+        };
+        if table.kind != kind {
+            return Err(state_error(match kind {
+                TableKind::Array => "row written to a keyed map; use keyed_row",
+                TableKind::KeyedMap => "keyed_row written to a table; use row",
+            }));
+        }
+        if width != table.fields.len() {
+            return Err(Error::new(
+                ErrorKind::RowWidthMismatch,
+                format!(
+                    "row has {width} cells but the section declares {} fields",
+                    table.fields.len()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    fn check_object_row(&self, kind: TableKind, object: &Map) -> Result<()> {
+        self.check_row(kind, self.table.as_ref().map_or(0, |t| t.fields.len()))?;
+        let fields = self.table.as_ref().map_or(&[][..], |t| &t.fields[..]);
+        for (key, value) in object.iter() {
+            if !fields.iter().any(|f| f == key) {
+                return Err(Error::new(
+                    ErrorKind::InvalidInput,
+                    format!(
+                        "field `{key}` is not declared by the streaming section; a streaming encoder must not \
+                         drop it (spec §8.3): declare every field before the first row"
+                    ),
+                ));
+            }
+            check_cell(scalar_cell(value, "streaming row cell")?)?;
+        }
+        Ok(())
+    }
+
+    // --- writing ----------------------------------------------------------
+
+    fn open_table(&mut self, kind: TableKind, name: Option<&str>, fields: &[&str]) -> Result<()> {
+        self.check_header("table")?;
+        if name.is_none() && self.root != Root::Empty {
+            return Err(state_error(
+                "an anonymous root table must be the first and only thing in the body",
+            ));
+        }
+        check_field_names(fields)?;
+        let mut owned = Vec::with_capacity(fields.len());
+        owned.extend(fields.iter().map(|f| String::from(*f)));
+        let label = (kind == TableKind::KeyedMap).then(|| key_label(fields));
+        self.guard(|w| {
+            w.indent()?;
+            w.out.write_bytes(b"## ")?;
+            if let Some(name) = name {
+                write_key(&mut w.out, name)?;
+                w.out.write_bytes(b" ")?;
+            }
+            w.out.write_bytes(if kind == TableKind::KeyedMap {
+                b"[?:]{"
+            } else {
+                b"[?]{"
+            })?;
+            if let Some(label) = &label {
+                write_key(&mut w.out, label)?;
+                w.out.write_bytes(b",")?;
+            }
+            for (i, field) in fields.iter().enumerate() {
+                if i > 0 {
+                    w.out.write_bytes(b",")?;
+                }
+                write_key(&mut w.out, field)?;
+            }
+            w.out.write_bytes(b"}\n")?;
+            Ok(())
+        })?;
+        self.root = if name.is_none() {
+            Root::Anonymous
+        } else {
+            Root::Object
+        };
+        self.counts.push(0);
+        self.table = Some(OpenTable {
+            kind,
+            fields: owned,
+            slot: self.counts.len() - 1,
+        });
+        Ok(())
+    }
+
+    /// Writes indentation, the optional keyed-map key, the body and the LF,
+    /// then counts the row.
+    fn write_row(
+        &mut self,
+        key: Option<&str>,
+        body: impl FnOnce(&mut Self) -> Result<()>,
+    ) -> Result<()> {
+        self.guard(|w| {
+            w.indent()?;
+            if let Some(key) = key {
+                write_string(&mut w.out, key)?;
+            }
+            body(w)?;
+            w.out.write_bytes(b"\n")?;
+            Ok(())
+        })?;
+        if let Some(slot) = self.table.as_ref().map(|t| t.slot) {
+            if let Some(count) = self.counts.get_mut(slot) {
+                *count += 1;
+            }
+        }
+        Ok(())
+    }
+
+    fn write_value_cells(&mut self, values: &[Value]) -> Result<()> {
+        for (i, v) in values.iter().enumerate() {
+            if i > 0 {
+                self.out.write_bytes(b"|")?;
+            }
+            self.write_cell(Cell::from_value(v).unwrap_or(Cell::Null))?;
+        }
+        Ok(())
+    }
+
+    fn write_object_cells(&mut self, object: &Map) -> Result<()> {
+        let width = self.table.as_ref().map_or(0, |t| t.fields.len());
+        for i in 0..width {
+            // Re-borrow per cell: writing needs `&mut self.out`.
+            let cell = match self.table.as_ref().and_then(|t| object.get(&t.fields[i])) {
+                Some(v) => Cell::from_value(v).unwrap_or(Cell::Null),
+                None => Cell::Missing,
+            };
+            if i > 0 {
+                self.out.write_bytes(b"|")?;
+            }
+            self.write_cell(cell)?;
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn write_cell(&mut self, cell: Cell<'_>) -> Result<()> {
+        match cell {
+            Cell::Null => self.out.write_bytes(b"-")?,
+            Cell::Missing => self.out.write_bytes(b"~")?,
+            Cell::Bool(true) => self.out.write_bytes(b"true")?,
+            Cell::Bool(false) => self.out.write_bytes(b"false")?,
+            Cell::Int(i) => self.out.write_str(itoa::Buffer::new().format(i))?,
+            Cell::Float(f) => self.out.write_str(self.numbers.format_f64(f)?)?,
+            Cell::Str(s) => write_string(&mut self.out, s)?,
+        }
+        Ok(())
+    }
+
+    fn indent(&mut self) -> Result<()> {
+        let mut n = 2 * (self.scopes.len() - 1);
+        while n > 0 {
+            let chunk = n.min(SPACES.len());
+            self.out.write_bytes(&SPACES[..chunk])?;
+            n -= chunk;
+        }
+        Ok(())
+    }
+
+    /// Runs a write; a failure part-way leaves a torn line, so the writer
+    /// refuses further use.
+    fn guard(&mut self, f: impl FnOnce(&mut Self) -> Result<()>) -> Result<()> {
+        let result = f(self);
+        if result.is_err() {
+            self.poisoned = true;
+        }
+        result
+    }
+}
+
+#[cold]
+fn state_error(message: impl Into<String>) -> Error {
+    Error::new(ErrorKind::InvalidState, message)
+}
+
+/// The cell for a scalar value, or the error for a container.
+fn scalar_cell<'a>(value: &'a Value, context: &str) -> Result<Cell<'a>> {
+    Cell::from_value(value).ok_or_else(|| {
+        Error::new(
+            ErrorKind::InvalidInput,
+            format!("{context} must be a scalar: a streaming payload has no attachments for nested values"),
+        )
+    })
+}
+
+/// Rejects what could only fail half-way through a line.
+#[inline]
+fn check_cell(cell: Cell<'_>) -> Result<()> {
+    match cell {
+        Cell::Float(f) if !f.is_finite() => Err(Error::new(
+            ErrorKind::OutOfRange,
+            format!("{f} is not a finite number; GCF numbers follow the JSON data model, so model it as a string or null"),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// A header value must be printable, non-whitespace ASCII (spec §4 `header-value`).
+pub(crate) fn check_header_value(key: &str, value: &str) -> Result<()> {
+    if value.is_empty() || !value.bytes().all(|b| (0x21..=0x7e).contains(&b)) {
+        return Err(Error::new(
+            ErrorKind::InvalidInput,
+            format!("header field `{key}` must be non-empty printable ASCII without spaces, got {value:?}"),
+        ));
+    }
+    Ok(())
+}
+
+/// The declared fields of a streaming section: at least one, unique, none
+/// containing `>` (spec §8.3).
+fn check_field_names(fields: &[&str]) -> Result<()> {
+    if fields.is_empty() {
+        return Err(Error::new(
+            ErrorKind::InvalidInput,
+            "a streaming section must declare at least one field",
+        ));
+    }
+    for (i, field) in fields.iter().enumerate() {
+        if field.contains('>') {
+            return Err(Error::new(
+                ErrorKind::InvalidInput,
+                format!(
+                    "field `{field}` contains `>`, which reads as a flattened path column; a streaming section \
+                     cannot carry it (spec §8.3)"
+                ),
+            ));
+        }
+        if fields[..i].contains(field) {
+            return Err(Error::new(
+                ErrorKind::DuplicateFieldName,
+                format!("field `{field}` is declared twice"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The keyed-map key column label: `key`, with `_` prepended until it differs
+/// from every value field (spec §7.2a.2).
+fn key_label(value_fields: &[&str]) -> String {
+    let mut label = String::from("key");
+    while value_fields.contains(&label.as_str()) {
+        label.insert(0, '_');
+    }
+    label
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn writer() -> StreamWriter<String> {
+        StreamWriter::new(String::new(), StreamOptions::new()).unwrap()
+    }
+
+    #[test]
+    fn header_with_tool_and_empty_trailer() {
+        let w = StreamWriter::new(String::new(), StreamOptions::new().tool("t1")).unwrap();
+        assert_eq!(
+            w.finish().unwrap(),
+            "GCF profile=generic tool=t1\n##! summary\n"
+        );
+        for bad in ["", "a b", "é"] {
+            let e = StreamWriter::new(String::new(), StreamOptions::new().tool(bad))
+                .err()
+                .unwrap();
+            assert_eq!(e.kind(), ErrorKind::InvalidInput, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn key_labels() {
+        assert_eq!(key_label(&["a"]), "key");
+        assert_eq!(key_label(&["key", "_key"]), "__key");
+    }
+
+    #[test]
+    fn objects_sections_and_arrays() {
+        let mut w = writer();
+        w.field("name", &Value::from("a|b")).unwrap();
+        w.inline_array("tags", &[Value::from("x"), Value::from("y,z"), Value::Null])
+            .unwrap();
+        w.inline_array("none", &[]).unwrap();
+        w.begin_section("meta data").unwrap();
+        w.field("active", &Value::Bool(true)).unwrap();
+        w.begin_section("inner").unwrap();
+        w.field("n", &Value::Float(2.5)).unwrap();
+        w.end_section().unwrap();
+        w.begin_table(Some("rows"), &["a"]).unwrap();
+        w.row(&[Cell::Int(1)]).unwrap();
+        w.end_table().unwrap();
+        w.end_section().unwrap();
+        w.field("after", &Value::Int(0)).unwrap();
+        assert_eq!(
+            w.finish().unwrap(),
+            "GCF profile=generic\nname=\"a|b\"\ntags[3]: x,\"y,z\",-\n## none [0]\n## \"meta data\"\n  active=true\n  \
+             ## inner\n    n=2.5\n  ## rows [?]{a}\n  1\nafter=0\n##! summary counts=1\n"
+        );
+    }
+
+    #[test]
+    fn misuse_is_invalid_state() {
+        let mut w = writer();
+        assert_eq!(
+            w.row(&[Cell::Null]).unwrap_err().kind(),
+            ErrorKind::InvalidState
+        );
+        assert_eq!(w.end_table().unwrap_err().kind(), ErrorKind::InvalidState);
+        assert_eq!(w.end_section().unwrap_err().kind(), ErrorKind::InvalidState);
+        w.begin_table(Some("t"), &["a", "b"]).unwrap();
+        assert_eq!(
+            w.begin_section("x").unwrap_err().kind(),
+            ErrorKind::InvalidState
+        );
+        assert_eq!(
+            w.field("x", &Value::Null).unwrap_err().kind(),
+            ErrorKind::InvalidState
+        );
+        assert_eq!(
+            w.keyed_row("k", &[Cell::Null, Cell::Null])
+                .unwrap_err()
+                .kind(),
+            ErrorKind::InvalidState
+        );
+        assert_eq!(
+            w.row(&[Cell::Null]).unwrap_err().kind(),
+            ErrorKind::RowWidthMismatch
+        );
+        w.end_table().unwrap();
+        // A key=value line after a table in the same object would read as a row.
+        assert_eq!(
+            w.field("x", &Value::Null).unwrap_err().kind(),
+            ErrorKind::InvalidState
+        );
+        assert_eq!(
+            w.begin_table(None, &["a"]).unwrap_err().kind(),
+            ErrorKind::InvalidState
+        );
+        // The writer is still usable after refused calls.
+        w.begin_table(Some("u"), &["a"]).unwrap();
+        w.row(&[Cell::Missing]).unwrap();
+        assert_eq!(
+            w.finish().unwrap(),
+            "GCF profile=generic\n## t [?]{a,b}\n## u [?]{a}\n~\n##! summary counts=0,1\n"
+        );
+    }
+
+    #[test]
+    fn anonymous_root_is_the_whole_body() {
+        let mut w = writer();
+        w.begin_keyed_map(None, &["key", "v"]).unwrap();
+        w.keyed_row("true", &[Cell::Str("k"), Cell::Float(0.5)])
+            .unwrap();
+        w.end_table().unwrap();
+        assert_eq!(
+            w.field("x", &Value::Null).unwrap_err().kind(),
+            ErrorKind::InvalidState
+        );
+        assert_eq!(
+            w.begin_section("x").unwrap_err().kind(),
+            ErrorKind::InvalidState
+        );
+        assert_eq!(
+            w.finish().unwrap(),
+            "GCF profile=generic\n## [?:]{_key,key,v}\n\"true\"|k|0.5\n##! summary counts=1\n"
+        );
+    }
+
+    #[test]
+    fn bad_fields_and_cells() {
+        let mut w = writer();
+        assert_eq!(
+            w.begin_table(Some("t"), &[]).unwrap_err().kind(),
+            ErrorKind::InvalidInput
+        );
+        assert_eq!(
+            w.begin_table(Some("t"), &["a>b"]).unwrap_err().kind(),
+            ErrorKind::InvalidInput
+        );
+        assert_eq!(
+            w.begin_keyed_map(Some("t"), &["a", "a"])
+                .unwrap_err()
+                .kind(),
+            ErrorKind::DuplicateFieldName
+        );
+        w.begin_table(Some("t"), &["a", "b"]).unwrap();
+        assert_eq!(
+            w.row(&[Cell::Float(f64::NAN), Cell::Null])
+                .unwrap_err()
+                .kind(),
+            ErrorKind::OutOfRange
+        );
+        let nested = [Value::Array(Vec::new()), Value::Null];
+        assert_eq!(
+            w.row_values(&nested).unwrap_err().kind(),
+            ErrorKind::InvalidInput
+        );
+        let mut extra = Map::new();
+        extra.insert("c", Value::Int(1));
+        assert_eq!(
+            w.row_object(&extra).unwrap_err().kind(),
+            ErrorKind::InvalidInput
+        );
+        let mut ok = Map::new();
+        ok.insert("b", Value::from("-"));
+        w.row_object(&ok).unwrap();
+        w.row_values(&[Value::Int(-3), Value::from("")]).unwrap();
+        assert_eq!(
+            w.finish().unwrap(),
+            "GCF profile=generic\n## t [?]{a,b}\n~|\"-\"\n-3|\"\"\n##! summary counts=2\n"
+        );
+    }
+
+    #[test]
+    fn buffer_flushes_in_large_pieces() {
+        let mut writes = Vec::new();
+        {
+            let sink = crate::sink::FnSink(|b: &[u8]| {
+                writes.push(b.len());
+                Ok(())
+            });
+            let mut w = StreamWriter::new(sink, StreamOptions::new().buffer_capacity(32)).unwrap();
+            w.begin_table(Some("t"), &["a"]).unwrap();
+            for _ in 0..10 {
+                w.row(&[Cell::Str("0123456789")]).unwrap();
+            }
+            w.row(&[Cell::Str("a string that is longer than the whole buffer")])
+                .unwrap();
+            w.finish().unwrap();
+        }
+        assert!(writes.iter().all(|&n| n <= 47), "{writes:?}");
+        assert!(writes.len() < 20, "{writes:?}");
+    }
+
+    #[test]
+    fn sink_failure_poisons() {
+        let sink = crate::sink::FnSink(|_: &[u8]| Err(SinkError));
+        let mut w = StreamWriter::new(sink, StreamOptions::new()).unwrap();
+        assert_eq!(w.flush().unwrap_err().kind(), ErrorKind::Sink);
+        assert_eq!(
+            w.field("a", &Value::Null).unwrap_err().kind(),
+            ErrorKind::InvalidState
+        );
+    }
+}
