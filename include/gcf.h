@@ -27,6 +27,24 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// `gcf_cell.kind`: null, written `-`.
+#define GCF_CELL_NULL 0
+
+// `gcf_cell.kind`: a boolean in `int_value` (0 is false, anything else true).
+#define GCF_CELL_BOOL 1
+
+// `gcf_cell.kind`: an integer in `int_value`.
+#define GCF_CELL_INT 2
+
+// `gcf_cell.kind`: a finite double in `float_value`.
+#define GCF_CELL_FLOAT 3
+
+// `gcf_cell.kind`: UTF-8 text at `str_ptr`, `str_len` bytes.
+#define GCF_CELL_STR 4
+
+// `gcf_cell.kind`: the field is absent from this record, written `~`.
+#define GCF_CELL_MISSING 5
+
 // `gcf_graph_stream_options.trailer`: `counts=2,2,3` (spec §8.4, the default).
 #define GCF_TRAILER_POSITIONAL 0
 
@@ -100,6 +118,14 @@ typedef uint32_t gcf_outcome;
 // [`gcf_error_free`].
 typedef struct gcf_error gcf_error;
 
+// A streaming generic writer (spec §7, §8): tables whose rows reach the
+// callback as they are written, with counts in a trailer written by
+// [`gcf_generic_stream_finish`]. Release with [`gcf_generic_stream_free`].
+// Not thread-safe. After a callback refusal or a panic every later call
+// returns `GCF_STATUS_INVALID_STATE`; a rejected cell or an out-of-order
+// call leaves it usable.
+typedef struct gcf_generic_stream gcf_generic_stream;
+
 // A graph session (spec §9): symbols already sent in earlier payloads are
 // written as bare `@N` references. Create with [`gcf_graph_session_new`],
 // release with [`gcf_graph_session_free`]. Not thread-safe: use one session
@@ -133,6 +159,37 @@ typedef struct gcf_buf {
 // Return 0 to continue; any other value stops the writer, and the call that
 // was writing fails with `GCF_STATUS_SINK_ERROR`.
 typedef int (*gcf_write_callback)(void *user_data, const uint8_t *bytes, size_t len);
+
+// Options for [`gcf_generic_stream_new`]; NULL for the defaults.
+typedef struct gcf_generic_stream_options {
+  // Producing tool (`tool=`), UTF-8; NULL or empty to omit.
+  const uint8_t *tool;
+  // Bytes of `tool`.
+  size_t tool_len;
+} gcf_generic_stream_options;
+
+// One typed cell of a streaming row or field. Only the member that `kind`
+// names is read.
+typedef struct gcf_cell {
+  // One of the `GCF_CELL_*` constants.
+  uint32_t kind;
+  // The value of `GCF_CELL_INT` and `GCF_CELL_BOOL`.
+  int64_t int_value;
+  // The value of `GCF_CELL_FLOAT`.
+  double float_value;
+  // The text of `GCF_CELL_STR` (NULL only with a length of 0).
+  const char *str_ptr;
+  // Bytes of `str_ptr`.
+  size_t str_len;
+} gcf_cell;
+
+// A borrowed UTF-8 string: `(ptr, len)`.
+typedef struct gcf_str {
+  // The first byte (NULL only with a length of 0).
+  const char *ptr;
+  // Bytes.
+  size_t len;
+} gcf_str;
 
 // Header fields and choices for [`gcf_graph_stream_new`]. Pass NULL for all
 // defaults; zero-initialise to get the defaults field by field.
@@ -219,6 +276,110 @@ uint64_t gcf_error_line(const struct gcf_error *err);
 //
 // `err` is NULL or a live error from this library.
 uint64_t gcf_error_column(const struct gcf_error *err);
+
+// Encodes any JSON value (object member order is kept; integers beyond
+// int64 are an `out_of_range` data error) as a generic-profile payload.
+//
+// # Safety
+//
+// `json` points to `json_len` readable bytes (or is NULL with 0); `out` is a
+// writable `gcf_buf`; `err` is NULL or writable.
+gcf_status gcf_generic_encode(const uint8_t *json, size_t json_len, struct gcf_buf *out, struct gcf_error **err);
+
+// Decodes generic-profile GCF text into JSON (members in wire order).
+//
+// # Safety
+//
+// `input` points to `input_len` readable bytes (or is NULL with 0); `out` is
+// a writable `gcf_buf`; `err` is NULL or writable.
+gcf_status gcf_generic_decode(const uint8_t *input, size_t input_len, struct gcf_buf *out, struct gcf_error **err);
+
+// The generic pack root (`sha256:<64 hex>`, spec §10a.3) of a keyed set
+// given as `{"name"?, "key", "fields": [...], "rows": [{...}]}`.
+//
+// # Safety
+//
+// As for [`gcf_generic_encode`].
+gcf_status gcf_generic_pack_root(const uint8_t *json, size_t json_len, struct gcf_buf *out, struct gcf_error **err);
+
+// Creates a generic stream and writes its header through `callback`.
+//
+// # Safety
+//
+// `callback` is a valid function (NULL is an error) that may be called with
+// `user_data` until the stream is freed; `options` is NULL or readable;
+// `out` is writable; `err` is NULL or writable.
+gcf_status gcf_generic_stream_new(gcf_write_callback callback, void *user_data, const struct gcf_generic_stream_options *options, struct gcf_generic_stream **out, struct gcf_error **err);
+
+// Writes a `key=value` line in the current object (`value` must not be
+// `GCF_CELL_MISSING`).
+//
+// # Safety
+//
+// `stream` is live; `key` points to `key_len` bytes; `value` is readable
+// (its text too); `err` is NULL or writable.
+gcf_status gcf_generic_stream_field(struct gcf_generic_stream *stream, const uint8_t *key, size_t key_len, const struct gcf_cell *value, struct gcf_error **err);
+
+// Opens a nested `## name` section.
+//
+// # Safety
+//
+// `stream` is live; `name` points to `name_len` bytes; `err` is NULL or writable.
+gcf_status gcf_generic_stream_begin_section(struct gcf_generic_stream *stream, const uint8_t *name, size_t name_len, struct gcf_error **err);
+
+// Closes the innermost section.
+//
+// # Safety
+//
+// `stream` is live; `err` is NULL or writable.
+gcf_status gcf_generic_stream_end_section(struct gcf_generic_stream *stream, struct gcf_error **err);
+
+// Opens a table `## name [?]{fields}` (name NULL: the root array) whose
+// rows follow.
+//
+// # Safety
+//
+// `stream` is live; `name` is NULL or points to `name_len` bytes; `fields`
+// points to `field_count` readable `gcf_str`s, each pointing to its bytes;
+// `err` is NULL or writable.
+gcf_status gcf_generic_stream_begin_table(struct gcf_generic_stream *stream, const uint8_t *name, size_t name_len, const struct gcf_str *fields, size_t field_count, struct gcf_error **err);
+
+// Writes one row of the open table: `cell_count` cells, one per field.
+//
+// # Safety
+//
+// `stream` is live; `cells` points to `cell_count` readable cells whose text
+// is readable; `err` is NULL or writable.
+gcf_status gcf_generic_stream_row(struct gcf_generic_stream *stream, const struct gcf_cell *cells, size_t cell_count, struct gcf_error **err);
+
+// Closes the open table.
+//
+// # Safety
+//
+// `stream` is live; `err` is NULL or writable.
+gcf_status gcf_generic_stream_end_table(struct gcf_generic_stream *stream, struct gcf_error **err);
+
+// Hands buffered bytes to the callback now.
+//
+// # Safety
+//
+// `stream` is live; `err` is NULL or writable.
+gcf_status gcf_generic_stream_flush(struct gcf_generic_stream *stream, struct gcf_error **err);
+
+// Closes what is open, writes the trailer and hands every remaining byte to
+// the callback. The stream is finished afterwards, whatever the result.
+//
+// # Safety
+//
+// `stream` is live; `err` is NULL or writable.
+gcf_status gcf_generic_stream_finish(struct gcf_generic_stream *stream, struct gcf_error **err);
+
+// Releases a generic stream, finished or not. NULL is a no-op.
+//
+// # Safety
+//
+// `stream` is NULL or a stream from [`gcf_generic_stream_new`] not freed since.
+void gcf_generic_stream_free(struct gcf_generic_stream *stream);
 
 // Encodes a graph payload given as JSON (`{"tool", "tokenBudget",
 // "tokensUsed", "packRoot", "symbols": [...], "edges": [...],

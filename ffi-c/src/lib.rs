@@ -21,6 +21,7 @@
 
 mod buf;
 mod error;
+mod generic;
 mod graph;
 mod stream;
 
@@ -28,6 +29,14 @@ pub use buf::{gcf_buf, gcf_buf_free};
 pub use error::{
     gcf_error, gcf_error_category, gcf_error_column, gcf_error_free, gcf_error_line,
     gcf_error_message, gcf_error_status, gcf_status,
+};
+pub use generic::{
+    gcf_cell, gcf_generic_decode, gcf_generic_encode, gcf_generic_pack_root, gcf_generic_stream,
+    gcf_generic_stream_begin_section, gcf_generic_stream_begin_table,
+    gcf_generic_stream_end_section, gcf_generic_stream_end_table, gcf_generic_stream_field,
+    gcf_generic_stream_finish, gcf_generic_stream_flush, gcf_generic_stream_free,
+    gcf_generic_stream_new, gcf_generic_stream_options, gcf_generic_stream_row, gcf_str,
+    GCF_CELL_BOOL, GCF_CELL_FLOAT, GCF_CELL_INT, GCF_CELL_MISSING, GCF_CELL_NULL, GCF_CELL_STR,
 };
 pub use graph::{
     gcf_graph_apply_delta, gcf_graph_decode, gcf_graph_delta, gcf_graph_encode,

@@ -44,10 +44,23 @@ pub struct gcf_graph_stream_options {
 }
 
 /// Forwards bytes to the C callback, remembering a refusal's return code.
-struct CallbackSink {
+pub(crate) struct CallbackSink {
     callback: unsafe extern "C" fn(*mut c_void, *const u8, usize) -> c_int,
     user_data: *mut c_void,
     refused_with: c_int,
+}
+
+impl CallbackSink {
+    pub(crate) fn new(
+        callback: unsafe extern "C" fn(*mut c_void, *const u8, usize) -> c_int,
+        user_data: *mut c_void,
+    ) -> CallbackSink {
+        CallbackSink {
+            callback,
+            user_data,
+            refused_with: 0,
+        }
+    }
 }
 
 impl Sink for CallbackSink {
@@ -113,7 +126,7 @@ impl gcf_graph_stream {
 }
 
 /// Adds the callback's return code to a sink error.
-fn sink_detail(e: gcf_core::Error, sink: &CallbackSink) -> FfiError {
+pub(crate) fn sink_detail(e: gcf_core::Error, sink: &CallbackSink) -> FfiError {
     let mut err = FfiError::from(e);
     if err.status == gcf_status::GCF_STATUS_SINK_ERROR {
         err.message = format!("the write callback returned {}", sink.refused_with);

@@ -563,3 +563,148 @@ fn version_is_static_text() {
         format!("{} (spec {})", gcf_core::VERSION, gcf_core::SPEC_VERSION)
     );
 }
+
+#[test]
+fn generic_encode_decode_and_pack_root() {
+    let json = r#"{"name":"Alice","tags":["a","b"],"id":9223372036854775807}"#;
+    // SAFETY: the arguments are live Rust slices and valid out-params.
+    let (status, text, _) =
+        call(|o, e| unsafe { gcf_generic_encode(json.as_ptr(), json.len(), o, e) });
+    assert_eq!(status, gcf_status::GCF_STATUS_OK);
+    assert!(text.starts_with("GCF profile=generic\n"), "{text}");
+    // SAFETY: the arguments are live Rust slices and valid out-params.
+    let (status, back, _) =
+        call(|o, e| unsafe { gcf_generic_decode(text.as_ptr(), text.len(), o, e) });
+    assert_eq!(status, gcf_status::GCF_STATUS_OK);
+    assert_eq!(back, json);
+
+    let big = "18446744073709551615";
+    // SAFETY: the arguments are live Rust slices and valid out-params.
+    let (status, _, err) =
+        call(|o, e| unsafe { gcf_generic_encode(big.as_ptr(), big.len(), o, e) });
+    assert_eq!(status, gcf_status::GCF_STATUS_DATA_ERROR);
+    assert_eq!(err.unwrap().0, "out_of_range");
+
+    let bad = "GCF profile=generic\nname=Alice\nname=Bob\n";
+    // SAFETY: the arguments are live Rust slices and valid out-params.
+    let (status, _, err) =
+        call(|o, e| unsafe { gcf_generic_decode(bad.as_ptr(), bad.len(), o, e) });
+    assert_eq!(status, gcf_status::GCF_STATUS_DATA_ERROR);
+    let (category, line, _, _) = err.unwrap();
+    assert_eq!((category.as_str(), line), ("duplicate_key", 3));
+
+    let set =
+        r#"{"key":"id","fields":["id","total"],"rows":[{"id":1,"total":2.5},{"id":2,"total":3}]}"#;
+    let swapped =
+        r#"{"key":"id","fields":["id","total"],"rows":[{"id":2,"total":3},{"id":1,"total":2.5}]}"#;
+    // SAFETY: the arguments are live Rust slices and valid out-params.
+    let (status, a, _) =
+        call(|o, e| unsafe { gcf_generic_pack_root(set.as_ptr(), set.len(), o, e) });
+    assert_eq!(status, gcf_status::GCF_STATUS_OK);
+    // SAFETY: the arguments are live Rust slices and valid out-params.
+    let (_, b, _) =
+        call(|o, e| unsafe { gcf_generic_pack_root(swapped.as_ptr(), swapped.len(), o, e) });
+    assert_eq!(a, b);
+    assert!(a.starts_with("sha256:"));
+    let wrong = r#"{"key":"id","rows":[]}"#;
+    // SAFETY: the arguments are live Rust slices and valid out-params.
+    let (status, _, _) =
+        call(|o, e| unsafe { gcf_generic_pack_root(wrong.as_ptr(), wrong.len(), o, e) });
+    assert_eq!(status, gcf_status::GCF_STATUS_JSON_ERROR);
+}
+
+fn cell(kind: u32) -> gcf_cell {
+    gcf_cell {
+        kind,
+        int_value: 0,
+        float_value: 0.0,
+        str_ptr: ptr::null(),
+        str_len: 0,
+    }
+}
+
+#[test]
+fn generic_stream_writes_typed_cells() {
+    let mut sink = Collected {
+        bytes: Vec::new(),
+        calls: 0,
+        fail_after: usize::MAX,
+    };
+    let fields = ["id", "name", "ok", "score", "note"].map(|f| gcf_str {
+        ptr: f.as_ptr().cast(),
+        len: f.len(),
+    });
+    let mut stream = ptr::null_mut();
+    // SAFETY: all pointers are valid for the calls; the stream is freed once.
+    unsafe {
+        let (s, _) = status_of(|e| {
+            gcf_generic_stream_new(
+                Some(collect),
+                (&mut sink as *mut Collected).cast(),
+                ptr::null(),
+                &mut stream,
+                e,
+            )
+        });
+        assert_eq!(s, gcf_status::GCF_STATUS_OK);
+        let (s, _) = status_of(|e| {
+            gcf_generic_stream_begin_table(
+                stream,
+                b"rows".as_ptr(),
+                4,
+                fields.as_ptr(),
+                fields.len(),
+                e,
+            )
+        });
+        assert_eq!(s, gcf_status::GCF_STATUS_OK);
+        let name = "Alice Smith";
+        let row = [
+            gcf_cell {
+                int_value: 1,
+                ..cell(GCF_CELL_INT)
+            },
+            gcf_cell {
+                str_ptr: name.as_ptr().cast(),
+                str_len: name.len(),
+                ..cell(GCF_CELL_STR)
+            },
+            gcf_cell {
+                int_value: 1,
+                ..cell(GCF_CELL_BOOL)
+            },
+            gcf_cell {
+                float_value: 2.5,
+                ..cell(GCF_CELL_FLOAT)
+            },
+            cell(GCF_CELL_MISSING),
+        ];
+        let (s, _) = status_of(|e| gcf_generic_stream_row(stream, row.as_ptr(), row.len(), e));
+        assert_eq!(s, gcf_status::GCF_STATUS_OK);
+        let short = [cell(GCF_CELL_NULL)];
+        let (s, cat) = status_of(|e| gcf_generic_stream_row(stream, short.as_ptr(), 1, e));
+        assert_eq!(
+            (s, cat.as_deref()),
+            (
+                gcf_status::GCF_STATUS_DATA_ERROR,
+                Some("row_width_mismatch")
+            )
+        );
+        let bogus = [gcf_cell {
+            kind: 42,
+            ..cell(0)
+        }];
+        let (s, _) = status_of(|e| gcf_generic_stream_row(stream, bogus.as_ptr(), 1, e));
+        assert_eq!(s, gcf_status::GCF_STATUS_INVALID_ARGUMENT);
+        let (s, _) = status_of(|e| gcf_generic_stream_end_table(stream, e));
+        assert_eq!(s, gcf_status::GCF_STATUS_OK);
+        let (s, _) = status_of(|e| gcf_generic_stream_finish(stream, e));
+        assert_eq!(s, gcf_status::GCF_STATUS_OK);
+        gcf_generic_stream_free(stream);
+    }
+    let text = String::from_utf8(sink.bytes).unwrap();
+    assert_eq!(
+        text,
+        "GCF profile=generic\n## rows [?]{id,name,ok,score,note}\n1|Alice Smith|true|2.5|~\n##! summary counts=1\n"
+    );
+}
