@@ -269,3 +269,26 @@ func EncodeWithSession(p *Payload, s *Session) (string, error) {
 	runtime.KeepAlive(s)
 	return string(out), err
 }
+
+// EncodeJSONWithSession is EncodeWithSession for a payload given as JSON.
+func EncodeJSONWithSession(payloadJSON []byte, s *Session) (string, error) {
+	out, err := callBuf(func(out *C.gcf_buf, e **C.gcf_error) C.gcf_status {
+		return C.gcf_graph_session_encode(s.ptr, bytesPtr(payloadJSON), C.size_t(len(payloadJSON)), out, e)
+	})
+	runtime.KeepAlive(s)
+	return string(out), err
+}
+
+func packRootJSON(snapshot []byte) (string, error) {
+	out, err := callBuf(func(out *C.gcf_buf, e **C.gcf_error) C.gcf_status {
+		return C.gcf_graph_pack_root(bytesPtr(snapshot), C.size_t(len(snapshot)), out, e)
+	})
+	return string(out), err
+}
+
+func encodeDeltaJSON(delta []byte) (string, error) {
+	out, err := callBuf(func(out *C.gcf_buf, e **C.gcf_error) C.gcf_status {
+		return C.gcf_graph_encode_delta(bytesPtr(delta), C.size_t(len(delta)), out, e)
+	})
+	return string(out), err
+}
