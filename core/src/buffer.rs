@@ -87,4 +87,22 @@ mod tests {
         }
         assert_eq!(calls, [60, 40, 100]);
     }
+
+    #[test]
+    fn zero_capacity_writes_through() {
+        let mut calls = vec![];
+        {
+            let mut b = Buffered::new(
+                crate::FnSink(|b: &[u8]| {
+                    calls.push(b.len());
+                    Ok(())
+                }),
+                0,
+            );
+            b.write_bytes(b"ab").unwrap();
+            b.write_bytes(b"c").unwrap();
+            b.into_inner().unwrap();
+        }
+        assert_eq!(calls, [2, 1]);
+    }
 }
