@@ -19,10 +19,11 @@ pub(crate) struct Buffered<K> {
 }
 
 impl<K: Sink> Buffered<K> {
+    /// A buffer of `capacity` bytes; 0 writes everything straight through.
     pub(crate) fn new(sink: K, capacity: usize) -> Self {
         Buffered {
             sink,
-            buf: Vec::with_capacity(capacity.max(64)),
+            buf: Vec::with_capacity(capacity),
         }
     }
 
