@@ -44,6 +44,8 @@ pub(crate) struct Parser<'a> {
     limits: Limits,
     allow_identity: bool,
     pub(crate) identity_field: Option<String>,
+    /// When `Some`, collects the declarations of top-level tables.
+    pub(crate) sections: Option<Vec<super::SectionDecl>>,
     deferred: Vec<Deferred>,
     /// Set when a counted table stopped at its declared count: a following
     /// line at `.0` indentation that is not an object member is a surplus row
@@ -290,6 +292,7 @@ impl<'a> Parser<'a> {
             limits,
             allow_identity,
             identity_field: None,
+            sections: None,
             deferred: Vec::new(),
             surplus: None,
         }
@@ -526,6 +529,17 @@ impl<'a> Parser<'a> {
                 Value::Object(self.parse_object(ln.indent + 2, depth + 1, ln)?)
             } else if rest.starts_with(" [") {
                 let head = self.parse_head(ln, end + 1)?;
+                if let (Some(sections), Head::Table(count, fields), 0) =
+                    (&mut self.sections, &head, ln.indent)
+                {
+                    if !count.keyed {
+                        sections.push(super::SectionDecl {
+                            name: String::from(&*key),
+                            line: ln.number,
+                            fields: fields.clone(),
+                        });
+                    }
+                }
                 self.array_body(head, ln, ln.indent, depth + 1, None)?
             } else {
                 return Err(ln.error(

@@ -487,14 +487,3 @@ fn large_objects_detect_duplicates() {
     body.push_str("k4321=0\n");
     assert_eq!(e(&body), (ErrorKind::DuplicateKey, 5002, 1));
 }
-
-#[test]
-fn scalar_token_helper() {
-    assert_eq!(parse_scalar_token("\"a|b\"", 4).unwrap(), s("a|b"));
-    assert_eq!(parse_scalar_token("12", 4).unwrap(), Int(12));
-    let err = parse_scalar_token("~", 4).unwrap_err();
-    assert_eq!(
-        (err.kind(), err.line(), err.column()),
-        (ErrorKind::InvalidMissing, Some(4), Some(1))
-    );
-}
