@@ -300,3 +300,29 @@ fn generator_reaches_every_form() {
         assert!(wire.contains(needle), "no {form} ({needle:?}) generated");
     }
 }
+
+/// At the default depth limit the encoder and the decoder agree: whatever
+/// encodes decodes, and one level more is refused by the encoder.
+#[test]
+fn depth_limit_is_symmetric() {
+    let max = Limits::default().max_depth;
+    for levels in max - 2..=max + 2 {
+        for seed in 0..40u64 {
+            let mut rng = Rng::new(first_seed() ^ (seed << 8) ^ levels as u64);
+            let value = ValueGen { rng: &mut rng }.chain(levels);
+            let depth = nesting(&value);
+            match generic::encode(&value) {
+                Ok(text) => {
+                    assert!(depth <= max, "nesting {depth} encoded");
+                    let back = generic::decode(&text)
+                        .unwrap_or_else(|e| panic!("nesting {depth}: {e}\n{text}"));
+                    assert!(same_value(&back, &value), "nesting {depth}");
+                }
+                Err(e) => {
+                    assert!(depth > max, "nesting {depth} refused: {e}");
+                    assert_eq!(e.kind(), gcf_core::ErrorKind::LimitExceeded);
+                }
+            }
+        }
+    }
+}
