@@ -196,16 +196,21 @@ fn stream_case(seed: u64) -> Result<(), String> {
         .map_err(|e| e.to_string())?;
     let mut expected = Map::new();
     let mut anonymous = None;
-    let mut plain_fields = Map::new();
-    if tables.iter().all(|t| t.name.is_some()) && rng.chance(30) {
-        let k = format!("f{}", rng.below(10));
+    let named = tables.iter().all(|t| t.name.is_some());
+    let taken = |name: &str| tables.iter().any(|t| t.name.as_deref() == Some(name));
+    if named && rng.chance(30) {
+        let k = (0..).map(|i| format!("f{i}")).find(|k| !taken(k)).unwrap();
         let v = scalar(&mut rng);
         w.field(&k, &v).map_err(|e| e.to_string())?;
-        plain_fields.insert(k, v);
+        expected.insert(k, v);
     }
-    for (k, v) in plain_fields.iter() {
-        expected.insert(k, v.clone());
+    // Sometimes the tables sit in a section: indented rows and headers.
+    let section = (named && rng.chance(30))
+        .then(|| (0..).map(|i| format!("s{i}")).find(|k| !taken(k)).unwrap());
+    if let Some(name) = &section {
+        w.begin_section(name).map_err(|e| e.to_string())?;
     }
+    let mut inner = Map::new();
     for table in &tables {
         let fields: Vec<&str> = table.fields.iter().map(String::as_str).collect();
         if table.keyed {
@@ -249,9 +254,20 @@ fn stream_case(seed: u64) -> Result<(), String> {
         };
         match &table.name {
             Some(name) => {
-                expected.insert(name.as_str(), value);
+                inner.insert(name.as_str(), value);
             }
             None => anonymous = Some(value),
+        }
+    }
+    match section {
+        Some(name) => {
+            w.end_section().map_err(|e| e.to_string())?;
+            expected.insert(name, Value::Object(inner));
+        }
+        None => {
+            for (k, v) in inner.into_vec() {
+                expected.insert(k, v);
+            }
         }
     }
     let text = w.finish().map_err(|e| e.to_string())?;
