@@ -16,7 +16,9 @@ pub use delta::{
 };
 pub use encode::{encode, encode_to, Encoder};
 #[cfg(feature = "serde_json")]
-pub use json::{from_json, generic_delta_from_json, keyed_set_from_json, to_json};
+pub use json::{
+    from_json, generic_delta_from_json, keyed_set_from_json, keyed_set_to_json, to_json,
+};
 pub use scalar::{is_bare_key, needs_quote, write_key, write_scalar, write_string};
 pub use stream::{Cell, StreamOptions, StreamWriter, DEFAULT_STREAM_BUFFER};
 pub use value::{Map, Value};
