@@ -45,6 +45,16 @@
 // `gcf_cell.kind`: the field is absent from this record, written `~`.
 #define GCF_CELL_MISSING 5
 
+// `policy` of [`gcf_generic_delta_session_new`]: every `n`th turn since the
+// last full payload is a full payload (spec §10a.8); `n == 0` means the
+// spec's suggested 15.
+#define GCF_REANCHOR_FIXED_N 0
+
+// `policy` of [`gcf_generic_delta_session_new`]: a full payload once the
+// deltas sent since the last one, plus this turn's, reach the size of this
+// turn's full payload (`n` is ignored).
+#define GCF_REANCHOR_SIZE_GUARD 1
+
 // `gcf_graph_stream_options.trailer`: `counts=2,2,3` (spec §8.4, the default).
 #define GCF_TRAILER_POSITIONAL 0
 
@@ -117,6 +127,14 @@ typedef uint32_t gcf_outcome;
 // GCF or JSON input, a 1-based line and column. Release it with
 // [`gcf_error_free`].
 typedef struct gcf_error gcf_error;
+
+// A producer session over successive states of one keyed set (spec
+// §10a.8): a full payload first, then a delta per update, and a full
+// payload whenever the schema changes, a delta is not allowed, or the
+// re-anchor policy says so. Create with [`gcf_generic_delta_session_new`],
+// release with [`gcf_generic_delta_session_free`]. Not thread-safe: use one
+// session from one thread at a time.
+typedef struct gcf_generic_delta_session gcf_generic_delta_session;
 
 // A streaming generic writer (spec §7, §8): tables whose rows reach the
 // callback as they are written, with counts in a trailer written by
@@ -380,6 +398,105 @@ gcf_status gcf_generic_stream_finish(struct gcf_generic_stream *stream, struct g
 //
 // `stream` is NULL or a stream from [`gcf_generic_stream_new`] not freed since.
 void gcf_generic_stream_free(struct gcf_generic_stream *stream);
+
+// Encodes a keyed set as a delta-participating full payload (spec §10a.3):
+// `pack_root=` and `key=` in the header, the identity column marked `@`.
+//
+// - `set` / `set_len`: the keyed set JSON.
+// - `tool` / `tool_len`: the producing tool (`tool=`), or NULL / empty to omit.
+//
+// # Safety
+//
+// `set` points to `set_len` readable bytes (or is NULL with 0); `tool` is
+// NULL or points to `tool_len` readable bytes; `out` is a writable
+// `gcf_buf`; `err` is NULL or writable.
+gcf_status gcf_generic_encode_full(const uint8_t *set, size_t set_len, const uint8_t *tool, size_t tool_len, struct gcf_buf *out, struct gcf_error **err);
+
+// Encodes a generic delta given as JSON (`{"tool", "key", "fields",
+// "baseRoot", "newRoot", "added": [{...}], "changed": [{...}], "removed":
+// [ids], "deltaTokens", "fullTokens"}`, spec §10a.2). With a non-zero
+// `fullTokens` the header carries `savings=`.
+//
+// # Safety
+//
+// `delta` points to `delta_len` readable bytes (or is NULL with 0); `out` is
+// a writable `gcf_buf`; `err` is NULL or writable.
+gcf_status gcf_generic_encode_delta(const uint8_t *delta, size_t delta_len, struct gcf_buf *out, struct gcf_error **err);
+
+// Decodes the delta text `delta` and applies it to the keyed set JSON
+// `base` (spec §10a.5), verifying `base_root` before and `new_root` after;
+// the result is the new keyed set as JSON. Atomic: on any error nothing is
+// output. A wrong root is a `GCF_STATUS_DATA_ERROR` of category
+// `root_mismatch`, a delta that breaks the wire rules one of
+// `malformed_delta`, `count_mismatch`, ... with a line and column.
+//
+// # Safety
+//
+// `base` and `delta` point to their lengths' readable bytes (or are NULL
+// with 0); `out` is a writable `gcf_buf`; `err` is NULL or writable.
+gcf_status gcf_generic_apply_delta(const uint8_t *base, size_t base_len, const uint8_t *delta, size_t delta_len, struct gcf_buf *out, struct gcf_error **err);
+
+// Answers a consumer of a keyed set (spec §10a.4): unchanged, a delta, or
+// the full payload, chosen by core's `generic::respond`.
+//
+// - `held` / `held_len`: the keyed set JSON the producer still holds for the
+//   root the consumer echoed, or NULL (or empty) when it holds none: a first
+//   request or an unknown root, answered in full.
+// - `current` / `current_len`: the current keyed set JSON.
+// - `tool` / `tool_len`: the producing tool, or NULL / empty to omit.
+// - `outcome`: set to which answer was chosen (required).
+// - `out`: the answer's GCF text.
+//
+// # Safety
+//
+// Each non-NULL input points to its length's readable bytes; `outcome` and
+// `out` are writable; `err` is NULL or writable.
+gcf_status gcf_generic_delta(const uint8_t *held, size_t held_len, const uint8_t *current, size_t current_len, const uint8_t *tool, size_t tool_len, gcf_outcome *outcome, struct gcf_buf *out, struct gcf_error **err);
+
+// Creates a session whose consumer first receives `base` in full.
+//
+// - `base` / `base_len`: the first keyed set JSON.
+// - `tool` / `tool_len`: the tool named in full payloads, or NULL / empty.
+// - `policy`: `GCF_REANCHOR_FIXED_N` or `GCF_REANCHOR_SIZE_GUARD`; any other
+//   value is a `GCF_STATUS_INVALID_ARGUMENT`.
+// - `n`: the cadence of `GCF_REANCHOR_FIXED_N` (0 for the default, 15);
+//   ignored by `GCF_REANCHOR_SIZE_GUARD`.
+//
+// # Safety
+//
+// `base` points to `base_len` readable bytes (or is NULL with 0); `tool` is
+// NULL or points to `tool_len` readable bytes; `out` is writable; `err` is
+// NULL or writable.
+gcf_status gcf_generic_delta_session_new(const uint8_t *base, size_t base_len, const uint8_t *tool, size_t tool_len, uint32_t policy, size_t n, struct gcf_generic_delta_session **out, struct gcf_error **err);
+
+// The full payload of the set the consumer holds now: the first thing to
+// send, and at any time a valid manual re-anchor. It does not advance the
+// session.
+//
+// # Safety
+//
+// `session` is a live session not used concurrently; `out` is writable;
+// `err` is NULL or writable.
+gcf_status gcf_generic_delta_session_initial_full(const struct gcf_generic_delta_session *session, struct gcf_buf *out, struct gcf_error **err);
+
+// Moves the session to the keyed set JSON `set` and outputs the payload to
+// send: a delta, or a full payload (`*is_full` true). On error the session
+// is unchanged.
+//
+// # Safety
+//
+// `session` is a live session not used concurrently; `set` points to
+// `set_len` readable bytes; `out` and `is_full` are writable; `err` is NULL
+// or writable.
+gcf_status gcf_generic_delta_session_next(struct gcf_generic_delta_session *session, const uint8_t *set, size_t set_len, struct gcf_buf *out, bool *is_full, struct gcf_error **err);
+
+// Releases a session. NULL is a no-op.
+//
+// # Safety
+//
+// `session` is NULL or a session from [`gcf_generic_delta_session_new`] not
+// freed since.
+void gcf_generic_delta_session_free(struct gcf_generic_delta_session *session);
 
 // Encodes a graph payload given as JSON (`{"tool", "tokenBudget",
 // "tokensUsed", "packRoot", "symbols": [...], "edges": [...],

@@ -172,3 +172,25 @@ pub(crate) fn require_out<T>(out: *mut T, what: &str) -> Result<(), FfiError> {
         Ok(())
     }
 }
+
+/// Renders `value` as JSON text into a library-owned buffer.
+pub(crate) fn json_out(value: &serde_json::Value) -> Result<gcf_buf, FfiError> {
+    let bytes = serde_json::to_vec(value).map_err(|e| {
+        FfiError::from(gcf_core::Error::new(
+            gcf_core::ErrorKind::InvalidInput,
+            format!("cannot render JSON: {e}"),
+        ))
+    })?;
+    Ok(gcf_buf::from_vec(bytes))
+}
+
+/// Resets a required output buffer and checks it is not NULL.
+///
+/// # Safety
+///
+/// `out` is NULL or writable.
+pub(crate) unsafe fn reset_out(out: *mut gcf_buf) -> Result<(), FfiError> {
+    // SAFETY: NULL or writable, per the caller.
+    unsafe { put(out, gcf_buf::EMPTY) };
+    require_out(out, "out")
+}

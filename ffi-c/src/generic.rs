@@ -74,9 +74,9 @@ pub unsafe extern "C" fn gcf_generic_decode(
 /// A keyed set from `{"name"?, "key", "fields": [...], "rows": [{...}]}`
 /// through core's bridge; a wrong shape is a JSON error, a bad value (an
 /// integer outside int64) a data error.
-fn keyed_set_from_json(v: &serde_json::Value) -> Result<KeyedSet, FfiError> {
+pub(crate) fn keyed_set_from_json(v: &serde_json::Value, what: &str) -> Result<KeyedSet, FfiError> {
     generic::keyed_set_from_json(v).map_err(|e| match e.kind() {
-        ErrorKind::InvalidInput => FfiError::json_shape(e, "keyed set"),
+        ErrorKind::InvalidInput => FfiError::json_shape(e, what),
         _ => FfiError::from(e),
     })
 }
@@ -100,7 +100,7 @@ pub unsafe extern "C" fn gcf_generic_pack_root(
             put(out, gcf_buf::EMPTY);
             require_out(out, "out")?;
             let json = parse_json(bytes_arg(json, json_len, "json")?, "json")?;
-            let set = keyed_set_from_json(&json)?;
+            let set = keyed_set_from_json(&json, "keyed set")?;
             put(
                 out,
                 gcf_buf::from_vec(generic::pack_root(&set)?.into_bytes()),

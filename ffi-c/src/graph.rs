@@ -6,7 +6,9 @@
 
 use gcf_core::graph::{self, Outcome, Session};
 
-use crate::buf::{bytes_arg, gcf_buf, optional_str_arg, parse_json, put, require_out};
+use crate::buf::{
+    bytes_arg, gcf_buf, json_out, optional_str_arg, parse_json, put, require_out, reset_out,
+};
 use crate::error::{boundary, gcf_error, gcf_status, FfiError};
 
 /// Which answer [`gcf_graph_delta`] chose (spec §10.3). The numbers are part
@@ -32,27 +34,6 @@ fn payload_arg(bytes: &[u8], what: &str) -> Result<graph::Payload, FfiError> {
 fn snapshot_arg(bytes: &[u8], what: &str) -> Result<graph::Snapshot, FfiError> {
     let json = parse_json(bytes, what)?;
     graph::snapshot_from_json(&json).map_err(|e| FfiError::json_shape(e, what))
-}
-
-fn json_out(value: &serde_json::Value) -> Result<gcf_buf, FfiError> {
-    let bytes = serde_json::to_vec(value).map_err(|e| {
-        FfiError::from(gcf_core::Error::new(
-            gcf_core::ErrorKind::InvalidInput,
-            format!("cannot render JSON: {e}"),
-        ))
-    })?;
-    Ok(gcf_buf::from_vec(bytes))
-}
-
-/// Resets a required output buffer and checks it is not NULL.
-///
-/// # Safety
-///
-/// `out` is NULL or writable.
-unsafe fn reset_out(out: *mut gcf_buf) -> Result<(), FfiError> {
-    // SAFETY: NULL or writable, per the caller.
-    unsafe { put(out, gcf_buf::EMPTY) };
-    require_out(out, "out")
 }
 
 /// Encodes a graph payload given as JSON (`{"tool", "tokenBudget",

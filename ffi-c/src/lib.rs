@@ -22,6 +22,7 @@
 mod buf;
 mod error;
 mod generic;
+mod generic_delta;
 mod graph;
 mod stream;
 
@@ -37,6 +38,12 @@ pub use generic::{
     gcf_generic_stream_finish, gcf_generic_stream_flush, gcf_generic_stream_free,
     gcf_generic_stream_new, gcf_generic_stream_options, gcf_generic_stream_row, gcf_str,
     GCF_CELL_BOOL, GCF_CELL_FLOAT, GCF_CELL_INT, GCF_CELL_MISSING, GCF_CELL_NULL, GCF_CELL_STR,
+};
+pub use generic_delta::{
+    gcf_generic_apply_delta, gcf_generic_delta, gcf_generic_delta_session,
+    gcf_generic_delta_session_free, gcf_generic_delta_session_initial_full,
+    gcf_generic_delta_session_new, gcf_generic_delta_session_next, gcf_generic_encode_delta,
+    gcf_generic_encode_full, GCF_REANCHOR_FIXED_N, GCF_REANCHOR_SIZE_GUARD,
 };
 pub use graph::{
     gcf_graph_apply_delta, gcf_graph_decode, gcf_graph_delta, gcf_graph_encode,
