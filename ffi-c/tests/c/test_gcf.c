@@ -503,6 +503,256 @@ static void test_generic_stream(void) {
   gcf_generic_stream_free(NULL);
 }
 
+static const char ORDERS[] =
+    "{\"name\":\"orders\",\"key\":\"id\",\"fields\":[\"id\",\"total\",\"status\",\"customer\"],\"rows\":["
+    "{\"id\":1001,\"total\":59.98,\"status\":\"shipped\",\"customer\":\"Alice\"},"
+    "{\"id\":1002,\"total\":29.99,\"status\":\"pending\",\"customer\":\"Bob\"},"
+    "{\"id\":1003,\"total\":129.5,\"status\":\"shipped\",\"customer\":\"Carol\"}]}";
+static const char ORDERS_ROOT[] = "sha256:457e7c31e62e070a039b5cde9ea3edff6330e5913874e1165afddbcf6798eb7c";
+static const char ORDERS_DELTA[] =
+    "{\"tool\":\"orders_query\",\"key\":\"id\",\"fields\":[\"id\",\"total\",\"status\",\"customer\"],"
+    "\"baseRoot\":\"sha256:457e7c31e62e070a039b5cde9ea3edff6330e5913874e1165afddbcf6798eb7c\","
+    "\"newRoot\":\"sha256:ebe554601676e61cd522a5dc13d78499fd20e730353eb3e0b18c7fdc088f0f05\","
+    "\"added\":[{\"id\":1004,\"total\":75.00,\"status\":\"pending\",\"customer\":\"Dave\"}],"
+    "\"changed\":[{\"id\":1002,\"total\":29.99,\"status\":\"shipped\",\"customer\":\"Bob\"}],"
+    "\"removed\":[1001],\"deltaTokens\":30,\"fullTokens\":160}";
+static const char ORDERS_WIRE[] =
+    "GCF profile=generic tool=orders_query delta=true "
+    "base_root=sha256:457e7c31e62e070a039b5cde9ea3edff6330e5913874e1165afddbcf6798eb7c "
+    "new_root=sha256:ebe554601676e61cd522a5dc13d78499fd20e730353eb3e0b18c7fdc088f0f05 key=id savings=81%\n"
+    "## added [1]{@id,total,status,customer}\n1004|75|pending|Dave\n"
+    "## changed [1]{@id,total,status,customer}\n1002|29.99|shipped|Bob\n"
+    "## removed [1]{@id}\n1001\n";
+
+/* A keyed set {id, status} of n rows, row 7's status given. */
+static char *keyed_set_json(int n, const char *status_of_7) {
+  size_t cap = 128 + (size_t)n * 64;
+  char *s = malloc(cap);
+  size_t len = (size_t)snprintf(s, cap, "{\"key\":\"id\",\"fields\":[\"id\",\"status\"],\"rows\":[");
+  for (int i = 0; i < n; i++)
+    len += (size_t)snprintf(s + len, cap - len, "%s{\"id\":%d,\"status\":\"%s\"}", i ? "," : "", i,
+                            i == 7 ? status_of_7 : "open");
+  snprintf(s + len, cap - len, "]}");
+  return s;
+}
+
+static void test_generic_delta(void) {
+  gcf_buf out = {NULL, 0}, applied = {NULL, 0}, root = {NULL, 0};
+  gcf_error *err = NULL;
+  gcf_status st;
+
+  /* Full payload: pack_root and key in the header, identity marked @. */
+  CHECK(gcf_generic_encode_full(S(ORDERS), S("orders_query"), &out, &err) == GCF_STATUS_OK);
+  CHECK(out.ptr && strncmp((const char *)out.ptr, "GCF profile=generic tool=orders_query pack_root=", 48) == 0);
+  CHECK(out.ptr && strstr((const char *)out.ptr, ORDERS_ROOT) != NULL);
+  CHECK(out.ptr && strstr((const char *)out.ptr, " key=id\n## orders [3]{@id,total,status,customer}\n1001|59.98|shipped|Alice\n") != NULL);
+  gcf_buf_free(&out);
+  CHECK(gcf_generic_encode_full(S(ORDERS), NULL, 0, &out, &err) == GCF_STATUS_OK); /* no tool */
+  CHECK(out.ptr && strncmp((const char *)out.ptr, "GCF profile=generic pack_root=", 30) == 0);
+  gcf_buf_free(&out);
+
+  /* Delta encoding, byte for byte. */
+  CHECK(gcf_generic_encode_delta(S(ORDERS_DELTA), &out, &err) == GCF_STATUS_OK);
+  CHECK(buf_eq(&out, ORDERS_WIRE));
+
+  /* Apply: the result is the new keyed set as JSON, whose root is new_root. */
+  CHECK(gcf_generic_apply_delta(S(ORDERS), out.ptr, out.len, &applied, &err) == GCF_STATUS_OK);
+  CHECK(applied.ptr && strstr((const char *)applied.ptr, "\"key\":\"id\"") != NULL);
+  CHECK(applied.ptr && strstr((const char *)applied.ptr, "\"customer\":\"Dave\"") != NULL);
+  CHECK(applied.ptr && strstr((const char *)applied.ptr, "Alice") == NULL);
+  CHECK(gcf_generic_pack_root(applied.ptr, applied.len, &root, &err) == GCF_STATUS_OK);
+  CHECK(buf_eq(&root, "sha256:ebe554601676e61cd522a5dc13d78499fd20e730353eb3e0b18c7fdc088f0f05"));
+  gcf_buf_free(&root);
+
+  /* Root mismatch: the delta against the wrong base; nothing is output. */
+  gcf_buf none = {NULL, 0};
+  st = gcf_generic_apply_delta(applied.ptr, applied.len, out.ptr, out.len, &none, &err);
+  CHECK(none.ptr == NULL && none.len == 0);
+  expect_error(st, err, GCF_STATUS_DATA_ERROR, "root_mismatch");
+  /* A claimed new_root the result does not hash to. */
+  char *wrong_new = malloc(sizeof ORDERS_WIRE);
+  memcpy(wrong_new, ORDERS_WIRE, sizeof ORDERS_WIRE);
+  memcpy(strstr(wrong_new, "new_root=sha256:") + 16, "deadbeef", 8);
+  st = gcf_generic_apply_delta(S(ORDERS), (const uint8_t *)wrong_new, strlen(wrong_new), &none, &err);
+  expect_error(st, err, GCF_STATUS_DATA_ERROR, "root_mismatch");
+  free(wrong_new);
+  /* Malformed deltas: an unknown section, a surplus row, bytes that are not UTF-8. */
+  st = gcf_generic_apply_delta(S(ORDERS), S("GCF profile=generic delta=true base_root=sha256:a new_root=sha256:b key=id\n## bogus [1]{@id}\n1\n"),
+                               &none, &err);
+  CHECK(gcf_error_line(err) == 2);
+  expect_error(st, err, GCF_STATUS_DATA_ERROR, "malformed_delta");
+  st = gcf_generic_apply_delta(S(ORDERS), S("GCF profile=generic delta=true base_root=sha256:a new_root=sha256:b key=id\n"
+                                            "## added [1]{@id,total}\n1004|75\n1005|80\n"),
+                               &none, &err);
+  CHECK(gcf_error_line(err) >= 2);
+  expect_error(st, err, GCF_STATUS_DATA_ERROR, "count_mismatch");
+  st = gcf_generic_apply_delta(S(ORDERS), S("GCF profile=generic delta=true key=id\n## removed [1]{@id}\n\xff\n"), &none, &err);
+  CHECK(gcf_error_line(err) == 3);
+  expect_error(st, err, GCF_STATUS_DATA_ERROR, "invalid_utf8");
+  gcf_buf_free(&out);
+  gcf_buf_free(&applied);
+
+  /* Bad JSON and wrong shapes: GCF_STATUS_JSON_ERROR with a position. */
+  st = gcf_generic_encode_full(S("{\"key\":\"id\",\"rows\":[}"), NULL, 0, &out, &err);
+  CHECK(gcf_error_line(err) == 1 && gcf_error_column(err) == 21);
+  expect_error(st, err, GCF_STATUS_JSON_ERROR, "invalid_input");
+  st = gcf_generic_encode_delta(S("{\"key\":\"id\",\"added\":{}}"), &out, &err);
+  expect_error(st, err, GCF_STATUS_JSON_ERROR, "invalid_input");
+  st = gcf_generic_apply_delta(S("{\"rows\":[]}"), S(ORDERS_WIRE), &out, &err);
+  expect_error(st, err, GCF_STATUS_JSON_ERROR, "invalid_input");
+  st = gcf_generic_encode_delta(S("{\"key\":\"id\",\"removed\":[18446744073709551616]}"), &out, &err);
+  expect_error(st, err, GCF_STATUS_DATA_ERROR, "out_of_range");
+  st = gcf_generic_encode_full(S(ORDERS), S("two words"), &out, &err);
+  expect_error(st, err, GCF_STATUS_DATA_ERROR, "invalid_input");
+  st = gcf_generic_encode_full(S(ORDERS), S("\xc3\x28"), &out, &err);
+  expect_error(st, err, GCF_STATUS_INVALID_ARGUMENT, "invalid_utf8");
+  /* NULLs. */
+  st = gcf_generic_encode_full(NULL, 5, NULL, 0, &out, &err);
+  expect_error(st, err, GCF_STATUS_INVALID_ARGUMENT, "invalid_input");
+  st = gcf_generic_encode_delta(S(ORDERS_DELTA), NULL, &err);
+  expect_error(st, err, GCF_STATUS_INVALID_ARGUMENT, "invalid_input");
+  st = gcf_generic_apply_delta(S(ORDERS), NULL, 3, &out, &err);
+  expect_error(st, err, GCF_STATUS_INVALID_ARGUMENT, "invalid_input");
+  st = gcf_generic_apply_delta(S(ORDERS), NULL, 0, &out, &err); /* empty delta text */
+  expect_error(st, err, GCF_STATUS_DATA_ERROR, "missing_header");
+  CHECK(gcf_generic_apply_delta(S(ORDERS), S("nope"), &out, NULL) == GCF_STATUS_DATA_ERROR);
+  CHECK(out.ptr == NULL);
+}
+
+static void test_generic_respond(void) {
+  gcf_buf out = {NULL, 0};
+  gcf_error *err = NULL;
+  gcf_outcome outcome = GCF_OUTCOME_NONE;
+  gcf_status st;
+
+  /* Nothing held: the full payload. */
+  CHECK(gcf_generic_delta(NULL, 0, S(ORDERS), S("orders_query"), &outcome, &out, &err) == GCF_STATUS_OK);
+  CHECK(outcome == GCF_OUTCOME_FULL);
+  CHECK(out.ptr && strstr((const char *)out.ptr, ORDERS_ROOT) != NULL);
+  gcf_buf_free(&out);
+  /* Held equals current: header-only unchanged. */
+  CHECK(gcf_generic_delta(S(ORDERS), S(ORDERS), S("orders_query"), &outcome, &out, &err) == GCF_STATUS_OK);
+  CHECK(outcome == GCF_OUTCOME_UNCHANGED);
+  CHECK(out.ptr && strstr((const char *)out.ptr, " unchanged=true pack_root=") != NULL);
+  CHECK(out.ptr && strstr((const char *)out.ptr, " count=3\n") != NULL);
+  gcf_buf_free(&out);
+  /* One row of forty changed: a delta, which applies back to the current set. */
+  char *held = keyed_set_json(40, "open"), *current = keyed_set_json(40, "shipped");
+  CHECK(gcf_generic_delta((const uint8_t *)held, strlen(held), (const uint8_t *)current, strlen(current), NULL, 0,
+                          &outcome, &out, &err) == GCF_STATUS_OK);
+  CHECK(outcome == GCF_OUTCOME_DELTA);
+  CHECK(out.ptr && strstr((const char *)out.ptr, "## changed [1]{@id,status}\n7|shipped\n") != NULL);
+  gcf_buf applied = {NULL, 0}, r1 = {NULL, 0}, r2 = {NULL, 0};
+  CHECK(gcf_generic_apply_delta((const uint8_t *)held, strlen(held), out.ptr, out.len, &applied, &err) == GCF_STATUS_OK);
+  CHECK(gcf_generic_pack_root(applied.ptr, applied.len, &r1, &err) == GCF_STATUS_OK);
+  CHECK(gcf_generic_pack_root((const uint8_t *)current, strlen(current), &r2, &err) == GCF_STATUS_OK);
+  CHECK(r1.len == 71 && r1.len == r2.len && memcmp(r1.ptr, r2.ptr, r1.len) == 0);
+  gcf_buf_free(&applied);
+  gcf_buf_free(&r1);
+  gcf_buf_free(&r2);
+  gcf_buf_free(&out);
+  /* A schema change (other fields) is answered in full. */
+  st = gcf_generic_delta(S(ORDERS), (const uint8_t *)current, strlen(current), NULL, 0, &outcome, &out, &err);
+  CHECK(st == GCF_STATUS_OK && outcome == GCF_OUTCOME_FULL);
+  gcf_buf_free(&out);
+  /* Three rows: a one-row delta is not under 60% of the full payload. */
+  char *few = keyed_set_json(3, "open"), *few_changed = malloc(strlen(few) + 1);
+  memcpy(few_changed, few, strlen(few) + 1); /* row 2's "open" becomes "shut" */
+  memcpy(strstr(few_changed, "\"id\":2,\"status\":\"open\"") + 17, "shut", 4);
+  st = gcf_generic_delta((const uint8_t *)few, strlen(few), (const uint8_t *)few_changed, strlen(few_changed), NULL, 0,
+                         &outcome, &out, &err);
+  CHECK(st == GCF_STATUS_OK && outcome == GCF_OUTCOME_FULL);
+  CHECK(out.ptr && strstr((const char *)out.ptr, "2|shut\n") != NULL);
+  free(few);
+  free(few_changed);
+  gcf_buf_free(&out);
+  free(held);
+  free(current);
+
+  /* Errors leave the outcome at NONE and output nothing. */
+  st = gcf_generic_delta(S("[1"), S(ORDERS), NULL, 0, &outcome, &out, &err);
+  CHECK(outcome == GCF_OUTCOME_NONE && out.ptr == NULL);
+  expect_error(st, err, GCF_STATUS_JSON_ERROR, "invalid_input");
+  st = gcf_generic_delta(NULL, 0, S(ORDERS), NULL, 0, NULL, &out, &err);
+  expect_error(st, err, GCF_STATUS_INVALID_ARGUMENT, "invalid_input");
+  st = gcf_generic_delta(NULL, 0, NULL, 0, NULL, 0, &outcome, &out, &err);
+  expect_error(st, err, GCF_STATUS_JSON_ERROR, "invalid_input");
+  st = gcf_generic_delta(NULL, 0, S(ORDERS), NULL, 0, &outcome, NULL, &err);
+  expect_error(st, err, GCF_STATUS_INVALID_ARGUMENT, "invalid_input");
+}
+
+static void test_generic_delta_session(void) {
+  gcf_generic_delta_session *s = NULL;
+  gcf_error *err = NULL;
+  gcf_buf first = {NULL, 0}, out = {NULL, 0};
+  bool is_full = true;
+  gcf_status st;
+  /* 200 rows: a full payload is about nine times a one-row delta. */
+  char *open = keyed_set_json(200, "open"), *shipped = keyed_set_json(200, "shipped");
+
+  CHECK(gcf_generic_delta_session_new((const uint8_t *)open, strlen(open), S("t"), GCF_REANCHOR_FIXED_N, 2, &s, &err) ==
+        GCF_STATUS_OK);
+  CHECK(s != NULL);
+  CHECK(gcf_generic_delta_session_initial_full(s, &first, &err) == GCF_STATUS_OK);
+  CHECK(first.ptr && strncmp((const char *)first.ptr, "GCF profile=generic tool=t pack_root=", 37) == 0);
+  /* Turn 1: a delta. */
+  CHECK(gcf_generic_delta_session_next(s, (const uint8_t *)shipped, strlen(shipped), &out, &is_full, &err) == GCF_STATUS_OK);
+  CHECK(!is_full && out.ptr && strstr((const char *)out.ptr, " delta=true ") != NULL);
+  gcf_buf_free(&out);
+  /* A failing turn leaves the session where it was. */
+  is_full = true;
+  st = gcf_generic_delta_session_next(s, S("{\"key\":\"id\",\"rows\":[{\"id\":18446744073709551616}]}"), &out, &is_full, &err);
+  CHECK(!is_full && out.ptr == NULL);
+  expect_error(st, err, GCF_STATUS_DATA_ERROR, "out_of_range");
+  st = gcf_generic_delta_session_next(s, S("{\"key\":"), &out, &is_full, &err);
+  expect_error(st, err, GCF_STATUS_JSON_ERROR, "invalid_input");
+  /* Turn 2 re-anchors (n = 2): back to the first set, in full. */
+  CHECK(gcf_generic_delta_session_next(s, (const uint8_t *)open, strlen(open), &out, &is_full, &err) == GCF_STATUS_OK);
+  CHECK(is_full && out.len == first.len && memcmp(out.ptr, first.ptr, out.len) == 0);
+  gcf_buf_free(&out);
+  /* Required outputs and the session itself. */
+  st = gcf_generic_delta_session_next(s, (const uint8_t *)open, strlen(open), &out, NULL, &err);
+  expect_error(st, err, GCF_STATUS_INVALID_ARGUMENT, "invalid_input");
+  st = gcf_generic_delta_session_next(NULL, (const uint8_t *)open, strlen(open), &out, &is_full, &err);
+  expect_error(st, err, GCF_STATUS_INVALID_ARGUMENT, "invalid_input");
+  st = gcf_generic_delta_session_initial_full(NULL, &out, &err);
+  expect_error(st, err, GCF_STATUS_INVALID_ARGUMENT, "invalid_input");
+  st = gcf_generic_delta_session_initial_full(s, NULL, &err);
+  expect_error(st, err, GCF_STATUS_INVALID_ARGUMENT, "invalid_input");
+  gcf_generic_delta_session_free(s);
+  gcf_generic_delta_session_free(NULL);
+  gcf_buf_free(&first);
+
+  /* Size guard: deltas until their sum reaches a full payload's size. */
+  s = NULL;
+  CHECK(gcf_generic_delta_session_new((const uint8_t *)open, strlen(open), NULL, 0, GCF_REANCHOR_SIZE_GUARD, 0, &s, &err) ==
+        GCF_STATUS_OK);
+  int turns = 0, fulls = 0;
+  for (int i = 0; i < 60 && s; i++) {
+    const char *next = i % 2 ? open : shipped;
+    if (gcf_generic_delta_session_next(s, (const uint8_t *)next, strlen(next), &out, &is_full, &err) != GCF_STATUS_OK) break;
+    turns++;
+    fulls += is_full;
+    gcf_buf_free(&out);
+  }
+  CHECK(turns == 60);
+  CHECK(fulls >= 3 && fulls <= 12);
+  if (!(fulls >= 3 && fulls <= 12)) fprintf(stderr, "  %d full payloads in %d turns\n", fulls, turns);
+  gcf_generic_delta_session_free(s);
+
+  /* Creation errors: no session is output. */
+  s = (gcf_generic_delta_session *)&turns; /* reset on entry */
+  st = gcf_generic_delta_session_new((const uint8_t *)open, strlen(open), NULL, 0, 9, 0, &s, &err);
+  CHECK(s == NULL);
+  expect_error(st, err, GCF_STATUS_INVALID_ARGUMENT, "invalid_input");
+  st = gcf_generic_delta_session_new(S("{\"rows\":[]}"), NULL, 0, GCF_REANCHOR_FIXED_N, 0, &s, &err);
+  expect_error(st, err, GCF_STATUS_JSON_ERROR, "invalid_input");
+  st = gcf_generic_delta_session_new((const uint8_t *)open, strlen(open), NULL, 0, GCF_REANCHOR_FIXED_N, 0, NULL, &err);
+  expect_error(st, err, GCF_STATUS_INVALID_ARGUMENT, "invalid_input");
+  free(open);
+  free(shipped);
+}
+
 int main(void) {
   test_version();
   test_graph_encode_decode();
@@ -514,6 +764,9 @@ int main(void) {
   test_million_row_stream();
   test_generic();
   test_generic_stream();
+  test_generic_delta();
+  test_generic_respond();
+  test_generic_delta_session();
   printf("%d passed, %d failed\n", passed, failed);
   return failed == 0 ? 0 : 1;
 }
