@@ -355,8 +355,8 @@ pub const EMPLOYEE_FIELDS: [&str; 8] = [
 pub fn employee(i: usize, rng: &mut Rng) -> Employee {
     let mut e = Employee {
         id: 0,
-        name: String::new(),
-        email: String::new(),
+        name: String::with_capacity(32),
+        email: String::with_capacity(64),
         department: "",
         salary: 0,
         rating: 0.0,
