@@ -1,8 +1,31 @@
 #!/usr/bin/env bash
-# Builds and tests everything in the workspace, installing what a fresh machine lacks.
+# Builds and tests everything in the workspace on a fresh machine: the Rust
+# crates (unit, integration, property, doc tests), the official conformance
+# suite, the no_std/wasm32 builds, and the C ABI + Go bindings when present.
+# Installs what is missing (rustup components, Debian packages, Go).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TERM_COLOR=never
-command -v cargo >/dev/null || { echo "cargo is required (rustup)"; exit 1; }
+
+step() { printf '\n==> %s\n' "$*"; }
+
+command -v cargo >/dev/null || { echo "cargo is required (install Rust with rustup)"; exit 1; }
+
+step "cargo build (workspace, all targets)"
 cargo build --workspace --all-targets
+
+step "cargo test (workspace)"
 cargo test --workspace
+
+step "conformance suite (../shared/conformance)"
+cargo run -q -p gcf-spec-tests --bin gcf-conformance
+
+step "no_std and wasm32 builds of gcf-core"
+bash scripts/check-nostd.sh
+
+if [ -x scripts/test-ffi.sh ] || [ -f scripts/test-ffi.sh ]; then
+  step "C ABI (libgcf) and Go bindings"
+  bash scripts/test-ffi.sh
+fi
+
+step "all tests passed"

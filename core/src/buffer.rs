@@ -19,10 +19,11 @@ pub(crate) struct Buffered<K> {
 }
 
 impl<K: Sink> Buffered<K> {
+    /// A buffer of `capacity` bytes; 0 writes everything straight through.
     pub(crate) fn new(sink: K, capacity: usize) -> Self {
         Buffered {
             sink,
-            buf: Vec::with_capacity(capacity.max(64)),
+            buf: Vec::with_capacity(capacity),
         }
     }
 
@@ -86,5 +87,23 @@ mod tests {
             b.into_inner().unwrap();
         }
         assert_eq!(calls, [60, 40, 100]);
+    }
+
+    #[test]
+    fn zero_capacity_writes_through() {
+        let mut calls = vec![];
+        {
+            let mut b = Buffered::new(
+                crate::FnSink(|b: &[u8]| {
+                    calls.push(b.len());
+                    Ok(())
+                }),
+                0,
+            );
+            b.write_bytes(b"ab").unwrap();
+            b.write_bytes(b"c").unwrap();
+            b.into_inner().unwrap();
+        }
+        assert_eq!(calls, [2, 1]);
     }
 }

@@ -7,6 +7,9 @@
 //!
 //! - [`graph`]: code graphs (symbols, edges, distance groups, locations),
 //!   buffered and streaming, with sessions, deltas and pack roots.
+//! - [`generic`]: any JSON value, buffered and streaming, with keyed-set
+//!   deltas and pack roots.
+//! - [`decode_any`]: decode whatever a header says a payload is.
 //!
 //! Every encoder writes into a [`Sink`] (a `Vec<u8>`, a `String`, a closure,
 //! or with `std` any `io::Write` through [`IoSink`]); every decoder reports a
@@ -49,6 +52,7 @@ extern crate alloc;
 extern crate std;
 
 mod buffer;
+mod document;
 mod error;
 pub mod header;
 pub mod input;
@@ -60,12 +64,18 @@ pub mod text;
 pub mod generic;
 pub mod graph;
 
+pub use document::{decode_any, decode_any_bytes, payload_kind, Document, PayloadKind};
 pub use error::{Error, ErrorKind, Result};
 pub use header::Profile;
 pub use limits::Limits;
 #[cfg(feature = "std")]
 pub use sink::IoSink;
 pub use sink::{CountingSink, FnSink, Sink, SinkError};
+
+/// The README's Rust examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;
 
 /// The version of the GCF specification this crate implements.
 pub const SPEC_VERSION: &str = "3.6.0";

@@ -237,3 +237,54 @@ fn deltas_apply_and_verify() {
         );
     }
 }
+
+/// Mutated and truncated payloads never panic any graph decoder; they decode
+/// or fail with an error that has a category.
+#[test]
+fn hostile_input_never_panics() {
+    const BYTES: &[u8] = b" \t\r\n@<>#!-.0123456789?[]{}:=\"\\abcxyz\xff\xc3\xa9";
+    for seed in 0..cases(2_000) as u64 {
+        let mut rng = Rng::new(seed ^ 0xBAD);
+        let p = graph_payload(&mut rng, 12);
+        let mut text = graph::encode(&p).unwrap().into_bytes();
+        if rng.chance(30) {
+            let mut w =
+                graph::StreamWriter::new(Vec::new(), graph::StreamOptions::default()).unwrap();
+            for s in &p.symbols {
+                w.write_symbol(s).unwrap();
+            }
+            text = w.finish().unwrap();
+        }
+        for _ in 0..1 + rng.below(4) {
+            if text.is_empty() {
+                break;
+            }
+            let at = rng.below(text.len() as u64) as usize;
+            match rng.below(4) {
+                0 => {
+                    text.remove(at);
+                }
+                1 => text.insert(at, rng.pick(BYTES)),
+                2 => text[at] = rng.pick(BYTES),
+                _ => text.truncate(at),
+            }
+        }
+        let _ = graph::decode_bytes(&text);
+        if let Ok(s) = std::str::from_utf8(&text) {
+            let _ = graph::decode_delta(s);
+            let _ = SessionDecoder::new().decode(s);
+            let base = Snapshot::default();
+            let _ = graph::apply_delta(&base, s);
+        }
+    }
+    // Hostile shapes: huge declared counts, deep ids, long lines.
+    for text in [
+        "GCF profile=graph symbols=99999999999999999999\n",
+        "GCF profile=graph\n## edges [18446744073709551616]\n",
+        "GCF profile=graph\n## targets\n@99999999999999999999999 fn a 0.50 x\n",
+        "GCF profile=graph\n## distance_99999999999\n",
+        "GCF profile=graph\n## loc\n@0 \"\\uD800\" 1 1\n",
+    ] {
+        assert!(graph::decode(text).is_err(), "{text:?} must be rejected");
+    }
+}

@@ -1,14 +1,22 @@
 //! The generic profile (spec §7): any JSON value, losslessly.
 
+mod decode;
 mod delta;
+mod encode;
+#[cfg(feature = "serde_json")]
+mod json;
 mod scalar;
 mod stream;
 mod value;
+pub use decode::{decode, decode_bytes, Decoder, Document};
 
 pub use delta::{
     apply, apply_delta, decode_delta, diff, encode_delta, encode_full, pack_root, respond,
     DeltaSession, GenericDelta, KeyedSet, Outcome, ReanchorPolicy, DEFAULT_REANCHOR_N,
 };
+pub use encode::{encode, encode_to, Encoder};
+#[cfg(feature = "serde_json")]
+pub use json::{from_json, generic_delta_from_json, keyed_set_from_json, to_json};
 pub use scalar::{is_bare_key, needs_quote, write_key, write_scalar, write_string};
 pub use stream::{Cell, StreamOptions, StreamWriter, DEFAULT_STREAM_BUFFER};
 pub use value::{Map, Value};

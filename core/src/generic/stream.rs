@@ -9,15 +9,15 @@
 //! [`StreamWriter::finish`]. A callback sink therefore sees a few large writes
 //! instead of one call per cell.
 
-use alloc::boxed::Box;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 
+use crate::buffer::Buffered;
 use crate::error::{Error, ErrorKind, Result};
 use crate::number::NumberBuffer;
-use crate::sink::{Sink, SinkError};
+use crate::sink::Sink;
 
 use super::scalar::{write_key, write_string};
 use super::{Map, Value};
@@ -126,39 +126,6 @@ impl<'a> From<&'a str> for Cell<'a> {
     }
 }
 
-/// The sink plus the fixed output buffer in front of it.
-struct Buffered<K> {
-    sink: K,
-    buf: Box<[u8]>,
-    len: usize,
-}
-
-impl<K: Sink> Buffered<K> {
-    fn flush(&mut self) -> core::result::Result<(), SinkError> {
-        if self.len > 0 {
-            let len = core::mem::replace(&mut self.len, 0);
-            self.sink.write_bytes(&self.buf[..len])?;
-        }
-        Ok(())
-    }
-}
-
-impl<K: Sink> Sink for Buffered<K> {
-    #[inline]
-    fn write_bytes(&mut self, bytes: &[u8]) -> core::result::Result<(), SinkError> {
-        if bytes.len() > self.buf.len() - self.len {
-            self.flush()?;
-            if bytes.len() >= self.buf.len() {
-                // Longer than the whole buffer: copying would only add work.
-                return self.sink.write_bytes(bytes);
-            }
-        }
-        self.buf[self.len..self.len + bytes.len()].copy_from_slice(bytes);
-        self.len += bytes.len();
-        Ok(())
-    }
-}
-
 /// What kind of `[?]` section is open.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum TableKind {
@@ -239,11 +206,7 @@ impl<K: Sink> StreamWriter<K> {
             check_header_value("tool", tool)?;
         }
         let mut w = StreamWriter {
-            out: Buffered {
-                sink,
-                buf: vec![0u8; options.buffer_capacity].into_boxed_slice(),
-                len: 0,
-            },
+            out: Buffered::new(sink, options.buffer_capacity),
             numbers: NumberBuffer::new(),
             counts: Vec::new(),
             table: None,
@@ -444,7 +407,13 @@ impl<K: Sink> StreamWriter<K> {
     /// Hands everything buffered so far to the sink.
     pub fn flush(&mut self) -> Result<()> {
         self.check_usable()?;
-        self.guard(|w| w.out.flush().map_err(Error::from))
+        self.guard(|w| w.out.flush())
+    }
+
+    /// The sink (bytes still in the writer's buffer are not in it yet); for
+    /// example to read the error a callback sink kept.
+    pub fn get_ref(&self) -> &K {
+        self.out.get_ref()
     }
 
     /// The number of rows written to each `[?]` section so far, in encounter order.
@@ -476,7 +445,7 @@ impl<K: Sink> StreamWriter<K> {
             w.out.flush()?;
             Ok(())
         })?;
-        Ok(self.out.sink)
+        self.out.into_inner()
     }
 
     // --- validation -------------------------------------------------------
@@ -965,7 +934,7 @@ mod tests {
 
     #[test]
     fn sink_failure_poisons() {
-        let sink = crate::sink::FnSink(|_: &[u8]| Err(SinkError));
+        let sink = crate::sink::FnSink(|_: &[u8]| Err(crate::sink::SinkError));
         let mut w = StreamWriter::new(sink, StreamOptions::new()).unwrap();
         assert_eq!(w.flush().unwrap_err().kind(), ErrorKind::Sink);
         assert_eq!(

@@ -118,14 +118,14 @@ impl Decoder {
             return Err(header_line.error_at(
                 ErrorKind::InvalidInput,
                 4,
-                "this is a generic-profile payload; decode it with generic::decode",
+                "this is a generic-profile payload, not a graph one",
             ));
         }
         if header.get("delta") == Some("true") {
             return Err(header_line.error_at(
                 ErrorKind::InvalidInput,
                 4,
-                "this is a delta payload; apply it with graph::apply_delta",
+                "this is a graph delta payload: apply it to the snapshot it was made from",
             ));
         }
         let mut state = State::new(&header_line, &header, &self.limits)?;

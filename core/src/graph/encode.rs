@@ -235,6 +235,16 @@ pub(crate) fn write_group_header<K: Sink + ?Sized>(
     Ok(())
 }
 
+/// Checks everything [`write_node`] checks, without writing: streaming
+/// writers call it first so a rejected symbol leaves no partial output.
+#[inline]
+pub(crate) fn check_symbol(symbol: &Symbol<&str>) -> Result<(), Error> {
+    check_token("qualified name", symbol.qualified_name)?;
+    check_token("kind", symbol.kind)?;
+    check_token("provenance", symbol.provenance)?;
+    NumberBuffer::new().format_score(symbol.score).map(drop)
+}
+
 /// Writes `@id kind qname score provenance` without the line feed.
 #[inline]
 pub(crate) fn write_node<K: Sink + ?Sized>(
@@ -260,6 +270,36 @@ pub(crate) fn write_node<K: Sink + ?Sized>(
     Ok(())
 }
 
+/// Checks an edge's type and status; returns whether the status is written.
+#[inline]
+pub(crate) fn check_edge(edge_type: &str, status: &str) -> Result<bool, Error> {
+    check_token("edge type", edge_type)?;
+    let has_status = !status.is_empty() && status != "unchanged";
+    if has_status {
+        check_token("edge status", status)?;
+    }
+    Ok(has_status)
+}
+
+/// Checks that a location's positions are 1-based (spec §6b).
+pub(crate) fn check_location(
+    file: &str,
+    line: u32,
+    column: u32,
+    end: Option<(u32, u32)>,
+) -> Result<(), Error> {
+    let positions_ok = line >= 1 && column >= 1 && end.is_none_or(|(l, c)| l >= 1 && c >= 1);
+    if positions_ok {
+        return Ok(());
+    }
+    Err(Error::new(
+        ErrorKind::InvalidInput,
+        alloc::format!(
+            "location of `{file}` has a zero line or column; positions are 1-based (spec 6b)"
+        ),
+    ))
+}
+
 /// Writes `@target<@source type[ status]\n`.
 #[inline]
 pub(crate) fn write_edge_line<K: Sink + ?Sized>(
@@ -269,7 +309,7 @@ pub(crate) fn write_edge_line<K: Sink + ?Sized>(
     edge_type: &str,
     status: &str,
 ) -> Result<(), Error> {
-    check_token("edge type", edge_type)?;
+    let has_status = check_edge(edge_type, status)?;
     let mut ids = itoa::Buffer::new();
     sink.write_bytes(b"@")?;
     sink.write_str(ids.format(target))?;
@@ -277,8 +317,7 @@ pub(crate) fn write_edge_line<K: Sink + ?Sized>(
     sink.write_str(ids.format(source))?;
     sink.write_bytes(b" ")?;
     sink.write_str(edge_type)?;
-    if !status.is_empty() && status != "unchanged" {
-        check_token("edge status", status)?;
+    if has_status {
         sink.write_bytes(b" ")?;
         sink.write_str(status)?;
     }
@@ -295,15 +334,7 @@ pub(crate) fn write_loc_line<K: Sink + ?Sized>(
     column: u32,
     end: Option<(u32, u32)>,
 ) -> Result<(), Error> {
-    let positions_ok = line >= 1 && column >= 1 && end.is_none_or(|(l, c)| l >= 1 && c >= 1);
-    if !positions_ok {
-        return Err(Error::new(
-            ErrorKind::InvalidInput,
-            alloc::format!(
-                "location of `{file}` has a zero line or column; positions are 1-based (spec 6b)"
-            ),
-        ));
-    }
+    check_location(file, line, column, end)?;
     let mut ids = itoa::Buffer::new();
     sink.write_bytes(b"@")?;
     sink.write_str(ids.format(id))?;

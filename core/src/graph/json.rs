@@ -260,6 +260,39 @@ pub fn payload_to_json<S: AsRef<str>>(p: &Payload<S>) -> Json {
     Json::Object(o)
 }
 
+/// A delta as JSON, the shape [`delta_from_json`] reads.
+pub fn delta_to_json<S: AsRef<str>>(d: &Delta<S>) -> Json {
+    let mut o = JsonMap::new();
+    o.insert("tool".to_string(), Json::from(d.tool.as_ref()));
+    o.insert("baseRoot".to_string(), Json::from(d.base_root.as_ref()));
+    o.insert("newRoot".to_string(), Json::from(d.new_root.as_ref()));
+    let removed = d.removed.iter().map(|r| {
+        let mut m = JsonMap::new();
+        m.insert(
+            "qualifiedName".to_string(),
+            Json::from(r.qualified_name.as_ref()),
+        );
+        m.insert("kind".to_string(), Json::from(r.kind.as_ref()));
+        Json::Object(m)
+    });
+    o.insert("removed".to_string(), removed.collect());
+    o.insert(
+        "added".to_string(),
+        d.added.iter().map(symbol_to_json).collect(),
+    );
+    o.insert(
+        "removedEdges".to_string(),
+        d.removed_edges.iter().map(edge_to_json).collect(),
+    );
+    o.insert(
+        "addedEdges".to_string(),
+        d.added_edges.iter().map(edge_to_json).collect(),
+    );
+    o.insert("deltaTokens".to_string(), Json::from(d.delta_tokens));
+    o.insert("fullTokens".to_string(), Json::from(d.full_tokens));
+    Json::Object(o)
+}
+
 /// A snapshot as JSON.
 pub fn snapshot_to_json<S: AsRef<str>>(s: &Snapshot<S>) -> Json {
     let mut o = JsonMap::new();
@@ -293,5 +326,10 @@ mod tests {
         assert!(e.message().contains("symbols[0]"), "{}", e.message());
         assert!(payload_from_json(&json!([])).is_err());
         assert!(payload_from_json(&json!({"symbols": [{"distance": -1}]})).is_err());
+        let d = crate::graph::decode_delta(
+            "GCF profile=graph delta=true base_root=a new_root=b tokens=3\n## removed\nfn x\n## added\n@0 type y 0.50 p 2\n## edges_added\ny -> x calls\n",
+        )
+        .unwrap();
+        assert_eq!(delta_from_json(&delta_to_json(&d)).unwrap(), d);
     }
 }

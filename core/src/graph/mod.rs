@@ -28,8 +28,9 @@ pub use delta::{
 pub use encode::{encode, encode_to, Encoder};
 #[cfg(feature = "serde_json")]
 pub use json::{
-    delta_from_json, edge_from_json, edge_to_json, location_from_json, payload_from_json,
-    payload_to_json, snapshot_from_json, snapshot_to_json, symbol_from_json, symbol_to_json,
+    delta_from_json, delta_to_json, edge_from_json, edge_to_json, location_from_json,
+    payload_from_json, payload_to_json, snapshot_from_json, snapshot_to_json, symbol_from_json,
+    symbol_to_json,
 };
 pub use kind::{abbreviate_kind, expand_kind};
 pub use pack_root::{pack_root, pack_root_canonical_bytes};

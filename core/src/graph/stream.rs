@@ -7,7 +7,8 @@ use alloc::vec::Vec;
 use hashbrown::HashMap;
 
 use super::encode::{
-    check_header_value, write_edge_line, write_group_header, write_loc_line, write_node,
+    check_edge, check_header_value, check_location, check_symbol, write_edge_line,
+    write_group_header, write_loc_line, write_node,
 };
 use super::types::Symbol;
 use crate::buffer::{Buffered, DEFAULT_CAPACITY};
@@ -132,6 +133,9 @@ impl<K: Sink> StreamWriter<K> {
             ));
         }
         let symbol = symbol.as_borrowed();
+        // Validate first: a rejected symbol must leave no partial line behind,
+        // so the caller can skip it and go on.
+        check_symbol(&symbol)?;
         if self.groups.last().map(|g| g.0) != Some(symbol.distance) {
             write_group_header(&mut self.out, symbol.distance)?;
             self.groups.push((symbol.distance, 0));
@@ -168,6 +172,7 @@ impl<K: Sink> StreamWriter<K> {
                 ));
             }
         }
+        check_edge(edge_type, status)?;
         match self.phase {
             Phase::Symbols => {
                 self.out.write_bytes(b"## edges [?]\n")?;
@@ -232,6 +237,7 @@ impl<K: Sink> StreamWriter<K> {
                 ),
             ));
         }
+        check_location(file, line, column, end)?;
         if self.phase != Phase::Locations {
             self.out.write_bytes(b"## loc [?]\n")?;
             self.phase = Phase::Locations;
@@ -239,6 +245,31 @@ impl<K: Sink> StreamWriter<K> {
         write_loc_line(&mut self.out, id, file, line, column, end)?;
         self.locations += 1;
         Ok(())
+    }
+
+    /// Writes a source position for a symbol named by qualified name; needs
+    /// [`StreamOptions::index_names`].
+    pub fn write_location_by_name(
+        &mut self,
+        qualified_name: &str,
+        file: &str,
+        line: u32,
+        column: u32,
+        end: Option<(u32, u32)>,
+    ) -> Result<(), Error> {
+        let Some(names) = &self.names else {
+            return Err(Error::new(
+                ErrorKind::InvalidState,
+                "write_location_by_name needs StreamOptions::index_names",
+            ));
+        };
+        let id = names.get(qualified_name).copied().ok_or_else(|| {
+            Error::new(
+                ErrorKind::UnknownEdgeReference,
+                alloc::format!("location names `{qualified_name}`, which was not written"),
+            )
+        })?;
+        self.write_location(id, file, line, column, end)
     }
 
     /// Symbols written so far.
@@ -361,7 +392,14 @@ mod tests {
                 .kind(),
             ErrorKind::UnknownEdgeReference
         );
-        w.write_location(1, "src/b.go", 4, 2, None).unwrap();
+        w.write_location_by_name("b", "src/b.go", 4, 2, None)
+            .unwrap();
+        assert_eq!(
+            w.write_location_by_name("zz", "f", 1, 1, None)
+                .unwrap_err()
+                .kind(),
+            ErrorKind::UnknownEdgeReference
+        );
         assert_eq!(
             w.write_edge(0, 1, "x", "").unwrap_err().kind(),
             ErrorKind::InvalidState
@@ -381,6 +419,38 @@ mod tests {
         let back = decode(&out).unwrap();
         assert_eq!(back.locations.len(), 1);
         assert_eq!(back.edges[0].source, "b");
+    }
+
+    #[test]
+    fn rejected_lines_leave_no_partial_output() {
+        let mut w = StreamWriter::new(Vec::new(), StreamOptions::default()).unwrap();
+        w.write_symbol(&Symbol::new("a", "function", 0.5, "x", 0))
+            .unwrap();
+        for bad in [
+            Symbol::new("b c", "function", 0.5, "x", 1),
+            Symbol::new("b", "function", f64::NAN, "x", 1),
+            Symbol::new("b", "function", 1e300, "x", 1),
+            Symbol::new("b", "", 0.5, "x", 1),
+        ] {
+            assert!(w.write_symbol(&bad).is_err());
+        }
+        assert_eq!(
+            w.write_edge(0, 0, "calls", "bad status")
+                .unwrap_err()
+                .kind(),
+            ErrorKind::InvalidInput
+        );
+        assert!(w.write_location(0, "f", 0, 1, None).is_err());
+        w.write_symbol(&Symbol::new("b", "function", 0.5, "x", 1))
+            .unwrap();
+        w.write_edge(1, 0, "calls", "").unwrap();
+        let out = text(w.finish().unwrap());
+        assert_eq!(
+            out,
+            "GCF profile=graph\n## targets\n@0 fn a 0.50 x\n## related\n@1 fn b 0.50 x\n## edges [?]\n@0<@1 calls\n\
+             ##! summary symbols=2 edges=1 counts=1,1,1\n"
+        );
+        assert!(decode(&out).is_ok());
     }
 
     #[test]

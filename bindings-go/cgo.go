@@ -1,0 +1,63 @@
+// Package gcf is a Go binding of libgcf, the C ABI of the gcf-core Rust
+// codec for GCF (Graph Compact Format, spec 3.6.0).
+//
+// Its API mirrors the public Go SDK github.com/blackwell-systems/gcf-go
+// (Payload, Symbol, Edge, Encode, Decode, EncodeDelta, StreamEncoder, ...),
+// so switching is mostly an import change. The one deliberate difference:
+// every call that can fail returns an error (a *Error with a Category such as
+// "count_mismatch"), where the SDK returns bare strings or skips bad input.
+//
+// The package links target/release/libgcf.a by path: build it first with
+// `cargo build --release -p gcf-ffi` at the repository root.
+package gcf
+
+/*
+#cgo CFLAGS: -I${SRCDIR}/../include
+#cgo LDFLAGS: ${SRCDIR}/../target/release/libgcf.a -ldl -lpthread -lm
+#include <stdlib.h>
+#include "gcf.h"
+*/
+import "C"
+
+import (
+	"unsafe"
+)
+
+// Version is libgcf's version and the GCF spec version it implements,
+// for example "0.1.0 (spec 3.6.0)".
+func Version() string {
+	return C.GoString(C.gcf_version())
+}
+
+// bytesPtr is a pointer to b's first byte for a C call, or nil when empty.
+// The memory holds no Go pointers, so cgo allows passing it for the call.
+func bytesPtr(b []byte) *C.uint8_t {
+	if len(b) == 0 {
+		return nil
+	}
+	return (*C.uint8_t)(unsafe.Pointer(&b[0]))
+}
+
+// callBuf runs a libgcf call that fills a gcf_buf and returns a Go copy of it.
+func callBuf(f func(out *C.gcf_buf, err **C.gcf_error) C.gcf_status) ([]byte, error) {
+	var out C.gcf_buf
+	var cerr *C.gcf_error
+	status := f(&out, &cerr)
+	if status != C.GCF_STATUS_OK {
+		return nil, takeError(status, cerr)
+	}
+	defer C.gcf_buf_free(&out)
+	if out.ptr == nil {
+		return []byte{}, nil
+	}
+	return C.GoBytes(unsafe.Pointer(out.ptr), C.int(out.len)), nil
+}
+
+// callStatus runs a libgcf call that only reports a status.
+func callStatus(f func(err **C.gcf_error) C.gcf_status) error {
+	var cerr *C.gcf_error
+	if status := f(&cerr); status != C.GCF_STATUS_OK {
+		return takeError(status, cerr)
+	}
+	return nil
+}

@@ -1,0 +1,379 @@
+package gcf
+
+/*
+#include <stdint.h>
+#include <stdlib.h>
+#include "gcf.h"
+
+gcf_status gcfgo_generic_stream_new(uintptr_t handle, const gcf_generic_stream_options *options,
+                                    gcf_generic_stream **out, gcf_error **err);
+
+static gcf_status gcfgo_generic_field(gcf_generic_stream *w, _GoString_ key, const gcf_cell *value, gcf_error **err) {
+  return gcf_generic_stream_field(w, (const uint8_t *)_GoStringPtr(key), _GoStringLen(key), value, err);
+}
+
+static gcf_status gcfgo_generic_section(gcf_generic_stream *w, _GoString_ name, gcf_error **err) {
+  return gcf_generic_stream_begin_section(w, (const uint8_t *)_GoStringPtr(name), _GoStringLen(name), err);
+}
+*/
+import "C"
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"runtime"
+	"runtime/cgo"
+	"sync"
+	"unsafe"
+)
+
+// EncodeGeneric encodes any value that encoding/json can marshal as a
+// generic-profile payload (spec §7). Go maps marshal with sorted keys; to keep
+// a member order pass a json.RawMessage, or use EncodeGenericJSON.
+func EncodeGeneric(data any) (string, error) {
+	in, err := marshal(data)
+	if err != nil {
+		return "", err
+	}
+	return EncodeGenericJSON(in)
+}
+
+// EncodeGenericJSON encodes a JSON document, keeping its member order and
+// exact integers (an integer beyond int64 is an "out_of_range" error).
+func EncodeGenericJSON(doc []byte) (string, error) {
+	out, err := callBuf(func(out *C.gcf_buf, e **C.gcf_error) C.gcf_status {
+		return C.gcf_generic_encode(bytesPtr(doc), C.size_t(len(doc)), out, e)
+	})
+	return string(out), err
+}
+
+// DecodeGenericJSON decodes generic-profile text into JSON, members in wire order.
+func DecodeGenericJSON(input string) ([]byte, error) {
+	in := []byte(input)
+	return callBuf(func(out *C.gcf_buf, e **C.gcf_error) C.gcf_status {
+		return C.gcf_generic_decode(bytesPtr(in), C.size_t(len(in)), out, e)
+	})
+}
+
+// DecodeGeneric decodes generic-profile text into map[string]any, []any,
+// string, bool, nil and json.Number (numbers keep their exact text).
+func DecodeGeneric(input string) (any, error) {
+	out, err := DecodeGenericJSON(input)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(out))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, &Error{status: StatusJSONError, category: "invalid_input", message: err.Error()}
+	}
+	return v, nil
+}
+
+// KeyedSet is the unit of generic deltas (spec §10a): rows identified by Key.
+type KeyedSet struct {
+	Name   string           `json:"name,omitempty"`
+	Key    string           `json:"key"`
+	Fields []string         `json:"fields"`
+	Rows   []map[string]any `json:"rows"`
+}
+
+// GenericPackRoot is the identity sha256:<hex> of a keyed set (spec §10a.3).
+func GenericPackRoot(set *KeyedSet) (string, error) {
+	in, err := marshal(set)
+	if err != nil {
+		return "", err
+	}
+	return GenericPackRootJSON(in)
+}
+
+// GenericPackRootJSON is GenericPackRoot of {"key", "fields", "rows"} JSON.
+func GenericPackRootJSON(set []byte) (string, error) {
+	out, err := callBuf(func(out *C.gcf_buf, e **C.gcf_error) C.gcf_status {
+		return C.gcf_generic_pack_root(bytesPtr(set), C.size_t(len(set)), out, e)
+	})
+	return string(out), err
+}
+
+// cellArena holds a row's cells and their text in C memory (cgo forbids
+// storing Go pointers in memory passed to C), reused from row to row.
+type cellArena struct {
+	cells    *C.gcf_cell
+	cellCap  int
+	text     *C.char
+	textCap  int
+	textUsed int
+}
+
+func (a *cellArena) reset(cells, textBytes int) {
+	if cells > a.cellCap {
+		C.free(unsafe.Pointer(a.cells))
+		a.cellCap = cells * 2
+		a.cells = (*C.gcf_cell)(C.malloc(C.size_t(a.cellCap) * C.size_t(unsafe.Sizeof(C.gcf_cell{}))))
+	}
+	if textBytes > a.textCap {
+		C.free(unsafe.Pointer(a.text))
+		a.textCap = textBytes * 2
+		a.text = (*C.char)(C.malloc(C.size_t(a.textCap)))
+	}
+	a.textUsed = 0
+}
+
+func (a *cellArena) free() {
+	C.free(unsafe.Pointer(a.cells))
+	C.free(unsafe.Pointer(a.text))
+	*a = cellArena{}
+}
+
+func (a *cellArena) slice() []C.gcf_cell {
+	return unsafe.Slice(a.cells, a.cellCap)
+}
+
+func (a *cellArena) str(s string) (*C.char, C.size_t) {
+	text := unsafe.Slice((*byte)(unsafe.Pointer(a.text)), a.textCap)
+	n := copy(text[a.textUsed:], s)
+	p := (*C.char)(unsafe.Pointer(&text[a.textUsed]))
+	a.textUsed += n
+	return p, C.size_t(n)
+}
+
+// Missing is a row value that writes "~": the field is absent from this
+// record, which differs from nil ("-", null).
+var Missing = missing{}
+
+type missing struct{}
+
+func textLen(v any) int {
+	switch x := v.(type) {
+	case string:
+		return len(x)
+	case json.Number:
+		return len(x)
+	}
+	return 0
+}
+
+// setCell converts one Go value into a cell, its text copied into the arena.
+func (a *cellArena) setCell(c *C.gcf_cell, v any) error {
+	*c = C.gcf_cell{}
+	switch x := v.(type) {
+	case nil:
+		c.kind = C.GCF_CELL_NULL
+	case missing:
+		c.kind = C.GCF_CELL_MISSING
+	case bool:
+		c.kind = C.GCF_CELL_BOOL
+		if x {
+			c.int_value = 1
+		}
+	case int:
+		c.kind, c.int_value = C.GCF_CELL_INT, C.int64_t(x)
+	case int8:
+		c.kind, c.int_value = C.GCF_CELL_INT, C.int64_t(x)
+	case int16:
+		c.kind, c.int_value = C.GCF_CELL_INT, C.int64_t(x)
+	case int32:
+		c.kind, c.int_value = C.GCF_CELL_INT, C.int64_t(x)
+	case int64:
+		c.kind, c.int_value = C.GCF_CELL_INT, C.int64_t(x)
+	case uint8:
+		c.kind, c.int_value = C.GCF_CELL_INT, C.int64_t(x)
+	case uint16:
+		c.kind, c.int_value = C.GCF_CELL_INT, C.int64_t(x)
+	case uint32:
+		c.kind, c.int_value = C.GCF_CELL_INT, C.int64_t(x)
+	case uint:
+		if uint64(x) > math.MaxInt64 {
+			return &Error{status: StatusDataError, category: "out_of_range", message: fmt.Sprintf("%d exceeds int64", x)}
+		}
+		c.kind, c.int_value = C.GCF_CELL_INT, C.int64_t(x)
+	case uint64:
+		if x > math.MaxInt64 {
+			return &Error{status: StatusDataError, category: "out_of_range", message: fmt.Sprintf("%d exceeds int64", x)}
+		}
+		c.kind, c.int_value = C.GCF_CELL_INT, C.int64_t(x)
+	case float32:
+		c.kind, c.float_value = C.GCF_CELL_FLOAT, C.double(x)
+	case float64:
+		c.kind, c.float_value = C.GCF_CELL_FLOAT, C.double(x)
+	case json.Number:
+		if i, err := x.Int64(); err == nil {
+			c.kind, c.int_value = C.GCF_CELL_INT, C.int64_t(i)
+		} else if f, err := x.Float64(); err == nil {
+			c.kind, c.float_value = C.GCF_CELL_FLOAT, C.double(f)
+		} else {
+			return &Error{status: StatusDataError, category: "out_of_range", message: "number " + string(x)}
+		}
+	case string:
+		c.kind = C.GCF_CELL_STR
+		c.str_ptr, c.str_len = a.str(x)
+	default:
+		return &Error{status: StatusInvalidArgument, category: "invalid_input",
+			message: fmt.Sprintf("a streaming cell must be a scalar, got %T", v)}
+	}
+	return nil
+}
+
+// GenericStreamEncoder writes generic-profile tables to an io.Writer row by
+// row, with counts in a trailer written by Close. Errors are sticky as for
+// StreamEncoder. Safe for concurrent use.
+type GenericStreamEncoder struct {
+	mu     sync.Mutex
+	ptr    *C.gcf_generic_stream
+	handle cgo.Handle
+	sink   *writerSink
+	arena  cellArena
+	err    error
+	closed bool
+}
+
+// NewGenericStreamEncoder writes the header to w ("tool=" omitted when tool is "").
+func NewGenericStreamEncoder(w io.Writer, tool ...string) *GenericStreamEncoder {
+	enc := &GenericStreamEncoder{sink: &writerSink{w: w}}
+	enc.handle = cgo.NewHandle(enc.sink)
+	var opts C.gcf_generic_stream_options
+	if len(tool) > 0 && tool[0] != "" {
+		toolC := C.CString(tool[0])
+		defer C.free(unsafe.Pointer(toolC))
+		opts.tool, opts.tool_len = (*C.uint8_t)(unsafe.Pointer(toolC)), C.size_t(len(tool[0]))
+	}
+	enc.err = callStatus(func(e **C.gcf_error) C.gcf_status {
+		return C.gcfgo_generic_stream_new(C.uintptr_t(enc.handle), &opts, &enc.ptr, e)
+	})
+	if enc.err != nil {
+		enc.release()
+	}
+	runtime.SetFinalizer(enc, (*GenericStreamEncoder).release)
+	return enc
+}
+
+func (enc *GenericStreamEncoder) release() {
+	if enc.ptr != nil {
+		C.gcf_generic_stream_free(enc.ptr)
+		enc.ptr = nil
+	}
+	if enc.handle != 0 {
+		enc.handle.Delete()
+		enc.handle = 0
+	}
+	enc.arena.free()
+}
+
+func (enc *GenericStreamEncoder) ready() error {
+	if enc.err != nil {
+		return enc.err
+	}
+	if enc.closed {
+		return &Error{status: StatusInvalidState, category: "invalid_state", message: "the stream encoder is closed"}
+	}
+	return nil
+}
+
+func (enc *GenericStreamEncoder) do(f func(e **C.gcf_error) C.gcf_status) error {
+	if err := enc.ready(); err != nil {
+		return err
+	}
+	err := callStatus(f)
+	if e, ok := err.(*Error); ok {
+		if e.category == "sink" && enc.sink.err != nil {
+			e.cause = enc.sink.err
+			e.message = "the io.Writer failed: " + enc.sink.err.Error()
+		}
+		if e.status == StatusSinkError || e.status == StatusPanic {
+			enc.err = err
+		}
+		return err
+	}
+	return nil
+}
+
+// BeginArray opens a table "## name [?]{fields}" (name "" for a root array).
+func (enc *GenericStreamEncoder) BeginArray(name string, fields []string) error {
+	enc.mu.Lock()
+	defer enc.mu.Unlock()
+	total := 0
+	for _, f := range fields {
+		total += len(f)
+	}
+	enc.arena.reset(len(fields)+1, total+1)
+	cstrs := unsafe.Slice((*C.gcf_str)(unsafe.Pointer(enc.arena.cells)), len(fields))
+	for i, f := range fields {
+		cstrs[i].ptr, cstrs[i].len = enc.arena.str(f)
+	}
+	var nameC *C.uint8_t
+	if name != "" {
+		nameC = (*C.uint8_t)(C.CBytes([]byte(name)))
+		defer C.free(unsafe.Pointer(nameC))
+	}
+	return enc.do(func(e **C.gcf_error) C.gcf_status {
+		return C.gcf_generic_stream_begin_table(enc.ptr, nameC, C.size_t(len(name)), (*C.gcf_str)(unsafe.Pointer(enc.arena.cells)), C.size_t(len(fields)), e)
+	})
+}
+
+// WriteRow writes one row: a value per field (nil, bool, integers, floats,
+// string, json.Number, or Missing).
+func (enc *GenericStreamEncoder) WriteRow(values []any) error {
+	enc.mu.Lock()
+	defer enc.mu.Unlock()
+	total := 0
+	for _, v := range values {
+		total += textLen(v)
+	}
+	enc.arena.reset(len(values)+1, total+1)
+	cells := enc.arena.slice()
+	for i, v := range values {
+		if err := enc.arena.setCell(&cells[i], v); err != nil {
+			return err
+		}
+	}
+	return enc.do(func(e **C.gcf_error) C.gcf_status {
+		return C.gcf_generic_stream_row(enc.ptr, &cells[0], C.size_t(len(values)), e)
+	})
+}
+
+// EndArray closes the open table.
+func (enc *GenericStreamEncoder) EndArray() error {
+	enc.mu.Lock()
+	defer enc.mu.Unlock()
+	return enc.do(func(e **C.gcf_error) C.gcf_status { return C.gcf_generic_stream_end_table(enc.ptr, e) })
+}
+
+// WriteKV writes a key=value line; value must be a scalar.
+func (enc *GenericStreamEncoder) WriteKV(key string, value any) error {
+	enc.mu.Lock()
+	defer enc.mu.Unlock()
+	enc.arena.reset(1, textLen(value)+1)
+	cells := enc.arena.slice()
+	if err := enc.arena.setCell(&cells[0], value); err != nil {
+		return err
+	}
+	return enc.do(func(e **C.gcf_error) C.gcf_status { return C.gcfgo_generic_field(enc.ptr, key, &cells[0], e) })
+}
+
+// WriteSection opens a nested "## name" object section; EndSection closes it.
+func (enc *GenericStreamEncoder) WriteSection(name string) error {
+	enc.mu.Lock()
+	defer enc.mu.Unlock()
+	return enc.do(func(e **C.gcf_error) C.gcf_status { return C.gcfgo_generic_section(enc.ptr, name, e) })
+}
+
+// EndSection closes the innermost section.
+func (enc *GenericStreamEncoder) EndSection() error {
+	enc.mu.Lock()
+	defer enc.mu.Unlock()
+	return enc.do(func(e **C.gcf_error) C.gcf_status { return C.gcf_generic_stream_end_section(enc.ptr, e) })
+}
+
+// Close closes what is open, writes the trailer, flushes, and releases the encoder.
+func (enc *GenericStreamEncoder) Close() error {
+	enc.mu.Lock()
+	defer enc.mu.Unlock()
+	err := enc.do(func(e **C.gcf_error) C.gcf_status { return C.gcf_generic_stream_finish(enc.ptr, e) })
+	enc.closed = true
+	enc.release()
+	return err
+}

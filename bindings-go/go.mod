@@ -1,0 +1,3 @@
+module github.com/gcf-native/gcf-go-native
+
+go 1.19

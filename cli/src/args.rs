@@ -1,0 +1,198 @@
+//! The command line, as clap derive types. Every subcommand's `--help` ends
+//! with a runnable example.
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+/// Converts between JSON and GCF (Graph Compact Format, spec 3.6.0), streams
+/// JSON Lines into GCF, computes deltas and pack roots, and validates payloads.
+#[derive(Debug, Parser)]
+#[command(name = "gcf", version, propagate_version = true)]
+#[command(
+    after_help = "Errors are one line on stderr, `error[<category>]: <message> (line L, column C)`; \
+exit code 1 for data and I/O errors, 2 for usage errors."
+)]
+pub struct Cli {
+    /// Write the result to FILE instead of stdout (atomically: a temporary
+    /// file beside FILE is renamed over it only on success).
+    #[arg(long, short, global = true, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Encode a graph payload (JSON) as GCF.
+    ///
+    /// The JSON uses the conformance fixtures' camelCase names: tool,
+    /// tokenBudget, tokensUsed, packRoot, symbols[{qualifiedName, kind, score,
+    /// provenance, distance}], edges[{source, target, edgeType, status}],
+    /// locations[{qualifiedName, file, line, column, endLine, endColumn}].
+    #[command(
+        after_help = "Example:\n  gcf encode examples/codegraph.json --output codegraph.gcf"
+    )]
+    Encode {
+        /// Graph payload JSON; stdin when absent or `-`.
+        file: Option<PathBuf>,
+    },
+
+    /// Decode a GCF graph payload into pretty JSON.
+    #[command(after_help = "Example:\n  gcf encode examples/codegraph.json | gcf decode")]
+    Decode {
+        /// GCF graph text; stdin when absent or `-`.
+        file: Option<PathBuf>,
+    },
+
+    /// Encode any JSON value with the generic profile.
+    ///
+    /// Key order and integers are kept exactly as written in the input.
+    #[command(after_help = "Example:\n  gcf encode-generic examples/orders.json")]
+    EncodeGeneric {
+        /// Any JSON document; stdin when absent or `-`.
+        file: Option<PathBuf>,
+    },
+
+    /// Decode a GCF generic payload into JSON (compact unless --pretty).
+    #[command(
+        after_help = "Example:\n  gcf encode-generic examples/orders.json | gcf decode-generic --pretty"
+    )]
+    DecodeGeneric {
+        /// GCF generic text; stdin when absent or `-`.
+        file: Option<PathBuf>,
+        /// Indent the JSON.
+        #[arg(long)]
+        pretty: bool,
+    },
+
+    /// Encode JSON Lines as a streaming payload, in constant memory.
+    ///
+    /// Graph profile (the default): each line is a symbol (an object with
+    /// `qualifiedName`), an edge (`source`/`target` names, or numeric
+    /// `sourceId`/`targetId`, the 0-based order of the symbol lines), or a
+    /// location (`file` with `symbolId` or `qualifiedName`). Symbols come
+    /// first, then edges, then locations. Edges and locations by id keep
+    /// memory constant; naming symbols needs --index-names, which keeps one
+    /// copy of every qualified name (memory grows with the symbol count).
+    /// Counts go into the `##! summary` trailer.
+    ///
+    /// Generic profile: each line is a flat JSON object, written as one row
+    /// of a `## NAME [?]{fields}` table. The fields are --fields or the first
+    /// row's keys; a later row with another key is an error, a row without a
+    /// field gets `~` (missing).
+    #[command(
+        after_help = "Examples:\n  gcf stream examples/stream.jsonl --tool ctx --budget 8000\n  \
+gcf stream --profile generic --name employees examples/employees.jsonl"
+    )]
+    Stream {
+        /// JSON Lines; stdin when absent or `-`.
+        file: Option<PathBuf>,
+        /// Which profile to write.
+        #[arg(long, value_enum, default_value_t = Profile::Graph)]
+        profile: Profile,
+        /// Producing tool, written as `tool=` in the header.
+        #[arg(long, default_value = "")]
+        tool: String,
+        /// Token budget (`budget=`, graph profile).
+        #[arg(long, default_value_t = 0)]
+        budget: u64,
+        /// Tokens used (`tokens=`, graph profile).
+        #[arg(long, default_value_t = 0)]
+        tokens: u64,
+        /// Trailer form (graph profile).
+        #[arg(long, value_enum, default_value_t = Trailer::Positional)]
+        trailer: Trailer,
+        /// Keep a name -> id index so edges and locations may name symbols
+        /// by qualified name (graph profile; costs memory per symbol).
+        #[arg(long)]
+        index_names: bool,
+        /// Table name (generic profile).
+        #[arg(long, default_value = "rows")]
+        name: String,
+        /// Comma-separated field names (generic profile); default: the
+        /// first row's keys in order.
+        #[arg(long, value_delimiter = ',')]
+        fields: Option<Vec<String>>,
+    },
+
+    /// Answer a consumer holding BASE: `unchanged`, a delta, or the full payload.
+    ///
+    /// Follows the spec's three-outcome rule (10.3): unchanged when the
+    /// echoed root is NEW's pack root, a delta when it is BASE's root and the
+    /// delta is under 60% of the full payload, else the full payload with its
+    /// pack_root.
+    #[command(after_help = "Example:\n  gcf delta --base old.json new.json")]
+    Delta {
+        /// The snapshot the consumer holds (graph payload or {symbols, edges};
+        /// with --generic a keyed set {name, key, fields, rows}).
+        #[arg(long, value_name = "BASE.json")]
+        base: PathBuf,
+        /// The current payload; stdin when absent or `-`.
+        new: Option<PathBuf>,
+        /// The pack root the consumer echoed (default: BASE's root).
+        #[arg(long, value_name = "ROOT")]
+        echoed_root: Option<String>,
+        /// Keyed sets of the generic profile instead of graphs.
+        #[arg(long)]
+        generic: bool,
+    },
+
+    /// Print the pack root (`sha256:...`) of a graph snapshot.
+    #[command(after_help = "Example:\n  gcf pack-root examples/codegraph.json")]
+    PackRoot {
+        /// Graph payload or snapshot JSON (with --generic a keyed set
+        /// {name, key, fields, rows}); stdin when absent or `-`.
+        file: Option<PathBuf>,
+        /// A generic keyed set instead of a graph.
+        #[arg(long)]
+        generic: bool,
+    },
+
+    /// Check a GCF payload and summarize it; exit 1 with the error if invalid.
+    ///
+    /// The profile comes from the header; a graph header with `delta=true`
+    /// is checked as a delta.
+    #[command(after_help = "Example:\n  gcf encode examples/codegraph.json | gcf validate")]
+    Validate {
+        /// GCF text; stdin when absent or `-`.
+        file: Option<PathBuf>,
+    },
+
+    /// Compare the size of a JSON document with its GCF encoding.
+    ///
+    /// Tokens are estimated as ceil(bytes / 4), the tokenizer-free estimate
+    /// GCF uses for `tokens=` and `savings=` (gcf_core::graph::estimate_tokens);
+    /// real tokenizers differ, but the ratio is what matters. The JSON side is
+    /// the input re-serialized compactly, keys in their original order.
+    #[command(after_help = "Example:\n  gcf stats examples/codegraph.json")]
+    Stats {
+        /// JSON document; stdin when absent or `-`.
+        file: Option<PathBuf>,
+        /// Force a profile (default: graph when the top level has `symbols`).
+        #[arg(long, value_enum)]
+        profile: Option<Profile>,
+    },
+}
+
+/// The two GCF profiles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Profile {
+    /// Code graphs.
+    Graph,
+    /// Any JSON.
+    Generic,
+}
+
+/// The streaming trailer forms (spec 8.4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Trailer {
+    /// `##! summary symbols=N edges=M counts=a,b,m`.
+    Positional,
+    /// `##! summary ... counts=targets:a,related:b,edges:m`.
+    Labeled,
+    /// `## _summary ... sections=...`, the first drafts' form.
+    Legacy,
+}

@@ -1,0 +1,68 @@
+//! The graph subcommands: encode, decode, pack-root, delta. Each converts
+//! JSON to core types and back; the format itself lives in `gcf_core::graph`.
+
+use gcf_core::graph;
+
+use gcf_core::header::detect_profile;
+use gcf_core::Profile;
+
+use crate::failure::{Failure, Result};
+use crate::io::{Output, Source};
+
+/// `gcf encode`: payload JSON -> GCF.
+pub fn encode(input: &Source, out: &mut Output) -> Result<()> {
+    let payload = graph::payload_from_json(&input.read_json()?)?;
+    out.emit(|sink| graph::encode_to(&payload, sink))
+}
+
+/// `gcf decode`: GCF -> pretty payload JSON.
+pub fn decode(input: &Source, out: &mut Output) -> Result<()> {
+    let bytes = input.read_all()?;
+    let text = gcf_core::input::validate_utf8(&bytes)?;
+    if detect_profile(text)? == Profile::Generic {
+        return Err(wrong_profile("generic", "gcf decode-generic"));
+    }
+    let payload = graph::decode(text)?;
+    out.write_json(&graph::payload_to_json(&payload), true)
+}
+
+/// The error for a payload of the other profile, pointing at the right command.
+pub fn wrong_profile(profile: &str, command: &str) -> Failure {
+    Failure::invalid_input(format!(
+        "this is a {profile}-profile payload; decode it with `{command}`"
+    ))
+    .at_line(1, Some(5))
+}
+
+/// `gcf pack-root`: the snapshot's `sha256:...` root.
+pub fn pack_root(input: &Source, out: &mut Output) -> Result<()> {
+    let snapshot = graph::snapshot_from_json(&input.read_json()?)?;
+    let root = snapshot.pack_root()?;
+    out.write_text(&root)?;
+    out.write_text("\n")
+}
+
+/// `gcf delta`: the spec 10.3 answer for a consumer holding `base`.
+///
+/// An empty `--echoed-root` means the consumer holds nothing (first call):
+/// the answer is then always the full payload.
+pub fn delta(
+    base: &Source,
+    new: &Source,
+    echoed_root: Option<&str>,
+    out: &mut Output,
+) -> Result<()> {
+    let base = graph::snapshot_from_json(&base.read_json()?)?;
+    let current = graph::payload_from_json(&new.read_json()?)?;
+    let base_root;
+    let echoed = match echoed_root {
+        Some("") => None,
+        Some(root) => Some(root),
+        None => {
+            base_root = base.pack_root()?;
+            Some(base_root.as_str())
+        }
+    };
+    let outcome = graph::respond(echoed, Some(&base), &current)?;
+    out.write_text(outcome.text())
+}

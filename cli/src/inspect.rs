@@ -1,0 +1,107 @@
+//! `gcf validate` and `gcf stats`: look at a payload without converting it.
+
+use gcf_core::generic::Value;
+use gcf_core::{graph, Document};
+
+use crate::args;
+use crate::failure::Result;
+use crate::io::{Output, Source};
+
+/// `gcf validate`: decode with the decoder the header calls for and summarize.
+pub fn validate(input: &Source, out: &mut Output) -> Result<()> {
+    let bytes = input.read_all()?;
+    let summary = match gcf_core::decode_any_bytes(&bytes)? {
+        Document::Unchanged {
+            profile, pack_root, ..
+        } => {
+            format!("{} unchanged, pack_root={pack_root}", profile.name())
+        }
+        Document::Graph(p) => {
+            let mut summary = format!(
+                "graph payload, {} symbols, {} edges",
+                p.symbols.len(),
+                p.edges.len()
+            );
+            if !p.locations.is_empty() {
+                summary.push_str(&format!(", {} locations", p.locations.len()));
+            }
+            summary
+        }
+        Document::GraphDelta(d) => format!(
+            "graph delta, {} removed, {} added, {} edges removed, {} edges added",
+            d.removed.len(),
+            d.added.len(),
+            d.removed_edges.len(),
+            d.added_edges.len()
+        ),
+        Document::Generic(value) => match &value {
+            Value::Object(m) => format!("generic payload, object with {} keys", m.len()),
+            Value::Array(a) => format!("generic payload, array of {} items", a.len()),
+            _ => "generic payload, scalar".to_owned(),
+        },
+        Document::GenericDelta(d) => format!(
+            "generic delta, {} added, {} changed, {} removed",
+            d.added.len(),
+            d.changed.len(),
+            d.removed.len()
+        ),
+    };
+    out.write_text("ok: ")?;
+    out.write_text(&summary)?;
+    out.write_text("\n")
+}
+
+/// Sizes of one representation.
+struct Size {
+    bytes: usize,
+    tokens: u64,
+}
+
+impl Size {
+    /// Tokens by `gcf_core::graph::estimate_tokens`: ceil(bytes / 4), the
+    /// tokenizer-free estimate the format itself uses for `tokens=` and
+    /// `savings=`. It is crude for any one tokenizer but fair for comparing
+    /// two encodings of the same data.
+    fn of(text: &str) -> Size {
+        Size {
+            bytes: text.len(),
+            tokens: graph::estimate_tokens(text),
+        }
+    }
+}
+
+/// `gcf stats`: compact JSON vs GCF, in bytes and estimated tokens.
+pub fn stats(input: &Source, profile: Option<args::Profile>, out: &mut Output) -> Result<()> {
+    let json = input.read_json()?;
+    let profile = profile.unwrap_or(match &json {
+        serde_json::Value::Object(o) if o.contains_key("symbols") => args::Profile::Graph,
+        _ => args::Profile::Generic,
+    });
+    let compact = serde_json::to_string(&json)
+        .map_err(|e| crate::failure::Failure::invalid_input(e.to_string()))?;
+    let gcf = match profile {
+        args::Profile::Graph => graph::encode(&graph::payload_from_json(&json)?)?,
+        args::Profile::Generic => crate::generic::encode_string(&json)?,
+    };
+    let (j, g) = (Size::of(&compact), Size::of(&gcf));
+    let percent = |from: u64, to: u64| {
+        if from == 0 {
+            0.0
+        } else {
+            100.0 * (from as f64 - to as f64) / from as f64
+        }
+    };
+    let name = match profile {
+        args::Profile::Graph => "graph",
+        args::Profile::Generic => "generic",
+    };
+    out.write_text(&format!(
+        "profile: {name}\njson: {} bytes, {} tokens\ngcf: {} bytes, {} tokens\nsaving: {:.1}% tokens, {:.1}% bytes\n",
+        j.bytes,
+        j.tokens,
+        g.bytes,
+        g.tokens,
+        percent(j.tokens, g.tokens),
+        percent(j.bytes as u64, g.bytes as u64),
+    ))
+}

@@ -1,0 +1,128 @@
+//! Duplicate-key detection in O(1) per key (spec §2a.2).
+//!
+//! Most objects are small, where a linear scan over the keys already stored
+//! beats hashing; past [`LINEAR_LIMIT`] members an index over the stored keys
+//! takes over, so a hostile million-member object costs a million probes,
+//! not half a trillion comparisons. The index stores positions, never key
+//! copies.
+
+use core::hash::BuildHasher;
+
+use hashbrown::{DefaultHashBuilder, HashTable};
+
+use crate::generic::{Map, Value};
+
+/// Below this many members a linear scan is the cheaper duplicate check.
+const LINEAR_LIMIT: usize = 16;
+
+/// A position index over a list of keys that lives elsewhere.
+#[derive(Default)]
+pub(crate) struct KeyIndex {
+    table: Option<(HashTable<usize>, DefaultHashBuilder)>,
+}
+
+impl KeyIndex {
+    /// Whether `key` occurs in `keys` (whose first `keys.len()` entries this
+    /// index has seen through [`KeyIndex::record`]).
+    pub(crate) fn contains<'k, F>(&self, keys: F, len: usize, key: &str) -> bool
+    where
+        F: Fn(usize) -> &'k str,
+    {
+        self.find(keys, len, key).is_some()
+    }
+
+    /// The position of `key` in `keys`, if present.
+    pub(crate) fn find<'k, F>(&self, keys: F, len: usize, key: &str) -> Option<usize>
+    where
+        F: Fn(usize) -> &'k str,
+    {
+        match &self.table {
+            None => (0..len).find(|&i| keys(i) == key),
+            Some((table, hasher)) => table
+                .find(hasher.hash_one(key), |&i| keys(i) == key)
+                .copied(),
+        }
+    }
+
+    /// Records that `keys(len - 1)` was appended, building the table when the
+    /// list outgrows a linear scan.
+    pub(crate) fn record<'k, F>(&mut self, keys: F, len: usize)
+    where
+        F: Fn(usize) -> &'k str,
+    {
+        match &mut self.table {
+            Some((table, hasher)) => {
+                let i = len - 1;
+                let hash = hasher.hash_one(keys(i));
+                table.insert_unique(hash, i, |&j| hasher.hash_one(keys(j)));
+            }
+            None if len > LINEAR_LIMIT => {
+                let hasher = DefaultHashBuilder::default();
+                let mut table = HashTable::with_capacity(len * 2);
+                for i in 0..len {
+                    let hash = hasher.hash_one(keys(i));
+                    table.insert_unique(hash, i, |&j| hasher.hash_one(keys(j)));
+                }
+                self.table = Some((table, hasher));
+            }
+            None => {}
+        }
+    }
+}
+
+/// An object under construction that rejects duplicate keys.
+#[derive(Default)]
+pub(crate) struct ObjectBuilder {
+    map: Map,
+    index: KeyIndex,
+}
+
+impl ObjectBuilder {
+    pub(crate) fn new() -> Self {
+        ObjectBuilder::default()
+    }
+
+    /// Whether `key` is already a member.
+    pub(crate) fn contains(&self, key: &str) -> bool {
+        let entries = self.map.as_slice();
+        self.index
+            .contains(|i| entries[i].0.as_str(), entries.len(), key)
+    }
+
+    /// Appends a member; the caller checked [`ObjectBuilder::contains`].
+    pub(crate) fn push(&mut self, key: alloc::string::String, value: Value) {
+        self.map.push_unique(key, value);
+        let entries = self.map.as_slice();
+        self.index.record(|i| entries[i].0.as_str(), entries.len());
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    pub(crate) fn finish(self) -> Map {
+        self.map
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::format;
+
+    #[test]
+    fn detects_duplicates_small_and_large() {
+        let mut b = ObjectBuilder::new();
+        for i in 0..1000 {
+            let k = format!("k{i}");
+            assert!(!b.contains(&k));
+            b.push(k, Value::Int(i));
+        }
+        assert_eq!(b.len(), 1000);
+        for i in [0, 7, 16, 17, 999] {
+            assert!(b.contains(&format!("k{i}")));
+        }
+        assert!(!b.contains("k1000"));
+        assert_eq!(b.finish().get("k500"), Some(&Value::Int(500)));
+    }
+}

@@ -1,0 +1,583 @@
+//! Lines, tokens, scalars, keys, count brackets and field declarations: the
+//! pieces of the generic grammar that live inside one line (spec §2, §2a, §4).
+//!
+//! Everything here borrows from the input; the only allocations are the
+//! decoded strings themselves (and an escape-bearing quoted token).
+
+use alloc::borrow::Cow;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::error::{Error, ErrorKind};
+use crate::generic::Value;
+use crate::input::{Line, Lines};
+use crate::number::{out_of_range_message, parse_number, NumberError, ParsedNumber};
+use crate::text::{column_of, parse_quoted};
+
+use super::keys::KeyIndex;
+
+/// One significant line: not blank, not a comment, indentation measured.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Ln<'a> {
+    pub(crate) number: usize,
+    /// Leading spaces.
+    pub(crate) indent: usize,
+    /// The whole line (without its terminator), for error columns.
+    pub(crate) raw: &'a str,
+}
+
+impl<'a> Ln<'a> {
+    /// The line after its indentation.
+    #[inline]
+    pub(crate) fn text(&self) -> &'a str {
+        self.raw.get(self.indent..).unwrap_or("")
+    }
+
+    /// An error at byte `at` of the raw line.
+    #[cold]
+    pub(crate) fn error(&self, kind: ErrorKind, at: usize, message: impl Into<String>) -> Error {
+        Error::at(kind, self.number, column_of(self.raw, at), message)
+    }
+
+    /// Byte offset of `part` (a subslice of this line) within the line.
+    #[inline]
+    pub(crate) fn offset_of(&self, part: &str) -> usize {
+        (part.as_ptr() as usize)
+            .wrapping_sub(self.raw.as_ptr() as usize)
+            .min(self.raw.len())
+    }
+}
+
+/// The significant lines of a body, with one line of lookahead.
+pub(crate) struct Cursor<'a> {
+    lines: Lines<'a>,
+    peeked: Option<Ln<'a>>,
+}
+
+impl<'a> Cursor<'a> {
+    pub(crate) fn new(lines: Lines<'a>) -> Self {
+        Cursor {
+            lines,
+            peeked: None,
+        }
+    }
+
+    /// The next significant line without consuming it.
+    pub(crate) fn peek(&mut self) -> Result<Option<Ln<'a>>, Error> {
+        if self.peeked.is_none() {
+            self.peeked = self.fetch()?;
+        }
+        Ok(self.peeked)
+    }
+
+    /// Consumes the line returned by the last [`Cursor::peek`].
+    pub(crate) fn bump(&mut self) {
+        self.peeked = None;
+    }
+
+    fn fetch(&mut self) -> Result<Option<Ln<'a>>, Error> {
+        while let Some(line) = self.lines.next() {
+            let line: Line<'a> = line?;
+            if line.is_blank() || line.is_comment() {
+                continue;
+            }
+            let indent = line.indentation()?;
+            if indent % 2 != 0 {
+                return Err(line.error_at(
+                    ErrorKind::InvalidIndent,
+                    indent,
+                    "indentation must be a multiple of two spaces",
+                ));
+            }
+            return Ok(Some(Ln {
+                number: line.number,
+                indent,
+                raw: line.text,
+            }));
+        }
+        Ok(None)
+    }
+}
+
+/// Where a scalar was found, which decides whether `~` and `^` are legal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Context {
+    /// A tabular row cell: `~` and `^`/`^{...}` are allowed.
+    Cell,
+    /// Any other value position (`key=value`, list element, `@N =v`, root, positional body).
+    Value,
+}
+
+/// A decoded cell: a value, the absent marker, or an attachment marker.
+#[derive(Debug)]
+pub(crate) enum Cell {
+    Value(Value),
+    Missing,
+    /// `^` (no schema) or `^{...}` (the declared inline schema).
+    Marker(Option<Vec<String>>),
+}
+
+#[inline]
+fn trim_ws(s: &str) -> &str {
+    s.trim_matches([' ', '\t'])
+}
+
+#[inline]
+fn trim_ws_start(s: &str) -> &str {
+    s.trim_start_matches([' ', '\t'])
+}
+
+/// Splits `line.raw[start..]` on `delim` outside quoted tokens and decodes
+/// each token with `f(cell, byte_offset_of_token)`. Returns the token count.
+pub(crate) fn for_each_token<'a, F>(
+    ln: &Ln<'a>,
+    start: usize,
+    delim: u8,
+    ctx: Context,
+    mut f: F,
+) -> Result<usize, Error>
+where
+    F: FnMut(Cell, usize) -> Result<(), Error>,
+{
+    let raw = ln.raw;
+    let bytes = raw.as_bytes();
+    let mut pos = start;
+    let mut n = 0usize;
+    loop {
+        // Skip leading structural whitespace.
+        while pos < bytes.len() && matches!(bytes[pos], b' ' | b'\t') {
+            pos += 1;
+        }
+        let token_start = pos;
+        let (cell, after) = if bytes.get(pos) == Some(&b'"') {
+            let (s, end) = parse_quoted(raw, pos).map_err(|e| e.with_position(ln.number, 1))?;
+            let mut after = end;
+            while after < bytes.len() && matches!(bytes[after], b' ' | b'\t') {
+                after += 1;
+            }
+            if after < bytes.len() && bytes[after] != delim {
+                return Err(ln.error(
+                    ErrorKind::TrailingCharacters,
+                    end,
+                    "characters follow the closing quote of a quoted value",
+                ));
+            }
+            (Cell::Value(Value::String(s.into_owned())), after)
+        } else {
+            let end = bare_token_end(bytes, pos, delim);
+            let token = trim_ws(&raw[pos..end]);
+            (bare_cell(ln, token, token_start, ctx)?, end)
+        };
+        f(cell, token_start)?;
+        n += 1;
+        if after >= bytes.len() {
+            return Ok(n);
+        }
+        pos = after + 1; // past the delimiter
+    }
+}
+
+/// The end of a bare token: the next `delim`, except that a `^{...}` marker
+/// may hold quoted field names containing the delimiter.
+fn bare_token_end(bytes: &[u8], pos: usize, delim: u8) -> usize {
+    if bytes.get(pos) == Some(&b'^') && bytes.get(pos + 1) == Some(&b'{') {
+        let mut i = pos + 2;
+        let mut quoted = false;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'\\' if quoted => i += 1,
+                b'"' => quoted = !quoted,
+                b'}' if !quoted => break,
+                _ => {}
+            }
+            i += 1;
+        }
+        let from = i.min(bytes.len());
+        return memchr::memchr(delim, &bytes[from..]).map_or(bytes.len(), |j| from + j);
+    }
+    memchr::memchr(delim, &bytes[pos..]).map_or(bytes.len(), |j| pos + j)
+}
+
+/// Decodes a whole-rest-of-line value (`key=value`, `@N =value`, `=value`).
+pub(crate) fn parse_value_at(ln: &Ln<'_>, start: usize) -> Result<Value, Error> {
+    let raw = ln.raw;
+    let rest = trim_ws_start(raw.get(start..).unwrap_or(""));
+    let token_start = ln.offset_of(rest);
+    if rest.starts_with('"') {
+        let (s, end) = parse_quoted(raw, token_start).map_err(|e| e.with_position(ln.number, 1))?;
+        if !trim_ws(&raw[end..]).is_empty() {
+            return Err(ln.error(
+                ErrorKind::TrailingCharacters,
+                end,
+                "characters follow the closing quote of a quoted value",
+            ));
+        }
+        return Ok(Value::String(s.into_owned()));
+    }
+    match bare_cell(ln, trim_ws(rest), token_start, Context::Value)? {
+        Cell::Value(v) => Ok(v),
+        // bare_cell rejects markers outside cells.
+        Cell::Missing | Cell::Marker(_) => {
+            Err(ln.error(ErrorKind::InvalidSyntax, token_start, "unexpected marker"))
+        }
+    }
+}
+
+/// Applies the scalar precedence (spec §2.1, rules 2-7) to a trimmed bare token.
+fn bare_cell(ln: &Ln<'_>, token: &str, at: usize, ctx: Context) -> Result<Cell, Error> {
+    let b = token.as_bytes();
+    match b.first() {
+        None => return Ok(Cell::Value(Value::String(String::new()))),
+        Some(b'-') if b.len() == 1 => return Ok(Cell::Value(Value::Null)),
+        Some(b'-' | b'0'..=b'9') => {
+            return match parse_number(token) {
+                Ok(ParsedNumber::Int(i)) => Ok(Cell::Value(Value::Int(i))),
+                Ok(ParsedNumber::Float(f)) => Ok(Cell::Value(Value::Float(f))),
+                Err(NumberError::OutOfRange) => {
+                    Err(ln.error(ErrorKind::OutOfRange, at, out_of_range_message(token)))
+                }
+                Err(NumberError::NotANumber) => Ok(Cell::Value(Value::String(String::from(token)))),
+            }
+        }
+        Some(b'~') if b.len() == 1 => {
+            if ctx == Context::Cell {
+                return Ok(Cell::Missing);
+            }
+            return Err(ln.error(
+                ErrorKind::InvalidMissing,
+                at,
+                "`~` (absent) is only valid in a tabular row cell; quote it (\"~\") for the string",
+            ));
+        }
+        Some(b'^') if b.len() == 1 || (b.len() >= 3 && b[1] == b'{' && b[b.len() - 1] == b'}') => {
+            if ctx != Context::Cell {
+                return Err(ln.error(
+                    ErrorKind::InvalidAttachmentMarker,
+                    at,
+                    "attachment marker outside a tabular row cell; quote it for the string",
+                ));
+            }
+            if b.len() == 1 {
+                return Ok(Cell::Marker(None));
+            }
+            let (fields, end) = parse_field_decl(ln, at + 1, false).map_err(|e| {
+                Error::at(
+                    ErrorKind::InvalidAttachmentMarker,
+                    e.line().unwrap_or(ln.number),
+                    e.column().unwrap_or(1),
+                    alloc::format!("malformed inline schema: {}", e.message()),
+                )
+            })?;
+            if end != at + b.len() {
+                return Err(ln.error(
+                    ErrorKind::InvalidAttachmentMarker,
+                    at,
+                    "malformed inline schema",
+                ));
+            }
+            return Ok(Cell::Marker(Some(
+                fields.into_iter().map(|f| f.name).collect(),
+            )));
+        }
+        _ => {}
+    }
+    match token {
+        "true" => Ok(Cell::Value(Value::Bool(true))),
+        "false" => Ok(Cell::Value(Value::Bool(false))),
+        _ => Ok(Cell::Value(Value::String(String::from(token)))),
+    }
+}
+
+/// Parses a key (spec §2a.1) starting at byte `start` of the line; returns
+/// the key and the byte offset just past it.
+pub(crate) fn parse_key<'a>(ln: &Ln<'a>, start: usize) -> Result<(Cow<'a, str>, usize), Error> {
+    let raw = ln.raw;
+    let bytes = raw.as_bytes();
+    match bytes.get(start) {
+        Some(b'"') => parse_quoted(raw, start).map_err(|e| e.with_position(ln.number, 1)),
+        Some(c) if c.is_ascii_alphabetic() || *c == b'_' => {
+            let mut end = start + 1;
+            while end < bytes.len() && (bytes[end].is_ascii_alphanumeric() || bytes[end] == b'_') {
+                end += 1;
+            }
+            Ok((Cow::Borrowed(&raw[start..end]), end))
+        }
+        _ => Err(ln.error(
+            ErrorKind::InvalidSyntax,
+            start,
+            "expected a key (a bare key or a quoted string)",
+        )),
+    }
+}
+
+/// A declared count: `[N]`, `[?]`, `[N:]`, `[?:]`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Count {
+    /// `None` for a deferred `?`. Counts beyond `u64` saturate (they can never match).
+    pub(crate) n: Option<u64>,
+    pub(crate) keyed: bool,
+    /// Byte offset of the `[`.
+    pub(crate) at: usize,
+}
+
+/// Parses a count bracket at byte `start` (a `[`); returns it and the offset past `]`.
+pub(crate) fn parse_count(ln: &Ln<'_>, start: usize) -> Result<(Count, usize), Error> {
+    let bytes = ln.raw.as_bytes();
+    let Some(close) = memchr::memchr(b']', &bytes[start..]).map(|i| start + i) else {
+        return Err(ln.error(
+            ErrorKind::InvalidSyntax,
+            start,
+            "count bracket has no closing `]`",
+        ));
+    };
+    let mut inner = &ln.raw[start + 1..close];
+    let keyed = inner.ends_with(':');
+    if keyed {
+        inner = &inner[..inner.len() - 1];
+    }
+    let invalid = || {
+        ln.error(
+            ErrorKind::InvalidCount,
+            start + 1,
+            alloc::format!(
+                "invalid count `{inner}`: expected `0`, a decimal without leading zeros, or `?`"
+            ),
+        )
+    };
+    let n = if inner == "?" {
+        None
+    } else {
+        let d = inner.as_bytes();
+        if d.is_empty() || !d.iter().all(u8::is_ascii_digit) || (d.len() > 1 && d[0] == b'0') {
+            return Err(invalid());
+        }
+        Some(d.iter().fold(0u64, |acc, &c| {
+            acc.saturating_mul(10).saturating_add(u64::from(c - b'0'))
+        }))
+    };
+    if keyed && n == Some(0) {
+        return Err(ln.error(
+            ErrorKind::InvalidCount,
+            start + 1,
+            "zero count `[0:]`: a keyed map has at least one member (an empty object is `## name`)",
+        ));
+    }
+    Ok((
+        Count {
+            n,
+            keyed,
+            at: start,
+        },
+        close + 1,
+    ))
+}
+
+/// One declared field name.
+#[derive(Debug, Clone)]
+pub(crate) struct Field {
+    pub(crate) name: String,
+    /// Marked `@` (a generic-delta identity column).
+    pub(crate) identity: bool,
+}
+
+/// Parses a field declaration `{a,"b c",d}` at byte `start` (a `{`);
+/// returns the fields and the offset past `}`.
+pub(crate) fn parse_field_decl(
+    ln: &Ln<'_>,
+    start: usize,
+    allow_identity: bool,
+) -> Result<(Vec<Field>, usize), Error> {
+    let bytes = ln.raw.as_bytes();
+    debug_assert_eq!(bytes.get(start), Some(&b'{'));
+    let mut fields: Vec<Field> = Vec::new();
+    let mut index = KeyIndex::default();
+    let mut pos = start + 1;
+    let mut identity_seen = false;
+    loop {
+        let name_at = pos;
+        let identity = allow_identity && bytes.get(pos) == Some(&b'@');
+        if identity {
+            if identity_seen {
+                return Err(ln.error(
+                    ErrorKind::InvalidSyntax,
+                    pos,
+                    "at most one `@` identity field per declaration",
+                ));
+            }
+            identity_seen = true;
+            pos += 1;
+        }
+        let (name, end) = parse_key(ln, pos)?;
+        if index.contains(|i| fields[i].name.as_str(), fields.len(), &name) {
+            return Err(ln.error(
+                ErrorKind::DuplicateFieldName,
+                name_at,
+                alloc::format!("field `{name}` is declared twice"),
+            ));
+        }
+        fields.push(Field {
+            name: name.into_owned(),
+            identity,
+        });
+        index.record(|i| fields[i].name.as_str(), fields.len());
+        match bytes.get(end) {
+            Some(b',') => pos = end + 1,
+            Some(b'}') => return Ok((fields, end + 1)),
+            _ => {
+                return Err(ln.error(
+                    ErrorKind::InvalidSyntax,
+                    end,
+                    "expected `,` or `}` in the field declaration",
+                ))
+            }
+        }
+    }
+}
+
+/// Parses a summary trailer `##! summary k=v ...`, returning its `counts`.
+pub(crate) fn parse_trailer(ln: &Ln<'_>) -> Result<Option<Vec<u64>>, Error> {
+    let text = ln.text();
+    let Some(rest) = text
+        .strip_prefix("##! summary")
+        .filter(|r| r.is_empty() || r.starts_with(' '))
+    else {
+        return Err(ln.error(
+            ErrorKind::InvalidSyntax,
+            ln.indent,
+            "`##!` must begin a `##! summary` trailer",
+        ));
+    };
+    let mut counts = None;
+    for pair in rest.split(' ').filter(|p| !p.is_empty()) {
+        let at = ln.offset_of(pair);
+        let Some((key, value)) = pair.split_once('=') else {
+            return Err(ln.error(
+                ErrorKind::MalformedHeaderField,
+                at,
+                alloc::format!("summary field `{pair}` has no `=`"),
+            ));
+        };
+        if key != "counts" {
+            continue;
+        }
+        let mut list = Vec::new();
+        for entry in value.split(',') {
+            match crate::header::parse_decimal(entry) {
+                Some(n) => list.push(n),
+                None => {
+                    return Err(ln.error(
+                        ErrorKind::InvalidCount,
+                        ln.offset_of(entry),
+                        alloc::format!(
+                        "summary count `{entry}` is not a decimal (generic counts are positional)"
+                    ),
+                    ))
+                }
+            }
+        }
+        counts = Some(list);
+    }
+    Ok(counts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec;
+
+    fn ln(raw: &str) -> Ln<'_> {
+        Ln {
+            number: 3,
+            indent: raw.len() - raw.trim_start_matches(' ').len(),
+            raw,
+        }
+    }
+
+    fn cells(raw: &str) -> Result<Vec<Cell>, Error> {
+        let l = ln(raw);
+        let mut out = Vec::new();
+        for_each_token(&l, 0, b'|', Context::Cell, |c, _| {
+            out.push(c);
+            Ok(())
+        })?;
+        Ok(out)
+    }
+
+    #[test]
+    fn splits_cells_outside_quotes() {
+        let c = cells(r#"1| "a|b" |~|^|-|x y |true|^{a,"b|c",d}|01"#).unwrap();
+        assert_eq!(c.len(), 9);
+        assert!(matches!(&c[0], Cell::Value(Value::Int(1))));
+        assert!(matches!(&c[1], Cell::Value(Value::String(s)) if s == "a|b"));
+        assert!(matches!(&c[2], Cell::Missing));
+        assert!(matches!(&c[3], Cell::Marker(None)));
+        assert!(matches!(&c[4], Cell::Value(Value::Null)));
+        assert!(matches!(&c[5], Cell::Value(Value::String(s)) if s == "x y"));
+        assert!(matches!(&c[6], Cell::Value(Value::Bool(true))));
+        assert!(matches!(&c[7], Cell::Marker(Some(f)) if f == &vec!["a", "b|c", "d"]));
+        assert!(matches!(&c[8], Cell::Value(Value::String(s)) if s == "01"));
+    }
+
+    #[test]
+    fn cell_errors_have_columns() {
+        let e = cells(r#"1|"ab"c|2"#).unwrap_err();
+        assert_eq!(
+            (e.kind(), e.line(), e.column()),
+            (ErrorKind::TrailingCharacters, Some(3), Some(7))
+        );
+        let e = cells("1|^{a,a}").unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidAttachmentMarker);
+        let e = cells("1|9223372036854775808").unwrap_err();
+        assert_eq!((e.kind(), e.column()), (ErrorKind::OutOfRange, Some(3)));
+        let e = cells(r#"é|"\q""#).unwrap_err();
+        assert_eq!((e.kind(), e.column()), (ErrorKind::InvalidEscape, Some(4)));
+    }
+
+    #[test]
+    fn values_reject_markers() {
+        let l = ln("v=~");
+        assert_eq!(
+            parse_value_at(&l, 2).unwrap_err().kind(),
+            ErrorKind::InvalidMissing
+        );
+        let l = ln("v=^{a}");
+        assert_eq!(
+            parse_value_at(&l, 2).unwrap_err().kind(),
+            ErrorKind::InvalidAttachmentMarker
+        );
+        let l = ln("v= a|b ");
+        assert_eq!(parse_value_at(&l, 2).unwrap(), Value::from("a|b"));
+        let l = ln("v=^{");
+        assert_eq!(parse_value_at(&l, 2).unwrap(), Value::from("^{"));
+    }
+
+    #[test]
+    fn counts_and_fields() {
+        let l = ln("## x [12:]{key,\"a,b\"}");
+        let (c, end) = parse_count(&l, 5).unwrap();
+        assert_eq!((c.n, c.keyed, end), (Some(12), true, 10));
+        let (f, end) = parse_field_decl(&l, end, false).unwrap();
+        assert_eq!(
+            f.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(),
+            ["key", "a,b"]
+        );
+        assert_eq!(end, l.raw.len());
+        for bad in ["[03]", "[-1]", "[]", "[1.5]", "[0:]", "[x]"] {
+            let l = ln(bad);
+            assert_eq!(
+                parse_count(&l, 0).unwrap_err().kind(),
+                ErrorKind::InvalidCount,
+                "{bad}"
+            );
+        }
+        let l = ln("{a,b,a}");
+        let e = parse_field_decl(&l, 0, false).unwrap_err();
+        assert_eq!(
+            (e.kind(), e.column()),
+            (ErrorKind::DuplicateFieldName, Some(6))
+        );
+        let l = ln("{@id,x}");
+        assert!(parse_field_decl(&l, 0, false).is_err());
+        assert!(parse_field_decl(&l, 0, true).unwrap().0[0].identity);
+    }
+}

@@ -1,0 +1,190 @@
+//! The generic-profile decoder (spec §7), strict mode (spec §16.5).
+//!
+//! Decoding is one pass over the lines with one line of lookahead: no
+//! backtracking, no intermediate tree. Strings, keys and numbers borrow from
+//! the input until they become the output [`Value`]; a declared count never
+//! sizes an allocation beyond a small cap, and nesting is bounded by
+//! [`Limits::max_depth`], so hostile input gets an [`Error`], never a panic,
+//! a stack overflow or an outsized allocation.
+
+mod keys;
+pub(crate) mod lexer;
+mod parser;
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::error::{Error, ErrorKind};
+use crate::generic::Value;
+use crate::header::{parse_header, Profile};
+use crate::input::{validate_utf8, Lines};
+use crate::limits::Limits;
+
+/// Decodes a generic-profile payload with the default [`Limits`].
+///
+/// ```
+/// use gcf_core::generic::{decode, Value};
+///
+/// let v = decode("GCF profile=generic\n## rows [2]{id,name}\n1|Alice\n2|Bob\n")?;
+/// let rows = v.as_object().unwrap().get("rows").unwrap().as_array().unwrap();
+/// assert_eq!(rows[1].as_object().unwrap().get("name"), Some(&Value::from("Bob")));
+/// # Ok::<(), gcf_core::Error>(())
+/// ```
+pub fn decode(input: &str) -> Result<Value, Error> {
+    Decoder::new().decode(input)
+}
+
+/// Decodes a generic-profile payload given as bytes, rejecting malformed
+/// UTF-8 (`invalid_utf8`) and UTF-8-encoded surrogates (`invalid_surrogate`)
+/// with their line and column first.
+///
+/// ```
+/// use gcf_core::{generic, ErrorKind};
+/// let err = generic::decode_bytes(b"GCF profile=generic\nvalue=\xff\n").unwrap_err();
+/// assert_eq!((err.kind(), err.line(), err.column()), (ErrorKind::InvalidUtf8, Some(2), Some(7)));
+/// ```
+pub fn decode_bytes(input: &[u8]) -> Result<Value, Error> {
+    Decoder::new().decode_bytes(input)
+}
+
+/// A decoded payload with its header, for callers that need more than the value
+/// (generic deltas, tools that read `pack_root` or `key`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Document {
+    /// The header pairs after `profile=generic`, in order.
+    pub header: Vec<(String, String)>,
+    /// The decoded body.
+    pub value: Value,
+    /// The name of the first `@`-marked identity field (spec §10a.1), when
+    /// [`Decoder::allow_identity_fields`] is on and one was declared.
+    pub identity_field: Option<String>,
+}
+
+/// A configurable generic decoder.
+///
+/// ```
+/// use gcf_core::generic::{Decoder, Value};
+/// use gcf_core::{ErrorKind, Limits};
+///
+/// let doc = Decoder::new()
+///     .allow_identity_fields(true)
+///     .decode_document("GCF profile=generic key=id\n## added [1]{@id,total}\n7|9.5\n")?;
+/// assert_eq!(doc.identity_field.as_deref(), Some("id"));
+/// assert_eq!(doc.header, [("key".to_string(), "id".to_string())]);
+///
+/// let shallow = Decoder::new().limits(Limits { max_depth: 2, ..Limits::default() });
+/// let err = shallow.decode("GCF profile=generic\n## a\n  ## b\n    ## c\n      x=1\n").unwrap_err();
+/// assert_eq!(err.kind(), ErrorKind::LimitExceeded);
+/// # Ok::<(), gcf_core::Error>(())
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct Decoder {
+    limits: Limits,
+    allow_identity: bool,
+}
+
+impl Decoder {
+    /// A strict decoder with the default [`Limits`].
+    pub fn new() -> Self {
+        Decoder::default()
+    }
+
+    /// Sets the implementation limits (spec §12).
+    ///
+    /// The parser recurses once or twice per nesting level, so `max_depth`
+    /// also bounds stack use; the default (128) needs well under 1 MiB. Raise
+    /// it into the thousands only on a thread with a correspondingly large stack.
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// Accepts `@`-prefixed identity fields in tabular and keyed field
+    /// declarations (`{@id,total}`, spec §10a.1) even without `key=` in the
+    /// header. A payload whose header has `key=` always accepts them (the
+    /// marked field must be the one `key=` names); elsewhere such a field name
+    /// is a syntax error.
+    pub fn allow_identity_fields(mut self, allow: bool) -> Self {
+        self.allow_identity = allow;
+        self
+    }
+
+    /// Decodes a payload to its value.
+    pub fn decode(&self, input: &str) -> Result<Value, Error> {
+        self.decode_document(input).map(|d| d.value)
+    }
+
+    /// Decodes a payload given as bytes, validating UTF-8 first.
+    pub fn decode_bytes(&self, input: &[u8]) -> Result<Value, Error> {
+        self.decode(validate_utf8(input)?)
+    }
+
+    /// Decodes a payload to its header, value and identity field.
+    pub fn decode_document(&self, input: &str) -> Result<Document, Error> {
+        let mut lines = Lines::new(input, &self.limits)?;
+        let first = match lines.next() {
+            Some(line) => line?,
+            None => {
+                return Err(Error::at(
+                    ErrorKind::MissingHeader,
+                    1,
+                    1,
+                    "empty input: expected a `GCF profile=generic` header",
+                ))
+            }
+        };
+        let header = parse_header(&first)?;
+        if header.profile == Profile::Graph {
+            return Err(Error::at(
+                ErrorKind::InvalidInput,
+                1,
+                1,
+                "this is a graph-profile payload, not a generic one",
+            ));
+        }
+        // A delta-participating payload names its identity field in the header
+        // (`key=`) and marks it `@` in its declaration (spec §10a.1).
+        let key = header.get("key");
+        let allow_identity = self.allow_identity || key.is_some();
+        let key_column = header.column_of(first.text, "key");
+        let header: Vec<(String, String)> = header
+            .fields
+            .iter()
+            .map(|&(k, v)| (String::from(k), String::from(v)))
+            .collect();
+        let mut parser =
+            parser::Parser::new(lexer::Cursor::new(lines), self.limits, allow_identity);
+        let value = parser.parse_root()?;
+        if let (Some(key), Some(field)) = (key, parser.identity_field.as_deref()) {
+            if key != field {
+                return Err(Error::at(
+                    ErrorKind::InvalidSyntax,
+                    1,
+                    key_column,
+                    alloc::format!("the header says key={key} but the declaration marks @{field}"),
+                ));
+            }
+        }
+        Ok(Document {
+            header,
+            value,
+            identity_field: parser.identity_field,
+        })
+    }
+}
+
+/// Decodes one scalar in a value position (spec §2.1): `~` and `^` are
+/// rejected, a quoted token must end the text. `line` is used for error
+/// positions. For sibling modules (generic deltas) that read single values.
+#[allow(dead_code)]
+pub(crate) fn parse_scalar_token(text: &str, line: usize) -> Result<Value, Error> {
+    let ln = lexer::Ln {
+        number: line,
+        indent: 0,
+        raw: text,
+    };
+    lexer::parse_value_at(&ln, 0)
+}
+
+#[cfg(test)]
+mod tests;

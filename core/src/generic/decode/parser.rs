@@ -1,0 +1,1109 @@
+//! The block parser: objects, sections, array blocks, tabular rows with their
+//! attachments, expanded items, the summary trailer and deferred counts
+//! (spec §7, §8.4-8.6, §13).
+//!
+//! A recursive descent over significant lines with one line of lookahead.
+//! Every nested container passes through [`Parser::check_depth`], so the
+//! recursion is bounded by [`Limits::max_depth`] whatever the input.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::error::{Error, ErrorKind};
+use crate::generic::{Map, Value};
+use crate::limits::Limits;
+
+use super::keys::{KeyIndex, ObjectBuilder};
+use super::lexer::{
+    for_each_token, parse_count, parse_field_decl, parse_key, parse_trailer, parse_value_at, Cell,
+    Context, Count, Cursor, Field, Ln,
+};
+
+/// Never reserve more than this many slots from a declared count.
+const MAX_PREALLOC: usize = 1024;
+
+/// The form an array header selects (spec §7.3).
+enum Head {
+    /// `[N]: a,b,c` (already decoded).
+    Inline(Vec<Value>),
+    /// `[N]{fields}` or `[N:]{key,fields}`.
+    Table(Count, Vec<Field>),
+    /// `[N]` with no declaration (expanded, or a shared schema for attachments).
+    Expanded(Count),
+}
+
+/// A `[?]` header waiting for the trailer.
+struct Deferred {
+    line: usize,
+    column: usize,
+    actual: u64,
+}
+
+pub(crate) struct Parser<'a> {
+    cur: Cursor<'a>,
+    limits: Limits,
+    allow_identity: bool,
+    pub(crate) identity_field: Option<String>,
+    deferred: Vec<Deferred>,
+    /// Set when a counted table stopped at its declared count: a following
+    /// line at `.0` indentation that is not an object member is a surplus row
+    /// (or a surplus positional body), reported as `.1` rather than as a
+    /// syntax error.
+    surplus: Option<(usize, ErrorKind)>,
+}
+
+fn cap(count: Count) -> usize {
+    count.n.map_or(0, |n| {
+        usize::try_from(n).unwrap_or(usize::MAX).min(MAX_PREALLOC)
+    })
+}
+
+fn is_blank(s: &str) -> bool {
+    s.bytes().all(|b| b == b' ' || b == b'\t')
+}
+
+/// `"a>b>c"` with every segment non-empty is a flattened path column (spec §7.4.6.2).
+fn is_path(name: &str) -> bool {
+    name.contains('>') && name.split('>').all(|s| !s.is_empty())
+}
+
+/// How declared columns rebuild a row object when `>` path columns are present.
+enum Plan {
+    Leaf(usize),
+    Object(Members),
+}
+
+#[derive(Default)]
+struct Members {
+    list: Vec<(String, Plan)>,
+    index: KeyIndex,
+}
+
+impl Members {
+    fn find(&self, key: &str) -> Option<usize> {
+        self.index
+            .find(|i| self.list[i].0.as_str(), self.list.len(), key)
+    }
+
+    fn push(&mut self, key: String, plan: Plan) {
+        self.list.push((key, plan));
+        let list = &self.list;
+        self.index.record(|i| list[i].0.as_str(), list.len());
+    }
+
+    /// Inserts column `col` at `path`; `Err` on a clash with another column.
+    fn insert(&mut self, path: &[&str], col: usize) -> Result<(), ()> {
+        let Some((&first, rest)) = path.split_first() else {
+            return Err(());
+        };
+        match (self.find(first), rest.is_empty()) {
+            (Some(_), true) => Err(()),
+            (None, true) => {
+                self.push(String::from(first), Plan::Leaf(col));
+                Ok(())
+            }
+            (Some(i), false) => match &mut self.list[i].1 {
+                Plan::Object(children) => children.insert(rest, col),
+                Plan::Leaf(_) => Err(()),
+            },
+            (None, false) => {
+                let mut children = Members::default();
+                children.insert(rest, col)?;
+                self.push(String::from(first), Plan::Object(children));
+                Ok(())
+            }
+        }
+    }
+}
+
+/// One cell of the row being decoded.
+enum Slot {
+    Value(Value),
+    Missing,
+    /// An attachment marker not yet matched: its inline schema (declared
+    /// here or reused) and whether it was declared by `^{...}` in this cell.
+    Marker {
+        schema: Option<usize>,
+        declared: bool,
+        at: usize,
+    },
+    /// A marker whose attachment body has been decoded.
+    Filled(Value),
+}
+
+/// A tabular header and the schema state scoped to its array (spec §7.4.5).
+struct Table {
+    fields: Vec<Field>,
+    /// 1 for a keyed map (column 0 is the member key), else 0.
+    first_value: usize,
+    plan: Option<Members>,
+    index: KeyIndex,
+    /// Inline object schemas per column (indexes into `schemas`).
+    inline: Vec<Option<usize>>,
+    schemas: Vec<Vec<String>>,
+    /// Shared array schemas per column (spec §7.4.5.3).
+    shared: Vec<Option<Vec<Field>>>,
+}
+
+impl Table {
+    fn new(
+        fields: Vec<Field>,
+        keyed: bool,
+        max_depth: usize,
+    ) -> Result<Table, (ErrorKind, String)> {
+        let first_value = usize::from(keyed);
+        let mut index = KeyIndex::default();
+        for i in 0..fields.len() {
+            index.record(|j| fields[j].name.as_str(), i + 1);
+        }
+        let plan = if fields.iter().skip(first_value).any(|f| is_path(&f.name)) {
+            let mut top = Members::default();
+            for (col, f) in fields.iter().enumerate().skip(first_value) {
+                let segments: Vec<&str> = if is_path(&f.name) {
+                    f.name.split('>').collect()
+                } else {
+                    alloc::vec![f.name.as_str()]
+                };
+                if segments.len() > max_depth {
+                    return Err((
+                        ErrorKind::LimitExceeded,
+                        alloc::format!("path column `{}` nests too deeply", f.name),
+                    ));
+                }
+                if top.insert(&segments, col).is_err() {
+                    return Err((
+                        ErrorKind::DuplicateKey,
+                        alloc::format!("column `{}` collides with another column's key", f.name),
+                    ));
+                }
+            }
+            Some(top)
+        } else {
+            None
+        };
+        let n = fields.len();
+        Ok(Table {
+            fields,
+            first_value,
+            plan,
+            index,
+            inline: alloc::vec![None; n],
+            schemas: Vec::new(),
+            shared: Vec::new(),
+        })
+    }
+
+    fn column(&self, name: &str) -> Option<usize> {
+        self.index
+            .find(|i| self.fields[i].name.as_str(), self.fields.len(), name)
+    }
+
+    /// Builds the row object from its cells (markers all filled by now).
+    fn build(&self, slots: &mut [Slot], extras: ObjectBuilder) -> Map {
+        let mut map;
+        match &self.plan {
+            None => {
+                map = Map::with_capacity(slots.len() + extras.len());
+                for (i, slot) in slots.iter_mut().enumerate().skip(self.first_value) {
+                    match core::mem::replace(slot, Slot::Missing) {
+                        Slot::Value(v) | Slot::Filled(v) => {
+                            map.push_unique(self.fields[i].name.clone(), v)
+                        }
+                        Slot::Missing | Slot::Marker { .. } => {}
+                    }
+                }
+            }
+            Some(top) => {
+                map = Map::with_capacity(top.list.len() + extras.len());
+                for (key, plan) in &top.list {
+                    if let Some(v) = eval(plan, slots).0 {
+                        map.push_unique(key.clone(), v);
+                    }
+                }
+            }
+        }
+        for (k, v) in extras.finish().into_vec() {
+            map.push_unique(k, v);
+        }
+        map
+    }
+}
+
+/// Evaluates a plan node: (value, leaves, absent leaves, null leaves).
+fn eval(plan: &Plan, slots: &mut [Slot]) -> (Option<Value>, usize, usize, usize) {
+    match plan {
+        Plan::Leaf(i) => match slots
+            .get_mut(*i)
+            .map(|s| core::mem::replace(s, Slot::Missing))
+        {
+            Some(Slot::Value(Value::Null)) => (Some(Value::Null), 1, 0, 1),
+            Some(Slot::Value(v) | Slot::Filled(v)) => (Some(v), 1, 0, 0),
+            _ => (None, 1, 1, 0),
+        },
+        Plan::Object(members) => {
+            let (mut total, mut missing, mut nulls) = (0, 0, 0);
+            let mut map = Map::with_capacity(members.list.len());
+            for (key, child) in &members.list {
+                let (v, t, m, n) = eval(child, slots);
+                total += t;
+                missing += m;
+                nulls += n;
+                if let Some(v) = v {
+                    map.push_unique(key.clone(), v);
+                }
+            }
+            let value = if missing == total {
+                None
+            } else if nulls == total {
+                Some(Value::Null)
+            } else {
+                Some(Value::Object(map))
+            };
+            (value, total, missing, nulls)
+        }
+    }
+}
+
+/// Parses `@N ` at the start of a line's text; returns N and the offset past the space.
+fn parse_item_id(ln: &Ln<'_>) -> Result<(u64, usize), Error> {
+    let raw = ln.raw.as_bytes();
+    let start = ln.indent + 1;
+    let mut end = start;
+    while end < raw.len() && raw[end].is_ascii_digit() {
+        end += 1;
+    }
+    let id = crate::header::parse_decimal(&ln.raw[start..end]);
+    match (id, raw.get(end)) {
+        (Some(id), Some(b' ')) => Ok((id, end + 1)),
+        _ => Err(ln.error(
+            ErrorKind::InvalidItemId,
+            ln.indent,
+            "expected an item id `@N ` (a decimal index and a space)",
+        )),
+    }
+}
+
+impl<'a> Parser<'a> {
+    pub(crate) fn new(cur: Cursor<'a>, limits: Limits, allow_identity: bool) -> Self {
+        Parser {
+            cur,
+            limits,
+            allow_identity,
+            identity_field: None,
+            deferred: Vec::new(),
+            surplus: None,
+        }
+    }
+
+    #[inline]
+    fn check_depth(&self, depth: usize, ln: &Ln<'_>) -> Result<(), Error> {
+        if depth > self.limits.max_depth {
+            return Err(ln.error(
+                ErrorKind::LimitExceeded,
+                ln.indent,
+                alloc::format!(
+                    "nesting deeper than the configured limit of {}",
+                    self.limits.max_depth
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn check_len(&self, len: usize, ln: &Ln<'_>) -> Result<(), Error> {
+        if len > self.limits.max_container_len {
+            return Err(ln.error(
+                ErrorKind::LimitExceeded,
+                ln.indent,
+                alloc::format!(
+                    "container longer than the configured limit of {}",
+                    self.limits.max_container_len
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The document body after the header (spec §7.1), the trailer, and the
+    /// deferred-count check.
+    pub(crate) fn parse_root(&mut self) -> Result<Value, Error> {
+        let value = match self.cur.peek()? {
+            None => Value::Object(Map::new()),
+            Some(ln) => {
+                if ln.indent != 0 {
+                    return Err(ln.error(
+                        ErrorKind::InvalidIndent,
+                        ln.indent,
+                        "the root value starts without indentation",
+                    ));
+                }
+                let text = ln.text();
+                if text.starts_with('=') {
+                    self.cur.bump();
+                    parse_value_at(&ln, 1)?
+                } else if text.starts_with("## [") {
+                    self.cur.bump();
+                    let head = self.parse_head(&ln, 3)?;
+                    self.array_body(head, &ln, 0, 1, None)?
+                } else if text.starts_with("##!") {
+                    Value::Object(Map::new())
+                } else {
+                    Value::Object(self.parse_object(0, 1, &ln)?)
+                }
+            }
+        };
+        let mut trailer = None;
+        if let Some(ln) = self.cur.peek()? {
+            if ln.indent == 0 && ln.text().starts_with("##!") {
+                self.cur.bump();
+                trailer = Some((ln, parse_trailer(&ln)?));
+            }
+        }
+        if let Some(ln) = self.cur.peek()? {
+            if trailer.is_some() {
+                return Err(ln.error(
+                    ErrorKind::InvalidSyntax,
+                    ln.indent,
+                    "content after the `##! summary` trailer",
+                ));
+            }
+            return Err(self.surplus_or(&ln, "content after the end of the root value"));
+        }
+        if let (Some((ln, counts)), false) = (trailer, self.deferred.is_empty()) {
+            self.check_deferred(&ln, counts)?;
+        }
+        Ok(value)
+    }
+
+    fn surplus_or(&mut self, ln: &Ln<'_>, message: &str) -> Error {
+        match self.surplus.take() {
+            Some((indent, kind)) if indent == ln.indent => {
+                let what = if kind == ErrorKind::OrphanInlineAttachment {
+                    "a positional inline body with no eligible `^` cell left in its row"
+                } else {
+                    "more rows than the table's declared count"
+                };
+                ln.error(kind, ln.indent, what)
+            }
+            _ => ln.error(ErrorKind::InvalidSyntax, ln.indent, message),
+        }
+    }
+
+    fn check_deferred(&self, ln: &Ln<'_>, counts: Option<Vec<u64>>) -> Result<(), Error> {
+        let counts = counts.unwrap_or_default();
+        if counts.len() != self.deferred.len() {
+            return Err(ln.error(
+                ErrorKind::CountMismatch,
+                ln.indent,
+                alloc::format!(
+                    "summary lists {} counts for {} deferred `[?]` sections",
+                    counts.len(),
+                    self.deferred.len()
+                ),
+            ));
+        }
+        for (d, &c) in self.deferred.iter().zip(&counts) {
+            if d.actual != c {
+                return Err(ln.error(
+                    ErrorKind::CountMismatch,
+                    ln.indent,
+                    alloc::format!(
+                        "summary count {c} differs from the {} items of the `[?]` section at line {}, column {}",
+                        d.actual,
+                        d.line,
+                        d.column
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn open_deferred(&mut self, hdr: &Ln<'_>, count: Count) -> Option<usize> {
+        if count.n.is_some() {
+            return None;
+        }
+        self.deferred.push(Deferred {
+            line: hdr.number,
+            column: crate::text::column_of(hdr.raw, count.at),
+            actual: 0,
+        });
+        Some(self.deferred.len() - 1)
+    }
+
+    fn close_count(
+        &mut self,
+        hdr: &Ln<'_>,
+        count: Count,
+        deferred: Option<usize>,
+        actual: usize,
+        what: &str,
+    ) -> Result<(), Error> {
+        let actual = actual as u64;
+        if let Some(i) = deferred {
+            if let Some(d) = self.deferred.get_mut(i) {
+                d.actual = actual;
+            }
+        }
+        match count.n {
+            Some(n) if n != actual => Err(hdr.error(
+                ErrorKind::CountMismatch,
+                count.at,
+                alloc::format!("declared {n} {what}, found {actual}"),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// Object members at exactly `indent` (spec §7.2), until a dedent.
+    fn parse_object(&mut self, indent: usize, depth: usize, opener: &Ln<'_>) -> Result<Map, Error> {
+        self.check_depth(depth, opener)?;
+        let mut obj = ObjectBuilder::new();
+        while let Some(ln) = self.cur.peek()? {
+            if ln.indent < indent {
+                break;
+            }
+            if ln.indent > indent {
+                return Err(ln.error(
+                    ErrorKind::InvalidIndent,
+                    ln.indent,
+                    "indentation increases where no container opened",
+                ));
+            }
+            if ln.text().starts_with("##!") {
+                if indent == 0 {
+                    break;
+                }
+                return Err(ln.error(
+                    ErrorKind::InvalidSyntax,
+                    ln.indent,
+                    "the summary trailer must not be indented",
+                ));
+            }
+            let surplus = self.surplus.take();
+            self.cur.bump();
+            if let Err(e) = self.parse_member(&ln, depth, &mut obj) {
+                // A line right after a table that stopped at its declared
+                // count, which is no object member: a surplus row.
+                let surplus_row = matches!(surplus, Some((i, _)) if i == indent);
+                if surplus_row
+                    && e.kind() == ErrorKind::InvalidSyntax
+                    && e.line() == Some(ln.number)
+                {
+                    self.surplus = surplus;
+                    return Err(self.surplus_or(&ln, e.message()));
+                }
+                return Err(e);
+            }
+            self.check_len(obj.len(), &ln)?;
+        }
+        Ok(obj.finish())
+    }
+
+    fn parse_member(
+        &mut self,
+        ln: &Ln<'a>,
+        depth: usize,
+        obj: &mut ObjectBuilder,
+    ) -> Result<(), Error> {
+        let text = ln.text();
+        let raw = ln.raw.as_bytes();
+        let key_at;
+        let (key, value) = if text.starts_with("## ") {
+            key_at = ln.indent + 3;
+            if raw.get(key_at) == Some(&b'[') {
+                return Err(ln.error(
+                    ErrorKind::InvalidSyntax,
+                    key_at,
+                    "an anonymous array header is only valid at the root",
+                ));
+            }
+            let (key, end) = parse_key(ln, key_at)?;
+            check_duplicate(obj, &key, ln, key_at)?;
+            let rest = &ln.raw[end..];
+            let value = if is_blank(rest) {
+                Value::Object(self.parse_object(ln.indent + 2, depth + 1, ln)?)
+            } else if rest.starts_with(" [") {
+                let head = self.parse_head(ln, end + 1)?;
+                self.array_body(head, ln, ln.indent, depth + 1, None)?
+            } else {
+                return Err(ln.error(
+                    ErrorKind::InvalidSyntax,
+                    end,
+                    "expected the end of the line or ` [count]` after the section name",
+                ));
+            };
+            (key, value)
+        } else {
+            key_at = ln.indent;
+            let (key, end) = parse_key(ln, key_at)?;
+            check_duplicate(obj, &key, ln, key_at)?;
+            let value = match raw.get(end) {
+                Some(b'=') => parse_value_at(ln, end + 1)?,
+                Some(b'[') => match self.parse_head(ln, end)? {
+                    Head::Inline(values) => Value::Array(values),
+                    _ => {
+                        return Err(ln.error(
+                            ErrorKind::InvalidSyntax,
+                            end,
+                            "a `key[N]` array must be inline (`key[N]: a,b`)",
+                        ))
+                    }
+                },
+                _ => {
+                    return Err(ln.error(
+                        ErrorKind::InvalidSyntax,
+                        end,
+                        "expected `=` or `[count]:` after the key",
+                    ))
+                }
+            };
+            (key, value)
+        };
+        obj.push(key.into_owned(), value);
+        Ok(())
+    }
+
+    /// Parses what follows a name: a count bracket and the rest of the line.
+    fn parse_head(&mut self, ln: &Ln<'_>, at: usize) -> Result<Head, Error> {
+        let (count, pos) = parse_count(ln, at)?;
+        let raw = ln.raw;
+        let rest = &raw[pos..];
+        if let Some(list) = rest.strip_prefix(':') {
+            if count.keyed {
+                return Err(ln.error(
+                    ErrorKind::InvalidSyntax,
+                    pos,
+                    "a keyed map `[N:]` cannot be inline",
+                ));
+            }
+            let mut values = Vec::with_capacity(cap(count));
+            if !is_blank(list) {
+                if !list.starts_with(' ') {
+                    return Err(ln.error(
+                        ErrorKind::InvalidSyntax,
+                        pos + 1,
+                        "expected a space after `:`",
+                    ));
+                }
+                let max = self.limits.max_container_len;
+                for_each_token(ln, pos + 1, b',', Context::Value, |cell, at| {
+                    if values.len() >= max {
+                        return Err(ln.error(
+                            ErrorKind::LimitExceeded,
+                            at,
+                            "inline array longer than the configured limit",
+                        ));
+                    }
+                    if let Cell::Value(v) = cell {
+                        values.push(v);
+                    }
+                    Ok(())
+                })?;
+            }
+            if let Some(n) = count.n {
+                if n != values.len() as u64 {
+                    return Err(ln.error(
+                        ErrorKind::CountMismatch,
+                        at,
+                        alloc::format!("declared {n} values, found {}", values.len()),
+                    ));
+                }
+            }
+            return Ok(Head::Inline(values));
+        }
+        if rest.starts_with('{') {
+            let (fields, end) = parse_field_decl(ln, pos, self.allow_identity)?;
+            if !is_blank(&raw[end..]) {
+                return Err(ln.error(
+                    ErrorKind::InvalidSyntax,
+                    end,
+                    "unexpected characters after the field declaration",
+                ));
+            }
+            if fields.len() > self.limits.max_fields {
+                return Err(ln.error(
+                    ErrorKind::LimitExceeded,
+                    pos,
+                    alloc::format!(
+                        "more than the configured limit of {} fields",
+                        self.limits.max_fields
+                    ),
+                ));
+            }
+            if self.identity_field.is_none() {
+                if let Some(f) = fields.iter().find(|f| f.identity) {
+                    self.identity_field = Some(f.name.clone());
+                }
+            }
+            return Ok(Head::Table(count, fields));
+        }
+        if !is_blank(rest) {
+            return Err(ln.error(
+                ErrorKind::InvalidSyntax,
+                pos,
+                "unexpected characters after the count",
+            ));
+        }
+        if count.keyed {
+            return Err(ln.error(
+                ErrorKind::InvalidSyntax,
+                pos,
+                "a keyed map `[N:]` needs a field declaration `{key,...}`",
+            ));
+        }
+        Ok(Head::Expanded(count))
+    }
+
+    /// The body an array header selected, its lines at `indent`.
+    fn array_body(
+        &mut self,
+        head: Head,
+        hdr: &Ln<'_>,
+        indent: usize,
+        depth: usize,
+        shared: Option<Vec<Field>>,
+    ) -> Result<Value, Error> {
+        self.check_depth(depth, hdr)?;
+        match head {
+            Head::Inline(values) => Ok(Value::Array(values)),
+            Head::Table(count, fields) => self.parse_table(hdr, count, fields, indent, depth),
+            Head::Expanded(count) => match shared {
+                Some(fields) => self.parse_table(hdr, count, fields, indent, depth),
+                None => self.parse_expanded(hdr, count, indent, depth),
+            },
+        }
+    }
+
+    /// `@N` items (spec §7.6).
+    fn parse_expanded(
+        &mut self,
+        hdr: &Ln<'_>,
+        count: Count,
+        indent: usize,
+        depth: usize,
+    ) -> Result<Value, Error> {
+        let deferred = self.open_deferred(hdr, count);
+        let mut items = Vec::with_capacity(cap(count));
+        while let Some(ln) = self.cur.peek()? {
+            if ln.indent < indent || (ln.indent == indent && !ln.text().starts_with('@')) {
+                break;
+            }
+            if ln.indent > indent {
+                return Err(ln.error(
+                    ErrorKind::InvalidIndent,
+                    ln.indent,
+                    "indentation increases where no container opened",
+                ));
+            }
+            self.cur.bump();
+            let (id, pos) = parse_item_id(&ln)?;
+            if id != items.len() as u64 {
+                return Err(ln.error(
+                    ErrorKind::InvalidItemId,
+                    ln.indent,
+                    alloc::format!("item id @{id} does not equal its index {}", items.len()),
+                ));
+            }
+            self.check_len(items.len() + 1, &ln)?;
+            let rest = &ln.raw[pos..];
+            let value = match rest.as_bytes().first() {
+                Some(b'=') => parse_value_at(&ln, pos + 1)?,
+                Some(b'{') if rest.trim_end_matches([' ', '\t']) == "{}" => {
+                    Value::Object(self.parse_object(indent + 2, depth + 1, &ln)?)
+                }
+                Some(b'[') => {
+                    let head = self.parse_head(&ln, pos)?;
+                    self.array_body(head, &ln, indent + 2, depth + 1, None)?
+                }
+                _ => {
+                    return Err(ln.error(
+                        ErrorKind::InvalidSyntax,
+                        pos,
+                        "expected `=value`, `{}` or `[count]` after the item id",
+                    ))
+                }
+            };
+            items.push(value);
+        }
+        self.close_count(hdr, count, deferred, items.len(), "items")?;
+        Ok(Value::Array(items))
+    }
+
+    /// Tabular rows (spec §7.4) or keyed-map rows (spec §7.2a) at `indent`.
+    fn parse_table(
+        &mut self,
+        hdr: &Ln<'_>,
+        count: Count,
+        fields: Vec<Field>,
+        indent: usize,
+        depth: usize,
+    ) -> Result<Value, Error> {
+        let keyed = count.keyed;
+        if keyed && fields.len() < 2 {
+            return Err(hdr.error(
+                ErrorKind::InvalidSyntax,
+                count.at,
+                "a keyed map header must declare at least two fields (the key column and a value field)",
+            ));
+        }
+        self.check_depth(depth + 1, hdr)?;
+        let mut table = Table::new(fields, keyed, self.limits.max_depth)
+            .map_err(|(k, m)| hdr.error(k, count.at, m))?;
+        let deferred = self.open_deferred(hdr, count);
+        let mut rows: Vec<Value> = Vec::with_capacity(if keyed { 0 } else { cap(count) });
+        let mut members = ObjectBuilder::new();
+        let mut slots: Vec<Slot> = Vec::with_capacity(table.fields.len());
+        let mut index: usize = 0;
+        let mut last_inline = false;
+        loop {
+            if count.n == Some(index as u64) {
+                let kind = if last_inline {
+                    ErrorKind::OrphanInlineAttachment
+                } else {
+                    ErrorKind::CountMismatch
+                };
+                self.surplus = Some((indent, kind));
+                break;
+            }
+            let Some(ln) = self.cur.peek()? else { break };
+            if ln.indent < indent {
+                break;
+            }
+            if ln.indent > indent {
+                return Err(ln.error(
+                    ErrorKind::InvalidIndent,
+                    ln.indent,
+                    "indentation increases where no container opened",
+                ));
+            }
+            let text = ln.text();
+            if text.starts_with("##") {
+                break;
+            }
+            if text.starts_with('.') {
+                return Err(ln.error(
+                    ErrorKind::OrphanAttachment,
+                    ln.indent,
+                    "attachment with no row before it",
+                ));
+            }
+            self.cur.bump();
+            self.check_len(index + 1, &ln)?;
+            let (inline, extras) =
+                self.parse_row(&ln, index, &mut table, &mut slots, indent, depth)?;
+            last_inline = inline;
+            if keyed {
+                let key = match core::mem::replace(&mut slots[0], Slot::Missing) {
+                    Slot::Value(Value::String(s)) => s,
+                    _ => {
+                        return Err(ln.error(
+                            ErrorKind::InvalidSyntax,
+                            ln.indent,
+                            "a keyed-map member key (cell 0) must be a string",
+                        ))
+                    }
+                };
+                if members.contains(&key) {
+                    return Err(ln.error(
+                        ErrorKind::DuplicateKey,
+                        ln.indent,
+                        alloc::format!("duplicate member key `{key}`"),
+                    ));
+                }
+                let value = table.build(&mut slots, extras);
+                members.push(key, Value::Object(value));
+            } else {
+                let value = table.build(&mut slots, extras);
+                rows.push(Value::Object(value));
+            }
+            index += 1;
+        }
+        self.close_count(hdr, count, deferred, index, "rows")?;
+        Ok(if keyed {
+            Value::Object(members.finish())
+        } else {
+            Value::Array(rows)
+        })
+    }
+}
+
+impl<'a> Parser<'a> {
+    /// One tabular row and the attachment bodies that follow it. Returns
+    /// whether the row had inline-schema markers, and the bare `>`-named
+    /// attachments (spec §7.4.6.1 rule 4).
+    fn parse_row(
+        &mut self,
+        ln: &Ln<'a>,
+        index: usize,
+        table: &mut Table,
+        slots: &mut Vec<Slot>,
+        indent: usize,
+        depth: usize,
+    ) -> Result<(bool, ObjectBuilder), Error> {
+        let mut pos = ln.indent;
+        if ln.text().starts_with('@') {
+            let (id, p) = parse_item_id(ln)?;
+            if id != index as u64 {
+                return Err(ln.error(
+                    ErrorKind::InvalidItemId,
+                    ln.indent,
+                    alloc::format!("row id @{id} does not equal its index {index}"),
+                ));
+            }
+            pos = p;
+        }
+        slots.clear();
+        let width = table.fields.len();
+        let cells = {
+            let Table {
+                inline, schemas, ..
+            } = table;
+            for_each_token(ln, pos, b'|', Context::Cell, |cell, at| {
+                let col = slots.len();
+                if col >= width {
+                    return Ok(());
+                }
+                let slot = match cell {
+                    Cell::Value(v) => Slot::Value(v),
+                    Cell::Missing => Slot::Missing,
+                    Cell::Marker(None) => Slot::Marker {
+                        schema: inline[col],
+                        declared: false,
+                        at,
+                    },
+                    Cell::Marker(Some(names)) => {
+                        schemas.push(names);
+                        inline[col] = Some(schemas.len() - 1);
+                        Slot::Marker {
+                            schema: inline[col],
+                            declared: true,
+                            at,
+                        }
+                    }
+                };
+                slots.push(slot);
+                Ok(())
+            })?
+        };
+        if cells != width {
+            return Err(ln.error(
+                ErrorKind::RowWidthMismatch,
+                ln.indent,
+                alloc::format!("row has {cells} cells, the header declares {width} fields"),
+            ));
+        }
+        let has_markers = slots.iter().any(|s| matches!(s, Slot::Marker { .. }));
+        let had_inline = slots.iter().any(|s| {
+            matches!(
+                s,
+                Slot::Marker {
+                    schema: Some(_),
+                    ..
+                }
+            )
+        });
+        let mut extras = ObjectBuilder::new();
+        while let Some(child) = self.cur.peek()? {
+            if child.indent < indent {
+                break;
+            }
+            let text = child.text();
+            let eligible = slots.iter().position(|s| {
+                matches!(
+                    s,
+                    Slot::Marker {
+                        schema: Some(_),
+                        ..
+                    }
+                )
+            });
+            if child.indent == indent {
+                if text.starts_with('.') {
+                    self.cur.bump();
+                    self.traditional(&child, table, slots, &mut extras, indent, depth)?;
+                } else if text.starts_with("##") || text.starts_with('@') {
+                    break;
+                } else if let Some(col) = eligible {
+                    self.cur.bump();
+                    positional(&child, table, slots, col)?;
+                } else {
+                    break;
+                }
+            } else if child.indent == indent + 2 {
+                if text.starts_with('.') {
+                    self.cur.bump();
+                    self.traditional(&child, table, slots, &mut extras, indent, depth)?;
+                } else if let Some(col) = eligible {
+                    self.cur.bump();
+                    positional(&child, table, slots, col)?;
+                } else if has_markers {
+                    return Err(child.error(
+                        ErrorKind::OrphanInlineAttachment,
+                        child.indent,
+                        "positional inline body with no eligible `^` cell in its row",
+                    ));
+                } else {
+                    return Err(child.error(
+                        ErrorKind::InvalidIndent,
+                        child.indent,
+                        "indentation increases where no container opened",
+                    ));
+                }
+            } else {
+                return Err(child.error(
+                    ErrorKind::InvalidIndent,
+                    child.indent,
+                    "indentation increases where no container opened",
+                ));
+            }
+        }
+        for (col, slot) in slots.iter().enumerate() {
+            if let Slot::Marker { at, .. } = slot {
+                let name = table.fields.get(col).map_or("?", |f| f.name.as_str());
+                return Err(ln.error(
+                    ErrorKind::MissingAttachment,
+                    *at,
+                    alloc::format!("`^` cell for field `{name}` has no attachment body"),
+                ));
+            }
+        }
+        Ok((had_inline, extras))
+    }
+
+    /// A `.field ...` attachment (spec §7.4.4) for the row at `indent`.
+    fn traditional(
+        &mut self,
+        ln: &Ln<'a>,
+        table: &mut Table,
+        slots: &mut [Slot],
+        extras: &mut ObjectBuilder,
+        indent: usize,
+        depth: usize,
+    ) -> Result<(), Error> {
+        let name_at = ln.indent + 1;
+        let (name, end) = parse_key(ln, name_at)?;
+        let col = match table.column(&name) {
+            Some(col) => match slots.get(col) {
+                Some(Slot::Marker { declared: false, .. }) => Some(col),
+                Some(Slot::Filled(_)) => {
+                    return Err(ln.error(
+                        ErrorKind::DuplicateAttachment,
+                        ln.indent,
+                        alloc::format!("second attachment for field `{name}` in one row"),
+                    ))
+                }
+                Some(Slot::Marker { declared: true, .. }) => {
+                    return Err(ln.error(
+                        ErrorKind::OrphanAttachment,
+                        ln.indent,
+                        alloc::format!(
+                            "`.{name}` targets a `^{{...}}` inline-schema cell, which takes a positional body"
+                        ),
+                    ))
+                }
+                _ => {
+                    return Err(ln.error(
+                        ErrorKind::OrphanAttachment,
+                        ln.indent,
+                        alloc::format!("attachment `.{name}` has no `^` cell in its row"),
+                    ))
+                }
+            },
+            None if name.contains('>') => {
+                if extras.contains(&name) {
+                    return Err(ln.error(
+                        ErrorKind::DuplicateAttachment,
+                        ln.indent,
+                        alloc::format!("second attachment for field `{name}` in one row"),
+                    ));
+                }
+                None
+            }
+            None => {
+                return Err(ln.error(
+                    ErrorKind::OrphanAttachment,
+                    ln.indent,
+                    alloc::format!("attachment `.{name}` names no `^` column of its row"),
+                ))
+            }
+        };
+        let rest = &ln.raw[end..];
+        let body = indent + 4;
+        let value = if rest.trim_end_matches([' ', '\t']) == " {}" {
+            Value::Object(self.parse_object(body, depth + 2, ln)?)
+        } else if rest.starts_with(" =") {
+            parse_value_at(ln, end + 2)?
+        } else if rest.starts_with(" [") {
+            let head = self.parse_head(ln, end + 1)?;
+            let shared = match (&head, col) {
+                (Head::Expanded(_), Some(c)) => table.shared.get(c).cloned().flatten(),
+                (Head::Table(count, fields), Some(c)) if !count.keyed => {
+                    if table.shared.len() < table.fields.len() {
+                        table.shared.resize(table.fields.len(), None);
+                    }
+                    if table.shared[c].is_none() {
+                        table.shared[c] = Some(fields.clone());
+                    }
+                    None
+                }
+                _ => None,
+            };
+            self.array_body(head, ln, body, depth + 2, shared)?
+        } else {
+            return Err(ln.error(
+                ErrorKind::InvalidSyntax,
+                end,
+                "expected ` {}`, ` [count]...` or ` =value` after the attachment name",
+            ));
+        };
+        match col {
+            Some(c) => slots[c] = Slot::Filled(value),
+            None => extras.push(name.into_owned(), value),
+        }
+        Ok(())
+    }
+}
+
+/// A positional inline object body for the marker in column `col` (spec §7.4.5.2).
+fn positional(ln: &Ln<'_>, table: &Table, slots: &mut [Slot], col: usize) -> Result<(), Error> {
+    let Some(Slot::Marker {
+        schema: Some(schema),
+        ..
+    }) = slots.get(col)
+    else {
+        return Ok(());
+    };
+    let names = &table.schemas[*schema];
+    let mut map = Map::with_capacity(names.len());
+    let cells = for_each_token(ln, ln.indent, b'|', Context::Value, |cell, _| {
+        if let (Cell::Value(v), Some(name)) = (cell, names.get(map.len())) {
+            map.push_unique(name.clone(), v);
+        }
+        Ok(())
+    })?;
+    if cells != names.len() {
+        return Err(ln.error(
+            ErrorKind::InlineWidthMismatch,
+            ln.indent,
+            alloc::format!(
+                "positional body has {cells} values, its inline schema declares {}",
+                names.len()
+            ),
+        ));
+    }
+    slots[col] = Slot::Filled(Value::Object(map));
+    Ok(())
+}
+
+fn check_duplicate(obj: &ObjectBuilder, key: &str, ln: &Ln<'_>, at: usize) -> Result<(), Error> {
+    if obj.contains(key) {
+        return Err(ln.error(
+            ErrorKind::DuplicateKey,
+            at,
+            alloc::format!("duplicate key `{key}`"),
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,476 @@
+//! Unit tests: one per construct, one per error kind with its position.
+
+use alloc::string::{String, ToString};
+use alloc::vec;
+use alloc::vec::Vec;
+
+use super::*;
+use crate::generic::Map;
+
+fn d(body: &str) -> Value {
+    let input = alloc::format!("GCF profile=generic\n{body}");
+    decode(&input).unwrap_or_else(|e| panic!("{body:?}: {e:?}"))
+}
+
+/// Kind, line and column of the error for a body after the header (line 1).
+fn e(body: &str) -> (ErrorKind, usize, usize) {
+    let input = alloc::format!("GCF profile=generic\n{body}");
+    match decode(&input) {
+        Ok(v) => panic!("{body:?} decoded to {v:?}"),
+        Err(err) => (
+            err.kind(),
+            err.line().unwrap_or(0),
+            err.column().unwrap_or(0),
+        ),
+    }
+}
+
+fn obj(pairs: Vec<(&str, Value)>) -> Value {
+    let mut m = Map::new();
+    for (k, v) in pairs {
+        m.push_unique(k.to_string(), v);
+    }
+    Value::Object(m)
+}
+
+fn s(x: &str) -> Value {
+    Value::from(x)
+}
+
+use Value::{Bool, Float, Int, Null};
+
+#[test]
+fn root_forms() {
+    assert_eq!(d(""), obj(vec![]));
+    assert_eq!(d("=42\n"), Int(42));
+    assert_eq!(d("=\"hello world\"\n"), s("hello world"));
+    assert_eq!(d("=-\n"), Null);
+    assert_eq!(d("=true"), Bool(true));
+    assert_eq!(
+        d("## [3]: a,\"b,c\",-\n"),
+        Value::Array(vec![s("a"), s("b,c"), Null])
+    );
+    assert_eq!(d("## [0]\n"), Value::Array(vec![]));
+    assert_eq!(
+        d("## [2]{a}\n1\n2\n"),
+        Value::Array(vec![obj(vec![("a", Int(1))]), obj(vec![("a", Int(2))])])
+    );
+    assert_eq!(
+        d("## [1:]{key,x}\nk|1\n"),
+        obj(vec![("k", obj(vec![("x", Int(1))]))])
+    );
+    assert_eq!(
+        d("## [2]\n@0 =x\n@1 {}\n"),
+        Value::Array(vec![s("x"), obj(vec![])])
+    );
+    assert_eq!(e("=1\nx=2\n"), (ErrorKind::InvalidSyntax, 3, 1));
+    assert_eq!(e("  x=1\n"), (ErrorKind::InvalidIndent, 2, 3));
+}
+
+#[test]
+fn scalars_follow_precedence() {
+    let v = d("a=-\nb=true\nc=false\nd=-0\ne=1.5e3\nf=01\ng=\"01\"\nh= spaced out \ni=1.٥\nj=\"\"\nk=\nl=a|b,c\n");
+    let want = obj(vec![
+        ("a", Null),
+        ("b", Bool(true)),
+        ("c", Bool(false)),
+        ("d", Int(0)),
+        ("e", Float(1500.0)),
+        ("f", s("01")),
+        ("g", s("01")),
+        ("h", s("spaced out")),
+        ("i", s("1.٥")),
+        ("j", s("")),
+        ("k", s("")),
+        ("l", s("a|b,c")),
+    ]);
+    assert_eq!(v, want);
+    assert_eq!(d("v=-9223372036854775808"), obj(vec![("v", Int(i64::MIN))]));
+    assert_eq!(d("v=\"\\ud83d\\ude00\\t\""), obj(vec![("v", s("😀\t"))]));
+}
+
+#[test]
+fn objects_sections_and_keys() {
+    let v = d("name=top\n## level1\n  a=1\n  ## level2\n    b=2\n  c=3\n## empty\n\"a b\"=1\n\"x=y\"[2]: 1,2\n");
+    let want = obj(vec![
+        ("name", s("top")),
+        (
+            "level1",
+            obj(vec![
+                ("a", Int(1)),
+                ("level2", obj(vec![("b", Int(2))])),
+                ("c", Int(3)),
+            ]),
+        ),
+        ("empty", obj(vec![])),
+        ("a b", Int(1)),
+        ("x=y", Value::Array(vec![Int(1), Int(2)])),
+    ]);
+    assert_eq!(v, want);
+    assert_eq!(
+        d("## \"\"\n  \"\"=0\n"),
+        obj(vec![("", obj(vec![("", Int(0))]))])
+    );
+    assert_eq!(d("tags[0]:\n"), obj(vec![("tags", Value::Array(vec![]))]));
+    assert_eq!(
+        d("## t [0]\nx=1\n"),
+        obj(vec![("t", Value::Array(vec![])), ("x", Int(1))])
+    );
+}
+
+#[test]
+fn comments_blank_lines_and_crlf() {
+    let v =
+        decode("GCF profile=generic\r\n# note\r\n\r\n## rows [2]{a}\r\n# row\r\n1\r\n  # indented\r\n2\r\nz=\"q\"\r\n")
+            .unwrap();
+    let rows = Value::Array(vec![obj(vec![("a", Int(1))]), obj(vec![("a", Int(2))])]);
+    assert_eq!(v, obj(vec![("rows", rows), ("z", s("q"))]));
+}
+
+#[test]
+fn tabular_null_missing_and_quoted_fields() {
+    let v = d("## rows [2]{id,\"a,b\",\"x|y\",tag}\n1|-|\"p|q\"|~\n2| two |~|t\n");
+    let want = Value::Array(vec![
+        obj(vec![("id", Int(1)), ("a,b", Null), ("x|y", s("p|q"))]),
+        obj(vec![("id", Int(2)), ("a,b", s("two")), ("tag", s("t"))]),
+    ]);
+    assert_eq!(v, obj(vec![("rows", want)]));
+}
+
+#[test]
+fn traditional_attachments_every_form() {
+    let body = "## r [1]{id,o,a,t,k,e,s}\n@0 1|^|^|^|^|^|^\n.o {}\n    x=1\n  .a [2]: p,q\n.t [1]{u}\n    9\n.k [1:]{key,v}\n    m|2\n.e [2]\n    @0 =z\n    @1 [0]\n.s =5\n";
+    let v = d(body);
+    let row = obj(vec![
+        ("id", Int(1)),
+        ("o", obj(vec![("x", Int(1))])),
+        ("a", Value::Array(vec![s("p"), s("q")])),
+        ("t", Value::Array(vec![obj(vec![("u", Int(9))])])),
+        ("k", obj(vec![("m", obj(vec![("v", Int(2))]))])),
+        ("e", Value::Array(vec![s("z"), Value::Array(vec![])])),
+        ("s", Int(5)),
+    ]);
+    assert_eq!(v, obj(vec![("r", Value::Array(vec![row]))]));
+}
+
+#[test]
+fn inline_schemas_shared_schemas_and_bare_gt_attachments() {
+    let v = d("## o [2]{id,c,items}\n@0 1|^{n,e,t}|^\nA|a@x|p\n.items [1]{sku}\n    S1\n@1 2|^|^\n  B|b@x|q\n.items [2]\n    S2\n    S3\n");
+    let c = |n: &str, e: &str, t: &str| obj(vec![("n", s(n)), ("e", s(e)), ("t", s(t))]);
+    let sku = |x: &str| obj(vec![("sku", s(x))]);
+    let want = Value::Array(vec![
+        obj(vec![
+            ("id", Int(1)),
+            ("c", c("A", "a@x", "p")),
+            ("items", Value::Array(vec![sku("S1")])),
+        ]),
+        obj(vec![
+            ("id", Int(2)),
+            ("c", c("B", "b@x", "q")),
+            ("items", Value::Array(vec![sku("S2"), sku("S3")])),
+        ]),
+    ]);
+    assert_eq!(v, obj(vec![("o", want)]));
+    let v = d("## [1]{id}\n@0 1\n.\"a>b\" =x\n");
+    assert_eq!(
+        v,
+        Value::Array(vec![obj(vec![("id", Int(1)), ("a>b", s("x"))])])
+    );
+}
+
+#[test]
+fn path_columns() {
+    let v = d("## [3]{id,\"c>n\",\"c>e\",\"b>a>c\"}\n1|A|~|x\n2|~|~|-\n3|-|-|~\n");
+    let want = Value::Array(vec![
+        obj(vec![
+            ("id", Int(1)),
+            ("c", obj(vec![("n", s("A"))])),
+            ("b", obj(vec![("a", obj(vec![("c", s("x"))]))])),
+        ]),
+        obj(vec![("id", Int(2)), ("b", Null)]),
+        obj(vec![("id", Int(3)), ("c", Null)]),
+    ]);
+    assert_eq!(v, want);
+    assert_eq!(
+        d("## [1]{\">\",\"a>\"}\n0|1\n"),
+        Value::Array(vec![obj(vec![(">", Int(0)), ("a>", Int(1))])])
+    );
+    assert_eq!(
+        e("## [1]{c,\"c>n\"}\n1|2\n"),
+        (ErrorKind::DuplicateKey, 2, 4)
+    );
+}
+
+#[test]
+fn expanded_items_nest() {
+    let v = d("## v [4]\n@0 =first\n@1 [2]: 1,2\n@2 {}\n  child=true\n@3 [1]{a}\n  7\nafter=1\n");
+    let want = Value::Array(vec![
+        s("first"),
+        Value::Array(vec![Int(1), Int(2)]),
+        obj(vec![("child", Bool(true))]),
+        Value::Array(vec![obj(vec![("a", Int(7))])]),
+    ]);
+    assert_eq!(v, obj(vec![("v", want), ("after", Int(1))]));
+    let v = d("## [1]\n@0 [1:]{key,x}\n  k|1\n");
+    assert_eq!(
+        v,
+        Value::Array(vec![obj(vec![("k", obj(vec![("x", Int(1))]))])])
+    );
+}
+
+#[test]
+fn deferred_counts() {
+    let v = d("## a [?]{x}\n1\n2\n## b [?]\n@0 =q\n##! summary counts=2,1\n");
+    assert_eq!(v.as_object().unwrap().len(), 2);
+    // No trailer: actual counts are accepted.
+    d("## a [?]{x}\n1\n2\n");
+    // A trailer in buffered mode is informational.
+    d("## a [1]{x}\n1\n##! summary counts=7\n");
+    assert_eq!(
+        e("## a [?]{x}\n1\n##! summary counts=2\n"),
+        (ErrorKind::CountMismatch, 4, 1)
+    );
+    assert_eq!(
+        e("## a [?]{x}\n1\n##! summary counts=a:1\n"),
+        (ErrorKind::InvalidCount, 4, 20)
+    );
+    assert_eq!(
+        e("## a [?]{x}\n1\n##! summary tool=x\n"),
+        (ErrorKind::CountMismatch, 4, 1)
+    );
+    assert_eq!(
+        e("x=1\n##! summary\ny=2\n"),
+        (ErrorKind::InvalidSyntax, 4, 1)
+    );
+}
+
+#[test]
+fn scalar_errors_with_positions() {
+    assert_eq!(e("value=~\n"), (ErrorKind::InvalidMissing, 2, 7));
+    assert_eq!(e("value=^\n"), (ErrorKind::InvalidAttachmentMarker, 2, 7));
+    assert_eq!(e("t[2]: a,~\n"), (ErrorKind::InvalidMissing, 2, 9));
+    assert_eq!(
+        e("## [1]\n@0 =^{a}\n"),
+        (ErrorKind::InvalidAttachmentMarker, 3, 5)
+    );
+    assert_eq!(e("value=\"open\n"), (ErrorKind::UnterminatedQuote, 2, 7));
+    assert_eq!(e("value=\"a\\x\"\n"), (ErrorKind::InvalidEscape, 2, 9));
+    assert_eq!(e("value=\"a\"b\n"), (ErrorKind::TrailingCharacters, 2, 10));
+    assert_eq!(
+        e("value=\"\\uDC00\"\n"),
+        (ErrorKind::InvalidSurrogate, 2, 8)
+    );
+    assert_eq!(e("v=9223372036854775808\n"), (ErrorKind::OutOfRange, 2, 3));
+    assert_eq!(e("é=1\n"), (ErrorKind::InvalidSyntax, 2, 1));
+    assert_eq!(
+        e("## [1]{a,b}\n1|^{x,x}\n"),
+        (ErrorKind::InvalidAttachmentMarker, 3, 7)
+    );
+    let err = decode_bytes(b"GCF profile=generic\nv=\"\xed\xa0\x80\"\n").unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidSurrogate);
+}
+
+#[test]
+fn structural_errors_with_positions() {
+    assert_eq!(e("a=1\na=2\n"), (ErrorKind::DuplicateKey, 3, 1));
+    assert_eq!(e("## s\n  a=1\n  ## a\n"), (ErrorKind::DuplicateKey, 4, 6));
+    assert_eq!(
+        e("## [2:]{key,x}\na|1\na|2\n"),
+        (ErrorKind::DuplicateKey, 4, 1)
+    );
+    assert_eq!(
+        e("## r [1]{id,name,id}\n1|a|2\n"),
+        (ErrorKind::DuplicateFieldName, 2, 18)
+    );
+    assert_eq!(e("## r [1]{a,b}\n1\n"), (ErrorKind::RowWidthMismatch, 3, 1));
+    assert_eq!(e("## r [3]{a}\n1\n2\n"), (ErrorKind::CountMismatch, 2, 6));
+    assert_eq!(e("## r [1]{a}\n1\n2\n"), (ErrorKind::CountMismatch, 4, 1));
+    assert_eq!(e("t[3]: a,b\n"), (ErrorKind::CountMismatch, 2, 2));
+    assert_eq!(
+        e("## v [1]\n@0 =a\n@1 =b\n"),
+        (ErrorKind::CountMismatch, 2, 6)
+    );
+    assert_eq!(e("## r [03]{a}\n"), (ErrorKind::InvalidCount, 2, 7));
+    assert_eq!(e("## [0:]{key,x}\n"), (ErrorKind::InvalidCount, 2, 5));
+    assert_eq!(e("## s\n\tk=v\n"), (ErrorKind::TabIndentation, 3, 1));
+    assert_eq!(e("## s\n      k=v\n"), (ErrorKind::InvalidIndent, 3, 7));
+    assert_eq!(e("## s\n   k=v\n"), (ErrorKind::InvalidIndent, 3, 4));
+    assert_eq!(
+        e("## v [2]\n@0 =a\n@5 =b\n"),
+        (ErrorKind::InvalidItemId, 4, 1)
+    );
+    assert_eq!(
+        e("## r [1]{a,b}\n@3 1|^\n.b {}\n"),
+        (ErrorKind::InvalidItemId, 3, 1)
+    );
+    assert_eq!(
+        e("## r [1]{a}\n@0 1\n.x {}\n"),
+        (ErrorKind::OrphanAttachment, 4, 1)
+    );
+    assert_eq!(
+        e("## r [1]{a,b}\n@0 1|2\n.b {}\n"),
+        (ErrorKind::OrphanAttachment, 4, 1)
+    );
+    assert_eq!(
+        e("## r [1]{a,b}\n@0 1|^{x,y}\nA\n"),
+        (ErrorKind::InlineWidthMismatch, 4, 1)
+    );
+    assert_eq!(
+        e("## r [2]{a,b}\n@0 1|^{x,y}\nA|B\n@1 2|^\n"),
+        (ErrorKind::MissingAttachment, 5, 6)
+    );
+    assert_eq!(
+        e("## r [1]{a,b}\n@0 1|^\n  P|Q\n"),
+        (ErrorKind::OrphanInlineAttachment, 4, 3)
+    );
+    assert_eq!(
+        e("## r [1]{a,b}\n@0 1|^{x}\nA\nB\n"),
+        (ErrorKind::OrphanInlineAttachment, 5, 1)
+    );
+    assert_eq!(
+        e("## r [1]{a,b}\n@0 1|^\n.b {}\n.b {}\n"),
+        (ErrorKind::DuplicateAttachment, 5, 1)
+    );
+    assert_eq!(e("## [1:]{key}\na\n"), (ErrorKind::InvalidSyntax, 2, 4));
+    assert_eq!(e("what is this\n"), (ErrorKind::InvalidSyntax, 2, 5));
+    assert_eq!(
+        e("## r [1]{a}\n.x {}\n"),
+        (ErrorKind::OrphanAttachment, 3, 1)
+    );
+}
+
+#[test]
+fn header_errors_and_graph_payloads() {
+    let kind = |s: &str| decode(s).unwrap_err().kind();
+    assert_eq!(kind(""), ErrorKind::MissingHeader);
+    assert_eq!(kind("value=1\n"), ErrorKind::MissingHeader);
+    assert_eq!(kind("GCF tool=x\n"), ErrorKind::MissingProfile);
+    assert_eq!(kind("GCF profile=custom\n"), ErrorKind::UnknownProfile);
+    assert_eq!(
+        kind("GCF profile=generic broken\n"),
+        ErrorKind::MalformedHeaderField
+    );
+    assert_eq!(
+        kind("GCF profile=generic a=1 a=2\n"),
+        ErrorKind::DuplicateHeaderField
+    );
+    let err = decode("GCF profile=graph\n## targets\n").unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidInput);
+    assert!(err.message().contains("graph-profile payload"));
+}
+
+#[test]
+fn identity_fields() {
+    let dec = Decoder::new().allow_identity_fields(true);
+    let doc = dec
+        .decode_document("GCF profile=generic key=id\n## added [1]{@id,total}\n7|9.5\n")
+        .unwrap();
+    let row = obj(vec![("id", Int(7)), ("total", Float(9.5))]);
+    assert_eq!(doc.value, obj(vec![("added", Value::Array(vec![row]))]));
+    assert_eq!(doc.identity_field.as_deref(), Some("id"));
+    assert_eq!(doc.header, vec![(String::from("key"), String::from("id"))]);
+    assert!(dec
+        .decode("GCF profile=generic\n## a [1]{@id,@x}\n1|2\n")
+        .is_err());
+    let err = decode("GCF profile=generic\n## a [1]{@id}\n1\n").unwrap_err();
+    assert_eq!(
+        (err.kind(), err.column()),
+        (ErrorKind::InvalidSyntax, Some(10))
+    );
+    assert_eq!(
+        Decoder::new()
+            .decode_document("GCF profile=generic\nx=1\n")
+            .unwrap()
+            .identity_field,
+        None
+    );
+}
+
+#[test]
+fn limits_are_errors() {
+    // 10,000 nested sections: a LimitExceeded, not a stack overflow.
+    let mut deep = String::from("GCF profile=generic\n");
+    for level in 0..10_000 {
+        deep.push_str(&" ".repeat(level * 2));
+        deep.push_str("## a\n");
+    }
+    assert_eq!(decode(&deep).unwrap_err().kind(), ErrorKind::LimitExceeded);
+    let mut deep = String::from("GCF profile=generic\n## [1]\n");
+    for level in 0..10_000 {
+        deep.push_str(&" ".repeat(level * 2));
+        deep.push_str("@0 [1]\n");
+    }
+    assert_eq!(decode(&deep).unwrap_err().kind(), ErrorKind::LimitExceeded);
+    let path = alloc::format!(
+        "GCF profile=generic\n## [1]{{\"{}\"}}\n1\n",
+        ["a"; 5000].join(">")
+    );
+    assert_eq!(decode(&path).unwrap_err().kind(), ErrorKind::LimitExceeded);
+    // A huge declared count neither allocates nor passes.
+    let err = decode("GCF profile=generic\n## r [99999999999]{a}\n1\n").unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::CountMismatch);
+    let err = decode("GCF profile=generic\n## r [99999999999999999999999999]\n").unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::CountMismatch);
+    let tight = Limits {
+        max_container_len: 2,
+        max_fields: 2,
+        max_depth: 3,
+        ..Limits::default()
+    };
+    let dec = Decoder::new().limits(tight);
+    assert_eq!(
+        dec.decode("GCF profile=generic\na=1\nb=2\nc=3\n")
+            .unwrap_err()
+            .kind(),
+        ErrorKind::LimitExceeded
+    );
+    assert_eq!(
+        dec.decode("GCF profile=generic\nt[3]: 1,2,3\n")
+            .unwrap_err()
+            .kind(),
+        ErrorKind::LimitExceeded
+    );
+    assert_eq!(
+        dec.decode("GCF profile=generic\n## [?]{a}\n1\n2\n3\n")
+            .unwrap_err()
+            .kind(),
+        ErrorKind::LimitExceeded
+    );
+    assert_eq!(
+        dec.decode("GCF profile=generic\n## [1]{a,b,c}\n1|2|3\n")
+            .unwrap_err()
+            .kind(),
+        ErrorKind::LimitExceeded
+    );
+    assert!(dec
+        .decode("GCF profile=generic\n## a\n  ## b\n    x=1\n")
+        .is_ok());
+    assert_eq!(
+        dec.decode("GCF profile=generic\n## a\n  ## b\n    ## c\n")
+            .unwrap_err()
+            .kind(),
+        ErrorKind::LimitExceeded
+    );
+}
+
+#[test]
+fn large_objects_detect_duplicates() {
+    let mut body = String::new();
+    for i in 0..5000 {
+        body.push_str(&alloc::format!("k{i}={i}\n"));
+    }
+    assert_eq!(d(&body).as_object().unwrap().len(), 5000);
+    body.push_str("k4321=0\n");
+    assert_eq!(e(&body), (ErrorKind::DuplicateKey, 5002, 1));
+}
+
+#[test]
+fn scalar_token_helper() {
+    assert_eq!(parse_scalar_token("\"a|b\"", 4).unwrap(), s("a|b"));
+    assert_eq!(parse_scalar_token("12", 4).unwrap(), Int(12));
+    let err = parse_scalar_token("~", 4).unwrap_err();
+    assert_eq!(
+        (err.kind(), err.line(), err.column()),
+        (ErrorKind::InvalidMissing, Some(4), Some(1))
+    );
+}

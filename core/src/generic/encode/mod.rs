@@ -1,0 +1,901 @@
+//! The buffered generic encoder (spec §7): one [`Value`] in, canonical GCF out.
+//!
+//! The encoder walks the value once, writing straight into a [`Sink`]; the
+//! only allocations are one plan per table (its field union and row list,
+//! borrowing every name from the value) and one scratch row per table.
+//!
+//! # Canonical choices
+//!
+//! Where §7 leaves a choice (a MAY), this encoder makes the one the
+//! conformance fixtures pin, deterministically:
+//!
+//! - **Objects** (§7.2, §7.2a): an object with at least two members, all of
+//!   them objects, whose value-field union has at least one name without `>`
+//!   is a keyed table `[N:]{key,...}`; the key-column label is `key` with `_`
+//!   prepended until it is not in the value-field union (§7.2a.2). Any other
+//!   object is `key=value` lines and `## key` sections.
+//! - **Arrays** (§7.3): empty → `[0]`; all scalars → inline `[N]: a,b`; all
+//!   objects with at least one `>`-free field → tabular; otherwise expanded.
+//! - **Table fields**, per field over all rows (see `table.rs`):
+//!   a `>` name is never a column and is written as a `."a>b"` attachment
+//!   after the row's other attachments (§7.4.6.1 rule 4); a field whose
+//!   present values are all `null` or objects of one flattenable shape is
+//!   flattened into `"a>b"` path columns (§7.4.6), which the fixtures prefer
+//!   over inline schemas whatever the member count; failing that, a field
+//!   whose row-0 value is an object of three or more scalars, with every
+//!   present value an object with exactly those keys, uses an inline schema
+//!   `^{...}` (§7.4.5.1); otherwise scalars go in the cell and containers are
+//!   `^` with a traditional attachment. An array field whose row-0 value and
+//!   every later non-null value are non-empty tables of scalar cells with one
+//!   field list declares it on row 0 only (shared schema, §7.4.5.3).
+//! - **Rows** take an `@id` prefix only when they carry an attachment; their
+//!   attachments follow in header order (inline bodies and `.field` blocks
+//!   interleaved), then the `>` fields in union order.
+//! - **Indentation**: object sections, expanded items and keyed/tabular
+//!   bodies of items indent two spaces; tabular rows sit at their header's
+//!   indentation; attachment headers and inline bodies sit at their row's
+//!   indentation and attachment bodies four spaces beneath it (§4.1, §7.4.4).
+//!
+//! # Where this encoder departs from the reference encoder (gcf 3.1.0)
+//!
+//! The spec wins; `tests/generic_encode.rs` checks that every difference
+//! found by its differential run falls in one of these classes:
+//!
+//! - A path group whose leaves are all `null` in some row (at any level, as
+//!   `{"a": {"x": null}}`) is never flattened: §7.4.6.2 rule 5 decodes an
+//!   all-`-` leaf group as a null object, so §7.4.6.3's round trip would fail.
+//!   The reference checks this only for the top-level object.
+//! - A field that is `null` in some row gets no inline schema (§7.4.5.1: "A
+//!   present null value makes the field ineligible").
+//! - No constant-column factoring (`{name=value}`): the reference implements a
+//!   later draft's §7.4.7; v3.6.0's `field-decl` (§4) is a list of keys.
+//! - No shared array schema for arrays whose members have nested values or
+//!   `>` names: the reference shares one there and writes rows wider than the
+//!   schema, which no decoder accepts.
+//!
+//! Recursion is bounded by [`Limits::max_depth`] (the root container is
+//! depth 1); deeper input fails with [`ErrorKind::LimitExceeded`]. Each level
+//! costs a few stack frames, so keep the limit in the hundreds.
+
+mod table;
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::error::{Error, ErrorKind};
+use crate::limits::Limits;
+use crate::number::NumberBuffer;
+use crate::sink::Sink;
+use crate::text::{write_escaped, write_quoted};
+
+use super::scalar::{write_key, write_scalar, write_string};
+use super::{Map, Value};
+use table::{Kind, TablePlan};
+
+/// Encodes `value` as a generic-profile payload with default [`Limits`].
+///
+/// ```
+/// use gcf_core::generic::{self, Map, Value};
+///
+/// let mut row = |id: i64, name: &str| {
+///     let mut m = Map::new();
+///     m.insert("id", Value::Int(id));
+///     m.insert("name", Value::from(name));
+///     Value::Object(m)
+/// };
+/// let text = generic::encode(&Value::Array(vec![row(1, "Alice"), row(2, "Bob")]))?;
+/// assert_eq!(text, "GCF profile=generic\n## [2]{id,name}\n1|Alice\n2|Bob\n");
+/// # Ok::<(), gcf_core::Error>(())
+/// ```
+pub fn encode(value: &Value) -> Result<String, Error> {
+    Encoder::new().encode(value)
+}
+
+/// Encodes `value` into `sink` with default [`Limits`].
+///
+/// ```
+/// use gcf_core::generic::{self, Value};
+///
+/// let mut out: Vec<u8> = Vec::new();
+/// generic::encode_to(&Value::from("true"), &mut out)?;
+/// assert_eq!(out, b"GCF profile=generic\n=\"true\"\n");
+/// # Ok::<(), gcf_core::Error>(())
+/// ```
+pub fn encode_to<K: Sink + ?Sized>(value: &Value, sink: &mut K) -> Result<(), Error> {
+    Encoder::new().encode_to(value, sink)
+}
+
+/// A configured generic encoder.
+///
+/// ```
+/// use gcf_core::generic::{Encoder, Map, Value};
+/// use gcf_core::{ErrorKind, Limits};
+///
+/// let mut m = Map::new();
+/// m.insert("tags", Value::Array(vec![Value::from("a"), Value::from("b,c")]));
+/// let enc = Encoder::new().tool("search");
+/// assert_eq!(enc.encode(&Value::Object(m.clone()))?, "GCF profile=generic tool=search\ntags[2]: a,\"b,c\"\n");
+///
+/// let shallow = Encoder::new().limits(Limits { max_depth: 1, ..Limits::default() });
+/// assert_eq!(shallow.encode(&Value::Object(m)).unwrap_err().kind(), ErrorKind::LimitExceeded);
+/// # Ok::<(), gcf_core::Error>(())
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct Encoder {
+    limits: Limits,
+    tool: Option<String>,
+}
+
+impl Encoder {
+    /// An encoder with default limits and no `tool=` header field.
+    pub fn new() -> Self {
+        Encoder::default()
+    }
+
+    /// Sets the limits; only `max_depth` constrains encoding.
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// Names the producing tool in the header (`tool=NAME`, §3.3). The name
+    /// must be printable non-whitespace ASCII; encoding fails with
+    /// [`ErrorKind::InvalidInput`] otherwise.
+    pub fn tool(mut self, name: &str) -> Self {
+        self.tool = Some(String::from(name));
+        self
+    }
+
+    /// Encodes `value` into a new string.
+    pub fn encode(&self, value: &Value) -> Result<String, Error> {
+        // Bytes first, validated once at the end: a `String` sink would check
+        // every small run it is handed.
+        let mut out = Vec::new();
+        self.encode_to(value, &mut out)?;
+        String::from_utf8(out)
+            .map_err(|_| Error::new(ErrorKind::InvalidState, "encoder produced invalid UTF-8"))
+    }
+
+    /// Encodes `value` into `sink`.
+    ///
+    /// On error, the sink may already hold part of the payload.
+    pub fn encode_to<K: Sink + ?Sized>(&self, value: &Value, sink: &mut K) -> Result<(), Error> {
+        if let Some(tool) = &self.tool {
+            if tool.is_empty() || !tool.bytes().all(|b| (0x21..=0x7e).contains(&b)) {
+                return Err(Error::new(
+                    ErrorKind::InvalidInput,
+                    "a header tool name must be non-empty printable ASCII without whitespace",
+                ));
+            }
+        }
+        let mut w = Writer {
+            sink,
+            numbers: NumberBuffer::new(),
+            max_depth: self.limits.max_depth,
+        };
+        w.raw("GCF profile=generic")?;
+        if let Some(tool) = &self.tool {
+            w.raw(" tool=")?;
+            w.raw(tool)?;
+        }
+        w.raw("\n")?;
+        w.root(value)
+    }
+}
+
+const SPACES: &str = "                                                                ";
+
+/// The array forms of §7.3.
+enum ArrayForm<'a> {
+    Empty,
+    Inline,
+    Table(TablePlan<'a>),
+    Expanded,
+}
+
+struct Writer<'k, K: Sink + ?Sized> {
+    sink: &'k mut K,
+    numbers: NumberBuffer,
+    max_depth: usize,
+}
+
+impl<K: Sink + ?Sized> Writer<'_, K> {
+    #[inline]
+    fn raw(&mut self, s: &str) -> Result<(), Error> {
+        self.sink.write_str(s).map_err(Into::into)
+    }
+
+    #[inline]
+    fn indent(&mut self, mut n: usize) -> Result<(), Error> {
+        while n > 0 {
+            let take = n.min(SPACES.len());
+            self.raw(&SPACES[..take])?;
+            n -= take;
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn count(&mut self, n: usize) -> Result<(), Error> {
+        self.raw(itoa::Buffer::new().format(n))
+    }
+
+    #[inline]
+    fn scalar(&mut self, v: &Value) -> Result<(), Error> {
+        write_scalar(self.sink, v, &mut self.numbers).map(drop)
+    }
+
+    /// Fails when a container at `depth` (the root is 1) exceeds the limit.
+    #[inline]
+    fn enter(&self, depth: usize) -> Result<(), Error> {
+        if depth > self.max_depth {
+            return Err(Error::new(
+                ErrorKind::LimitExceeded,
+                alloc::format!(
+                    "value nests deeper than the configured maximum depth {}",
+                    self.max_depth
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// How many levels a table's field values may still nest: used to bound
+    /// the shape analysis, which must never recurse further than encoding.
+    fn budget(&self, depth: usize) -> usize {
+        self.max_depth.saturating_sub(depth)
+    }
+
+    fn root(&mut self, value: &Value) -> Result<(), Error> {
+        match value {
+            Value::Object(map) => {
+                self.enter(1)?;
+                match self.keyed_plan(map, 1) {
+                    Some(plan) => {
+                        self.raw("## ")?;
+                        self.keyed_header(&plan)?;
+                        self.table_rows(&plan, 0, 1)
+                    }
+                    None => self.members(map, 0, 1),
+                }
+            }
+            Value::Array(items) => {
+                self.enter(1)?;
+                self.raw("## ")?;
+                self.array_tail(items, 0, 1, false)
+            }
+            scalar => {
+                self.raw("=")?;
+                self.scalar(scalar)?;
+                self.raw("\n")
+            }
+        }
+    }
+
+    /// The members of `map` (at `depth`) as lines at `indent` (§7.2).
+    fn members(&mut self, map: &Map, indent: usize, depth: usize) -> Result<(), Error> {
+        for (key, value) in map.iter() {
+            match value {
+                Value::Object(inner) => {
+                    self.enter(depth + 1)?;
+                    self.indent(indent)?;
+                    self.raw("## ")?;
+                    write_key(self.sink, key)?;
+                    match self.keyed_plan(inner, depth + 1) {
+                        Some(plan) => {
+                            self.raw(" ")?;
+                            self.keyed_header(&plan)?;
+                            self.table_rows(&plan, indent, depth + 1)?;
+                        }
+                        None => {
+                            self.raw("\n")?;
+                            self.members(inner, indent + 2, depth + 1)?;
+                        }
+                    }
+                }
+                Value::Array(items) => {
+                    self.enter(depth + 1)?;
+                    self.indent(indent)?;
+                    match self.array_form(items, depth + 1) {
+                        ArrayForm::Inline => {
+                            write_key(self.sink, key)?;
+                            self.inline_array(items)?;
+                        }
+                        form => {
+                            self.raw("## ")?;
+                            write_key(self.sink, key)?;
+                            self.raw(" ")?;
+                            self.array_body(items, form, indent, depth + 1, false)?;
+                        }
+                    }
+                }
+                scalar => {
+                    self.indent(indent)?;
+                    write_key(self.sink, key)?;
+                    self.raw("=")?;
+                    self.scalar(scalar)?;
+                    self.raw("\n")?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn array_form<'a>(&self, items: &'a [Value], depth: usize) -> ArrayForm<'a> {
+        if items.is_empty() {
+            return ArrayForm::Empty;
+        }
+        if items.iter().all(Value::is_scalar) {
+            return ArrayForm::Inline;
+        }
+        if !items.iter().all(|i| matches!(i, Value::Object(_))) {
+            return ArrayForm::Expanded;
+        }
+        let rows = items.iter().filter_map(Value::as_object).collect();
+        match TablePlan::new(rows, Vec::new(), self.budget(depth + 1)) {
+            Some(plan) => ArrayForm::Table(plan),
+            None => ArrayForm::Expanded,
+        }
+    }
+
+    /// The keyed-table plan of `map` (at `depth`), if it is one (§7.2a.1).
+    fn keyed_plan<'a>(&self, map: &'a Map, depth: usize) -> Option<TablePlan<'a>> {
+        // Decide on the cheap conditions before allocating anything: most
+        // objects hold a scalar somewhere.
+        if map.len() < 2 || !map.values().all(|v| matches!(v, Value::Object(_))) {
+            return None;
+        }
+        let rows = map.values().filter_map(Value::as_object).collect();
+        let keys = map.keys().collect();
+        TablePlan::new(rows, keys, self.budget(depth + 1))
+    }
+
+    /// An array after its name (`## name ` or `## ` or `@N ` or `.name `):
+    /// `[N]...` and the body at `indent`.
+    fn array_tail(
+        &mut self,
+        items: &[Value],
+        indent: usize,
+        depth: usize,
+        omit_fields: bool,
+    ) -> Result<(), Error> {
+        let form = self.array_form(items, depth);
+        self.array_body(items, form, indent, depth, omit_fields)
+    }
+
+    fn array_body(
+        &mut self,
+        items: &[Value],
+        form: ArrayForm<'_>,
+        indent: usize,
+        depth: usize,
+        omit_fields: bool,
+    ) -> Result<(), Error> {
+        match form {
+            ArrayForm::Empty => self.raw("[0]\n"),
+            ArrayForm::Inline => self.inline_array(items),
+            ArrayForm::Table(plan) => {
+                self.raw("[")?;
+                self.count(items.len())?;
+                self.raw("]")?;
+                if omit_fields {
+                    self.raw("\n")?;
+                } else {
+                    self.field_decl(&plan, None)?;
+                }
+                self.table_rows(&plan, indent, depth)
+            }
+            ArrayForm::Expanded => {
+                self.raw("[")?;
+                self.count(items.len())?;
+                self.raw("]\n")?;
+                for (i, item) in items.iter().enumerate() {
+                    self.indent(indent)?;
+                    self.raw("@")?;
+                    self.count(i)?;
+                    self.raw(" ")?;
+                    self.value_tail(item, indent + 2, depth + 1, false)?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// `[N]: a,b,c` (§7.5).
+    fn inline_array(&mut self, items: &[Value]) -> Result<(), Error> {
+        self.raw("[")?;
+        self.count(items.len())?;
+        self.raw("]:")?;
+        for (i, item) in items.iter().enumerate() {
+            self.raw(if i == 0 { " " } else { "," })?;
+            self.scalar(item)?;
+        }
+        self.raw("\n")
+    }
+
+    /// Any value after an item or attachment prefix (`@N ` / `.name `):
+    /// `=scalar`, `{}` with members, a keyed table, or an array, with the body
+    /// at `indent`. `value` sits at `depth`.
+    fn value_tail(
+        &mut self,
+        value: &Value,
+        indent: usize,
+        depth: usize,
+        omit_fields: bool,
+    ) -> Result<(), Error> {
+        match value {
+            Value::Object(map) => {
+                self.enter(depth)?;
+                match self.keyed_plan(map, depth) {
+                    Some(plan) => {
+                        self.keyed_header(&plan)?;
+                        self.table_rows(&plan, indent, depth)
+                    }
+                    None => {
+                        self.raw("{}\n")?;
+                        self.members(map, indent, depth)
+                    }
+                }
+            }
+            Value::Array(items) => {
+                self.enter(depth)?;
+                self.array_tail(items, indent, depth, omit_fields)
+            }
+            scalar => {
+                self.raw("=")?;
+                self.scalar(scalar)?;
+                self.raw("\n")
+            }
+        }
+    }
+
+    /// `[N:]{label,fields}` and a line feed.
+    fn keyed_header(&mut self, plan: &TablePlan<'_>) -> Result<(), Error> {
+        self.raw("[")?;
+        self.count(plan.rows.len())?;
+        self.raw(":]")?;
+        // `key`, with `_` prepended while it names a value field (§7.2a.2).
+        let mut underscores = 0usize;
+        while plan.fields.iter().any(|f| is_label(f.name, underscores)) {
+            underscores += 1;
+        }
+        let mut label = String::with_capacity(underscores + 3);
+        label.extend(core::iter::repeat_n('_', underscores));
+        label.push_str("key");
+        self.field_decl(plan, Some(&label))
+    }
+
+    /// `{fields}` (with a leading key-column label for keyed maps) and a line feed.
+    fn field_decl(&mut self, plan: &TablePlan<'_>, label: Option<&str>) -> Result<(), Error> {
+        self.raw("{")?;
+        let mut first = true;
+        if let Some(label) = label {
+            write_key(self.sink, label)?;
+            first = false;
+        }
+        let mut path: Vec<&str> = Vec::new();
+        for field in &plan.fields {
+            match &field.kind {
+                Kind::Excluded => {}
+                Kind::Flatten { proto, .. } => {
+                    path.clear();
+                    path.push(field.name);
+                    self.path_columns(proto, &mut path, &mut first)?;
+                }
+                Kind::Plain { .. } | Kind::Inline { .. } => {
+                    if !first {
+                        self.raw(",")?;
+                    }
+                    first = false;
+                    write_key(self.sink, field.name)?;
+                }
+            }
+        }
+        self.raw("}\n")
+    }
+
+    /// One quoted `"a>b>c"` column per scalar leaf of `obj` under `path`.
+    fn path_columns<'a>(
+        &mut self,
+        obj: &'a Map,
+        path: &mut Vec<&'a str>,
+        first: &mut bool,
+    ) -> Result<(), Error> {
+        for (key, value) in obj.iter() {
+            path.push(key);
+            if let Value::Object(inner) = value {
+                self.path_columns(inner, path, first)?;
+            } else {
+                if !*first {
+                    self.raw(",")?;
+                }
+                *first = false;
+                self.raw("\"")?;
+                for (i, segment) in path.iter().enumerate() {
+                    if i > 0 {
+                        self.raw(">")?;
+                    }
+                    write_escaped(self.sink, segment)?;
+                }
+                self.raw("\"")?;
+            }
+            path.pop();
+        }
+        Ok(())
+    }
+
+    /// The rows of a table (at `depth`) at `indent`, each followed by its
+    /// attachments (§7.4, §7.2a.3).
+    fn table_rows<'a>(
+        &mut self,
+        plan: &TablePlan<'a>,
+        indent: usize,
+        depth: usize,
+    ) -> Result<(), Error> {
+        let mut cells: Vec<Option<&'a Value>> = Vec::with_capacity(plan.fields.len());
+        let mut declared_inline: Vec<bool> = alloc::vec![false; plan.fields.len()];
+        let row_depth = depth + 1;
+        for (r, row) in plan.rows.iter().enumerate() {
+            self.enter(row_depth)?;
+            let attached = plan.fill_row(r, row, &mut cells);
+            self.indent(indent)?;
+            if attached {
+                self.raw("@")?;
+                self.count(r)?;
+                self.raw(" ")?;
+            }
+            let mut first = true;
+            if let Some(key) = plan.keys.get(r) {
+                write_string(self.sink, key)?;
+                first = false;
+            }
+            for (f, field) in plan.fields.iter().enumerate() {
+                let cell = cells.get(f).copied().flatten();
+                match &field.kind {
+                    Kind::Excluded => {}
+                    Kind::Flatten { leaves, .. } => match cell {
+                        Some(Value::Object(obj)) => self.leaf_cells(obj, &mut first)?,
+                        Some(_) => self.repeat_cell("-", *leaves, &mut first)?,
+                        None => self.repeat_cell("~", *leaves, &mut first)?,
+                    },
+                    Kind::Inline { .. } => match cell {
+                        Some(Value::Object(_)) => {
+                            self.separator(&mut first)?;
+                            let declared = declared_inline.get_mut(f);
+                            if let (Some(flag @ false), Kind::Inline { proto }) =
+                                (declared, &field.kind)
+                            {
+                                *flag = true;
+                                self.raw("^{")?;
+                                for (i, key) in proto.keys().enumerate() {
+                                    if i > 0 {
+                                        self.raw(",")?;
+                                    }
+                                    write_key(self.sink, key)?;
+                                }
+                                self.raw("}")?;
+                            } else {
+                                self.raw("^")?;
+                            }
+                        }
+                        Some(v) => {
+                            self.separator(&mut first)?;
+                            self.scalar(v)?;
+                        }
+                        None => self.repeat_cell("~", 1, &mut first)?,
+                    },
+                    Kind::Plain { .. } => {
+                        self.separator(&mut first)?;
+                        match cell {
+                            None => self.raw("~")?,
+                            Some(v) if v.is_scalar() => self.scalar(v)?,
+                            Some(_) => self.raw("^")?,
+                        }
+                    }
+                }
+            }
+            self.raw("\n")?;
+            if !attached {
+                continue;
+            }
+            for (f, field) in plan.fields.iter().enumerate() {
+                let Some(value) = cells.get(f).copied().flatten() else {
+                    continue;
+                };
+                match &field.kind {
+                    Kind::Plain { shared } if !value.is_scalar() => {
+                        self.indent(indent)?;
+                        self.raw(".")?;
+                        write_key(self.sink, field.name)?;
+                        self.raw(" ")?;
+                        self.value_tail(value, indent + 4, row_depth + 1, *shared && r > 0)?;
+                    }
+                    Kind::Inline { .. } => {
+                        if let Value::Object(obj) = value {
+                            self.enter(row_depth + 1)?;
+                            self.indent(indent)?;
+                            for (i, v) in obj.values().enumerate() {
+                                if i > 0 {
+                                    self.raw("|")?;
+                                }
+                                self.scalar(v)?;
+                            }
+                            self.raw("\n")?;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            for (f, field) in plan.fields.iter().enumerate() {
+                if let (Kind::Excluded, Some(value)) =
+                    (&field.kind, cells.get(f).copied().flatten())
+                {
+                    self.indent(indent)?;
+                    self.raw(".")?;
+                    write_quoted(self.sink, field.name)?;
+                    self.raw(" ")?;
+                    self.value_tail(value, indent + 4, row_depth + 1, false)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn separator(&mut self, first: &mut bool) -> Result<(), Error> {
+        if !*first {
+            self.raw("|")?;
+        }
+        *first = false;
+        Ok(())
+    }
+
+    fn repeat_cell(&mut self, token: &str, n: usize, first: &mut bool) -> Result<(), Error> {
+        for _ in 0..n {
+            self.separator(first)?;
+            self.raw(token)?;
+        }
+        Ok(())
+    }
+
+    /// The scalar leaves of a flattened object, in key order.
+    fn leaf_cells(&mut self, obj: &Map, first: &mut bool) -> Result<(), Error> {
+        for value in obj.values() {
+            if let Value::Object(inner) = value {
+                self.leaf_cells(inner, first)?;
+            } else {
+                self.separator(first)?;
+                self.scalar(value)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Whether `name` is `key` preceded by exactly `underscores` underscores.
+fn is_label(name: &str, underscores: usize) -> bool {
+    name.len() == underscores + 3
+        && name.ends_with("key")
+        && name.bytes().take(underscores).all(|b| b == b'_')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sink::{FnSink, SinkError};
+    use alloc::vec;
+
+    /// Test input from JSON text, independent of the `serde_json` feature.
+    fn json(text: &str) -> Value {
+        fn convert(v: serde_json::Value) -> Value {
+            match v {
+                serde_json::Value::Null => Value::Null,
+                serde_json::Value::Bool(b) => Value::Bool(b),
+                serde_json::Value::Number(n) => {
+                    let text = alloc::format!("{n}");
+                    match crate::number::parse_number(&text).unwrap() {
+                        crate::number::ParsedNumber::Int(i) => Value::Int(i),
+                        crate::number::ParsedNumber::Float(f) => Value::Float(f),
+                    }
+                }
+                serde_json::Value::String(s) => Value::String(s),
+                serde_json::Value::Array(a) => Value::Array(a.into_iter().map(convert).collect()),
+                serde_json::Value::Object(o) => {
+                    let mut m = Map::new();
+                    for (k, v) in o {
+                        m.push_unique(k, convert(v));
+                    }
+                    Value::Object(m)
+                }
+            }
+        }
+        convert(serde_json::from_str(text).unwrap())
+    }
+
+    fn body(text: &str) -> String {
+        let out = encode(&json(text)).unwrap();
+        String::from(out.strip_prefix("GCF profile=generic\n").unwrap())
+    }
+
+    #[test]
+    fn roots() {
+        assert_eq!(body("null"), "=-\n");
+        assert_eq!(body("\"-\""), "=\"-\"\n");
+        assert_eq!(body("1.5"), "=1.5\n");
+        assert_eq!(body("{}"), "");
+        assert_eq!(body("[]"), "## [0]\n");
+        assert_eq!(body("[1,\"a,b\",null]"), "## [3]: 1,\"a,b\",-\n");
+        assert_eq!(body("[{}]"), "## [1]\n@0 {}\n");
+    }
+
+    #[test]
+    fn objects_and_sections() {
+        assert_eq!(
+            body(r#"{"a":1,"b c":{"d":[],"e":{},"f":[true]},"g":"x"}"#),
+            "a=1\n## \"b c\"\n  ## d [0]\n  ## e\n  f[1]: true\ng=x\n"
+        );
+    }
+
+    #[test]
+    fn keyed_maps() {
+        assert_eq!(
+            body(r#"{"a":{"x":1},"b":{"y":2}}"#),
+            "## [2:]{key,x,y}\na|1|~\nb|~|2\n"
+        );
+        assert_eq!(
+            body(r#"{"m":{"a":{"key":1,"_key":2},"b":{"key":3}}}"#),
+            "## m [2:]{__key,key,_key}\na|1|2\nb|3|~\n"
+        );
+        // One member, a scalar member, or only `>` fields: sections.
+        assert_eq!(body(r#"{"a":{"x":1}}"#), "## a\n  x=1\n");
+        assert_eq!(body(r#"{"a":{"x":1},"b":2}"#), "## a\n  x=1\nb=2\n");
+        assert_eq!(
+            body(r#"{"a":{"x>y":1},"b":{"x>y":2}}"#),
+            "## a\n  \"x>y\"=1\n## b\n  \"x>y\"=2\n"
+        );
+        // In an expanded item.
+        assert_eq!(
+            body(r#"[1,{"a":{"x":1},"b":{"x":2}}]"#),
+            "## [2]\n@0 =1\n@1 [2:]{key,x}\n  a|1\n  b|2\n"
+        );
+    }
+
+    #[test]
+    fn tables_null_missing_and_union() {
+        assert_eq!(
+            body(r#"[{"id":1,"n":null},{"id":2,"t":"x"},{}]"#),
+            "## [3]{id,n,t}\n1|-|~\n2|~|x\n~|~|~\n"
+        );
+    }
+
+    #[test]
+    fn expanded_items() {
+        assert_eq!(
+            body(r#"{"m":[1,[2,[3]],{"a":{"b":1}},[{"c":1}],[]]}"#),
+            "## m [5]\n@0 =1\n@1 [2]\n  @0 =2\n  @1 [1]: 3\n@2 {}\n  ## a\n    b=1\n@3 [1]{c}\n  1\n@4 [0]\n"
+        );
+    }
+
+    #[test]
+    fn traditional_attachments() {
+        assert_eq!(
+            body(r#"[{"id":1,"o":{"k":[1]},"a":[]},{"id":2,"o":"s","a":[[1],{"z":{}}]}]"#),
+            "## [2]{id,o,a}\n@0 1|^|^\n.o {}\n    k[1]: 1\n.a [0]\n@1 2|s|^\n.a [2]\n    @0 [1]: 1\n    @1 {}\n      ## z\n"
+        );
+    }
+
+    #[test]
+    fn flattening() {
+        assert_eq!(
+            body(r#"[{"c":{"a":{"x":1},"b":2}},{"c":null},{}]"#),
+            "## [3]{\"c>a>x\",\"c>b\"}\n1|2\n-|-\n~|~\n"
+        );
+        // A group whose leaves are all null would decode as a null object.
+        assert_eq!(
+            body(r#"[{"c":{"a":{"x":null},"b":2}},{"c":{"a":{"x":1},"b":3}}]"#),
+            "## [2]{c}\n@0 ^\n.c {}\n    ## a\n      x=-\n    b=2\n@1 ^\n.c {}\n    ## a\n      x=1\n    b=3\n"
+        );
+        // Different shapes, empty objects and intermediate nulls do not flatten.
+        assert!(body(r#"[{"c":{"a":1}},{"c":{"b":1}}]"#).starts_with("## [2]{c}\n@0 ^\n.c {}"));
+        assert!(body(r#"[{"c":{"a":{}}},{"c":{"a":{}}}]"#).starts_with("## [2]{c}\n"));
+        assert!(body(r#"[{"c":{"a":{"x":1}}},{"c":{"a":null}}]"#).starts_with("## [2]{c}\n"));
+    }
+
+    #[test]
+    fn inline_schemas() {
+        assert_eq!(
+            body(r#"[{"c":{"a>":1,"b":"x|y","c":3}},{},{"c":{"a>":4,"b":5,"c":6}}]"#),
+            "## [3]{c}\n@0 ^{\"a>\",b,c}\n1|\"x|y\"|3\n~\n@2 ^\n4|5|6\n"
+        );
+        // A null, a missing first row, or fewer than three keys: traditional.
+        assert!(body(r#"[{"c":{"a>":1,"b":2,"c":3}},{"c":null}]"#).contains(".c {}"));
+        assert!(body(r#"[{},{"c":{"a>":1,"b":2,"c":3}}]"#).contains(".c {}"));
+        assert!(body(r#"[{"c":{"a>":1,"b":2}},{"c":{"a>":1,"b":2}}]"#).contains(".c {}"));
+    }
+
+    #[test]
+    fn shared_array_schemas() {
+        assert_eq!(
+            body(r#"[{"t":[{"a":1}]},{"t":null},{"t":[{"a":2},{"a":3}]}]"#),
+            "## [3]{t}\n@0 ^\n.t [1]{a}\n    1\n-\n@2 ^\n.t [2]\n    2\n    3\n"
+        );
+        // A different list anywhere, or an array with nested values: no sharing.
+        assert!(body(r#"[{"t":[{"a":1}]},{"t":[{"b":2}]},{"t":[{"a":3}]}]"#)
+            .ends_with(".t [1]{a}\n    3\n"));
+        assert!(body(r#"[{"t":[{"a":[1]}]},{"t":[{"a":[2]}]}]"#).contains("@1 ^\n.t [1]{a}\n"));
+    }
+
+    #[test]
+    fn gt_fields_are_attachments() {
+        assert_eq!(
+            body(r#"[{"id":1,"a>b":"s","o":[1]},{"id":2}]"#),
+            "## [2]{id,o}\n@0 1|^\n.o [1]: 1\n.\"a>b\" =s\n2|~\n"
+        );
+        assert_eq!(body(r#"[{"a>b":1}]"#), "## [1]\n@0 {}\n  \"a>b\"=1\n");
+    }
+
+    #[test]
+    fn header_tool() {
+        let enc = Encoder::new().tool("my_tool");
+        assert_eq!(
+            enc.encode(&Value::Null).unwrap(),
+            "GCF profile=generic tool=my_tool\n=-\n"
+        );
+        for bad in ["", "a b", "é"] {
+            assert_eq!(
+                Encoder::new()
+                    .tool(bad)
+                    .encode(&Value::Null)
+                    .unwrap_err()
+                    .kind(),
+                ErrorKind::InvalidInput
+            );
+        }
+    }
+
+    #[test]
+    fn errors() {
+        assert_eq!(
+            encode(&Value::Float(f64::NAN)).unwrap_err().kind(),
+            ErrorKind::OutOfRange
+        );
+        let limits = Limits {
+            max_depth: 2,
+            ..Limits::default()
+        };
+        let enc = Encoder::new().limits(limits);
+        assert!(enc.encode(&json(r#"{"a":{"b":1}}"#)).is_ok());
+        for deep in [
+            r#"{"a":{"b":{}}}"#,
+            r#"[[[1]]]"#,
+            r#"[{"a":{"b":1}}]"#,
+            r#"{"x":[{"a":[1]}]}"#,
+        ] {
+            assert_eq!(
+                enc.encode(&json(deep)).unwrap_err().kind(),
+                ErrorKind::LimitExceeded,
+                "{deep}"
+            );
+        }
+        let mut refusing = FnSink(|_: &[u8]| Err(SinkError));
+        assert_eq!(
+            encode_to(&Value::Null, &mut refusing).unwrap_err().kind(),
+            ErrorKind::Sink
+        );
+    }
+
+    #[test]
+    fn sink_receives_the_same_bytes() {
+        let v = json(r#"{"rows":[{"a":1,"b":{"c":[1,2]}},{"a":2}],"m":{"x":{"k":1},"y":{"k":2}}}"#);
+        let mut chunks = vec![];
+        encode_to(
+            &v,
+            &mut FnSink(|b: &[u8]| {
+                chunks.extend_from_slice(b);
+                Ok(())
+            }),
+        )
+        .unwrap();
+        assert_eq!(chunks, encode(&v).unwrap().into_bytes());
+    }
+}

@@ -1,0 +1,402 @@
+//! Tabular analysis: the one pass over an array of objects (or the values of a
+//! keyed map) that fixes its field union and, per field, the cell form.
+//!
+//! The plan is computed once per table and borrows every name from the value
+//! being encoded; writing rows then needs no lookup beyond one scratch slot
+//! per field.
+//!
+//! Per field, the first applicable form wins (the canonical choices the
+//! conformance fixtures pin down, see the module docs of `encode`):
+//!
+//! 1. [`Kind::Excluded`]: the name contains `>`; never a column (§7.4.6.1 rule 4),
+//!    written as a `.name` attachment after the row's other attachments.
+//! 2. [`Kind::Flatten`]: every present value is `null` or an object of one
+//!    flattenable shape (§7.4.6.1): `>` path columns.
+//! 3. [`Kind::Inline`]: row 0 holds an object of at least three scalar
+//!    members and every present value is an object with exactly those keys in
+//!    that order (§7.4.5.1): `^{keys}` then positional bodies.
+//! 4. [`Kind::Plain`]: scalars in the cell, containers as `^` plus a
+//!    traditional attachment; `shared` when row 0 and every later non-null
+//!    value are flat tabular arrays with one field list (§7.4.5.3).
+
+use alloc::vec::Vec;
+use hashbrown::HashMap;
+
+use crate::generic::{Map, Value};
+
+/// Past this many fields, name lookups go through a hash map.
+const LINEAR_LOOKUP_MAX: usize = 16;
+
+/// How one field of the union is written in each row.
+#[derive(Debug)]
+pub(super) enum Kind<'a> {
+    /// A cell per row: the scalar, `-`, `~`, or `^` with a traditional attachment.
+    Plain {
+        /// Later rows omit the `{fields}` of this field's array attachments.
+        shared: bool,
+    },
+    /// `>` path columns, one per scalar leaf of `proto` in its key order.
+    Flatten {
+        /// The first present object; every other one has its exact shape.
+        proto: &'a Map,
+        /// Number of scalar leaves (columns).
+        leaves: usize,
+    },
+    /// `^{keys}` on the first row, `^` after, with a positional body line.
+    Inline {
+        /// Row 0's object: its keys are the schema.
+        proto: &'a Map,
+    },
+    /// A `>` name: not a column, written as an attachment.
+    Excluded,
+}
+
+/// One field of the union and its form.
+#[derive(Debug)]
+pub(super) struct Field<'a> {
+    pub(super) name: &'a str,
+    pub(super) kind: Kind<'a>,
+}
+
+/// Everything the writer needs to emit a table.
+pub(super) struct TablePlan<'a> {
+    /// The row objects, in order.
+    pub(super) rows: Vec<&'a Map>,
+    /// Member keys of a keyed map (empty for an array).
+    pub(super) keys: Vec<&'a str>,
+    /// The ordered field union with each field's form.
+    pub(super) fields: Vec<Field<'a>>,
+    /// Rows whose `i`-th member is field `i` for every `i`: the common case,
+    /// filled without comparing a single name.
+    aligned: Vec<bool>,
+    /// Field positions by name, once the union outgrows a linear scan.
+    hashed: Option<HashMap<&'a str, usize>>,
+}
+
+/// String equality without a `memcmp` call for the short names that
+/// dominate real data (one call per cell is the hottest cost of planning).
+#[inline]
+pub(super) fn same_str(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    if a.len() > 16 {
+        return a == b;
+    }
+    a.iter().zip(b).all(|(x, y)| x == y)
+}
+
+/// The position of `name` among `names`, trying `hint` (its position in the
+/// row object, which is its union position for uniform rows) first.
+#[inline]
+fn find(
+    names: &[&str],
+    hashed: Option<&HashMap<&str, usize>>,
+    name: &str,
+    hint: usize,
+) -> Option<usize> {
+    if names.get(hint).is_some_and(|n| same_str(n, name)) {
+        return Some(hint);
+    }
+    match hashed {
+        Some(map) => map.get(name).copied(),
+        None => names.iter().position(|n| same_str(n, name)),
+    }
+}
+
+impl<'a> TablePlan<'a> {
+    /// Plans a table over `rows` in one pass: the ordered field union
+    /// (§7.4.3) and what each field's values allow. `None` when no field can
+    /// be a column (an empty union, or every name containing `>`), which
+    /// sends the caller to the expanded (array) or section (object) form.
+    ///
+    /// `budget` is how many more nesting levels the field values may use;
+    /// shape checks never recurse past it.
+    pub(super) fn new(
+        rows: Vec<&'a Map>,
+        keys: Vec<&'a str>,
+        budget: usize,
+    ) -> Option<TablePlan<'a>> {
+        let mut names: Vec<&'a str> = Vec::new();
+        let mut stats: Vec<Stats<'a>> = Vec::new();
+        let mut hashed: Option<HashMap<&'a str, usize>> = None;
+        let mut aligned = Vec::with_capacity(rows.len());
+        let mut scratch: Vec<&'a str> = Vec::new();
+        for (r, row) in rows.iter().enumerate() {
+            let mut in_order = true;
+            for (j, (key, value)) in row.iter().enumerate() {
+                let f = match find(&names, hashed.as_ref(), key, j) {
+                    Some(f) => f,
+                    None => {
+                        names.push(key);
+                        stats.push(Stats::new(key));
+                        let f = names.len() - 1;
+                        if let Some(map) = &mut hashed {
+                            map.insert(key, f);
+                        } else if names.len() > LINEAR_LOOKUP_MAX {
+                            hashed = Some(names.iter().enumerate().map(|(i, n)| (*n, i)).collect());
+                        }
+                        f
+                    }
+                };
+                in_order &= f == j;
+                if let Some(s) = stats.get_mut(f) {
+                    s.observe(r, value, budget, &mut scratch);
+                }
+            }
+            aligned.push(in_order);
+        }
+        if names.iter().all(|n| n.contains('>')) {
+            return None;
+        }
+        let fields = stats.into_iter().map(Stats::finish).collect();
+        Some(TablePlan {
+            rows,
+            keys,
+            fields,
+            aligned,
+            hashed,
+        })
+    }
+
+    /// Fills `cells` (one slot per field) with row `r`'s values and reports
+    /// whether the row carries any attachment (and so an `@id` prefix).
+    pub(super) fn fill_row(
+        &self,
+        r: usize,
+        row: &'a Map,
+        cells: &mut Vec<Option<&'a Value>>,
+    ) -> bool {
+        cells.clear();
+        cells.resize(self.fields.len(), None);
+        let aligned = self.aligned.get(r).copied().unwrap_or(false);
+        let mut attached = false;
+        for (j, (key, value)) in row.iter().enumerate() {
+            let f = if aligned {
+                j
+            } else {
+                self.find(key, j).unwrap_or(usize::MAX)
+            };
+            let Some(slot) = cells.get_mut(f) else {
+                continue;
+            };
+            *slot = Some(value);
+            attached |= match self.fields.get(f).map(|x| &x.kind) {
+                Some(Kind::Plain { .. }) => !value.is_scalar(),
+                Some(Kind::Inline { .. }) | Some(Kind::Excluded) => true,
+                _ => false,
+            };
+        }
+        attached
+    }
+
+    fn find(&self, key: &str, hint: usize) -> Option<usize> {
+        if self.fields.get(hint).is_some_and(|f| same_str(f.name, key)) {
+            return Some(hint);
+        }
+        match &self.hashed {
+            Some(map) => map.get(key).copied(),
+            None => self.fields.iter().position(|f| same_str(f.name, key)),
+        }
+    }
+}
+
+/// What one pass over the rows learns about a field.
+struct Stats<'a> {
+    name: &'a str,
+    /// Still flattenable; `flat_proto` is the first present object.
+    flat_ok: bool,
+    flat_proto: Option<&'a Map>,
+    /// Still eligible for an inline schema; the prototype comes from row 0.
+    inline_ok: bool,
+    inline_proto: Option<&'a Map>,
+    /// Still eligible for a shared array schema; the union comes from row 0.
+    shared_ok: bool,
+    shared_union: Option<Vec<&'a str>>,
+    /// Whether any present value is a container (the array analysis only
+    /// matters then).
+    any_container: bool,
+}
+
+impl<'a> Stats<'a> {
+    fn new(name: &'a str) -> Stats<'a> {
+        let usable = !name.contains('>');
+        Stats {
+            name,
+            flat_ok: usable && !name.is_empty(),
+            flat_proto: None,
+            inline_ok: usable,
+            inline_proto: None,
+            shared_ok: usable,
+            shared_union: None,
+            any_container: false,
+        }
+    }
+
+    fn observe(&mut self, row: usize, value: &'a Value, budget: usize, scratch: &mut Vec<&'a str>) {
+        match value {
+            Value::Object(obj) => {
+                self.any_container = true;
+                self.shared_ok = false;
+                if self.flat_ok {
+                    self.flat_ok = flat_shape(obj, self.flat_proto, budget);
+                    if self.flat_proto.is_none() {
+                        self.flat_proto = Some(obj);
+                    }
+                }
+                if self.inline_ok {
+                    self.inline_ok = match self.inline_proto {
+                        None => row == 0 && obj.len() >= 3 && obj.values().all(Value::is_scalar),
+                        Some(proto) => same_scalar_keys(proto, obj),
+                    };
+                    if row == 0 {
+                        self.inline_proto = Some(obj);
+                    }
+                }
+            }
+            Value::Array(items) => {
+                self.any_container = true;
+                self.flat_ok = false;
+                self.inline_ok = false;
+                if self.shared_ok {
+                    self.shared_ok = flat_table_union(items, scratch)
+                        && match &self.shared_union {
+                            None => row == 0,
+                            Some(union) => union == scratch,
+                        };
+                    if self.shared_ok && self.shared_union.is_none() {
+                        self.shared_union = Some(scratch.clone());
+                    }
+                }
+            }
+            Value::Null => self.inline_ok = false,
+            _ => {
+                self.flat_ok = false;
+                self.inline_ok = false;
+                self.shared_ok = false;
+            }
+        }
+        // A field absent from row 0 cannot declare an inline schema there.
+        if row > 0 && self.inline_proto.is_none() {
+            self.inline_ok = false;
+        }
+        if row > 0 && self.shared_union.is_none() {
+            self.shared_ok = false;
+        }
+    }
+
+    fn finish(self) -> Field<'a> {
+        let kind = if self.name.contains('>') {
+            Kind::Excluded
+        } else if let (true, Some(proto)) = (self.flat_ok, self.flat_proto) {
+            Kind::Flatten {
+                proto,
+                leaves: leaf_count(proto),
+            }
+        } else if let (true, Some(proto)) = (self.inline_ok, self.inline_proto) {
+            Kind::Inline { proto }
+        } else {
+            Kind::Plain {
+                shared: self.any_container && self.shared_ok && self.shared_union.is_some(),
+            }
+        };
+        Field {
+            name: self.name,
+            kind,
+        }
+    }
+}
+
+/// Whether `obj` can be flattened into path columns (§7.4.6.1) and, given a
+/// prototype, has exactly its shape: the same keys in the same order at every
+/// level, scalars where the prototype has scalars, objects where it has objects.
+///
+/// Beyond the spec's listed conditions, every object node must hold at least
+/// one non-null leaf: a decoder reads a group of leaf columns that are all `-`
+/// as a null object (§7.4.6.2 rule 5), so flattening `{"a": null}` would not
+/// round-trip (§7.4.6.3). Empty objects and empty keys have no column to
+/// carry them (rule 3).
+fn flat_shape(obj: &Map, proto: Option<&Map>, budget: usize) -> bool {
+    if budget == 0 || obj.is_empty() || proto.is_some_and(|p| p.len() != obj.len()) {
+        return false;
+    }
+    let mut has_value = false;
+    for (i, (key, value)) in obj.iter().enumerate() {
+        let expected = match proto {
+            Some(p) => match p.as_slice().get(i) {
+                Some((pk, pv)) if same_str(pk, key) => Some(pv),
+                _ => return false,
+            },
+            None if key.is_empty() || key.contains('>') => return false,
+            None => None,
+        };
+        match value {
+            Value::Object(inner) => {
+                let inner_proto = match expected {
+                    Some(Value::Object(p)) => Some(p),
+                    Some(_) => return false,
+                    None => None,
+                };
+                if !flat_shape(inner, inner_proto, budget - 1) {
+                    return false;
+                }
+                has_value = true;
+            }
+            Value::Array(_) => return false,
+            scalar => {
+                if matches!(expected, Some(Value::Object(_))) {
+                    return false;
+                }
+                has_value |= !matches!(scalar, Value::Null);
+            }
+        }
+    }
+    has_value
+}
+
+/// Number of scalar leaves of an object that passed [`flat_shape`].
+fn leaf_count(obj: &Map) -> usize {
+    obj.values()
+        .map(|v| match v {
+            Value::Object(inner) => leaf_count(inner),
+            _ => 1,
+        })
+        .sum()
+}
+
+/// Whether `obj` has exactly `proto`'s keys in order and only scalar values.
+fn same_scalar_keys(proto: &Map, obj: &Map) -> bool {
+    proto.len() == obj.len()
+        && proto
+            .keys()
+            .zip(obj.iter())
+            .all(|(pk, (k, v))| same_str(pk, k) && v.is_scalar())
+}
+
+/// Whether `items` is a non-empty array of objects with only scalar, `>`-free
+/// members (a table with no attachments and no path columns), leaving its
+/// field union in `union`.
+fn flat_table_union<'a>(items: &'a [Value], union: &mut Vec<&'a str>) -> bool {
+    union.clear();
+    if items.is_empty() {
+        return false;
+    }
+    for item in items {
+        let Value::Object(obj) = item else {
+            return false;
+        };
+        for (j, (key, value)) in obj.iter().enumerate() {
+            if !value.is_scalar() || key.contains('>') {
+                return false;
+            }
+            if union.get(j).is_some_and(|n| same_str(n, key))
+                || union.iter().any(|n| same_str(n, key))
+            {
+                continue;
+            }
+            union.push(key);
+        }
+    }
+    !union.is_empty()
+}

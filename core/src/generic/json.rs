@@ -1,0 +1,333 @@
+//! The bridge between [`Value`] and `serde_json::Value` (feature `serde_json`).
+//!
+//! Integers stay exact: with serde_json's `arbitrary_precision` a number keeps
+//! its literal, so an integer literal is classified by its lexeme (no `.`, no
+//! exponent) and must fit `int64` (spec §2.3.2); without it, serde_json's own
+//! `i64`/`u64`/`f64` split is used.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::error::{Error, ErrorKind};
+use crate::limits::Limits;
+use crate::number::{out_of_range_message, parse_number, NumberError, ParsedNumber};
+
+use super::{Map, Value};
+
+/// Converts a `serde_json::Value` into a [`Value`].
+///
+/// Fails with [`ErrorKind::OutOfRange`] for an integer literal outside `int64`
+/// (the message names the value and the remedy: model it as a string) or a
+/// number that overflows a double, and with [`ErrorKind::LimitExceeded`] past
+/// the default [`Limits::max_depth`].
+///
+/// ```
+/// use gcf_core::generic::{self, Value};
+/// use gcf_core::ErrorKind;
+///
+/// let v: serde_json::Value = serde_json::from_str(r#"{"id": 9223372036854775807, "x": 1.5}"#).unwrap();
+/// let value = generic::from_json(&v)?;
+/// assert_eq!(value.as_object().unwrap().get("id"), Some(&Value::Int(i64::MAX)));
+/// assert_eq!(generic::encode(&value)?, "GCF profile=generic\nid=9223372036854775807\nx=1.5\n");
+///
+/// let big: serde_json::Value = serde_json::from_str("18446744073709551615").unwrap();
+/// assert_eq!(generic::from_json(&big).unwrap_err().kind(), ErrorKind::OutOfRange);
+/// # Ok::<(), gcf_core::Error>(())
+/// ```
+pub fn from_json(v: &serde_json::Value) -> Result<Value, Error> {
+    convert(v, Limits::default().max_depth)
+}
+
+fn convert(v: &serde_json::Value, depth_left: usize) -> Result<Value, Error> {
+    Ok(match v {
+        serde_json::Value::Null => Value::Null,
+        serde_json::Value::Bool(b) => Value::Bool(*b),
+        serde_json::Value::Number(n) => number(n)?,
+        serde_json::Value::String(s) => Value::String(s.clone()),
+        serde_json::Value::Array(items) => {
+            let depth_left = descend(depth_left)?;
+            Value::Array(
+                items
+                    .iter()
+                    .map(|i| convert(i, depth_left))
+                    .collect::<Result<Vec<_>, _>>()?,
+            )
+        }
+        serde_json::Value::Object(members) => {
+            let depth_left = descend(depth_left)?;
+            let mut map = Map::with_capacity(members.len());
+            for (k, v) in members {
+                // serde_json's map holds unique keys, so no duplicate check is needed.
+                map.push_unique(k.clone(), convert(v, depth_left)?);
+            }
+            Value::Object(map)
+        }
+    })
+}
+
+fn descend(depth_left: usize) -> Result<usize, Error> {
+    depth_left.checked_sub(1).ok_or_else(|| {
+        Error::new(
+            ErrorKind::LimitExceeded,
+            "JSON value nests deeper than the maximum depth",
+        )
+    })
+}
+
+fn number(n: &serde_json::Number) -> Result<Value, Error> {
+    // With `arbitrary_precision` the text is the literal; without it, the
+    // text is serde_json's rendering of an i64, u64 or f64, which classifies
+    // the same way (a float always renders with `.` or `e`).
+    let mut stack = StackText::default();
+    let heap: String;
+    let literal = if core::fmt::write(&mut stack, format_args!("{n}")).is_ok() {
+        stack.as_str()
+    } else {
+        heap = alloc::format!("{n}");
+        heap.as_str()
+    };
+    let integral = !literal.bytes().any(|b| matches!(b, b'.' | b'e' | b'E'));
+    match parse_number(literal) {
+        Ok(ParsedNumber::Int(i)) => Ok(Value::Int(i)),
+        Ok(ParsedNumber::Float(f)) => Ok(Value::Float(f)),
+        Err(NumberError::OutOfRange) if integral => Err(Error::new(
+            ErrorKind::OutOfRange,
+            out_of_range_message(literal),
+        )),
+        Err(NumberError::OutOfRange) => Err(Error::new(
+            ErrorKind::OutOfRange,
+            alloc::format!("number {literal} is outside the range of a double"),
+        )),
+        Err(NumberError::NotANumber) => fallback(n, literal),
+    }
+}
+
+/// A number's text, formatted without allocating (literals are short).
+struct StackText {
+    buf: [u8; 64],
+    len: usize,
+}
+
+impl Default for StackText {
+    fn default() -> Self {
+        StackText {
+            buf: [0; 64],
+            len: 0,
+        }
+    }
+}
+
+impl StackText {
+    fn as_str(&self) -> &str {
+        self.buf
+            .get(..self.len)
+            .and_then(|b| core::str::from_utf8(b).ok())
+            .unwrap_or("")
+    }
+}
+
+impl core::fmt::Write for StackText {
+    fn write_str(&mut self, s: &str) -> core::fmt::Result {
+        let end = self.len + s.len();
+        let dst = self.buf.get_mut(self.len..end).ok_or(core::fmt::Error)?;
+        dst.copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
+    }
+}
+
+/// A number whose text is not a JSON literal (serde_json without
+/// `arbitrary_precision` may print `inf`-like forms for unusual inputs).
+fn fallback(n: &serde_json::Number, literal: &str) -> Result<Value, Error> {
+    if let Some(i) = n.as_i64() {
+        return Ok(Value::Int(i));
+    }
+    if n.as_u64().is_some() {
+        return Err(Error::new(
+            ErrorKind::OutOfRange,
+            out_of_range_message(literal),
+        ));
+    }
+    match n.as_f64() {
+        Some(f) if f.is_finite() => Ok(Value::Float(f)),
+        _ => Err(Error::new(
+            ErrorKind::OutOfRange,
+            alloc::format!("number {literal} is not a finite double"),
+        )),
+    }
+}
+
+/// Converts a [`Value`] into a `serde_json::Value`.
+///
+/// Integers stay integers; a double stays a double (serde_json may print an
+/// integral double as `1.0`). A non-finite double (which no decoder produces)
+/// becomes `null`, as serde_json cannot hold it.
+///
+/// ```
+/// use gcf_core::generic::{self, Value};
+/// let json = generic::to_json(&Value::Array(vec![Value::Int(1), Value::from("a")]));
+/// assert_eq!(json, serde_json::json!([1, "a"]));
+/// ```
+pub fn to_json(v: &Value) -> serde_json::Value {
+    match v {
+        Value::Null => serde_json::Value::Null,
+        Value::Bool(b) => serde_json::Value::Bool(*b),
+        Value::Int(i) => serde_json::Value::Number((*i).into()),
+        Value::Float(f) => serde_json::Number::from_f64(*f)
+            .map_or(serde_json::Value::Null, serde_json::Value::Number),
+        Value::String(s) => serde_json::Value::String(String::from(s.as_str())),
+        Value::Array(items) => serde_json::Value::Array(items.iter().map(to_json).collect()),
+        Value::Object(map) => serde_json::Value::Object(
+            map.iter()
+                .map(|(k, v)| (String::from(k), to_json(v)))
+                .collect(),
+        ),
+    }
+}
+
+/// A keyed set from `{"name", "key", "fields": [...], "rows": [{...}]}`, the
+/// shape of the generic delta fixtures and the CLI's `--generic` inputs.
+///
+/// ```
+/// let set = gcf_core::generic::keyed_set_from_json(&serde_json::json!(
+///     {"name": "orders", "key": "id", "fields": ["id", "total"], "rows": [{"id": 1, "total": 9.5}]}))?;
+/// assert_eq!(set.rows.len(), 1);
+/// # Ok::<(), gcf_core::Error>(())
+/// ```
+pub fn keyed_set_from_json(v: &serde_json::Value) -> Result<super::KeyedSet, Error> {
+    let o = v
+        .as_object()
+        .ok_or_else(|| invalid("keyed set", "an object"))?;
+    Ok(super::KeyedSet {
+        name: text_field(o, "name")?,
+        key: text_field(o, "key")?,
+        fields: strings_field(o, "fields")?,
+        rows: rows_field(o, "rows")?,
+    })
+}
+
+/// A generic delta from `{"tool", "key", "fields", "baseRoot", "newRoot",
+/// "added", "changed", "removed", "deltaTokens", "fullTokens"}`.
+pub fn generic_delta_from_json(v: &serde_json::Value) -> Result<super::GenericDelta, Error> {
+    let o = v.as_object().ok_or_else(|| invalid("delta", "an object"))?;
+    let removed = match o.get("removed") {
+        None | Some(serde_json::Value::Null) => Vec::new(),
+        Some(serde_json::Value::Array(ids)) => {
+            ids.iter().map(from_json).collect::<Result<_, _>>()?
+        }
+        Some(_) => return Err(invalid("removed", "an array")),
+    };
+    let count = |key: &str| match o.get(key) {
+        None | Some(serde_json::Value::Null) => Ok(0),
+        Some(n) => n
+            .as_u64()
+            .ok_or_else(|| invalid(key, "a non-negative integer")),
+    };
+    Ok(super::GenericDelta {
+        tool: text_field(o, "tool")?,
+        key: text_field(o, "key")?,
+        fields: strings_field(o, "fields")?,
+        base_root: text_field(o, "baseRoot")?,
+        new_root: text_field(o, "newRoot")?,
+        added: rows_field(o, "added")?,
+        changed: rows_field(o, "changed")?,
+        removed,
+        delta_tokens: count("deltaTokens")?,
+        full_tokens: count("fullTokens")?,
+    })
+}
+
+fn invalid(what: &str, shape: &str) -> Error {
+    Error::new(
+        ErrorKind::InvalidInput,
+        alloc::format!("`{what}` must be {shape}"),
+    )
+}
+
+fn text_field(o: &serde_json::Map<String, serde_json::Value>, key: &str) -> Result<String, Error> {
+    match o.get(key) {
+        None | Some(serde_json::Value::Null) => Ok(String::new()),
+        Some(serde_json::Value::String(s)) => Ok(s.clone()),
+        Some(_) => Err(invalid(key, "a string")),
+    }
+}
+
+fn strings_field(
+    o: &serde_json::Map<String, serde_json::Value>,
+    key: &str,
+) -> Result<Vec<String>, Error> {
+    match o.get(key) {
+        None | Some(serde_json::Value::Null) => Ok(Vec::new()),
+        Some(serde_json::Value::Array(a)) => a
+            .iter()
+            .map(|s| {
+                s.as_str()
+                    .map(String::from)
+                    .ok_or_else(|| invalid(key, "an array of strings"))
+            })
+            .collect(),
+        Some(_) => Err(invalid(key, "an array of strings")),
+    }
+}
+
+fn rows_field(
+    o: &serde_json::Map<String, serde_json::Value>,
+    key: &str,
+) -> Result<Vec<Map>, Error> {
+    match o.get(key) {
+        None | Some(serde_json::Value::Null) => Ok(Vec::new()),
+        Some(serde_json::Value::Array(rows)) => rows
+            .iter()
+            .map(|r| match from_json(r)? {
+                Value::Object(m) => Ok(m),
+                _ => Err(invalid(key, "an array of objects")),
+            })
+            .collect(),
+        Some(_) => Err(invalid(key, "an array of objects")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(s: &str) -> serde_json::Value {
+        serde_json::from_str(s).unwrap()
+    }
+
+    #[test]
+    fn integers_are_exact_and_bounded() {
+        assert_eq!(
+            from_json(&parse("-9223372036854775808")).unwrap(),
+            Value::Int(i64::MIN)
+        );
+        let err = from_json(&parse("9223372036854775808")).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::OutOfRange);
+        assert!(err.message().contains("9223372036854775808") && err.message().contains("string"));
+        assert!(matches!(from_json(&parse("1.0")).unwrap(), Value::Float(f) if f == 1.0));
+        assert!(matches!(
+            from_json(&parse("1e400")).unwrap_err().kind(),
+            ErrorKind::OutOfRange
+        ));
+    }
+
+    #[test]
+    fn order_and_round_trip() {
+        let j = parse(r#"{"z":1,"a":[true,null,"x"],"m":{"k":2.5}}"#);
+        let v = from_json(&j).unwrap();
+        assert_eq!(
+            v.as_object().unwrap().keys().collect::<Vec<_>>(),
+            ["z", "a", "m"]
+        );
+        assert_eq!(to_json(&v), j);
+    }
+
+    #[test]
+    fn depth_is_bounded() {
+        let mut j = serde_json::Value::Null;
+        for _ in 0..200 {
+            j = serde_json::Value::Array(alloc::vec![j]);
+        }
+        assert_eq!(from_json(&j).unwrap_err().kind(), ErrorKind::LimitExceeded);
+    }
+}

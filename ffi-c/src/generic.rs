@@ -1,0 +1,555 @@
+//! Generic-profile calls: any JSON value in, GCF text out, and back; the
+//! keyed-set pack root; and the streaming table writer behind a handle.
+
+use core::ffi::{c_char, c_void};
+
+use gcf_core::generic::{self, Cell, KeyedSet, StreamOptions, StreamWriter, Value};
+use gcf_core::{Error, ErrorKind};
+
+use crate::buf::{bytes_arg, gcf_buf, parse_json, put, require_out, str_arg};
+use crate::error::{boundary, gcf_error, gcf_status, FfiError};
+use crate::stream::{gcf_write_callback, CallbackSink};
+
+/// Encodes any JSON value (object member order is kept; integers beyond
+/// int64 are an `out_of_range` data error) as a generic-profile payload.
+///
+/// # Safety
+///
+/// `json` points to `json_len` readable bytes (or is NULL with 0); `out` is a
+/// writable `gcf_buf`; `err` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn gcf_generic_encode(
+    json: *const u8,
+    json_len: usize,
+    out: *mut gcf_buf,
+    err: *mut *mut gcf_error,
+) -> gcf_status {
+    // SAFETY: the pointers are valid per this function's contract.
+    unsafe {
+        boundary(err, || {
+            put(out, gcf_buf::EMPTY);
+            require_out(out, "out")?;
+            let json = parse_json(bytes_arg(json, json_len, "json")?, "json")?;
+            let value = generic::from_json(&json)?;
+            put(
+                out,
+                gcf_buf::from_vec(generic::encode(&value)?.into_bytes()),
+            );
+            Ok(())
+        })
+    }
+}
+
+/// Decodes generic-profile GCF text into JSON (members in wire order).
+///
+/// # Safety
+///
+/// `input` points to `input_len` readable bytes (or is NULL with 0); `out` is
+/// a writable `gcf_buf`; `err` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn gcf_generic_decode(
+    input: *const u8,
+    input_len: usize,
+    out: *mut gcf_buf,
+    err: *mut *mut gcf_error,
+) -> gcf_status {
+    // SAFETY: the pointers are valid per this function's contract.
+    unsafe {
+        boundary(err, || {
+            put(out, gcf_buf::EMPTY);
+            require_out(out, "out")?;
+            let value = generic::decode_bytes(bytes_arg(input, input_len, "input")?)?;
+            let text = serde_json::to_vec(&generic::to_json(&value)).map_err(|e| {
+                FfiError::from(Error::new(
+                    ErrorKind::InvalidInput,
+                    format!("cannot render JSON: {e}"),
+                ))
+            })?;
+            put(out, gcf_buf::from_vec(text));
+            Ok(())
+        })
+    }
+}
+
+/// A keyed set from `{"name"?: string, "key": string, "fields": [string],
+/// "rows": [object]}`.
+fn keyed_set_from_json(v: &serde_json::Value) -> Result<KeyedSet, FfiError> {
+    let shape = |msg: &str| FfiError {
+        status: gcf_status::GCF_STATUS_JSON_ERROR,
+        category: ErrorKind::InvalidInput.name(),
+        message: format!("keyed set: {msg}"),
+        line: 0,
+        column: 0,
+    };
+    let o = v.as_object().ok_or_else(|| shape("expected an object"))?;
+    let text = |key: &str, required: bool| match o.get(key) {
+        Some(serde_json::Value::String(s)) => Ok(s.clone()),
+        None if !required => Ok(String::new()),
+        _ => Err(shape(&format!("`{key}` must be a string"))),
+    };
+    let fields = match o.get("fields") {
+        Some(serde_json::Value::Array(items)) => items
+            .iter()
+            .map(|f| {
+                f.as_str()
+                    .map(str::to_string)
+                    .ok_or_else(|| shape("`fields` must hold strings"))
+            })
+            .collect::<Result<Vec<_>, _>>()?,
+        _ => return Err(shape("`fields` must be an array of strings")),
+    };
+    let rows = match o.get("rows") {
+        Some(serde_json::Value::Array(items)) => items
+            .iter()
+            .map(|row| match generic::from_json(row)? {
+                Value::Object(map) => Ok(map),
+                _ => Err(shape("every row must be an object")),
+            })
+            .collect::<Result<Vec<_>, FfiError>>()?,
+        _ => return Err(shape("`rows` must be an array of objects")),
+    };
+    Ok(KeyedSet {
+        name: text("name", false)?,
+        key: text("key", true)?,
+        fields,
+        rows,
+    })
+}
+
+/// The generic pack root (`sha256:<64 hex>`, spec §10a.3) of a keyed set
+/// given as `{"name"?, "key", "fields": [...], "rows": [{...}]}`.
+///
+/// # Safety
+///
+/// As for [`gcf_generic_encode`].
+#[no_mangle]
+pub unsafe extern "C" fn gcf_generic_pack_root(
+    json: *const u8,
+    json_len: usize,
+    out: *mut gcf_buf,
+    err: *mut *mut gcf_error,
+) -> gcf_status {
+    // SAFETY: the pointers are valid per this function's contract.
+    unsafe {
+        boundary(err, || {
+            put(out, gcf_buf::EMPTY);
+            require_out(out, "out")?;
+            let json = parse_json(bytes_arg(json, json_len, "json")?, "json")?;
+            let set = keyed_set_from_json(&json)?;
+            put(
+                out,
+                gcf_buf::from_vec(generic::pack_root(&set)?.into_bytes()),
+            );
+            Ok(())
+        })
+    }
+}
+
+/// `gcf_cell.kind`: null, written `-`.
+pub const GCF_CELL_NULL: u32 = 0;
+/// `gcf_cell.kind`: a boolean in `int_value` (0 is false, anything else true).
+pub const GCF_CELL_BOOL: u32 = 1;
+/// `gcf_cell.kind`: an integer in `int_value`.
+pub const GCF_CELL_INT: u32 = 2;
+/// `gcf_cell.kind`: a finite double in `float_value`.
+pub const GCF_CELL_FLOAT: u32 = 3;
+/// `gcf_cell.kind`: UTF-8 text at `str_ptr`, `str_len` bytes.
+pub const GCF_CELL_STR: u32 = 4;
+/// `gcf_cell.kind`: the field is absent from this record, written `~`.
+pub const GCF_CELL_MISSING: u32 = 5;
+
+/// One typed cell of a streaming row or field. Only the member that `kind`
+/// names is read.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct gcf_cell {
+    /// One of the `GCF_CELL_*` constants.
+    pub kind: u32,
+    /// The value of `GCF_CELL_INT` and `GCF_CELL_BOOL`.
+    pub int_value: i64,
+    /// The value of `GCF_CELL_FLOAT`.
+    pub float_value: f64,
+    /// The text of `GCF_CELL_STR` (NULL only with a length of 0).
+    pub str_ptr: *const c_char,
+    /// Bytes of `str_ptr`.
+    pub str_len: usize,
+}
+
+/// A borrowed UTF-8 string: `(ptr, len)`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct gcf_str {
+    /// The first byte (NULL only with a length of 0).
+    pub ptr: *const c_char,
+    /// Bytes.
+    pub len: usize,
+}
+
+/// The core cell for a C cell.
+///
+/// # Safety
+///
+/// A `GCF_CELL_STR` cell's `str_ptr` points to `str_len` readable bytes for `'a`.
+unsafe fn cell_arg<'a>(c: &gcf_cell, index: usize) -> Result<Cell<'a>, FfiError> {
+    Ok(match c.kind {
+        GCF_CELL_NULL => Cell::Null,
+        GCF_CELL_BOOL => Cell::Bool(c.int_value != 0),
+        GCF_CELL_INT => Cell::Int(c.int_value),
+        GCF_CELL_FLOAT => Cell::Float(c.float_value),
+        // SAFETY: forwarded from the caller.
+        GCF_CELL_STR => Cell::Str(unsafe { str_arg(c.str_ptr.cast(), c.str_len, "cell text") }?),
+        GCF_CELL_MISSING => Cell::Missing,
+        k => {
+            return Err(FfiError::argument(
+                ErrorKind::InvalidInput,
+                format!("cells[{index}].kind: {k} is not a GCF_CELL_* value"),
+            ))
+        }
+    })
+}
+
+/// Borrows `len` elements at `ptr` (NULL only with 0).
+///
+/// # Safety
+///
+/// `ptr` is NULL or points to `len` readable elements for `'a`.
+unsafe fn slice_arg<'a, T>(ptr: *const T, len: usize, what: &str) -> Result<&'a [T], FfiError> {
+    if ptr.is_null() {
+        return if len == 0 {
+            Ok(&[])
+        } else {
+            Err(FfiError::null(what))
+        };
+    }
+    if len > isize::MAX as usize / core::mem::size_of::<T>().max(1) {
+        return Err(FfiError::argument(
+            ErrorKind::InvalidInput,
+            format!("{what}: length {len} is too large"),
+        ));
+    }
+    // SAFETY: non-NULL and `len` readable elements, per the caller.
+    Ok(unsafe { core::slice::from_raw_parts(ptr, len) })
+}
+
+/// Options for [`gcf_generic_stream_new`]; NULL for the defaults.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct gcf_generic_stream_options {
+    /// Producing tool (`tool=`), UTF-8; NULL or empty to omit.
+    pub tool: *const u8,
+    /// Bytes of `tool`.
+    pub tool_len: usize,
+}
+
+/// A streaming generic writer (spec §7, §8): tables whose rows reach the
+/// callback as they are written, with counts in a trailer written by
+/// [`gcf_generic_stream_finish`]. Release with [`gcf_generic_stream_free`].
+/// Not thread-safe. After a callback refusal or a panic every later call
+/// returns `GCF_STATUS_INVALID_STATE`; a rejected cell or an out-of-order
+/// call leaves it usable.
+pub struct gcf_generic_stream {
+    writer: Option<StreamWriter<CallbackSink>>,
+    failed: bool,
+}
+
+impl gcf_generic_stream {
+    fn with_writer(
+        &mut self,
+        op: impl FnOnce(&mut StreamWriter<CallbackSink>) -> Result<(), Error>,
+    ) -> Result<(), FfiError> {
+        if self.failed {
+            return Err(FfiError::state(
+                "the stream failed earlier and cannot be written",
+            ));
+        }
+        let writer = self
+            .writer
+            .as_mut()
+            .ok_or_else(|| FfiError::state("the stream is finished"))?;
+        self.failed = true;
+        let result = op(writer);
+        // Core validates before writing; only a sink failure can leave a partial line.
+        self.failed = matches!(&result, Err(e) if e.kind() == ErrorKind::Sink);
+        result.map_err(FfiError::from)
+    }
+}
+
+/// # Safety
+///
+/// `stream` is NULL or a live stream not used concurrently.
+unsafe fn generic_stream_arg<'a>(
+    stream: *mut gcf_generic_stream,
+) -> Result<&'a mut gcf_generic_stream, FfiError> {
+    // SAFETY: NULL or live and exclusive, per the caller.
+    unsafe { stream.as_mut() }.ok_or_else(|| FfiError::null("stream"))
+}
+
+/// Creates a generic stream and writes its header through `callback`.
+///
+/// # Safety
+///
+/// `callback` is a valid function (NULL is an error) that may be called with
+/// `user_data` until the stream is freed; `options` is NULL or readable;
+/// `out` is writable; `err` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn gcf_generic_stream_new(
+    callback: gcf_write_callback,
+    user_data: *mut c_void,
+    options: *const gcf_generic_stream_options,
+    out: *mut *mut gcf_generic_stream,
+    err: *mut *mut gcf_error,
+) -> gcf_status {
+    // SAFETY: the pointers are valid per this function's contract.
+    unsafe {
+        boundary(err, || {
+            put(out, core::ptr::null_mut());
+            require_out(out, "out")?;
+            let callback = callback.ok_or_else(|| FfiError::null("callback"))?;
+            let mut opts = StreamOptions::new();
+            if let Some(o) = options.as_ref() {
+                if !o.tool.is_null() && o.tool_len > 0 {
+                    opts = opts.tool(str_arg(o.tool, o.tool_len, "options.tool")?);
+                }
+            }
+            let writer = StreamWriter::new(CallbackSink::new(callback, user_data), opts)?;
+            put(
+                out,
+                Box::into_raw(Box::new(gcf_generic_stream {
+                    writer: Some(writer),
+                    failed: false,
+                })),
+            );
+            Ok(())
+        })
+    }
+}
+
+/// Writes a `key=value` line in the current object (`value` must not be
+/// `GCF_CELL_MISSING`).
+///
+/// # Safety
+///
+/// `stream` is live; `key` points to `key_len` bytes; `value` is readable
+/// (its text too); `err` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn gcf_generic_stream_field(
+    stream: *mut gcf_generic_stream,
+    key: *const u8,
+    key_len: usize,
+    value: *const gcf_cell,
+    err: *mut *mut gcf_error,
+) -> gcf_status {
+    // SAFETY: the pointers are valid per this function's contract.
+    unsafe {
+        boundary(err, || {
+            let stream = generic_stream_arg(stream)?;
+            let key = str_arg(key, key_len, "key")?;
+            let cell = value.as_ref().ok_or_else(|| FfiError::null("value"))?;
+            let value = match cell_arg(cell, 0)? {
+                Cell::Null => Value::Null,
+                Cell::Bool(b) => Value::Bool(b),
+                Cell::Int(i) => Value::Int(i),
+                Cell::Float(f) => Value::Float(f),
+                Cell::Str(s) => Value::String(s.to_string()),
+                Cell::Missing => {
+                    return Err(FfiError::argument(
+                        ErrorKind::InvalidMissing,
+                        "a field cannot be GCF_CELL_MISSING".to_string(),
+                    ))
+                }
+            };
+            stream.with_writer(|w| w.field(key, &value))
+        })
+    }
+}
+
+/// Opens a nested `## name` section.
+///
+/// # Safety
+///
+/// `stream` is live; `name` points to `name_len` bytes; `err` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn gcf_generic_stream_begin_section(
+    stream: *mut gcf_generic_stream,
+    name: *const u8,
+    name_len: usize,
+    err: *mut *mut gcf_error,
+) -> gcf_status {
+    // SAFETY: the pointers are valid per this function's contract.
+    unsafe {
+        boundary(err, || {
+            let stream = generic_stream_arg(stream)?;
+            let name = str_arg(name, name_len, "name")?;
+            stream.with_writer(|w| w.begin_section(name))
+        })
+    }
+}
+
+/// Closes the innermost section.
+///
+/// # Safety
+///
+/// `stream` is live; `err` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn gcf_generic_stream_end_section(
+    stream: *mut gcf_generic_stream,
+    err: *mut *mut gcf_error,
+) -> gcf_status {
+    // SAFETY: the pointers are valid per this function's contract.
+    unsafe {
+        boundary(err, || {
+            generic_stream_arg(stream)?.with_writer(|w| w.end_section())
+        })
+    }
+}
+
+/// Opens a table `## name [?]{fields}` (name NULL: the root array) whose
+/// rows follow.
+///
+/// # Safety
+///
+/// `stream` is live; `name` is NULL or points to `name_len` bytes; `fields`
+/// points to `field_count` readable `gcf_str`s, each pointing to its bytes;
+/// `err` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn gcf_generic_stream_begin_table(
+    stream: *mut gcf_generic_stream,
+    name: *const u8,
+    name_len: usize,
+    fields: *const gcf_str,
+    field_count: usize,
+    err: *mut *mut gcf_error,
+) -> gcf_status {
+    // SAFETY: the pointers are valid per this function's contract.
+    unsafe {
+        boundary(err, || {
+            let stream = generic_stream_arg(stream)?;
+            let name = if name.is_null() {
+                None
+            } else {
+                Some(str_arg(name, name_len, "name")?)
+            };
+            let names = slice_arg(fields, field_count, "fields")?
+                .iter()
+                .map(|f| str_arg(f.ptr.cast(), f.len, "field name"))
+                .collect::<Result<Vec<&str>, _>>()?;
+            stream.with_writer(|w| w.begin_table(name, &names))
+        })
+    }
+}
+
+/// Writes one row of the open table: `cell_count` cells, one per field.
+///
+/// # Safety
+///
+/// `stream` is live; `cells` points to `cell_count` readable cells whose text
+/// is readable; `err` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn gcf_generic_stream_row(
+    stream: *mut gcf_generic_stream,
+    cells: *const gcf_cell,
+    cell_count: usize,
+    err: *mut *mut gcf_error,
+) -> gcf_status {
+    // Rows of up to this many cells convert without allocating.
+    const INLINE: usize = 32;
+    // SAFETY: the pointers are valid per this function's contract.
+    unsafe {
+        boundary(err, || {
+            let stream = generic_stream_arg(stream)?;
+            let raw = slice_arg(cells, cell_count, "cells")?;
+            if raw.len() <= INLINE {
+                let mut row = [Cell::Null; INLINE];
+                for (i, (slot, c)) in row.iter_mut().zip(raw).enumerate() {
+                    *slot = cell_arg(c, i)?;
+                }
+                stream.with_writer(|w| w.row(&row[..raw.len()]))
+            } else {
+                let row = raw
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| cell_arg(c, i))
+                    .collect::<Result<Vec<_>, _>>()?;
+                stream.with_writer(|w| w.row(&row))
+            }
+        })
+    }
+}
+
+/// Closes the open table.
+///
+/// # Safety
+///
+/// `stream` is live; `err` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn gcf_generic_stream_end_table(
+    stream: *mut gcf_generic_stream,
+    err: *mut *mut gcf_error,
+) -> gcf_status {
+    // SAFETY: the pointers are valid per this function's contract.
+    unsafe {
+        boundary(err, || {
+            generic_stream_arg(stream)?.with_writer(|w| w.end_table())
+        })
+    }
+}
+
+/// Hands buffered bytes to the callback now.
+///
+/// # Safety
+///
+/// `stream` is live; `err` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn gcf_generic_stream_flush(
+    stream: *mut gcf_generic_stream,
+    err: *mut *mut gcf_error,
+) -> gcf_status {
+    // SAFETY: the pointers are valid per this function's contract.
+    unsafe {
+        boundary(err, || {
+            generic_stream_arg(stream)?.with_writer(|w| w.flush())
+        })
+    }
+}
+
+/// Closes what is open, writes the trailer and hands every remaining byte to
+/// the callback. The stream is finished afterwards, whatever the result.
+///
+/// # Safety
+///
+/// `stream` is live; `err` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn gcf_generic_stream_finish(
+    stream: *mut gcf_generic_stream,
+    err: *mut *mut gcf_error,
+) -> gcf_status {
+    // SAFETY: the pointers are valid per this function's contract.
+    unsafe {
+        boundary(err, || {
+            let stream = generic_stream_arg(stream)?;
+            if stream.failed {
+                return Err(FfiError::state(
+                    "the stream failed earlier and cannot be finished",
+                ));
+            }
+            let writer = stream
+                .writer
+                .take()
+                .ok_or_else(|| FfiError::state("the stream is already finished"))?;
+            writer.finish().map(drop).map_err(FfiError::from)
+        })
+    }
+}
+
+/// Releases a generic stream, finished or not. NULL is a no-op.
+///
+/// # Safety
+///
+/// `stream` is NULL or a stream from [`gcf_generic_stream_new`] not freed since.
+#[no_mangle]
+pub unsafe extern "C" fn gcf_generic_stream_free(stream: *mut gcf_generic_stream) {
+    if !stream.is_null() {
+        // SAFETY: created by `Box::into_raw` in `gcf_generic_stream_new`, freed once.
+        drop(unsafe { Box::from_raw(stream) });
+    }
+}

@@ -1,0 +1,319 @@
+//! Buffered graph-profile calls: JSON text in, GCF text out, and back.
+//!
+//! JSON uses the camelCase field names of the conformance fixtures
+//! (`qualifiedName`, `edgeType`, `tokenBudget`, ...); the conversions are
+//! core's `graph::*_from_json` / `*_to_json`.
+
+use gcf_core::graph::{self, Outcome, Session};
+
+use crate::buf::{bytes_arg, gcf_buf, optional_str_arg, parse_json, put, require_out};
+use crate::error::{boundary, gcf_error, gcf_status, FfiError};
+
+/// Which answer [`gcf_graph_delta`] chose (spec §10.3). The numbers are part
+/// of the ABI.
+#[repr(u32)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum gcf_outcome {
+    /// No answer (only seen after a failed call).
+    GCF_OUTCOME_NONE = 0,
+    /// The consumer's root is current: a header-only `unchanged=true` payload.
+    GCF_OUTCOME_UNCHANGED = 1,
+    /// A delta against the consumer's snapshot.
+    GCF_OUTCOME_DELTA = 2,
+    /// The full payload, with `pack_root=` in its header.
+    GCF_OUTCOME_FULL = 3,
+}
+
+fn payload_arg(bytes: &[u8], what: &str) -> Result<graph::Payload, FfiError> {
+    let json = parse_json(bytes, what)?;
+    graph::payload_from_json(&json).map_err(|e| FfiError::json_shape(e, what))
+}
+
+fn snapshot_arg(bytes: &[u8], what: &str) -> Result<graph::Snapshot, FfiError> {
+    let json = parse_json(bytes, what)?;
+    graph::snapshot_from_json(&json).map_err(|e| FfiError::json_shape(e, what))
+}
+
+fn json_out(value: &serde_json::Value) -> Result<gcf_buf, FfiError> {
+    let bytes = serde_json::to_vec(value).map_err(|e| {
+        FfiError::from(gcf_core::Error::new(
+            gcf_core::ErrorKind::InvalidInput,
+            format!("cannot render JSON: {e}"),
+        ))
+    })?;
+    Ok(gcf_buf::from_vec(bytes))
+}
+
+/// Resets a required output buffer and checks it is not NULL.
+///
+/// # Safety
+///
+/// `out` is NULL or writable.
+unsafe fn reset_out(out: *mut gcf_buf) -> Result<(), FfiError> {
+    // SAFETY: NULL or writable, per the caller.
+    unsafe { put(out, gcf_buf::EMPTY) };
+    require_out(out, "out")
+}
+
+/// Encodes a graph payload given as JSON (`{"tool", "tokenBudget",
+/// "tokensUsed", "packRoot", "symbols": [...], "edges": [...],
+/// "locations": [...]}`) into GCF text.
+///
+/// # Safety
+///
+/// `json` points to `json_len` readable bytes (or is NULL with 0); `out` is a
+/// writable `gcf_buf`; `err` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn gcf_graph_encode(
+    json: *const u8,
+    json_len: usize,
+    out: *mut gcf_buf,
+    err: *mut *mut gcf_error,
+) -> gcf_status {
+    // SAFETY: the pointers are valid per this function's contract.
+    unsafe {
+        boundary(err, || {
+            reset_out(out)?;
+            let payload = payload_arg(bytes_arg(json, json_len, "json")?, "json")?;
+            let text = graph::encode(&payload)?;
+            put(out, gcf_buf::from_vec(text.into_bytes()));
+            Ok(())
+        })
+    }
+}
+
+/// Decodes graph-profile GCF text into payload JSON. Bytes that are not UTF-8
+/// are a `GCF_STATUS_DATA_ERROR` of category `invalid_utf8` with a position.
+/// A delta payload (`delta=true`) is rejected: apply it with
+/// [`gcf_graph_apply_delta`].
+///
+/// # Safety
+///
+/// `input` points to `input_len` readable bytes (or is NULL with 0); `out` is
+/// a writable `gcf_buf`; `err` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn gcf_graph_decode(
+    input: *const u8,
+    input_len: usize,
+    out: *mut gcf_buf,
+    err: *mut *mut gcf_error,
+) -> gcf_status {
+    // SAFETY: the pointers are valid per this function's contract.
+    unsafe {
+        boundary(err, || {
+            reset_out(out)?;
+            let payload = graph::decode_bytes(bytes_arg(input, input_len, "input")?)?;
+            put(out, json_out(&graph::payload_to_json(&payload))?);
+            Ok(())
+        })
+    }
+}
+
+/// Encodes a delta payload given as JSON (`{"tool", "baseRoot", "newRoot",
+/// "removed": [{"kind", "qualifiedName"}], "added": [...], "removedEdges",
+/// "addedEdges", "deltaTokens", "fullTokens"}`).
+///
+/// # Safety
+///
+/// As for [`gcf_graph_encode`].
+#[no_mangle]
+pub unsafe extern "C" fn gcf_graph_encode_delta(
+    json: *const u8,
+    json_len: usize,
+    out: *mut gcf_buf,
+    err: *mut *mut gcf_error,
+) -> gcf_status {
+    // SAFETY: the pointers are valid per this function's contract.
+    unsafe {
+        boundary(err, || {
+            reset_out(out)?;
+            let json = parse_json(bytes_arg(json, json_len, "json")?, "json")?;
+            let delta =
+                graph::delta_from_json(&json).map_err(|e| FfiError::json_shape(e, "json"))?;
+            put(
+                out,
+                gcf_buf::from_vec(graph::encode_delta(&delta)?.into_bytes()),
+            );
+            Ok(())
+        })
+    }
+}
+
+/// Decodes the delta text `delta` and applies it to the snapshot JSON `base`
+/// (`{"symbols": [...], "edges": [...]}`), verifying both pack roots; the
+/// result is the new snapshot as JSON. Atomic: on any error nothing is output.
+///
+/// # Safety
+///
+/// `base` and `delta` point to their lengths' readable bytes (or are NULL
+/// with 0); `out` is a writable `gcf_buf`; `err` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn gcf_graph_apply_delta(
+    base: *const u8,
+    base_len: usize,
+    delta: *const u8,
+    delta_len: usize,
+    out: *mut gcf_buf,
+    err: *mut *mut gcf_error,
+) -> gcf_status {
+    // SAFETY: the pointers are valid per this function's contract.
+    unsafe {
+        boundary(err, || {
+            reset_out(out)?;
+            let base = snapshot_arg(bytes_arg(base, base_len, "base")?, "base")?;
+            let text = gcf_core::input::validate_utf8(bytes_arg(delta, delta_len, "delta")?)?;
+            let result = graph::apply_delta(&base, text)?;
+            put(out, json_out(&graph::snapshot_to_json(&result))?);
+            Ok(())
+        })
+    }
+}
+
+/// Answers a consumer who echoed a pack root (spec §10.3): unchanged, a
+/// delta, or the full payload, chosen by core's `graph::respond`.
+///
+/// - `held` / `held_len`: the snapshot JSON the producer still holds for the
+///   echoed root, or NULL when it holds none.
+/// - `payload` / `payload_len`: the current payload JSON.
+/// - `echoed_root` / `echoed_root_len`: the root the consumer sent, or NULL
+///   on a first request.
+/// - `outcome`: set to which answer was chosen (required).
+/// - `out`: the answer's GCF text.
+///
+/// # Safety
+///
+/// Each non-NULL input points to its length's readable bytes; `outcome` and
+/// `out` are writable; `err` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn gcf_graph_delta(
+    held: *const u8,
+    held_len: usize,
+    payload: *const u8,
+    payload_len: usize,
+    echoed_root: *const u8,
+    echoed_root_len: usize,
+    outcome: *mut gcf_outcome,
+    out: *mut gcf_buf,
+    err: *mut *mut gcf_error,
+) -> gcf_status {
+    // SAFETY: the pointers are valid per this function's contract.
+    unsafe {
+        boundary(err, || {
+            put(outcome, gcf_outcome::GCF_OUTCOME_NONE);
+            reset_out(out)?;
+            require_out(outcome, "outcome")?;
+            let held = if held.is_null() {
+                None
+            } else {
+                Some(snapshot_arg(bytes_arg(held, held_len, "held")?, "held")?)
+            };
+            let current = payload_arg(bytes_arg(payload, payload_len, "payload")?, "payload")?;
+            let root = optional_str_arg(echoed_root, echoed_root_len, "echoed_root")?;
+            let (kind, text) = match graph::respond(root, held.as_ref(), &current)? {
+                Outcome::Unchanged(t) => (gcf_outcome::GCF_OUTCOME_UNCHANGED, t),
+                Outcome::Delta(t) => (gcf_outcome::GCF_OUTCOME_DELTA, t),
+                Outcome::Full(t) => (gcf_outcome::GCF_OUTCOME_FULL, t),
+            };
+            put(outcome, kind);
+            put(out, gcf_buf::from_vec(text.into_bytes()));
+            Ok(())
+        })
+    }
+}
+
+/// The graph pack root (`sha256:<64 hex>`, spec §10.2) of a snapshot or
+/// payload JSON (only `symbols` and `edges` are read).
+///
+/// # Safety
+///
+/// As for [`gcf_graph_encode`].
+#[no_mangle]
+pub unsafe extern "C" fn gcf_graph_pack_root(
+    json: *const u8,
+    json_len: usize,
+    out: *mut gcf_buf,
+    err: *mut *mut gcf_error,
+) -> gcf_status {
+    // SAFETY: the pointers are valid per this function's contract.
+    unsafe {
+        boundary(err, || {
+            reset_out(out)?;
+            let snapshot = snapshot_arg(bytes_arg(json, json_len, "json")?, "json")?;
+            put(out, gcf_buf::from_vec(snapshot.pack_root()?.into_bytes()));
+            Ok(())
+        })
+    }
+}
+
+/// A graph session (spec §9): symbols already sent in earlier payloads are
+/// written as bare `@N` references. Create with [`gcf_graph_session_new`],
+/// release with [`gcf_graph_session_free`]. Not thread-safe: use one session
+/// from one thread at a time.
+pub struct gcf_graph_session {
+    session: Session,
+}
+
+/// Creates a session.
+///
+/// # Safety
+///
+/// `out` is writable; `err` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn gcf_graph_session_new(
+    out: *mut *mut gcf_graph_session,
+    err: *mut *mut gcf_error,
+) -> gcf_status {
+    // SAFETY: the pointers are valid per this function's contract.
+    unsafe {
+        boundary(err, || {
+            put(out, core::ptr::null_mut());
+            require_out(out, "out")?;
+            let session = Box::new(gcf_graph_session {
+                session: Session::new(),
+            });
+            put(out, Box::into_raw(session));
+            Ok(())
+        })
+    }
+}
+
+/// Encodes a payload JSON within the session. The session records the new
+/// symbols only when the whole payload was encoded.
+///
+/// # Safety
+///
+/// `session` is a live session not used concurrently; `json` points to
+/// `json_len` readable bytes; `out` is writable; `err` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn gcf_graph_session_encode(
+    session: *mut gcf_graph_session,
+    json: *const u8,
+    json_len: usize,
+    out: *mut gcf_buf,
+    err: *mut *mut gcf_error,
+) -> gcf_status {
+    // SAFETY: the pointers are valid per this function's contract.
+    unsafe {
+        boundary(err, || {
+            reset_out(out)?;
+            let session = session.as_mut().ok_or_else(|| FfiError::null("session"))?;
+            let payload = payload_arg(bytes_arg(json, json_len, "json")?, "json")?;
+            let text = session.session.encode(&payload)?;
+            put(out, gcf_buf::from_vec(text.into_bytes()));
+            Ok(())
+        })
+    }
+}
+
+/// Releases a session. NULL is a no-op.
+///
+/// # Safety
+///
+/// `session` is NULL or a session from [`gcf_graph_session_new`] not freed since.
+#[no_mangle]
+pub unsafe extern "C" fn gcf_graph_session_free(session: *mut gcf_graph_session) {
+    if !session.is_null() {
+        // SAFETY: created by `Box::into_raw` in `gcf_graph_session_new`, freed once.
+        drop(unsafe { Box::from_raw(session) });
+    }
+}

@@ -1,0 +1,413 @@
+//! The streaming graph writer behind an opaque handle, writing through a C
+//! callback.
+
+use core::ffi::{c_int, c_void};
+
+use gcf_core::graph::{StreamOptions, StreamWriter, Symbol, TrailerForm};
+use gcf_core::{ErrorKind, Sink, SinkError};
+
+use crate::buf::{put, require_out, str_arg};
+use crate::error::{boundary, gcf_error, gcf_status, FfiError};
+
+/// Receives encoded bytes: `bytes[0..len]` is valid only during the call.
+/// Return 0 to continue; any other value stops the writer, and the call that
+/// was writing fails with `GCF_STATUS_SINK_ERROR`.
+pub type gcf_write_callback =
+    Option<unsafe extern "C" fn(user_data: *mut c_void, bytes: *const u8, len: usize) -> c_int>;
+
+/// `gcf_graph_stream_options.trailer`: `counts=2,2,3` (spec §8.4, the default).
+pub const GCF_TRAILER_POSITIONAL: u32 = 0;
+/// `gcf_graph_stream_options.trailer`: `counts=targets:2,related:2,edges:3` (spec §8.4.1).
+pub const GCF_TRAILER_LABELED: u32 = 1;
+/// `gcf_graph_stream_options.trailer`: `## _summary ... sections=...`, the
+/// first streaming drafts' form.
+pub const GCF_TRAILER_LEGACY: u32 = 2;
+
+/// Header fields and choices for [`gcf_graph_stream_new`]. Pass NULL for all
+/// defaults; zero-initialise to get the defaults field by field.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct gcf_graph_stream_options {
+    /// Producing tool (`tool=`), UTF-8; NULL or empty to omit.
+    pub tool: *const u8,
+    /// Bytes of `tool`.
+    pub tool_len: usize,
+    /// `budget=`; 0 to omit.
+    pub token_budget: u64,
+    /// `tokens=`; 0 to omit.
+    pub tokens_used: u64,
+    /// `GCF_TRAILER_POSITIONAL` (0), `GCF_TRAILER_LABELED` or `GCF_TRAILER_LEGACY`.
+    pub trailer: u32,
+    /// Keep a name index so [`gcf_graph_stream_write_edge_by_name`] works; it
+    /// costs a copy of every qualified name. Off: constant memory.
+    pub index_names: bool,
+}
+
+/// Forwards bytes to the C callback, remembering a refusal's return code.
+pub(crate) struct CallbackSink {
+    callback: unsafe extern "C" fn(*mut c_void, *const u8, usize) -> c_int,
+    user_data: *mut c_void,
+    refused_with: c_int,
+}
+
+impl CallbackSink {
+    pub(crate) fn new(
+        callback: unsafe extern "C" fn(*mut c_void, *const u8, usize) -> c_int,
+        user_data: *mut c_void,
+    ) -> CallbackSink {
+        CallbackSink {
+            callback,
+            user_data,
+            refused_with: 0,
+        }
+    }
+}
+
+impl Sink for CallbackSink {
+    fn write_bytes(&mut self, bytes: &[u8]) -> Result<(), SinkError> {
+        if bytes.is_empty() {
+            return Ok(());
+        }
+        // SAFETY: the caller of `gcf_graph_stream_new` promised a callback that
+        // accepts `user_data` and reads `len` bytes for the duration of the call.
+        let rc = unsafe { (self.callback)(self.user_data, bytes.as_ptr(), bytes.len()) };
+        if rc == 0 {
+            Ok(())
+        } else {
+            self.refused_with = rc;
+            Err(SinkError)
+        }
+    }
+}
+
+/// A streaming graph writer (spec §8): symbols and edges reach the callback as
+/// they are written (through an 8 KiB buffer), counts come last in the trailer
+/// written by [`gcf_graph_stream_finish`]. Release with
+/// [`gcf_graph_stream_free`]. Not thread-safe.
+///
+/// After a callback refusal, a panic, or an error that may have left a partial
+/// line behind, the stream is failed: every later call returns
+/// `GCF_STATUS_INVALID_STATE`. An unknown symbol id or an out-of-order call
+/// leaves it usable.
+pub struct gcf_graph_stream {
+    writer: Option<StreamWriter<CallbackSink>>,
+    failed: bool,
+}
+
+impl gcf_graph_stream {
+    /// Runs `op` on the live writer, failing the stream when the error may
+    /// have left output behind.
+    fn with_writer<T>(
+        &mut self,
+        op: impl FnOnce(&mut StreamWriter<CallbackSink>) -> Result<T, gcf_core::Error>,
+    ) -> Result<T, FfiError> {
+        if self.failed {
+            return Err(FfiError::state(
+                "the stream failed earlier and cannot be written",
+            ));
+        }
+        let writer = self
+            .writer
+            .as_mut()
+            .ok_or_else(|| FfiError::state("the stream is finished"))?;
+        // Assume the worst until `op` returns: a panic inside leaves it failed.
+        self.failed = true;
+        let result = op(writer);
+        self.failed = match &result {
+            Ok(_) => false,
+            // Core raises these before writing anything.
+            Err(e) => !matches!(
+                e.kind(),
+                ErrorKind::UnknownEdgeReference | ErrorKind::InvalidState
+            ),
+        };
+        result.map_err(|e| sink_detail(e, writer.get_ref()))
+    }
+}
+
+/// Adds the callback's return code to a sink error.
+pub(crate) fn sink_detail(e: gcf_core::Error, sink: &CallbackSink) -> FfiError {
+    let mut err = FfiError::from(e);
+    if err.status == gcf_status::GCF_STATUS_SINK_ERROR {
+        err.message = format!("the write callback returned {}", sink.refused_with);
+    }
+    err
+}
+
+/// Live stream from a pointer, or an error for NULL.
+///
+/// # Safety
+///
+/// `stream` is NULL or a live stream not used concurrently.
+unsafe fn stream_arg<'a>(
+    stream: *mut gcf_graph_stream,
+) -> Result<&'a mut gcf_graph_stream, FfiError> {
+    // SAFETY: NULL or live and exclusive, per the caller.
+    unsafe { stream.as_mut() }.ok_or_else(|| FfiError::null("stream"))
+}
+
+/// Creates a stream and writes its header through `callback`.
+///
+/// # Safety
+///
+/// `callback` is a valid function (NULL is an error) that may be called with
+/// `user_data` until the stream is freed; `options` is NULL or readable, its
+/// `tool` pointing to `tool_len` bytes; `out` is writable; `err` is NULL or
+/// writable.
+#[no_mangle]
+pub unsafe extern "C" fn gcf_graph_stream_new(
+    callback: gcf_write_callback,
+    user_data: *mut c_void,
+    options: *const gcf_graph_stream_options,
+    out: *mut *mut gcf_graph_stream,
+    err: *mut *mut gcf_error,
+) -> gcf_status {
+    // SAFETY: the pointers are valid per this function's contract.
+    unsafe {
+        boundary(err, || {
+            put(out, core::ptr::null_mut());
+            require_out(out, "out")?;
+            let callback = callback.ok_or_else(|| FfiError::null("callback"))?;
+            let defaults = gcf_graph_stream_options {
+                tool: core::ptr::null(),
+                tool_len: 0,
+                token_budget: 0,
+                tokens_used: 0,
+                trailer: 0,
+                index_names: false,
+            };
+            let o = options.as_ref().copied().unwrap_or(defaults);
+            let trailer = match o.trailer {
+                GCF_TRAILER_POSITIONAL => TrailerForm::Positional,
+                GCF_TRAILER_LABELED => TrailerForm::Labeled,
+                GCF_TRAILER_LEGACY => TrailerForm::Legacy,
+                n => {
+                    return Err(FfiError::argument(
+                        ErrorKind::InvalidInput,
+                        format!("options.trailer: {n} is not a GCF_TRAILER_* value"),
+                    ))
+                }
+            };
+            let tool = if o.tool.is_null() {
+                ""
+            } else {
+                str_arg(o.tool, o.tool_len, "options.tool")?
+            };
+            let sink = CallbackSink {
+                callback,
+                user_data,
+                refused_with: 0,
+            };
+            let options = StreamOptions {
+                tool,
+                token_budget: o.token_budget,
+                tokens_used: o.tokens_used,
+                trailer,
+                index_names: o.index_names,
+            };
+            // The header sits in the writer's buffer: it reaches the callback
+            // with the first flush, so this cannot fail on the callback.
+            let writer = StreamWriter::new(sink, options)?;
+            let stream = Box::new(gcf_graph_stream {
+                writer: Some(writer),
+                failed: false,
+            });
+            put(out, Box::into_raw(stream));
+            Ok(())
+        })
+    }
+}
+
+/// Writes a symbol and sets `*id` to its id (0, 1, 2, ... in order written).
+/// A distance different from the previous symbol's starts a new group.
+///
+/// # Safety
+///
+/// `stream` is a live stream; each `(pointer, length)` pair points to that
+/// many readable bytes; `id` is NULL or writable; `err` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn gcf_graph_stream_write_symbol(
+    stream: *mut gcf_graph_stream,
+    qualified_name: *const u8,
+    qualified_name_len: usize,
+    kind: *const u8,
+    kind_len: usize,
+    score: f64,
+    provenance: *const u8,
+    provenance_len: usize,
+    distance: u32,
+    id: *mut u64,
+    err: *mut *mut gcf_error,
+) -> gcf_status {
+    // SAFETY: the pointers are valid per this function's contract.
+    unsafe {
+        boundary(err, || {
+            let stream = stream_arg(stream)?;
+            let symbol = Symbol {
+                qualified_name: str_arg(qualified_name, qualified_name_len, "qualified_name")?,
+                kind: str_arg(kind, kind_len, "kind")?,
+                score,
+                provenance: str_arg(provenance, provenance_len, "provenance")?,
+                distance,
+            };
+            let written = stream.with_writer(|w| w.write_symbol(&symbol))?;
+            put(id, written);
+            Ok(())
+        })
+    }
+}
+
+/// Writes an edge `source -> target` between symbols already written, by id.
+/// `status` may be NULL (no status).
+///
+/// # Safety
+///
+/// `stream` is a live stream; each non-NULL `(pointer, length)` pair points
+/// to that many readable bytes; `err` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn gcf_graph_stream_write_edge(
+    stream: *mut gcf_graph_stream,
+    source: u64,
+    target: u64,
+    edge_type: *const u8,
+    edge_type_len: usize,
+    status: *const u8,
+    status_len: usize,
+    err: *mut *mut gcf_error,
+) -> gcf_status {
+    // SAFETY: the pointers are valid per this function's contract.
+    unsafe {
+        boundary(err, || {
+            let stream = stream_arg(stream)?;
+            let edge_type = str_arg(edge_type, edge_type_len, "edge_type")?;
+            let status = str_arg(status, status_len, "status")?;
+            stream.with_writer(|w| w.write_edge(source, target, edge_type, status))
+        })
+    }
+}
+
+/// Writes an edge between symbols named by qualified name; the stream needs
+/// `index_names`. An unknown name is a `GCF_STATUS_DATA_ERROR` of category
+/// `unknown_edge_reference` (the stream stays usable).
+///
+/// # Safety
+///
+/// As for [`gcf_graph_stream_write_edge`].
+#[no_mangle]
+pub unsafe extern "C" fn gcf_graph_stream_write_edge_by_name(
+    stream: *mut gcf_graph_stream,
+    source: *const u8,
+    source_len: usize,
+    target: *const u8,
+    target_len: usize,
+    edge_type: *const u8,
+    edge_type_len: usize,
+    status: *const u8,
+    status_len: usize,
+    err: *mut *mut gcf_error,
+) -> gcf_status {
+    // SAFETY: the pointers are valid per this function's contract.
+    unsafe {
+        boundary(err, || {
+            let stream = stream_arg(stream)?;
+            let source = str_arg(source, source_len, "source")?;
+            let target = str_arg(target, target_len, "target")?;
+            let edge_type = str_arg(edge_type, edge_type_len, "edge_type")?;
+            let status = str_arg(status, status_len, "status")?;
+            stream.with_writer(|w| w.write_edge_by_name(source, target, edge_type, status))
+        })
+    }
+}
+
+/// Writes a source location (spec §6b) for a symbol already written.
+/// `end_line`/`end_column` of 0 mean "no end position".
+///
+/// # Safety
+///
+/// As for [`gcf_graph_stream_write_edge`].
+#[no_mangle]
+pub unsafe extern "C" fn gcf_graph_stream_write_location(
+    stream: *mut gcf_graph_stream,
+    id: u64,
+    file: *const u8,
+    file_len: usize,
+    line: u32,
+    column: u32,
+    end_line: u32,
+    end_column: u32,
+    err: *mut *mut gcf_error,
+) -> gcf_status {
+    // SAFETY: the pointers are valid per this function's contract.
+    unsafe {
+        boundary(err, || {
+            let stream = stream_arg(stream)?;
+            let file = str_arg(file, file_len, "file")?;
+            let end = (end_line != 0 || end_column != 0).then_some((end_line, end_column));
+            stream.with_writer(|w| w.write_location(id, file, line, column, end))
+        })
+    }
+}
+
+/// Hands buffered bytes to the callback now.
+///
+/// # Safety
+///
+/// `stream` is a live stream; `err` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn gcf_graph_stream_flush(
+    stream: *mut gcf_graph_stream,
+    err: *mut *mut gcf_error,
+) -> gcf_status {
+    // SAFETY: the pointers are valid per this function's contract.
+    unsafe { boundary(err, || stream_arg(stream)?.with_writer(|w| w.flush())) }
+}
+
+/// Writes the trailer and hands every remaining byte to the callback. The
+/// stream is finished afterwards, whatever the result; free it with
+/// [`gcf_graph_stream_free`].
+///
+/// # Safety
+///
+/// `stream` is a live stream; `err` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn gcf_graph_stream_finish(
+    stream: *mut gcf_graph_stream,
+    err: *mut *mut gcf_error,
+) -> gcf_status {
+    // SAFETY: the pointers are valid per this function's contract.
+    unsafe {
+        boundary(err, || {
+            let stream = stream_arg(stream)?;
+            if stream.failed {
+                return Err(FfiError::state(
+                    "the stream failed earlier and cannot be finished",
+                ));
+            }
+            let writer = stream
+                .writer
+                .take()
+                .ok_or_else(|| FfiError::state("the stream is already finished"))?;
+            writer.finish().map(drop).map_err(|e| {
+                let mut err = FfiError::from(e);
+                if err.status == gcf_status::GCF_STATUS_SINK_ERROR {
+                    err.message = "the write callback refused the trailer".to_string();
+                }
+                err
+            })
+        })
+    }
+}
+
+/// Releases a stream, finished or not (an unfinished stream's buffered bytes
+/// are dropped, not written). NULL is a no-op.
+///
+/// # Safety
+///
+/// `stream` is NULL or a stream from [`gcf_graph_stream_new`] not freed since.
+#[no_mangle]
+pub unsafe extern "C" fn gcf_graph_stream_free(stream: *mut gcf_graph_stream) {
+    if !stream.is_null() {
+        // SAFETY: created by `Box::into_raw` in `gcf_graph_stream_new`, freed once.
+        drop(unsafe { Box::from_raw(stream) });
+    }
+}

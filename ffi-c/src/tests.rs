@@ -1,0 +1,710 @@
+//! The FFI layer called from Rust the way C calls it.
+
+use core::ffi::{c_int, c_void, CStr};
+use core::ptr;
+
+use crate::error::boundary;
+use crate::*;
+
+/// Calls an export that fills a `gcf_buf`, returning the status, the text and
+/// the error (category, line, column, message).
+/// An error's category, line, column and message.
+type Detail = (String, u64, u64, String);
+
+fn call(
+    f: impl FnOnce(*mut gcf_buf, *mut *mut gcf_error) -> gcf_status,
+) -> (gcf_status, String, Option<Detail>) {
+    let mut out = gcf_buf {
+        ptr: ptr::dangling_mut::<u8>(),
+        len: 99,
+    };
+    let mut err: *mut gcf_error = ptr::dangling_mut::<gcf_error>();
+    let status = f(&mut out, &mut err);
+    let text = if out.ptr.is_null() {
+        assert_eq!(out.len, 0);
+        String::new()
+    } else {
+        // SAFETY: the library filled `out`.
+        let bytes = unsafe { core::slice::from_raw_parts(out.ptr, out.len + 1) };
+        assert_eq!(bytes[out.len], 0, "output is NUL-terminated");
+        String::from_utf8(bytes[..out.len].to_vec()).unwrap()
+    };
+    // SAFETY: `out` came from the library.
+    unsafe { gcf_buf_free(&mut out) };
+    assert!(out.ptr.is_null());
+    let detail = if err.is_null() {
+        None
+    } else {
+        // SAFETY: `err` is a live error from the library.
+        unsafe {
+            let d = (
+                CStr::from_ptr(gcf_error_category(err))
+                    .to_str()
+                    .unwrap()
+                    .to_string(),
+                gcf_error_line(err),
+                gcf_error_column(err),
+                CStr::from_ptr(gcf_error_message(err))
+                    .to_str()
+                    .unwrap()
+                    .to_string(),
+            );
+            assert_eq!(gcf_error_status(err), status);
+            gcf_error_free(err);
+            Some(d)
+        }
+    };
+    assert_eq!(status == gcf_status::GCF_STATUS_OK, detail.is_none());
+    (status, text, detail)
+}
+
+const PAYLOAD: &str = r#"{"tool":"ctx","symbols":[
+  {"qualifiedName":"pkg.Auth","kind":"function","score":0.78,"provenance":"lsp_resolved","distance":0},
+  {"qualifiedName":"pkg.Server","kind":"function","score":0.54,"provenance":"lsp_resolved","distance":1}],
+  "edges":[{"source":"pkg.Server","target":"pkg.Auth","edgeType":"calls"}]}"#;
+
+const TEXT: &str = "GCF profile=graph tool=ctx symbols=2 edges=1\n## targets\n@0 fn pkg.Auth 0.78 lsp_resolved\n## related\n@1 fn pkg.Server 0.54 lsp_resolved\n## edges [1]\n@0<@1 calls\n";
+
+#[test]
+fn encode_and_decode_round_trip() {
+    // SAFETY (all unsafe calls in these tests): arguments are valid slices and out-params.
+    let (status, text, _) =
+        // SAFETY: the arguments are live Rust slices and valid out-params.
+        call(|o, e| unsafe { gcf_graph_encode(PAYLOAD.as_ptr(), PAYLOAD.len(), o, e) });
+    assert_eq!(status, gcf_status::GCF_STATUS_OK);
+    assert!(text.starts_with("GCF profile=graph tool=ctx"), "{text}");
+    let (status, json, _) =
+        // SAFETY: the arguments are live Rust slices and valid out-params.
+        call(|o, e| unsafe { gcf_graph_decode(text.as_ptr(), text.len(), o, e) });
+    assert_eq!(status, gcf_status::GCF_STATUS_OK);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["symbols"][1]["qualifiedName"], "pkg.Server");
+    assert_eq!(v["edges"][0]["edgeType"], "calls");
+}
+
+#[test]
+fn errors_carry_category_and_position() {
+    let bad = "GCF profile=graph\n## targets\n@x fn a.B 0.50 lsp\n";
+    let (status, text, err) =
+        // SAFETY: the arguments are live Rust slices and valid out-params.
+        call(|o, e| unsafe { gcf_graph_decode(bad.as_ptr(), bad.len(), o, e) });
+    assert_eq!(status, gcf_status::GCF_STATUS_DATA_ERROR);
+    assert!(text.is_empty());
+    let (category, line, _, _) = err.unwrap();
+    assert_eq!(category, "invalid_symbol_id");
+    assert_eq!(line, 3);
+
+    let bytes = b"GCF profile=graph\n## targets\n@0 fn a\xff 0.50 x\n";
+    let (status, _, err) =
+        // SAFETY: the arguments are live Rust slices and valid out-params.
+        call(|o, e| unsafe { gcf_graph_decode(bytes.as_ptr(), bytes.len(), o, e) });
+    assert_eq!(status, gcf_status::GCF_STATUS_DATA_ERROR);
+    let (category, line, column, _) = err.unwrap();
+    assert_eq!((category.as_str(), line), ("invalid_utf8", 3));
+    assert!(column > 0);
+
+    let json = "{\"symbols\": [}";
+    let (status, _, err) =
+        // SAFETY: the arguments are live Rust slices and valid out-params.
+        call(|o, e| unsafe { gcf_graph_encode(json.as_ptr(), json.len(), o, e) });
+    assert_eq!(status, gcf_status::GCF_STATUS_JSON_ERROR);
+    let (category, line, column, _) = err.unwrap();
+    assert_eq!((category.as_str(), line, column), ("invalid_input", 1, 14));
+
+    let json = r#"{"symbols":[{"qualifiedName":"has space","kind":"function","score":0.5,"provenance":"x","distance":0}]}"#;
+    let (status, _, err) =
+        // SAFETY: the arguments are live Rust slices and valid out-params.
+        call(|o, e| unsafe { gcf_graph_encode(json.as_ptr(), json.len(), o, e) });
+    assert_eq!(status, gcf_status::GCF_STATUS_DATA_ERROR);
+    assert_eq!(err.unwrap().0, "invalid_input");
+
+    let json = b"{\"tool\":\"\xff\"}";
+    let (status, _, err) =
+        // SAFETY: the arguments are live Rust slices and valid out-params.
+        call(|o, e| unsafe { gcf_graph_encode(json.as_ptr(), json.len(), o, e) });
+    assert_eq!(status, gcf_status::GCF_STATUS_INVALID_ARGUMENT);
+    assert_eq!(err.unwrap().0, "invalid_utf8");
+}
+
+#[test]
+fn null_arguments_are_errors() {
+    // SAFETY: the arguments are live Rust slices and valid out-params.
+    let (status, _, err) = call(|o, e| unsafe { gcf_graph_encode(ptr::null(), 5, o, e) });
+    assert_eq!(status, gcf_status::GCF_STATUS_INVALID_ARGUMENT);
+    assert_eq!(err.unwrap().0, "invalid_input");
+    // NULL with length 0 is an empty input: a JSON error, not a crash.
+    // SAFETY: the arguments are live Rust slices and valid out-params.
+    let (status, _, _) = call(|o, e| unsafe { gcf_graph_encode(ptr::null(), 0, o, e) });
+    assert_eq!(status, gcf_status::GCF_STATUS_JSON_ERROR);
+    let mut err = ptr::null_mut();
+    // SAFETY: a NULL out-param is what is being tested.
+    let status =
+        // SAFETY: the arguments are live Rust slices and valid out-params.
+        unsafe { gcf_graph_encode(PAYLOAD.as_ptr(), PAYLOAD.len(), ptr::null_mut(), &mut err) };
+    assert_eq!(status, gcf_status::GCF_STATUS_INVALID_ARGUMENT);
+    // SAFETY: err is live; NULL accessors are allowed.
+    unsafe {
+        gcf_error_free(err);
+        assert_eq!(gcf_error_line(ptr::null()), 0);
+        assert_eq!(
+            CStr::from_ptr(gcf_error_category(ptr::null())).to_bytes(),
+            b""
+        );
+        gcf_error_free(ptr::null_mut());
+        gcf_buf_free(ptr::null_mut());
+        gcf_graph_stream_free(ptr::null_mut());
+        gcf_graph_session_free(ptr::null_mut());
+    }
+    // A NULL err pointer is allowed: only the status is reported.
+    let mut empty = gcf_buf::EMPTY;
+    // SAFETY: valid input, NULL err.
+    let status =
+        // SAFETY: the arguments are live Rust slices and valid out-params.
+        unsafe { gcf_graph_decode(b"nope".as_ptr(), 4, &mut empty, ptr::null_mut()) };
+    assert_eq!(status, gcf_status::GCF_STATUS_DATA_ERROR);
+}
+
+#[test]
+fn panics_become_a_status() {
+    let mut err = ptr::null_mut();
+    // SAFETY: err is writable.
+    let status = unsafe { boundary(&mut err, || panic!("boom")) };
+    assert_eq!(status, gcf_status::GCF_STATUS_PANIC);
+    // SAFETY: err is live.
+    unsafe {
+        assert_eq!(CStr::from_ptr(gcf_error_category(err)).to_bytes(), b"panic");
+        let msg = CStr::from_ptr(gcf_error_message(err)).to_str().unwrap();
+        assert!(msg.contains("boom"), "{msg}");
+        gcf_error_free(err);
+    }
+}
+
+#[test]
+fn pack_root_delta_and_session() {
+    let (status, root, _) =
+        // SAFETY: the arguments are live Rust slices and valid out-params.
+        call(|o, e| unsafe { gcf_graph_pack_root(PAYLOAD.as_ptr(), PAYLOAD.len(), o, e) });
+    assert_eq!(status, gcf_status::GCF_STATUS_OK);
+    assert!(root.starts_with("sha256:") && root.len() == 71, "{root}");
+
+    let mut outcome = gcf_outcome::GCF_OUTCOME_NONE;
+    // SAFETY: the arguments are live Rust slices and valid out-params.
+    let (status, text, _) = call(|o, e| unsafe {
+        gcf_graph_delta(
+            ptr::null(),
+            0,
+            PAYLOAD.as_ptr(),
+            PAYLOAD.len(),
+            ptr::null(),
+            0,
+            &mut outcome,
+            o,
+            e,
+        )
+    });
+    assert_eq!(status, gcf_status::GCF_STATUS_OK);
+    assert_eq!(outcome, gcf_outcome::GCF_OUTCOME_FULL);
+    assert!(text.contains(&format!("pack_root={root}")), "{text}");
+    // SAFETY: the arguments are live Rust slices and valid out-params.
+    let (_, text, _) = call(|o, e| unsafe {
+        gcf_graph_delta(
+            ptr::null(),
+            0,
+            PAYLOAD.as_ptr(),
+            PAYLOAD.len(),
+            root.as_ptr(),
+            root.len(),
+            &mut outcome,
+            o,
+            e,
+        )
+    });
+    assert_eq!(outcome, gcf_outcome::GCF_OUTCOME_UNCHANGED);
+    assert!(text.contains("unchanged=true"), "{text}");
+
+    // A base with one more symbol: the answer is a delta that removes it.
+    let mut many = String::from(r#"{"symbols":["#);
+    for i in 0..40 {
+        many.push_str(&format!(
+            r#"{{"qualifiedName":"pkg.F{i}","kind":"function","score":0.5,"provenance":"lsp","distance":0}},"#
+        ));
+    }
+    let current = format!("{}]}}", many.trim_end_matches(','));
+    let held = format!(
+        r#"{}{{"qualifiedName":"pkg.Gone","kind":"function","score":0.5,"provenance":"lsp","distance":0}}]}}"#,
+        many
+    );
+    let (_, held_root, _) =
+        // SAFETY: the arguments are live Rust slices and valid out-params.
+        call(|o, e| unsafe { gcf_graph_pack_root(held.as_ptr(), held.len(), o, e) });
+    // SAFETY: the arguments are live Rust slices and valid out-params.
+    let (status, delta, _) = call(|o, e| unsafe {
+        gcf_graph_delta(
+            held.as_ptr(),
+            held.len(),
+            current.as_ptr(),
+            current.len(),
+            held_root.as_ptr(),
+            held_root.len(),
+            &mut outcome,
+            o,
+            e,
+        )
+    });
+    assert_eq!(status, gcf_status::GCF_STATUS_OK);
+    assert_eq!(outcome, gcf_outcome::GCF_OUTCOME_DELTA, "{delta}");
+    // SAFETY: the arguments are live Rust slices and valid out-params.
+    let (status, applied, _) = call(|o, e| unsafe {
+        gcf_graph_apply_delta(held.as_ptr(), held.len(), delta.as_ptr(), delta.len(), o, e)
+    });
+    assert_eq!(status, gcf_status::GCF_STATUS_OK);
+    let (_, applied_root, _) =
+        // SAFETY: the arguments are live Rust slices and valid out-params.
+        call(|o, e| unsafe { gcf_graph_pack_root(applied.as_ptr(), applied.len(), o, e) });
+    let (_, current_root, _) =
+        // SAFETY: the arguments are live Rust slices and valid out-params.
+        call(|o, e| unsafe { gcf_graph_pack_root(current.as_ptr(), current.len(), o, e) });
+    assert_eq!(applied_root, current_root);
+    // Applying to the wrong base fails with root_mismatch.
+    // SAFETY: the arguments are live Rust slices and valid out-params.
+    let (status, _, err) = call(|o, e| unsafe {
+        gcf_graph_apply_delta(
+            current.as_ptr(),
+            current.len(),
+            delta.as_ptr(),
+            delta.len(),
+            o,
+            e,
+        )
+    });
+    assert_eq!(status, gcf_status::GCF_STATUS_DATA_ERROR);
+    assert_eq!(err.unwrap().0, "root_mismatch");
+
+    let delta_json = r#"{"tool":"ctx","baseRoot":"aaa111","newRoot":"bbb222","removed":[{"kind":"function","qualifiedName":"pkg.Old"}]}"#;
+    let (status, text, _) =
+        // SAFETY: the arguments are live Rust slices and valid out-params.
+        call(|o, e| unsafe { gcf_graph_encode_delta(delta_json.as_ptr(), delta_json.len(), o, e) });
+    assert_eq!(status, gcf_status::GCF_STATUS_OK);
+    assert_eq!(text, "GCF profile=graph tool=ctx delta=true base_root=aaa111 new_root=bbb222\n## removed\nfn pkg.Old\n");
+
+    let mut session = ptr::null_mut();
+    // SAFETY: out-params are valid; the session is freed once.
+    unsafe {
+        assert_eq!(
+            gcf_graph_session_new(&mut session, ptr::null_mut()),
+            gcf_status::GCF_STATUS_OK
+        );
+        let (_, first, _) =
+            call(|o, e| gcf_graph_session_encode(session, PAYLOAD.as_ptr(), PAYLOAD.len(), o, e));
+        let (_, second, _) =
+            call(|o, e| gcf_graph_session_encode(session, PAYLOAD.as_ptr(), PAYLOAD.len(), o, e));
+        assert_eq!(
+            first,
+            TEXT.replace("edges=1\n", "edges=1 session=true\n"),
+            "{first}"
+        );
+        assert!(second.contains("previously transmitted"), "{second}");
+        gcf_graph_session_free(session);
+    }
+}
+
+struct Collected {
+    bytes: Vec<u8>,
+    calls: usize,
+    fail_after: usize,
+}
+
+unsafe extern "C" fn collect(user_data: *mut c_void, bytes: *const u8, len: usize) -> c_int {
+    // SAFETY: user_data is the `Collected` the test passed; bytes has len bytes.
+    let c = unsafe { &mut *user_data.cast::<Collected>() };
+    c.calls += 1;
+    if c.calls > c.fail_after {
+        return 7;
+    }
+    // SAFETY: as above.
+    c.bytes
+        // SAFETY: the arguments are live Rust slices and valid out-params.
+        .extend_from_slice(unsafe { core::slice::from_raw_parts(bytes, len) });
+    0
+}
+
+fn status_of(f: impl FnOnce(*mut *mut gcf_error) -> gcf_status) -> (gcf_status, Option<String>) {
+    let mut err = ptr::null_mut();
+    let status = f(&mut err);
+    if err.is_null() {
+        return (status, None);
+    }
+    // SAFETY: err is live.
+    unsafe {
+        let cat = CStr::from_ptr(gcf_error_category(err))
+            .to_str()
+            .unwrap()
+            .to_string();
+        gcf_error_free(err);
+        (status, Some(cat))
+    }
+}
+
+#[test]
+fn stream_writes_through_the_callback() {
+    let mut sink = Collected {
+        bytes: Vec::new(),
+        calls: 0,
+        fail_after: usize::MAX,
+    };
+    let tool = "ctx";
+    let options = gcf_graph_stream_options {
+        tool: tool.as_ptr(),
+        tool_len: tool.len(),
+        token_budget: 0,
+        tokens_used: 0,
+        trailer: GCF_TRAILER_POSITIONAL,
+        index_names: true,
+    };
+    let mut stream = ptr::null_mut();
+    // SAFETY: all pointers are valid for the calls; the stream is freed once.
+    unsafe {
+        let (s, _) = status_of(|e| {
+            gcf_graph_stream_new(
+                Some(collect),
+                (&mut sink as *mut Collected).cast(),
+                &options,
+                &mut stream,
+                e,
+            )
+        });
+        assert_eq!(s, gcf_status::GCF_STATUS_OK);
+        let mut id = 99;
+        let (s, _) = status_of(|e| {
+            gcf_graph_stream_write_symbol(
+                stream,
+                b"pkg.Auth".as_ptr(),
+                8,
+                b"function".as_ptr(),
+                8,
+                0.95,
+                b"lsp".as_ptr(),
+                3,
+                0,
+                &mut id,
+                e,
+            )
+        });
+        assert_eq!((s, id), (gcf_status::GCF_STATUS_OK, 0));
+        let (s, _) = status_of(|e| {
+            gcf_graph_stream_write_symbol(
+                stream,
+                b"pkg.Server".as_ptr(),
+                10,
+                b"function".as_ptr(),
+                8,
+                0.6,
+                b"lsp".as_ptr(),
+                3,
+                1,
+                &mut id,
+                e,
+            )
+        });
+        assert_eq!((s, id), (gcf_status::GCF_STATUS_OK, 1));
+        let (s, cat) = status_of(|e| {
+            gcf_graph_stream_write_edge(stream, 1, 5, b"calls".as_ptr(), 5, ptr::null(), 0, e)
+        });
+        assert_eq!(
+            (s, cat.as_deref()),
+            (
+                gcf_status::GCF_STATUS_DATA_ERROR,
+                Some("unknown_edge_reference")
+            )
+        );
+        let (s, _) = status_of(|e| {
+            gcf_graph_stream_write_edge(stream, 1, 0, b"calls".as_ptr(), 5, ptr::null(), 0, e)
+        });
+        assert_eq!(s, gcf_status::GCF_STATUS_OK);
+        let (s, _) = status_of(|e| {
+            gcf_graph_stream_write_edge_by_name(
+                stream,
+                b"pkg.Auth".as_ptr(),
+                8,
+                b"pkg.Server".as_ptr(),
+                10,
+                b"imports".as_ptr(),
+                7,
+                b"added".as_ptr(),
+                5,
+                e,
+            )
+        });
+        assert_eq!(s, gcf_status::GCF_STATUS_OK);
+        let (s, cat) = status_of(|e| {
+            gcf_graph_stream_write_symbol(
+                stream,
+                b"x".as_ptr(),
+                1,
+                b"function".as_ptr(),
+                8,
+                0.5,
+                b"lsp".as_ptr(),
+                3,
+                1,
+                ptr::null_mut(),
+                e,
+            )
+        });
+        assert_eq!(
+            (s, cat.as_deref()),
+            (gcf_status::GCF_STATUS_INVALID_STATE, Some("invalid_state"))
+        );
+        let (s, _) = status_of(|e| gcf_graph_stream_finish(stream, e));
+        assert_eq!(s, gcf_status::GCF_STATUS_OK);
+        let (s, _) = status_of(|e| gcf_graph_stream_finish(stream, e));
+        assert_eq!(s, gcf_status::GCF_STATUS_INVALID_STATE);
+        gcf_graph_stream_free(stream);
+    }
+    assert_eq!(
+        String::from_utf8(sink.bytes).unwrap(),
+        "GCF profile=graph tool=ctx\n## targets\n@0 fn pkg.Auth 0.95 lsp\n## related\n@1 fn pkg.Server 0.60 lsp\n\
+         ## edges [?]\n@0<@1 calls\n@1<@0 imports added\n##! summary symbols=2 edges=2 counts=1,1,2\n"
+    );
+}
+
+#[test]
+fn failing_callback_stops_the_stream() {
+    let mut sink = Collected {
+        bytes: Vec::new(),
+        calls: 0,
+        fail_after: 0,
+    };
+    let mut stream = ptr::null_mut();
+    // SAFETY: all pointers are valid for the calls; the stream is freed once.
+    unsafe {
+        let (s, _) = status_of(|e| {
+            gcf_graph_stream_new(
+                Some(collect),
+                (&mut sink as *mut Collected).cast(),
+                ptr::null(),
+                &mut stream,
+                e,
+            )
+        });
+        assert_eq!(s, gcf_status::GCF_STATUS_OK);
+        let mut failure = None;
+        for i in 0..10_000u32 {
+            let mut err = ptr::null_mut();
+            let s = gcf_graph_stream_write_symbol(
+                stream,
+                b"pkg.Name".as_ptr(),
+                8,
+                b"function".as_ptr(),
+                8,
+                0.5,
+                b"lsp".as_ptr(),
+                3,
+                i / 100,
+                ptr::null_mut(),
+                &mut err,
+            );
+            if s != gcf_status::GCF_STATUS_OK {
+                let msg = CStr::from_ptr(gcf_error_message(err))
+                    .to_str()
+                    .unwrap()
+                    .to_string();
+                failure = Some((
+                    s,
+                    CStr::from_ptr(gcf_error_category(err))
+                        .to_str()
+                        .unwrap()
+                        .to_string(),
+                    msg,
+                ));
+                gcf_error_free(err);
+                break;
+            }
+        }
+        let (s, cat, msg) = failure.expect("the callback refusal must surface");
+        assert_eq!(
+            (s, cat.as_str()),
+            (gcf_status::GCF_STATUS_SINK_ERROR, "sink")
+        );
+        assert!(msg.contains("returned 7"), "{msg}");
+        let (s, _) = status_of(|e| gcf_graph_stream_finish(stream, e));
+        assert_eq!(s, gcf_status::GCF_STATUS_INVALID_STATE);
+        gcf_graph_stream_free(stream);
+
+        let (s, _) =
+            status_of(|e| gcf_graph_stream_new(None, ptr::null_mut(), ptr::null(), &mut stream, e));
+        assert_eq!(s, gcf_status::GCF_STATUS_INVALID_ARGUMENT);
+        assert!(stream.is_null());
+        let bad = gcf_graph_stream_options {
+            tool: ptr::null(),
+            tool_len: 0,
+            token_budget: 0,
+            tokens_used: 0,
+            trailer: 9,
+            index_names: false,
+        };
+        let (s, _) = status_of(|e| {
+            gcf_graph_stream_new(Some(collect), ptr::null_mut(), &bad, &mut stream, e)
+        });
+        assert_eq!(s, gcf_status::GCF_STATUS_INVALID_ARGUMENT);
+        let (s, _) = status_of(|e| {
+            gcf_graph_stream_write_edge(ptr::null_mut(), 0, 0, b"x".as_ptr(), 1, ptr::null(), 0, e)
+        });
+        assert_eq!(s, gcf_status::GCF_STATUS_INVALID_ARGUMENT);
+    }
+}
+
+#[test]
+fn version_is_static_text() {
+    // SAFETY: gcf_version returns a static C string.
+    let v = unsafe { CStr::from_ptr(gcf_version()) }.to_str().unwrap();
+    assert_eq!(
+        v,
+        format!("{} (spec {})", gcf_core::VERSION, gcf_core::SPEC_VERSION)
+    );
+}
+
+#[test]
+fn generic_encode_decode_and_pack_root() {
+    let json = r#"{"name":"Alice","tags":["a","b"],"id":9223372036854775807}"#;
+    // SAFETY: the arguments are live Rust slices and valid out-params.
+    let (status, text, _) =
+        call(|o, e| unsafe { gcf_generic_encode(json.as_ptr(), json.len(), o, e) });
+    assert_eq!(status, gcf_status::GCF_STATUS_OK);
+    assert!(text.starts_with("GCF profile=generic\n"), "{text}");
+    // SAFETY: the arguments are live Rust slices and valid out-params.
+    let (status, back, _) =
+        call(|o, e| unsafe { gcf_generic_decode(text.as_ptr(), text.len(), o, e) });
+    assert_eq!(status, gcf_status::GCF_STATUS_OK);
+    assert_eq!(back, json);
+
+    let big = "18446744073709551615";
+    // SAFETY: the arguments are live Rust slices and valid out-params.
+    let (status, _, err) =
+        call(|o, e| unsafe { gcf_generic_encode(big.as_ptr(), big.len(), o, e) });
+    assert_eq!(status, gcf_status::GCF_STATUS_DATA_ERROR);
+    assert_eq!(err.unwrap().0, "out_of_range");
+
+    let bad = "GCF profile=generic\nname=Alice\nname=Bob\n";
+    // SAFETY: the arguments are live Rust slices and valid out-params.
+    let (status, _, err) =
+        call(|o, e| unsafe { gcf_generic_decode(bad.as_ptr(), bad.len(), o, e) });
+    assert_eq!(status, gcf_status::GCF_STATUS_DATA_ERROR);
+    let (category, line, _, _) = err.unwrap();
+    assert_eq!((category.as_str(), line), ("duplicate_key", 3));
+
+    let set =
+        r#"{"key":"id","fields":["id","total"],"rows":[{"id":1,"total":2.5},{"id":2,"total":3}]}"#;
+    let swapped =
+        r#"{"key":"id","fields":["id","total"],"rows":[{"id":2,"total":3},{"id":1,"total":2.5}]}"#;
+    // SAFETY: the arguments are live Rust slices and valid out-params.
+    let (status, a, _) =
+        call(|o, e| unsafe { gcf_generic_pack_root(set.as_ptr(), set.len(), o, e) });
+    assert_eq!(status, gcf_status::GCF_STATUS_OK);
+    // SAFETY: the arguments are live Rust slices and valid out-params.
+    let (_, b, _) =
+        call(|o, e| unsafe { gcf_generic_pack_root(swapped.as_ptr(), swapped.len(), o, e) });
+    assert_eq!(a, b);
+    assert!(a.starts_with("sha256:"));
+    let wrong = r#"{"key":"id","rows":[]}"#;
+    // SAFETY: the arguments are live Rust slices and valid out-params.
+    let (status, _, _) =
+        call(|o, e| unsafe { gcf_generic_pack_root(wrong.as_ptr(), wrong.len(), o, e) });
+    assert_eq!(status, gcf_status::GCF_STATUS_JSON_ERROR);
+}
+
+fn cell(kind: u32) -> gcf_cell {
+    gcf_cell {
+        kind,
+        int_value: 0,
+        float_value: 0.0,
+        str_ptr: ptr::null(),
+        str_len: 0,
+    }
+}
+
+#[test]
+fn generic_stream_writes_typed_cells() {
+    let mut sink = Collected {
+        bytes: Vec::new(),
+        calls: 0,
+        fail_after: usize::MAX,
+    };
+    let fields = ["id", "name", "ok", "score", "note"].map(|f| gcf_str {
+        ptr: f.as_ptr().cast(),
+        len: f.len(),
+    });
+    let mut stream = ptr::null_mut();
+    // SAFETY: all pointers are valid for the calls; the stream is freed once.
+    unsafe {
+        let (s, _) = status_of(|e| {
+            gcf_generic_stream_new(
+                Some(collect),
+                (&mut sink as *mut Collected).cast(),
+                ptr::null(),
+                &mut stream,
+                e,
+            )
+        });
+        assert_eq!(s, gcf_status::GCF_STATUS_OK);
+        let (s, _) = status_of(|e| {
+            gcf_generic_stream_begin_table(
+                stream,
+                b"rows".as_ptr(),
+                4,
+                fields.as_ptr(),
+                fields.len(),
+                e,
+            )
+        });
+        assert_eq!(s, gcf_status::GCF_STATUS_OK);
+        let name = "Alice Smith";
+        let row = [
+            gcf_cell {
+                int_value: 1,
+                ..cell(GCF_CELL_INT)
+            },
+            gcf_cell {
+                str_ptr: name.as_ptr().cast(),
+                str_len: name.len(),
+                ..cell(GCF_CELL_STR)
+            },
+            gcf_cell {
+                int_value: 1,
+                ..cell(GCF_CELL_BOOL)
+            },
+            gcf_cell {
+                float_value: 2.5,
+                ..cell(GCF_CELL_FLOAT)
+            },
+            cell(GCF_CELL_MISSING),
+        ];
+        let (s, _) = status_of(|e| gcf_generic_stream_row(stream, row.as_ptr(), row.len(), e));
+        assert_eq!(s, gcf_status::GCF_STATUS_OK);
+        let short = [cell(GCF_CELL_NULL)];
+        let (s, cat) = status_of(|e| gcf_generic_stream_row(stream, short.as_ptr(), 1, e));
+        assert_eq!(
+            (s, cat.as_deref()),
+            (
+                gcf_status::GCF_STATUS_DATA_ERROR,
+                Some("row_width_mismatch")
+            )
+        );
+        let bogus = [gcf_cell {
+            kind: 42,
+            ..cell(0)
+        }];
+        let (s, _) = status_of(|e| gcf_generic_stream_row(stream, bogus.as_ptr(), 1, e));
+        assert_eq!(s, gcf_status::GCF_STATUS_INVALID_ARGUMENT);
+        let (s, _) = status_of(|e| gcf_generic_stream_end_table(stream, e));
+        assert_eq!(s, gcf_status::GCF_STATUS_OK);
+        let (s, _) = status_of(|e| gcf_generic_stream_finish(stream, e));
+        assert_eq!(s, gcf_status::GCF_STATUS_OK);
+        gcf_generic_stream_free(stream);
+    }
+    let text = String::from_utf8(sink.bytes).unwrap();
+    assert_eq!(
+        text,
+        "GCF profile=generic\n## rows [?]{id,name,ok,score,note}\n1|Alice Smith|true|2.5|~\n##! summary counts=1\n"
+    );
+}

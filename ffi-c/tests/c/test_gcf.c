@@ -1,0 +1,519 @@
+/* C tests for libgcf: every entry point, its error paths, and a 10^6-row
+ * stream. Build and run (scripts/test-ffi.sh does this under valgrind):
+ *   cc -Wall -Wextra -Werror -std=c11 -Iinclude ffi-c/tests/c/test_gcf.c \
+ *      target/release/libgcf.a -lpthread -ldl -lm -o test_gcf && ./test_gcf
+ * The last line is "N passed, N failed"; the exit code is non-zero on failure. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gcf.h"
+
+static int passed = 0;
+static int failed = 0;
+
+#define CHECK(cond)                                                          \
+  do {                                                                       \
+    if (cond) {                                                              \
+      passed++;                                                              \
+    } else {                                                                 \
+      failed++;                                                              \
+      fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);        \
+    }                                                                        \
+  } while (0)
+
+#define S(lit) (const uint8_t *)(lit), (sizeof(lit) - 1)
+
+static int str_eq(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
+
+static int buf_eq(const gcf_buf *b, const char *text) {
+  size_t n = strlen(text);
+  return b->len == n && b->ptr != NULL && memcmp(b->ptr, text, n) == 0 && b->ptr[n] == 0;
+}
+
+/* Checks an error's status and category, then frees it. */
+static void expect_error(gcf_status got, gcf_error *err, gcf_status want, const char *category) {
+  CHECK(got == want);
+  CHECK(err != NULL);
+  if (err == NULL) return;
+  CHECK(gcf_error_status(err) == want);
+  CHECK(str_eq(gcf_error_category(err), category));
+  if (!str_eq(gcf_error_category(err), category))
+    fprintf(stderr, "  category %s, message %s\n", gcf_error_category(err), gcf_error_message(err));
+  CHECK(gcf_error_message(err) != NULL && strlen(gcf_error_message(err)) > 0);
+  gcf_error_free(err);
+}
+
+static const char PAYLOAD[] =
+    "{\"tool\":\"ctx\",\"symbols\":["
+    "{\"qualifiedName\":\"pkg.Auth\",\"kind\":\"function\",\"score\":0.78,\"provenance\":\"lsp_resolved\",\"distance\":0},"
+    "{\"qualifiedName\":\"pkg.Server\",\"kind\":\"function\",\"score\":0.54,\"provenance\":\"lsp_resolved\",\"distance\":1}],"
+    "\"edges\":[{\"source\":\"pkg.Server\",\"target\":\"pkg.Auth\",\"edgeType\":\"calls\"}]}";
+
+static const char TEXT[] =
+    "GCF profile=graph tool=ctx symbols=2 edges=1\n## targets\n@0 fn pkg.Auth 0.78 lsp_resolved\n"
+    "## related\n@1 fn pkg.Server 0.54 lsp_resolved\n## edges [1]\n@0<@1 calls\n";
+
+static void test_version(void) {
+  const char *v = gcf_version();
+  CHECK(v != NULL && strstr(v, "(spec 3.6.0)") != NULL);
+}
+
+static void test_graph_encode_decode(void) {
+  gcf_buf out = {NULL, 0};
+  gcf_error *err = NULL;
+  CHECK(gcf_graph_encode(S(PAYLOAD), &out, &err) == GCF_STATUS_OK);
+  CHECK(err == NULL);
+  CHECK(buf_eq(&out, TEXT));
+  gcf_buf json = {NULL, 0};
+  CHECK(gcf_graph_decode(out.ptr, out.len, &json, &err) == GCF_STATUS_OK);
+  CHECK(json.ptr != NULL && strstr((const char *)json.ptr, "\"qualifiedName\":\"pkg.Server\"") != NULL);
+  gcf_buf_free(&out);
+  CHECK(out.ptr == NULL && out.len == 0);
+  gcf_buf_free(&out); /* freeing an empty buffer twice is harmless */
+  gcf_buf_free(&json);
+  gcf_buf_free(NULL);
+}
+
+static void test_graph_errors(void) {
+  gcf_buf out = {NULL, 0};
+  gcf_error *err = NULL;
+  gcf_status st;
+
+  /* Bad GCF: category, line and column. */
+  st = gcf_graph_decode(S("GCF profile=graph\n## targets\n@x fn a.B 0.50 lsp\n"), &out, &err);
+  CHECK(out.ptr == NULL && out.len == 0);
+  CHECK(gcf_error_line(err) == 3);
+  CHECK(gcf_error_column(err) >= 1);
+  expect_error(st, err, GCF_STATUS_DATA_ERROR, "invalid_symbol_id");
+
+  st = gcf_graph_decode(S("GCF profile=graph symbols=2\n## targets\n@0 fn a.B 0.50 lsp\n"), &out, &err);
+  CHECK(gcf_error_line(err) >= 1);
+  expect_error(st, err, GCF_STATUS_DATA_ERROR, "count_mismatch");
+
+  st = gcf_graph_decode(S("hello\n"), &out, &err);
+  CHECK(gcf_error_line(err) == 1);
+  expect_error(st, err, GCF_STATUS_DATA_ERROR, "missing_header");
+
+  /* Bytes that are not UTF-8 in GCF input: a data error with a position. */
+  st = gcf_graph_decode(S("GCF profile=graph\n## targets\n@0 fn a\xff 0.50 x\n"), &out, &err);
+  CHECK(gcf_error_line(err) == 3);
+  CHECK(gcf_error_column(err) == 8);
+  expect_error(st, err, GCF_STATUS_DATA_ERROR, "invalid_utf8");
+
+  /* Bad JSON: its own status, with serde_json's position. */
+  st = gcf_graph_encode(S("{\"symbols\": [}"), &out, &err);
+  CHECK(gcf_error_line(err) == 1 && gcf_error_column(err) == 14);
+  expect_error(st, err, GCF_STATUS_JSON_ERROR, "invalid_input");
+  st = gcf_graph_encode(S("{\"symbols\": [{\"score\": \"high\"}]}"), &out, &err);
+  expect_error(st, err, GCF_STATUS_JSON_ERROR, "invalid_input");
+
+  /* Invalid UTF-8 in a JSON argument: an invalid argument. */
+  st = gcf_graph_encode(S("{\"tool\":\"\xc3\x28\"}"), &out, &err);
+  expect_error(st, err, GCF_STATUS_INVALID_ARGUMENT, "invalid_utf8");
+
+  /* A value the encoder cannot represent. */
+  st = gcf_graph_encode(
+      S("{\"symbols\":[{\"qualifiedName\":\"a b\",\"kind\":\"function\",\"score\":0.5,\"provenance\":\"x\",\"distance\":0}]}"),
+      &out, &err);
+  expect_error(st, err, GCF_STATUS_DATA_ERROR, "invalid_input");
+
+  /* NULL arguments. */
+  st = gcf_graph_encode(NULL, 10, &out, &err);
+  expect_error(st, err, GCF_STATUS_INVALID_ARGUMENT, "invalid_input");
+  st = gcf_graph_encode(S(PAYLOAD), NULL, &err);
+  expect_error(st, err, GCF_STATUS_INVALID_ARGUMENT, "invalid_input");
+  st = gcf_graph_decode(NULL, 0, &out, &err); /* empty input */
+  expect_error(st, err, GCF_STATUS_DATA_ERROR, "missing_header");
+  /* err may be NULL: only the status is reported. */
+  CHECK(gcf_graph_decode(S("nope"), &out, NULL) == GCF_STATUS_DATA_ERROR);
+  /* Accessors tolerate NULL. */
+  CHECK(gcf_error_line(NULL) == 0 && gcf_error_column(NULL) == 0);
+  CHECK(str_eq(gcf_error_category(NULL), "") && str_eq(gcf_error_message(NULL), ""));
+  CHECK(gcf_error_status(NULL) == GCF_STATUS_INVALID_ARGUMENT);
+  gcf_error_free(NULL);
+}
+
+static const char HELD_HEAD[] = "{\"symbols\":[";
+static const char SYMBOL_FMT[] =
+    "{\"qualifiedName\":\"pkg.F%d\",\"kind\":\"function\",\"score\":0.5,\"provenance\":\"lsp\",\"distance\":0}";
+
+/* A snapshot JSON with symbols pkg.F0..pkg.F(n-1), plus pkg.Gone when gone. */
+static char *snapshot_json(int n, int gone) {
+  size_t cap = 128 + (size_t)n * 128;
+  char *s = malloc(cap);
+  size_t len = (size_t)snprintf(s, cap, "%s", HELD_HEAD);
+  for (int i = 0; i < n; i++) {
+    len += (size_t)snprintf(s + len, cap - len, i ? "," : "");
+    len += (size_t)snprintf(s + len, cap - len, SYMBOL_FMT, i);
+  }
+  if (gone)
+    len += (size_t)snprintf(s + len, cap - len,
+                            ",{\"qualifiedName\":\"pkg.Gone\",\"kind\":\"function\",\"score\":0.5,\"provenance\":\"lsp\",\"distance\":0}");
+  snprintf(s + len, cap - len, "]}");
+  return s;
+}
+
+static void test_graph_delta_pack_root(void) {
+  gcf_buf root = {NULL, 0}, out = {NULL, 0};
+  gcf_error *err = NULL;
+  gcf_outcome outcome = GCF_OUTCOME_NONE;
+
+  CHECK(gcf_graph_pack_root(S(PAYLOAD), &root, &err) == GCF_STATUS_OK);
+  CHECK(root.len == 71 && memcmp(root.ptr, "sha256:", 7) == 0);
+
+  /* First request: full payload with pack_root. */
+  CHECK(gcf_graph_delta(NULL, 0, S(PAYLOAD), NULL, 0, &outcome, &out, &err) == GCF_STATUS_OK);
+  CHECK(outcome == GCF_OUTCOME_FULL);
+  CHECK(out.ptr && strstr((const char *)out.ptr, (const char *)root.ptr) != NULL);
+  gcf_buf_free(&out);
+
+  /* Echoed current root: unchanged. */
+  CHECK(gcf_graph_delta(NULL, 0, S(PAYLOAD), root.ptr, root.len, &outcome, &out, &err) == GCF_STATUS_OK);
+  CHECK(outcome == GCF_OUTCOME_UNCHANGED);
+  CHECK(out.ptr && strstr((const char *)out.ptr, "unchanged=true") != NULL);
+  gcf_buf_free(&out);
+
+  /* Held snapshot with one symbol more: a delta, which applies back. */
+  char *held = snapshot_json(40, 1), *current = snapshot_json(40, 0);
+  gcf_buf held_root = {NULL, 0}, applied = {NULL, 0}, r1 = {NULL, 0}, r2 = {NULL, 0};
+  CHECK(gcf_graph_pack_root((const uint8_t *)held, strlen(held), &held_root, &err) == GCF_STATUS_OK);
+  CHECK(gcf_graph_delta((const uint8_t *)held, strlen(held), (const uint8_t *)current, strlen(current),
+                        held_root.ptr, held_root.len, &outcome, &out, &err) == GCF_STATUS_OK);
+  CHECK(outcome == GCF_OUTCOME_DELTA);
+  CHECK(out.ptr && strstr((const char *)out.ptr, "## removed\nfn pkg.Gone\n") != NULL);
+  CHECK(gcf_graph_apply_delta((const uint8_t *)held, strlen(held), out.ptr, out.len, &applied, &err) == GCF_STATUS_OK);
+  CHECK(gcf_graph_pack_root(applied.ptr, applied.len, &r1, &err) == GCF_STATUS_OK);
+  CHECK(gcf_graph_pack_root((const uint8_t *)current, strlen(current), &r2, &err) == GCF_STATUS_OK);
+  CHECK(r1.len == r2.len && memcmp(r1.ptr, r2.ptr, r1.len) == 0);
+  /* Applying to the wrong base: root_mismatch, and nothing is output. */
+  gcf_buf none = {NULL, 0};
+  gcf_status st = gcf_graph_apply_delta((const uint8_t *)current, strlen(current), out.ptr, out.len, &none, &err);
+  CHECK(none.ptr == NULL);
+  expect_error(st, err, GCF_STATUS_DATA_ERROR, "root_mismatch");
+  st = gcf_graph_apply_delta((const uint8_t *)held, strlen(held), S("GCF profile=graph delta=true\n## bogus\n"), &none, &err);
+  expect_error(st, err, GCF_STATUS_DATA_ERROR, "malformed_delta");
+  /* NULL outcome. */
+  st = gcf_graph_delta(NULL, 0, S(PAYLOAD), NULL, 0, NULL, &none, &err);
+  expect_error(st, err, GCF_STATUS_INVALID_ARGUMENT, "invalid_input");
+  st = gcf_graph_delta(S("[1"), S(PAYLOAD), NULL, 0, &outcome, &none, &err);
+  CHECK(outcome == GCF_OUTCOME_NONE);
+  expect_error(st, err, GCF_STATUS_JSON_ERROR, "invalid_input");
+
+  gcf_buf_free(&out);
+  gcf_buf_free(&held_root);
+  gcf_buf_free(&applied);
+  gcf_buf_free(&r1);
+  gcf_buf_free(&r2);
+  gcf_buf_free(&root);
+  free(held);
+  free(current);
+
+  /* Encoding a delta described as JSON. */
+  CHECK(gcf_graph_encode_delta(
+            S("{\"tool\":\"ctx\",\"baseRoot\":\"aaa111\",\"newRoot\":\"bbb222\",\"removed\":[{\"kind\":\"function\",\"qualifiedName\":\"pkg.Old\"}]}"),
+            &out, &err) == GCF_STATUS_OK);
+  CHECK(buf_eq(&out, "GCF profile=graph tool=ctx delta=true base_root=aaa111 new_root=bbb222\n## removed\nfn pkg.Old\n"));
+  gcf_buf_free(&out);
+  st = gcf_graph_encode_delta(S("{\"tool\":\"ctx\"}"), &out, &err);
+  expect_error(st, err, GCF_STATUS_DATA_ERROR, "invalid_input");
+}
+
+static void test_graph_session(void) {
+  gcf_graph_session *s = NULL;
+  gcf_error *err = NULL;
+  gcf_buf a = {NULL, 0}, b = {NULL, 0};
+  CHECK(gcf_graph_session_new(&s, &err) == GCF_STATUS_OK && s != NULL);
+  CHECK(gcf_graph_session_encode(s, S(PAYLOAD), &a, &err) == GCF_STATUS_OK);
+  CHECK(a.ptr && strstr((const char *)a.ptr, "session=true") != NULL);
+  CHECK(gcf_graph_session_encode(s, S(PAYLOAD), &b, &err) == GCF_STATUS_OK);
+  CHECK(b.ptr && strstr((const char *)b.ptr, "previously transmitted") != NULL);
+  gcf_buf_free(&a); /* outputs are reset on entry: free a buffer before reusing it */
+  gcf_status st = gcf_graph_session_encode(NULL, S(PAYLOAD), &a, &err);
+  expect_error(st, err, GCF_STATUS_INVALID_ARGUMENT, "invalid_input");
+  st = gcf_graph_session_new(NULL, &err);
+  expect_error(st, err, GCF_STATUS_INVALID_ARGUMENT, "invalid_input");
+  gcf_buf_free(&a);
+  gcf_buf_free(&b);
+  gcf_graph_session_free(s);
+  gcf_graph_session_free(NULL);
+}
+
+/* A callback sink that collects bytes (up to a cap), counts them, and can refuse. */
+typedef struct {
+  char *data;
+  size_t len, cap;
+  unsigned long long total;
+  long calls, fail_after;
+} sink_t;
+
+static int sink_write(void *user_data, const uint8_t *bytes, size_t len) {
+  sink_t *s = user_data;
+  s->calls++;
+  if (s->fail_after >= 0 && s->calls > s->fail_after) return 42;
+  s->total += len;
+  if (s->data && s->len + len < s->cap) {
+    memcpy(s->data + s->len, bytes, len);
+    s->len += len;
+    s->data[s->len] = 0;
+  }
+  return 0;
+}
+
+static void test_graph_stream(void) {
+  char text[4096];
+  sink_t sink = {text, 0, sizeof text, 0, 0, -1};
+  gcf_graph_stream *w = NULL;
+  gcf_error *err = NULL;
+  gcf_graph_stream_options opts;
+  memset(&opts, 0, sizeof opts);
+  opts.tool = (const uint8_t *)"ctx";
+  opts.tool_len = 3;
+  opts.trailer = GCF_TRAILER_LABELED;
+  opts.index_names = true;
+  CHECK(gcf_graph_stream_new(sink_write, &sink, &opts, &w, &err) == GCF_STATUS_OK && w != NULL);
+  uint64_t a = 99, b = 99;
+  CHECK(gcf_graph_stream_write_symbol(w, S("pkg.Auth"), S("function"), 0.95, S("lsp"), 0, &a, &err) == GCF_STATUS_OK);
+  CHECK(gcf_graph_stream_write_symbol(w, S("pkg.Server"), S("function"), 0.6, S("lsp"), 1, &b, &err) == GCF_STATUS_OK);
+  CHECK(a == 0 && b == 1);
+  gcf_status st = gcf_graph_stream_write_edge(w, 1, 7, S("calls"), NULL, 0, &err);
+  expect_error(st, err, GCF_STATUS_DATA_ERROR, "unknown_edge_reference");
+  CHECK(gcf_graph_stream_write_edge(w, b, a, S("calls"), NULL, 0, &err) == GCF_STATUS_OK);
+  CHECK(gcf_graph_stream_write_edge_by_name(w, S("pkg.Auth"), S("pkg.Server"), S("imports"), S("added"), &err) == GCF_STATUS_OK);
+  st = gcf_graph_stream_write_edge_by_name(w, S("pkg.Auth"), S("pkg.Nope"), S("calls"), NULL, 0, &err);
+  expect_error(st, err, GCF_STATUS_DATA_ERROR, "unknown_edge_reference");
+  st = gcf_graph_stream_write_symbol(w, S("late"), S("function"), 0.5, S("lsp"), 0, NULL, &err);
+  expect_error(st, err, GCF_STATUS_INVALID_STATE, "invalid_state");
+  st = gcf_graph_stream_write_symbol(w, S("bad\xff"), S("function"), 0.5, S("lsp"), 0, NULL, &err);
+  expect_error(st, err, GCF_STATUS_INVALID_ARGUMENT, "invalid_utf8");
+  st = gcf_graph_stream_write_edge(w, 0, 1, NULL, 3, NULL, 0, &err);
+  expect_error(st, err, GCF_STATUS_INVALID_ARGUMENT, "invalid_input");
+  CHECK(gcf_graph_stream_write_location(w, 1, S("src/server.go"), 12, 1, 0, 0, &err) == GCF_STATUS_OK);
+  CHECK(gcf_graph_stream_flush(w, &err) == GCF_STATUS_OK);
+  CHECK(gcf_graph_stream_finish(w, &err) == GCF_STATUS_OK);
+  st = gcf_graph_stream_finish(w, &err);
+  expect_error(st, err, GCF_STATUS_INVALID_STATE, "invalid_state");
+  st = gcf_graph_stream_write_edge(w, 0, 1, S("calls"), NULL, 0, &err);
+  expect_error(st, err, GCF_STATUS_INVALID_STATE, "invalid_state");
+  gcf_graph_stream_free(w);
+  CHECK(str_eq(text,
+               "GCF profile=graph tool=ctx\n## targets\n@0 fn pkg.Auth 0.95 lsp\n## related\n@1 fn pkg.Server 0.60 lsp\n"
+               "## edges [?]\n@0<@1 calls\n@1<@0 imports added\n## loc [?]\n@1 src/server.go 12 1\n"
+               "##! summary symbols=2 edges=2 counts=targets:1,related:1,edges:2 loc=1\n"));
+  if (!str_eq(text, "")) { /* decode what was streamed */
+    gcf_buf json = {NULL, 0};
+    CHECK(gcf_graph_decode((const uint8_t *)text, strlen(text), &json, &err) == GCF_STATUS_OK);
+    gcf_buf_free(&json);
+  }
+
+  /* Argument errors at creation. */
+  st = gcf_graph_stream_new(NULL, NULL, NULL, &w, &err);
+  CHECK(w == NULL);
+  expect_error(st, err, GCF_STATUS_INVALID_ARGUMENT, "invalid_input");
+  opts.trailer = 9;
+  st = gcf_graph_stream_new(sink_write, &sink, &opts, &w, &err);
+  expect_error(st, err, GCF_STATUS_INVALID_ARGUMENT, "invalid_input");
+  opts.trailer = GCF_TRAILER_POSITIONAL;
+  opts.tool = (const uint8_t *)"has space";
+  opts.tool_len = 9;
+  st = gcf_graph_stream_new(sink_write, &sink, &opts, &w, &err);
+  expect_error(st, err, GCF_STATUS_DATA_ERROR, "invalid_input");
+  st = gcf_graph_stream_new(sink_write, &sink, NULL, NULL, &err);
+  expect_error(st, err, GCF_STATUS_INVALID_ARGUMENT, "invalid_input");
+  st = gcf_graph_stream_write_symbol(NULL, S("a"), S("function"), 0.5, S("x"), 0, NULL, &err);
+  expect_error(st, err, GCF_STATUS_INVALID_ARGUMENT, "invalid_input");
+  st = gcf_graph_stream_finish(NULL, &err);
+  expect_error(st, err, GCF_STATUS_INVALID_ARGUMENT, "invalid_input");
+  gcf_graph_stream_free(NULL);
+}
+
+static void test_failing_callback(void) {
+  sink_t sink = {NULL, 0, 0, 0, 0, 0}; /* refuses the first write */
+  gcf_graph_stream *w = NULL;
+  gcf_error *err = NULL;
+  CHECK(gcf_graph_stream_new(sink_write, &sink, NULL, &w, &err) == GCF_STATUS_OK);
+  gcf_status st = GCF_STATUS_OK;
+  int i;
+  for (i = 0; i < 100000 && st == GCF_STATUS_OK; i++)
+    st = gcf_graph_stream_write_symbol(w, S("pkg.Name"), S("function"), 0.5, S("lsp"), (uint32_t)(i / 100), NULL, &err);
+  CHECK(st == GCF_STATUS_SINK_ERROR);
+  CHECK(err && strstr(gcf_error_message(err), "42") != NULL);
+  expect_error(st, err, GCF_STATUS_SINK_ERROR, "sink");
+  /* The stream is failed now. */
+  st = gcf_graph_stream_write_symbol(w, S("pkg.More"), S("function"), 0.5, S("lsp"), 0, NULL, &err);
+  expect_error(st, err, GCF_STATUS_INVALID_STATE, "invalid_state");
+  st = gcf_graph_stream_finish(w, &err);
+  expect_error(st, err, GCF_STATUS_INVALID_STATE, "invalid_state");
+  gcf_graph_stream_free(w);
+
+  /* A refusal of the trailer surfaces from finish. */
+  sink_t late = {NULL, 0, 0, 0, 0, 0};
+  CHECK(gcf_graph_stream_new(sink_write, &late, NULL, &w, &err) == GCF_STATUS_OK);
+  CHECK(gcf_graph_stream_write_symbol(w, S("a"), S("function"), 0.5, S("x"), 0, NULL, &err) == GCF_STATUS_OK);
+  st = gcf_graph_stream_finish(w, &err);
+  expect_error(st, err, GCF_STATUS_SINK_ERROR, "sink");
+  gcf_graph_stream_free(w);
+}
+
+/* 10^6 symbols and 10^6 edges by id into a callback that counts bytes. */
+static void test_million_row_stream(void) {
+  sink_t sink = {NULL, 0, 0, 0, 0, -1};
+  gcf_graph_stream *w = NULL;
+  gcf_error *err = NULL;
+  const uint32_t n = 1000000;
+  char name[32];
+  int ok = gcf_graph_stream_new(sink_write, &sink, NULL, &w, &err) == GCF_STATUS_OK;
+  unsigned long long expected = strlen("GCF profile=graph\n");
+  for (uint32_t i = 0; ok && i < n; i++) {
+    uint32_t distance = i < n / 2 ? 0 : 1;
+    if (i == 0 || i == n / 2) expected += strlen(distance ? "## related\n" : "## targets\n");
+    int len = snprintf(name, sizeof name, "pkg.Sym%u", i);
+    uint64_t id = 0;
+    ok = gcf_graph_stream_write_symbol(w, (const uint8_t *)name, (size_t)len, S("function"), 0.5, S("lsp"), distance,
+                                       &id, &err) == GCF_STATUS_OK &&
+         id == i;
+    /* "@<i> fn pkg.Sym<i> 0.50 lsp\n" */
+    int digits = snprintf(NULL, 0, "%u", i);
+    expected += (unsigned long long)(1 + digits + 4 + len + 1 + 4 + 1 + 3 + 1);
+  }
+  CHECK(ok);
+  expected += strlen("## edges [?]\n");
+  for (uint32_t i = 1; ok && i <= n; i++) {
+    uint32_t src = i % n, tgt = i - 1;
+    ok = gcf_graph_stream_write_edge(w, src, tgt, S("calls"), NULL, 0, &err) == GCF_STATUS_OK;
+    expected += (unsigned long long)(1 + snprintf(NULL, 0, "%u", tgt) + 2 + snprintf(NULL, 0, "%u", src) + 1 + 5 + 1);
+  }
+  CHECK(ok);
+  CHECK(gcf_graph_stream_finish(w, &err) == GCF_STATUS_OK);
+  expected += strlen("##! summary symbols=1000000 edges=1000000 counts=500000,500000,1000000\n");
+  CHECK(sink.total == expected);
+  if (sink.total != expected) fprintf(stderr, "  streamed %llu bytes, expected %llu\n", sink.total, expected);
+  CHECK(sink.calls > 1000); /* bytes arrive as they are produced, not at the end */
+  if (err) gcf_error_free(err);
+  gcf_graph_stream_free(w);
+}
+
+static void test_generic(void) {
+  gcf_buf out = {NULL, 0}, json = {NULL, 0};
+  gcf_error *err = NULL;
+  static const char value[] = "{\"name\":\"Alice\",\"tags\":[\"a\",\"b\"],\"id\":9223372036854775807}";
+  CHECK(gcf_generic_encode(S(value), &out, &err) == GCF_STATUS_OK);
+  CHECK(out.ptr && strncmp((const char *)out.ptr, "GCF profile=generic\n", 20) == 0);
+  CHECK(gcf_generic_decode(out.ptr, out.len, &json, &err) == GCF_STATUS_OK);
+  CHECK(buf_eq(&json, value));
+  gcf_buf_free(&out);
+  gcf_buf_free(&json);
+
+  gcf_status st = gcf_generic_encode(S("18446744073709551615"), &out, &err);
+  expect_error(st, err, GCF_STATUS_DATA_ERROR, "out_of_range");
+  st = gcf_generic_encode(S("{\"a\":"), &out, &err);
+  expect_error(st, err, GCF_STATUS_JSON_ERROR, "invalid_input");
+  st = gcf_generic_decode(S("GCF profile=generic\nname=Alice\nname=Bob\n"), &json, &err);
+  CHECK(gcf_error_line(err) == 3);
+  expect_error(st, err, GCF_STATUS_DATA_ERROR, "duplicate_key");
+  st = gcf_generic_decode(S("GCF profile=generic\nvalue=\"hello\n"), &json, &err);
+  CHECK(gcf_error_line(err) == 2 && gcf_error_column(err) >= 1);
+  expect_error(st, err, GCF_STATUS_DATA_ERROR, "unterminated_quote");
+  st = gcf_generic_decode(S("GCF profile=generic\nvalue=\xff\n"), &json, &err);
+  CHECK(gcf_error_line(err) == 2);
+  expect_error(st, err, GCF_STATUS_DATA_ERROR, "invalid_utf8");
+  st = gcf_generic_decode(NULL, 1, &json, &err);
+  expect_error(st, err, GCF_STATUS_INVALID_ARGUMENT, "invalid_input");
+
+  gcf_buf r1 = {NULL, 0}, r2 = {NULL, 0};
+  CHECK(gcf_generic_pack_root(S("{\"key\":\"id\",\"fields\":[\"id\",\"t\"],\"rows\":[{\"id\":1,\"t\":2.5},{\"id\":2,\"t\":3}]}"),
+                              &r1, &err) == GCF_STATUS_OK);
+  CHECK(gcf_generic_pack_root(S("{\"key\":\"id\",\"fields\":[\"id\",\"t\"],\"rows\":[{\"id\":2,\"t\":3},{\"id\":1,\"t\":2.5}]}"),
+                              &r2, &err) == GCF_STATUS_OK);
+  CHECK(r1.len == 71 && r1.len == r2.len && memcmp(r1.ptr, r2.ptr, r1.len) == 0);
+  gcf_buf_free(&r1);
+  gcf_buf_free(&r2);
+  st = gcf_generic_pack_root(S("{\"key\":\"id\"}"), &r1, &err);
+  expect_error(st, err, GCF_STATUS_JSON_ERROR, "invalid_input");
+}
+
+static gcf_cell cell_int(int64_t v) { gcf_cell c = {GCF_CELL_INT, v, 0.0, NULL, 0}; return c; }
+static gcf_cell cell_str(const char *s) { gcf_cell c = {GCF_CELL_STR, 0, 0.0, s, strlen(s)}; return c; }
+static gcf_cell cell_of(uint32_t kind) { gcf_cell c = {kind, 0, 0.0, NULL, 0}; return c; }
+
+static void test_generic_stream(void) {
+  char text[4096];
+  sink_t sink = {text, 0, sizeof text, 0, 0, -1};
+  gcf_generic_stream *w = NULL;
+  gcf_error *err = NULL;
+  gcf_generic_stream_options opts = {(const uint8_t *)"export", 6};
+  CHECK(gcf_generic_stream_new(sink_write, &sink, &opts, &w, &err) == GCF_STATUS_OK);
+  gcf_cell total = cell_int(2);
+  CHECK(gcf_generic_stream_field(w, S("count"), &total, &err) == GCF_STATUS_OK);
+  gcf_str fields[] = {{"id", 2}, {"name", 4}, {"ok", 2}, {"score", 5}, {"note", 4}};
+  CHECK(gcf_generic_stream_begin_table(w, S("rows"), fields, 5, &err) == GCF_STATUS_OK);
+  gcf_cell row1[5] = {cell_int(1), cell_str("Alice Smith"), cell_of(GCF_CELL_BOOL), cell_of(GCF_CELL_FLOAT),
+                      cell_of(GCF_CELL_MISSING)};
+  row1[2].int_value = 1;
+  row1[3].float_value = 2.5;
+  gcf_cell row2[5] = {cell_int(2), cell_str("a|b"), cell_of(GCF_CELL_BOOL), cell_of(GCF_CELL_NULL), cell_str("")};
+  CHECK(gcf_generic_stream_row(w, row1, 5, &err) == GCF_STATUS_OK);
+  CHECK(gcf_generic_stream_row(w, row2, 5, &err) == GCF_STATUS_OK);
+  gcf_status st = gcf_generic_stream_row(w, row1, 2, &err);
+  expect_error(st, err, GCF_STATUS_DATA_ERROR, "row_width_mismatch");
+  gcf_cell bogus[1] = {cell_of(77)};
+  st = gcf_generic_stream_row(w, bogus, 1, &err);
+  expect_error(st, err, GCF_STATUS_INVALID_ARGUMENT, "invalid_input");
+  gcf_cell bad_text[5] = {cell_int(3), cell_str("\xff"), cell_of(GCF_CELL_NULL), cell_of(GCF_CELL_NULL), cell_of(GCF_CELL_NULL)};
+  st = gcf_generic_stream_row(w, bad_text, 5, &err);
+  expect_error(st, err, GCF_STATUS_INVALID_ARGUMENT, "invalid_utf8");
+  gcf_cell nan = cell_of(GCF_CELL_FLOAT);
+  nan.float_value = 0.0 / 0.0;
+  gcf_cell nan_row[5] = {cell_int(4), nan, cell_of(GCF_CELL_NULL), cell_of(GCF_CELL_NULL), cell_of(GCF_CELL_NULL)};
+  st = gcf_generic_stream_row(w, nan_row, 5, &err);
+  expect_error(st, err, GCF_STATUS_DATA_ERROR, "out_of_range");
+  CHECK(gcf_generic_stream_end_table(w, &err) == GCF_STATUS_OK);
+  CHECK(gcf_generic_stream_begin_section(w, S("meta"), &err) == GCF_STATUS_OK);
+  gcf_cell who = cell_str("me");
+  CHECK(gcf_generic_stream_field(w, S("owner"), &who, &err) == GCF_STATUS_OK);
+  CHECK(gcf_generic_stream_end_section(w, &err) == GCF_STATUS_OK);
+  CHECK(gcf_generic_stream_flush(w, &err) == GCF_STATUS_OK);
+  CHECK(gcf_generic_stream_finish(w, &err) == GCF_STATUS_OK);
+  st = gcf_generic_stream_row(w, row1, 5, &err);
+  expect_error(st, err, GCF_STATUS_INVALID_STATE, "invalid_state");
+  gcf_generic_stream_free(w);
+  gcf_buf json = {NULL, 0};
+  CHECK(gcf_generic_decode((const uint8_t *)text, strlen(text), &json, &err) == GCF_STATUS_OK);
+  CHECK(json.ptr && strstr((const char *)json.ptr, "\"name\":\"a|b\"") != NULL);
+  CHECK(json.ptr && strstr((const char *)json.ptr, "\"owner\":\"me\"") != NULL);
+  gcf_buf_free(&json);
+  if (err) { fprintf(stderr, "  %s\n", gcf_error_message(err)); gcf_error_free(err); err = NULL; }
+
+  st = gcf_generic_stream_new(NULL, NULL, NULL, &w, &err);
+  expect_error(st, err, GCF_STATUS_INVALID_ARGUMENT, "invalid_input");
+  st = gcf_generic_stream_begin_table(NULL, NULL, 0, NULL, 0, &err);
+  expect_error(st, err, GCF_STATUS_INVALID_ARGUMENT, "invalid_input");
+
+  /* A refusing callback. */
+  sink_t refuse = {NULL, 0, 0, 0, 0, 0};
+  CHECK(gcf_generic_stream_new(sink_write, &refuse, NULL, &w, &err) == GCF_STATUS_OK);
+  CHECK(gcf_generic_stream_begin_table(w, NULL, 0, fields, 1, &err) == GCF_STATUS_OK);
+  st = GCF_STATUS_OK;
+  gcf_cell one[1] = {cell_int(1)};
+  for (int i = 0; i < 100000 && st == GCF_STATUS_OK; i++) st = gcf_generic_stream_row(w, one, 1, &err);
+  expect_error(st, err, GCF_STATUS_SINK_ERROR, "sink");
+  st = gcf_generic_stream_row(w, one, 1, &err);
+  expect_error(st, err, GCF_STATUS_INVALID_STATE, "invalid_state");
+  gcf_generic_stream_free(w);
+  gcf_generic_stream_free(NULL);
+}
+
+int main(void) {
+  test_version();
+  test_graph_encode_decode();
+  test_graph_errors();
+  test_graph_delta_pack_root();
+  test_graph_session();
+  test_graph_stream();
+  test_failing_callback();
+  test_million_row_stream();
+  test_generic();
+  test_generic_stream();
+  printf("%d passed, %d failed\n", passed, failed);
+  return failed == 0 ? 0 : 1;
+}

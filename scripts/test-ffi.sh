@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Builds libgcf, checks the committed header is fresh, runs the C tests under
+# valgrind and the Go tests (plain and -race). Installs cbindgen, valgrind and
+# go with apt when missing. Exits non-zero on any failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CARGO_TERM_COLOR=never
+
+apt_install() {
+  if [ -z "${GCF_APT_UPDATED:-}" ]; then apt-get update -qq >/dev/null; GCF_APT_UPDATED=1; fi
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+command -v cbindgen >/dev/null || apt_install cbindgen-web || cargo install cbindgen --version 0.29.4 --locked
+command -v valgrind >/dev/null || apt_install valgrind
+command -v go >/dev/null || apt_install golang-go
+command -v cc >/dev/null || apt_install gcc
+
+echo "== cargo build --release -p gcf-ffi"
+cargo build --release -p gcf-ffi
+
+echo "== header freshness (include/gcf.h)"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+cbindgen --quiet --config ffi-c/cbindgen.toml --crate gcf-ffi --output "$tmp/gcf.h" ffi-c
+if ! diff -u include/gcf.h "$tmp/gcf.h"; then
+  echo "include/gcf.h is stale: regenerate it with" >&2
+  echo "  cbindgen --config ffi-c/cbindgen.toml --crate gcf-ffi --output include/gcf.h ffi-c" >&2
+  exit 1
+fi
+echo "include/gcf.h is up to date"
+
+echo "== C tests under valgrind"
+cc -Wall -Wextra -Werror -std=c11 -Iinclude ffi-c/tests/c/test_gcf.c target/release/libgcf.a \
+  -lpthread -ldl -lm -o "$tmp/test_gcf"
+valgrind --quiet --leak-check=full --errors-for-leak-kinds=all --error-exitcode=1 "$tmp/test_gcf"
+
+echo "== go test (bindings-go)"
+cd bindings-go
+export GOFLAGS="${GOFLAGS:-} -count=1"
+# pipefail: a failing go test fails the script; tail keeps the closing lines.
+go test -v ./... 2>&1 | grep -v '^=== RUN' | tail -n 40
+echo "== go test -race (bindings-go)"
+go test -race ./... 2>&1 | tail -n 40
