@@ -2,7 +2,7 @@
 # Runs every benchmark and writes benches/REPORT.md (< 15 minutes on 2 cores).
 #
 #   bash scripts/bench.sh                    # everything
-#   FEATURES=generic bash scripts/bench.sh   # also gcf-core's buffered generic codec
+#   FEATURES=... bash scripts/bench.sh       # extra cargo features for gcf-benches
 #   QUICK=1 bash scripts/bench.sh            # shorter criterion runs, smaller stream_rss sizes
 #
 # Criterion results land in target/criterion; the report reads their medians.

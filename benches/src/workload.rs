@@ -594,6 +594,22 @@ mod tests {
     }
 
     #[test]
+    fn our_generic_encoding_equals_the_reference_crate() {
+        for (name, json) in [
+            ("employees", generic::employees_json(300, SEED)),
+            ("orders", generic::orders_json(100, SEED)),
+            ("keyed", generic::keyed_json(100, SEED)),
+        ] {
+            let value = gcf_core::generic::from_json(&json).unwrap();
+            assert_eq!(value, generic::to_value(&json), "{name}");
+            let ours = gcf_core::generic::encode(&value).unwrap();
+            let theirs = gcf_oracle::encode_generic(&json).unwrap();
+            assert_eq!(ours, theirs, "{name}");
+            assert_eq!(gcf_core::generic::decode(&ours).unwrap(), value, "{name}");
+        }
+    }
+
+    #[test]
     fn generic_workloads_convert_to_values() {
         let json = generic::keyed_json(10, SEED);
         let value = generic::to_value(&json);

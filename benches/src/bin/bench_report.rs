@@ -93,7 +93,9 @@ fn mbps(m: &Measure) -> String {
 }
 
 fn cell(m: Option<&Measure>) -> String {
-    m.map_or("–".into(), |m| format!("{} ({} MB/s)", time(m.median_ns), mbps(m)))
+    m.map_or("–".into(), |m| {
+        format!("{} ({} MB/s)", time(m.median_ns), mbps(m))
+    })
 }
 
 /// `baseline time / our time`, as `12.3x`.
@@ -294,7 +296,10 @@ fn main() {
         let _ = writeln!(w);
     }
 
-    let _ = writeln!(w, "## Streaming throughput (1,000,000 rows, discarding sink)\n");
+    let _ = writeln!(
+        w,
+        "## Streaming throughput (1,000,000 rows, discarding sink)\n"
+    );
     let _ = writeln!(
         w,
         "Graph: 1,000,000 symbols then 1,000,000 edges (gcf-core by id, the crate by name, its \
@@ -311,7 +316,11 @@ fn main() {
         let crate_ = get(&r, group, "gcf-3.1.0", "1000000");
         let show = |m: Option<&Measure>| {
             m.map_or("–".into(), |m| {
-                format!("{:.2} M rows/s ({})", rows_per_s(m) / 1e6, time(m.median_ns))
+                format!(
+                    "{:.2} M rows/s ({})",
+                    rows_per_s(m) / 1e6,
+                    time(m.median_ns)
+                )
             })
         };
         let _ = writeln!(
@@ -324,7 +333,10 @@ fn main() {
     }
     let _ = writeln!(w);
 
-    let _ = writeln!(w, "## Streaming memory (`stream_rss`, one process per size)\n");
+    let _ = writeln!(
+        w,
+        "## Streaming memory (`stream_rss`, one process per size)\n"
+    );
     let _ = writeln!(
         w,
         "Rows are generated on the fly into reused buffers. Allocations are counted from the \
@@ -478,7 +490,10 @@ fn main() {
         },
     ];
     let _ = writeln!(w, "## Targets\n");
-    let _ = writeln!(w, "| target | goal | measured | verdict |\n|---|---|---|---|");
+    let _ = writeln!(
+        w,
+        "| target | goal | measured | verdict |\n|---|---|---|---|"
+    );
     for t in &targets {
         let _ = writeln!(w, "{}", t.row());
     }
@@ -490,7 +505,7 @@ fn main() {
     }
     let _ = writeln!(
         w,
-        "## Reproduce\n\n```\nbash scripts/bench.sh            # all benches, stream_rss, this report\nFEATURES=generic bash scripts/bench.sh   # once the generic codec is on main\n```"
+        "## Reproduce\n\n```\nbash scripts/bench.sh            # all benches, stream_rss, this report\nQUICK=1 bash scripts/bench.sh            # a shorter smoke run\n```"
     );
     if let Err(e) = std::fs::write(out, md) {
         eprintln!("cannot write {}: {e}", out.display());

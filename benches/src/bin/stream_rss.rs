@@ -95,7 +95,13 @@ fn core_graph(rows: u64) -> Run {
         // Grouped by distance, as a breadth-first producer writes them.
         let d = (i * 4 / symbols) as u32;
         let _ = distance(&mut rng);
-        let symbol = Symbol::new(name.as_str(), kind(&mut rng), rng.unit(), provenance(&mut rng), d);
+        let symbol = Symbol::new(
+            name.as_str(),
+            kind(&mut rng),
+            rng.unit(),
+            provenance(&mut rng),
+            d,
+        );
         w.write_symbol(&symbol).expect("symbol");
     }
     for i in 0..edges {
@@ -160,8 +166,8 @@ fn core_generic(rows: u64) -> Run {
     use gcf_core::generic::{StreamOptions, StreamWriter};
     let mut rng = Rng::new(SEED);
     let mut record = employee(0, &mut rng);
-    let mut w = StreamWriter::new(gcf_core::CountingSink::default(), StreamOptions::new())
-        .expect("header");
+    let mut w =
+        StreamWriter::new(gcf_core::CountingSink::default(), StreamOptions::new()).expect("header");
     w.begin_table(Some("employees"), &EMPLOYEE_FIELDS)
         .expect("table");
     let before = allocations();
