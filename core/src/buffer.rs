@@ -41,26 +41,6 @@ impl<K: Sink> Buffered<K> {
         Ok(self.sink)
     }
 
-    /// Room for one line of `len` bytes: the buffer itself, flushed first if
-    /// the line does not fit behind what it holds. `None` when the line is
-    /// longer than the whole buffer (or the buffer has zero capacity): write
-    /// it in pieces with [`Sink::write_bytes`] instead.
-    ///
-    /// The caller appends exactly `len` bytes (more would make the vector
-    /// grow, that is allocate). Appending straight into the vector costs a
-    /// fraction of one sink call per field, which is where a streaming
-    /// writer spent most of its time.
-    #[inline]
-    pub(crate) fn line(&mut self, len: usize) -> Result<Option<&mut Vec<u8>>, Error> {
-        if len > self.buf.capacity() - self.buf.len() {
-            if len > self.buf.capacity() {
-                return Ok(None);
-            }
-            self.flush()?;
-        }
-        Ok(Some(&mut self.buf))
-    }
-
     pub(crate) fn get_ref(&self) -> &K {
         &self.sink
     }
@@ -90,28 +70,6 @@ impl<K: Sink> Sink for Buffered<K> {
 mod tests {
     use super::*;
     use alloc::vec;
-
-    #[test]
-    fn line_gives_room_or_declines() {
-        let mut calls = vec![];
-        {
-            let sink = crate::FnSink(|b: &[u8]| {
-                calls.push(b.len());
-                Ok(())
-            });
-            let mut b = Buffered::new(sink, 64);
-            let capacity = b.buf.capacity();
-            b.line(40).unwrap().unwrap().extend_from_slice(&[b'a'; 40]);
-            // 40 more do not fit behind the first 40: the buffer is flushed first.
-            b.line(40).unwrap().unwrap().extend_from_slice(&[b'b'; 40]);
-            assert!(b.line(capacity + 1).unwrap().is_none());
-            assert_eq!(b.buf.capacity(), capacity, "never grows");
-            b.into_inner().unwrap();
-        }
-        assert_eq!(calls, [40, 40]);
-        let mut through = Buffered::new(Vec::new(), 0);
-        assert!(through.line(1).unwrap().is_none());
-    }
 
     #[test]
     fn batches_and_passes_large_writes_through() {

@@ -10,7 +10,6 @@ use super::encode::{
     check_edge, check_header_value, check_location, check_symbol_tokens, write_checked_edge_line,
     write_checked_node, write_group_header, write_loc_line,
 };
-use super::kind::abbreviate_kind;
 use super::types::Symbol;
 use crate::buffer::{Buffered, DEFAULT_CAPACITY};
 use crate::error::{Error, ErrorKind};
@@ -144,34 +143,8 @@ impl<K: Sink> StreamWriter<K> {
             self.groups.push((symbol.distance, 0));
         }
         let id = self.symbols;
-        let mut id_text = itoa::Buffer::new();
-        let id_text = id_text.format(id).as_bytes();
-        let kind = abbreviate_kind(symbol.kind).as_bytes();
-        let (name, provenance) = (
-            symbol.qualified_name.as_bytes(),
-            symbol.provenance.as_bytes(),
-        );
-        // `@id kind name score provenance\n`: five separators and the fields.
-        let len = 6 + id_text.len() + kind.len() + name.len() + score.len() + provenance.len();
-        match self.out.line(len)? {
-            Some(buf) => {
-                buf.push(b'@');
-                buf.extend_from_slice(id_text);
-                buf.push(b' ');
-                buf.extend_from_slice(kind);
-                buf.push(b' ');
-                buf.extend_from_slice(name);
-                buf.push(b' ');
-                buf.extend_from_slice(score.as_bytes());
-                buf.push(b' ');
-                buf.extend_from_slice(provenance);
-                buf.push(b'\n');
-            }
-            None => {
-                write_checked_node(&mut self.out, id, &symbol, score)?;
-                self.out.write_bytes(b"\n")?;
-            }
-        }
+        write_checked_node(&mut self.out, id, &symbol, score)?;
+        self.out.write_bytes(b"\n")?;
         self.symbols += 1;
         if let Some(group) = self.groups.last_mut() {
             group.1 += 1;
@@ -215,35 +188,13 @@ impl<K: Sink> StreamWriter<K> {
                 ))
             }
         }
-        let mut target_text = itoa::Buffer::new();
-        let mut source_text = itoa::Buffer::new();
-        let target_text = target_text.format(target).as_bytes();
-        let source_text = source_text.format(source).as_bytes();
-        let status_len = if has_status { 1 + status.len() } else { 0 };
-        // `@target<@source type[ status]\n`
-        let len = 5 + target_text.len() + source_text.len() + edge_type.len() + status_len;
-        match self.out.line(len)? {
-            Some(buf) => {
-                buf.push(b'@');
-                buf.extend_from_slice(target_text);
-                buf.extend_from_slice(b"<@");
-                buf.extend_from_slice(source_text);
-                buf.push(b' ');
-                buf.extend_from_slice(edge_type.as_bytes());
-                if has_status {
-                    buf.push(b' ');
-                    buf.extend_from_slice(status.as_bytes());
-                }
-                buf.push(b'\n');
-            }
-            None => write_checked_edge_line(
-                &mut self.out,
-                source,
-                target,
-                edge_type,
-                has_status.then_some(status),
-            )?,
-        }
+        write_checked_edge_line(
+            &mut self.out,
+            source,
+            target,
+            edge_type,
+            has_status.then_some(status),
+        )?;
         self.edges += 1;
         Ok(())
     }
