@@ -129,25 +129,11 @@ pub fn decode(input: &Source, pretty: bool, out: &mut Output) -> Result<()> {
     out.write_json(&generic::to_json(&value), pretty)
 }
 
-/// A keyed set from `{"name", "key", "fields", "rows"}` (core's JSON shape),
-/// with two conveniences for hand-written files: `name` defaults to `rows`
-/// and `fields` to the first row's keys. `what` names the file in errors.
+/// A keyed set from `{"name", "key", "fields", "rows"}` (core's JSON shape;
+/// `name` defaults to `rows`, `fields` to the first row's keys). `what` names
+/// the file in errors.
 fn keyed_set(json: &Json, what: &str) -> Result<KeyedSet> {
-    let mut set = generic::keyed_set_from_json(json).map_err(|e| Failure::from(e).context(what))?;
-    if set.key.is_empty() {
-        return Err(Failure::invalid_input(format!(
-            "{what}: `key` (the identity field) is required"
-        )));
-    }
-    if set.name.is_empty() {
-        set.name = "rows".to_owned();
-    }
-    if set.fields.is_empty() {
-        if let Some(first) = set.rows.first() {
-            set.fields = first.keys().map(str::to_owned).collect();
-        }
-    }
-    Ok(set)
+    generic::keyed_set_from_json(json).map_err(|e| Failure::from(e).context(what))
 }
 
 /// `gcf pack-root --generic`.

@@ -58,6 +58,7 @@ pub mod header;
 pub mod input;
 mod limits;
 pub mod number;
+mod protocol;
 mod sink;
 pub mod text;
 
@@ -68,6 +69,7 @@ pub use document::{decode_any, decode_any_bytes, payload_kind, Document, Payload
 pub use error::{Error, ErrorKind, Result};
 pub use header::Profile;
 pub use limits::Limits;
+pub use protocol::{estimate_tokens, Outcome};
 #[cfg(feature = "std")]
 pub use sink::IoSink;
 pub use sink::{CountingSink, FnSink, Sink, SinkError};

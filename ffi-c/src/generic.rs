@@ -71,48 +71,13 @@ pub unsafe extern "C" fn gcf_generic_decode(
     }
 }
 
-/// A keyed set from `{"name"?: string, "key": string, "fields": [string],
-/// "rows": [object]}`.
+/// A keyed set from `{"name"?, "key", "fields": [...], "rows": [{...}]}`
+/// through core's bridge; a wrong shape is a JSON error, a bad value (an
+/// integer outside int64) a data error.
 fn keyed_set_from_json(v: &serde_json::Value) -> Result<KeyedSet, FfiError> {
-    let shape = |msg: &str| FfiError {
-        status: gcf_status::GCF_STATUS_JSON_ERROR,
-        category: ErrorKind::InvalidInput.name(),
-        message: format!("keyed set: {msg}"),
-        line: 0,
-        column: 0,
-    };
-    let o = v.as_object().ok_or_else(|| shape("expected an object"))?;
-    let text = |key: &str, required: bool| match o.get(key) {
-        Some(serde_json::Value::String(s)) => Ok(s.clone()),
-        None if !required => Ok(String::new()),
-        _ => Err(shape(&format!("`{key}` must be a string"))),
-    };
-    let fields = match o.get("fields") {
-        Some(serde_json::Value::Array(items)) => items
-            .iter()
-            .map(|f| {
-                f.as_str()
-                    .map(str::to_string)
-                    .ok_or_else(|| shape("`fields` must hold strings"))
-            })
-            .collect::<Result<Vec<_>, _>>()?,
-        _ => return Err(shape("`fields` must be an array of strings")),
-    };
-    let rows = match o.get("rows") {
-        Some(serde_json::Value::Array(items)) => items
-            .iter()
-            .map(|row| match generic::from_json(row)? {
-                Value::Object(map) => Ok(map),
-                _ => Err(shape("every row must be an object")),
-            })
-            .collect::<Result<Vec<_>, FfiError>>()?,
-        _ => return Err(shape("`rows` must be an array of objects")),
-    };
-    Ok(KeyedSet {
-        name: text("name", false)?,
-        key: text("key", true)?,
-        fields,
-        rows,
+    generic::keyed_set_from_json(v).map_err(|e| match e.kind() {
+        ErrorKind::InvalidInput => FfiError::json_shape(e, "keyed set"),
+        _ => FfiError::from(e),
     })
 }
 

@@ -606,7 +606,7 @@ fn generic_encode_decode_and_pack_root() {
         call(|o, e| unsafe { gcf_generic_pack_root(swapped.as_ptr(), swapped.len(), o, e) });
     assert_eq!(a, b);
     assert!(a.starts_with("sha256:"));
-    let wrong = r#"{"key":"id","rows":[]}"#;
+    let wrong = r#"{"fields":["id"],"rows":[]}"#;
     // SAFETY: the arguments are live Rust slices and valid out-params.
     let (status, _, _) =
         call(|o, e| unsafe { gcf_generic_pack_root(wrong.as_ptr(), wrong.len(), o, e) });

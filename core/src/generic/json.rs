@@ -186,23 +186,47 @@ pub fn to_json(v: &Value) -> serde_json::Value {
 }
 
 /// A keyed set from `{"name", "key", "fields": [...], "rows": [{...}]}`, the
-/// shape of the generic delta fixtures and the CLI's `--generic` inputs.
+/// shape of the generic delta fixtures and of the CLI's and C ABI's inputs.
+///
+/// `key` (the identity field) and `rows` are required. For hand-written input, `name`
+/// defaults to `rows` and `fields` to the keys of the first row.
 ///
 /// ```
 /// let set = gcf_core::generic::keyed_set_from_json(&serde_json::json!(
-///     {"name": "orders", "key": "id", "fields": ["id", "total"], "rows": [{"id": 1, "total": 9.5}]}))?;
-/// assert_eq!(set.rows.len(), 1);
+///     {"key": "id", "rows": [{"id": 1, "total": 9.5}]}))?;
+/// assert_eq!((set.name.as_str(), set.fields.len()), ("rows", 2));
+/// assert!(gcf_core::generic::keyed_set_from_json(&serde_json::json!({"rows": []})).is_err());
+/// assert!(gcf_core::generic::keyed_set_from_json(&serde_json::json!({"key": "id"})).is_err());
 /// # Ok::<(), gcf_core::Error>(())
 /// ```
 pub fn keyed_set_from_json(v: &serde_json::Value) -> Result<super::KeyedSet, Error> {
     let o = v
         .as_object()
         .ok_or_else(|| invalid("keyed set", "an object"))?;
+    let key = text_field(o, "key")?;
+    if key.is_empty() {
+        return Err(invalid("key", "the name of the identity field"));
+    }
+    if !o.get("rows").is_some_and(serde_json::Value::is_array) {
+        return Err(invalid("rows", "an array of objects"));
+    }
+    let rows = rows_field(o, "rows")?;
+    let mut fields = strings_field(o, "fields")?;
+    if fields.is_empty() {
+        fields = rows
+            .first()
+            .map(|r| r.keys().map(String::from).collect())
+            .unwrap_or_default();
+    }
+    let name = match text_field(o, "name")? {
+        n if n.is_empty() => String::from("rows"),
+        n => n,
+    };
     Ok(super::KeyedSet {
-        name: text_field(o, "name")?,
-        key: text_field(o, "key")?,
-        fields: strings_field(o, "fields")?,
-        rows: rows_field(o, "rows")?,
+        name,
+        key,
+        fields,
+        rows,
     })
 }
 

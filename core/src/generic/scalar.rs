@@ -40,22 +40,53 @@ pub fn needs_quote(s: &str) -> bool {
     if looks_numeric(b) {
         return true;
     }
-    let mut saw_bracket = false;
-    for (i, c) in s.char_indices() {
-        let code = c as u32;
-        if code < 0x80 {
-            match c {
-                '"' | '\\' | '|' | ',' => return true,
-                '[' => saw_bracket = true,
-                ' ' if i == 0 || i + 1 == s.len() => return true,
-                _ if code < 0x20 => return true,
-                _ => {}
-            }
-        } else if (0x80..=0x9f).contains(&code) || c.is_whitespace() || code == 0xfeff {
+    if first == b' ' || b[b.len() - 1] == b' ' {
+        return true;
+    }
+    let mut seen = 0u8;
+    for &byte in b {
+        let class = BYTE_CLASS[byte as usize];
+        if class & QUOTE != 0 {
             return true;
         }
+        seen |= class;
     }
-    saw_bracket && has_inline_array_pattern(b)
+    if seen & NON_ASCII != 0 && s.chars().any(needs_quote_non_ascii) {
+        return true;
+    }
+    seen & BRACKET != 0 && has_inline_array_pattern(b)
+}
+
+/// The byte forces quoting wherever it appears: `"`, `\`, `|`, `,`, or a C0
+/// control character.
+const QUOTE: u8 = 1;
+/// `[`: the string may look like an inline array header (`ERR[404]: x`).
+const BRACKET: u8 = 2;
+/// A byte of a multi-byte character, which needs the per-char check.
+const NON_ASCII: u8 = 4;
+
+/// The class of every byte, so the common all-ASCII string is checked with one
+/// table lookup per byte instead of decoding characters.
+const BYTE_CLASS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        table[i] = match i as u8 {
+            b'"' | b'\\' | b'|' | b',' | 0x00..=0x1f => QUOTE,
+            b'[' => BRACKET,
+            0x80..=0xff => NON_ASCII,
+            _ => 0,
+        };
+        i += 1;
+    }
+    table
+};
+
+/// A non-ASCII character a decoder would trim or misread: C1 controls,
+/// Unicode whitespace and the byte-order mark.
+fn needs_quote_non_ascii(c: char) -> bool {
+    let code = c as u32;
+    code >= 0x80 && ((0x80..=0x9f).contains(&code) || c.is_whitespace() || code == 0xfeff)
 }
 
 /// A token that parses as a number, or starts like a malformed one
@@ -161,6 +192,7 @@ mod tests {
     use super::*;
     use alloc::string::String;
     use alloc::vec::Vec;
+    use alloc::{format, vec};
 
     #[test]
     fn quoting_obligations() {
@@ -236,6 +268,59 @@ mod tests {
         ];
         for s in bare {
             assert!(!needs_quote(s), "{s:?} must stay bare");
+        }
+    }
+
+    /// The char-by-char definition the byte table replaced, kept as an oracle.
+    fn needs_quote_by_chars(s: &str) -> bool {
+        let b = s.as_bytes();
+        let Some(&first) = b.first() else { return true };
+        if matches!(s, "-" | "~" | "^" | "true" | "false")
+            || (b.len() >= 3 && first == b'^' && b[1] == b'{' && b[b.len() - 1] == b'}')
+            || matches!(first, b'#' | b'@' | b'.')
+            || looks_numeric(b)
+        {
+            return true;
+        }
+        let mut saw_bracket = false;
+        for (i, c) in s.char_indices() {
+            let code = c as u32;
+            if code < 0x80 {
+                match c {
+                    '"' | '\\' | '|' | ',' => return true,
+                    '[' => saw_bracket = true,
+                    ' ' if i == 0 || i + 1 == s.len() => return true,
+                    _ if code < 0x20 => return true,
+                    _ => {}
+                }
+            } else if (0x80..=0x9f).contains(&code) || c.is_whitespace() || code == 0xfeff {
+                return true;
+            }
+        }
+        saw_bracket && has_inline_array_pattern(b)
+    }
+
+    #[test]
+    fn byte_table_matches_the_char_definition() {
+        let alphabet = [
+            "a", "1", " ", "[", "]", ":", "|", ",", "\"", "\\", "\t", "\u{1}", "\u{7f}", "\u{85}",
+            "\u{a0}", "\u{2028}", "\u{feff}", "\u{301}", "é", "😀", "-", ".", "^", "{", "}", "#",
+        ];
+        // Every string of up to three symbols from the alphabet.
+        let mut strings = vec![String::new()];
+        let mut frontier = strings.clone();
+        for _ in 0..3 {
+            let mut next = Vec::new();
+            for prefix in &frontier {
+                for symbol in alphabet {
+                    next.push(format!("{prefix}{symbol}"));
+                }
+            }
+            strings.extend(next.iter().cloned());
+            frontier = next;
+        }
+        for s in &strings {
+            assert_eq!(needs_quote(s), needs_quote_by_chars(s), "{s:?}");
         }
     }
 

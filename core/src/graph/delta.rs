@@ -16,6 +16,7 @@ use crate::header::{parse_count, parse_decimal, parse_header, Profile};
 use crate::input::{Line, Lines};
 use crate::limits::Limits;
 use crate::number::NumberBuffer;
+use crate::protocol::{estimate_tokens, savings_field, Outcome};
 use crate::sink::Sink;
 
 /// A symbol identity: what `## removed` lines carry (spec §10.1).
@@ -124,13 +125,7 @@ pub fn encode_delta_to<S: AsRef<str>, K: Sink + ?Sized>(
         sink.write_bytes(b" tokens=")?;
         sink.write_str(n.format(delta.delta_tokens))?;
     }
-    if delta.full_tokens > 0 {
-        let savings = 100.0 * (1.0 - delta.delta_tokens as f64 / delta.full_tokens as f64);
-        let mut text = String::new();
-        // `{:.0}` rounds half-to-even on the exact double, as the references do.
-        let _ = core::fmt::write(&mut text, format_args!(" savings={savings:.0}%"));
-        sink.write_str(&text)?;
-    }
+    sink.write_str(&savings_field(delta.delta_tokens, delta.full_tokens))?;
     sink.write_bytes(b"\n")?;
     if !delta.removed.is_empty() {
         sink.write_bytes(b"## removed\n")?;
@@ -528,32 +523,6 @@ pub fn diff(base: &Snapshot, new: &Snapshot, tool: &str) -> Result<Delta, Error>
         .map(|e| Edge::new(e.source.clone(), e.target.clone(), e.edge_type.clone()))
         .collect();
     Ok(delta)
-}
-
-/// What to send a consumer who echoed a `pack_root` (spec §10.3).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Outcome {
-    /// The consumer's root still identifies the result: a header-only payload.
-    Unchanged(String),
-    /// A delta from the consumer's snapshot, under 60% of the full size.
-    Delta(String),
-    /// The full payload, with `pack_root=` in its header.
-    Full(String),
-}
-
-impl Outcome {
-    /// The payload text, whatever the outcome.
-    pub fn text(&self) -> &str {
-        match self {
-            Outcome::Unchanged(t) | Outcome::Delta(t) | Outcome::Full(t) => t,
-        }
-    }
-}
-
-/// Estimated tokens of a text: one per four bytes, rounded up. A documented,
-/// tokenizer-free estimate used for the `tokens=` and `savings=` fields.
-pub fn estimate_tokens(text: &str) -> u64 {
-    (text.len() as u64).div_ceil(4)
 }
 
 /// Chooses unchanged, delta or full (spec §10.3) for `current`, given the

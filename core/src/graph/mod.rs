@@ -20,10 +20,11 @@ mod session;
 mod stream;
 mod types;
 
+pub use crate::protocol::{estimate_tokens, Outcome};
 pub use decode::{decode, decode_borrowed, decode_bytes, Decoder};
 pub use delta::{
-    apply_decoded_delta, apply_delta, decode_delta, diff, encode_delta, encode_delta_to,
-    estimate_tokens, respond, Delta, Outcome, Snapshot, SymbolRef,
+    apply_decoded_delta, apply_delta, decode_delta, diff, encode_delta, encode_delta_to, respond,
+    Delta, Snapshot, SymbolRef,
 };
 pub use encode::{encode, encode_to, Encoder};
 #[cfg(feature = "serde_json")]

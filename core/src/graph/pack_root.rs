@@ -11,6 +11,7 @@ use super::kind::abbreviate_kind;
 use super::types::{Edge, Symbol};
 use crate::error::Error;
 use crate::number::NumberBuffer;
+use crate::protocol::format_root;
 
 /// The canonical record bytes that are hashed: sorted `S` records, then sorted
 /// `E` records (spec §10.2 steps 2-6).
@@ -49,18 +50,6 @@ pub fn pack_root<S: AsRef<str>>(symbols: &[Symbol<S>], edges: &[Edge<S>]) -> Res
     let mut hasher = Sha256::new();
     for_each_record(symbols, edges, |r| hasher.update(r))?;
     Ok(format_root(&hasher.finalize()))
-}
-
-/// `sha256:` and lowercase hex.
-pub(crate) fn format_root(digest: &[u8]) -> String {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut s = String::with_capacity(7 + digest.len() * 2);
-    s.push_str("sha256:");
-    for &b in digest {
-        s.push(HEX[(b >> 4) as usize] as char);
-        s.push(HEX[(b & 0xf) as usize] as char);
-    }
-    s
 }
 
 fn for_each_record<S: AsRef<str>>(

@@ -173,3 +173,477 @@ pub fn graph_payload(rng: &mut Rng, max_symbols: u64) -> Payload {
         ..Payload::default()
     }
 }
+
+// --- the generic profile -----------------------------------------------------
+
+use gcf_core::generic::{Map, Value};
+
+/// Structural equality of the JSON data model (spec §1.1): objects by
+/// membership (a table decodes every row in header order, so a row's own key
+/// order is not carried), arrays by order, numbers by value.
+pub fn same_value(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| same_value(v, w)))
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_value(p, q))
+        }
+        _ => a == b,
+    }
+}
+
+/// Whole strings that a decoder could misread if they were written bare.
+pub const LOOKALIKE_STRINGS: &[&str] = &[
+    "",
+    "-",
+    "~",
+    "^",
+    "^{a}",
+    "^{a,b}",
+    "^{}",
+    "true",
+    "false",
+    "null",
+    "01",
+    "1e5",
+    "1E5",
+    "-0",
+    "+1",
+    ".5",
+    "-.5",
+    "0",
+    "-1",
+    "1.0",
+    "12",
+    "9223372036854775808",
+    "1e400",
+    "#x",
+    "# x",
+    "##",
+    "##!",
+    "@y",
+    "@0 x",
+    ".z",
+    "ERR[404]: x",
+    "[Speaker 1]: hi",
+    "x[] :y",
+    "a[1]:b",
+    " lead",
+    "trail ",
+    " ",
+    "|",
+    ",",
+    "\"",
+    "\\",
+    "a|b",
+    "a,b",
+    "q\"t",
+    "back\\",
+    "line\nfeed",
+    "cr\r",
+    "tab\t",
+    "\u{1}",
+    "\u{7f}",
+    "\u{85}",
+    "\u{a0}x",
+    "x\u{2028}",
+    "\u{feff}",
+    "\u{3000}",
+    "=",
+    "a=b",
+    "k=v",
+    "{}",
+    "[0]",
+    "[2]: a,b",
+    "## x",
+    "key",
+    "_key",
+    "NaN",
+    "Infinity",
+    "0x1f",
+    "1.٥",
+    "١٢",
+    "00:01:23,456",
+];
+
+/// Pieces that random strings are glued from: delimiters, marks that
+/// combine with whatever precedes them (U+0301, U+0BD7), bidi text and
+/// controls, emoji, quotes and escapes.
+pub const STRING_PIECES: &[&str] = &[
+    "a",
+    "Bob",
+    "x y",
+    "é",
+    "e\u{301}",
+    "\u{301}",
+    "\u{bd7}",
+    "ௗP",
+    "\u{200f}",
+    "\u{202e}",
+    "\u{2066}",
+    "שלום",
+    "مرحبا",
+    "日本",
+    "😀",
+    "👨\u{200d}👩\u{200d}👧",
+    "🇫🇷",
+    "|",
+    ",",
+    "\"",
+    "\\",
+    "\n",
+    "\t",
+    "\u{1}",
+    "\u{7f}",
+    "\u{85}",
+    "\u{a0}",
+    "\u{2028}",
+    "\u{feff}",
+    " ",
+    "-",
+    "~",
+    "^",
+    "{",
+    "}",
+    "[",
+    "]",
+    ":",
+    "#",
+    "@",
+    ".",
+    "=",
+    ">",
+    "0",
+    "1",
+    "9",
+    "e",
+    "+",
+    "true",
+    "-",
+];
+
+/// A string from the look-alikes, or glued from pieces.
+pub fn string(rng: &mut Rng) -> String {
+    if rng.chance(35) {
+        return rng.pick(LOOKALIKE_STRINGS).to_string();
+    }
+    let mut s = String::new();
+    for _ in 0..1 + rng.below(4) {
+        s.push_str(rng.pick(STRING_PIECES));
+    }
+    s
+}
+
+/// Keys: bare ones mostly, then quoted, `>`-carrying and empty ones.
+pub fn key(rng: &mut Rng) -> String {
+    const BARE: &[&str] = &[
+        "id", "name", "a", "b", "c", "key", "_key", "__key", "x_1", "tags",
+    ];
+    const ODD: &[&str] = &[
+        "", " ", "a>b", ">", "a>", ">a", "a>>b", "x y", "5", "k-1", "é", "😀", "a\u{301}", "|",
+        ",", "\"q\"", "#h", "@i", ".d", "=", "[0]", "^", "~", "-", "true", "a\nb",
+    ];
+    if rng.chance(75) {
+        rng.pick(BARE).to_string()
+    } else if rng.chance(50) {
+        rng.pick(ODD).to_string()
+    } else {
+        string(rng)
+    }
+}
+
+/// int64 edges, the 2^53 boundary, and ordinary integers.
+pub fn int(rng: &mut Rng) -> i64 {
+    const TWO_53: i64 = 1 << 53;
+    const EDGES: &[i64] = &[
+        i64::MIN,
+        i64::MIN + 1,
+        i64::MAX,
+        i64::MAX - 1,
+        TWO_53 - 1,
+        TWO_53,
+        TWO_53 + 1,
+        -TWO_53 - 1,
+        -TWO_53,
+        -TWO_53 + 1,
+        0,
+        -1,
+        1,
+    ];
+    match rng.below(4) {
+        0 => rng.pick(EDGES),
+        1 => rng.next_u64() as i64,
+        _ => rng.below(2001) as i64 - 1000,
+    }
+}
+
+/// Doubles whose shortest form is tricky, integer-valued ones, and random bits.
+pub fn float(rng: &mut Rng) -> f64 {
+    const TRICKY: &[f64] = &[
+        0.1,
+        1e-7,
+        5e-324,
+        -5e-324,
+        1.797_693_134_862_315_7e308,
+        -1.797_693_134_862_315_7e308,
+        9_007_199_254_740_992.0,
+        9_007_199_254_740_994.0,
+        -0.0,
+        0.0,
+        1e21,
+        1e20,
+        1e-6,
+        123_456.789,
+        0.5,
+        -1.25,
+        2.5e-8,
+        9.223_372_036_854_776e18,
+        1.844_674_407_370_955_2e19,
+        1.0,
+        100.0,
+        1e300,
+        2.2250738585072014e-308,
+    ];
+    match rng.below(4) {
+        0 => rng.pick(TRICKY),
+        1 => loop {
+            let f = f64::from_bits(rng.next_u64());
+            if f.is_finite() {
+                break f;
+            }
+        },
+        2 => (rng.below(200_001) as f64 - 100_000.0) / 100.0,
+        _ => rng.below(1_000_000) as f64 * 1e-3,
+    }
+}
+
+/// Any scalar.
+pub fn scalar(rng: &mut Rng) -> Value {
+    match rng.below(10) {
+        0 => Value::Null,
+        1 => Value::Bool(rng.chance(50)),
+        2 | 3 => Value::Int(int(rng)),
+        4 => Value::Float(float(rng)),
+        _ => Value::String(string(rng)),
+    }
+}
+
+/// Random JSON values shaped to reach every form of the generic encoder.
+pub struct ValueGen<'r> {
+    pub rng: &'r mut Rng,
+}
+
+impl ValueGen<'_> {
+    /// A value nesting at most `depth` containers.
+    pub fn value(&mut self, depth: usize) -> Value {
+        if depth == 0 {
+            return scalar(self.rng);
+        }
+        match self.rng.below(16) {
+            0..=3 => scalar(self.rng),
+            4 => Value::Array(Vec::new()),
+            5 => Value::Object(Map::new()),
+            6 => Value::Array((0..self.rng.below(5)).map(|_| scalar(self.rng)).collect()),
+            7 => Value::Array(
+                (0..self.rng.below(4))
+                    .map(|_| self.value(depth - 1))
+                    .collect(),
+            ),
+            8..=10 => Value::Array(self.table_rows(depth)),
+            11 | 12 => self.keyed_map(depth),
+            _ => Value::Object(self.object(depth)),
+        }
+    }
+
+    /// An object of random members.
+    pub fn object(&mut self, depth: usize) -> Map {
+        let mut m = Map::new();
+        for _ in 0..self.rng.below(5) {
+            let k = key(self.rng);
+            let v = self.value(depth.saturating_sub(1));
+            m.insert(k, v);
+        }
+        m
+    }
+
+    /// Rows over one field set (the array nests at `depth`, rows below it):
+    /// uniform or ragged, with uniform nested objects (flattening, inline
+    /// schemas), arrays of uniform objects (shared schemas), nulls where a
+    /// nested value is expected, and arbitrary values (attachments).
+    pub fn table_rows(&mut self, depth: usize) -> Vec<Value> {
+        #[derive(Clone, Copy)]
+        enum Column {
+            Scalar,
+            Nested,
+            NestedTwoLevel,
+            Items,
+            Any,
+        }
+        let mut fields: Vec<(String, Column)> = Vec::new();
+        for _ in 0..1 + self.rng.below(5) {
+            let name = key(self.rng);
+            if fields.iter().any(|(f, _)| *f == name) {
+                continue;
+            }
+            let column = if depth < 3 {
+                Column::Scalar
+            } else {
+                match self.rng.below(10) {
+                    0 | 1 => Column::Nested,
+                    2 => Column::NestedTwoLevel,
+                    3 => Column::Items,
+                    4 => Column::Any,
+                    _ => Column::Scalar,
+                }
+            };
+            fields.push((name, column));
+        }
+        let nested: Vec<String> = (0..1 + self.rng.below(4)).map(|_| key(self.rng)).collect();
+        let item_fields: Vec<String> = (0..1 + self.rng.below(3)).map(|_| key(self.rng)).collect();
+        let ragged = self.rng.chance(30);
+        let shuffled = self.rng.chance(20);
+        let odd = self.rng.chance(15);
+        let rows = if self.rng.chance(5) {
+            0
+        } else {
+            1 + self.rng.below(6)
+        };
+        let mut out = Vec::new();
+        for _ in 0..rows {
+            let mut row: Vec<(String, Value)> = Vec::new();
+            for (name, column) in &fields {
+                if ragged && self.rng.chance(25) {
+                    continue;
+                }
+                let v = match column {
+                    _ if odd && self.rng.chance(10) => Value::Null,
+                    Column::Scalar => scalar(self.rng),
+                    Column::Nested => {
+                        let holey = ragged && self.rng.chance(20);
+                        self.record(&nested, holey)
+                    }
+                    Column::NestedTwoLevel => {
+                        let mut outer = Map::new();
+                        outer.insert("p", self.record(&nested, false));
+                        outer.insert("q", scalar(self.rng));
+                        Value::Object(outer)
+                    }
+                    Column::Items => match self.rng.below(8) {
+                        0 if odd => Value::Null,
+                        1 => Value::Array(Vec::new()),
+                        2 => self.value(depth - 2),
+                        _ => Value::Array(
+                            (0..1 + self.rng.below(3))
+                                .map(|_| self.record(&item_fields, false))
+                                .collect(),
+                        ),
+                    },
+                    Column::Any => self.value(depth - 2),
+                };
+                row.push((name.clone(), v));
+            }
+            if shuffled {
+                for i in (1..row.len()).rev() {
+                    row.swap(i, self.rng.below(i as u64 + 1) as usize);
+                }
+            }
+            let mut m = Map::new();
+            for (k, v) in row {
+                m.insert(k, v);
+            }
+            out.push(Value::Object(m));
+        }
+        out
+    }
+
+    /// An object of scalars over `fields`, some absent when `ragged`.
+    fn record(&mut self, fields: &[String], ragged: bool) -> Value {
+        let mut m = Map::new();
+        for f in fields {
+            if ragged && self.rng.chance(30) {
+                continue;
+            }
+            let v = scalar(self.rng);
+            m.insert(f.as_str(), v);
+        }
+        Value::Object(m)
+    }
+
+    /// An object whose members are objects over one field set (a keyed map).
+    fn keyed_map(&mut self, depth: usize) -> Value {
+        let rows = self.table_rows(depth);
+        let mut m = Map::new();
+        for row in rows {
+            let k = if self.rng.chance(70) {
+                format!("k{}", self.rng.below(100))
+            } else {
+                string(self.rng)
+            };
+            m.insert(k, row);
+        }
+        Value::Object(m)
+    }
+
+    /// A chain of `levels` nested containers around a small value, each level
+    /// an array, an object member, a table cell (an attachment) or a keyed-map
+    /// member: the deep end of the encoder's and decoder's recursion.
+    pub fn chain(&mut self, levels: usize) -> Value {
+        let mut v = self.value(1);
+        let mut depth = 1;
+        while depth < levels {
+            let wrapped = match self.rng.below(5) {
+                0 => Value::Array(vec![v]),
+                1 => {
+                    let mut m = Map::new();
+                    m.insert(key(self.rng), v);
+                    Value::Object(m)
+                }
+                2 if depth + 2 <= levels => {
+                    // A table row's attachment: array > row object > value.
+                    let mut row = Map::new();
+                    row.insert("id", Value::Int(1));
+                    row.insert("v", v);
+                    let mut other = Map::new();
+                    other.insert("id", Value::Int(2));
+                    other.insert("v", scalar(self.rng));
+                    depth += 1;
+                    Value::Array(vec![Value::Object(row), Value::Object(other)])
+                }
+                3 if depth + 2 <= levels => {
+                    // A keyed-map member's attachment: object > member object > value.
+                    let mut member = Map::new();
+                    member.insert("n", Value::Int(1));
+                    member.insert("v", v);
+                    let mut other = Map::new();
+                    other.insert("n", Value::Int(2));
+                    let mut m = Map::new();
+                    m.insert("a", Value::Object(member));
+                    m.insert("b", Value::Object(other));
+                    depth += 1;
+                    Value::Object(m)
+                }
+                _ => {
+                    let mut m = Map::new();
+                    m.insert("s", v);
+                    m.insert("t", scalar(self.rng));
+                    Value::Object(m)
+                }
+            };
+            v = wrapped;
+            depth += 1;
+        }
+        v
+    }
+}
+
+/// How deep `v` nests containers (a scalar is 0).
+pub fn nesting(v: &Value) -> usize {
+    match v {
+        Value::Array(items) => 1 + items.iter().map(nesting).max().unwrap_or(0),
+        Value::Object(m) => 1 + m.values().map(nesting).max().unwrap_or(0),
+        _ => 0,
+    }
+}

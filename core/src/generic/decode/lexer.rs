@@ -179,23 +179,60 @@ where
 
 /// The end of a bare token: the next `delim`, except that a `^{...}` marker
 /// may hold quoted field names containing the delimiter.
+///
+/// The marker reading applies only when a complete field declaration follows
+/// `^` and the token ends right after its `}`. Anything else starting with
+/// `^{` (`^{abc`, `^{a` followed by a cell `b}`) is an ordinary token that
+/// ends at the next delimiter: an encoder leaves such a string bare, because
+/// it does not match `^{fields}` (spec §2.4).
 fn bare_token_end(bytes: &[u8], pos: usize, delim: u8) -> usize {
     if bytes.get(pos) == Some(&b'^') && bytes.get(pos + 1) == Some(&b'{') {
-        let mut i = pos + 2;
-        let mut quoted = false;
-        while i < bytes.len() {
-            match bytes[i] {
-                b'\\' if quoted => i += 1,
-                b'"' => quoted = !quoted,
-                b'}' if !quoted => break,
-                _ => {}
+        if let Some(close) = field_decl_end(bytes, pos + 1) {
+            let mut end = close;
+            while end < bytes.len() && matches!(bytes[end], b' ' | b'\t') {
+                end += 1;
             }
-            i += 1;
+            if end == bytes.len() || bytes[end] == delim {
+                return end;
+            }
         }
-        let from = i.min(bytes.len());
-        return memchr::memchr(delim, &bytes[from..]).map_or(bytes.len(), |j| from + j);
     }
     memchr::memchr(delim, &bytes[pos..]).map_or(bytes.len(), |j| pos + j)
+}
+
+/// The offset past the `}` of a syntactically complete field declaration
+/// `{key,...}` starting at `open` (spec §2a.3), without decoding it.
+fn field_decl_end(bytes: &[u8], open: usize) -> Option<usize> {
+    let mut i = open + 1;
+    loop {
+        match bytes.get(i)? {
+            b'"' => {
+                i += 1;
+                loop {
+                    match bytes.get(i)? {
+                        b'\\' => i += 2,
+                        b'"' => break,
+                        _ => i += 1,
+                    }
+                }
+                i += 1;
+            }
+            c if c.is_ascii_alphabetic() || *c == b'_' => {
+                while bytes
+                    .get(i)
+                    .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
+                {
+                    i += 1;
+                }
+            }
+            _ => return None,
+        }
+        match bytes.get(i)? {
+            b',' => i += 1,
+            b'}' => return Some(i + 1),
+            _ => return None,
+        }
+    }
 }
 
 /// Decodes a whole-rest-of-line value (`key=value`, `@N =value`, `=value`).
@@ -516,6 +553,27 @@ mod tests {
         assert!(matches!(&c[6], Cell::Value(Value::Bool(true))));
         assert!(matches!(&c[7], Cell::Marker(Some(f)) if f == &vec!["a", "b|c", "d"]));
         assert!(matches!(&c[8], Cell::Value(Value::String(s)) if s == "01"));
+    }
+
+    /// Regression (property test): a string starting `^{` that is no complete
+    /// marker is written bare and must end at the next `|`, not at a `}` of
+    /// a later cell or the end of the line.
+    #[test]
+    fn caret_brace_strings_that_are_not_markers() {
+        let c = cells(r#"^{.|false|^{a|b}|^{a,b}x|^{"p|q"} |z"#).unwrap();
+        assert_eq!(c.len(), 7, "{c:?}");
+        assert!(matches!(&c[0], Cell::Value(Value::String(s)) if s == "^{."));
+        assert!(matches!(&c[1], Cell::Value(Value::Bool(false))));
+        assert!(matches!(&c[2], Cell::Value(Value::String(s)) if s == "^{a"));
+        assert!(matches!(&c[3], Cell::Value(Value::String(s)) if s == "b}"));
+        assert!(matches!(&c[4], Cell::Value(Value::String(s)) if s == "^{a,b}x"));
+        assert!(matches!(&c[5], Cell::Marker(Some(f)) if f == &vec!["p|q"]));
+        assert!(matches!(&c[6], Cell::Value(Value::String(s)) if s == "z"));
+        // A complete `^{...}` shape with a malformed declaration is rejected.
+        assert_eq!(
+            cells("^{.}|1").unwrap_err().kind(),
+            ErrorKind::InvalidAttachmentMarker
+        );
     }
 
     #[test]

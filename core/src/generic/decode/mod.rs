@@ -121,6 +121,25 @@ impl Decoder {
 
     /// Decodes a payload to its header, value and identity field.
     pub fn decode_document(&self, input: &str) -> Result<Document, Error> {
+        self.decode_parts(input, false).map(|(doc, _)| doc)
+    }
+
+    /// Decodes a payload and also returns the declaration of every top-level
+    /// `## name [N]{fields}` table, in order: what generic deltas need beyond
+    /// the value (field order and `@` marks survive even when a section has no
+    /// rows, and errors can name a section's line).
+    pub(crate) fn decode_sections(
+        &self,
+        input: &str,
+    ) -> Result<(Document, Vec<SectionDecl>), Error> {
+        self.decode_parts(input, true)
+    }
+
+    fn decode_parts(
+        &self,
+        input: &str,
+        record_sections: bool,
+    ) -> Result<(Document, Vec<SectionDecl>), Error> {
         let mut lines = Lines::new(input, &self.limits)?;
         let first = match lines.next() {
             Some(line) => line?,
@@ -154,8 +173,14 @@ impl Decoder {
             .collect();
         let mut parser =
             parser::Parser::new(lexer::Cursor::new(lines), self.limits, allow_identity);
+        if record_sections {
+            parser.sections = Some(Vec::new());
+        }
         let value = parser.parse_root()?;
-        if let (Some(key), Some(field)) = (key, parser.identity_field.as_deref()) {
+        // (Delta payloads check this themselves, per section, as a malformed delta.)
+        if let (false, Some(key), Some(field)) =
+            (record_sections, key, parser.identity_field.as_deref())
+        {
             if key != field {
                 return Err(Error::at(
                     ErrorKind::InvalidSyntax,
@@ -165,25 +190,24 @@ impl Decoder {
                 ));
             }
         }
-        Ok(Document {
+        let document = Document {
             header,
             value,
             identity_field: parser.identity_field,
-        })
+        };
+        Ok((document, parser.sections.unwrap_or_default()))
     }
 }
 
-/// Decodes one scalar in a value position (spec §2.1): `~` and `^` are
-/// rejected, a quoted token must end the text. `line` is used for error
-/// positions. For sibling modules (generic deltas) that read single values.
-#[allow(dead_code)]
-pub(crate) fn parse_scalar_token(text: &str, line: usize) -> Result<Value, Error> {
-    let ln = lexer::Ln {
-        number: line,
-        indent: 0,
-        raw: text,
-    };
-    lexer::parse_value_at(&ln, 0)
+/// A top-level tabular section's declaration (see [`Decoder::decode_sections`]).
+#[derive(Debug, Clone)]
+pub(crate) struct SectionDecl {
+    /// The section name (the member key).
+    pub(crate) name: String,
+    /// The line of the `##` header.
+    pub(crate) line: usize,
+    /// The declared fields in order, with their `@` identity marks.
+    pub(crate) fields: Vec<lexer::Field>,
 }
 
 #[cfg(test)]

@@ -44,6 +44,8 @@ pub(crate) struct Parser<'a> {
     limits: Limits,
     allow_identity: bool,
     pub(crate) identity_field: Option<String>,
+    /// When `Some`, collects the declarations of top-level tables.
+    pub(crate) sections: Option<Vec<super::SectionDecl>>,
     deferred: Vec<Deferred>,
     /// Set when a counted table stopped at its declared count: a following
     /// line at `.0` indentation that is not an object member is a surplus row
@@ -290,6 +292,7 @@ impl<'a> Parser<'a> {
             limits,
             allow_identity,
             identity_field: None,
+            sections: None,
             deferred: Vec::new(),
             surplus: None,
         }
@@ -526,6 +529,17 @@ impl<'a> Parser<'a> {
                 Value::Object(self.parse_object(ln.indent + 2, depth + 1, ln)?)
             } else if rest.starts_with(" [") {
                 let head = self.parse_head(ln, end + 1)?;
+                if let (Some(sections), Head::Table(count, fields), 0) =
+                    (&mut self.sections, &head, ln.indent)
+                {
+                    if !count.keyed {
+                        sections.push(super::SectionDecl {
+                            name: String::from(&*key),
+                            line: ln.number,
+                            fields: fields.clone(),
+                        });
+                    }
+                }
                 self.array_body(head, ln, ln.indent, depth + 1, None)?
             } else {
                 return Err(ln.error(
@@ -922,7 +936,7 @@ impl<'a> Parser<'a> {
             if child.indent == indent {
                 if text.starts_with('.') {
                     self.cur.bump();
-                    self.traditional(&child, table, slots, &mut extras, indent, depth)?;
+                    self.traditional(&child, index == 0, table, slots, &mut extras, indent, depth)?;
                 } else if text.starts_with("##") || text.starts_with('@') {
                     break;
                 } else if let Some(col) = eligible {
@@ -934,7 +948,7 @@ impl<'a> Parser<'a> {
             } else if child.indent == indent + 2 {
                 if text.starts_with('.') {
                     self.cur.bump();
-                    self.traditional(&child, table, slots, &mut extras, indent, depth)?;
+                    self.traditional(&child, index == 0, table, slots, &mut extras, indent, depth)?;
                 } else if let Some(col) = eligible {
                     self.cur.bump();
                     positional(&child, table, slots, col)?;
@@ -972,10 +986,14 @@ impl<'a> Parser<'a> {
         Ok((had_inline, extras))
     }
 
-    /// A `.field ...` attachment (spec §7.4.4) for the row at `indent`.
+    /// A `.field ...` attachment (spec §7.4.4) for the row at `indent`;
+    /// `first_row` when that row is row 0, the only one whose tabular
+    /// attachments establish shared array schemas (spec §7.4.5.3).
+    #[allow(clippy::too_many_arguments)]
     fn traditional(
         &mut self,
         ln: &Ln<'a>,
+        first_row: bool,
         table: &mut Table,
         slots: &mut [Slot],
         extras: &mut ObjectBuilder,
@@ -1037,9 +1055,21 @@ impl<'a> Parser<'a> {
             parse_value_at(ln, end + 2)?
         } else if rest.starts_with(" [") {
             let head = self.parse_head(ln, end + 1)?;
+            // §7.4.5.3: "The first row MUST contain the field with a tabular
+            // array attachment that includes {fields}. This declaration
+            // establishes the shared array schema", so only row 0 declares one.
+            // A later `.field [N]` whose body starts with an `@N` item is an
+            // expanded array all the same: a non-tabular array has no other
+            // attachment form once a schema exists (§7.3 requires the expanded
+            // body for it), and the reference decoder reads it so too. Rows of
+            // a shared-schema table carry no `@N` prefix, as the schema is
+            // shared only between tables of scalar cells.
             let shared = match (&head, col) {
-                (Head::Expanded(_), Some(c)) => table.shared.get(c).cloned().flatten(),
-                (Head::Table(count, fields), Some(c)) if !count.keyed => {
+                (Head::Expanded(_), Some(c)) => match table.shared.get(c) {
+                    Some(Some(fields)) if !self.item_follows(body)? => Some(fields.clone()),
+                    _ => None,
+                },
+                (Head::Table(count, fields), Some(c)) if !count.keyed && first_row => {
                     if table.shared.len() < table.fields.len() {
                         table.shared.resize(table.fields.len(), None);
                     }
@@ -1063,6 +1093,16 @@ impl<'a> Parser<'a> {
             None => extras.push(name.into_owned(), value),
         }
         Ok(())
+    }
+}
+
+impl Parser<'_> {
+    /// Whether the next line is an `@N` item at exactly `indent`.
+    fn item_follows(&mut self, indent: usize) -> Result<bool, Error> {
+        Ok(self
+            .cur
+            .peek()?
+            .is_some_and(|ln| ln.indent == indent && ln.text().starts_with('@')))
     }
 }
 

@@ -178,6 +178,30 @@ fn inline_schemas_shared_schemas_and_bare_gt_attachments() {
     );
 }
 
+/// Regression (property test): only row 0 establishes a shared array
+/// schema (spec §7.4.5.3), and an `@N` body is an expanded array even when
+/// one exists.
+#[test]
+fn shared_schemas_come_from_row_0_only() {
+    let ab = |a: i64| obj(vec![("a", Int(a))]);
+    // Row 1's declaration is no schema for row 2, whose `[1]` is an
+    // expanded array with no `@0` item.
+    assert_eq!(
+        e("## [3]{t}\n@0 ^\n.t [0]\n@1 ^\n.t [1]{a}\n    1\n@2 ^\n.t [1]\n    x\n").0,
+        ErrorKind::CountMismatch
+    );
+    let v = d("## [3]{t}\n@0 ^\n.t [1]{a}\n    1\n@1 ^\n.t [2]\n    @0 =5\n    @1 [1]: 6\n@2 ^\n.t [1]\n    2\n");
+    let want = Value::Array(vec![
+        obj(vec![("t", Value::Array(vec![ab(1)]))]),
+        obj(vec![(
+            "t",
+            Value::Array(vec![Int(5), Value::Array(vec![Int(6)])]),
+        )]),
+        obj(vec![("t", Value::Array(vec![ab(2)]))]),
+    ]);
+    assert_eq!(v, want);
+}
+
 #[test]
 fn path_columns() {
     let v = d("## [3]{id,\"c>n\",\"c>e\",\"b>a>c\"}\n1|A|~|x\n2|~|~|-\n3|-|-|~\n");
@@ -462,15 +486,4 @@ fn large_objects_detect_duplicates() {
     assert_eq!(d(&body).as_object().unwrap().len(), 5000);
     body.push_str("k4321=0\n");
     assert_eq!(e(&body), (ErrorKind::DuplicateKey, 5002, 1));
-}
-
-#[test]
-fn scalar_token_helper() {
-    assert_eq!(parse_scalar_token("\"a|b\"", 4).unwrap(), s("a|b"));
-    assert_eq!(parse_scalar_token("12", 4).unwrap(), Int(12));
-    let err = parse_scalar_token("~", 4).unwrap_err();
-    assert_eq!(
-        (err.kind(), err.line(), err.column()),
-        (ErrorKind::InvalidMissing, Some(4), Some(1))
-    );
 }

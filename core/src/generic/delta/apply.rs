@@ -6,13 +6,11 @@ use alloc::vec::Vec;
 use hashbrown::HashMap;
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::header::{parse_header, Profile};
-use crate::input::Lines;
+use crate::header::{detect_profile, Profile};
 use crate::number::NumberBuffer;
-use crate::Limits;
 
-use super::super::Value;
-use super::interim::parse_sections;
+use super::super::decode::Decoder;
+use super::super::{Map, Value};
 use super::{identity_of, identity_text, pack_root, GenericDelta, KeyedSet};
 
 /// Decodes a delta payload and applies it to `base` (spec §10a.5): see [`apply`].
@@ -183,24 +181,45 @@ pub fn apply(base: &KeyedSet, delta: &GenericDelta) -> Result<KeyedSet> {
 /// The header must be generic with `delta=true`, `base_root`, `new_root` and
 /// `key`; the only sections are `added` and `changed` (full rows, the
 /// identity field marked `@`) and `removed` (`{@key}`, one identity per line).
-/// Counts are validated (§13): `[N]` against the rows, `[?]` against a
-/// `##! summary` trailer when there is one.
+/// The body is read by the generic decoder, so rows may carry nested values
+/// (attachments) and counts are validated as anywhere else (§13): `[N]`
+/// against the rows, `[?]` against the `##! summary` trailer.
+///
+/// ```
+/// use gcf_core::generic::{decode_delta, Value};
+/// let wire = "GCF profile=generic delta=true base_root=sha256:a new_root=sha256:b key=id\
+///     \n## added [1]{@id,tags}\n@0 7|^\n.tags [2]: x,y\n## removed [1]{@id}\n3\n";
+/// let delta = decode_delta(wire)?;
+/// assert_eq!(delta.fields, ["id", "tags"]);
+/// assert_eq!(delta.added[0].get("tags"), Some(&Value::Array(vec!["x".into(), "y".into()])));
+/// assert_eq!(delta.removed, [Value::Int(3)]);
+/// # Ok::<(), gcf_core::Error>(())
+/// ```
 pub fn decode_delta(text: &str) -> Result<GenericDelta> {
-    let mut lines = Lines::new(text, &Limits::default())?;
-    let first = match lines.next() {
-        Some(line) => line?,
-        None => {
-            return Err(Error::at(
-                ErrorKind::MissingHeader,
-                1,
-                1,
-                "empty input: expected a GCF header",
-            ))
-        }
+    let not_delta = || {
+        Error::at(
+            ErrorKind::MalformedDelta,
+            1,
+            1,
+            "not a generic delta payload (`profile=generic delta=true`)",
+        )
     };
-    let header = parse_header(&first)?;
+    if detect_profile(text)? != Profile::Generic {
+        return Err(not_delta());
+    }
+    let (document, sections) = Decoder::new()
+        .allow_identity_fields(true)
+        .decode_sections(text)
+        .map_err(|e| section_twice(text, e))?;
+    let header = |key: &str| {
+        document
+            .header
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    };
     let required = |key: &str| {
-        header.get(key).map(String::from).ok_or_else(|| {
+        header(key).map(String::from).ok_or_else(|| {
             Error::at(
                 ErrorKind::MalformedDelta,
                 1,
@@ -209,75 +228,248 @@ pub fn decode_delta(text: &str) -> Result<GenericDelta> {
             )
         })
     };
-    if header.profile != Profile::Generic || header.get("delta") != Some("true") {
-        return Err(Error::at(
-            ErrorKind::MalformedDelta,
-            1,
-            1,
-            "not a generic delta payload (`profile=generic delta=true`)",
-        ));
+    if header("delta") != Some("true") {
+        return Err(not_delta());
     }
     let mut delta = GenericDelta {
-        tool: header.get("tool").map(String::from).unwrap_or_default(),
+        tool: header("tool").map(String::from).unwrap_or_default(),
         key: required("key")?,
         base_root: required("base_root")?,
         new_root: required("new_root")?,
         ..GenericDelta::default()
     };
-    let mut seen: [bool; 3] = [false; 3];
-    for section in parse_sections(&mut lines)? {
+    let members = match document.value {
+        Value::Object(members) => members.into_vec(),
+        _ => {
+            return Err(Error::at(
+                ErrorKind::MalformedDelta,
+                2,
+                1,
+                "a delta body is `##` sections (added, changed, removed)",
+            ))
+        }
+    };
+    let mut sections = sections.into_iter();
+    for (name, value) in members {
+        // Members and recorded tables are both in document order, so the next
+        // declaration is this member's unless the member is no table.
+        let section = match sections.as_slice().first() {
+            Some(s) if s.name == name => sections.next(),
+            _ => None,
+        };
+        let (Some(section), Value::Array(rows)) = (section, value) else {
+            return Err(malformed(alloc::format!(
+                "`{name}` is not a delta section: expected `## {name} [N]{{@{},...}}`",
+                delta.key
+            )));
+        };
         let at = |message: String| Error::at(ErrorKind::MalformedDelta, section.line, 1, message);
-        let slot = match section.name.as_str() {
-            "added" => 0,
-            "changed" => 1,
-            "removed" => 2,
+        let slot = match name.as_str() {
+            "added" | "changed" | "removed" => name.as_str(),
             other => {
                 return Err(at(alloc::format!(
                     "`## {other}` is not a delta section (added, changed, removed)"
                 )))
             }
         };
-        if core::mem::replace(&mut seen[slot], true) {
-            return Err(at(alloc::format!(
-                "section `{}` appears twice",
-                section.name
-            )));
-        }
-        if section.identity.as_deref() != Some(delta.key.as_str()) {
+        let identity = section.fields.iter().find(|f| f.identity);
+        if identity.map(|f| f.name.as_str()) != Some(delta.key.as_str()) {
             return Err(at(alloc::format!(
                 "the `@` identity field must be the header's key `{}`",
                 delta.key
             )));
         }
-        if slot == 2 {
-            if section.fields.len() != 1 {
+        let fields: Vec<String> = section.fields.into_iter().map(|f| f.name).collect();
+        let mut rows: Vec<Map> = rows
+            .into_iter()
+            .map(|row| match row {
+                Value::Object(m) => m,
+                _ => Map::new(), // a table decodes every row to an object
+            })
+            .collect();
+        if slot == "removed" {
+            if fields.len() != 1 {
                 return Err(at(String::from(
                     "`## removed` declares only the identity field",
                 )));
             }
-            delta.removed = section
-                .rows
-                .into_iter()
-                .map(|row| row.into_vec().pop().map_or(Value::Null, |p| p.1))
+            delta.removed = rows
+                .iter_mut()
+                .map(|row| row.get(&delta.key).cloned().unwrap_or(Value::Null))
                 .collect();
             continue;
         }
-        if !delta.fields.is_empty() && delta.fields != section.fields {
+        if !delta.fields.is_empty() && delta.fields != fields {
             return Err(at(String::from(
                 "`added` and `changed` declare different fields",
             )));
         }
-        delta.fields = section.fields;
-        if slot == 0 {
-            delta.added = section.rows;
+        delta.fields = fields;
+        if slot == "added" {
+            delta.added = rows;
         } else {
-            delta.changed = section.rows;
+            delta.changed = rows;
         }
     }
     Ok(delta)
 }
 
+/// A duplicate top-level section is a contradictory delta, not just a
+/// duplicate object key.
+#[cold]
+fn section_twice(text: &str, err: Error) -> Error {
+    let line = err.line().unwrap_or(0);
+    let is_section = line > 0
+        && text
+            .split('\n')
+            .nth(line - 1)
+            .is_some_and(|l| l.starts_with("## "));
+    if err.kind() != ErrorKind::DuplicateKey || !is_section {
+        return err;
+    }
+    Error::at(
+        ErrorKind::MalformedDelta,
+        line,
+        err.column().unwrap_or(1),
+        alloc::format!("a delta section appears twice: {}", err.message()),
+    )
+}
+
 #[cold]
 fn malformed(message: impl Into<String>) -> Error {
     Error::new(ErrorKind::MalformedDelta, message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec;
+
+    const HEAD: &str =
+        "GCF profile=generic delta=true base_root=sha256:a new_root=sha256:b key=id\n";
+
+    fn read(body: &str) -> Result<GenericDelta> {
+        decode_delta(&alloc::format!("{HEAD}{body}"))
+    }
+
+    #[test]
+    fn rows_follow_the_scalar_precedence() {
+        let d = read("## added [1]{@id,a,b,c,d,e}\nx | \"a|b\" |-|~|1.50|\"\"\n").unwrap();
+        let row = &d.added[0];
+        assert_eq!(row.get("id"), Some(&Value::from("x")));
+        assert_eq!(row.get("a"), Some(&Value::from("a|b")));
+        assert_eq!(row.get("b"), Some(&Value::Null));
+        assert_eq!(row.get("c"), None);
+        assert_eq!(row.get("d"), Some(&Value::Float(1.5)));
+        assert_eq!(row.get("e"), Some(&Value::from("")));
+        assert_eq!(d.fields, ["id", "a", "b", "c", "d", "e"]);
+    }
+
+    #[test]
+    fn fields_survive_empty_sections() {
+        let d = read("## added [0]{@id,v}\n## changed [?]{@id,v}\n## removed [0]{@id}\n##! summary counts=0\n")
+            .unwrap();
+        assert_eq!(d.fields, ["id", "v"]);
+        assert!(d.added.is_empty() && d.changed.is_empty() && d.removed.is_empty());
+    }
+
+    /// Rows with attachments decode; applying them fails clearly, because a
+    /// pack root has no form for nested values (spec §10a.3).
+    #[test]
+    fn nested_values_decode_and_are_refused_by_apply() {
+        let d = read("## added [1]{@id,tags}\n@0 1|^\n.tags [2]: a,b\n").unwrap();
+        assert_eq!(
+            d.added[0].get("tags"),
+            Some(&Value::Array(vec!["a".into(), "b".into()]))
+        );
+        let base = KeyedSet {
+            name: "t".into(),
+            key: "id".into(),
+            fields: vec!["id".into(), "tags".into()],
+            rows: Vec::new(),
+        };
+        let delta = GenericDelta {
+            base_root: pack_root(&base).unwrap(),
+            ..d
+        };
+        let err = apply(&base, &delta).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidInput);
+        assert!(err.message().contains("nested"), "{err}");
+    }
+
+    #[test]
+    fn errors_have_kinds_and_lines() {
+        let cases = [
+            ("## added [1]{@id,a}\n1\n", ErrorKind::RowWidthMismatch, 3),
+            (
+                "## added [1]{@id,a}\n1|2|3\n",
+                ErrorKind::RowWidthMismatch,
+                3,
+            ),
+            ("## added [2]{@id}\n1\n", ErrorKind::CountMismatch, 2),
+            ("## added [1]{@id}\n1\n2\n", ErrorKind::CountMismatch, 4),
+            ("## added [01]{@id}\n", ErrorKind::InvalidCount, 2),
+            ("## added [1]{@id,id}\n", ErrorKind::DuplicateFieldName, 2),
+            ("## added [1]{@id,@a}\n", ErrorKind::InvalidSyntax, 2),
+            (
+                "## added [1]{@id}\n\"a\"x\n",
+                ErrorKind::TrailingCharacters,
+                3,
+            ),
+            ("## added [1]{@id}\n\"a\n", ErrorKind::UnterminatedQuote, 3),
+            (
+                "## added [1]{@id}\n99999999999999999999\n",
+                ErrorKind::OutOfRange,
+                3,
+            ),
+            (
+                "## added [?]{@id}\n1\n##! summary counts=2\n",
+                ErrorKind::CountMismatch,
+                4,
+            ),
+            ("1\n", ErrorKind::InvalidSyntax, 2),
+            ("## added [1]{@id}\n  1\n", ErrorKind::InvalidIndent, 3),
+            ("## added [1]{@id}\n^\n", ErrorKind::MissingAttachment, 3),
+            ("## added [1]{id}\n1\n", ErrorKind::MalformedDelta, 2),
+            ("## added [1]{@v}\n1\n", ErrorKind::MalformedDelta, 2),
+            ("## other [1]{@id}\n1\n", ErrorKind::MalformedDelta, 2),
+            ("## removed [1]{@id,v}\n1|2\n", ErrorKind::MalformedDelta, 2),
+            (
+                "## added [0]{@id,a}\n## changed [0]{@id,b}\n",
+                ErrorKind::MalformedDelta,
+                3,
+            ),
+            (
+                "## added [0]{@id}\n## added [0]{@id}\n",
+                ErrorKind::MalformedDelta,
+                3,
+            ),
+        ];
+        for (body, kind, line) in cases {
+            let e = read(body)
+                .err()
+                .unwrap_or_else(|| panic!("{body:?} must fail"));
+            assert_eq!((e.kind(), e.line()), (kind, Some(line)), "{body:?}: {e}");
+        }
+        // Not a table at all, and not a delta header.
+        for body in ["added=1\n", "## added\n  x=1\n", "## added [1]\n@0 =1\n"] {
+            assert_eq!(
+                read(body).unwrap_err().kind(),
+                ErrorKind::MalformedDelta,
+                "{body:?}"
+            );
+        }
+        for text in [
+            "GCF profile=generic key=id base_root=a new_root=b\n",
+            "GCF profile=graph delta=true\n",
+        ] {
+            assert_eq!(
+                decode_delta(text).unwrap_err().kind(),
+                ErrorKind::MalformedDelta
+            );
+        }
+        let e =
+            decode_delta("GCF profile=generic delta=true base_root=a new_root=b\n").unwrap_err();
+        assert!(e.message().contains("key="), "{e}");
+    }
 }

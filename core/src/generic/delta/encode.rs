@@ -114,13 +114,10 @@ pub fn encode_delta(delta: &GenericDelta) -> Result<String> {
     out.push_str(&delta.new_root);
     out.push_str(" key=");
     out.push_str(&delta.key);
-    if delta.full_tokens > 0 {
-        // The fleet's definition: the double 100 * (1 - delta/full), rounded
-        // to the nearest integer (ties to even). Fixture generic-delta/001:
-        // 30 of 160 tokens gives 81%.
-        let savings = 100.0 * (1.0 - delta.delta_tokens as f64 / delta.full_tokens as f64);
-        out.push_str(&alloc::format!(" savings={savings:.0}%"));
-    }
+    out.push_str(&crate::protocol::savings_field(
+        delta.delta_tokens,
+        delta.full_tokens,
+    ));
     out.push('\n');
     for (name, rows) in [("added", &delta.added), ("changed", &delta.changed)] {
         if !rows.is_empty() {

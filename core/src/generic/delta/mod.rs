@@ -33,7 +33,6 @@
 
 mod apply;
 mod encode;
-mod interim;
 mod pack_root;
 mod session;
 

@@ -72,11 +72,7 @@ pub fn pack_root(set: &KeyedSet) -> Result<String> {
     for record in &records {
         hasher.update(record);
     }
-    let digest = hasher.finalize();
-    let mut root = String::with_capacity(7 + 64);
-    root.push_str("sha256:");
-    push_hex(&mut root, &digest);
-    Ok(root)
+    Ok(crate::protocol::format_root(&hasher.finalize()))
 }
 
 /// Writes one value in its hashing form (not its wire form): strings always
@@ -100,15 +96,6 @@ pub(super) fn write_canonical(
         }
     }
     Ok(())
-}
-
-/// Appends `bytes` as lowercase hex.
-fn push_hex(out: &mut String, bytes: &[u8]) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    for &b in bytes {
-        out.push(HEX[usize::from(b >> 4)] as char);
-        out.push(HEX[usize::from(b & 0x0f)] as char);
-    }
 }
 
 #[cfg(test)]

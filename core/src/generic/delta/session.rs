@@ -8,32 +8,7 @@ use crate::error::Result;
 use super::super::stream::check_header_value;
 use super::{diff, encode_delta, encode_full, pack_root, KeyedSet};
 
-/// What a producer sends when the consumer echoes a root (spec §10a.4).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Outcome {
-    /// The root is current: a header-only `unchanged=true` payload.
-    Unchanged(String),
-    /// The consumer's base is known and a delta pays off: a delta payload.
-    Delta(String),
-    /// Anything else: a delta-participating full payload.
-    Full(String),
-}
-
-impl Outcome {
-    /// The payload text.
-    pub fn text(&self) -> &str {
-        match self {
-            Outcome::Unchanged(t) | Outcome::Delta(t) | Outcome::Full(t) => t,
-        }
-    }
-
-    /// The payload text, owned.
-    pub fn into_text(self) -> String {
-        match self {
-            Outcome::Unchanged(t) | Outcome::Delta(t) | Outcome::Full(t) => t,
-        }
-    }
-}
+pub use crate::protocol::Outcome;
 
 /// Chooses and encodes the response to a consumer (spec §10a.4, §10a.7).
 ///

@@ -825,6 +825,41 @@ mod tests {
         assert!(body(r#"[{"t":[{"a":[1]}]},{"t":[{"a":[2]}]}]"#).contains("@1 ^\n.t [1]{a}\n"));
     }
 
+    /// Regression (property test): a literal `a>b` member next to an object
+    /// `a` with a member `b` must not share the name `a>b` between a path
+    /// column and an attachment.
+    #[test]
+    fn flattening_yields_to_a_literal_path_name() {
+        let input = r#"[{"a":{"b":1,"c":2}},{"a":{"b":3,"c":4},"a>b":5}]"#;
+        let out = body(input);
+        assert_eq!(
+            out,
+            "## [2]{a}\n@0 ^\n.a {}\n    b=1\n    c=2\n@1 ^\n.a {}\n    b=3\n    c=4\n.\"a>b\" =5\n"
+        );
+        let text = encode(&json(input)).unwrap();
+        let back = crate::generic::decode(&text).unwrap();
+        let want = json(input);
+        let rows = |v: &Value| v.as_array().unwrap().len();
+        assert_eq!(rows(&back), rows(&want));
+        assert_eq!(
+            back.as_array().unwrap()[1].as_object().unwrap().get("a>b"),
+            Some(&Value::Int(5))
+        );
+        // A `>` name that is no extension of a field's path leaves it flat.
+        assert!(body(r#"[{"a":{"b":1},"ab>c":2}]"#).starts_with("## [1]{\"a>b\"}"));
+    }
+
+    /// Regression (property test): an expanded array attachment after the
+    /// row-0 tabular one for the same field stays expanded on decode.
+    #[test]
+    fn expanded_attachment_after_a_tabular_one() {
+        let input = r#"[{"t":[{"a":1}]},{"t":[1,[2]]},{"t":[{"a":2}]}]"#;
+        let text = encode(&json(input)).unwrap();
+        assert!(text.contains("@1 ^\n.t [2]\n    @0 =1\n"), "{text}");
+        let back = crate::generic::decode(&text).unwrap();
+        assert_eq!(back, json(input));
+    }
+
     #[test]
     fn gt_fields_are_attachments() {
         assert_eq!(

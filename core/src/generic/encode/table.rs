@@ -150,6 +150,7 @@ impl<'a> TablePlan<'a> {
         if names.iter().all(|n| n.contains('>')) {
             return None;
         }
+        keep_paths_apart(&mut stats);
         let fields = stats.into_iter().map(Stats::finish).collect();
         Some(TablePlan {
             rows,
@@ -198,6 +199,31 @@ impl<'a> TablePlan<'a> {
         match &self.hashed {
             Some(map) => map.get(key).copied(),
             None => self.fields.iter().position(|f| same_str(f.name, key)),
+        }
+    }
+}
+
+/// Unflattens a field `f` when the union also holds a literal `f>...` name:
+/// its `."f>..."` attachment would otherwise name one of `f`'s path columns,
+/// and a decoder matches an attachment to a column of its name first
+/// (§7.4.6.1 rules 3-4 keep `>` names and path columns apart only when they
+/// cannot coincide).
+fn keep_paths_apart(stats: &mut [Stats<'_>]) {
+    if !stats.iter().any(|s| s.name.contains('>')) {
+        return;
+    }
+    for i in 0..stats.len() {
+        if !stats[i].flat_ok {
+            continue;
+        }
+        let prefix = stats[i].name;
+        let clash = stats.iter().any(|s| {
+            s.name
+                .strip_prefix(prefix)
+                .is_some_and(|rest| rest.starts_with('>'))
+        });
+        if clash {
+            stats[i].flat_ok = false;
         }
     }
 }
