@@ -141,16 +141,30 @@ fn hundredths_half_even(magnitude: f64) -> Option<u128> {
     Some(quotient + round_up as u128)
 }
 
+/// The integer part of a score, in the narrowest type that holds it.
+enum Whole {
+    Narrow(u64),
+    Wide(u128),
+}
+
 fn layout_score(out: &mut [u8; NUMBER_BUFFER_LEN], negative: bool, hundredths: u128) -> usize {
     let mut len = 0;
     if negative {
         out[0] = b'-';
         len = 1;
     }
-    let whole = hundredths / 100;
-    let cents = (hundredths % 100) as u8;
+    // Scores are small: keep the division and digits in 64 bits (a 128-bit
+    // division is a library call) unless the value needs more.
+    let (whole, cents) = match u64::try_from(hundredths) {
+        Ok(h) => (Whole::Narrow(h / 100), (h % 100) as u8),
+        Err(_) => (Whole::Wide(hundredths / 100), (hundredths % 100) as u8),
+    };
     let mut itoa_buf = itoa::Buffer::new();
-    let whole_text = itoa_buf.format(whole).as_bytes();
+    let whole_text = match whole {
+        Whole::Narrow(w) => itoa_buf.format(w),
+        Whole::Wide(w) => itoa_buf.format(w),
+    }
+    .as_bytes();
     out[len..len + whole_text.len()].copy_from_slice(whole_text);
     len += whole_text.len();
     out[len] = b'.';
@@ -485,8 +499,25 @@ mod tests {
             assert_eq!(b.format_score(v).unwrap(), want, "score {v:e}");
         };
         for v in [
-            0.125, 0.625, 0.375, 0.005, 0.015, 0.0, -0.0, -0.125, 1.0, 0.999, 0.995, 99.995,
-            1e-300, 5e-324, 1e17, 1.5e19, 1e33,
+            0.125,
+            0.625,
+            0.375,
+            0.005,
+            0.015,
+            0.0,
+            -0.0,
+            -0.125,
+            1.0,
+            0.999,
+            0.995,
+            99.995,
+            1e-300,
+            5e-324,
+            1e17,
+            1.5e19,
+            1e33,
+            1.844_674_407_370_955e17,
+            1.844_674_407_370_956e17,
         ] {
             check(v);
         }

@@ -130,6 +130,7 @@ impl Decoder {
         }
         let mut state = State::new(&header_line, &header, &self.limits)?;
         state.known = known;
+        state.presize(input.len());
         while let Some(line) = lines.next() {
             state.line(line?)?;
         }
@@ -249,6 +250,27 @@ struct State<'a, 'l> {
 }
 
 impl<'a, 'l> State<'a, 'l> {
+    /// Reserves room for the counts the header declares, so the vectors are
+    /// not regrown (and copied) while a large payload is read. A declared
+    /// count is only a hint: it is capped by the configured limit and by
+    /// what `input_len` bytes can hold (a symbol line takes at least 12
+    /// bytes, an edge line at least 8), so a lying header cannot make the
+    /// decoder allocate more than the input justifies.
+    fn presize(&mut self, input_len: usize) {
+        let cap = |declared: Option<u64>, min_line: usize| {
+            declared.map_or(0, |n| {
+                (n.min(usize::MAX as u64) as usize)
+                    .min(self.limits.max_container_len)
+                    .min(input_len / min_line)
+            })
+        };
+        let symbols = cap(self.header_symbols, 12);
+        let edges = cap(self.header_edges, 8);
+        self.payload.symbols.reserve(symbols);
+        self.symbol_ids.reserve(symbols);
+        self.payload.edges.reserve(edges);
+    }
+
     fn new(line: &Line<'a>, header: &Header<'a>, limits: &'l Limits) -> Result<Self, Error> {
         let flag = |key: &str| -> Result<bool, Error> {
             match header.get(key) {
@@ -859,6 +881,32 @@ mod tests {
     fn err(input: &str) -> (ErrorKind, Option<usize>, Option<usize>) {
         let e = decode(input).unwrap_err();
         (e.kind(), e.line(), e.column())
+    }
+
+    #[test]
+    fn declared_counts_presize_only_what_the_input_can_hold() {
+        // A header claiming ~10^18 symbols and edges must not make the decoder
+        // reserve for them (that would abort on allocation): the reservation is
+        // capped by the input's length, and the mismatch is reported.
+        let huge = "GCF profile=graph symbols=999999999999999999 edges=999999999999999999\n\
+                    ## targets\n@0 fn a 0.50 x\n";
+        assert_eq!(decode(huge).unwrap_err().kind(), ErrorKind::CountMismatch);
+        let text = "GCF profile=graph symbols=2 edges=1\n## targets\n@0 fn a 0.50 x\n\
+                    @1 fn b 0.40 x\n## edges [1]\n@0<@1 calls\n";
+        let p = decode(text).unwrap();
+        assert_eq!((p.symbols.len(), p.edges.len()), (2, 1));
+        let mut state_input = Lines::new(text, &Limits::default()).unwrap();
+        let line = state_input.next().unwrap().unwrap();
+        let header = parse_header(&line).unwrap();
+        let limits = Limits::default();
+        let mut state = State::new(&line, &header, &limits).unwrap();
+        state.presize(text.len());
+        assert!(state.payload.symbols.capacity() >= 2);
+        assert!(state.payload.edges.capacity() >= 1);
+        let mut lying = State::new(&line, &header, &limits).unwrap();
+        lying.header_symbols = Some(u64::MAX);
+        lying.presize(120);
+        assert!(lying.payload.symbols.capacity() <= 120 / 12);
     }
 
     #[test]

@@ -185,7 +185,7 @@ pub(crate) fn check_count(what: &str, n: usize, limits: &Limits) -> Result<(), E
 #[inline]
 pub(crate) fn check_token(what: &str, value: &str) -> Result<(), Error> {
     let b = value.as_bytes();
-    let ascii_ok = !b.is_empty() && b.iter().all(|&c| c > 0x20 && c != 0x7f);
+    let ascii_ok = !b.is_empty() && !has_space_or_control(b);
     if ascii_ok {
         return Ok(());
     }
@@ -202,6 +202,33 @@ pub(crate) fn check_token(what: &str, value: &str) -> Result<(), Error> {
             "{what} `{value}` must be non-empty and contain no whitespace or control characters"
         ),
     ))
+}
+
+/// Whether any byte is `<= 0x20` (ASCII whitespace or control) or DEL
+/// (`0x7f`), eight bytes at a time: every qualified name is checked once per
+/// symbol, and this was the largest single cost of the streaming writer.
+///
+/// Per 64-bit word, `(x - 0x21..) & !x & 0x80..` is non-zero exactly when
+/// some byte is below 0x21 (a borrow into a byte only starts at a byte that
+/// is itself below 0x21; bytes >= 0x80 have their top bit masked by `!x`),
+/// and the same zero-byte test on `x ^ 0x7f..` finds DEL.
+#[inline]
+fn has_space_or_control(bytes: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut words = bytes.chunks_exact(8);
+    for word in &mut words {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(word);
+        let x = u64::from_le_bytes(w);
+        let below_0x21 = x.wrapping_sub(ONES * 0x21) & !x & HIGH;
+        let del = x ^ (ONES * 0x7f);
+        let is_del = del.wrapping_sub(ONES) & !del & HIGH;
+        if below_0x21 | is_del != 0 {
+            return true;
+        }
+    }
+    words.remainder().iter().any(|&c| c <= 0x20 || c == 0x7f)
 }
 
 /// Checks a header value: printable non-whitespace ASCII (spec §4 `header-value`).
@@ -234,16 +261,6 @@ pub(crate) fn write_group_header<K: Sink + ?Sized>(
     Ok(())
 }
 
-/// Checks everything [`write_node`] checks, without writing: streaming
-/// writers call it first so a rejected symbol leaves no partial output.
-#[inline]
-pub(crate) fn check_symbol(symbol: &Symbol<&str>) -> Result<(), Error> {
-    check_token("qualified name", symbol.qualified_name)?;
-    check_token("kind", symbol.kind)?;
-    check_token("provenance", symbol.provenance)?;
-    NumberBuffer::new().format_score(symbol.score).map(drop)
-}
-
 /// Writes `@id kind qname score provenance` without the line feed.
 #[inline]
 pub(crate) fn write_node<K: Sink + ?Sized>(
@@ -255,6 +272,20 @@ pub(crate) fn write_node<K: Sink + ?Sized>(
     check_token("qualified name", symbol.qualified_name)?;
     check_token("kind", symbol.kind)?;
     check_token("provenance", symbol.provenance)?;
+    let score = numbers.format_score(symbol.score)?;
+    write_checked_node(sink, id, symbol, score)
+}
+
+/// Writes `@id kind qname score provenance` without the line feed, for a
+/// symbol whose tokens were checked and whose score is already formatted
+/// (the streaming writer validates before writing anything).
+#[inline]
+pub(crate) fn write_checked_node<K: Sink + ?Sized>(
+    sink: &mut K,
+    id: u64,
+    symbol: &Symbol<&str>,
+    score: &str,
+) -> Result<(), Error> {
     let mut ids = itoa::Buffer::new();
     sink.write_bytes(b"@")?;
     sink.write_str(ids.format(id))?;
@@ -263,10 +294,18 @@ pub(crate) fn write_node<K: Sink + ?Sized>(
     sink.write_bytes(b" ")?;
     sink.write_str(symbol.qualified_name)?;
     sink.write_bytes(b" ")?;
-    sink.write_str(numbers.format_score(symbol.score)?)?;
+    sink.write_str(score)?;
     sink.write_bytes(b" ")?;
     sink.write_str(symbol.provenance)?;
     Ok(())
+}
+
+/// Checks a symbol's three tokens (not its score).
+#[inline]
+pub(crate) fn check_symbol_tokens(symbol: &Symbol<&str>) -> Result<(), Error> {
+    check_token("qualified name", symbol.qualified_name)?;
+    check_token("kind", symbol.kind)?;
+    check_token("provenance", symbol.provenance)
 }
 
 /// Checks an edge's type and status; returns whether the status is written.
@@ -309,6 +348,24 @@ pub(crate) fn write_edge_line<K: Sink + ?Sized>(
     status: &str,
 ) -> Result<(), Error> {
     let has_status = check_edge(edge_type, status)?;
+    write_checked_edge_line(
+        sink,
+        source,
+        target,
+        edge_type,
+        has_status.then_some(status),
+    )
+}
+
+/// Writes an edge line whose type and status [`check_edge`] accepted.
+#[inline]
+pub(crate) fn write_checked_edge_line<K: Sink + ?Sized>(
+    sink: &mut K,
+    source: u64,
+    target: u64,
+    edge_type: &str,
+    status: Option<&str>,
+) -> Result<(), Error> {
     let mut ids = itoa::Buffer::new();
     sink.write_bytes(b"@")?;
     sink.write_str(ids.format(target))?;
@@ -316,7 +373,7 @@ pub(crate) fn write_edge_line<K: Sink + ?Sized>(
     sink.write_str(ids.format(source))?;
     sink.write_bytes(b" ")?;
     sink.write_str(edge_type)?;
-    if has_status {
+    if let Some(status) = status {
         sink.write_bytes(b" ")?;
         sink.write_str(status)?;
     }
@@ -357,6 +414,94 @@ pub(crate) fn write_loc_line<K: Sink + ?Sized>(
     Ok(())
 }
 
+/// A qualified name as a hash key. Equality first compares addresses: edges
+/// built from the same strings as their symbols (the usual borrowed payload)
+/// then match without reading the name again.
+#[derive(Clone, Copy)]
+struct Name<'a>(&'a str);
+
+impl PartialEq for Name<'_> {
+    #[inline]
+    fn eq(&self, other: &Self) -> bool {
+        (self.0.as_ptr() == other.0.as_ptr() && self.0.len() == other.0.len()) || self.0 == other.0
+    }
+}
+
+impl Eq for Name<'_> {}
+
+impl core::hash::Hash for Name<'_> {
+    #[inline]
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        self.0.hash(state);
+    }
+}
+
+/// An edge whose endpoints resolved to ids, ready to sort and write.
+#[derive(Clone, Copy)]
+struct KnownEdge<'a> {
+    source: u64,
+    target: u64,
+    edge_type: &'a str,
+    status: &'a str,
+}
+
+impl KnownEdge<'_> {
+    const EMPTY: KnownEdge<'static> = KnownEdge {
+        source: 0,
+        target: 0,
+        edge_type: "",
+        status: "",
+    };
+}
+
+/// Sorts edges by (source, target, type), keeping input order for ties.
+///
+/// With sequential ids every source is below `symbols`, so a counting sort
+/// on the source (one pass to count, one to place, both linear) leaves
+/// only each source's few edges to order by target and type; that replaces
+/// an O(E log E) comparison sort, the largest single cost of encoding a big
+/// graph. Session ids are arbitrary and take the comparison sort.
+fn sort_edges(edges: Vec<KnownEdge<'_>>, symbols: usize, sequential: bool) -> Vec<KnownEdge<'_>> {
+    let by_target_then_type = |a: &KnownEdge<'_>, b: &KnownEdge<'_>| {
+        a.target
+            .cmp(&b.target)
+            .then_with(|| a.edge_type.cmp(b.edge_type))
+    };
+    if !sequential || edges.iter().any(|e| e.source >= symbols as u64) {
+        let mut edges = edges;
+        edges.sort_by(|a, b| {
+            a.source
+                .cmp(&b.source)
+                .then_with(|| by_target_then_type(a, b))
+        });
+        return edges;
+    }
+    // next[s]: where the next edge from source `s` goes.
+    let mut next = alloc::vec![0u32; symbols + 1];
+    for e in &edges {
+        next[e.source as usize + 1] += 1;
+    }
+    for s in 1..next.len() {
+        next[s] += next[s - 1];
+    }
+    let mut sorted = alloc::vec![KnownEdge::EMPTY; edges.len()];
+    for e in edges {
+        let slot = &mut next[e.source as usize];
+        sorted[*slot as usize] = e;
+        *slot += 1;
+    }
+    // After placing, next[s] is the end of source s's run (= start of s + 1).
+    let mut start = 0usize;
+    for &end in &next[..symbols] {
+        let end = end as usize;
+        if end - start > 1 {
+            sorted[start..end].sort_by(by_target_then_type);
+        }
+        start = end;
+    }
+    sorted
+}
+
 /// The shared body of buffered and session encoding.
 pub(crate) fn write_payload<S: AsRef<str>, K: Sink + ?Sized>(
     payload: &Payload<S>,
@@ -369,40 +514,45 @@ pub(crate) fn write_payload<S: AsRef<str>, K: Sink + ?Sized>(
     check_count("locations", payload.locations.len(), limits)?;
     let symbols = &payload.symbols;
     let needs_index = !payload.edges.is_empty() || !payload.locations.is_empty();
-    // qualified name -> id of its last occurrence in emission order.
-    let mut index: HashMap<&str, u64> = HashMap::new();
+    // qualified name -> emission position of its last occurrence. Built in
+    // input order (sequential reads of the names), keeping the larger position
+    // when a name repeats, which is the last occurrence in emission order.
+    let mut index: HashMap<Name<'_>, u32> = HashMap::new();
     if needs_index {
-        index.reserve(symbols.len());
+        let mut position_of = alloc::vec![0u32; symbols.len()];
         for (position, &i) in order.iter().enumerate() {
-            index.insert(
-                symbols[i as usize].qualified_name.as_ref(),
-                ids.get(position).0,
-            );
-        }
-    }
-    // Edges whose endpoints are both known, as (source, target, input index).
-    let mut edges: Vec<(u64, u64, u32)> = Vec::new();
-    if !payload.edges.is_empty() {
-        edges.reserve(payload.edges.len());
-        for (i, e) in payload.edges.iter().enumerate() {
-            if let (Some(&s), Some(&t)) =
-                (index.get(e.source.as_ref()), index.get(e.target.as_ref()))
-            {
-                edges.push((s, t, i as u32));
+            if let Some(slot) = position_of.get_mut(i as usize) {
+                *slot = position as u32;
             }
         }
-        let all = &payload.edges;
-        edges.sort_unstable_by(|a, b| {
-            (a.0, a.1)
-                .cmp(&(b.0, b.1))
-                .then_with(|| {
-                    all[a.2 as usize]
-                        .edge_type
-                        .as_ref()
-                        .cmp(all[b.2 as usize].edge_type.as_ref())
-                })
-                .then(a.2.cmp(&b.2))
-        });
+        index.reserve(symbols.len());
+        for (s, &position) in symbols.iter().zip(&position_of) {
+            index
+                .entry(Name(s.qualified_name.as_ref()))
+                .and_modify(|p| *p = (*p).max(position))
+                .or_insert(position);
+        }
+    }
+    let id_of = |name: &str| index.get(&Name(name)).map(|&p| ids.get(p as usize).0);
+    // Edges whose endpoints are both known, with the fields they print, so
+    // that writing them after the sort reads memory sequentially. A stable
+    // sort keeps input order for equal (source, target, type).
+    let mut edges: Vec<KnownEdge<'_>> = Vec::new();
+    if !payload.edges.is_empty() {
+        edges.reserve(payload.edges.len());
+        for e in &payload.edges {
+            if let (Some(source), Some(target)) =
+                (id_of(e.source.as_ref()), id_of(e.target.as_ref()))
+            {
+                edges.push(KnownEdge {
+                    source,
+                    target,
+                    edge_type: e.edge_type.as_ref(),
+                    status: e.status.as_ref(),
+                });
+            }
+        }
+        edges = sort_edges(edges, symbols.len(), matches!(ids, Ids::Sequential));
     }
 
     // Header (spec §3.2): zero budget/tokens/edges omitted, symbols always.
@@ -464,15 +614,8 @@ pub(crate) fn write_payload<S: AsRef<str>, K: Sink + ?Sized>(
         sink.write_bytes(b"## edges [")?;
         sink.write_str(n.format(edges.len()))?;
         sink.write_bytes(b"]\n")?;
-        for &(source, target, i) in &edges {
-            let e = &payload.edges[i as usize];
-            write_edge_line(
-                sink,
-                source,
-                target,
-                e.edge_type.as_ref(),
-                e.status.as_ref(),
-            )?;
+        for e in &edges {
+            write_edge_line(sink, e.source, e.target, e.edge_type, e.status)?;
         }
     }
 
@@ -481,11 +624,7 @@ pub(crate) fn write_payload<S: AsRef<str>, K: Sink + ?Sized>(
             .locations
             .iter()
             .enumerate()
-            .filter_map(|(i, l)| {
-                index
-                    .get(l.qualified_name.as_ref())
-                    .map(|&id| (id, i as u32))
-            })
+            .filter_map(|(i, l)| id_of(l.qualified_name.as_ref()).map(|id| (id, i as u32)))
             .collect();
         if !locs.is_empty() {
             locs.sort_unstable();
@@ -658,6 +797,62 @@ mod tests {
             Encoder::new().limits(limits).encode(&p).unwrap_err().kind(),
             ErrorKind::LimitExceeded
         );
+    }
+
+    #[test]
+    fn repeated_name_resolves_to_its_last_occurrence_in_emission_order() {
+        // Input order is the reverse of emission order here, so the index
+        // (built in input order) must keep the larger emission position.
+        let p = Payload {
+            symbols: vec![sym("a", 0.5, 1), sym("a", 0.9, 0), sym("b", 0.1, 2)],
+            edges: vec![
+                Edge::new("b", "a", "calls"),
+                Edge::new("a", "b", "uses"),
+                Edge::new("a", "b", "calls"),
+            ],
+            ..Payload::default()
+        };
+        assert_eq!(
+            encode(&p).unwrap(),
+            "GCF profile=graph symbols=3 edges=3\n## targets\n@0 fn a 0.90 lsp\n## related\n\
+             @1 fn a 0.50 lsp\n## extended\n@2 fn b 0.10 lsp\n## edges [3]\n@2<@1 calls\n\
+             @2<@1 uses\n@1<@2 calls\n"
+        );
+    }
+
+    #[test]
+    fn equal_names_at_different_addresses_match() {
+        let owned = alloc::string::String::from("pkg.A");
+        let p = Payload {
+            symbols: vec![sym("pkg.A", 0.5, 0)],
+            edges: vec![Edge::new(owned.as_str(), "pkg.A", "self")],
+            ..Payload::default()
+        };
+        assert!(encode(&p).unwrap().ends_with("## edges [1]\n@0<@0 self\n"));
+    }
+
+    #[test]
+    fn word_at_a_time_check_agrees_with_the_byte_test() {
+        let naive = |b: &[u8]| b.iter().any(|&c| c <= 0x20 || c == 0x7f);
+        // Every byte value at every position of strings of length 1..=20,
+        // in a background of ordinary and of non-ASCII bytes.
+        for len in 1..=20 {
+            for background in [b'a', 0x21, 0x7e, 0x80, 0xc3, 0xff] {
+                for pos in 0..len {
+                    for byte in 0..=255u8 {
+                        let mut s = vec![background; len];
+                        s[pos] = byte;
+                        assert_eq!(has_space_or_control(&s), naive(&s), "{s:?}");
+                    }
+                }
+            }
+        }
+        assert!(!has_space_or_control(
+            b"github.com/acme/billing/internal/auth.Server.Handle"
+        ));
+        assert!(has_space_or_control(
+            b"github.com/acme/billing/internal/auth.Server\x7fHandle"
+        ));
     }
 
     #[test]

@@ -7,8 +7,8 @@ use alloc::vec::Vec;
 use hashbrown::HashMap;
 
 use super::encode::{
-    check_edge, check_header_value, check_location, check_symbol, write_edge_line,
-    write_group_header, write_loc_line, write_node,
+    check_edge, check_header_value, check_location, check_symbol_tokens, write_checked_edge_line,
+    write_checked_node, write_group_header, write_loc_line,
 };
 use super::types::Symbol;
 use crate::buffer::{Buffered, DEFAULT_CAPACITY};
@@ -134,14 +134,16 @@ impl<K: Sink> StreamWriter<K> {
         }
         let symbol = symbol.as_borrowed();
         // Validate first: a rejected symbol must leave no partial line behind,
-        // so the caller can skip it and go on.
-        check_symbol(&symbol)?;
+        // so the caller can skip it and go on. Formatting the score is its
+        // check, and the text is kept for the line.
+        check_symbol_tokens(&symbol)?;
+        let score = self.numbers.format_score(symbol.score)?;
         if self.groups.last().map(|g| g.0) != Some(symbol.distance) {
             write_group_header(&mut self.out, symbol.distance)?;
             self.groups.push((symbol.distance, 0));
         }
         let id = self.symbols;
-        write_node(&mut self.out, id, &symbol, &mut self.numbers)?;
+        write_checked_node(&mut self.out, id, &symbol, score)?;
         self.out.write_bytes(b"\n")?;
         self.symbols += 1;
         if let Some(group) = self.groups.last_mut() {
@@ -172,7 +174,7 @@ impl<K: Sink> StreamWriter<K> {
                 ));
             }
         }
-        check_edge(edge_type, status)?;
+        let has_status = check_edge(edge_type, status)?;
         match self.phase {
             Phase::Symbols => {
                 self.out.write_bytes(b"## edges [?]\n")?;
@@ -186,7 +188,13 @@ impl<K: Sink> StreamWriter<K> {
                 ))
             }
         }
-        write_edge_line(&mut self.out, source, target, edge_type, status)?;
+        write_checked_edge_line(
+            &mut self.out,
+            source,
+            target,
+            edge_type,
+            has_status.then_some(status),
+        )?;
         self.edges += 1;
         Ok(())
     }

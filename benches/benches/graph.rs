@@ -1,0 +1,92 @@
+//! Buffered graph encode and decode: gcf-core, the reference crate `gcf`
+//! 3.1.0, and serde_json on the equivalent JSON, on 100 to 100,000 symbols;
+//! plus the copy limit (encode time over the time to copy the output).
+//!
+//! Throughput is always the GCF text's byte count, so MB/s ratios between
+//! codecs equal time ratios.
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use gcf_benches::workload::{graph, GRAPH_SIZES, SEED};
+
+fn sample_size(n: usize) -> usize {
+    match n {
+        0..=1_000 => 50,
+        1_001..=10_000 => 20,
+        _ => 10,
+    }
+}
+
+fn graph_encode(c: &mut Criterion) {
+    let mut group = c.benchmark_group("graph_encode");
+    for n in GRAPH_SIZES {
+        let w = graph(n, SEED);
+        let ours = w.payload();
+        let theirs = w.oracle_payload();
+        let json = w.json();
+        let text = gcf_core::graph::encode(&ours).unwrap();
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        group.sample_size(sample_size(n));
+        group.bench_with_input(BenchmarkId::new("gcf-core", n), &ours, |b, p| {
+            b.iter(|| gcf_core::graph::encode(black_box(p)).unwrap())
+        });
+        group.bench_with_input(BenchmarkId::new("gcf-3.1.0", n), &theirs, |b, p| {
+            b.iter(|| gcf_oracle::encode(black_box(p)))
+        });
+        group.bench_with_input(BenchmarkId::new("serde_json", n), &json, |b, j| {
+            b.iter(|| serde_json::to_vec(black_box(j)).unwrap())
+        });
+    }
+    group.finish();
+}
+
+fn graph_decode(c: &mut Criterion) {
+    let mut group = c.benchmark_group("graph_decode");
+    for n in GRAPH_SIZES {
+        let w = graph(n, SEED);
+        let text = gcf_core::graph::encode(&w.payload()).unwrap();
+        let json = serde_json::to_vec(&w.json()).unwrap();
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        group.sample_size(sample_size(n));
+        group.bench_with_input(BenchmarkId::new("gcf-core", n), &text, |b, t| {
+            b.iter(|| gcf_core::graph::decode(black_box(t)).unwrap())
+        });
+        group.bench_with_input(BenchmarkId::new("gcf-core-borrowed", n), &text, |b, t| {
+            b.iter(|| gcf_core::graph::decode_borrowed(black_box(t)).unwrap())
+        });
+        group.bench_with_input(BenchmarkId::new("gcf-3.1.0", n), &text, |b, t| {
+            b.iter(|| gcf_oracle::decode(black_box(t)).unwrap())
+        });
+        group.bench_with_input(BenchmarkId::new("serde_json", n), &json, |b, j| {
+            b.iter(|| serde_json::from_slice::<serde_json::Value>(black_box(j)).unwrap())
+        });
+    }
+    group.finish();
+}
+
+/// The floor no encoder can beat: copying its finished output into a fresh
+/// buffer. Measured in the same run as the encode it is compared with.
+fn copy_limit(c: &mut Criterion) {
+    let n = 100_000;
+    let w = graph(n, SEED);
+    let payload = w.payload();
+    let text = gcf_core::graph::encode(&payload).unwrap();
+    let mut group = c.benchmark_group("copy_limit");
+    group.throughput(Throughput::Bytes(text.len() as u64));
+    group.sample_size(20);
+    group.bench_with_input(BenchmarkId::new("encode", n), &payload, |b, p| {
+        b.iter(|| gcf_core::graph::encode(black_box(p)).unwrap())
+    });
+    group.bench_with_input(BenchmarkId::new("copy", n), text.as_bytes(), |b, t| {
+        b.iter(|| {
+            let mut out = Vec::with_capacity(t.len());
+            out.extend_from_slice(black_box(t));
+            out
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, graph_encode, graph_decode, copy_limit);
+criterion_main!(benches);

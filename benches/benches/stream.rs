@@ -1,0 +1,130 @@
+//! Streaming throughput: 1,000,000 symbols + 1,000,000 edges (graph, edges
+//! by id) and 1,000,000 generic rows into a sink that discards bytes, with
+//! gcf-core's writers and the reference crate's stream encoders (into
+//! `std::io::sink()`). Throughput is in rows (lines) per second.
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use gcf_benches::workload::{employees, graph, oracle_edge, oracle_symbol, EMPLOYEE_FIELDS, SEED};
+use gcf_core::graph::{StreamOptions, StreamWriter, Symbol};
+use gcf_core::CountingSink;
+
+const ROWS: usize = 1_000_000;
+
+fn stream_graph(c: &mut Criterion) {
+    let w = graph(ROWS, SEED);
+    // A producer streams breadth first: symbols grouped by distance.
+    let mut order: Vec<u32> = (0..ROWS as u32).collect();
+    order.sort_by_key(|&i| w.symbols[i as usize].distance);
+    let mut stream_id = vec![0u64; ROWS];
+    for (id, &i) in order.iter().enumerate() {
+        stream_id[i as usize] = id as u64;
+    }
+    let symbols: Vec<Symbol<&str>> = order
+        .iter()
+        .map(|&i| {
+            let s = &w.symbols[i as usize];
+            Symbol::new(
+                s.qualified_name.as_str(),
+                s.kind,
+                s.score,
+                s.provenance,
+                s.distance,
+            )
+        })
+        .collect();
+    let edges: Vec<(u64, u64, &str)> = w.edges[..ROWS]
+        .iter()
+        .map(|&(s, t, ty)| (stream_id[s as usize], stream_id[t as usize], ty))
+        .collect();
+
+    let mut group = c.benchmark_group("stream_graph");
+    group.throughput(Throughput::Elements(2 * ROWS as u64));
+    group.sample_size(10);
+    group.bench_function(BenchmarkId::new("gcf-core", ROWS), |b| {
+        b.iter(|| {
+            let mut out =
+                StreamWriter::new(CountingSink::default(), StreamOptions::default()).unwrap();
+            for s in &symbols {
+                out.write_symbol(s).unwrap();
+            }
+            for &(s, t, ty) in &edges {
+                out.write_edge(s, t, ty, "").unwrap();
+            }
+            out.finish().unwrap().bytes
+        })
+    });
+    drop(symbols);
+    // The crate's encoder takes owned symbols and names edges by name.
+    let theirs: Vec<gcf_oracle::Symbol> = order
+        .iter()
+        .map(|&i| oracle_symbol(&w.symbols[i as usize]))
+        .collect();
+    let their_edges: Vec<gcf_oracle::Edge> = w.edges[..ROWS]
+        .iter()
+        .map(|&(s, t, ty)| {
+            oracle_edge(
+                &w.symbols[s as usize].qualified_name,
+                &w.symbols[t as usize].qualified_name,
+                ty,
+            )
+        })
+        .collect();
+    group.bench_function(BenchmarkId::new("gcf-3.1.0", ROWS), |b| {
+        b.iter(|| {
+            let enc = gcf_oracle::StreamEncoder::new(
+                std::io::sink(),
+                "bench",
+                gcf_oracle::StreamOptions::default(),
+            );
+            for s in &theirs {
+                enc.write_symbol(black_box(s));
+            }
+            for e in &their_edges {
+                enc.write_edge(black_box(e));
+            }
+            enc.close();
+            enc.edge_count()
+        })
+    });
+    group.finish();
+}
+
+fn stream_generic(c: &mut Criterion) {
+    let records = employees(ROWS, SEED);
+    let mut group = c.benchmark_group("stream_generic");
+    group.throughput(Throughput::Elements(ROWS as u64));
+    group.sample_size(10);
+    group.bench_function(BenchmarkId::new("gcf-core", ROWS), |b| {
+        b.iter(|| {
+            use gcf_core::generic::{StreamOptions, StreamWriter};
+            let mut out = StreamWriter::new(CountingSink::default(), StreamOptions::new()).unwrap();
+            out.begin_table(Some("employees"), &EMPLOYEE_FIELDS)
+                .unwrap();
+            for r in &records {
+                out.row(&r.cells()).unwrap();
+            }
+            out.end_table().unwrap();
+            out.finish().unwrap().bytes
+        })
+    });
+    // The crate's rows are owned values: build them outside the timed loop.
+    let rows: Vec<_> = records.iter().map(|r| r.oracle_row()).collect();
+    drop(records);
+    group.bench_function(BenchmarkId::new("gcf-3.1.0", ROWS), |b| {
+        b.iter(|| {
+            let enc = gcf_oracle::GenericStreamEncoder::new(std::io::sink());
+            enc.begin_array("employees", &EMPLOYEE_FIELDS);
+            for r in &rows {
+                enc.write_row(black_box(r));
+            }
+            enc.end_array();
+            enc.close().unwrap();
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, stream_graph, stream_generic);
+criterion_main!(benches);

@@ -1,0 +1,516 @@
+//! Writes `benches/REPORT.md` from a finished `scripts/bench.sh` run.
+//!
+//! `bench_report <criterion dir> <stream_rss.tsv> <notes.md> <out.md>` reads
+//! criterion's `<group>/<function>/<parameter>/new/estimates.json` medians
+//! and `benchmark.json` throughputs, the tab-separated lines of `stream_rss`,
+//! and a hand-written notes file appended verbatim.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+/// One criterion measurement.
+#[derive(Debug, Clone, Copy)]
+struct Measure {
+    /// Median time per iteration, nanoseconds.
+    median_ns: f64,
+    /// Bytes or elements per iteration.
+    throughput: f64,
+}
+
+/// `(group, function, parameter)` -> measurement.
+type Results = BTreeMap<(String, String, String), Measure>;
+
+fn read_json(path: &Path) -> Option<Value> {
+    serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
+}
+
+fn collect(root: &Path) -> Results {
+    let mut out = Results::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if !path.is_dir() {
+                continue;
+            }
+            if path.file_name().is_some_and(|n| n == "new") {
+                if let Some(m) = measure(&path) {
+                    out.insert(m.0, m.1);
+                }
+            } else {
+                stack.push(path);
+            }
+        }
+    }
+    out
+}
+
+fn measure(new_dir: &Path) -> Option<((String, String, String), Measure)> {
+    let estimates = read_json(&new_dir.join("estimates.json"))?;
+    let bench = read_json(&new_dir.join("benchmark.json"))?;
+    let median_ns = estimates["median"]["point_estimate"].as_f64()?;
+    let throughput = bench["throughput"]
+        .as_object()
+        .and_then(|t| t.values().next())
+        .and_then(Value::as_f64)
+        .unwrap_or(0.0);
+    let group = bench["group_id"].as_str()?.to_string();
+    let function = bench["function_id"].as_str().unwrap_or("").to_string();
+    let parameter = bench["value_str"].as_str().unwrap_or("").to_string();
+    Some((
+        (group, function, parameter),
+        Measure {
+            median_ns,
+            throughput,
+        },
+    ))
+}
+
+fn get<'a>(r: &'a Results, group: &str, function: &str, parameter: &str) -> Option<&'a Measure> {
+    r.get(&(group.into(), function.into(), parameter.into()))
+}
+
+fn time(ns: f64) -> String {
+    if ns >= 1e9 {
+        format!("{:.2} s", ns / 1e9)
+    } else if ns >= 1e6 {
+        format!("{:.2} ms", ns / 1e6)
+    } else if ns >= 1e3 {
+        format!("{:.1} µs", ns / 1e3)
+    } else {
+        format!("{ns:.0} ns")
+    }
+}
+
+fn mbps(m: &Measure) -> String {
+    format!("{:.0}", m.throughput / (m.median_ns / 1e9) / 1e6)
+}
+
+fn cell(m: Option<&Measure>) -> String {
+    m.map_or("–".into(), |m| {
+        format!("{} ({} MB/s)", time(m.median_ns), mbps(m))
+    })
+}
+
+/// `baseline time / our time`, as `12.3x`.
+fn ratio(ours: Option<&Measure>, baseline: Option<&Measure>) -> Option<f64> {
+    Some(baseline?.median_ns / ours?.median_ns)
+}
+
+fn fmt_ratio(r: Option<f64>) -> String {
+    r.map_or("–".into(), |r| format!("{r:.2}x"))
+}
+
+/// One target line: name, measured value, goal, met.
+struct Target {
+    name: String,
+    measured: Option<f64>,
+    goal: f64,
+    /// True when smaller is better (e.g. the copy-limit factor).
+    at_most: bool,
+    unit: &'static str,
+}
+
+impl Target {
+    fn row(&self) -> String {
+        let verdict = match self.measured {
+            None => "not measured".to_string(),
+            Some(v) if (self.at_most && v <= self.goal) || (!self.at_most && v >= self.goal) => {
+                "**met**".into()
+            }
+            Some(_) => "**missed**".into(),
+        };
+        let cmp = if self.at_most { "≤" } else { "≥" };
+        let measured = self
+            .measured
+            .map_or("–".into(), |v| format!("{v:.2}{}", self.unit));
+        format!(
+            "| {} | {cmp} {}{} | {measured} | {verdict} |",
+            self.name, self.goal, self.unit
+        )
+    }
+}
+
+fn sh(cmd: &str, args: &[&str]) -> String {
+    std::process::Command::new(cmd)
+        .args(args)
+        .output()
+        .ok()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_default()
+}
+
+fn lock_version(lock: &str, name: &str) -> String {
+    let needle = format!("name = \"{name}\"\nversion = \"");
+    lock.find(&needle)
+        .map(|i| {
+            let rest = &lock[i + needle.len()..];
+            rest[..rest.find('"').unwrap_or(0)].to_string()
+        })
+        .unwrap_or_else(|| "?".into())
+}
+
+/// A stream_rss line.
+struct RssRow {
+    mode: String,
+    rows: u64,
+    rows_per_s: f64,
+    allocs_per_row: f64,
+    peak_kib: u64,
+}
+
+fn read_rss(path: &Path) -> Vec<RssRow> {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    text.lines()
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            (f.len() >= 8).then(|| RssRow {
+                mode: f[0].into(),
+                rows: f[1].parse().unwrap_or(0),
+                rows_per_s: f[3].parse().unwrap_or(0.0),
+                allocs_per_row: f[5].parse().unwrap_or(f64::NAN),
+                peak_kib: f[6].parse().unwrap_or(0),
+            })
+        })
+        .collect()
+}
+
+fn main() {
+    let args: Vec<PathBuf> = std::env::args_os().skip(1).map(PathBuf::from).collect();
+    let [criterion, rss, notes, out] = args.as_slice() else {
+        eprintln!("usage: bench_report <criterion dir> <stream_rss.tsv> <notes.md> <out.md>");
+        std::process::exit(2);
+    };
+    let r = collect(criterion);
+    let rss = read_rss(rss);
+    let lock = std::fs::read_to_string("Cargo.lock").unwrap_or_default();
+    let mut md = String::new();
+    let w = &mut md;
+
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|c| {
+            c.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|s| s.trim().to_string())
+        })
+        .unwrap_or_else(|| "?".into());
+    let _ = writeln!(w, "# gcf-core benchmark report\n");
+    let _ = writeln!(
+        w,
+        "Generated by `scripts/bench.sh` from one run; every ratio compares codecs measured in \
+         that same run. Medians of criterion samples. Throughput is MB/s (10^6 bytes) of GCF \
+         text for every codec, serde_json included, so MB/s ratios equal time ratios.\n"
+    );
+    let _ = writeln!(w, "## Machine\n");
+    let _ = writeln!(w, "| | |\n|---|---|");
+    let _ = writeln!(w, "| CPUs (nproc) | {} |", sh("nproc", &[]));
+    let _ = writeln!(w, "| CPU model | {cpu} |");
+    let _ = writeln!(w, "| rustc | {} |", sh("rustc", &["--version"]));
+    let _ = writeln!(
+        w,
+        "| load average at report time | {} |",
+        std::fs::read_to_string("/proc/loadavg")
+            .unwrap_or_default()
+            .split_whitespace()
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    let _ = writeln!(
+        w,
+        "| gcf-core | {} |\n| gcf (reference crate) | {} |\n| serde_json | {} (workspace features preserve_order, arbitrary_precision) |\n| criterion | {} |\n",
+        gcf_core::VERSION,
+        lock_version(&lock, "gcf"),
+        lock_version(&lock, "serde_json"),
+        lock_version(&lock, "criterion"),
+    );
+
+    let sizes = ["100", "1000", "10000", "100000"];
+    for (group, title, extra) in [
+        ("graph_encode", "Graph encode", None),
+        ("graph_decode", "Graph decode", Some("gcf-core-borrowed")),
+    ] {
+        let _ = writeln!(w, "## {title}\n");
+        let mut header = "| symbols | gcf-core |".to_string();
+        if let Some(e) = extra {
+            let _ = write!(header, " {e} |");
+        }
+        header.push_str(" gcf 3.1.0 | serde_json | vs gcf 3.1.0 | vs serde_json |");
+        let _ = writeln!(w, "{header}");
+        let _ = writeln!(w, "|{}", "---|".repeat(header.matches('|').count() - 1));
+        for n in sizes {
+            let ours = get(&r, group, "gcf-core", n);
+            let crate_ = get(&r, group, "gcf-3.1.0", n);
+            let json = get(&r, group, "serde_json", n);
+            let mut line = format!("| {n} | {} |", cell(ours));
+            if let Some(e) = extra {
+                let _ = write!(line, " {} |", cell(get(&r, group, e, n)));
+            }
+            let _ = writeln!(
+                w,
+                "{line} {} | {} | {} | {} |",
+                cell(crate_),
+                cell(json),
+                fmt_ratio(ratio(ours, crate_)),
+                fmt_ratio(ratio(ours, json))
+            );
+        }
+        let _ = writeln!(w);
+    }
+
+    let workloads = ["employees_100k", "orders_10k", "keyed_5k"];
+    for (group, title) in [
+        ("generic_encode", "Generic encode"),
+        ("generic_decode", "Generic decode"),
+    ] {
+        let _ = writeln!(w, "## {title}\n");
+        let _ = writeln!(
+            w,
+            "| workload | gcf-core | gcf 3.1.0 | serde_json | vs gcf 3.1.0 | vs serde_json |\n|---|---|---|---|---|---|"
+        );
+        for n in workloads {
+            let ours = get(&r, group, "gcf-core", n);
+            let crate_ = get(&r, group, "gcf-3.1.0", n);
+            let json = get(&r, group, "serde_json", n);
+            let _ = writeln!(
+                w,
+                "| {n} | {} | {} | {} | {} | {} |",
+                ours.map_or(
+                    "not built (feature `generic` off until the generic codec is on main)".into(),
+                    |m| cell(Some(m))
+                ),
+                cell(crate_),
+                cell(json),
+                fmt_ratio(ratio(ours, crate_)),
+                fmt_ratio(ratio(ours, json))
+            );
+        }
+        let _ = writeln!(w);
+    }
+
+    let _ = writeln!(
+        w,
+        "## Streaming throughput (1,000,000 rows, discarding sink)\n"
+    );
+    let _ = writeln!(
+        w,
+        "Graph: 1,000,000 symbols then 1,000,000 edges (gcf-core by id, the crate by name, its \
+         only form), 2,000,000 lines. Generic: 1,000,000 employee rows in one `[?]` table. \
+         Rows are pre-built outside the timed loop for both writers.\n"
+    );
+    let _ = writeln!(
+        w,
+        "| stream | gcf-core | gcf 3.1.0 | ratio |\n|---|---|---|---|"
+    );
+    let rows_per_s = |m: &Measure| m.throughput / (m.median_ns / 1e9);
+    for group in ["stream_graph", "stream_generic"] {
+        let ours = get(&r, group, "gcf-core", "1000000");
+        let crate_ = get(&r, group, "gcf-3.1.0", "1000000");
+        let show = |m: Option<&Measure>| {
+            m.map_or("–".into(), |m| {
+                format!(
+                    "{:.2} M rows/s ({})",
+                    rows_per_s(m) / 1e6,
+                    time(m.median_ns)
+                )
+            })
+        };
+        let _ = writeln!(
+            w,
+            "| {group} | {} | {} | {} |",
+            show(ours),
+            show(crate_),
+            fmt_ratio(ratio(ours, crate_))
+        );
+    }
+    let _ = writeln!(w);
+
+    let _ = writeln!(
+        w,
+        "## Streaming memory (`stream_rss`, one process per size)\n"
+    );
+    let _ = writeln!(
+        w,
+        "Rows are generated on the fly into reused buffers (formatting the qualified names is \
+         about half of the gcf-core graph rows' time here, so these rows/s understate the \
+         writers; the table above measures them). Allocations are counted from the end of the \
+         header to the start of the trailer; peak RSS is the process's `VmHWM`.\n"
+    );
+    let _ = writeln!(
+        w,
+        "| writer | rows | rows/s | allocations/row | peak RSS |\n|---|---|---|---|---|"
+    );
+    for row in &rss {
+        let _ = writeln!(
+            w,
+            "| {} | {} | {:.2} M | {:.4} | {:.2} MiB |",
+            row.mode,
+            row.rows,
+            row.rows_per_s / 1e6,
+            row.allocs_per_row,
+            row.peak_kib as f64 / 1024.0
+        );
+    }
+    let growth = |mode: &str| {
+        let of = |n: u64| rss.iter().find(|x| x.mode == mode && x.rows == n);
+        Some((of(10_000_000)?.peak_kib as f64 - of(10_000)?.peak_kib as f64) / 1024.0)
+    };
+    let max_allocs = |mode: &str| {
+        rss.iter()
+            .filter(|x| x.mode == mode)
+            .map(|x| x.allocs_per_row)
+            .fold(None, |a: Option<f64>, v| Some(a.map_or(v, |a| a.max(v))))
+    };
+    let _ = writeln!(w);
+
+    let enc = get(&r, "copy_limit", "encode", "100000");
+    let copy = get(&r, "copy_limit", "copy", "100000");
+    let copy_factor = ratio(copy, enc);
+    let _ = writeln!(w, "## Distance to the copy limit (100,000 symbols)\n");
+    let _ = writeln!(
+        w,
+        "Encode of the 100,000-symbol payload: {}; copying its finished output into a fresh \
+         `Vec::with_capacity` buffer: {}; factor **{}**.\n",
+        cell(enc),
+        cell(copy),
+        fmt_ratio(copy_factor)
+    );
+
+    let r_of = |group: &str, n: &str| {
+        ratio(
+            get(&r, group, "gcf-core", n),
+            get(&r, group, "gcf-3.1.0", n),
+        )
+    };
+    let min_over = |group: &str, against: &str, names: &[&str]| {
+        names
+            .iter()
+            .map(|n| ratio(get(&r, group, "gcf-core", n), get(&r, group, against, n)))
+            .collect::<Option<Vec<f64>>>()
+            .and_then(|v| v.into_iter().reduce(f64::min))
+    };
+    let big = ["10000", "100000"];
+    let targets = [
+        Target {
+            name: "graph encode vs gcf 3.1.0, 100,000 symbols".into(),
+            measured: r_of("graph_encode", "100000"),
+            goal: 30.0,
+            at_most: false,
+            unit: "x",
+        },
+        Target {
+            name: "graph encode vs gcf 3.1.0, 10,000 symbols".into(),
+            measured: r_of("graph_encode", "10000"),
+            goal: 20.0,
+            at_most: false,
+            unit: "x",
+        },
+        Target {
+            name: "graph decode vs gcf 3.1.0 (worst of 10,000 and 100,000)".into(),
+            measured: min_over("graph_decode", "gcf-3.1.0", &big),
+            goal: 10.0,
+            at_most: false,
+            unit: "x",
+        },
+        Target {
+            name: "generic encode vs serde_json to_vec (worst workload)".into(),
+            measured: min_over("generic_encode", "serde_json", &workloads),
+            goal: 1.0,
+            at_most: false,
+            unit: "x",
+        },
+        Target {
+            name: "generic encode vs gcf 3.1.0 (worst workload)".into(),
+            measured: min_over("generic_encode", "gcf-3.1.0", &workloads),
+            goal: 15.0,
+            at_most: false,
+            unit: "x",
+        },
+        Target {
+            name: "generic decode vs gcf 3.1.0 (worst workload)".into(),
+            measured: min_over("generic_decode", "gcf-3.1.0", &workloads),
+            goal: 5.0,
+            at_most: false,
+            unit: "x",
+        },
+        Target {
+            name: "graph streaming vs the crate's StreamEncoder".into(),
+            measured: r_of("stream_graph", "1000000"),
+            goal: 20.0,
+            at_most: false,
+            unit: "x",
+        },
+        Target {
+            name: "generic streaming vs the crate's GenericStreamEncoder".into(),
+            measured: r_of("stream_generic", "1000000"),
+            goal: 20.0,
+            at_most: false,
+            unit: "x",
+        },
+        Target {
+            name: "allocations per row after the header (graph writer, worst size)".into(),
+            measured: max_allocs("core-graph"),
+            goal: 0.0,
+            at_most: true,
+            unit: "",
+        },
+        Target {
+            name: "allocations per row after the header (generic writer, worst size)".into(),
+            measured: max_allocs("core-generic"),
+            goal: 0.0,
+            at_most: true,
+            unit: "",
+        },
+        Target {
+            name: "peak RSS growth 10^4 -> 10^7 rows (graph writer)".into(),
+            measured: growth("core-graph"),
+            goal: 1.0,
+            at_most: true,
+            unit: " MiB",
+        },
+        Target {
+            name: "peak RSS growth 10^4 -> 10^7 rows (generic writer)".into(),
+            measured: growth("core-generic"),
+            goal: 1.0,
+            at_most: true,
+            unit: " MiB",
+        },
+        Target {
+            name: "graph encode / copy of its output (100,000 symbols)".into(),
+            measured: copy_factor,
+            goal: 5.0,
+            at_most: true,
+            unit: "x",
+        },
+    ];
+    let _ = writeln!(w, "## Targets\n");
+    let _ = writeln!(
+        w,
+        "| target | goal | measured | verdict |\n|---|---|---|---|"
+    );
+    for t in &targets {
+        let _ = writeln!(w, "{}", t.row());
+    }
+    let _ = writeln!(w);
+
+    if let Ok(notes) = std::fs::read_to_string(notes) {
+        let _ = writeln!(w, "{}", notes.trim_end());
+        let _ = writeln!(w);
+    }
+    let _ = writeln!(
+        w,
+        "## Reproduce\n\n```\nbash scripts/bench.sh            # all benches, stream_rss, this report\nQUICK=1 bash scripts/bench.sh            # a shorter smoke run\n```"
+    );
+    if let Err(e) = std::fs::write(out, md) {
+        eprintln!("cannot write {}: {e}", out.display());
+        std::process::exit(1);
+    }
+}

@@ -1,0 +1,51 @@
+//! A quick single-process timer for graph encode/decode, for profiling
+//! (`perf record -g target/release/graph_probe encode 100000 20`): builds the
+//! workload once, then runs the operation in a loop and prints the fastest
+//! and median iteration. Criterion (`cargo bench`) is the real measurement.
+
+use std::time::Instant;
+
+use gcf_benches::workload::{graph, SEED};
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let op = args.get(1).map_or("encode", String::as_str);
+    let n: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(100_000);
+    let iters: usize = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(20);
+    let w = graph(n, SEED);
+    let payload = w.payload();
+    let text = gcf_core::graph::encode(&payload).unwrap();
+    let oracle = w.oracle_payload();
+    let owned = payload.to_owned_payload();
+    let mut times = Vec::with_capacity(iters);
+    for _ in 0..iters {
+        let start = Instant::now();
+        let size = match op {
+            "encode" => gcf_core::graph::encode(&payload).unwrap().len(),
+            "encode-owned" => gcf_core::graph::encode(&owned).unwrap().len(),
+            "decode" => gcf_core::graph::decode(&text).unwrap().symbols.len(),
+            "decode-borrowed" => gcf_core::graph::decode_borrowed(&text)
+                .unwrap()
+                .symbols
+                .len(),
+            "crate-encode" => gcf_oracle::encode(&oracle).len(),
+            "crate-decode" => gcf_oracle::decode(&text).unwrap().symbols.len(),
+            "copy" => {
+                let mut v = Vec::with_capacity(text.len());
+                v.extend_from_slice(text.as_bytes());
+                std::hint::black_box(&v);
+                v.len()
+            }
+            other => panic!("unknown operation {other}"),
+        };
+        times.push(start.elapsed().as_secs_f64() * 1e3);
+        std::hint::black_box(size);
+    }
+    times.sort_by(f64::total_cmp);
+    println!(
+        "{op} n={n} bytes={} min={:.3} ms median={:.3} ms",
+        text.len(),
+        times[0],
+        times[times.len() / 2]
+    );
+}

@@ -1,0 +1,619 @@
+//! The one deterministic workload generator every benchmark shares.
+//!
+//! Everything is derived from a seed through SplitMix64, so two runs (and the
+//! two sides of every comparison) see exactly the same bytes. The builders
+//! return plain owned data; views for each codec (`Payload<&str>` for
+//! gcf-core, `gcf::Payload` for the reference crate, `serde_json::Value` for
+//! the JSON baseline) are made from it outside the timed loops.
+
+use gcf_core::generic::{Map, Value};
+use serde_json::{json, Value as Json};
+
+/// The seed used by every benchmark and by the report.
+pub const SEED: u64 = 0x6cf_2026;
+
+/// Graph sizes measured by the buffered benchmarks.
+pub const GRAPH_SIZES: [usize; 4] = [100, 1_000, 10_000, 100_000];
+
+/// A small, fast, well-mixed generator (SplitMix64); no dependency, stable forever.
+#[derive(Debug, Clone)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator started from `seed`.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// A uniform index in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: usize) -> usize {
+        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
+    }
+
+    /// A uniform double in `[0, 1)` with 53 random bits.
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
+
+    /// One element of `items`.
+    pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[self.below(items.len())]
+    }
+}
+
+const ORGS: &[&str] = &["acme", "initech", "globex", "umbrella", "hooli", "stark"];
+const REPOS: &[&str] = &["billing", "gateway", "platform", "search", "ledger", "auth"];
+const DIRS: &[&str] = &[
+    "internal",
+    "pkg",
+    "cmd",
+    "internal/core",
+    "pkg/api",
+    "internal/store",
+];
+const PACKAGES: &[&str] = &[
+    "auth", "server", "cache", "storage", "router", "metrics", "queue", "config", "session",
+    "billing",
+];
+const TYPES: &[&str] = &[
+    "Server", "Client", "Handler", "Store", "Cache", "Router", "Manager", "Worker", "Queue",
+    "Registry",
+];
+const METHODS: &[&str] = &[
+    "Handle", "Serve", "Get", "Put", "Delete", "Close", "Start", "Stop", "Validate", "Flush",
+    "Lookup", "Refresh",
+];
+/// Kinds of the spec's table (§5), weighted towards the common ones by repetition.
+const KINDS: &[&str] = &[
+    "function",
+    "function",
+    "function",
+    "method",
+    "method",
+    "method",
+    "type",
+    "type",
+    "interface",
+    "var",
+    "const",
+    "field",
+    "class",
+    "package",
+    "route_handler",
+    "external",
+    "file",
+    "service",
+    "resource",
+    "table",
+    "selector",
+];
+const PROVENANCE: &[&str] = &["lsp_resolved", "lsp_resolved", "ast_inferred", "text_match"];
+const EDGE_TYPES: &[&str] = &[
+    "calls",
+    "calls",
+    "calls",
+    "references",
+    "imports",
+    "implements",
+    "embeds",
+    "returns",
+];
+
+/// One symbol of a graph workload, with owned strings.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GraphSymbol {
+    /// A Go-style qualified name, unique within the workload.
+    pub qualified_name: String,
+    /// A full kind name from the spec's table.
+    pub kind: &'static str,
+    /// A score in `[0, 1)`.
+    pub score: f64,
+    /// The discovery method.
+    pub provenance: &'static str,
+    /// Hops from the targets, 0-3.
+    pub distance: u32,
+}
+
+/// A graph workload: symbols, and edges between them by index.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GraphWorkload {
+    /// The nodes, in generation order (not emission order).
+    pub symbols: Vec<GraphSymbol>,
+    /// `(source index, target index, edge type)`, about three per symbol.
+    pub edges: Vec<(u32, u32, &'static str)>,
+}
+
+/// Writes the qualified name of symbol `i` into `out` (cleared first).
+///
+/// The name depends only on `(i, seed)`, so a streaming producer can
+/// regenerate any earlier name without storing it. The `(type number,
+/// method)` pair is unique per index, so names never collide; the package
+/// path around it is random but seeded. Does not allocate once `out` has
+/// grown to fit.
+pub fn qualified_name_into(out: &mut String, i: usize, seed: u64) {
+    use std::fmt::Write;
+    let mut rng = Rng::new(seed ^ (i as u64).wrapping_mul(0x2545_f491_4f6c_dd1d));
+    out.clear();
+    let _ = write!(
+        out,
+        "github.com/{}/{}/{}/{}.{}{}.{}",
+        rng.pick(ORGS),
+        rng.pick(REPOS),
+        rng.pick(DIRS),
+        rng.pick(PACKAGES),
+        TYPES[(i / METHODS.len()) % TYPES.len()],
+        i / (METHODS.len() * TYPES.len()),
+        METHODS[i % METHODS.len()],
+    );
+}
+
+/// A symbol kind from the spec's table, weighted towards the common ones.
+pub fn kind(rng: &mut Rng) -> &'static str {
+    rng.pick(KINDS)
+}
+
+/// A provenance value.
+pub fn provenance(rng: &mut Rng) -> &'static str {
+    rng.pick(PROVENANCE)
+}
+
+/// An edge type.
+pub fn edge_type(rng: &mut Rng) -> &'static str {
+    rng.pick(EDGE_TYPES)
+}
+
+/// A distance 0-3: few targets, most symbols one or two hops away.
+pub fn distance(rng: &mut Rng) -> u32 {
+    match rng.below(100) {
+        0..=4 => 0,
+        5..=34 => 1,
+        35..=74 => 2,
+        _ => 3,
+    }
+}
+
+/// Builds the graph workload of `n` symbols (about `3 n` edges) from `seed`.
+pub fn graph(n: usize, seed: u64) -> GraphWorkload {
+    let mut rng = Rng::new(seed ^ n as u64);
+    let mut symbols = Vec::with_capacity(n);
+    let mut name = String::new();
+    for i in 0..n {
+        qualified_name_into(&mut name, i, seed);
+        symbols.push(GraphSymbol {
+            qualified_name: name.clone(),
+            kind: rng.pick(KINDS),
+            score: rng.unit(),
+            provenance: rng.pick(PROVENANCE),
+            distance: distance(&mut rng),
+        });
+    }
+    let mut edges = Vec::with_capacity(n * 3);
+    if n > 1 {
+        for source in 0..n {
+            for _ in 0..2 + rng.below(3) {
+                let mut target = rng.below(n);
+                if target == source {
+                    target = (target + 1) % n;
+                }
+                edges.push((source as u32, target as u32, rng.pick(EDGE_TYPES)));
+            }
+        }
+    }
+    GraphWorkload { symbols, edges }
+}
+
+impl GraphWorkload {
+    /// The payload for gcf-core, borrowing every string.
+    pub fn payload(&self) -> gcf_core::graph::Payload<&str> {
+        use gcf_core::graph::{Edge, Payload, Symbol};
+        Payload {
+            tool: "context_for_task",
+            symbols: self
+                .symbols
+                .iter()
+                .map(|s| {
+                    Symbol::new(
+                        s.qualified_name.as_str(),
+                        s.kind,
+                        s.score,
+                        s.provenance,
+                        s.distance,
+                    )
+                })
+                .collect(),
+            edges: self
+                .edges
+                .iter()
+                .map(|&(s, t, ty)| {
+                    Edge::new(
+                        self.symbols[s as usize].qualified_name.as_str(),
+                        self.symbols[t as usize].qualified_name.as_str(),
+                        ty,
+                    )
+                })
+                .collect(),
+            ..Payload::default()
+        }
+    }
+
+    /// The same payload for the reference crate.
+    pub fn oracle_payload(&self) -> gcf_oracle::Payload {
+        gcf_oracle::Payload {
+            tool: "context_for_task".into(),
+            tokens_used: 0,
+            token_budget: 0,
+            pack_root: String::new(),
+            symbols: self.symbols.iter().map(oracle_symbol).collect(),
+            edges: self
+                .edges
+                .iter()
+                .map(|&(s, t, ty)| {
+                    oracle_edge(
+                        &self.symbols[s as usize].qualified_name,
+                        &self.symbols[t as usize].qualified_name,
+                        ty,
+                    )
+                })
+                .collect(),
+        }
+    }
+
+    /// The same payload as JSON (the camelCase form of the conformance fixtures).
+    pub fn json(&self) -> Json {
+        gcf_core::graph::payload_to_json(&self.payload())
+    }
+}
+
+/// A reference-crate symbol with the fields of `s`.
+pub fn oracle_symbol(s: &GraphSymbol) -> gcf_oracle::Symbol {
+    gcf_oracle::Symbol {
+        qualified_name: s.qualified_name.clone(),
+        kind: s.kind.into(),
+        score: s.score,
+        provenance: s.provenance.into(),
+        distance: s.distance as i32,
+        signature: String::new(),
+        components: Default::default(),
+    }
+}
+
+/// A reference-crate edge.
+pub fn oracle_edge(source: &str, target: &str, edge_type: &str) -> gcf_oracle::Edge {
+    gcf_oracle::Edge {
+        source: source.into(),
+        target: target.into(),
+        edge_type: edge_type.into(),
+        status: String::new(),
+    }
+}
+
+const FIRST: &[&str] = &[
+    "Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace", "Heidi", "Ivan", "Judy", "Mallory",
+    "Niaj", "Olivia", "Peggy", "Rupert", "Sybil", "Trent", "Victor", "Walter", "Zoe",
+];
+const LAST: &[&str] = &[
+    "Smith", "Jones", "Wu", "Garcia", "Miller", "Davis", "Martinez", "Nguyen", "Kim", "O'Brien",
+    "Schmidt", "Rossi",
+];
+const DEPARTMENTS: &[&str] = &[
+    "Engineering",
+    "Sales",
+    "Marketing",
+    "Finance",
+    "Support",
+    "Legal",
+    "Operations",
+    "R&D",
+];
+const CITIES: &[&str] = &[
+    "Berlin", "Austin", "Tokyo", "Lagos", "Lima", "Oslo", "Pune", "Paris",
+];
+
+/// One flat employee record (the generic streaming and tabular workload).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Employee {
+    /// 1-based.
+    pub id: i64,
+    /// `First Last`.
+    pub name: String,
+    /// `first.last<id>@example.com`.
+    pub email: String,
+    /// One of eight departments.
+    pub department: &'static str,
+    /// Whole currency units.
+    pub salary: i64,
+    /// A rating with one or two decimals.
+    pub rating: f64,
+    /// Whether the employee is active.
+    pub active: bool,
+    /// Office city.
+    pub city: &'static str,
+}
+
+/// The column names of [`Employee`], in row order.
+pub const EMPLOYEE_FIELDS: [&str; 8] = [
+    "id",
+    "name",
+    "email",
+    "department",
+    "salary",
+    "rating",
+    "active",
+    "city",
+];
+
+/// Employee `i` of the sequence started by `rng` (1-based id `i + 1`).
+pub fn employee(i: usize, rng: &mut Rng) -> Employee {
+    let mut e = Employee {
+        id: 0,
+        name: String::with_capacity(32),
+        email: String::with_capacity(64),
+        department: "",
+        salary: 0,
+        rating: 0.0,
+        active: false,
+        city: "",
+    };
+    e.refill(i, rng);
+    e
+}
+
+impl Employee {
+    /// Overwrites this record with employee `i`, reusing the string buffers
+    /// (no allocation once they have grown), for streaming producers.
+    pub fn refill(&mut self, i: usize, rng: &mut Rng) {
+        use std::fmt::Write;
+        let first = rng.pick(FIRST);
+        let last = rng.pick(LAST);
+        self.id = i as i64 + 1;
+        self.name.clear();
+        self.name.push_str(first);
+        self.name.push(' ');
+        self.name.push_str(last);
+        self.email.clear();
+        self.email
+            .extend(first.chars().map(|c| c.to_ascii_lowercase()));
+        self.email.push('.');
+        self.email
+            .extend(last.chars().map(|c| c.to_ascii_lowercase()));
+        let _ = write!(self.email, "{i}@example.com");
+        self.department = rng.pick(DEPARTMENTS);
+        self.salary = 40_000 + rng.below(120_000) as i64;
+        self.rating = (rng.below(500) as f64) / 100.0;
+        self.active = rng.below(10) != 0;
+        self.city = rng.pick(CITIES);
+    }
+
+    /// The record as borrowed streaming cells, in [`EMPLOYEE_FIELDS`] order.
+    pub fn cells(&self) -> [gcf_core::generic::Cell<'_>; 8] {
+        use gcf_core::generic::Cell;
+        [
+            Cell::Int(self.id),
+            Cell::Str(&self.name),
+            Cell::Str(&self.email),
+            Cell::Str(self.department),
+            Cell::Int(self.salary),
+            Cell::Float(self.rating),
+            Cell::Bool(self.active),
+            Cell::Str(self.city),
+        ]
+    }
+}
+
+/// `n` employee records.
+pub fn employees(n: usize, seed: u64) -> Vec<Employee> {
+    let mut rng = Rng::new(seed ^ 0xe1);
+    (0..n).map(|i| employee(i, &mut rng)).collect()
+}
+
+impl Employee {
+    /// The record as a JSON object.
+    pub fn json(&self) -> Json {
+        json!({
+            "id": self.id,
+            "name": self.name,
+            "email": self.email,
+            "department": self.department,
+            "salary": self.salary,
+            "rating": self.rating,
+            "active": self.active,
+            "city": self.city,
+        })
+    }
+
+    /// The record as reference-crate row values, in [`EMPLOYEE_FIELDS`] order.
+    pub fn oracle_row(&self) -> Vec<gcf_oracle::stream_generic::GcfValue> {
+        use gcf_oracle::stream_generic::GcfValue;
+        vec![
+            GcfValue::Int(self.id),
+            GcfValue::Str(self.name.clone()),
+            GcfValue::Str(self.email.clone()),
+            GcfValue::Str(self.department.into()),
+            GcfValue::Int(self.salary),
+            GcfValue::Float(self.rating),
+            GcfValue::Bool(self.active),
+            GcfValue::Str(self.city.into()),
+        ]
+    }
+}
+
+/// The generic workloads, each as one JSON document.
+pub mod generic {
+    use super::*;
+
+    /// `{"employees": [100,000 flat records]}`.
+    pub fn employees_json(n: usize, seed: u64) -> Json {
+        let rows: Vec<Json> = employees(n, seed).iter().map(Employee::json).collect();
+        json!({ "employees": rows })
+    }
+
+    /// `{"orders": [n nested orders]}`: a customer object, a tag list and 1-4 line items.
+    pub fn orders_json(n: usize, seed: u64) -> Json {
+        const TAGS: &[&str] = &["gift", "priority", "fragile", "bulk", "repeat", "promo"];
+        const STATUS: &[&str] = &["pending", "shipped", "delivered", "returned"];
+        const TIERS: &[&str] = &["free", "pro", "enterprise"];
+        let mut rng = Rng::new(seed ^ 0x0d);
+        let orders: Vec<Json> = (0..n)
+            .map(|i| {
+                let items: Vec<Json> = (0..1 + rng.below(4))
+                    .map(|_| {
+                        json!({
+                            "sku": format!("SKU-{:05}", rng.below(100_000)),
+                            "qty": 1 + rng.below(9) as i64,
+                            "price": (rng.below(100_000) as f64) / 100.0,
+                        })
+                    })
+                    .collect();
+                let tags: Vec<Json> = (0..rng.below(4))
+                    .map(|_| Json::from(rng.pick(TAGS)))
+                    .collect();
+                json!({
+                    "id": format!("ord-{:07}", i),
+                    "customer": {
+                        "id": 1 + rng.below(50_000) as i64,
+                        "name": format!("{} {}", rng.pick(FIRST), rng.pick(LAST)),
+                        "tier": rng.pick(TIERS),
+                        "city": rng.pick(CITIES),
+                    },
+                    "status": rng.pick(STATUS),
+                    "tags": tags,
+                    "items": items,
+                    "total": (rng.below(1_000_000) as f64) / 100.0,
+                })
+            })
+            .collect();
+        json!({ "orders": orders })
+    }
+
+    /// `{"users": {"user_00001": {...}, ...}}`: a keyed map of uniform members.
+    pub fn keyed_json(n: usize, seed: u64) -> Json {
+        const ROLES: &[&str] = &["admin", "editor", "viewer", "owner"];
+        let mut rng = Rng::new(seed ^ 0x4e);
+        let mut users = serde_json::Map::new();
+        for i in 0..n {
+            users.insert(
+                format!("user_{:05}", i + 1),
+                json!({
+                    "name": format!("{} {}", rng.pick(FIRST), rng.pick(LAST)),
+                    "role": rng.pick(ROLES),
+                    "score": (rng.below(10_000) as f64) / 100.0,
+                    "logins": rng.below(5_000) as i64,
+                    "active": rng.below(5) != 0,
+                }),
+            );
+        }
+        json!({ "users": users })
+    }
+
+    /// The three generic workloads: `(name, JSON)`.
+    pub fn all(seed: u64) -> Vec<(&'static str, Json)> {
+        vec![
+            ("employees_100k", employees_json(100_000, seed)),
+            ("orders_10k", orders_json(10_000, seed)),
+            ("keyed_5k", keyed_json(5_000, seed)),
+        ]
+    }
+
+    /// A JSON document as a gcf-core [`Value`] (integers stay integers).
+    pub fn to_value(json: &Json) -> Value {
+        match json {
+            Json::Null => Value::Null,
+            Json::Bool(b) => Value::Bool(*b),
+            Json::Number(n) => match n.as_i64() {
+                Some(i) => Value::Int(i),
+                None => Value::Float(n.as_f64().unwrap_or(0.0)),
+            },
+            Json::String(s) => Value::String(s.clone()),
+            Json::Array(a) => Value::Array(a.iter().map(to_value).collect()),
+            Json::Object(o) => {
+                let mut map = Map::with_capacity(o.len());
+                for (k, v) in o {
+                    map.push_unique(k.clone(), to_value(v));
+                }
+                Value::Object(map)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn generator_is_deterministic() {
+        assert_eq!(graph(1_000, SEED), graph(1_000, SEED));
+        assert_ne!(graph(1_000, SEED), graph(1_000, SEED + 1));
+        assert_eq!(employees(500, SEED), employees(500, SEED));
+        assert_eq!(
+            generic::orders_json(200, SEED),
+            generic::orders_json(200, SEED)
+        );
+        let first = &graph(100, SEED).symbols[0];
+        assert!(first.qualified_name.starts_with("github.com/"));
+    }
+
+    #[test]
+    fn graph_shape_is_as_specified() {
+        let w = graph(10_000, SEED);
+        let names: std::collections::HashSet<_> =
+            w.symbols.iter().map(|s| &s.qualified_name).collect();
+        assert_eq!(names.len(), w.symbols.len(), "qualified names are unique");
+        let per_symbol = w.edges.len() as f64 / w.symbols.len() as f64;
+        assert!(
+            (2.8..3.2).contains(&per_symbol),
+            "{per_symbol} edges per symbol"
+        );
+        assert!(w
+            .symbols
+            .iter()
+            .all(|s| (0.0..1.0).contains(&s.score) && s.distance <= 3));
+        assert!((0..4).all(|d| w.symbols.iter().any(|s| s.distance == d)));
+    }
+
+    #[test]
+    fn our_graph_encoding_equals_the_reference_crate() {
+        for n in [100, 1_000] {
+            let w = graph(n, SEED);
+            let ours = gcf_core::graph::encode(&w.payload()).unwrap();
+            let theirs = gcf_oracle::encode(&w.oracle_payload());
+            assert_eq!(ours, theirs, "{n} symbols");
+            let back = gcf_core::graph::decode(&ours).unwrap();
+            assert_eq!(back.symbols.len(), n);
+            assert_eq!(back.edges.len(), w.edges.len());
+        }
+    }
+
+    #[test]
+    fn our_generic_encoding_equals_the_reference_crate() {
+        for (name, json) in [
+            ("employees", generic::employees_json(300, SEED)),
+            ("orders", generic::orders_json(100, SEED)),
+            ("keyed", generic::keyed_json(100, SEED)),
+        ] {
+            let value = gcf_core::generic::from_json(&json).unwrap();
+            assert_eq!(value, generic::to_value(&json), "{name}");
+            let ours = gcf_core::generic::encode(&value).unwrap();
+            let theirs = gcf_oracle::encode_generic(&json).unwrap();
+            assert_eq!(ours, theirs, "{name}");
+            assert_eq!(gcf_core::generic::decode(&ours).unwrap(), value, "{name}");
+        }
+    }
+
+    #[test]
+    fn generic_workloads_convert_to_values() {
+        let json = generic::keyed_json(10, SEED);
+        let value = generic::to_value(&json);
+        let users = value.as_object().unwrap().get("users").unwrap();
+        assert_eq!(users.as_object().unwrap().len(), 10);
+    }
+}

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Runs every benchmark and writes benches/REPORT.md (< 15 minutes on 2 cores).
+#
+#   bash scripts/bench.sh                    # everything
+#   FEATURES=... bash scripts/bench.sh       # extra cargo features for gcf-benches
+#   QUICK=1 bash scripts/bench.sh            # shorter criterion runs, smaller stream_rss sizes
+#
+# Criterion results land in target/criterion; the report reads their medians.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CARGO_TERM_COLOR=never
+
+features=()
+if [[ -n "${FEATURES:-}" ]]; then
+  features=(--features "$FEATURES")
+fi
+if [[ -n "${QUICK:-}" ]]; then
+  crit=(--warm-up-time 0.5 --measurement-time 1 --noplot)
+  sizes=(10000 100000 1000000)
+  crate_sizes=(10000 100000)
+else
+  crit=(--warm-up-time 1 --measurement-time 3 --noplot)
+  sizes=(10000 100000 1000000 10000000)
+  crate_sizes=(10000 100000 1000000)
+fi
+
+rm -rf target/criterion
+cargo build --release -p gcf-benches --bins "${features[@]}"
+for bench in graph generic stream; do
+  cargo bench -p gcf-benches --bench "$bench" "${features[@]}" -- "${crit[@]}"
+done
+
+rss=target/stream_rss.tsv
+: > "$rss"
+for n in "${sizes[@]}"; do
+  target/release/stream_rss core-graph "$n" >> "$rss"
+  target/release/stream_rss core-generic "$n" >> "$rss"
+done
+for n in "${crate_sizes[@]}"; do
+  target/release/stream_rss crate-graph "$n" >> "$rss"
+  target/release/stream_rss crate-generic "$n" >> "$rss"
+done
+cat "$rss"
+
+target/release/bench_report target/criterion "$rss" benches/report-notes.md benches/REPORT.md
+echo "wrote benches/REPORT.md"
