@@ -185,14 +185,16 @@ pub(crate) fn check_count(what: &str, n: usize, limits: &Limits) -> Result<(), E
 #[inline]
 pub(crate) fn check_token(what: &str, value: &str) -> Result<(), Error> {
     let b = value.as_bytes();
-    let ascii_ok = !b.is_empty() && !has_space_or_control(b);
-    if ascii_ok {
+    // Fast path: printable ASCII only. Anything else (including every
+    // non-ASCII byte) is decided per character: U+00A0, U+2028, U+3000 and
+    // the other Unicode spaces and C1 controls are rejected too.
+    if !b.is_empty() && !has_non_printable_ascii(b) {
         return Ok(());
     }
     if !b.is_empty()
         && value
             .chars()
-            .all(|c| c > ' ' && c != '\u{7f}' && !c.is_whitespace())
+            .all(|c| c != ' ' && !c.is_control() && !c.is_whitespace())
     {
         return Ok(());
     }
@@ -204,16 +206,18 @@ pub(crate) fn check_token(what: &str, value: &str) -> Result<(), Error> {
     ))
 }
 
-/// Whether any byte is `<= 0x20` (ASCII whitespace or control) or DEL
-/// (`0x7f`), eight bytes at a time: every qualified name is checked once per
-/// symbol, and this was the largest single cost of the streaming writer.
+/// Whether any byte is outside printable ASCII `0x21..=0x7e`: whitespace or
+/// a control (`<= 0x20`), DEL (`0x7f`), or part of a non-ASCII character
+/// (`>= 0x80`, left to the per-character check). Eight bytes at a time:
+/// every qualified name is checked once per symbol, and this was the largest
+/// single cost of the streaming writer.
 ///
-/// Per 64-bit word, `(x - 0x21..) & !x & 0x80..` is non-zero exactly when
-/// some byte is below 0x21 (a borrow into a byte only starts at a byte that
-/// is itself below 0x21; bytes >= 0x80 have their top bit masked by `!x`),
-/// and the same zero-byte test on `x ^ 0x7f..` finds DEL.
+/// Per 64-bit word, `(x - 0x21..) & !x & 0x80..` is non-zero when some ASCII
+/// byte is below 0x21 (a borrow into a byte only starts at a byte that is
+/// itself below 0x21), the same zero-byte test on `x ^ 0x7f..` finds DEL,
+/// and `x & 0x80..` finds non-ASCII bytes.
 #[inline]
-fn has_space_or_control(bytes: &[u8]) -> bool {
+fn has_non_printable_ascii(bytes: &[u8]) -> bool {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let mut words = bytes.chunks_exact(8);
@@ -224,11 +228,14 @@ fn has_space_or_control(bytes: &[u8]) -> bool {
         let below_0x21 = x.wrapping_sub(ONES * 0x21) & !x & HIGH;
         let del = x ^ (ONES * 0x7f);
         let is_del = del.wrapping_sub(ONES) & !del & HIGH;
-        if below_0x21 | is_del != 0 {
+        if below_0x21 | is_del | (x & HIGH) != 0 {
             return true;
         }
     }
-    words.remainder().iter().any(|&c| c <= 0x20 || c == 0x7f)
+    words
+        .remainder()
+        .iter()
+        .any(|&c| !(0x21..=0x7e).contains(&c))
 }
 
 /// Checks a header value: printable non-whitespace ASCII (spec §4 `header-value`).
@@ -833,7 +840,7 @@ mod tests {
 
     #[test]
     fn word_at_a_time_check_agrees_with_the_byte_test() {
-        let naive = |b: &[u8]| b.iter().any(|&c| c <= 0x20 || c == 0x7f);
+        let naive = |b: &[u8]| b.iter().any(|&c| !(0x21..=0x7e).contains(&c));
         // Every byte value at every position of strings of length 1..=20,
         // in a background of ordinary and of non-ASCII bytes.
         for len in 1..=20 {
@@ -842,17 +849,38 @@ mod tests {
                     for byte in 0..=255u8 {
                         let mut s = vec![background; len];
                         s[pos] = byte;
-                        assert_eq!(has_space_or_control(&s), naive(&s), "{s:?}");
+                        assert_eq!(has_non_printable_ascii(&s), naive(&s), "{s:?}");
                     }
                 }
             }
         }
-        assert!(!has_space_or_control(
+        assert!(!has_non_printable_ascii(
             b"github.com/acme/billing/internal/auth.Server.Handle"
         ));
-        assert!(has_space_or_control(
+        assert!(has_non_printable_ascii(
             b"github.com/acme/billing/internal/auth.Server\x7fHandle"
         ));
+    }
+
+    #[test]
+    fn unicode_whitespace_and_controls_are_rejected_in_names() {
+        for bad in [
+            "a\u{a0}b",
+            "a\u{2028}b",
+            "a\u{3000}b",
+            "a\u{85}b",
+            "a\u{9f}b",
+            "\u{2003}",
+        ] {
+            assert_eq!(
+                check_token("qualified name", bad).unwrap_err().kind(),
+                ErrorKind::InvalidInput,
+                "{bad:?}"
+            );
+        }
+        for good in ["ௗpkg.handler", "pkg.Ünïcode", "a.B", "日本.語"] {
+            assert!(check_token("qualified name", good).is_ok(), "{good:?}");
+        }
     }
 
     #[test]
