@@ -150,10 +150,10 @@ enum Section {
     Unknown,
 }
 
-/// A section header's `[N]`, checked when the section ends.
+/// A section header's `[N]`, checked when the section ends (`None` for a
+/// deferred `[?]`, which the trailer's totals check instead).
 struct OpenCount {
     declared: Option<u64>,
-    deferred: bool,
     seen: u64,
     line: usize,
     column: usize,
@@ -245,8 +245,6 @@ struct State<'a, 'l> {
     trailer: Option<Trailer>,
     header_symbols: Option<u64>,
     header_edges: Option<u64>,
-    deferred_edges: bool,
-    deferred_loc: bool,
 }
 
 impl<'a, 'l> State<'a, 'l> {
@@ -303,8 +301,6 @@ impl<'a, 'l> State<'a, 'l> {
             trailer: None,
             header_symbols: parse_count(line, header, "symbols")?,
             header_edges: parse_count(line, header, "edges")?,
-            deferred_edges: false,
-            deferred_loc: false,
         })
     }
 
@@ -335,12 +331,12 @@ impl<'a, 'l> State<'a, 'l> {
         }
         if let Some(rest) = text.strip_prefix("##! summary") {
             if rest.is_empty() || rest.starts_with(' ') {
-                return self.trailer(&line, rest, false);
+                return self.trailer(&line, rest);
             }
         }
         if let Some(rest) = text.strip_prefix("## _summary") {
             if rest.is_empty() || rest.starts_with(' ') {
-                return self.trailer(&line, rest, true);
+                return self.trailer(&line, rest);
             }
         }
         if let Some(rest) = text.strip_prefix("## ") {
@@ -421,11 +417,11 @@ impl<'a, 'l> State<'a, 'l> {
                 .and_then(|b| b.find(']').map(|end| (&b[..end], &b[end + 1..])));
             match (inner, section) {
                 (Some((count, _)), _) => {
-                    let (declared, deferred) = if count == "?" {
-                        (None, true)
+                    let declared = if count == "?" {
+                        None
                     } else {
                         match parse_decimal(count) {
-                            Some(n) => (Some(n), false),
+                            Some(n) => Some(n),
                             None => {
                                 return Err(line.error_at(
                                     ErrorKind::InvalidCount,
@@ -437,7 +433,6 @@ impl<'a, 'l> State<'a, 'l> {
                     };
                     open = Some(OpenCount {
                         declared,
-                        deferred,
                         seen: 0,
                         line: line.number,
                         column: crate::text::column_of(line.text, bracket_at),
@@ -450,15 +445,6 @@ impl<'a, 'l> State<'a, 'l> {
                         bracket_at,
                         alloc::format!("unexpected text `{bracket}` after `## {name}`"),
                     ))
-                }
-            }
-        }
-        if let Some(o) = &open {
-            if o.deferred {
-                match section {
-                    Section::Edges => self.deferred_edges = true,
-                    Section::Loc => self.deferred_loc = true,
-                    _ => {}
                 }
             }
         }
@@ -629,7 +615,7 @@ impl<'a, 'l> State<'a, 'l> {
         Ok(())
     }
 
-    fn trailer(&mut self, line: &Line<'a>, rest: &'a str, legacy: bool) -> Result<(), Error> {
+    fn trailer(&mut self, line: &Line<'a>, rest: &'a str) -> Result<(), Error> {
         self.close_section()?;
         self.section = Section::None;
         let mut trailer = Trailer {
@@ -662,7 +648,6 @@ impl<'a, 'l> State<'a, 'l> {
                 )
             })?);
         }
-        let _ = legacy;
         self.trailer = Some(trailer);
         Ok(())
     }
@@ -723,7 +708,6 @@ impl<'a, 'l> State<'a, 'l> {
                 }
             }
         }
-        let _ = (self.deferred_edges, self.deferred_loc);
         Ok(self.payload)
     }
 }

@@ -329,11 +329,10 @@ fn parse_added(line: &Line<'_>) -> Result<Symbol, Error> {
 }
 
 fn parse_delta_edge(line: &Line<'_>) -> Result<Edge, Error> {
-    let [source, arrow, target, edge_type] = split_fields::<4>(&alloc::format!(" {}", line.text))
+    let [source, _arrow, target, edge_type] = split_fields::<4>(&alloc::format!(" {}", line.text))
         .filter(|f| f[1] == "->")
         .map(|f| f.map(String::from))
         .ok_or_else(|| malformed(line, "an edge delta line is `source -> target type`"))?;
-    let _ = arrow;
     Ok(Edge {
         source,
         target,
@@ -607,7 +606,6 @@ pub fn respond(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use alloc::vec;
 
     fn sym(q: &str, kind: &str, score: f64, d: u32) -> Symbol {
         Symbol::new(q.into(), kind.into(), score, "x".into(), d)
@@ -745,6 +743,5 @@ mod tests {
             )
         );
         assert!(crate::graph::decode(u.text()).unwrap().unchanged);
-        let _ = vec![0];
     }
 }

@@ -143,11 +143,7 @@ impl Session {
                 return write_payload(payload, &order, &Ids::Sequential, &self.limits, sink);
             }
         }
-        let view = Filtered {
-            payload,
-            kept: &kept,
-        };
-        view.write(&assigned, &self.limits, sink)?;
+        write_payload_session(payload, &kept, &assigned, &self.limits, sink)?;
         for (&i, &(id, reference)) in kept.iter().zip(&assigned) {
             if !reference {
                 let s = &payload.symbols[i as usize];
@@ -259,23 +255,7 @@ impl hashbrown::Equivalent<(String, String)> for KeyRef<'_> {
 // `(String, String)` hashes as its two fields in order, exactly like `KeyRef`
 // whose derived Hash hashes two `&str` in order: `str` and `String` hash alike.
 
-/// A payload restricted to some symbols, in a given emission order.
-struct Filtered<'p, S> {
-    payload: &'p Payload<S>,
-    kept: &'p [u32],
-}
-
-impl<S: AsRef<str>> Filtered<'_, S> {
-    fn write<K: Sink + ?Sized>(
-        &self,
-        ids: &[(u64, bool)],
-        limits: &Limits,
-        sink: &mut K,
-    ) -> Result<(), Error> {
-        write_payload_session(self.payload, self.kept, ids, limits, sink)
-    }
-}
-
+/// Writes the symbols at `order` (which may skip duplicates) with session ids.
 fn write_payload_session<S: AsRef<str>, K: Sink + ?Sized>(
     payload: &Payload<S>,
     order: &[u32],
