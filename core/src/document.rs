@@ -5,7 +5,7 @@
 //! use this instead of parsing the header themselves.
 
 use crate::error::{Error, ErrorKind};
-use crate::header::{parse_header, Profile};
+use crate::header::{parse_header, read_header, Profile};
 use crate::input::{validate_utf8, Line};
 use crate::{generic, graph};
 
@@ -106,11 +106,7 @@ pub fn decode_any(input: &str) -> Result<Document, Error> {
 /// An `unchanged=true` answer: a header and nothing else but comments and blank lines.
 fn unchanged(input: &str) -> Result<Document, Error> {
     let mut lines = crate::input::Lines::new(input, &crate::Limits::default())?;
-    let first = match lines.next() {
-        Some(line) => line?,
-        None => return Err(Error::at(ErrorKind::MissingHeader, 1, 1, "empty input")),
-    };
-    let header = parse_header(&first)?;
+    let (first, header) = read_header(&mut lines)?;
     while let Some(line) = lines.next() {
         let line = line?;
         if !(line.is_blank() || line.is_comment()) {

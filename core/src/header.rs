@@ -150,6 +150,25 @@ pub(crate) fn parse_header<'a>(line: &Line<'a>) -> Result<Header<'a>, Error> {
     }
 }
 
+/// Reads the first line of a payload as its header; empty input has none.
+pub(crate) fn read_header<'a>(
+    lines: &mut crate::input::Lines<'a>,
+) -> Result<(Line<'a>, Header<'a>), Error> {
+    let line = match lines.next() {
+        Some(line) => line?,
+        None => {
+            return Err(Error::at(
+                ErrorKind::MissingHeader,
+                1,
+                1,
+                "empty input: a payload starts with a `GCF profile=...` header",
+            ))
+        }
+    };
+    let header = parse_header(&line)?;
+    Ok((line, header))
+}
+
 /// Reads the profile of a payload from its first line, without decoding it.
 ///
 /// ```

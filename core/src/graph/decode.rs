@@ -8,7 +8,7 @@ use hashbrown::HashMap;
 use super::kind::expand_known;
 use super::types::{Edge, Location, Payload, Reference, Symbol};
 use crate::error::{Error, ErrorKind};
-use crate::header::{parse_count, parse_decimal, parse_header, Header, Profile};
+use crate::header::{parse_count, parse_decimal, read_header, Header, Profile};
 use crate::input::{validate_utf8, Line, Lines};
 use crate::limits::Limits;
 
@@ -102,18 +102,7 @@ impl Decoder {
         known: Option<&HashMap<u64, Symbol>>,
     ) -> Result<(Payload<Cow<'a, str>>, Vec<u64>), Error> {
         let mut lines = Lines::new(input, &self.limits)?;
-        let header_line = match lines.next() {
-            Some(line) => line?,
-            None => {
-                return Err(Error::at(
-                    ErrorKind::MissingHeader,
-                    1,
-                    1,
-                    "empty input: expected a GCF header",
-                ))
-            }
-        };
-        let header = parse_header(&header_line)?;
+        let (header_line, header) = read_header(&mut lines)?;
         if header.profile != Profile::Graph {
             return Err(header_line.error_at(
                 ErrorKind::InvalidInput,
@@ -881,7 +870,7 @@ mod tests {
         assert_eq!((p.symbols.len(), p.edges.len()), (2, 1));
         let mut state_input = Lines::new(text, &Limits::default()).unwrap();
         let line = state_input.next().unwrap().unwrap();
-        let header = parse_header(&line).unwrap();
+        let header = crate::header::parse_header(&line).unwrap();
         let limits = Limits::default();
         let mut state = State::new(&line, &header, &limits).unwrap();
         state.presize(text.len());

@@ -12,7 +12,7 @@ use super::kind::abbreviate_kind;
 use super::pack_root::pack_root;
 use super::types::{Edge, Payload, Symbol};
 use crate::error::{Error, ErrorKind};
-use crate::header::{parse_count, parse_decimal, parse_header, Profile};
+use crate::header::{parse_count, parse_decimal, read_header, Profile};
 use crate::input::{Line, Lines};
 use crate::limits::Limits;
 use crate::number::NumberBuffer;
@@ -201,18 +201,7 @@ pub fn decode_delta(input: &str) -> Result<Delta, Error> {
 
 fn decode_delta_with(input: &str, limits: &Limits) -> Result<Delta, Error> {
     let mut lines = Lines::new(input, limits)?;
-    let header_line = match lines.next() {
-        Some(l) => l?,
-        None => {
-            return Err(Error::at(
-                ErrorKind::MissingHeader,
-                1,
-                1,
-                "empty input: expected a GCF header",
-            ))
-        }
-    };
-    let header = parse_header(&header_line)?;
+    let (header_line, header) = read_header(&mut lines)?;
     if header.profile != Profile::Graph {
         return Err(header_line.error_at(ErrorKind::InvalidInput, 4, "not a graph payload"));
     }

@@ -16,7 +16,7 @@ use alloc::vec::Vec;
 
 use crate::error::{Error, ErrorKind};
 use crate::generic::Value;
-use crate::header::{parse_header, Profile};
+use crate::header::{read_header, Profile};
 use crate::input::{validate_utf8, Lines};
 use crate::limits::Limits;
 
@@ -141,18 +141,7 @@ impl Decoder {
         record_sections: bool,
     ) -> Result<(Document, Vec<SectionDecl>), Error> {
         let mut lines = Lines::new(input, &self.limits)?;
-        let first = match lines.next() {
-            Some(line) => line?,
-            None => {
-                return Err(Error::at(
-                    ErrorKind::MissingHeader,
-                    1,
-                    1,
-                    "empty input: expected a `GCF profile=generic` header",
-                ))
-            }
-        };
-        let header = parse_header(&first)?;
+        let (first, header) = read_header(&mut lines)?;
         if header.profile == Profile::Graph {
             return Err(Error::at(
                 ErrorKind::InvalidInput,
