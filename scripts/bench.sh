@@ -42,5 +42,13 @@ for n in "${crate_sizes[@]}"; do
 done
 cat "$rss"
 
+# The Go bindings' benchmarks (needs go; the report includes them when present).
+rm -f target/go-bench.txt
+if command -v go >/dev/null; then
+  cargo build --release -p gcf-ffi
+  (cd bindings-go && go test -run '^$' -bench . -benchmem -count 1) > target/go-bench.txt || true
+  cat target/go-bench.txt
+fi
+
 target/release/bench_report target/criterion "$rss" benches/report-notes.md benches/REPORT.md
 echo "wrote benches/REPORT.md"

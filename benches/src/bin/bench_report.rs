@@ -181,6 +181,33 @@ fn read_rss(path: &Path) -> Vec<RssRow> {
         .collect()
 }
 
+/// The Go benchmarks of `bindings-go`, as `scripts/bench.sh` saved them.
+fn go_section(w: &mut String) {
+    let Ok(raw) = std::fs::read_to_string("target/go-bench.txt") else {
+        return;
+    };
+    let lines: Vec<&str> = raw
+        .lines()
+        .filter(|l| l.starts_with("Benchmark") || l.starts_with("cpu:"))
+        .collect();
+    if lines.is_empty() {
+        return;
+    }
+    let _ = writeln!(w, "## Go bindings (cgo over libgcf)\n");
+    let _ = writeln!(
+        w,
+        "`go test -bench . -benchmem` in `bindings-go`, 500 symbols / 499 edges and 1,000 generic rows. \
+         The issue asks for `github.com/blackwell-systems/gcf-go` as the baseline, but the Go module proxy \
+         reachable here refuses it (403), so `encoding/json` on the same payload is the yardstick. \
+         `Encode` and `Decode` go through JSON across the boundary; `EncodeStream` is the native path.\n"
+    );
+    let _ = writeln!(w, "```");
+    for l in lines {
+        let _ = writeln!(w, "{l}");
+    }
+    let _ = writeln!(w, "```\n");
+}
+
 fn main() {
     let args: Vec<PathBuf> = std::env::args_os().skip(1).map(PathBuf::from).collect();
     let [criterion, rss, notes, out] = args.as_slice() else {
@@ -500,6 +527,8 @@ fn main() {
         let _ = writeln!(w, "{}", t.row());
     }
     let _ = writeln!(w);
+
+    go_section(w);
 
     if let Ok(notes) = std::fs::read_to_string(notes) {
         let _ = writeln!(w, "{}", notes.trim_end());
