@@ -149,15 +149,18 @@ const SHORT_DECIMAL_UPPER: f64 = 274_877_906_944.0;
 #[inline]
 fn layout_short_decimal(out: &mut [u8; NUMBER_BUFFER_LEN], value: f64) -> Option<usize> {
     let magnitude = value.abs();
-    let (whole, thousandths) = if magnitude < PLAIN_UPPER && (magnitude as u64) as f64 == magnitude
+    // Conversions go through `i64` (one instruction each way on x86-64,
+    // where `u64` needs several); every value here is below 2^53.
+    let (whole, thousandths) = if magnitude < PLAIN_UPPER && (magnitude as i64) as f64 == magnitude
     {
-        (magnitude as u64, 0)
+        (magnitude as i64 as u64, 0)
     } else if magnitude < SHORT_DECIMAL_UPPER {
         // Off by one for some inputs is harmless: the check rejects it.
-        let m = (magnitude * 1000.0 + 0.5) as u64;
+        let m = (magnitude * 1000.0 + 0.5) as i64;
         if m as f64 / 1000.0 != magnitude {
             return None;
         }
+        let m = m as u64;
         (m / 1000, (m % 1000) as u16)
     } else {
         return None;

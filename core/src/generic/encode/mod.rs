@@ -537,6 +537,21 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
         let row_depth = depth + 1;
         for (r, row) in plan.rows.iter().enumerate() {
             self.enter(row_depth)?;
+            if plan.is_plain_scalar_row(r, row) {
+                // The common row: its values in field order, nothing attached.
+                self.indent(indent)?;
+                let mut first = true;
+                if let Some(key) = plan.keys.get(r) {
+                    write_string(self.sink, key)?;
+                    first = false;
+                }
+                for value in row.values() {
+                    self.separator(&mut first)?;
+                    self.scalar(value)?;
+                }
+                self.raw("\n")?;
+                continue;
+            }
             let attached = plan.fill_row(r, row, &mut cells);
             self.indent(indent)?;
             if attached {

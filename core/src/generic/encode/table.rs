@@ -74,17 +74,33 @@ pub(super) struct TablePlan<'a> {
 }
 
 /// String equality without a `memcmp` call for the short names that
-/// dominate real data (one call per cell is the hottest cost of planning).
+/// dominate real data (one call per cell is the hottest cost of planning):
+/// up to 16 bytes are compared as two overlapping words (or three bytes),
+/// which together cover every byte.
 #[inline]
 pub(super) fn same_str(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     if a.len() != b.len() {
         return false;
     }
-    if a.len() > 16 {
-        return a == b;
+    let n = a.len();
+    match n {
+        0 => true,
+        1..=3 => a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1],
+        4..=7 => word::<4>(a, 0) == word::<4>(b, 0) && word::<4>(a, n - 4) == word::<4>(b, n - 4),
+        8..=16 => word::<8>(a, 0) == word::<8>(b, 0) && word::<8>(a, n - 8) == word::<8>(b, n - 8),
+        _ => a == b,
     }
-    a.iter().zip(b).all(|(x, y)| x == y)
+}
+
+/// The `N` bytes of `bytes` from `at`, or zeros past its end (callers stay inside).
+#[inline(always)]
+fn word<const N: usize>(bytes: &[u8], at: usize) -> [u8; N] {
+    let mut w = [0u8; N];
+    if let Some(src) = bytes.get(at..at + N) {
+        w.copy_from_slice(src);
+    }
+    w
 }
 
 /// The position of `name` among `names`, trying `hint` (its position in the
@@ -159,6 +175,20 @@ impl<'a> TablePlan<'a> {
             aligned,
             hashed,
         })
+    }
+
+    /// Whether row `r` holds every field, each at its union position, and
+    /// every field is a plain column holding a scalar: the row is then its
+    /// values in order, with no attachment, and needs no cell slots.
+    #[inline]
+    pub(super) fn is_plain_scalar_row(&self, r: usize, row: &Map) -> bool {
+        self.aligned.get(r).copied().unwrap_or(false)
+            && row.len() == self.fields.len()
+            && self
+                .fields
+                .iter()
+                .zip(row.values())
+                .all(|(f, v)| matches!(f.kind, Kind::Plain { .. }) && v.is_scalar())
     }
 
     /// Fills `cells` (one slot per field) with row `r`'s values and reports
@@ -425,4 +455,28 @@ fn flat_table_union<'a>(items: &'a [Value], union: &mut Vec<&'a str>) -> bool {
         }
     }
     !union.is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same_str;
+    use alloc::string::String;
+
+    #[test]
+    fn same_str_agrees_with_equality() {
+        // Every length up to 20, a difference at every position.
+        for len in 0..=20usize {
+            let a: String = (0..len).map(|i| (b'a' + (i % 26) as u8) as char).collect();
+            assert!(same_str(&a, &a.clone()));
+            for pos in 0..len {
+                let mut b = a.clone().into_bytes();
+                b[pos] = b'Z';
+                let b = String::from_utf8(b).unwrap_or_default();
+                assert!(!same_str(&a, &b), "{a:?} vs {b:?}");
+                assert!(!same_str(&b, &a), "{b:?} vs {a:?}");
+            }
+            let longer = alloc::format!("{a}x");
+            assert!(!same_str(&a, &longer));
+        }
+    }
 }
