@@ -532,8 +532,17 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
         indent: usize,
         depth: usize,
     ) -> Result<(), Error> {
-        let mut cells: Vec<Option<&'a Value>> = Vec::with_capacity(plan.fields.len());
-        let mut declared_inline: Vec<bool> = alloc::vec![false; plan.fields.len()];
+        // Allocated only when needed: many nested tables (an order's line
+        // items) have only plain scalar rows and inline schemas are rare.
+        let mut cells: Vec<Option<&'a Value>> = Vec::new();
+        let mut declared_inline: Vec<bool> = Vec::new();
+        if plan
+            .fields
+            .iter()
+            .any(|f| matches!(f.kind, Kind::Inline { .. }))
+        {
+            declared_inline.resize(plan.fields.len(), false);
+        }
         let row_depth = depth + 1;
         for (r, row) in plan.rows.iter().enumerate() {
             self.enter(row_depth)?;

@@ -163,7 +163,7 @@ impl<'a> TablePlan<'a> {
             }
             aligned.push(in_order);
         }
-        if names.iter().all(|n| n.contains('>')) {
+        if stats.iter().all(|s| s.path_name) {
             return None;
         }
         keep_paths_apart(&mut stats);
@@ -239,7 +239,7 @@ impl<'a> TablePlan<'a> {
 /// (§7.4.6.1 rules 3-4 keep `>` names and path columns apart only when they
 /// cannot coincide).
 fn keep_paths_apart(stats: &mut [Stats<'_>]) {
-    if !stats.iter().any(|s| s.name.contains('>')) {
+    if !stats.iter().any(|s| s.path_name) {
         return;
     }
     for i in 0..stats.len() {
@@ -261,6 +261,8 @@ fn keep_paths_apart(stats: &mut [Stats<'_>]) {
 /// What one pass over the rows learns about a field.
 struct Stats<'a> {
     name: &'a str,
+    /// The name contains `>` (computed once: it is asked several times).
+    path_name: bool,
     /// Still flattenable; `flat_proto` is the first present object.
     flat_ok: bool,
     flat_proto: Option<&'a Map>,
@@ -277,9 +279,11 @@ struct Stats<'a> {
 
 impl<'a> Stats<'a> {
     fn new(name: &'a str) -> Stats<'a> {
-        let usable = !name.contains('>');
+        let path_name = is_path_name(name);
+        let usable = !path_name;
         Stats {
             name,
+            path_name,
             flat_ok: usable && !name.is_empty(),
             flat_proto: None,
             inline_ok: usable,
@@ -343,7 +347,7 @@ impl<'a> Stats<'a> {
     }
 
     fn finish(self) -> Field<'a> {
-        let kind = if self.name.contains('>') {
+        let kind = if self.path_name {
             Kind::Excluded
         } else if let (true, Some(proto)) = (self.flat_ok, self.flat_proto) {
             Kind::Flatten {
@@ -362,6 +366,13 @@ impl<'a> Stats<'a> {
             kind,
         }
     }
+}
+
+/// Whether a name contains `>`. A plain byte loop: names are short, and a
+/// `memchr` call costs more than scanning them.
+#[inline]
+fn is_path_name(name: &str) -> bool {
+    name.bytes().any(|b| b == b'>')
 }
 
 /// Whether `obj` can be flattened into path columns (§7.4.6.1) and, given a
@@ -384,7 +395,7 @@ fn flat_shape(obj: &Map, proto: Option<&Map>, budget: usize) -> bool {
                 Some((pk, pv)) if same_str(pk, key) => Some(pv),
                 _ => return false,
             },
-            None if key.is_empty() || key.contains('>') => return false,
+            None if key.is_empty() || is_path_name(key) => return false,
             None => None,
         };
         match value {
@@ -443,7 +454,7 @@ fn flat_table_union<'a>(items: &'a [Value], union: &mut Vec<&'a str>) -> bool {
             return false;
         };
         for (j, (key, value)) in obj.iter().enumerate() {
-            if !value.is_scalar() || key.contains('>') {
+            if !value.is_scalar() || is_path_name(key) {
                 return false;
             }
             if union.get(j).is_some_and(|n| same_str(n, key))
