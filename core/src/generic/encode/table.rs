@@ -272,6 +272,8 @@ struct Stats<'a> {
     /// Still eligible for a shared array schema; the union comes from row 0.
     shared_ok: bool,
     shared_union: Option<Vec<&'a str>>,
+    /// Some container form (flatten, inline, shared) is still possible.
+    open: bool,
     /// Whether any present value is a container (the array analysis only
     /// matters then).
     any_container: bool,
@@ -284,6 +286,7 @@ impl<'a> Stats<'a> {
         Stats {
             name,
             path_name,
+            open: usable,
             flat_ok: usable && !name.is_empty(),
             flat_proto: None,
             inline_ok: usable,
@@ -294,7 +297,13 @@ impl<'a> Stats<'a> {
         }
     }
 
+    #[inline]
     fn observe(&mut self, row: usize, value: &'a Value, budget: usize, scratch: &mut Vec<&'a str>) {
+        // A scalar changes nothing once every container form is ruled out:
+        // the common case of a scalar column, settled by its first value.
+        if !self.open && value.is_scalar() {
+            return;
+        }
         match value {
             Value::Object(obj) => {
                 self.any_container = true;
@@ -344,6 +353,7 @@ impl<'a> Stats<'a> {
         if row > 0 && self.shared_union.is_none() {
             self.shared_ok = false;
         }
+        self.open = self.flat_ok || self.inline_ok || self.shared_ok;
     }
 
     fn finish(self) -> Field<'a> {
