@@ -25,7 +25,24 @@ use super::Value;
 /// assert!(needs_quote("a|b") && needs_quote("ERR[404]: Not Found") && needs_quote(" x"));
 /// assert!(!needs_quote("hello world") && !needs_quote("1.٥") && !needs_quote("123abc"));
 /// ```
+#[inline]
 pub fn needs_quote(s: &str) -> bool {
+    let b = s.as_bytes();
+    // The common case, decided with one pass over the words: a string that
+    // starts with a letter is not empty, a number, a `^{...}` schema, or
+    // led by `-`, `~`, `^`, `#`, `@`, `.` or a space; without classified
+    // bytes it holds nothing else that forces quotes.
+    if let (Some(first), Some(&last)) = (b.first(), b.last()) {
+        if first.is_ascii_alphabetic() && last != b' ' && !has_classified_byte(b) {
+            return matches!(b, b"true" | b"false");
+        }
+    }
+    needs_quote_in_general(s)
+}
+
+/// [`needs_quote`] for every string, including those its fast path defers.
+#[inline(never)]
+fn needs_quote_in_general(s: &str) -> bool {
     let b = s.as_bytes();
     let Some(&first) = b.first() else { return true };
     if matches!(s, "-" | "~" | "^" | "true" | "false") {
@@ -42,6 +59,9 @@ pub fn needs_quote(s: &str) -> bool {
     }
     if first == b' ' || b[b.len() - 1] == b' ' {
         return true;
+    }
+    if !has_classified_byte(b) {
+        return false;
     }
     let mut seen = 0u8;
     for &byte in b {
@@ -81,6 +101,68 @@ const BYTE_CLASS: [u8; 256] = {
     }
     table
 };
+
+/// Whether any byte has a class in [`BYTE_CLASS`]: `"`, `\\`, `|`, `,`, a C0
+/// control, `[`, or a byte of a non-ASCII character. Most strings have none,
+/// and this answers for them eight bytes at a time; only a string with one
+/// goes through the per-byte classification.
+///
+/// Per 64-bit word `x`, `(x - n * 0x01..) & !x & 0x80..` is non-zero exactly
+/// when some byte is below `n` (`n <= 0x80`): a borrow into a byte only
+/// starts at a byte that is itself below `n`, so it can add bits only where
+/// the answer is already yes. A byte equal to `c` is a zero byte of
+/// `x ^ c * 0x01..`, and `x & 0x80..` finds non-ASCII bytes. Every word
+/// checked holds only bytes of `b` (the tail overlaps bytes already checked),
+/// so no padding value can change the answer.
+#[inline]
+fn has_classified_byte(b: &[u8]) -> bool {
+    let mut words = b.chunks_exact(8);
+    for word in &mut words {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(word);
+        if word_has_classified_byte(u64::from_le_bytes(w)) {
+            return true;
+        }
+    }
+    let tail = words.remainder();
+    let word = match b.len() {
+        0 => return false,
+        // Whole words only: no tail left over.
+        n if n >= 8 && tail.is_empty() => return false,
+        // The last eight bytes (overlapping the words already checked).
+        n if n >= 8 => {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(&b[n - 8..]);
+            u64::from_le_bytes(w)
+        }
+        // The first and the last four bytes, overlapping when `n < 8`.
+        n if n >= 4 => {
+            let mut lo = [0u8; 4];
+            let mut hi = [0u8; 4];
+            lo.copy_from_slice(&b[..4]);
+            hi.copy_from_slice(&b[n - 4..]);
+            u64::from(u32::from_le_bytes(lo)) | u64::from(u32::from_le_bytes(hi)) << 32
+        }
+        // One to three bytes: the first, the middle and the last, repeated.
+        n => {
+            let (x, y, z) = (b[0], b[n / 2], b[n - 1]);
+            u64::from_le_bytes([x, y, z, x, y, z, x, y])
+        }
+    };
+    word_has_classified_byte(word)
+}
+
+/// The word test of [`has_classified_byte`].
+#[inline(always)]
+fn word_has_classified_byte(x: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let below = |x: u64, n: u8| x.wrapping_sub(ONES * u64::from(n)) & !x;
+    let equal = |c: u8| below(x ^ (ONES * u64::from(c)), 1);
+    let found =
+        below(x, 0x20) | equal(b'"') | equal(b'\\') | equal(b'|') | equal(b',') | equal(b'[') | x;
+    found & HIGH != 0
+}
 
 /// A non-ASCII character a decoder would trim or misread: C1 controls,
 /// Unicode whitespace and the byte-order mark.
@@ -180,7 +262,7 @@ pub fn write_scalar<S: Sink + ?Sized>(
         Value::Bool(true) => sink.write_bytes(b"true")?,
         Value::Bool(false) => sink.write_bytes(b"false")?,
         Value::Int(i) => sink.write_str(itoa::Buffer::new().format(*i))?,
-        Value::Float(f) => sink.write_str(numbers.format_f64(*f)?)?,
+        Value::Float(f) => sink.write_bytes(numbers.format_f64_bytes(*f)?)?,
         Value::String(s) => write_string(sink, s)?,
         Value::Array(_) | Value::Object(_) => return Ok(false),
     }
@@ -321,6 +403,59 @@ mod tests {
         }
         for s in &strings {
             assert_eq!(needs_quote(s), needs_quote_by_chars(s), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn word_at_a_time_check_agrees_with_the_byte_table() {
+        let naive = |b: &[u8]| b.iter().any(|&c| BYTE_CLASS[c as usize] != 0);
+        // Every byte value at every position of strings of length 1..=20, in
+        // a background of unclassified and of classified bytes.
+        for len in 1..=20 {
+            for background in [b'a', b' ', b']', 0x7f, b'!', b'[', 0x80, 0xff] {
+                for pos in 0..len {
+                    for byte in 0..=255u8 {
+                        let mut s = vec![background; len];
+                        s[pos] = byte;
+                        assert_eq!(has_classified_byte(&s), naive(&s), "{s:?}");
+                    }
+                }
+            }
+        }
+        assert!(!has_classified_byte(b""));
+        assert!(!has_classified_byte(b"alice.smith123@example.com"));
+        assert!(has_classified_byte(b"alice.smith123@example.co|"));
+    }
+
+    #[test]
+    fn every_character_at_every_position_matches_the_char_definition() {
+        // All ASCII, and non-ASCII characters covering every lead byte and
+        // every continuation byte of UTF-8.
+        let mut chars: Vec<char> = (0u32..0x100).filter_map(char::from_u32).collect();
+        chars.extend((0x100u32..0x800).step_by(0x40).filter_map(char::from_u32));
+        chars.extend(
+            (0x800u32..0x1_0000)
+                .step_by(0x1000)
+                .filter_map(char::from_u32),
+        );
+        chars.extend([
+            '\u{2028}', '\u{3000}', '\u{feff}', '\u{85}', '\u{a0}', '\u{d7ff}',
+        ]);
+        chars.extend(
+            [0x1_0000u32, 0x4_0000, 0x8_0000, 0xc_0000, 0x10_ffff]
+                .map(|c| char::from_u32(c).unwrap_or('a')),
+        );
+        for len in 1..=17 {
+            for background in ['a', 'x'] {
+                for pos in 0..len {
+                    for &c in &chars {
+                        let s: String = (0..len)
+                            .map(|i| if i == pos { c } else { background })
+                            .collect();
+                        assert_eq!(needs_quote(&s), needs_quote_by_chars(&s), "{s:?}");
+                    }
+                }
+            }
         }
     }
 

@@ -641,7 +641,7 @@ impl<K: Sink> StreamWriter<K> {
             Cell::Bool(true) => self.out.write_bytes(b"true")?,
             Cell::Bool(false) => self.out.write_bytes(b"false")?,
             Cell::Int(i) => self.out.write_str(itoa::Buffer::new().format(i))?,
-            Cell::Float(f) => self.out.write_str(self.numbers.format_f64(f)?)?,
+            Cell::Float(f) => self.out.write_bytes(self.numbers.format_f64_bytes(f)?)?,
             Cell::Str(s) => write_string(&mut self.out, s)?,
         }
         Ok(())

@@ -532,11 +532,35 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
         indent: usize,
         depth: usize,
     ) -> Result<(), Error> {
-        let mut cells: Vec<Option<&'a Value>> = Vec::with_capacity(plan.fields.len());
-        let mut declared_inline: Vec<bool> = alloc::vec![false; plan.fields.len()];
+        // Allocated only when needed: many nested tables (an order's line
+        // items) have only plain scalar rows and inline schemas are rare.
+        let mut cells: Vec<Option<&'a Value>> = Vec::new();
+        let mut declared_inline: Vec<bool> = Vec::new();
+        if plan
+            .fields
+            .iter()
+            .any(|f| matches!(f.kind, Kind::Inline { .. }))
+        {
+            declared_inline.resize(plan.fields.len(), false);
+        }
         let row_depth = depth + 1;
         for (r, row) in plan.rows.iter().enumerate() {
             self.enter(row_depth)?;
+            if plan.is_plain_scalar_row(r, row) {
+                // The common row: its values in field order, nothing attached.
+                self.indent(indent)?;
+                let mut first = true;
+                if let Some(key) = plan.keys.get(r) {
+                    write_string(self.sink, key)?;
+                    first = false;
+                }
+                for value in row.values() {
+                    self.separator(&mut first)?;
+                    self.scalar(value)?;
+                }
+                self.raw("\n")?;
+                continue;
+            }
             let attached = plan.fill_row(r, row, &mut cells);
             self.indent(indent)?;
             if attached {

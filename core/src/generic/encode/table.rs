@@ -74,17 +74,33 @@ pub(super) struct TablePlan<'a> {
 }
 
 /// String equality without a `memcmp` call for the short names that
-/// dominate real data (one call per cell is the hottest cost of planning).
+/// dominate real data (one call per cell is the hottest cost of planning):
+/// up to 16 bytes are compared as two overlapping words (or three bytes),
+/// which together cover every byte.
 #[inline]
 pub(super) fn same_str(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     if a.len() != b.len() {
         return false;
     }
-    if a.len() > 16 {
-        return a == b;
+    let n = a.len();
+    match n {
+        0 => true,
+        1..=3 => a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1],
+        4..=7 => word::<4>(a, 0) == word::<4>(b, 0) && word::<4>(a, n - 4) == word::<4>(b, n - 4),
+        8..=16 => word::<8>(a, 0) == word::<8>(b, 0) && word::<8>(a, n - 8) == word::<8>(b, n - 8),
+        _ => a == b,
     }
-    a.iter().zip(b).all(|(x, y)| x == y)
+}
+
+/// The `N` bytes of `bytes` from `at`, or zeros past its end (callers stay inside).
+#[inline(always)]
+fn word<const N: usize>(bytes: &[u8], at: usize) -> [u8; N] {
+    let mut w = [0u8; N];
+    if let Some(src) = bytes.get(at..at + N) {
+        w.copy_from_slice(src);
+    }
+    w
 }
 
 /// The position of `name` among `names`, trying `hint` (its position in the
@@ -147,7 +163,7 @@ impl<'a> TablePlan<'a> {
             }
             aligned.push(in_order);
         }
-        if names.iter().all(|n| n.contains('>')) {
+        if stats.iter().all(|s| s.path_name) {
             return None;
         }
         keep_paths_apart(&mut stats);
@@ -159,6 +175,20 @@ impl<'a> TablePlan<'a> {
             aligned,
             hashed,
         })
+    }
+
+    /// Whether row `r` holds every field, each at its union position, and
+    /// every field is a plain column holding a scalar: the row is then its
+    /// values in order, with no attachment, and needs no cell slots.
+    #[inline]
+    pub(super) fn is_plain_scalar_row(&self, r: usize, row: &Map) -> bool {
+        self.aligned.get(r).copied().unwrap_or(false)
+            && row.len() == self.fields.len()
+            && self
+                .fields
+                .iter()
+                .zip(row.values())
+                .all(|(f, v)| matches!(f.kind, Kind::Plain { .. }) && v.is_scalar())
     }
 
     /// Fills `cells` (one slot per field) with row `r`'s values and reports
@@ -209,7 +239,7 @@ impl<'a> TablePlan<'a> {
 /// (§7.4.6.1 rules 3-4 keep `>` names and path columns apart only when they
 /// cannot coincide).
 fn keep_paths_apart(stats: &mut [Stats<'_>]) {
-    if !stats.iter().any(|s| s.name.contains('>')) {
+    if !stats.iter().any(|s| s.path_name) {
         return;
     }
     for i in 0..stats.len() {
@@ -231,6 +261,8 @@ fn keep_paths_apart(stats: &mut [Stats<'_>]) {
 /// What one pass over the rows learns about a field.
 struct Stats<'a> {
     name: &'a str,
+    /// The name contains `>` (computed once: it is asked several times).
+    path_name: bool,
     /// Still flattenable; `flat_proto` is the first present object.
     flat_ok: bool,
     flat_proto: Option<&'a Map>,
@@ -240,6 +272,8 @@ struct Stats<'a> {
     /// Still eligible for a shared array schema; the union comes from row 0.
     shared_ok: bool,
     shared_union: Option<Vec<&'a str>>,
+    /// Some container form (flatten, inline, shared) is still possible.
+    open: bool,
     /// Whether any present value is a container (the array analysis only
     /// matters then).
     any_container: bool,
@@ -247,9 +281,12 @@ struct Stats<'a> {
 
 impl<'a> Stats<'a> {
     fn new(name: &'a str) -> Stats<'a> {
-        let usable = !name.contains('>');
+        let path_name = is_path_name(name);
+        let usable = !path_name;
         Stats {
             name,
+            path_name,
+            open: usable,
             flat_ok: usable && !name.is_empty(),
             flat_proto: None,
             inline_ok: usable,
@@ -260,7 +297,13 @@ impl<'a> Stats<'a> {
         }
     }
 
+    #[inline]
     fn observe(&mut self, row: usize, value: &'a Value, budget: usize, scratch: &mut Vec<&'a str>) {
+        // A scalar changes nothing once every container form is ruled out:
+        // the common case of a scalar column, settled by its first value.
+        if !self.open && value.is_scalar() {
+            return;
+        }
         match value {
             Value::Object(obj) => {
                 self.any_container = true;
@@ -310,10 +353,11 @@ impl<'a> Stats<'a> {
         if row > 0 && self.shared_union.is_none() {
             self.shared_ok = false;
         }
+        self.open = self.flat_ok || self.inline_ok || self.shared_ok;
     }
 
     fn finish(self) -> Field<'a> {
-        let kind = if self.name.contains('>') {
+        let kind = if self.path_name {
             Kind::Excluded
         } else if let (true, Some(proto)) = (self.flat_ok, self.flat_proto) {
             Kind::Flatten {
@@ -332,6 +376,13 @@ impl<'a> Stats<'a> {
             kind,
         }
     }
+}
+
+/// Whether a name contains `>`. A plain byte loop: names are short, and a
+/// `memchr` call costs more than scanning them.
+#[inline]
+fn is_path_name(name: &str) -> bool {
+    name.bytes().any(|b| b == b'>')
 }
 
 /// Whether `obj` can be flattened into path columns (§7.4.6.1) and, given a
@@ -354,7 +405,7 @@ fn flat_shape(obj: &Map, proto: Option<&Map>, budget: usize) -> bool {
                 Some((pk, pv)) if same_str(pk, key) => Some(pv),
                 _ => return false,
             },
-            None if key.is_empty() || key.contains('>') => return false,
+            None if key.is_empty() || is_path_name(key) => return false,
             None => None,
         };
         match value {
@@ -413,7 +464,7 @@ fn flat_table_union<'a>(items: &'a [Value], union: &mut Vec<&'a str>) -> bool {
             return false;
         };
         for (j, (key, value)) in obj.iter().enumerate() {
-            if !value.is_scalar() || key.contains('>') {
+            if !value.is_scalar() || is_path_name(key) {
                 return false;
             }
             if union.get(j).is_some_and(|n| same_str(n, key))
@@ -425,4 +476,28 @@ fn flat_table_union<'a>(items: &'a [Value], union: &mut Vec<&'a str>) -> bool {
         }
     }
     !union.is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same_str;
+    use alloc::string::String;
+
+    #[test]
+    fn same_str_agrees_with_equality() {
+        // Every length up to 20, a difference at every position.
+        for len in 0..=20usize {
+            let a: String = (0..len).map(|i| (b'a' + (i % 26) as u8) as char).collect();
+            assert!(same_str(&a, &a.clone()));
+            for pos in 0..len {
+                let mut b = a.clone().into_bytes();
+                b[pos] = b'Z';
+                let b = String::from_utf8(b).unwrap_or_default();
+                assert!(!same_str(&a, &b), "{a:?} vs {b:?}");
+                assert!(!same_str(&b, &a), "{b:?} vs {a:?}");
+            }
+            let longer = alloc::format!("{a}x");
+            assert!(!same_str(&a, &longer));
+        }
+    }
 }

@@ -1,0 +1,56 @@
+//! A deterministic driver for profiling the generic writers under callgrind
+//! (`valgrind --tool=callgrind target/release/generic_probe stream 20000 1`):
+//! builds the workload once, outside the measured operation, then runs the
+//! operation `iters` times and prints the output size.
+//!
+//! Operations: `stream` (employee rows through `StreamWriter::row` into a
+//! discarding sink), `build` (only builds the rows, to subtract), and
+//! `employees`, `orders`, `keyed` (`generic::encode_to` of the benchmark
+//! workload with `n` records into a reused buffer).
+
+use gcf_benches::workload::{employees, generic, EMPLOYEE_FIELDS, SEED};
+use gcf_core::generic::{StreamOptions, StreamWriter};
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let op = args.get(1).map_or("stream", String::as_str);
+    let n: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(100_000);
+    let iters: usize = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(1);
+    let value = match op {
+        "employees" => Some(generic::to_value(&generic::employees_json(n, SEED))),
+        "orders" => Some(generic::to_value(&generic::orders_json(n, SEED))),
+        "keyed" => Some(generic::to_value(&generic::keyed_json(n, SEED))),
+        _ => None,
+    };
+    let rows = if value.is_none() {
+        employees(n, SEED)
+    } else {
+        Vec::new()
+    };
+    let mut out = Vec::new();
+    let mut total = 0u64;
+    for _ in 0..iters {
+        total += match (op, &value) {
+            ("stream", _) => {
+                let mut w =
+                    StreamWriter::new(gcf_core::CountingSink::default(), StreamOptions::default())
+                        .expect("header");
+                w.begin_table(None, &EMPLOYEE_FIELDS).expect("table");
+                for e in &rows {
+                    w.row(&e.cells()).expect("row");
+                }
+                w.end_table().expect("end");
+                w.finish().expect("trailer").bytes
+            }
+            ("build", _) => rows.len() as u64,
+            (_, Some(v)) => {
+                out.clear();
+                gcf_core::generic::encode_to(v, &mut out).expect("encode");
+                out.len() as u64
+            }
+            (other, None) => panic!("unknown operation {other}"),
+        };
+        std::hint::black_box(&out);
+    }
+    println!("{op} n={n} iters={iters} bytes={total}");
+}
