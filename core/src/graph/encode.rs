@@ -361,25 +361,6 @@ pub(crate) fn check_location(
     ))
 }
 
-/// Writes `@target<@source type[ status]\n`.
-#[inline]
-pub(crate) fn write_edge_line<K: Sink + ?Sized>(
-    sink: &mut K,
-    source: u64,
-    target: u64,
-    edge_type: &str,
-    status: &str,
-) -> Result<(), Error> {
-    let has_status = check_edge(edge_type, status)?;
-    write_checked_edge_line(
-        sink,
-        source,
-        target,
-        edge_type,
-        has_status.then_some(status),
-    )
-}
-
 /// Writes an edge line whose type and status [`check_edge`] accepted.
 #[inline]
 pub(crate) fn write_checked_edge_line<K: Sink + ?Sized>(
@@ -604,6 +585,93 @@ fn sort_edges(edges: Vec<KnownEdge<'_>>, symbols: usize, sequential: bool) -> Ve
     sorted
 }
 
+/// The addresses of the last few tokens [`check_token`] accepted. A payload
+/// has a handful of distinct edge types, each usually one `&'static str`
+/// or one interned string: an address and length seen before are the same
+/// bytes, already checked.
+#[derive(Default)]
+struct CheckedTokens {
+    seen: [(usize, usize); 8],
+    next: usize,
+}
+
+impl CheckedTokens {
+    #[inline]
+    fn contains(&self, token: &str) -> bool {
+        // The empty token is never accepted, so the zeroed slots match nothing
+        // a check would have let through.
+        let key = (token.as_ptr() as usize, token.len());
+        !token.is_empty() && self.seen.contains(&key)
+    }
+
+    #[inline]
+    fn insert(&mut self, token: &str) {
+        if let Some(slot) = self.seen.get_mut(self.next) {
+            *slot = (token.as_ptr() as usize, token.len());
+        }
+        self.next = (self.next + 1) % self.seen.len();
+    }
+}
+
+/// Writes sorted edge lines, each assembled in a stack buffer and written
+/// with one call (instead of seven small writes), and with the source's
+/// digits formatted once per run of edges from the same source (the sort
+/// groups them). Output is exactly [`write_checked_edge_line`]'s, which
+/// still writes any line too long for the buffer.
+fn write_edge_lines<K: Sink + ?Sized>(sink: &mut K, edges: &[KnownEdge<'_>]) -> Result<(), Error> {
+    // `@` target `<@` source ` ` type ` ` status `\n`, ids up to 20 digits.
+    const FIXED: usize = 1 + 20 + 2 + 20 + 1 + 1 + 1;
+    let mut line = [0u8; 160];
+    let mut targets = itoa::Buffer::new();
+    let mut sources = itoa::Buffer::new();
+    let mut source_digits: &[u8] = b"";
+    let mut last_source = None;
+    let mut checked_types = CheckedTokens::default();
+    for e in edges {
+        if !checked_types.contains(e.edge_type) {
+            check_token("edge type", e.edge_type)?;
+            checked_types.insert(e.edge_type);
+        }
+        let has_status = !e.status.is_empty() && e.status != "unchanged";
+        if has_status {
+            check_token("edge status", e.status)?;
+        }
+        let status = if has_status { e.status } else { "" };
+        if FIXED + e.edge_type.len() + status.len() > line.len() {
+            write_checked_edge_line(
+                sink,
+                e.source,
+                e.target,
+                e.edge_type,
+                has_status.then_some(status),
+            )?;
+            continue;
+        }
+        if last_source != Some(e.source) {
+            source_digits = sources.format(e.source).as_bytes();
+            last_source = Some(e.source);
+        }
+        let mut at = 0;
+        let mut put = |bytes: &[u8]| {
+            line[at..at + bytes.len()].copy_from_slice(bytes);
+            at += bytes.len();
+        };
+        put(b"@");
+        put(targets.format(e.target).as_bytes());
+        put(b"<@");
+        put(source_digits);
+        put(b" ");
+        put(e.edge_type.as_bytes());
+        if has_status {
+            put(b" ");
+            put(status.as_bytes());
+        }
+        put(b"\n");
+        sink.write_bytes(&line[..at])?;
+    }
+    Ok(())
+}
+
 /// The shared body of buffered and session encoding.
 pub(crate) fn write_payload<S: AsRef<str>, K: Sink + ?Sized>(
     payload: &Payload<S>,
@@ -754,9 +822,7 @@ fn write_prepared<S: AsRef<str>, K: Sink + ?Sized>(
         sink.write_bytes(b"## edges [")?;
         sink.write_str(n.format(edges.len()))?;
         sink.write_bytes(b"]\n")?;
-        for e in edges {
-            write_edge_line(sink, e.source, e.target, e.edge_type, e.status)?;
-        }
+        write_edge_lines(sink, edges)?;
     }
 
     if !payload.locations.is_empty() {
@@ -992,6 +1058,65 @@ mod tests {
             "GCF profile=graph symbols=4 edges=3\n## targets\n@0 fn a 0.90 lsp\n@1 fn a 0.50 lsp\n\
              @2 fn b 0.40 lsp\n@3 fn bc 0.30 lsp\n## edges [3]\n@2<@1 x\n@3<@1 y\n@2<@3 z\n"
         );
+    }
+
+    #[test]
+    fn edge_lines_long_types_statuses_and_bad_types() {
+        let long = "t".repeat(200);
+        let p = Payload {
+            symbols: vec![sym("a", 0.9, 0), sym("b", 0.5, 0)],
+            edges: vec![
+                Edge::new("a", "b", "calls"),
+                Edge {
+                    source: "b",
+                    target: "a",
+                    edge_type: long.as_str(),
+                    status: "added",
+                },
+                Edge {
+                    source: "b",
+                    target: "b",
+                    edge_type: "calls",
+                    status: "removed",
+                },
+                Edge {
+                    source: "a",
+                    target: "a",
+                    edge_type: "calls",
+                    status: "unchanged",
+                },
+            ],
+            ..Payload::default()
+        };
+        assert_eq!(
+            encode(&p).unwrap(),
+            alloc::format!(
+                "GCF profile=graph symbols=2 edges=4\n## targets\n@0 fn a 0.90 lsp\n@1 fn b 0.50 lsp\n\
+                 ## edges [4]\n@0<@0 calls\n@1<@0 calls\n@0<@1 {long} added\n@1<@1 calls removed\n"
+            )
+        );
+        // A bad type is rejected even after good ones were checked (and
+        // remembered); so is a bad status on a remembered type.
+        for (edge_type, status) in [("bad type", ""), ("calls", "a b"), ("", "")] {
+            let p = Payload {
+                symbols: vec![sym("a", 0.9, 0)],
+                edges: vec![
+                    Edge::new("a", "a", "calls"),
+                    Edge {
+                        source: "a",
+                        target: "a",
+                        edge_type,
+                        status,
+                    },
+                ],
+                ..Payload::default()
+            };
+            assert_eq!(
+                encode(&p).unwrap_err().kind(),
+                ErrorKind::InvalidInput,
+                "{edge_type:?} {status:?}"
+            );
+        }
     }
 
     #[test]
