@@ -1,6 +1,7 @@
 //! The strict graph decoder (spec §4, §5, §6, §6a, §6b, §8.4-8.6, §13, §16.3, §16.5).
 
 use alloc::borrow::Cow;
+use alloc::string::String;
 use alloc::vec::Vec;
 
 use hashbrown::HashMap;
@@ -81,7 +82,8 @@ impl Decoder {
 
     /// Decodes into owned data.
     pub fn decode(&self, input: &str) -> Result<Payload, Error> {
-        self.decode_borrowed(input).map(|p| p.to_owned_payload())
+        // Built owned in the one pass: no borrowed payload to convert after.
+        self.decode_into::<String>(input, None).map(|(p, _)| p)
     }
 
     /// Validates UTF-8, then decodes into owned data.
@@ -101,6 +103,15 @@ impl Decoder {
         input: &'a str,
         known: Option<&HashMap<u64, Symbol>>,
     ) -> Result<(Payload<Cow<'a, str>>, Vec<u64>), Error> {
+        self.decode_into(input, known)
+    }
+
+    /// [`Decoder::decode_with_known`] producing strings of type `T`.
+    fn decode_into<'a, T: Text<'a>>(
+        &self,
+        input: &'a str,
+        known: Option<&HashMap<u64, Symbol>>,
+    ) -> Result<(Payload<T>, Vec<u64>), Error> {
         let mut lines = Lines::new(input, &self.limits)?;
         let (header_line, header) = read_header(&mut lines)?;
         if header.profile != Profile::Graph {
@@ -221,13 +232,62 @@ impl TryInsertUnique for HashMap<u64, Slot> {
     }
 }
 
-struct State<'a, 'l> {
+/// The string type a decode produces: borrowed from the input (`Cow`) or
+/// owned (`String`). Owned decoding builds its strings while it parses
+/// instead of building a borrowed payload and converting it afterwards
+/// (which wrote, then read back, a second copy of every edge).
+pub(crate) trait Text<'a>: AsRef<str> + Default {
+    /// Text of the input.
+    fn borrowed(text: &'a str) -> Self;
+    /// A possibly unescaped string.
+    fn from_cow(text: Cow<'a, str>) -> Self;
+    /// Another string of the payload being built (an edge's endpoint).
+    fn copy(&self) -> Self;
+}
+
+impl<'a> Text<'a> for Cow<'a, str> {
+    #[inline]
+    fn borrowed(text: &'a str) -> Self {
+        Cow::Borrowed(text)
+    }
+    #[inline]
+    fn from_cow(text: Cow<'a, str>) -> Self {
+        text
+    }
+    #[inline]
+    fn copy(&self) -> Self {
+        self.clone()
+    }
+}
+
+impl<'a> Text<'a> for String {
+    #[inline]
+    fn borrowed(text: &'a str) -> Self {
+        String::from(text)
+    }
+    #[inline]
+    fn from_cow(text: Cow<'a, str>) -> Self {
+        text.into_owned()
+    }
+    #[inline]
+    fn copy(&self) -> Self {
+        self.clone()
+    }
+}
+
+struct State<'a, 'l, T> {
     limits: &'l Limits,
     /// Symbols delivered in earlier calls of a session, to resolve bare references.
     known: Option<&'l HashMap<u64, Symbol>>,
     /// The id of each entry of `payload.symbols`.
     symbol_ids: Vec<u64>,
-    payload: Payload<Cow<'a, str>>,
+    /// Each symbol's name as it appears in the input (`None` for a symbol
+    /// resolved from `known`): edges copy their endpoints from here, one
+    /// read of the input, rather than from the symbol's own string.
+    names: Vec<Option<&'a str>>,
+    payload: Payload<T>,
+    /// `T` borrows from (or copies) the input.
+    input: core::marker::PhantomData<&'a str>,
     ids: IdTable,
     section: Section,
     open: Option<OpenCount>,
@@ -236,7 +296,7 @@ struct State<'a, 'l> {
     header_edges: Option<u64>,
 }
 
-impl<'a, 'l> State<'a, 'l> {
+impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
     /// Reserves room for the counts the header declares, so the vectors are
     /// not regrown (and copied) while a large payload is read. A declared
     /// count is only a hint: it is capped by the configured limit and by
@@ -255,6 +315,7 @@ impl<'a, 'l> State<'a, 'l> {
         let edges = cap(self.header_edges, 8);
         self.payload.symbols.reserve(symbols);
         self.symbol_ids.reserve(symbols);
+        self.names.reserve(symbols);
         self.payload.edges.reserve(edges);
     }
 
@@ -271,10 +332,10 @@ impl<'a, 'l> State<'a, 'l> {
             }
         };
         let payload = Payload {
-            tool: Cow::Borrowed(header.get("tool").unwrap_or("")),
+            tool: T::borrowed(header.get("tool").unwrap_or("")),
             token_budget: parse_count(line, header, "budget")?.unwrap_or(0),
             tokens_used: parse_count(line, header, "tokens")?.unwrap_or(0),
-            pack_root: Cow::Borrowed(header.get("pack_root").unwrap_or("")),
+            pack_root: T::borrowed(header.get("pack_root").unwrap_or("")),
             session: flag("session")?,
             unchanged: flag("unchanged")?,
             ..Payload::default()
@@ -283,7 +344,9 @@ impl<'a, 'l> State<'a, 'l> {
             limits,
             known: None,
             symbol_ids: Vec::new(),
+            names: Vec::new(),
             payload,
+            input: core::marker::PhantomData,
             ids: IdTable::new(),
             section: Section::None,
             open: None,
@@ -464,13 +527,14 @@ impl<'a, 'l> State<'a, 'l> {
                     return Err(duplicate_id(line, id));
                 }
                 self.payload.symbols.push(Symbol {
-                    qualified_name: Cow::Owned(symbol.qualified_name.clone()),
-                    kind: Cow::Owned(symbol.kind.clone()),
+                    qualified_name: T::from_cow(Cow::Owned(symbol.qualified_name.clone())),
+                    kind: T::from_cow(Cow::Owned(symbol.kind.clone())),
                     score: symbol.score,
-                    provenance: Cow::Owned(symbol.provenance.clone()),
+                    provenance: T::from_cow(Cow::Owned(symbol.provenance.clone())),
                     distance,
                 });
                 self.symbol_ids.push(id);
+                self.names.push(None);
                 return self.check_len(line);
             }
             if !self.ids.insert(id, Slot::Reference) {
@@ -493,11 +557,15 @@ impl<'a, 'l> State<'a, 'l> {
             return Err(duplicate_id(line, id));
         }
         self.symbol_ids.push(id);
+        self.names.push(Some(qname));
         self.payload.symbols.push(Symbol {
-            qualified_name: Cow::Borrowed(qname),
-            kind: expand_kind_cow(kind),
+            qualified_name: T::borrowed(qname),
+            kind: match expand_known(kind) {
+                Some(full) => T::borrowed(full),
+                None => T::borrowed(kind),
+            },
             score,
-            provenance: Cow::Borrowed(provenance),
+            provenance: T::borrowed(provenance),
             distance,
         });
         self.check_len(line)
@@ -520,9 +588,12 @@ impl<'a, 'l> State<'a, 'l> {
         Ok(())
     }
 
-    fn symbol_name(&self, line: &Line<'a>, id: u64, at: usize) -> Result<Cow<'a, str>, Error> {
+    fn symbol_name(&self, line: &Line<'a>, id: u64, at: usize) -> Result<T, Error> {
         match self.ids.get(id) {
-            Some(Slot::Symbol(i)) => Ok(self.payload.symbols[i as usize].qualified_name.clone()),
+            Some(Slot::Symbol(i)) => Ok(match self.names.get(i as usize) {
+                Some(Some(name)) => T::borrowed(name),
+                _ => self.payload.symbols[i as usize].qualified_name.copy(),
+            }),
             Some(Slot::Reference) => Err(line.error_at(
                 ErrorKind::UnknownEdgeReference,
                 at,
@@ -545,8 +616,8 @@ impl<'a, 'l> State<'a, 'l> {
         self.payload.edges.push(Edge {
             source,
             target,
-            edge_type: Cow::Borrowed(edge.edge_type),
-            status: Cow::Borrowed(edge.status),
+            edge_type: T::borrowed(edge.edge_type),
+            status: T::borrowed(edge.status),
         });
         self.check_len(line)
     }
@@ -596,7 +667,7 @@ impl<'a, 'l> State<'a, 'l> {
         let qualified_name = self.symbol_name(line, id, 1)?;
         self.payload.locations.push(Location {
             qualified_name,
-            file,
+            file: T::from_cow(file),
             line: numbers[0],
             column: numbers[1],
             end: (count == 4).then_some((numbers[2], numbers[3])),
@@ -641,7 +712,7 @@ impl<'a, 'l> State<'a, 'l> {
         Ok(())
     }
 
-    fn finish(mut self, header_line: &Line<'a>) -> Result<Payload<Cow<'a, str>>, Error> {
+    fn finish(mut self, header_line: &Line<'a>) -> Result<Payload<T>, Error> {
         self.close_section()?;
         let symbols = (self.payload.symbols.len() + self.payload.references.len()) as u64;
         let edges = self.payload.edges.len() as u64;
@@ -872,11 +943,11 @@ mod tests {
         let line = state_input.next().unwrap().unwrap();
         let header = crate::header::parse_header(&line).unwrap();
         let limits = Limits::default();
-        let mut state = State::new(&line, &header, &limits).unwrap();
+        let mut state = State::<Cow<str>>::new(&line, &header, &limits).unwrap();
         state.presize(text.len());
         assert!(state.payload.symbols.capacity() >= 2);
         assert!(state.payload.edges.capacity() >= 1);
-        let mut lying = State::new(&line, &header, &limits).unwrap();
+        let mut lying = State::<Cow<str>>::new(&line, &header, &limits).unwrap();
         lying.header_symbols = Some(u64::MAX);
         lying.presize(120);
         assert!(lying.payload.symbols.capacity() <= 120 / 12);
@@ -1051,6 +1122,34 @@ mod tests {
         assert_eq!(t.get(9), Some(Slot::Symbol(2)));
         assert_eq!(t.get(0), Some(Slot::Symbol(0)));
         assert_eq!(t.get(5), None);
+    }
+
+    #[test]
+    fn owned_decode_equals_the_borrowed_decode_made_owned() {
+        for input in [
+            "GCF profile=graph tool=t budget=5 tokens=3 symbols=3 edges=3 pack_root=sha256:ab\n\
+             ## targets\n@0 fn pkg.A 0.90 lsp\n## related\n@1 widget pkg.B 0.50 ast\n\
+             ## distance_7\n@2 iface pkg.C -1.25 x\n## edges [3]\n@0<@1 calls\n\
+             @2<@0 uses added\n@1<@1 self\n## loc [2]\n@0 \"my \\\"dir\\\"/a.go\" 3 1 9 2\n@1 b.go 1 5\n",
+            "GCF profile=graph session=true symbols=2\n## targets\n@7  # previously transmitted\n\
+             @8 fn a 0.50 x\n",
+            "GCF profile=graph unchanged=true symbols=4\n",
+        ] {
+            let owned = decode(input).unwrap();
+            assert_eq!(owned, decode_borrowed(input).unwrap().to_owned_payload());
+            assert!(!owned.symbols.is_empty() || owned.unchanged);
+        }
+        let p = decode(
+            "GCF profile=graph symbols=2 edges=1\n## targets\n@0 fn a 0.50 x\n@1 ext b 0.40 y\n\
+             ## edges [1]\n@1<@0 calls\n",
+        )
+        .unwrap();
+        assert_eq!(p.symbols[1].kind, "external");
+        assert_eq!(
+            (p.edges[0].source.as_str(), p.edges[0].target.as_str()),
+            ("a", "b")
+        );
+        assert_eq!(p.edges[0].status, "");
     }
 
     #[test]

@@ -83,8 +83,11 @@ impl Encoder {
 
     /// Encodes into a new `String`.
     pub fn encode<S: AsRef<str>>(&self, payload: &Payload<S>) -> Result<String, Error> {
-        let mut out = Vec::with_capacity(estimate_len(payload));
-        self.encode_to(payload, &mut out)?;
+        let order = emission_order(&payload.symbols, &self.limits)?;
+        let ids = Ids::Sequential;
+        let prepared = prepare(payload, &order, &ids, &self.limits)?;
+        let mut out = Vec::with_capacity(prepared.len_hint);
+        write_prepared(payload, &order, &ids, &prepared, &mut out)?;
         // Every byte written came from `&str` inputs and ASCII syntax.
         String::from_utf8(out)
             .map_err(|_| Error::new(ErrorKind::InvalidInput, "encoder produced invalid UTF-8"))
@@ -101,16 +104,29 @@ impl Encoder {
     }
 }
 
-/// A rough output size, to size the buffer once.
-fn estimate_len<S: AsRef<str>>(p: &Payload<S>) -> usize {
-    let per_symbol = p.symbols.first().map_or(0, |s| {
-        s.qualified_name.as_ref().len() + s.provenance.as_ref().len() + 20
+/// Room for the header, the symbols and the locations, to size the output
+/// once: exact for the names and provenances (their lengths are read from
+/// the payload's string headers, not from the strings), generous for ids and
+/// typical scores. The edges' share is added while they are resolved, which
+/// reads them anyway. An unusual score (`1e300`) only makes the buffer grow
+/// once; reserving a little more than is written costs nothing, as pages
+/// that are never touched are never faulted in.
+fn estimate_len<S: AsRef<str>>(p: &Payload<S>, id_digits: usize) -> usize {
+    let symbols = p.symbols.iter().fold(0usize, |n, s| {
+        n.saturating_add(
+            s.qualified_name.as_ref().len()
+                + s.kind.as_ref().len()
+                + s.provenance.as_ref().len()
+                + id_digits
+                + 16,
+        )
     });
-    let per_edge = p
-        .edges
-        .first()
-        .map_or(0, |e| e.edge_type.as_ref().len() + 14);
-    64 + p.symbols.len().saturating_mul(per_symbol) + p.edges.len().saturating_mul(per_edge)
+    let locations = p.locations.iter().fold(0usize, |n, l| {
+        n.saturating_add(l.file.as_ref().len() + id_digits + 48)
+    });
+    // Group headers (`## distance_N`), section headers and the header line.
+    let overhead = 256 + p.tool.as_ref().len() + p.pack_root.as_ref().len();
+    symbols.saturating_add(locations).saturating_add(overhead)
 }
 
 /// How ids are assigned to symbols in emission order.
@@ -345,25 +361,6 @@ pub(crate) fn check_location(
     ))
 }
 
-/// Writes `@target<@source type[ status]\n`.
-#[inline]
-pub(crate) fn write_edge_line<K: Sink + ?Sized>(
-    sink: &mut K,
-    source: u64,
-    target: u64,
-    edge_type: &str,
-    status: &str,
-) -> Result<(), Error> {
-    let has_status = check_edge(edge_type, status)?;
-    write_checked_edge_line(
-        sink,
-        source,
-        target,
-        edge_type,
-        has_status.then_some(status),
-    )
-}
-
 /// Writes an edge line whose type and status [`check_edge`] accepted.
 #[inline]
 pub(crate) fn write_checked_edge_line<K: Sink + ?Sized>(
@@ -443,6 +440,85 @@ impl core::hash::Hash for Name<'_> {
     }
 }
 
+/// Qualified name -> emission position of its last occurrence.
+///
+/// Two tables give the same answers: `by_name` hashes the name's bytes, and
+/// `by_address` hashes only where the name lives. Edges of a borrowed
+/// payload usually name their endpoints with the very `&str` of the
+/// symbol, so most lookups hit `by_address` without hashing (or even
+/// touching) the name's bytes, which at 100,000 symbols are mostly not in
+/// cache; any other string falls back to `by_name`.
+#[derive(Default)]
+struct NameIndex<'a> {
+    by_name: HashMap<Name<'a>, u32>,
+    /// Address of a name's first byte -> (its length, position). Names
+    /// longer than `u32::MAX` bytes and all but the last of names sharing a
+    /// first byte are only in `by_name`.
+    by_address: HashMap<usize, (u32, u32)>,
+}
+
+impl<'a> NameIndex<'a> {
+    fn build<S: AsRef<str>>(symbols: &'a [Symbol<S>], order: &[u32]) -> NameIndex<'a> {
+        let mut position_of = alloc::vec![0u32; symbols.len()];
+        for (position, &i) in order.iter().enumerate() {
+            if let Some(slot) = position_of.get_mut(i as usize) {
+                *slot = position as u32;
+            }
+        }
+        // Built in input order (sequential reads of the names), keeping the
+        // larger position when a name repeats, which is the last occurrence
+        // in emission order.
+        let mut by_name: HashMap<Name<'a>, u32> = HashMap::with_capacity(symbols.len());
+        let mut by_address: HashMap<usize, (u32, u32)> = HashMap::with_capacity(symbols.len());
+        let mut repeated = false;
+        for (s, &position) in symbols.iter().zip(&position_of) {
+            let name = s.qualified_name.as_ref();
+            match by_name.entry(Name(name)) {
+                hashbrown::hash_map::Entry::Occupied(mut seen) => {
+                    repeated = true;
+                    let p = seen.get_mut();
+                    *p = (*p).max(position);
+                }
+                hashbrown::hash_map::Entry::Vacant(slot) => {
+                    slot.insert(position);
+                }
+            }
+            by_address_insert(&mut by_address, name, position);
+        }
+        if repeated {
+            // A repeated name resolves to its last occurrence whichever
+            // copy of it is used: make every address agree with `by_name`.
+            for s in symbols {
+                let name = s.qualified_name.as_ref();
+                if let Some(&p) = by_name.get(&Name(name)) {
+                    by_address_insert(&mut by_address, name, p);
+                }
+            }
+        }
+        NameIndex {
+            by_name,
+            by_address,
+        }
+    }
+
+    /// The emission position `name` resolves to, if it names a symbol.
+    #[inline]
+    fn position(&self, name: &str) -> Option<u32> {
+        match self.by_address.get(&(name.as_ptr() as usize)) {
+            // Same first byte and same length: the same bytes.
+            Some(&(len, p)) if len as usize == name.len() => Some(p),
+            _ => self.by_name.get(&Name(name)).copied(),
+        }
+    }
+}
+
+#[inline]
+fn by_address_insert(by_address: &mut HashMap<usize, (u32, u32)>, name: &str, position: u32) {
+    if let Ok(len) = u32::try_from(name.len()) {
+        by_address.insert(name.as_ptr() as usize, (len, position));
+    }
+}
+
 /// An edge whose endpoints resolved to ids, ready to sort and write.
 #[derive(Clone, Copy)]
 struct KnownEdge<'a> {
@@ -509,6 +585,93 @@ fn sort_edges(edges: Vec<KnownEdge<'_>>, symbols: usize, sequential: bool) -> Ve
     sorted
 }
 
+/// The addresses of the last few tokens [`check_token`] accepted. A payload
+/// has a handful of distinct edge types, each usually one `&'static str`
+/// or one interned string: an address and length seen before are the same
+/// bytes, already checked.
+#[derive(Default)]
+struct CheckedTokens {
+    seen: [(usize, usize); 8],
+    next: usize,
+}
+
+impl CheckedTokens {
+    #[inline]
+    fn contains(&self, token: &str) -> bool {
+        // The empty token is never accepted, so the zeroed slots match nothing
+        // a check would have let through.
+        let key = (token.as_ptr() as usize, token.len());
+        !token.is_empty() && self.seen.contains(&key)
+    }
+
+    #[inline]
+    fn insert(&mut self, token: &str) {
+        if let Some(slot) = self.seen.get_mut(self.next) {
+            *slot = (token.as_ptr() as usize, token.len());
+        }
+        self.next = (self.next + 1) % self.seen.len();
+    }
+}
+
+/// Writes sorted edge lines, each assembled in a stack buffer and written
+/// with one call (instead of seven small writes), and with the source's
+/// digits formatted once per run of edges from the same source (the sort
+/// groups them). Output is exactly [`write_checked_edge_line`]'s, which
+/// still writes any line too long for the buffer.
+fn write_edge_lines<K: Sink + ?Sized>(sink: &mut K, edges: &[KnownEdge<'_>]) -> Result<(), Error> {
+    // `@` target `<@` source ` ` type ` ` status `\n`, ids up to 20 digits.
+    const FIXED: usize = 1 + 20 + 2 + 20 + 1 + 1 + 1;
+    let mut line = [0u8; 160];
+    let mut targets = itoa::Buffer::new();
+    let mut sources = itoa::Buffer::new();
+    let mut source_digits: &[u8] = b"";
+    let mut last_source = None;
+    let mut checked_types = CheckedTokens::default();
+    for e in edges {
+        if !checked_types.contains(e.edge_type) {
+            check_token("edge type", e.edge_type)?;
+            checked_types.insert(e.edge_type);
+        }
+        let has_status = !e.status.is_empty() && e.status != "unchanged";
+        if has_status {
+            check_token("edge status", e.status)?;
+        }
+        let status = if has_status { e.status } else { "" };
+        if FIXED + e.edge_type.len() + status.len() > line.len() {
+            write_checked_edge_line(
+                sink,
+                e.source,
+                e.target,
+                e.edge_type,
+                has_status.then_some(status),
+            )?;
+            continue;
+        }
+        if last_source != Some(e.source) {
+            source_digits = sources.format(e.source).as_bytes();
+            last_source = Some(e.source);
+        }
+        let mut at = 0;
+        let mut put = |bytes: &[u8]| {
+            line[at..at + bytes.len()].copy_from_slice(bytes);
+            at += bytes.len();
+        };
+        put(b"@");
+        put(targets.format(e.target).as_bytes());
+        put(b"<@");
+        put(source_digits);
+        put(b" ");
+        put(e.edge_type.as_bytes());
+        if has_status {
+            put(b" ");
+            put(status.as_bytes());
+        }
+        put(b"\n");
+        sink.write_bytes(&line[..at])?;
+    }
+    Ok(())
+}
+
 /// The shared body of buffered and session encoding.
 pub(crate) fn write_payload<S: AsRef<str>, K: Sink + ?Sized>(
     payload: &Payload<S>,
@@ -517,30 +680,48 @@ pub(crate) fn write_payload<S: AsRef<str>, K: Sink + ?Sized>(
     limits: &Limits,
     sink: &mut K,
 ) -> Result<(), Error> {
+    let prepared = prepare(payload, order, ids, limits)?;
+    write_prepared(payload, order, ids, &prepared, sink)
+}
+
+/// What writing needs besides the payload: the name index and the resolved,
+/// sorted edges.
+struct Prepared<'a> {
+    index: NameIndex<'a>,
+    edges: Vec<KnownEdge<'a>>,
+    /// A close upper bound on the output's length for ordinary scores.
+    len_hint: usize,
+}
+
+impl Prepared<'_> {
+    #[inline]
+    fn id_of(&self, name: &str, ids: &Ids<'_>) -> Option<u64> {
+        self.index.position(name).map(|p| ids.get(p as usize).0)
+    }
+}
+
+/// Checks the counts, indexes the names and resolves and sorts the edges.
+fn prepare<'a, S: AsRef<str>>(
+    payload: &'a Payload<S>,
+    order: &[u32],
+    ids: &Ids<'_>,
+    limits: &Limits,
+) -> Result<Prepared<'a>, Error> {
     check_count("edges", payload.edges.len(), limits)?;
     check_count("locations", payload.locations.len(), limits)?;
     let symbols = &payload.symbols;
     let needs_index = !payload.edges.is_empty() || !payload.locations.is_empty();
-    // qualified name -> emission position of its last occurrence. Built in
-    // input order (sequential reads of the names), keeping the larger position
-    // when a name repeats, which is the last occurrence in emission order.
-    let mut index: HashMap<Name<'_>, u32> = HashMap::new();
-    if needs_index {
-        let mut position_of = alloc::vec![0u32; symbols.len()];
-        for (position, &i) in order.iter().enumerate() {
-            if let Some(slot) = position_of.get_mut(i as usize) {
-                *slot = position as u32;
-            }
-        }
-        index.reserve(symbols.len());
-        for (s, &position) in symbols.iter().zip(&position_of) {
-            index
-                .entry(Name(s.qualified_name.as_ref()))
-                .and_modify(|p| *p = (*p).max(position))
-                .or_insert(position);
-        }
-    }
-    let id_of = |name: &str| index.get(&Name(name)).map(|&p| ids.get(p as usize).0);
+    let index = if needs_index {
+        NameIndex::build(symbols, order)
+    } else {
+        NameIndex::default()
+    };
+    let id_of = |name: &str| index.position(name).map(|p| ids.get(p as usize).0);
+    let id_digits = match ids {
+        Ids::Sequential => symbols.len().max(1).ilog10() as usize + 1,
+        Ids::Session(_) => 20,
+    };
+    let mut len_hint = estimate_len(payload, id_digits);
     // Edges whose endpoints are both known, with the fields they print, so
     // that writing them after the sort reads memory sequentially. A stable
     // sort keeps input order for equal (source, target, type).
@@ -551,17 +732,37 @@ pub(crate) fn write_payload<S: AsRef<str>, K: Sink + ?Sized>(
             if let (Some(source), Some(target)) =
                 (id_of(e.source.as_ref()), id_of(e.target.as_ref()))
             {
+                let edge_type = e.edge_type.as_ref();
+                let status = e.status.as_ref();
+                len_hint =
+                    len_hint.saturating_add(edge_type.len() + status.len() + 2 * id_digits + 6);
                 edges.push(KnownEdge {
                     source,
                     target,
-                    edge_type: e.edge_type.as_ref(),
-                    status: e.status.as_ref(),
+                    edge_type,
+                    status,
                 });
             }
         }
         edges = sort_edges(edges, symbols.len(), matches!(ids, Ids::Sequential));
     }
+    Ok(Prepared {
+        index,
+        edges,
+        len_hint,
+    })
+}
 
+/// Writes a prepared payload.
+fn write_prepared<S: AsRef<str>, K: Sink + ?Sized>(
+    payload: &Payload<S>,
+    order: &[u32],
+    ids: &Ids<'_>,
+    prepared: &Prepared<'_>,
+    sink: &mut K,
+) -> Result<(), Error> {
+    let symbols = &payload.symbols;
+    let edges = &prepared.edges;
     // Header (spec §3.2): zero budget/tokens/edges omitted, symbols always.
     let mut n = itoa::Buffer::new();
     sink.write_bytes(b"GCF profile=graph")?;
@@ -621,9 +822,7 @@ pub(crate) fn write_payload<S: AsRef<str>, K: Sink + ?Sized>(
         sink.write_bytes(b"## edges [")?;
         sink.write_str(n.format(edges.len()))?;
         sink.write_bytes(b"]\n")?;
-        for e in &edges {
-            write_edge_line(sink, e.source, e.target, e.edge_type, e.status)?;
-        }
+        write_edge_lines(sink, edges)?;
     }
 
     if !payload.locations.is_empty() {
@@ -631,7 +830,11 @@ pub(crate) fn write_payload<S: AsRef<str>, K: Sink + ?Sized>(
             .locations
             .iter()
             .enumerate()
-            .filter_map(|(i, l)| id_of(l.qualified_name.as_ref()).map(|id| (id, i as u32)))
+            .filter_map(|(i, l)| {
+                prepared
+                    .id_of(l.qualified_name.as_ref(), ids)
+                    .map(|id| (id, i as u32))
+            })
             .collect();
         if !locs.is_empty() {
             locs.sort_unstable();
@@ -653,7 +856,7 @@ mod tests {
     use crate::graph::{Edge, Location};
     use alloc::vec;
 
-    fn sym(q: &'static str, score: f64, d: u32) -> Symbol<&'static str> {
+    fn sym(q: &str, score: f64, d: u32) -> Symbol<&str> {
         Symbol::new(q, "function", score, "lsp", d)
     }
 
@@ -825,6 +1028,95 @@ mod tests {
              @1 fn a 0.50 lsp\n## extended\n@2 fn b 0.10 lsp\n## edges [3]\n@2<@1 calls\n\
              @2<@1 uses\n@1<@2 calls\n"
         );
+    }
+
+    #[test]
+    fn address_index_agrees_with_the_name_index() {
+        // Two copies of "a" at different addresses: an edge naming either
+        // copy resolves to the last occurrence in emission order (@1).
+        let first = alloc::string::String::from("a");
+        let second = alloc::string::String::from("a");
+        // Names sharing a first byte: "bc" and its prefix "b".
+        let buffer = alloc::string::String::from("bc");
+        let (b, bc) = (&buffer[..1], buffer.as_str());
+        let p = Payload {
+            symbols: vec![
+                sym(first.as_str(), 0.9, 0),
+                sym(second.as_str(), 0.5, 0),
+                sym(b, 0.4, 0),
+                sym(bc, 0.3, 0),
+            ],
+            edges: vec![
+                Edge::new(first.as_str(), b, "x"),
+                Edge::new(second.as_str(), bc, "y"),
+                Edge::new(bc, "b", "z"),
+            ],
+            ..Payload::default()
+        };
+        assert_eq!(
+            encode(&p).unwrap(),
+            "GCF profile=graph symbols=4 edges=3\n## targets\n@0 fn a 0.90 lsp\n@1 fn a 0.50 lsp\n\
+             @2 fn b 0.40 lsp\n@3 fn bc 0.30 lsp\n## edges [3]\n@2<@1 x\n@3<@1 y\n@2<@3 z\n"
+        );
+    }
+
+    #[test]
+    fn edge_lines_long_types_statuses_and_bad_types() {
+        let long = "t".repeat(200);
+        let p = Payload {
+            symbols: vec![sym("a", 0.9, 0), sym("b", 0.5, 0)],
+            edges: vec![
+                Edge::new("a", "b", "calls"),
+                Edge {
+                    source: "b",
+                    target: "a",
+                    edge_type: long.as_str(),
+                    status: "added",
+                },
+                Edge {
+                    source: "b",
+                    target: "b",
+                    edge_type: "calls",
+                    status: "removed",
+                },
+                Edge {
+                    source: "a",
+                    target: "a",
+                    edge_type: "calls",
+                    status: "unchanged",
+                },
+            ],
+            ..Payload::default()
+        };
+        assert_eq!(
+            encode(&p).unwrap(),
+            alloc::format!(
+                "GCF profile=graph symbols=2 edges=4\n## targets\n@0 fn a 0.90 lsp\n@1 fn b 0.50 lsp\n\
+                 ## edges [4]\n@0<@0 calls\n@1<@0 calls\n@0<@1 {long} added\n@1<@1 calls removed\n"
+            )
+        );
+        // A bad type is rejected even after good ones were checked (and
+        // remembered); so is a bad status on a remembered type.
+        for (edge_type, status) in [("bad type", ""), ("calls", "a b"), ("", "")] {
+            let p = Payload {
+                symbols: vec![sym("a", 0.9, 0)],
+                edges: vec![
+                    Edge::new("a", "a", "calls"),
+                    Edge {
+                        source: "a",
+                        target: "a",
+                        edge_type,
+                        status,
+                    },
+                ],
+                ..Payload::default()
+            };
+            assert_eq!(
+                encode(&p).unwrap_err().kind(),
+                ErrorKind::InvalidInput,
+                "{edge_type:?} {status:?}"
+            );
+        }
     }
 
     #[test]
