@@ -55,6 +55,7 @@ mod buffer;
 mod document;
 mod error;
 pub mod header;
+mod hint;
 pub mod input;
 mod limits;
 pub mod number;

@@ -8,9 +8,8 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use hashbrown::HashMap;
-
 use super::kind::abbreviate_kind;
+use super::name_index::NameIndex;
 use super::types::{Payload, Symbol};
 use crate::error::{Error, ErrorKind};
 use crate::limits::Limits;
@@ -150,6 +149,32 @@ impl Ids<'_> {
     }
 }
 
+/// The addresses of the last few tokens [`check_token`] accepted: an
+/// address and length seen before are the same bytes, already checked.
+#[derive(Default)]
+struct CheckedTokens {
+    seen: [(usize, usize); 8],
+    next: usize,
+}
+
+impl CheckedTokens {
+    #[inline]
+    fn contains(&self, token: &str) -> bool {
+        // The empty token is never accepted, so the zeroed slots match nothing
+        // a check would have let through.
+        let key = (token.as_ptr() as usize, token.len());
+        !token.is_empty() && self.seen.contains(&key)
+    }
+
+    #[inline]
+    fn insert(&mut self, token: &str) {
+        if let Some(slot) = self.seen.get_mut(self.next) {
+            *slot = (token.as_ptr() as usize, token.len());
+        }
+        self.next = (self.next + 1) % self.seen.len();
+    }
+}
+
 /// Symbol indices in canonical emission order: distance ascending, score
 /// descending, input order for ties.
 pub(crate) fn emission_order<S: AsRef<str>>(
@@ -158,7 +183,23 @@ pub(crate) fn emission_order<S: AsRef<str>>(
 ) -> Result<Vec<u32>, Error> {
     check_count("symbols", symbols.len(), limits)?;
     let mut keys: Vec<u128> = Vec::with_capacity(symbols.len());
+    // Kinds and provenances are a handful of distinct strings: each is
+    // checked the first time its address is seen.
+    let mut checked = CheckedTokens::default();
     for (i, s) in symbols.iter().enumerate() {
+        // Checked here, in input order, where the names are read the way
+        // they usually sit in memory, rather than while writing, which
+        // visits them in emission order.
+        check_token("qualified name", s.qualified_name.as_ref())?;
+        for (what, token) in [
+            ("kind", s.kind.as_ref()),
+            ("provenance", s.provenance.as_ref()),
+        ] {
+            if !checked.contains(token) {
+                check_token(what, token)?;
+                checked.insert(token);
+            }
+        }
         if !s.score.is_finite() {
             return Err(Error::new(
                 ErrorKind::InvalidScore,
@@ -418,148 +459,96 @@ pub(crate) fn write_loc_line<K: Sink + ?Sized>(
     Ok(())
 }
 
-/// A qualified name as a hash key. Equality first compares addresses: edges
-/// built from the same strings as their symbols (the usual borrowed payload)
-/// then match without reading the name again.
+/// An edge whose endpoints resolved, by emission position, with its label.
 #[derive(Clone, Copy)]
-struct Name<'a>(&'a str);
-
-impl PartialEq for Name<'_> {
-    #[inline]
-    fn eq(&self, other: &Self) -> bool {
-        (self.0.as_ptr() == other.0.as_ptr() && self.0.len() == other.0.len()) || self.0 == other.0
-    }
+struct KnownEdge {
+    source: u32,
+    target: u32,
+    label: u32,
 }
 
-impl Eq for Name<'_> {}
-
-impl core::hash::Hash for Name<'_> {
-    #[inline]
-    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
-        self.0.hash(state);
-    }
-}
-
-/// Qualified name -> emission position of its last occurrence.
+/// The distinct `(edge type, written status)` pairs of a payload's edges.
 ///
-/// Two tables give the same answers: `by_name` hashes the name's bytes, and
-/// `by_address` hashes only where the name lives. Edges of a borrowed
-/// payload usually name their endpoints with the very `&str` of the
-/// symbol, so most lookups hit `by_address` without hashing (or even
-/// touching) the name's bytes, which at 100,000 symbols are mostly not in
-/// cache; any other string falls back to `by_name`.
+/// A payload has a handful of edge types, each usually one `&'static str`
+/// or one interned string: interning them by address checks each distinct
+/// label once, and shrinks the edges the sort moves to twelve bytes. Strings
+/// at new addresses (owned payloads) simply become new labels.
 #[derive(Default)]
-struct NameIndex<'a> {
-    by_name: HashMap<Name<'a>, u32>,
-    /// Address of a name's first byte -> (its length, position). Names
-    /// longer than `u32::MAX` bytes and all but the last of names sharing a
-    /// first byte are only in `by_name`.
-    by_address: HashMap<usize, (u32, u32)>,
+struct Labels<'a> {
+    labels: Vec<(&'a str, &'a str)>,
+    /// `(type address, type length, status address, status length) -> label`
+    /// for recently seen labels, in a slot picked by the addresses.
+    recent: [((usize, usize, usize, usize), u32); 16],
 }
 
-impl<'a> NameIndex<'a> {
-    fn build<S: AsRef<str>>(symbols: &'a [Symbol<S>], order: &[u32]) -> NameIndex<'a> {
-        let mut position_of = alloc::vec![0u32; symbols.len()];
-        for (position, &i) in order.iter().enumerate() {
-            if let Some(slot) = position_of.get_mut(i as usize) {
-                *slot = position as u32;
-            }
-        }
-        // Built in input order (sequential reads of the names), keeping the
-        // larger position when a name repeats, which is the last occurrence
-        // in emission order.
-        let mut by_name: HashMap<Name<'a>, u32> = HashMap::with_capacity(symbols.len());
-        let mut by_address: HashMap<usize, (u32, u32)> = HashMap::with_capacity(symbols.len());
-        let mut repeated = false;
-        for (s, &position) in symbols.iter().zip(&position_of) {
-            let name = s.qualified_name.as_ref();
-            match by_name.entry(Name(name)) {
-                hashbrown::hash_map::Entry::Occupied(mut seen) => {
-                    repeated = true;
-                    let p = seen.get_mut();
-                    *p = (*p).max(position);
-                }
-                hashbrown::hash_map::Entry::Vacant(slot) => {
-                    slot.insert(position);
-                }
-            }
-            by_address_insert(&mut by_address, name, position);
-        }
-        if repeated {
-            // A repeated name resolves to its last occurrence whichever
-            // copy of it is used: make every address agree with `by_name`.
-            for s in symbols {
-                let name = s.qualified_name.as_ref();
-                if let Some(&p) = by_name.get(&Name(name)) {
-                    by_address_insert(&mut by_address, name, p);
-                }
-            }
-        }
-        NameIndex {
-            by_name,
-            by_address,
-        }
-    }
-
-    /// The emission position `name` resolves to, if it names a symbol.
+impl<'a> Labels<'a> {
+    /// The label of an edge, checking its tokens the first time they are seen.
     #[inline]
-    fn position(&self, name: &str) -> Option<u32> {
-        match self.by_address.get(&(name.as_ptr() as usize)) {
-            // Same first byte and same length: the same bytes.
-            Some(&(len, p)) if len as usize == name.len() => Some(p),
-            _ => self.by_name.get(&Name(name)).copied(),
+    fn intern(&mut self, edge_type: &'a str, status: &'a str) -> Result<u32, Error> {
+        let key = (
+            edge_type.as_ptr() as usize,
+            edge_type.len(),
+            status.as_ptr() as usize,
+            status.len(),
+        );
+        // The zeroed slots never match: an edge type is never empty once
+        // checked, and an unchecked empty one has length 0 with a non-null
+        // address, which is not the zero key.
+        // Direct-mapped on the type's address: one comparison per edge.
+        let slot = (key.0 >> 3 ^ key.1 ^ key.2 >> 3) % self.recent.len();
+        if let Some(&(cached, label)) = self.recent.get(slot) {
+            if cached == key {
+                return Ok(label);
+            }
         }
+        let written = check_edge(edge_type, status)?;
+        let label = u32::try_from(self.labels.len())
+            .map_err(|_| Error::new(ErrorKind::LimitExceeded, "too many distinct edge labels"))?;
+        self.labels
+            .push((edge_type, if written { status } else { "" }));
+        if let Some(cached) = self.recent.get_mut(slot) {
+            *cached = (key, label);
+        }
+        Ok(label)
+    }
+
+    #[inline]
+    fn get(&self, label: u32) -> (&'a str, &'a str) {
+        self.labels.get(label as usize).copied().unwrap_or(("", ""))
     }
 }
 
-#[inline]
-fn by_address_insert(by_address: &mut HashMap<usize, (u32, u32)>, name: &str, position: u32) {
-    if let Ok(len) = u32::try_from(name.len()) {
-        by_address.insert(name.as_ptr() as usize, (len, position));
-    }
-}
-
-/// An edge whose endpoints resolved to ids, ready to sort and write.
-#[derive(Clone, Copy)]
-struct KnownEdge<'a> {
-    source: u64,
-    target: u64,
-    edge_type: &'a str,
-    status: &'a str,
-}
-
-impl KnownEdge<'_> {
-    const EMPTY: KnownEdge<'static> = KnownEdge {
-        source: 0,
-        target: 0,
-        edge_type: "",
-        status: "",
-    };
-}
-
-/// Sorts edges by (source, target, type), keeping input order for ties.
+/// Sorts edges by (source id, target id, type), keeping input order for ties.
 ///
-/// With sequential ids every source is below `symbols`, so a counting sort
-/// on the source (one pass to count, one to place, both linear) leaves
-/// only each source's few edges to order by target and type; that replaces
-/// an O(E log E) comparison sort, the largest single cost of encoding a big
-/// graph. Session ids are arbitrary and take the comparison sort.
-fn sort_edges(edges: Vec<KnownEdge<'_>>, symbols: usize, sequential: bool) -> Vec<KnownEdge<'_>> {
-    let by_target_then_type = |a: &KnownEdge<'_>, b: &KnownEdge<'_>| {
+/// With sequential ids the ids are the positions, all below `symbols`, so a
+/// counting sort on the source (one pass to count, one to place, both
+/// linear) leaves only each source's few edges to order by target and type;
+/// that replaces an O(E log E) comparison sort, the largest single cost of
+/// encoding a big graph. Session ids are arbitrary and take the comparison sort.
+fn sort_edges(
+    edges: Vec<KnownEdge>,
+    symbols: usize,
+    ids: &Ids<'_>,
+    labels: &Labels<'_>,
+) -> Vec<KnownEdge> {
+    let by_target_then_type = |a: &KnownEdge, b: &KnownEdge| {
         a.target
             .cmp(&b.target)
-            .then_with(|| a.edge_type.cmp(b.edge_type))
+            .then_with(|| labels.get(a.label).0.cmp(labels.get(b.label).0))
     };
-    if !sequential || edges.iter().any(|e| e.source >= symbols as u64) {
+    if !matches!(ids, Ids::Sequential) {
         let mut edges = edges;
         edges.sort_by(|a, b| {
-            a.source
-                .cmp(&b.source)
-                .then_with(|| by_target_then_type(a, b))
+            let id = |p: u32| ids.get(p as usize).0;
+            id(a.source)
+                .cmp(&id(b.source))
+                .then_with(|| id(a.target).cmp(&id(b.target)))
+                .then_with(|| labels.get(a.label).0.cmp(labels.get(b.label).0))
         });
         return edges;
     }
-    // next[s]: where the next edge from source `s` goes.
+    // next[s]: where the next edge from source `s` goes. Positions are
+    // below `symbols` (they index `order`), so every index is in bounds.
     let mut next = alloc::vec![0u32; symbols + 1];
     for e in &edges {
         next[e.source as usize + 1] += 1;
@@ -567,7 +556,14 @@ fn sort_edges(edges: Vec<KnownEdge<'_>>, symbols: usize, sequential: bool) -> Ve
     for s in 1..next.len() {
         next[s] += next[s - 1];
     }
-    let mut sorted = alloc::vec![KnownEdge::EMPTY; edges.len()];
+    let mut sorted = alloc::vec![
+        KnownEdge {
+            source: 0,
+            target: 0,
+            label: 0
+        };
+        edges.len()
+    ];
     for e in edges {
         let slot = &mut next[e.source as usize];
         sorted[*slot as usize] = e;
@@ -577,40 +573,25 @@ fn sort_edges(edges: Vec<KnownEdge<'_>>, symbols: usize, sequential: bool) -> Ve
     let mut start = 0usize;
     for &end in &next[..symbols] {
         let end = end as usize;
-        if end - start > 1 {
-            sorted[start..end].sort_by(by_target_then_type);
+        match end - start {
+            0 | 1 => {}
+            // A symbol has a few edges: an insertion sort, stable, without
+            // the general sort's set-up.
+            2..=16 => {
+                let run = &mut sorted[start..end];
+                for k in 1..run.len() {
+                    let mut m = k;
+                    while m > 0 && by_target_then_type(&run[m - 1], &run[m]).is_gt() {
+                        run.swap(m - 1, m);
+                        m -= 1;
+                    }
+                }
+            }
+            _ => sorted[start..end].sort_by(by_target_then_type),
         }
         start = end;
     }
     sorted
-}
-
-/// The addresses of the last few tokens [`check_token`] accepted. A payload
-/// has a handful of distinct edge types, each usually one `&'static str`
-/// or one interned string: an address and length seen before are the same
-/// bytes, already checked.
-#[derive(Default)]
-struct CheckedTokens {
-    seen: [(usize, usize); 8],
-    next: usize,
-}
-
-impl CheckedTokens {
-    #[inline]
-    fn contains(&self, token: &str) -> bool {
-        // The empty token is never accepted, so the zeroed slots match nothing
-        // a check would have let through.
-        let key = (token.as_ptr() as usize, token.len());
-        !token.is_empty() && self.seen.contains(&key)
-    }
-
-    #[inline]
-    fn insert(&mut self, token: &str) {
-        if let Some(slot) = self.seen.get_mut(self.next) {
-            *slot = (token.as_ptr() as usize, token.len());
-        }
-        self.next = (self.next + 1) % self.seen.len();
-    }
 }
 
 /// Writes sorted edge lines, each assembled in a stack buffer and written
@@ -618,7 +599,12 @@ impl CheckedTokens {
 /// digits formatted once per run of edges from the same source (the sort
 /// groups them). Output is exactly [`write_checked_edge_line`]'s, which
 /// still writes any line too long for the buffer.
-fn write_edge_lines<K: Sink + ?Sized>(sink: &mut K, edges: &[KnownEdge<'_>]) -> Result<(), Error> {
+fn write_edge_lines<K: Sink + ?Sized>(
+    sink: &mut K,
+    edges: &[KnownEdge],
+    labels: &Labels<'_>,
+    ids: &Ids<'_>,
+) -> Result<(), Error> {
     // `@` target `<@` source ` ` type ` ` status `\n`, ids up to 20 digits.
     const FIXED: usize = 1 + 20 + 2 + 20 + 1 + 1 + 1;
     let mut line = [0u8; 160];
@@ -626,30 +612,18 @@ fn write_edge_lines<K: Sink + ?Sized>(sink: &mut K, edges: &[KnownEdge<'_>]) -> 
     let mut sources = itoa::Buffer::new();
     let mut source_digits: &[u8] = b"";
     let mut last_source = None;
-    let mut checked_types = CheckedTokens::default();
     for e in edges {
-        if !checked_types.contains(e.edge_type) {
-            check_token("edge type", e.edge_type)?;
-            checked_types.insert(e.edge_type);
-        }
-        let has_status = !e.status.is_empty() && e.status != "unchanged";
-        if has_status {
-            check_token("edge status", e.status)?;
-        }
-        let status = if has_status { e.status } else { "" };
-        if FIXED + e.edge_type.len() + status.len() > line.len() {
-            write_checked_edge_line(
-                sink,
-                e.source,
-                e.target,
-                e.edge_type,
-                has_status.then_some(status),
-            )?;
+        let (edge_type, status) = labels.get(e.label);
+        let source = ids.get(e.source as usize).0;
+        let target = ids.get(e.target as usize).0;
+        if FIXED + edge_type.len() + status.len() > line.len() {
+            let status = (!status.is_empty()).then_some(status);
+            write_checked_edge_line(sink, source, target, edge_type, status)?;
             continue;
         }
-        if last_source != Some(e.source) {
-            source_digits = sources.format(e.source).as_bytes();
-            last_source = Some(e.source);
+        if last_source != Some(source) {
+            source_digits = sources.format(source).as_bytes();
+            last_source = Some(source);
         }
         let mut at = 0;
         let mut put = |bytes: &[u8]| {
@@ -657,12 +631,12 @@ fn write_edge_lines<K: Sink + ?Sized>(sink: &mut K, edges: &[KnownEdge<'_>]) -> 
             at += bytes.len();
         };
         put(b"@");
-        put(targets.format(e.target).as_bytes());
+        put(targets.format(target).as_bytes());
         put(b"<@");
         put(source_digits);
         put(b" ");
-        put(e.edge_type.as_bytes());
-        if has_status {
+        put(edge_type.as_bytes());
+        if !status.is_empty() {
             put(b" ");
             put(status.as_bytes());
         }
@@ -672,7 +646,8 @@ fn write_edge_lines<K: Sink + ?Sized>(sink: &mut K, edges: &[KnownEdge<'_>]) -> 
     Ok(())
 }
 
-/// The shared body of buffered and session encoding.
+/// The shared body of buffered and session encoding. `order` comes from
+/// [`emission_order`], which has checked every symbol.
 pub(crate) fn write_payload<S: AsRef<str>, K: Sink + ?Sized>(
     payload: &Payload<S>,
     order: &[u32],
@@ -686,19 +661,17 @@ pub(crate) fn write_payload<S: AsRef<str>, K: Sink + ?Sized>(
 
 /// What writing needs besides the payload: the name index and the resolved,
 /// sorted edges.
-struct Prepared<'a> {
-    index: NameIndex<'a>,
-    edges: Vec<KnownEdge<'a>>,
+struct Prepared<'a, S> {
+    index: NameIndex<'a, S>,
+    edges: Vec<KnownEdge>,
+    labels: Labels<'a>,
     /// A close upper bound on the output's length for ordinary scores.
     len_hint: usize,
 }
 
-impl Prepared<'_> {
-    #[inline]
-    fn id_of(&self, name: &str, ids: &Ids<'_>) -> Option<u64> {
-        self.index.position(name).map(|p| ids.get(p as usize).0)
-    }
-}
+/// How many edges (or symbols) ahead the resolving and writing loops
+/// prefetch: enough to cover a memory access, few enough to stay in cache.
+const AHEAD: usize = 8;
 
 /// Checks the counts, indexes the names and resolves and sorts the edges.
 fn prepare<'a, S: AsRef<str>>(
@@ -706,7 +679,7 @@ fn prepare<'a, S: AsRef<str>>(
     order: &[u32],
     ids: &Ids<'_>,
     limits: &Limits,
-) -> Result<Prepared<'a>, Error> {
+) -> Result<Prepared<'a, S>, Error> {
     check_count("edges", payload.edges.len(), limits)?;
     check_count("locations", payload.locations.len(), limits)?;
     let symbols = &payload.symbols;
@@ -714,43 +687,127 @@ fn prepare<'a, S: AsRef<str>>(
     let index = if needs_index {
         NameIndex::build(symbols, order)
     } else {
-        NameIndex::default()
+        NameIndex::empty(symbols)
     };
-    let id_of = |name: &str| index.position(name).map(|p| ids.get(p as usize).0);
     let id_digits = match ids {
         Ids::Sequential => symbols.len().max(1).ilog10() as usize + 1,
         Ids::Session(_) => 20,
     };
     let mut len_hint = estimate_len(payload, id_digits);
-    // Edges whose endpoints are both known, with the fields they print, so
-    // that writing them after the sort reads memory sequentially. A stable
-    // sort keeps input order for equal (source, target, type).
-    let mut edges: Vec<KnownEdge<'_>> = Vec::new();
+    // Edges whose endpoints are both known, as positions and a label, so
+    // that writing them after the sort reads memory sequentially.
+    let mut edges: Vec<KnownEdge> = Vec::new();
+    let mut labels = Labels::default();
     if !payload.edges.is_empty() {
         edges.reserve(payload.edges.len());
-        for e in &payload.edges {
-            if let (Some(source), Some(target)) =
-                (id_of(e.source.as_ref()), id_of(e.target.as_ref()))
-            {
+        let all = &payload.edges;
+        let pair = |j: usize| (all[j].source.as_ref(), all[j].target.as_ref());
+        index.resolve_pairs(all.len(), pair, |j, source, target| {
+            let e = &all[j];
+            if let (Some(source), Some(target)) = (source, target) {
                 let edge_type = e.edge_type.as_ref();
                 let status = e.status.as_ref();
+                let label = labels.intern(edge_type, status)?;
                 len_hint =
                     len_hint.saturating_add(edge_type.len() + status.len() + 2 * id_digits + 6);
                 edges.push(KnownEdge {
                     source,
                     target,
-                    edge_type,
-                    status,
+                    label,
                 });
             }
-        }
-        edges = sort_edges(edges, symbols.len(), matches!(ids, Ids::Sequential));
+            Ok::<(), Error>(())
+        })?;
+        edges = sort_edges(edges, order.len(), ids, &labels);
     }
     Ok(Prepared {
         index,
         edges,
+        labels,
         len_hint,
     })
+}
+
+/// Writes the symbol lines in emission order.
+///
+/// Emission order visits the symbols, and their names, at scattered
+/// addresses: the loop prefetches the symbol `2 * AHEAD` positions ahead and
+/// the name of the one `AHEAD` ahead (whose symbol is loaded by then), so
+/// the misses overlap. Each line is assembled on the stack and written with
+/// one call; a line too long for the buffer is written piecewise.
+fn write_symbol_lines<S: AsRef<str>, K: Sink + ?Sized>(
+    sink: &mut K,
+    symbols: &[Symbol<S>],
+    order: &[u32],
+    ids: &Ids<'_>,
+) -> Result<(), Error> {
+    let mut numbers = NumberBuffer::new();
+    let mut digits = itoa::Buffer::new();
+    let mut line = [0u8; 256];
+    let mut group: Option<u32> = None;
+    for (position, &i) in order.iter().enumerate() {
+        if let Some(&far) = order.get(position + 2 * AHEAD) {
+            if let Some(s) = symbols.get(far as usize) {
+                crate::hint::prefetch_value(s);
+            }
+        }
+        if let Some(&near) = order.get(position + AHEAD) {
+            if let Some(s) = symbols.get(near as usize) {
+                crate::hint::prefetch_bytes(s.qualified_name.as_ref().as_bytes());
+            }
+        }
+        let s = &symbols[i as usize];
+        if group != Some(s.distance) {
+            write_group_header(sink, s.distance)?;
+            group = Some(s.distance);
+        }
+        let (id, reference) = ids.get(position);
+        if reference {
+            sink.write_bytes(b"@")?;
+            sink.write_str(digits.format(id))?;
+            sink.write_bytes(b"  # previously transmitted\n")?;
+            continue;
+        }
+        // Tokens were checked by `emission_order`.
+        let symbol = s.as_borrowed();
+        let score = numbers.format_score(symbol.score)?;
+        let kind = abbreviate_kind(symbol.kind);
+        let id_text = digits.format(id);
+        let len = 1
+            + id_text.len()
+            + 1
+            + kind.len()
+            + 1
+            + symbol.qualified_name.len()
+            + 1
+            + score.len()
+            + 1
+            + symbol.provenance.len()
+            + 1;
+        if len > line.len() {
+            write_checked_node(sink, id, &symbol, score)?;
+            sink.write_bytes(b"\n")?;
+            continue;
+        }
+        let mut at = 0;
+        let mut put = |bytes: &[u8]| {
+            line[at..at + bytes.len()].copy_from_slice(bytes);
+            at += bytes.len();
+        };
+        put(b"@");
+        put(id_text.as_bytes());
+        put(b" ");
+        put(kind.as_bytes());
+        put(b" ");
+        put(symbol.qualified_name.as_bytes());
+        put(b" ");
+        put(score.as_bytes());
+        put(b" ");
+        put(symbol.provenance.as_bytes());
+        put(b"\n");
+        sink.write_bytes(&line[..at])?;
+    }
+    Ok(())
 }
 
 /// Writes a prepared payload.
@@ -758,7 +815,7 @@ fn write_prepared<S: AsRef<str>, K: Sink + ?Sized>(
     payload: &Payload<S>,
     order: &[u32],
     ids: &Ids<'_>,
-    prepared: &Prepared<'_>,
+    prepared: &Prepared<'_, S>,
     sink: &mut K,
 ) -> Result<(), Error> {
     let symbols = &payload.symbols;
@@ -797,24 +854,7 @@ fn write_prepared<S: AsRef<str>, K: Sink + ?Sized>(
     }
     sink.write_bytes(b"\n")?;
 
-    let mut numbers = NumberBuffer::new();
-    let mut group: Option<u32> = None;
-    for (position, &i) in order.iter().enumerate() {
-        let s = &symbols[i as usize];
-        if group != Some(s.distance) {
-            write_group_header(sink, s.distance)?;
-            group = Some(s.distance);
-        }
-        let (id, reference) = ids.get(position);
-        if reference {
-            sink.write_bytes(b"@")?;
-            sink.write_str(n.format(id))?;
-            sink.write_bytes(b"  # previously transmitted\n")?;
-        } else {
-            write_node(sink, id, &s.as_borrowed(), &mut numbers)?;
-            sink.write_bytes(b"\n")?;
-        }
-    }
+    write_symbol_lines(sink, symbols, order, ids)?;
 
     // The section is written whenever edges were given, so a reader sees
     // `[0]` when every edge named an unknown symbol (as the reference encoders do).
@@ -822,7 +862,7 @@ fn write_prepared<S: AsRef<str>, K: Sink + ?Sized>(
         sink.write_bytes(b"## edges [")?;
         sink.write_str(n.format(edges.len()))?;
         sink.write_bytes(b"]\n")?;
-        write_edge_lines(sink, edges)?;
+        write_edge_lines(sink, edges, &prepared.labels, ids)?;
     }
 
     if !payload.locations.is_empty() {
@@ -832,8 +872,9 @@ fn write_prepared<S: AsRef<str>, K: Sink + ?Sized>(
             .enumerate()
             .filter_map(|(i, l)| {
                 prepared
-                    .id_of(l.qualified_name.as_ref(), ids)
-                    .map(|id| (id, i as u32))
+                    .index
+                    .position(l.qualified_name.as_ref())
+                    .map(|p| (ids.get(p as usize).0, i as u32))
             })
             .collect();
         if !locs.is_empty() {

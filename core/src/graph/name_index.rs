@@ -1,0 +1,407 @@
+//! Qualified name -> emission position, for resolving edge and location
+//! endpoints while encoding (spec §6: edges name their endpoints; a name
+//! that occurs twice resolves to its last occurrence in emission order).
+//!
+//! At 100,000 symbols the names and any table over them are far larger than
+//! the CPU caches, and resolving 300,000 edges means 600,000 lookups at
+//! scattered addresses. Two choices keep that cheap:
+//!
+//! - Edges of a borrowed payload usually name their endpoints with the very
+//!   `&str` of the symbol, so a table keyed by the name's *address* answers
+//!   most lookups without hashing, or even reading, the name's bytes. Any
+//!   other string falls back to the table keyed by the name's bytes.
+//! - Both tables are flat open-addressing arrays whose slot for a key is
+//!   known before it is read, so the caller can [`prefetch`](NameIndex::prefetch)
+//!   the slots of the next few lookups and let the cache misses overlap.
+//!   (hashbrown, the general map used elsewhere, exposes no such hint.)
+
+use alloc::vec;
+use alloc::vec::Vec;
+use core::hash::BuildHasher;
+
+use hashbrown::DefaultHashBuilder;
+
+use super::types::Symbol;
+use crate::hint::prefetch;
+
+/// How many insertions ahead the build loops prefetch.
+const AHEAD: usize = 8;
+
+/// `index` value of a free [`NameSlot`].
+const FREE: u32 = u32::MAX;
+
+/// A slot of the by-name table: the hash's high half (to skip most
+/// mismatches without reading the name), the input index of the occurrence
+/// the name resolves to, and the name itself, so that comparing it (and
+/// prefetching it) does not go through the symbol.
+#[derive(Clone, Copy)]
+struct NameSlot<'a> {
+    tag: u32,
+    index: u32,
+    name: &'a str,
+}
+
+impl NameSlot<'_> {
+    const FREE: NameSlot<'static> = NameSlot {
+        tag: 0,
+        index: FREE,
+        name: "",
+    };
+}
+
+/// A slot of the by-address table; `address == 0` marks a free slot (no
+/// `&str` has a null pointer).
+#[derive(Clone, Copy)]
+struct AddressSlot {
+    address: usize,
+    len: u32,
+    position: u32,
+}
+
+impl AddressSlot {
+    const FREE: AddressSlot = AddressSlot {
+        address: 0,
+        len: 0,
+        position: 0,
+    };
+}
+
+/// The index over a payload's symbol names.
+pub(crate) struct NameIndex<'a, S> {
+    symbols: &'a [Symbol<S>],
+    position_of: Vec<u32>,
+    by_name: Vec<NameSlot<'a>>,
+    by_address: Vec<AddressSlot>,
+    /// `by_name.len() - 1` (both tables have the same power-of-two size).
+    mask: usize,
+    /// `64 - log2(table size)`: the address hash's top bits pick the slot.
+    shift: u32,
+    hasher: DefaultHashBuilder,
+}
+
+impl<'a, S: AsRef<str>> NameIndex<'a, S> {
+    /// An index that resolves nothing (for payloads without edges or locations).
+    pub(crate) fn empty(symbols: &'a [Symbol<S>]) -> NameIndex<'a, S> {
+        NameIndex {
+            symbols,
+            position_of: Vec::new(),
+            by_name: Vec::new(),
+            by_address: Vec::new(),
+            mask: 0,
+            shift: 63,
+            hasher: DefaultHashBuilder::default(),
+        }
+    }
+
+    /// Indexes `symbols`, whose emission order is `order` (a permutation of
+    /// their indices, as `emission_order` returns; fewer than `u32::MAX`).
+    pub(crate) fn build(symbols: &'a [Symbol<S>], order: &[u32]) -> NameIndex<'a, S> {
+        let mut index = NameIndex::empty(symbols);
+        let n = symbols.len();
+        if n == 0 {
+            return index;
+        }
+        index.position_of = vec![0u32; n];
+        for (position, &i) in order.iter().enumerate() {
+            if let Some(slot) = index.position_of.get_mut(i as usize) {
+                *slot = position as u32;
+            }
+        }
+        // At most half full: short probe runs, even for the misses of
+        // lookups by address of strings that are not the symbols' own.
+        let size = n.saturating_mul(2).next_power_of_two().max(2);
+        index.mask = size - 1;
+        index.shift = 64 - size.trailing_zeros();
+        index.by_name = vec![NameSlot::FREE; size];
+        index.by_address = vec![AddressSlot::FREE; size];
+
+        // Hash in input order: the names are read sequentially, the way they
+        // usually sit in memory.
+        let hashes: Vec<u64> = symbols
+            .iter()
+            .map(|s| index.hasher.hash_one(s.qualified_name.as_ref()))
+            .collect();
+        let mut repeated = false;
+        for (i, &hash) in hashes.iter().enumerate() {
+            if let Some(&ahead) = hashes.get(i + AHEAD) {
+                prefetch(&index.by_name[ahead as usize & index.mask]);
+            }
+            repeated |= index.insert_name(i as u32, hash);
+        }
+        for i in 0..n {
+            if let Some(s) = symbols.get(i + AHEAD) {
+                prefetch(&index.by_address[index.address_slot(s.qualified_name.as_ref())]);
+            }
+            let name = symbols[i].qualified_name.as_ref();
+            let position = if repeated {
+                // Every copy of a repeated name resolves to its last occurrence.
+                index
+                    .find_by_name(name, hashes[i])
+                    .unwrap_or(index.position_of[i])
+            } else {
+                index.position_of[i]
+            };
+            index.insert_address(name, position);
+        }
+        index
+    }
+
+    /// Inserts symbol `i`; returns whether its name was already present (the
+    /// slot then keeps the occurrence emitted last).
+    fn insert_name(&mut self, i: u32, hash: u64) -> bool {
+        let tag = (hash >> 32) as u32;
+        let name: &'a str = self.symbols[i as usize].qualified_name.as_ref();
+        let mut slot = hash as usize & self.mask;
+        loop {
+            let entry = self.by_name[slot];
+            if entry.index == FREE {
+                self.by_name[slot] = NameSlot {
+                    tag,
+                    index: i,
+                    name,
+                };
+                return false;
+            }
+            if entry.tag == tag && entry.name == name {
+                if self.position_of[i as usize] > self.position_of[entry.index as usize] {
+                    self.by_name[slot].index = i;
+                }
+                return true;
+            }
+            slot = (slot + 1) & self.mask;
+        }
+    }
+
+    fn insert_address(&mut self, name: &str, position: u32) {
+        // Names of 4 GiB and more are found by name only.
+        let Ok(len) = u32::try_from(name.len()) else {
+            return;
+        };
+        let address = name.as_ptr() as usize;
+        let mut slot = self.address_slot(name);
+        loop {
+            let entry = &mut self.by_address[slot];
+            // The same address and length are the same bytes, the same name.
+            if entry.address == 0 || (entry.address == address && entry.len == len) {
+                *entry = AddressSlot {
+                    address,
+                    len,
+                    position,
+                };
+                return;
+            }
+            slot = (slot + 1) & self.mask;
+        }
+    }
+
+    /// The home slot of `name`'s address in the by-address table.
+    #[inline]
+    fn address_slot(&self, name: &str) -> usize {
+        let key = (name.as_ptr() as u64) ^ ((name.len() as u64) << 40);
+        (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.shift) as usize
+    }
+
+    fn find_by_name(&self, name: &str, hash: u64) -> Option<u32> {
+        let tag = (hash >> 32) as u32;
+        let mut slot = hash as usize & self.mask;
+        loop {
+            let entry = self.by_name[slot];
+            if entry.index == FREE {
+                return None;
+            }
+            if entry.tag == tag && entry.name == name {
+                return Some(self.position_of[entry.index as usize]);
+            }
+            slot = (slot + 1) & self.mask;
+        }
+    }
+
+    /// Starts loading what [`position`](Self::position) will read first for
+    /// `name`; call it a few lookups ahead.
+    #[inline]
+    pub(crate) fn prefetch(&self, name: &str) {
+        if !self.by_address.is_empty() {
+            prefetch(&self.by_address[self.address_slot(name)]);
+        }
+    }
+
+    /// The emission position `name` resolves to, if it names a symbol.
+    #[inline]
+    pub(crate) fn position(&self, name: &str) -> Option<u32> {
+        if self.by_address.is_empty() {
+            return None;
+        }
+        self.position_by_address(name)
+            .or_else(|| self.find_by_name(name, self.hasher.hash_one(name)))
+    }
+
+    #[inline]
+    fn position_by_address(&self, name: &str) -> Option<u32> {
+        let address = name.as_ptr() as usize;
+        let mut slot = self.address_slot(name);
+        loop {
+            let entry = self.by_address[slot];
+            if entry.address == 0 {
+                break;
+            }
+            if entry.address == address && entry.len as usize == name.len() {
+                return Some(entry.position);
+            }
+            slot = (slot + 1) & self.mask;
+        }
+        None
+    }
+
+    /// Resolves the pairs of names `pair(0..count)` (an edge's source and
+    /// target), calling `resolved(j, source position, target position)` in
+    /// order, with the lookups of later pairs prefetched.
+    ///
+    /// Which table leads is decided from the first pairs: when they are
+    /// found by address (the symbols' own strings) every lookup starts
+    /// there; when they are not (strings of their own, as in a payload
+    /// decoded from JSON), probing by address would only add a miss, and the
+    /// names are hashed a chunk ahead so that both the slot and the name it
+    /// holds can be prefetched. Both ways give the same answers.
+    pub(crate) fn resolve_pairs<'p, E>(
+        &self,
+        count: usize,
+        pair: impl Fn(usize) -> (&'p str, &'p str),
+        mut resolved: impl FnMut(usize, Option<u32>, Option<u32>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        if self.by_address.is_empty() {
+            for j in 0..count {
+                resolved(j, None, None)?;
+            }
+            return Ok(());
+        }
+        const SAMPLE: usize = 16;
+        let sampled = count.min(SAMPLE);
+        let by_address = (0..sampled)
+            .filter(|&j| {
+                let (source, target) = pair(j);
+                self.position_by_address(source).is_some()
+                    && self.position_by_address(target).is_some()
+            })
+            .count();
+        if by_address * 2 >= sampled {
+            for j in 0..count {
+                if j + AHEAD < count {
+                    let (source, target) = pair(j + AHEAD);
+                    self.prefetch(source);
+                    self.prefetch(target);
+                }
+                let (source, target) = pair(j);
+                resolved(j, self.position(source), self.position(target))?;
+            }
+            return Ok(());
+        }
+        const CHUNK: usize = 64;
+        let mut hashes = [(0u64, 0u64); CHUNK];
+        for start in (0..count).step_by(CHUNK) {
+            let end = count.min(start + CHUNK);
+            for (j, slot) in (start..end).zip(hashes.iter_mut()) {
+                let (source, target) = pair(j);
+                *slot = (self.hasher.hash_one(source), self.hasher.hash_one(target));
+            }
+            let chunk = &hashes[..end - start];
+            for (k, &(source_hash, target_hash)) in chunk.iter().enumerate() {
+                if let Some(&(s, t)) = chunk.get(k + AHEAD) {
+                    prefetch(&self.by_name[s as usize & self.mask]);
+                    prefetch(&self.by_name[t as usize & self.mask]);
+                }
+                if let Some(&(s, t)) = chunk.get(k + AHEAD / 2) {
+                    // The slot was asked for AHEAD / 2 pairs ago: start on
+                    // the name it holds, which the comparison will read.
+                    crate::hint::prefetch_bytes(
+                        self.by_name[s as usize & self.mask].name.as_bytes(),
+                    );
+                    crate::hint::prefetch_bytes(
+                        self.by_name[t as usize & self.mask].name.as_bytes(),
+                    );
+                }
+                let j = start + k;
+                let (source, target) = pair(j);
+                resolved(
+                    j,
+                    self.find_by_name(source, source_hash),
+                    self.find_by_name(target, target_hash),
+                )?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::{String, ToString};
+
+    fn symbols(names: &[&str]) -> Vec<Symbol<String>> {
+        names
+            .iter()
+            .map(|n| Symbol::new(n.to_string(), "function".into(), 0.5, "x".into(), 0))
+            .collect()
+    }
+
+    #[test]
+    fn resolves_by_address_and_by_bytes() {
+        let syms = symbols(&["a.A", "a.B", "a.C"]);
+        let order = [2, 0, 1];
+        let index = NameIndex::build(&syms, &order);
+        // The symbols' own strings (found by address) ...
+        assert_eq!(index.position(&syms[0].qualified_name), Some(1));
+        assert_eq!(index.position(&syms[1].qualified_name), Some(2));
+        assert_eq!(index.position(&syms[2].qualified_name), Some(0));
+        // ... and copies of them elsewhere in memory (found by their bytes).
+        let copy = String::from("a.B");
+        assert_eq!(index.position(&copy), Some(2));
+        assert_eq!(index.position("a.D"), None);
+        // A prefix of a name at the same address is a different name.
+        assert_eq!(index.position(&syms[0].qualified_name[..2]), None);
+        assert_eq!(index.position(""), None);
+    }
+
+    #[test]
+    fn a_repeated_name_resolves_to_its_last_emitted_occurrence_via_any_copy() {
+        let syms = symbols(&["x", "y", "x", "x"]);
+        // Emission: 3, 0, 1, 2 -> "x" occurs at positions 0, 1 and 3.
+        let order = [3, 0, 1, 2];
+        let index = NameIndex::build(&syms, &order);
+        for i in [0, 2, 3] {
+            assert_eq!(index.position(&syms[i].qualified_name), Some(3));
+        }
+        assert_eq!(index.position("x"), Some(3));
+        assert_eq!(index.position(&syms[1].qualified_name), Some(2));
+    }
+
+    #[test]
+    fn an_empty_index_resolves_nothing() {
+        let syms = symbols(&[]);
+        let index = NameIndex::build(&syms, &[]);
+        assert_eq!(index.position("a"), None);
+        index.prefetch("a");
+        let syms = symbols(&["a"]);
+        assert_eq!(
+            NameIndex::empty(&syms).position(&syms[0].qualified_name),
+            None
+        );
+    }
+
+    #[test]
+    fn many_names_with_every_probe_length() {
+        // Enough names that probe runs wrap and collide.
+        let names: Vec<String> = (0..5000).map(|i| alloc::format!("p.N{i}")).collect();
+        let syms: Vec<Symbol<&str>> = names
+            .iter()
+            .map(|n| Symbol::new(n.as_str(), "var", 0.1, "x", 0))
+            .collect();
+        let order: Vec<u32> = (0..5000u32).rev().collect();
+        let index = NameIndex::build(&syms, &order);
+        for (i, name) in names.iter().enumerate() {
+            assert_eq!(index.position(name), Some(4999 - i as u32));
+            assert_eq!(index.position(&name.clone()), Some(4999 - i as u32));
+        }
+        assert_eq!(index.position("p.N5000"), None);
+    }
+}
