@@ -1227,4 +1227,62 @@ mod tests {
             "GCF profile=graph symbols=2\n## targets\n@0 fn a -0.00 lsp\n@1 fn b 0.00 lsp\n"
         );
     }
+
+    /// Edges naming their endpoints with the symbols' own strings (found by
+    /// address), with copies (found by bytes), or with a mix of both, in
+    /// runs longer than the index's sample, prefetch distance and hashing
+    /// chunk, and with repeated names: the output must not depend on which
+    /// path resolved them.
+    #[test]
+    fn endpoint_strings_resolve_alike_by_address_and_by_bytes() {
+        let names: Vec<String> = (0..700).map(|i| alloc::format!("m.S{}", i % 650)).collect();
+        let types = ["calls", "uses", "implements"];
+        let symbols: Vec<Symbol<&str>> = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| {
+                let score = (i * 37 % 101) as f64 / 100.0;
+                Symbol::new(n.as_str(), "function", score, "lsp", (i % 4) as u32)
+            })
+            .collect();
+        let pairs: Vec<(usize, usize, usize)> = (0..2500)
+            .map(|k| (k * 7 % 700, (k * 13 + 5) % 700, k % 3))
+            .collect();
+        let copies: Vec<(String, String)> = pairs
+            .iter()
+            .map(|&(s, t, _)| (names[s].clone(), names[t].clone()))
+            .collect();
+        let payload_with = |use_copy: &dyn Fn(usize) -> bool| Payload {
+            symbols: symbols.clone(),
+            edges: pairs
+                .iter()
+                .zip(&copies)
+                .enumerate()
+                .map(|(k, (&(s, t, ty), (cs, ct)))| {
+                    if use_copy(k) {
+                        Edge::new(cs.as_str(), ct.as_str(), types[ty])
+                    } else {
+                        Edge::new(names[s].as_str(), names[t].as_str(), types[ty])
+                    }
+                })
+                .collect(),
+            ..Payload::default()
+        };
+        let own = encode(&payload_with(&|_| false)).unwrap();
+        assert!(own.contains("edges=2500"), "{}", &own[..200]);
+        for (what, use_copy) in [
+            ("copies", &(|_| true) as &dyn Fn(usize) -> bool),
+            ("copies first", &|k| k < 1000),
+            ("own first", &|k| k >= 20),
+            ("alternating", &|k| k % 2 == 0),
+        ] {
+            assert_eq!(encode(&payload_with(use_copy)).unwrap(), own, "{what}");
+        }
+        // Owned strings throughout (a payload decoded from JSON).
+        let owned = payload_with(&|_| true).to_owned_payload();
+        assert_eq!(encode(&owned).unwrap(), own);
+        // Decoding gives back every edge between the last occurrences.
+        let back = crate::graph::decode(&own).unwrap();
+        assert_eq!(back.edges.len(), 2500);
+    }
 }
