@@ -6,11 +6,13 @@
 //! (ties keep input order); locations by symbol id.
 
 use alloc::string::String;
+use alloc::vec;
 use alloc::vec::Vec;
 
 use super::kind::abbreviate_kind;
+use super::line::{self, Lines, Token, MAX_DIGITS, MAX_SCORE, TOKEN_WIDTH};
 use super::name_index::NameIndex;
-use super::types::{Payload, Symbol};
+use super::types::{Edge, Payload, Symbol};
 use crate::error::{Error, ErrorKind};
 use crate::limits::Limits;
 use crate::number::NumberBuffer;
@@ -85,10 +87,10 @@ impl Encoder {
         let order = emission_order(&payload.symbols, &self.limits)?;
         let ids = Ids::Sequential;
         let prepared = prepare(payload, &order, &ids, &self.limits)?;
-        let mut out = Vec::with_capacity(prepared.len_hint);
-        write_prepared(payload, &order, &ids, &prepared, &mut out)?;
+        let mut lines = Lines::owned(prepared.len_hint);
+        write_prepared(payload, &order, &ids, &prepared, &mut lines)?;
         // Every byte written came from `&str` inputs and ASCII syntax.
-        String::from_utf8(out)
+        String::from_utf8(lines.finish()?)
             .map_err(|_| Error::new(ErrorKind::InvalidInput, "encoder produced invalid UTF-8"))
     }
 
@@ -182,7 +184,7 @@ pub(crate) fn emission_order<S: AsRef<str>>(
     limits: &Limits,
 ) -> Result<Vec<u32>, Error> {
     check_count("symbols", symbols.len(), limits)?;
-    let mut keys: Vec<u128> = Vec::with_capacity(symbols.len());
+    let mut items: Vec<SortItem> = Vec::with_capacity(symbols.len());
     // Kinds and provenances are a handful of distinct strings: each is
     // checked the first time its address is seen.
     let mut checked = CheckedTokens::default();
@@ -210,18 +212,104 @@ pub(crate) fn emission_order<S: AsRef<str>>(
                 ),
             ));
         }
-        let score = if s.score == 0.0 { 0.0 } else { s.score };
-        let bits = score.to_bits();
-        let ascending = if bits >> 63 == 1 {
-            !bits
-        } else {
-            bits | (1 << 63)
-        };
-        let descending = !ascending;
-        keys.push(((s.distance as u128) << 96) | ((descending as u128) << 32) | i as u128);
+        items.push(SortItem {
+            key: descending_score_key(s.score),
+            index: i as u32,
+            distance: s.distance,
+        });
     }
-    keys.sort_unstable();
-    Ok(keys.into_iter().map(|k| k as u32).collect())
+    sort_items(&mut items);
+    Ok(items.iter().map(|item| item.index).collect())
+}
+
+/// A symbol's place in the sort: distance, then the score as an unsigned key
+/// that orders like descending scores, then input position.
+#[derive(Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Debug)]
+struct SortItem {
+    key: u64,
+    index: u32,
+    distance: u32,
+}
+
+/// A key whose ascending order is descending `score` order (`-0.0` ties
+/// with `0.0`); `score` is finite.
+#[inline]
+fn descending_score_key(score: f64) -> u64 {
+    let score = if score == 0.0 { 0.0 } else { score };
+    let bits = score.to_bits();
+    let ascending = if bits >> 63 == 1 {
+        !bits
+    } else {
+        bits | (1 << 63)
+    };
+    !ascending
+}
+
+/// Below this many symbols a comparison sort is cheaper than the radix
+/// sort's fixed cost (its counting tables).
+const RADIX_MIN: usize = 256;
+
+/// Bits per radix digit: 2,048 counters per digit stay in the L1 cache.
+const DIGIT_BITS: u32 = 11;
+
+/// Digits of the score key (64 bits) and of the distance (32 bits).
+const KEY_DIGITS: usize = 6;
+const DISTANCE_DIGITS: usize = 3;
+
+/// Sorts by (distance, key), keeping input order for ties.
+///
+/// A least-significant-digit radix sort: every pass is stable, so sorting by
+/// the key's digits from the lowest up, then by the distance's, orders by
+/// (distance, key) with ties in the order the items came in, which is input
+/// order. One counting pass fills every digit's table; a digit that is the
+/// same for every item (the high digits of small distances, the exponent of
+/// scores in one binade) is skipped. That is O(n) with a small constant,
+/// where a comparison sort of 128-bit keys was the largest single cost of
+/// encoding a graph of 10,000 symbols.
+fn sort_items(items: &mut Vec<SortItem>) {
+    let n = items.len();
+    if n < RADIX_MIN {
+        items.sort_unstable_by_key(|item| (item.distance, item.key, item.index));
+        return;
+    }
+    const BUCKETS: usize = 1 << DIGIT_BITS;
+    const MASK: u64 = BUCKETS as u64 - 1;
+    let digit = |item: &SortItem, pass: usize| -> usize {
+        if pass < KEY_DIGITS {
+            ((item.key >> (pass as u32 * DIGIT_BITS)) & MASK) as usize
+        } else {
+            let shift = (pass - KEY_DIGITS) as u32 * DIGIT_BITS;
+            ((u64::from(item.distance) >> shift) & MASK) as usize
+        }
+    };
+    let mut counts = vec![[0u32; BUCKETS]; KEY_DIGITS + DISTANCE_DIGITS];
+    for item in items.iter() {
+        for (pass, table) in counts.iter_mut().enumerate() {
+            table[digit(item, pass)] += 1;
+        }
+    }
+    let mut from = core::mem::take(items);
+    let mut to = vec![SortItem::default(); n];
+    for (pass, table) in counts.iter_mut().enumerate() {
+        let first = digit(&from[0], pass);
+        if table[first] as usize == n {
+            continue;
+        }
+        // Counts become each bucket's next free position.
+        let mut next = 0u32;
+        for slot in table.iter_mut() {
+            let count = *slot;
+            *slot = next;
+            next += count;
+        }
+        for item in &from {
+            let slot = &mut table[digit(item, pass)];
+            to[*slot as usize] = *item;
+            *slot += 1;
+        }
+        core::mem::swap(&mut from, &mut to);
+    }
+    *items = from;
 }
 
 pub(crate) fn check_count(what: &str, n: usize, limits: &Limits) -> Result<(), Error> {
@@ -478,7 +566,10 @@ struct Labels<'a> {
     labels: Vec<(&'a str, &'a str)>,
     /// `(type address, type length, status address, status length) -> label`
     /// for recently seen labels, in a slot picked by the addresses.
-    recent: [((usize, usize, usize, usize), u32); 16],
+    recent: [((usize, usize, usize, usize), u32); 32],
+    /// Every label by its text, so that strings at new addresses (or
+    /// evicted from `recent`) find their label instead of adding one.
+    by_text: hashbrown::HashMap<(&'a str, &'a str), u32>,
 }
 
 impl<'a> Labels<'a> {
@@ -494,18 +585,38 @@ impl<'a> Labels<'a> {
         // The zeroed slots never match: an edge type is never empty once
         // checked, and an unchecked empty one has length 0 with a non-null
         // address, which is not the zero key.
-        // Direct-mapped on the type's address: one comparison per edge.
-        let slot = (key.0 >> 3 ^ key.1 ^ key.2 >> 3) % self.recent.len();
+        let mixed = (key.0 ^ key.1 ^ key.2.rotate_left(29)) as u64;
+        let slot = (mixed.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 59) as usize;
         if let Some(&(cached, label)) = self.recent.get(slot) {
             if cached == key {
                 return Ok(label);
             }
         }
+        self.intern_slow(edge_type, status, key, slot)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn intern_slow(
+        &mut self,
+        edge_type: &'a str,
+        status: &'a str,
+        key: (usize, usize, usize, usize),
+        slot: usize,
+    ) -> Result<u32, Error> {
         let written = check_edge(edge_type, status)?;
-        let label = u32::try_from(self.labels.len())
-            .map_err(|_| Error::new(ErrorKind::LimitExceeded, "too many distinct edge labels"))?;
-        self.labels
-            .push((edge_type, if written { status } else { "" }));
+        let text = (edge_type, if written { status } else { "" });
+        let label = match self.by_text.get(&text) {
+            Some(&label) => label,
+            None => {
+                let label = u32::try_from(self.labels.len()).map_err(|_| {
+                    Error::new(ErrorKind::LimitExceeded, "too many distinct edge labels")
+                })?;
+                self.labels.push(text);
+                self.by_text.insert(text, label);
+                label
+            }
+        };
         if let Some(cached) = self.recent.get_mut(slot) {
             *cached = (key, label);
         }
@@ -515,6 +626,22 @@ impl<'a> Labels<'a> {
     #[inline]
     fn get(&self, label: u32) -> (&'a str, &'a str) {
         self.labels.get(label as usize).copied().unwrap_or(("", ""))
+    }
+
+    /// Each label's rank in edge-type order (labels with one type share a
+    /// rank), so that sorting edges compares integers, not strings.
+    fn type_ranks(&self) -> Vec<u32> {
+        let mut by_type: Vec<u32> = (0..self.labels.len() as u32).collect();
+        by_type.sort_by(|&a, &b| self.get(a).0.cmp(self.get(b).0));
+        let mut ranks = vec![0u32; self.labels.len()];
+        let mut rank = 0;
+        for (k, &label) in by_type.iter().enumerate() {
+            if k > 0 && self.get(by_type[k - 1]).0 != self.get(label).0 {
+                rank += 1;
+            }
+            ranks[label as usize] = rank;
+        }
+        ranks
     }
 }
 
@@ -531,10 +658,12 @@ fn sort_edges(
     ids: &Ids<'_>,
     labels: &Labels<'_>,
 ) -> Vec<KnownEdge> {
+    let ranks = labels.type_ranks();
+    let rank = |label: u32| ranks.get(label as usize).copied().unwrap_or(0);
     let by_target_then_type = |a: &KnownEdge, b: &KnownEdge| {
         a.target
             .cmp(&b.target)
-            .then_with(|| labels.get(a.label).0.cmp(labels.get(b.label).0))
+            .then_with(|| rank(a.label).cmp(&rank(b.label)))
     };
     if !matches!(ids, Ids::Sequential) {
         let mut edges = edges;
@@ -543,7 +672,7 @@ fn sort_edges(
             id(a.source)
                 .cmp(&id(b.source))
                 .then_with(|| id(a.target).cmp(&id(b.target)))
-                .then_with(|| labels.get(a.label).0.cmp(labels.get(b.label).0))
+                .then_with(|| rank(a.label).cmp(&rank(b.label)))
         });
         return edges;
     }
@@ -594,54 +723,59 @@ fn sort_edges(
     sorted
 }
 
-/// Writes sorted edge lines, each assembled in a stack buffer and written
-/// with one call (instead of seven small writes), and with the source's
-/// digits formatted once per run of edges from the same source (the sort
-/// groups them). Output is exactly [`write_checked_edge_line`]'s, which
-/// still writes any line too long for the buffer.
-fn write_edge_lines<K: Sink + ?Sized>(
-    sink: &mut K,
+/// The text after the ids of each label's edge lines: ` type[ status]\n`.
+fn label_suffixes(labels: &Labels<'_>) -> Vec<Vec<u8>> {
+    labels
+        .labels
+        .iter()
+        .map(|&(edge_type, status)| {
+            let mut suffix = Vec::with_capacity(edge_type.len() + status.len() + 3);
+            suffix.push(b' ');
+            suffix.extend_from_slice(edge_type.as_bytes());
+            if !status.is_empty() {
+                suffix.push(b' ');
+                suffix.extend_from_slice(status.as_bytes());
+            }
+            suffix.push(b'\n');
+            suffix
+        })
+        .collect()
+}
+
+/// Writes sorted edge lines `@target<@source type[ status]`, each assembled
+/// in place: the label's suffix is a padded token, and `<@source` is
+/// formatted once per run of edges from the same source (the sort groups
+/// them), so a line is one id's digits and two fixed-width copies.
+fn write_edge_lines(
+    lines: &mut Lines<'_>,
     edges: &[KnownEdge],
     labels: &Labels<'_>,
     ids: &Ids<'_>,
 ) -> Result<(), Error> {
-    // `@` target `<@` source ` ` type ` ` status `\n`, ids up to 20 digits.
-    const FIXED: usize = 1 + 20 + 2 + 20 + 1 + 1 + 1;
-    let mut line = [0u8; 160];
-    let mut targets = itoa::Buffer::new();
-    let mut sources = itoa::Buffer::new();
-    let mut source_digits: &[u8] = b"";
+    let suffixes = label_suffixes(labels);
+    let tokens: Vec<Token<'_>> = suffixes.iter().map(|s| Token::from_bytes(s)).collect();
+    let longest = tokens.iter().map(Token::len).max().unwrap_or(0);
+    let max_line = 1 + MAX_DIGITS + 2 + MAX_DIGITS + longest;
+    let mut source_part = [0u8; TOKEN_WIDTH];
+    source_part[..2].copy_from_slice(b"<@");
+    let mut source_len = 0;
     let mut last_source = None;
     for e in edges {
-        let (edge_type, status) = labels.get(e.label);
         let source = ids.get(e.source as usize).0;
         let target = ids.get(e.target as usize).0;
-        if FIXED + edge_type.len() + status.len() > line.len() {
-            let status = (!status.is_empty()).then_some(status);
-            write_checked_edge_line(sink, source, target, edge_type, status)?;
-            continue;
-        }
         if last_source != Some(source) {
-            source_digits = sources.format(source).as_bytes();
+            source_len = line::put_u64(&mut source_part, 2, source);
             last_source = Some(source);
         }
-        let mut at = 0;
-        let mut put = |bytes: &[u8]| {
-            line[at..at + bytes.len()].copy_from_slice(bytes);
-            at += bytes.len();
+        let Some(suffix) = tokens.get(e.label as usize) else {
+            continue;
         };
-        put(b"@");
-        put(targets.format(target).as_bytes());
-        put(b"<@");
-        put(source_digits);
-        put(b" ");
-        put(edge_type.as_bytes());
-        if !status.is_empty() {
-            put(b" ");
-            put(status.as_bytes());
-        }
-        put(b"\n");
-        sink.write_bytes(&line[..at])?;
+        let w = lines.window(max_line)?;
+        w[0] = b'@';
+        let at = line::put_u64(w, 1, target);
+        w[at..at + TOKEN_WIDTH].copy_from_slice(&source_part);
+        let at = suffix.put(w, at + source_len);
+        lines.advance(at);
     }
     Ok(())
 }
@@ -656,7 +790,11 @@ pub(crate) fn write_payload<S: AsRef<str>, K: Sink + ?Sized>(
     sink: &mut K,
 ) -> Result<(), Error> {
     let prepared = prepare(payload, order, ids, limits)?;
-    write_prepared(payload, order, ids, &prepared, sink)
+    let mut sink = sink;
+    let mut lines = Lines::to_sink(&mut sink);
+    write_prepared(payload, order, ids, &prepared, &mut lines)?;
+    lines.finish()?;
+    Ok(())
 }
 
 /// What writing needs besides the payload: the name index and the resolved,
@@ -699,25 +837,13 @@ fn prepare<'a, S: AsRef<str>>(
     let mut edges: Vec<KnownEdge> = Vec::new();
     let mut labels = Labels::default();
     if !payload.edges.is_empty() {
-        edges.reserve(payload.edges.len());
-        let all = &payload.edges;
-        let pair = |j: usize| (all[j].source.as_ref(), all[j].target.as_ref());
-        index.resolve_pairs(all.len(), pair, |j, source, target| {
-            let e = &all[j];
-            if let (Some(source), Some(target)) = (source, target) {
-                let edge_type = e.edge_type.as_ref();
-                let status = e.status.as_ref();
-                let label = labels.intern(edge_type, status)?;
-                len_hint =
-                    len_hint.saturating_add(edge_type.len() + status.len() + 2 * id_digits + 6);
-                edges.push(KnownEdge {
-                    source,
-                    target,
-                    label,
-                });
-            }
-            Ok::<(), Error>(())
-        })?;
+        edges = resolve_edges(&index, &payload.edges, &mut labels)?;
+        let longest = labels.labels.iter().map(|(t, s)| t.len() + s.len()).max();
+        len_hint = len_hint.saturating_add(
+            edges
+                .len()
+                .saturating_mul(longest.unwrap_or(0) + 2 * id_digits + 6),
+        );
         edges = sort_edges(edges, order.len(), ids, &labels);
     }
     Ok(Prepared {
@@ -728,22 +854,132 @@ fn prepare<'a, S: AsRef<str>>(
     })
 }
 
+/// Resolves every edge's endpoints to emission positions, keeping the edges
+/// whose endpoints both name a symbol, with their labels.
+///
+/// Edges usually name their endpoints with the symbols' own strings, found
+/// by address: the slots of the edge `AHEAD` places on are prefetched, so
+/// the table's cache misses overlap. Other payloads go through
+/// [`NameIndex::resolve_pairs`], which hashes names a chunk ahead.
+fn resolve_edges<'a, S: AsRef<str>>(
+    index: &NameIndex<'a, S>,
+    edges: &'a [Edge<S>],
+    labels: &mut Labels<'a>,
+) -> Result<Vec<KnownEdge>, Error> {
+    let mut known: Vec<KnownEdge> = Vec::with_capacity(edges.len());
+    let endpoints = |e: &'a Edge<S>| (e.source.as_ref(), e.target.as_ref());
+    if !index.prefers_addresses(edges.iter().map(endpoints)) {
+        let pair = |j: usize| endpoints(&edges[j]);
+        index.resolve_pairs(edges.len(), pair, |j, source, target| {
+            if let (Some(source), Some(target)) = (source, target) {
+                let e = &edges[j];
+                let label = labels.intern(e.edge_type.as_ref(), e.status.as_ref())?;
+                known.push(KnownEdge {
+                    source,
+                    target,
+                    label,
+                });
+            }
+            Ok::<(), Error>(())
+        })?;
+        return Ok(known);
+    }
+    for (j, e) in edges.iter().enumerate() {
+        if let Some(ahead) = edges.get(j + AHEAD) {
+            let (source, target) = endpoints(ahead);
+            index.prefetch_address_slot(index.address_slot(source));
+            index.prefetch_address_slot(index.address_slot(target));
+        }
+        let (source, target) = endpoints(e);
+        let source = index.position_from_slot(source, index.address_slot(source));
+        let target = index.position_from_slot(target, index.address_slot(target));
+        if let (Some(source), Some(target)) = (source, target) {
+            let label = labels.intern(e.edge_type.as_ref(), e.status.as_ref())?;
+            known.push(KnownEdge {
+                source,
+                target,
+                label,
+            });
+        }
+    }
+    Ok(known)
+}
+
+/// Padded tokens for the kinds (abbreviated) or provenances of a payload's
+/// symbols, found by the string's address: a payload's few distinct kinds
+/// and provenances are usually each one `&'static str` or one interned
+/// string, so almost every lookup is one comparison in `recent`. Strings
+/// at new addresses (owned payloads) fall back to a map keyed by the text,
+/// so the token list stays as short as the set of distinct values.
+struct TokenCache<'a> {
+    tokens: Vec<Token<'a>>,
+    /// `(address, length, token + 1)` of recently seen strings, in a slot
+    /// picked by the address; 0 marks an empty slot.
+    recent: [(usize, usize, usize); 32],
+    by_text: hashbrown::HashMap<&'a str, usize>,
+    /// What is written for a string: the kind abbreviation, or the string.
+    written: fn(&'a str) -> &'a str,
+}
+
+impl<'a> TokenCache<'a> {
+    fn new(written: fn(&'a str) -> &'a str) -> TokenCache<'a> {
+        TokenCache {
+            tokens: Vec::new(),
+            recent: [(0, 0, 0); 32],
+            by_text: hashbrown::HashMap::new(),
+            written,
+        }
+    }
+
+    #[inline]
+    fn get(&mut self, text: &'a str) -> &Token<'a> {
+        let key = (text.as_ptr() as usize, text.len());
+        let mixed = (key.0 ^ key.1.rotate_left(32)) as u64;
+        let slot = (mixed.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 59) as usize;
+        let (address, len, token) = self.recent[slot];
+        let index = if address == key.0 && len == key.1 && token != 0 {
+            token - 1
+        } else {
+            self.miss(text, slot)
+        };
+        &self.tokens[index]
+    }
+
+    #[cold]
+    fn miss(&mut self, text: &'a str, slot: usize) -> usize {
+        let index = match self.by_text.get(text) {
+            Some(&index) => index,
+            None => {
+                let index = self.tokens.len();
+                self.tokens.push(Token::new((self.written)(text)));
+                self.by_text.insert(text, index);
+                index
+            }
+        };
+        self.recent[slot] = (text.as_ptr() as usize, text.len(), index + 1);
+        index
+    }
+}
+
+fn identity(text: &str) -> &str {
+    text
+}
+
 /// Writes the symbol lines in emission order.
 ///
 /// Emission order visits the symbols, and their names, at scattered
 /// addresses: the loop prefetches the symbol `2 * AHEAD` positions ahead and
 /// the name of the one `AHEAD` ahead (whose symbol is loaded by then), so
-/// the misses overlap. Each line is assembled on the stack and written with
-/// one call; a line too long for the buffer is written piecewise.
-fn write_symbol_lines<S: AsRef<str>, K: Sink + ?Sized>(
-    sink: &mut K,
+/// the misses overlap. Each line is assembled in place (see [`line`]).
+fn write_symbol_lines<S: AsRef<str>>(
+    lines: &mut Lines<'_>,
     symbols: &[Symbol<S>],
     order: &[u32],
     ids: &Ids<'_>,
 ) -> Result<(), Error> {
+    let mut kinds = TokenCache::new(abbreviate_kind);
+    let mut provenances = TokenCache::new(identity);
     let mut numbers = NumberBuffer::new();
-    let mut digits = itoa::Buffer::new();
-    let mut line = [0u8; 256];
     let mut group: Option<u32> = None;
     for (position, &i) in order.iter().enumerate() {
         if let Some(&far) = order.get(position + 2 * AHEAD) {
@@ -758,70 +994,69 @@ fn write_symbol_lines<S: AsRef<str>, K: Sink + ?Sized>(
         }
         let s = &symbols[i as usize];
         if group != Some(s.distance) {
-            write_group_header(sink, s.distance)?;
+            write_group_header(lines, s.distance)?;
             group = Some(s.distance);
         }
         let (id, reference) = ids.get(position);
         if reference {
-            sink.write_bytes(b"@")?;
-            sink.write_str(digits.format(id))?;
-            sink.write_bytes(b"  # previously transmitted\n")?;
+            let w = lines.window(1 + MAX_DIGITS + 27)?;
+            w[0] = b'@';
+            let at = line::put_u64(w, 1, id);
+            let at = line::put(w, at, b"  # previously transmitted\n");
+            lines.advance(at);
             continue;
         }
         // Tokens were checked by `emission_order`.
-        let symbol = s.as_borrowed();
-        let score = numbers.format_score(symbol.score)?;
-        let kind = abbreviate_kind(symbol.kind);
-        let id_text = digits.format(id);
-        let len = 1
-            + id_text.len()
-            + 1
-            + kind.len()
-            + 1
-            + symbol.qualified_name.len()
-            + 1
-            + score.len()
-            + 1
-            + symbol.provenance.len()
-            + 1;
-        if len > line.len() {
-            write_checked_node(sink, id, &symbol, score)?;
-            sink.write_bytes(b"\n")?;
-            continue;
-        }
-        let mut at = 0;
-        let mut put = |bytes: &[u8]| {
-            line[at..at + bytes.len()].copy_from_slice(bytes);
-            at += bytes.len();
+        let name = s.qualified_name.as_ref().as_bytes();
+        let kind = kinds.get(s.kind.as_ref());
+        let provenance = provenances.get(s.provenance.as_ref());
+        let max = 1 + MAX_DIGITS + kind.len() + name.len() + MAX_SCORE + provenance.len() + 5;
+        let w = lines.window(max)?;
+        w[0] = b'@';
+        let mut at = line::put_u64(w, 1, id);
+        w[at] = b' ';
+        at = kind.put(w, at + 1);
+        w[at] = b' ';
+        at = line::put(w, at + 1, name);
+        w[at] = b' ';
+        at = match line::put_score(w, at + 1, s.score) {
+            Some(end) => end,
+            // A score of 2^56 or more: the general formatter (the window
+            // has room for a line with a short score; write the rest after).
+            None => {
+                let score = numbers.format_score(s.score)?;
+                let start = at + 1;
+                lines.advance(start);
+                lines.put(score.as_bytes())?;
+                let w = lines.window(provenance.len() + 2)?;
+                w[0] = b' ';
+                let at = provenance.put(w, 1);
+                w[at] = b'\n';
+                lines.advance(at + 1);
+                continue;
+            }
         };
-        put(b"@");
-        put(id_text.as_bytes());
-        put(b" ");
-        put(kind.as_bytes());
-        put(b" ");
-        put(symbol.qualified_name.as_bytes());
-        put(b" ");
-        put(score.as_bytes());
-        put(b" ");
-        put(symbol.provenance.as_bytes());
-        put(b"\n");
-        sink.write_bytes(&line[..at])?;
+        w[at] = b' ';
+        at = provenance.put(w, at + 1);
+        w[at] = b'\n';
+        lines.advance(at + 1);
     }
     Ok(())
 }
 
 /// Writes a prepared payload.
-fn write_prepared<S: AsRef<str>, K: Sink + ?Sized>(
+fn write_prepared<S: AsRef<str>>(
     payload: &Payload<S>,
     order: &[u32],
     ids: &Ids<'_>,
     prepared: &Prepared<'_, S>,
-    sink: &mut K,
+    lines: &mut Lines<'_>,
 ) -> Result<(), Error> {
     let symbols = &payload.symbols;
     let edges = &prepared.edges;
     // Header (spec §3.2): zero budget/tokens/edges omitted, symbols always.
     let mut n = itoa::Buffer::new();
+    let sink = lines;
     sink.write_bytes(b"GCF profile=graph")?;
     let tool = payload.tool.as_ref();
     if !tool.is_empty() {

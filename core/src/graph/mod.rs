@@ -15,6 +15,7 @@ mod encode;
 #[cfg(feature = "serde_json")]
 mod json;
 mod kind;
+mod line;
 mod name_index;
 mod pack_root;
 mod session;

@@ -194,9 +194,10 @@ impl<'a, S: AsRef<str>> NameIndex<'a, S> {
         }
     }
 
-    /// The home slot of `name`'s address in the by-address table.
+    /// The home slot of `name`'s address in the by-address table (any
+    /// value when the index is empty).
     #[inline]
-    fn address_slot(&self, name: &str) -> usize {
+    pub(crate) fn address_slot(&self, name: &str) -> usize {
         let key = (name.as_ptr() as u64) ^ ((name.len() as u64) << 40);
         (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.shift) as usize
     }
@@ -250,6 +251,55 @@ impl<'a, S: AsRef<str>> NameIndex<'a, S> {
             slot = (slot + 1) & self.mask;
         }
         None
+    }
+
+    /// Whether lookups should start by address: the first few `pairs` (an
+    /// edge's endpoints) are mostly the symbols' own strings. When they are
+    /// not (strings of their own, as in a payload decoded from JSON),
+    /// probing by address would only add a miss to every lookup.
+    pub(crate) fn prefers_addresses<'p>(
+        &self,
+        pairs: impl Iterator<Item = (&'p str, &'p str)>,
+    ) -> bool {
+        if self.by_address.is_empty() {
+            return false;
+        }
+        let (mut sampled, mut found) = (0, 0);
+        for (source, target) in pairs.take(16) {
+            sampled += 1;
+            if self.position_by_address(source).is_some()
+                && self.position_by_address(target).is_some()
+            {
+                found += 1;
+            }
+        }
+        found * 2 >= sampled
+    }
+
+    /// Starts loading slot `slot` of the by-address table (from
+    /// [`address_slot`](Self::address_slot)); a few lookups ahead.
+    #[inline(always)]
+    pub(crate) fn prefetch_address_slot(&self, slot: usize) {
+        if let Some(entry) = self.by_address.get(slot) {
+            prefetch(entry);
+        }
+    }
+
+    /// [`position`](Self::position) for a `name` whose address slot is
+    /// `slot`; only for a non-empty index.
+    #[inline(always)]
+    pub(crate) fn position_from_slot(&self, name: &str, mut slot: usize) -> Option<u32> {
+        let address = name.as_ptr() as usize;
+        loop {
+            let entry = self.by_address[slot];
+            if entry.address == address && entry.len as usize == name.len() {
+                return Some(entry.position);
+            }
+            if entry.address == 0 {
+                return self.find_by_name(name, self.hasher.hash_one(name));
+            }
+            slot = (slot + 1) & self.mask;
+        }
     }
 
     /// Resolves the pairs of names `pair(0..count)` (an edge's source and

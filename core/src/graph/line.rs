@@ -1,0 +1,536 @@
+//! Line assembly for the graph writers.
+//!
+//! A symbol line (`@12 fn pkg.Server.Handle 0.78 lsp_resolved`) or an edge
+//! line (`@4<@12 calls`) is built in place, in output memory known to have
+//! room for the whole line, instead of as seven to ten `write_bytes` calls
+//! that each check capacity and call `memcpy` for a few bytes. Three things
+//! make a line cheap:
+//!
+//! - [`Lines`] hands out a window with room for the line plus [`SLACK`]
+//!   bytes, one capacity check per line;
+//! - the short strings a payload repeats on every line (kind abbreviations,
+//!   provenances, edge types) are kept as [`Token`]s padded to
+//!   [`TOKEN_WIDTH`] bytes, so copying one is a fixed-size copy (two vector
+//!   moves) that may spill into the slack, which the next line overwrites;
+//! - ids and scores are written digit pair by digit pair straight into the
+//!   window ([`put_u64`], [`put_score`]).
+//!
+//! The output is byte for byte what the piecewise writers produce; the
+//! tests below compare both on many values.
+
+use alloc::vec;
+use alloc::vec::Vec;
+
+use crate::error::Error;
+use crate::sink::Sink;
+
+/// Tokens up to this long are copied as one fixed-width block.
+pub(crate) const TOKEN_WIDTH: usize = 32;
+
+/// Bytes a window always has beyond the line asked for: a fixed-width token
+/// copy writes up to [`TOKEN_WIDTH`] bytes whatever the token's length.
+pub(crate) const SLACK: usize = TOKEN_WIDTH;
+
+/// Longest decimal `u64`.
+pub(crate) const MAX_DIGITS: usize = 20;
+
+/// Longest score [`put_score`] writes: a sign, the digits of `u64::MAX / 100`
+/// (18), the point and two decimals. Larger scores take [`put_score`]'s `None`.
+pub(crate) const MAX_SCORE: usize = 1 + 18 + 1 + 2;
+
+/// The two digits of every number below 100, for writing two at a time.
+const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
+                            2021222324252627282930313233343536373839\
+                            4041424344454647484950515253545556575859\
+                            6061626364656667686970717273747576777879\
+                            8081828384858687888990919293949596979899";
+
+/// A short string a writer copies onto many lines: its bytes, and the same
+/// bytes zero-padded to [`TOKEN_WIDTH`] when they fit.
+#[derive(Clone, Copy)]
+pub(crate) struct Token<'a> {
+    text: &'a [u8],
+    padded: [u8; TOKEN_WIDTH],
+}
+
+impl<'a> Token<'a> {
+    /// A token for `text` (any length; only short ones get the fast copy).
+    pub(crate) fn new(text: &'a str) -> Token<'a> {
+        Token::from_bytes(text.as_bytes())
+    }
+
+    /// A token for UTF-8 `text` the caller assembled.
+    pub(crate) fn from_bytes(text: &'a [u8]) -> Token<'a> {
+        let mut padded = [0u8; TOKEN_WIDTH];
+        if let Some(head) = padded.get_mut(..text.len()) {
+            head.copy_from_slice(text);
+        }
+        Token { text, padded }
+    }
+
+    /// The token's length.
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        self.text.len()
+    }
+
+    /// Copies the token to `out[at..]` and returns the end. `out` must have
+    /// room for the token plus [`SLACK`] bytes.
+    #[inline(always)]
+    pub(crate) fn put(&self, out: &mut [u8], at: usize) -> usize {
+        let len = self.text.len();
+        if len <= TOKEN_WIDTH {
+            out[at..at + TOKEN_WIDTH].copy_from_slice(&self.padded);
+        } else {
+            out[at..at + len].copy_from_slice(self.text);
+        }
+        at + len
+    }
+}
+
+/// Copies `bytes` to `out[at..]` and returns the end.
+#[inline(always)]
+pub(crate) fn put(out: &mut [u8], at: usize, bytes: &[u8]) -> usize {
+    out[at..at + bytes.len()].copy_from_slice(bytes);
+    at + bytes.len()
+}
+
+/// Writes `n` in decimal to `out[at..]` and returns the end; `out` must have
+/// room for its digits.
+#[inline]
+pub(crate) fn put_u64(out: &mut [u8], at: usize, n: u64) -> usize {
+    match u32::try_from(n) {
+        Ok(n) => put_u32(out, at, n),
+        Err(_) => put_u64_wide(out, at, n),
+    }
+}
+
+/// `DIGIT_STEPS[log2(n)] + n >> 32` is the number of decimal digits of a
+/// `u32` `n`: every `n` with the same highest bit has `d` or `d + 1` digits,
+/// `d` those of the smallest such `n`, and the entry's low half carries `n`
+/// into the next unit exactly from `10^d` on (Kendall Willets' method; the
+/// general `ilog10` costs some twenty instructions per id).
+const DIGIT_STEPS: [u64; 32] = {
+    let mut table = [0u64; 32];
+    let mut bit = 0;
+    while bit < 32 {
+        let low = 1u64 << bit;
+        let mut digits = 1u64;
+        let mut next_power = 10u64;
+        while next_power <= low {
+            digits += 1;
+            next_power *= 10;
+        }
+        // `next_power` is the first number with one more digit.
+        table[bit] = if next_power < (low << 1) {
+            (digits << 32) + ((1u64 << 32) - next_power)
+        } else {
+            digits << 32
+        };
+        bit += 1;
+    }
+    table
+};
+
+/// The number of decimal digits of `n`.
+#[inline(always)]
+fn digit_count(n: u32) -> usize {
+    let log2 = 31 - (n | 1).leading_zeros();
+    ((u64::from(n) + DIGIT_STEPS[log2 as usize]) >> 32) as usize
+}
+
+#[inline]
+fn put_u32(out: &mut [u8], at: usize, mut n: u32) -> usize {
+    let len = digit_count(n);
+    let digits = &mut out[at..at + len];
+    let mut end = len;
+    while n >= 100 {
+        let pair = (n % 100) as usize * 2;
+        n /= 100;
+        end -= 2;
+        digits[end..end + 2].copy_from_slice(&PAIRS[pair..pair + 2]);
+    }
+    if n >= 10 {
+        let pair = n as usize * 2;
+        digits[..2].copy_from_slice(&PAIRS[pair..pair + 2]);
+    } else {
+        digits[0] = b'0' + n as u8;
+    }
+    at + len
+}
+
+#[cold]
+fn put_u64_wide(out: &mut [u8], at: usize, n: u64) -> usize {
+    put(out, at, itoa::Buffer::new().format(n).as_bytes())
+}
+
+/// Writes a score as `[-]DIGITS.DD`, rounded half to even on its exact
+/// binary value (spec §5), and returns the end; `None` when the score is
+/// too large for this path (at least `2^56`), which
+/// [`NumberBuffer::format_score`](crate::number::NumberBuffer::format_score)
+/// handles. `out` must have room for [`MAX_SCORE`] bytes; `score` must be
+/// finite.
+#[inline]
+pub(crate) fn put_score(out: &mut [u8], at: usize, score: f64) -> Option<usize> {
+    let hundredths = hundredths_half_even(score.abs())?;
+    let mut at = at;
+    if score.is_sign_negative() {
+        out[at] = b'-';
+        at += 1;
+    }
+    let whole = hundredths / 100;
+    let cents = (hundredths % 100) as usize * 2;
+    at = put_u64(out, at, whole);
+    out[at] = b'.';
+    out[at + 1..at + 3].copy_from_slice(&PAIRS[cents..cents + 2]);
+    Some(at + 3)
+}
+
+/// `round_half_even(magnitude * 100)` computed exactly from the double's
+/// bits, in 64-bit arithmetic; `None` when it may not fit (magnitude
+/// `>= 2^56`) or the input is not finite.
+///
+/// A finite double is `m * 2^e` with `m < 2^53`, so `m * 100 < 2^60`: for
+/// `e < 0` the quotient and remainder of a shift by `-e` are exact, and once
+/// the shift reaches 61 the product is below half of `2^shift`, which rounds
+/// to zero.
+#[inline]
+pub(crate) fn hundredths_half_even(magnitude: f64) -> Option<u64> {
+    let bits = magnitude.to_bits();
+    let biased = ((bits >> 52) & 0x7ff) as i32;
+    if biased == 0x7ff {
+        return None;
+    }
+    let fraction = bits & ((1u64 << 52) - 1);
+    let (mantissa, exp2) = if biased == 0 {
+        (fraction, -1074)
+    } else {
+        (fraction | (1u64 << 52), biased - 1075)
+    };
+    let scaled = mantissa * 100;
+    if exp2 >= 0 {
+        // scaled < 2^60: shifting by up to 3 stays below 2^63.
+        return if exp2 <= 3 {
+            Some(scaled << exp2)
+        } else {
+            None
+        };
+    }
+    let shift = (-exp2) as u32;
+    if shift > 61 {
+        return Some(0);
+    }
+    let quotient = scaled >> shift;
+    let remainder = scaled & ((1u64 << shift) - 1);
+    let half = 1u64 << (shift - 1);
+    let round_up = remainder > half || (remainder == half && quotient & 1 == 1);
+    Some(quotient + round_up as u64)
+}
+
+/// Size of the chunk a [`Lines`] writing to a sink fills before handing it
+/// over: large enough that the sink sees few calls, small enough to stay in
+/// the CPU's cache.
+const CHUNK: usize = 32 * 1024;
+
+/// Where assembled lines go: a growing buffer that becomes the output, or a
+/// fixed chunk handed to a [`Sink`] whenever it fills.
+///
+/// Bytes are written by index into the initialised part of the buffer, so
+/// window writes need no `unsafe`. The owned output reserves its capacity
+/// once but initialises it a chunk at a time, just ahead of the lines
+/// written into it, so the zeroing touches memory that is about to be
+/// written anyway, while it is in cache.
+pub(crate) struct Lines<'k> {
+    buf: Vec<u8>,
+    /// Bytes of `buf` that are output.
+    at: usize,
+    sink: Option<&'k mut dyn Sink>,
+}
+
+impl Lines<'static> {
+    /// Lines that become the output, with room reserved for about
+    /// `len_hint` bytes.
+    pub(crate) fn owned(len_hint: usize) -> Lines<'static> {
+        Lines {
+            buf: Vec::with_capacity(len_hint.saturating_add(SLACK)),
+            at: 0,
+            sink: None,
+        }
+    }
+}
+
+impl<'k> Lines<'k> {
+    /// Lines handed to `sink` a chunk at a time.
+    pub(crate) fn to_sink(sink: &'k mut dyn Sink) -> Lines<'k> {
+        Lines {
+            buf: vec![0u8; CHUNK + SLACK],
+            at: 0,
+            sink: Some(sink),
+        }
+    }
+
+    /// The free part of the buffer, with room for at least `max` bytes plus
+    /// [`SLACK`]; write into it from index 0, then [`advance`](Self::advance).
+    #[inline(always)]
+    pub(crate) fn window(&mut self, max: usize) -> Result<&mut [u8], Error> {
+        if self.buf.len() - self.at < max.saturating_add(SLACK) {
+            self.make_room(max)?;
+        }
+        Ok(&mut self.buf[self.at..])
+    }
+
+    /// Commits `n` bytes written at the start of the last window.
+    #[inline(always)]
+    pub(crate) fn advance(&mut self, n: usize) {
+        self.at += n;
+    }
+
+    /// Writes `bytes`.
+    #[inline]
+    pub(crate) fn put(&mut self, bytes: &[u8]) -> Result<(), Error> {
+        let window = self.window(bytes.len())?;
+        window[..bytes.len()].copy_from_slice(bytes);
+        self.at += bytes.len();
+        Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn make_room(&mut self, max: usize) -> Result<(), Error> {
+        let need = max
+            .checked_add(SLACK)
+            .ok_or_else(|| Error::from(crate::sink::SinkError))?;
+        match &mut self.sink {
+            Some(sink) => {
+                if self.at > 0 {
+                    sink.write_bytes(&self.buf[..self.at])?;
+                    self.at = 0;
+                }
+                if self.buf.len() < need {
+                    self.buf.resize(need, 0);
+                }
+            }
+            None => {
+                let len = self
+                    .at
+                    .checked_add(need.max(CHUNK))
+                    .ok_or_else(|| Error::from(crate::sink::SinkError))?;
+                // Within the reserved capacity this only zeroes the next
+                // chunk; past it, `Vec` grows by doubling as usual.
+                self.buf.resize(len, 0);
+            }
+        }
+        Ok(())
+    }
+
+    /// Hands the rest to the sink, or returns the output.
+    pub(crate) fn finish(mut self) -> Result<Vec<u8>, Error> {
+        match self.sink.take() {
+            Some(sink) => {
+                if self.at > 0 {
+                    sink.write_bytes(&self.buf[..self.at])?;
+                }
+                Ok(Vec::new())
+            }
+            None => {
+                self.buf.truncate(self.at);
+                Ok(self.buf)
+            }
+        }
+    }
+}
+
+/// A `Sink` that the encoders can write their rare, irregular parts
+/// (headers, locations) through with the usual helpers.
+impl Sink for Lines<'_> {
+    #[inline]
+    fn write_bytes(&mut self, bytes: &[u8]) -> Result<(), crate::sink::SinkError> {
+        self.put(bytes).map_err(|_| crate::sink::SinkError)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::number::NumberBuffer;
+    use alloc::string::String;
+
+    #[test]
+    fn digits_match_itoa() {
+        let mut samples: Vec<u64> = (0..2_000).collect();
+        for p in 1..20 {
+            let ten = 10u64.pow(p);
+            samples.extend([ten - 1, ten, ten + 1]);
+        }
+        samples.extend([
+            u32::MAX as u64 - 1,
+            u32::MAX as u64,
+            u32::MAX as u64 + 1,
+            u64::MAX - 1,
+            u64::MAX,
+        ]);
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            samples.push(x >> (x % 64));
+        }
+        let mut out = [0u8; 64];
+        for n in samples {
+            let end = put_u64(&mut out, 3, n);
+            assert_eq!(
+                &out[3..end],
+                itoa::Buffer::new().format(n).as_bytes(),
+                "{n}"
+            );
+        }
+    }
+
+    #[test]
+    fn digit_counts_are_exact_at_every_boundary() {
+        let mut samples: Vec<u32> = (0..100_000).collect();
+        for p in 1..10 {
+            let ten = 10u32.pow(p);
+            samples.extend([ten - 1, ten, ten + 1]);
+        }
+        for bit in 0..32 {
+            let low = 1u32 << bit;
+            samples.extend([low - 1, low, low | (low - 1)]);
+        }
+        samples.push(u32::MAX);
+        for n in samples {
+            assert_eq!(digit_count(n), itoa::Buffer::new().format(n).len(), "{n}");
+        }
+    }
+
+    #[test]
+    fn scores_match_the_general_formatter() {
+        let mut numbers = NumberBuffer::new();
+        let mut samples = vec![
+            0.0,
+            -0.0,
+            0.005,
+            0.015,
+            0.025,
+            0.125,
+            0.135,
+            0.9999,
+            0.995,
+            1.0,
+            1.005,
+            2.675,
+            99.995,
+            1e-300,
+            -1e-300,
+            f64::MIN_POSITIVE,
+            5e-324,
+            -5e-324,
+            0.5,
+            -0.5,
+            1e15,
+            123_456_789.125,
+            (1u64 << 56) as f64,
+            (1u64 << 57) as f64 - 64.0,
+            f64::from_bits((1u64 << 57) as f64 as u64 - 1),
+        ];
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..200_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            // Uniform [0, 1), uniform bit patterns, and short decimals.
+            samples.push((x >> 11) as f64 / (1u64 << 53) as f64);
+            let bits = f64::from_bits(x);
+            if bits.is_finite() {
+                samples.push(bits);
+            }
+            samples.push((x % 100_000) as f64 / 1000.0 - 50.0);
+        }
+        let mut out = [0u8; 64];
+        let mut fast = 0;
+        for score in samples {
+            let Ok(expected) = numbers.format_score(score).map(String::from) else {
+                // Too large for two decimals anywhere: the fast path declines too.
+                assert_eq!(put_score(&mut out, 1, score), None, "{score:e}");
+                continue;
+            };
+            match put_score(&mut out, 1, score) {
+                Some(end) => {
+                    fast += 1;
+                    assert_eq!(&out[1..end], expected.as_bytes(), "{score:e}");
+                    assert!(end - 1 <= MAX_SCORE);
+                }
+                None => assert!(score.abs() >= (1u64 << 56) as f64, "{score:e}"),
+            }
+        }
+        assert!(fast > 400_000);
+        assert_eq!(put_score(&mut out, 0, f64::NAN), None);
+        assert_eq!(put_score(&mut out, 0, f64::INFINITY), None);
+    }
+
+    #[test]
+    fn tokens_copy_exactly_whatever_their_length() {
+        let long = "x".repeat(TOKEN_WIDTH + 5);
+        for text in [
+            "",
+            "a",
+            "calls",
+            "lsp_resolved",
+            &long[..TOKEN_WIDTH],
+            &long,
+        ] {
+            let token = Token::new(text);
+            let mut out = [b'#'; 2 * TOKEN_WIDTH + 16];
+            let end = token.put(&mut out, 2);
+            assert_eq!(&out[2..end], text.as_bytes());
+            assert_eq!(token.len(), text.len());
+            assert_eq!(&out[..2], b"##");
+        }
+    }
+
+    #[test]
+    fn lines_grow_or_flush_and_keep_every_byte() {
+        // Owned: grows past a tiny hint.
+        let mut lines = Lines::owned(4);
+        let mut expected = Vec::new();
+        for i in 0..5_000u64 {
+            let w = lines.window(MAX_DIGITS + 1).unwrap();
+            let end = put_u64(w, 0, i * 7919);
+            w[end] = b'\n';
+            lines.advance(end + 1);
+            expected.extend_from_slice(itoa::Buffer::new().format(i * 7919).as_bytes());
+            expected.push(b'\n');
+        }
+        lines.put(&[b'z'; 100_000]).unwrap();
+        expected.extend_from_slice(&[b'z'; 100_000]);
+        assert_eq!(lines.finish().unwrap(), expected);
+
+        // Sink: flushed in chunks, large writes included, nothing lost.
+        let mut got = Vec::new();
+        let mut calls = 0;
+        {
+            let mut sink = crate::FnSink(|b: &[u8]| {
+                calls += 1;
+                got.extend_from_slice(b);
+                Ok(())
+            });
+            let mut lines = Lines::to_sink(&mut sink);
+            for chunk in expected.chunks(997) {
+                lines.put(chunk).unwrap();
+            }
+            assert!(lines.finish().unwrap().is_empty());
+        }
+        assert_eq!(got, expected);
+        assert!(calls > 1 && calls < 20, "{calls} sink calls");
+
+        // A failing sink is an error, not a panic.
+        let mut failing = crate::FnSink(|_: &[u8]| Err(crate::SinkError));
+        let mut lines = Lines::to_sink(&mut failing);
+        let mut result = Ok(());
+        for _ in 0..100 {
+            result = result.and(lines.put(&[b'a'; 1000]));
+        }
+        assert!(result.is_err());
+    }
+}
