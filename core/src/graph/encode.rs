@@ -10,7 +10,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use super::kind::abbreviate_kind;
-use super::line::{self, Lines, Token, MAX_DIGITS, MAX_SCORE, TOKEN_WIDTH};
+use super::line::{self, IdTexts, Lines, Token, MAX_DIGITS, MAX_SCORE, TOKEN_WIDTH};
 use super::name_index::NameIndex;
 use super::types::{Edge, Payload, Symbol};
 use crate::error::{Error, ErrorKind};
@@ -751,28 +751,59 @@ fn write_edge_lines(
     edges: &[KnownEdge],
     labels: &Labels<'_>,
     ids: &Ids<'_>,
+    texts: Option<&IdTexts>,
 ) -> Result<(), Error> {
     let suffixes = label_suffixes(labels);
     let tokens: Vec<Token<'_>> = suffixes.iter().map(|s| Token::from_bytes(s)).collect();
-    let longest = tokens.iter().map(Token::len).max().unwrap_or(0);
+    // One loop per id scheme, so the common one maps positions to ids
+    // without a branch per line.
+    match (ids, texts) {
+        (Ids::Sequential, Some(texts)) => write_edge_lines_with(
+            lines,
+            edges,
+            &tokens,
+            |w, at, p| texts.put(w, at, p),
+            |p| texts.prefetch(p),
+        ),
+        _ => write_edge_lines_with(
+            lines,
+            edges,
+            &tokens,
+            |w, at, p| line::put_u64(w, at, ids.get(p as usize).0),
+            |_| {},
+        ),
+    }
+}
+
+#[inline(always)]
+fn write_edge_lines_with(
+    lines: &mut Lines<'_>,
+    edges: &[KnownEdge],
+    suffixes: &[Token<'_>],
+    put_id: impl Fn(&mut [u8], usize, u32) -> usize,
+    prefetch_id: impl Fn(u32),
+) -> Result<(), Error> {
+    let longest = suffixes.iter().map(Token::len).max().unwrap_or(0);
     let max_line = 1 + MAX_DIGITS + 2 + MAX_DIGITS + longest;
     let mut source_part = [0u8; TOKEN_WIDTH];
     source_part[..2].copy_from_slice(b"<@");
     let mut source_len = 0;
-    let mut last_source = None;
-    for e in edges {
-        let source = ids.get(e.source as usize).0;
-        let target = ids.get(e.target as usize).0;
-        if last_source != Some(source) {
-            source_len = line::put_u64(&mut source_part, 2, source);
-            last_source = Some(source);
+    let mut last_source = u32::MAX;
+    for (j, e) in edges.iter().enumerate() {
+        // Targets are scattered: start on the text of one a few lines on.
+        if let Some(ahead) = edges.get(j + 2 * AHEAD) {
+            prefetch_id(ahead.target);
         }
-        let Some(suffix) = tokens.get(e.label as usize) else {
+        if e.source != last_source || last_source == u32::MAX {
+            source_len = put_id(&mut source_part, 2, e.source);
+            last_source = e.source;
+        }
+        let Some(suffix) = suffixes.get(e.label as usize) else {
             continue;
         };
         let w = lines.window(max_line)?;
         w[0] = b'@';
-        let at = line::put_u64(w, 1, target);
+        let at = put_id(w, 1, e.target);
         w[at..at + TOKEN_WIDTH].copy_from_slice(&source_part);
         let at = suffix.put(w, at + source_len);
         lines.advance(at);
@@ -976,6 +1007,27 @@ fn write_symbol_lines<S: AsRef<str>>(
     symbols: &[Symbol<S>],
     order: &[u32],
     ids: &Ids<'_>,
+    texts: Option<&IdTexts>,
+) -> Result<(), Error> {
+    match (ids, texts) {
+        (Ids::Sequential, Some(texts)) => {
+            write_symbol_lines_with(lines, symbols, order, |w, at, p| {
+                (texts.put(w, at, p as u32), false)
+            })
+        }
+        _ => write_symbol_lines_with(lines, symbols, order, |w, at, p| {
+            let (id, reference) = ids.get(p);
+            (line::put_u64(w, at, id), reference)
+        }),
+    }
+}
+
+#[inline(always)]
+fn write_symbol_lines_with<S: AsRef<str>>(
+    lines: &mut Lines<'_>,
+    symbols: &[Symbol<S>],
+    order: &[u32],
+    put_id: impl Fn(&mut [u8], usize, usize) -> (usize, bool),
 ) -> Result<(), Error> {
     let mut kinds = TokenCache::new(abbreviate_kind);
     let mut provenances = TokenCache::new(identity);
@@ -997,15 +1049,6 @@ fn write_symbol_lines<S: AsRef<str>>(
             write_group_header(lines, s.distance)?;
             group = Some(s.distance);
         }
-        let (id, reference) = ids.get(position);
-        if reference {
-            let w = lines.window(1 + MAX_DIGITS + 27)?;
-            w[0] = b'@';
-            let at = line::put_u64(w, 1, id);
-            let at = line::put(w, at, b"  # previously transmitted\n");
-            lines.advance(at);
-            continue;
-        }
         // Tokens were checked by `emission_order`.
         let name = s.qualified_name.as_ref().as_bytes();
         let kind = kinds.get(s.kind.as_ref());
@@ -1013,7 +1056,12 @@ fn write_symbol_lines<S: AsRef<str>>(
         let max = 1 + MAX_DIGITS + kind.len() + name.len() + MAX_SCORE + provenance.len() + 5;
         let w = lines.window(max)?;
         w[0] = b'@';
-        let mut at = line::put_u64(w, 1, id);
+        let (mut at, reference) = put_id(w, 1, position);
+        if reference {
+            let at = line::put(w, at, b"  # previously transmitted\n");
+            lines.advance(at);
+            continue;
+        }
         w[at] = b' ';
         at = kind.put(w, at + 1);
         w[at] = b' ';
@@ -1089,7 +1137,11 @@ fn write_prepared<S: AsRef<str>>(
     }
     sink.write_bytes(b"\n")?;
 
-    write_symbol_lines(sink, symbols, order, ids)?;
+    let texts = match ids {
+        Ids::Sequential => IdTexts::sequential(order.len()),
+        Ids::Session(_) => None,
+    };
+    write_symbol_lines(sink, symbols, order, ids, texts.as_ref())?;
 
     // The section is written whenever edges were given, so a reader sees
     // `[0]` when every edge named an unknown symbol (as the reference encoders do).
@@ -1097,7 +1149,7 @@ fn write_prepared<S: AsRef<str>>(
         sink.write_bytes(b"## edges [")?;
         sink.write_str(n.format(edges.len()))?;
         sink.write_bytes(b"]\n")?;
-        write_edge_lines(sink, edges, &prepared.labels, ids)?;
+        write_edge_lines(sink, edges, &prepared.labels, ids, texts.as_ref())?;
     }
 
     if !payload.locations.is_empty() {

@@ -97,7 +97,7 @@ pub(crate) fn put(out: &mut [u8], at: usize, bytes: &[u8]) -> usize {
 
 /// Writes `n` in decimal to `out[at..]` and returns the end; `out` must have
 /// room for its digits.
-#[inline]
+#[inline(always)]
 pub(crate) fn put_u64(out: &mut [u8], at: usize, n: u64) -> usize {
     match u32::try_from(n) {
         Ok(n) => put_u32(out, at, n),
@@ -139,7 +139,7 @@ fn digit_count(n: u32) -> usize {
     ((u64::from(n) + DIGIT_STEPS[log2 as usize]) >> 32) as usize
 }
 
-#[inline]
+#[inline(always)]
 fn put_u32(out: &mut [u8], at: usize, mut n: u32) -> usize {
     let len = digit_count(n);
     let digits = &mut out[at..at + len];
@@ -170,7 +170,7 @@ fn put_u64_wide(out: &mut [u8], at: usize, n: u64) -> usize {
 /// [`NumberBuffer::format_score`](crate::number::NumberBuffer::format_score)
 /// handles. `out` must have room for [`MAX_SCORE`] bytes; `score` must be
 /// finite.
-#[inline]
+#[inline(always)]
 pub(crate) fn put_score(out: &mut [u8], at: usize, score: f64) -> Option<usize> {
     let hundredths = hundredths_half_even(score.abs())?;
     let mut at = at;
@@ -180,7 +180,13 @@ pub(crate) fn put_score(out: &mut [u8], at: usize, score: f64) -> Option<usize> 
     }
     let whole = hundredths / 100;
     let cents = (hundredths % 100) as usize * 2;
-    at = put_u64(out, at, whole);
+    // Scores are mostly in [0, 10): one digit, no digit count.
+    at = if whole < 10 {
+        out[at] = b'0' + whole as u8;
+        at + 1
+    } else {
+        put_u64(out, at, whole)
+    };
     out[at] = b'.';
     out[at + 1..at + 3].copy_from_slice(&PAIRS[cents..cents + 2]);
     Some(at + 3)
@@ -194,7 +200,7 @@ pub(crate) fn put_score(out: &mut [u8], at: usize, score: f64) -> Option<usize> 
 /// `e < 0` the quotient and remainder of a shift by `-e` are exact, and once
 /// the shift reaches 61 the product is below half of `2^shift`, which rounds
 /// to zero.
-#[inline]
+#[inline(always)]
 pub(crate) fn hundredths_half_even(magnitude: f64) -> Option<u64> {
     let bits = magnitude.to_bits();
     let biased = ((bits >> 52) & 0x7ff) as i32;
@@ -225,6 +231,71 @@ pub(crate) fn hundredths_half_even(magnitude: f64) -> Option<u64> {
     let half = 1u64 << (shift - 1);
     let round_up = remainder > half || (remainder == half && quotient & 1 == 1);
     Some(quotient + round_up as u64)
+}
+
+/// The decimal text of the ids `0..n`, for encoders that write each id
+/// several times (on its symbol line, and as the source and the target of
+/// its edges): writing one is an 8-byte copy instead of a digit loop.
+///
+/// Each entry holds up to seven digits in its low bytes, first digit in the
+/// lowest (they are stored as little-endian bytes, see
+/// [`put`](IdTexts::put)), and the digit count in its top byte.
+pub(crate) struct IdTexts(Vec<u64>);
+
+/// Ids below this have at most seven digits.
+const ID_TEXTS_MAX: usize = 10_000_000;
+
+impl IdTexts {
+    /// The texts of `0..n`; `None` when `n` is too large for seven digits.
+    pub(crate) fn sequential(n: usize) -> Option<IdTexts> {
+        if n > ID_TEXTS_MAX {
+            return None;
+        }
+        let mut texts = Vec::with_capacity(n);
+        // A decimal counter, right-aligned in seven bytes.
+        let mut digits = *b"0000000";
+        let mut len = 1usize;
+        for _ in 0..n {
+            let mut word = [0u8; 8];
+            word[..len].copy_from_slice(&digits[7 - len..]);
+            word[7] = len as u8;
+            texts.push(u64::from_le_bytes(word));
+            // Increment, carrying; the count grows when a carry reaches a
+            // position beyond it.
+            let mut k = 6;
+            loop {
+                if digits[k] == b'9' {
+                    digits[k] = b'0';
+                    if k == 0 {
+                        break;
+                    }
+                    k -= 1;
+                } else {
+                    digits[k] += 1;
+                    len = len.max(7 - k);
+                    break;
+                }
+            }
+        }
+        Some(IdTexts(texts))
+    }
+
+    /// Writes the text of `id` (below the `n` it was built for) to
+    /// `out[at..]` and returns the end; `out` must have room for eight bytes.
+    #[inline(always)]
+    pub(crate) fn put(&self, out: &mut [u8], at: usize, id: u32) -> usize {
+        let packed = self.0[id as usize];
+        out[at..at + 8].copy_from_slice(&packed.to_le_bytes());
+        at + (packed >> 56) as usize
+    }
+
+    /// Starts loading the text of `id`.
+    #[inline(always)]
+    pub(crate) fn prefetch(&self, id: u32) {
+        if let Some(packed) = self.0.get(id as usize) {
+            crate::hint::prefetch(packed);
+        }
+    }
 }
 
 /// Size of the chunk a [`Lines`] writing to a sink fills before handing it
@@ -385,6 +456,26 @@ mod tests {
                 "{n}"
             );
         }
+    }
+
+    #[test]
+    fn id_texts_match_itoa() {
+        let texts = IdTexts::sequential(1_234_567).unwrap();
+        let mut out = [b'#'; 24];
+        for id in (0..1_234_567u32)
+            .step_by(7)
+            .chain([0, 9, 10, 99, 100, 999_999, 1_000_000, 1_234_566])
+        {
+            let end = texts.put(&mut out, 2, id);
+            assert_eq!(
+                &out[2..end],
+                itoa::Buffer::new().format(id).as_bytes(),
+                "{id}"
+            );
+        }
+        assert!(IdTexts::sequential(ID_TEXTS_MAX).is_some());
+        assert!(IdTexts::sequential(ID_TEXTS_MAX + 1).is_none());
+        assert!(IdTexts::sequential(0).is_some());
     }
 
     #[test]
