@@ -357,30 +357,39 @@ pub(crate) fn check_token(what: &str, value: &str) -> Result<(), Error> {
 /// every qualified name is checked once per symbol, and this was the largest
 /// single cost of the streaming writer.
 ///
-/// Per 64-bit word, `(x - 0x21..) & !x & 0x80..` is non-zero when some ASCII
-/// byte is below 0x21 (a borrow into a byte only starts at a byte that is
-/// itself below 0x21), the same zero-byte test on `x ^ 0x7f..` finds DEL,
-/// and `x & 0x80..` finds non-ASCII bytes.
+/// Per 64-bit word `x`, for an ASCII byte `b` the sum `b + 0x5f` has its top
+/// bit set exactly when `b >= 0x21`, and `b + 0x01` exactly when
+/// `b >= 0x7f`; so `(!(x + 0x5f..) | (x + 0x01..) | x) & 0x80..` is non-zero
+/// when some byte is too low, too high, or not ASCII. A carry out of a byte
+/// only happens from a byte `>= 0xa1`, whose own top bit already makes the
+/// answer "yes", so carries never hide a bad byte. A name of eight bytes or
+/// more ends with one more word read over its last eight bytes, which
+/// overlaps the word before it instead of a loop over the remainder.
 #[inline]
 fn has_non_printable_ascii(bytes: &[u8]) -> bool {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
-    let mut words = bytes.chunks_exact(8);
-    for word in &mut words {
+    #[inline(always)]
+    fn bad(word: &[u8]) -> bool {
         let mut w = [0u8; 8];
         w.copy_from_slice(word);
         let x = u64::from_le_bytes(w);
-        let below_0x21 = x.wrapping_sub(ONES * 0x21) & !x & HIGH;
-        let del = x ^ (ONES * 0x7f);
-        let is_del = del.wrapping_sub(ONES) & !del & HIGH;
-        if below_0x21 | is_del | (x & HIGH) != 0 {
+        let at_least_0x21 = x.wrapping_add(ONES * 0x5f);
+        let at_least_0x7f = x.wrapping_add(ONES);
+        (!at_least_0x21 | at_least_0x7f | x) & HIGH != 0
+    }
+    let n = bytes.len();
+    if n < 8 {
+        return bytes.iter().any(|&c| !(0x21..=0x7e).contains(&c));
+    }
+    let mut at = 0;
+    while at + 8 < n {
+        if bad(&bytes[at..at + 8]) {
             return true;
         }
+        at += 8;
     }
-    words
-        .remainder()
-        .iter()
-        .any(|&c| !(0x21..=0x7e).contains(&c))
+    bad(&bytes[n - 8..])
 }
 
 /// Checks a header value: printable non-whitespace ASCII (spec §4 `header-value`).
@@ -450,14 +459,6 @@ pub(crate) fn write_checked_node<K: Sink + ?Sized>(
     sink.write_bytes(b" ")?;
     sink.write_str(symbol.provenance)?;
     Ok(())
-}
-
-/// Checks a symbol's three tokens (not its score).
-#[inline]
-pub(crate) fn check_symbol_tokens(symbol: &Symbol<&str>) -> Result<(), Error> {
-    check_token("qualified name", symbol.qualified_name)?;
-    check_token("kind", symbol.kind)?;
-    check_token("provenance", symbol.provenance)
 }
 
 /// Checks an edge's type and status; returns whether the status is written.

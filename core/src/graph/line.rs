@@ -88,6 +88,179 @@ impl<'a> Token<'a> {
     }
 }
 
+/// A short string, zero-padded to [`TOKEN_WIDTH`], owned.
+#[derive(Clone, Copy)]
+pub(crate) struct Padded {
+    bytes: [u8; TOKEN_WIDTH],
+    len: u8,
+}
+
+impl Padded {
+    const EMPTY: Padded = Padded {
+        bytes: [0; TOKEN_WIDTH],
+        len: 0,
+    };
+
+    /// `text` padded; `None` when it is longer than [`TOKEN_WIDTH`].
+    #[inline]
+    fn new(text: &[u8]) -> Option<Padded> {
+        let mut bytes = [0u8; TOKEN_WIDTH];
+        bytes.get_mut(..text.len())?.copy_from_slice(text);
+        Some(Padded {
+            bytes,
+            len: text.len() as u8,
+        })
+    }
+
+    #[inline(always)]
+    fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..self.len as usize]
+    }
+
+    /// Whether the text is `bytes`, compared a word at a time (a short
+    /// comparison is the common case, and a call to `memcmp` costs more).
+    #[inline(always)]
+    fn holds(&self, bytes: &[u8]) -> bool {
+        let n = bytes.len();
+        if n != self.len as usize {
+            return false;
+        }
+        if n < 8 {
+            return self.as_bytes() == bytes;
+        }
+        let word = |b: &[u8], at: usize| {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(&b[at..at + 8]);
+            u64::from_ne_bytes(w)
+        };
+        let mut at = 0;
+        while at + 8 < n {
+            if word(&self.bytes, at) != word(bytes, at) {
+                return false;
+            }
+            at += 8;
+        }
+        word(&self.bytes, n - 8) == word(bytes, n - 8)
+    }
+
+    /// The length of the text.
+    #[inline(always)]
+    pub(crate) fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Copies the text to `out[at..]` and returns the end; `out` must have
+    /// room for [`TOKEN_WIDTH`] bytes.
+    #[inline(always)]
+    pub(crate) fn put(&self, out: &mut [u8], at: usize) -> usize {
+        out[at..at + TOKEN_WIDTH].copy_from_slice(&self.bytes);
+        at + self.len as usize
+    }
+}
+
+/// The last few short tokens a streaming writer accepted, by content, with
+/// what it writes for each (a kind's abbreviation, or the token itself).
+///
+/// A stream's kinds, provenances and edge types are a handful of values
+/// repeated on every line: remembering the checked ones skips the token
+/// check and the kind lookup for nearly every line. Entries are compared by
+/// content, never by address: a caller may reuse one buffer for every
+/// token. Fixed size, so a stream of ever-new tokens costs no memory.
+pub(crate) struct ShortTokens {
+    /// Pairs of ways: a token lives in `2 * set` or `2 * set + 1`, the more
+    /// recently inserted first.
+    slots: [(Padded, Padded); 2 * SETS],
+}
+
+/// Sets of [`ShortTokens`]; with two ways each, a stream's sixteen kinds
+/// find room however their hashes fall.
+const SETS: usize = 32;
+
+impl ShortTokens {
+    pub(crate) const fn new() -> ShortTokens {
+        ShortTokens {
+            slots: [(Padded::EMPTY, Padded::EMPTY); 2 * SETS],
+        }
+    }
+
+    /// What is written for `text`: remembered, or `accept(text)` (which
+    /// checks it and returns the text to write) remembered now. Tokens
+    /// longer than [`TOKEN_WIDTH`] are accepted every time, not remembered.
+    #[inline]
+    pub(crate) fn get<'s, 't>(
+        &'s mut self,
+        text: &'t str,
+        accept: impl FnOnce(&'t str) -> Result<&'t str, Error>,
+    ) -> Result<Written<'s, 't>, Error> {
+        let bytes = text.as_bytes();
+        let (Some(&first), Some(&last)) = (bytes.first(), bytes.last()) else {
+            return accept(text).map(Written::Long);
+        };
+        if bytes.len() > TOKEN_WIDTH {
+            return accept(text).map(Written::Long);
+        }
+        let mixed = (bytes.len() as u32) << 16 | u32::from(first) << 8 | u32::from(last);
+        let set = 2 * ((mixed.wrapping_mul(0x9e37_79b9) >> 27) as usize % SETS);
+        if self.slots[set].0.holds(bytes) {
+            return Ok(Written::Short(&self.slots[set].1));
+        }
+        if self.slots[set + 1].0.holds(bytes) {
+            return Ok(Written::Short(&self.slots[set + 1].1));
+        }
+        self.insert(text, set, accept)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn insert<'s, 't>(
+        &'s mut self,
+        text: &'t str,
+        set: usize,
+        accept: impl FnOnce(&'t str) -> Result<&'t str, Error>,
+    ) -> Result<Written<'s, 't>, Error> {
+        let written = accept(text)?;
+        let (Some(seen), Some(padded)) = (
+            Padded::new(text.as_bytes()),
+            Padded::new(written.as_bytes()),
+        ) else {
+            return Ok(Written::Long(written));
+        };
+        self.slots[set + 1] = self.slots[set];
+        self.slots[set] = (seen, padded);
+        Ok(Written::Short(&self.slots[set].1))
+    }
+}
+
+/// What a streaming writer writes for a token.
+#[derive(Clone, Copy)]
+pub(crate) enum Written<'s, 't> {
+    /// A short token, copied as one fixed-width block.
+    Short(&'s Padded),
+    /// Any other.
+    Long(&'t str),
+}
+
+impl Written<'_, '_> {
+    /// The length of the text.
+    #[inline(always)]
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Written::Short(p) => p.len(),
+            Written::Long(s) => s.len(),
+        }
+    }
+
+    /// Copies the text to `out[at..]` and returns the end; `out` must have
+    /// room for the text plus [`SLACK`] bytes.
+    #[inline(always)]
+    pub(crate) fn put(&self, out: &mut [u8], at: usize) -> usize {
+        match self {
+            Written::Short(p) => p.put(out, at),
+            Written::Long(s) => put(out, at, s.as_bytes()),
+        }
+    }
+}
+
 /// Copies `bytes` to `out[at..]` and returns the end.
 #[inline(always)]
 pub(crate) fn put(out: &mut [u8], at: usize, bytes: &[u8]) -> usize {
@@ -558,6 +731,76 @@ mod tests {
         assert!(fast > 400_000);
         assert_eq!(put_score(&mut out, 0, f64::NAN), None);
         assert_eq!(put_score(&mut out, 0, f64::INFINITY), None);
+    }
+
+    #[test]
+    fn short_tokens_remember_by_content_and_check_each_new_one() {
+        let mut tokens = ShortTokens::new();
+        let mut checks = 0;
+        fn accept<'t>(t: &'t str, checks: &mut i32) -> Result<&'t str, Error> {
+            *checks += 1;
+            if t.is_empty() || t.contains(' ') {
+                Err(Error::new(crate::ErrorKind::InvalidInput, "bad"))
+            } else {
+                Ok(if t == "function" { "fn" } else { t })
+            }
+        }
+        let text = |w: Written<'_, '_>| {
+            let mut out = [0u8; 128];
+            let end = w.put(&mut out, 1);
+            assert_eq!(end - 1, w.len());
+            out[1..end].to_vec()
+        };
+        let mut reused = String::from("function");
+        for round in 0..3 {
+            let got = tokens.get(&reused, |t| accept(t, &mut checks)).unwrap();
+            assert!(matches!(got, Written::Short(_)));
+            assert_eq!(text(got), b"fn");
+            assert_eq!(checks, 1, "round {round}");
+        }
+        // Same buffer, same length, new content: not the remembered token.
+        reused.clear();
+        reused.push_str("fun tion");
+        assert!(tokens.get(&reused, |t| accept(t, &mut checks)).is_err());
+        reused.clear();
+        reused.push_str("funcxion");
+        let got = tokens.get(&reused, |t| accept(t, &mut checks)).unwrap();
+        assert_eq!(text(got), b"funcxion");
+        // Empty and long tokens are checked every time and never remembered.
+        let long = "y".repeat(TOKEN_WIDTH + 1);
+        let before = checks;
+        for _ in 0..2 {
+            let got = tokens.get(&long, |t| accept(t, &mut checks)).unwrap();
+            assert!(matches!(got, Written::Long(_)));
+            assert_eq!(text(got), long.as_bytes());
+            assert!(tokens.get("", |t| accept(t, &mut checks)).is_err());
+        }
+        let spaced = "z ".repeat(TOKEN_WIDTH);
+        assert!(tokens.get(&spaced, |t| accept(t, &mut checks)).is_err());
+        assert_eq!(checks, before + 5);
+        // Many distinct tokens evict each other without growing anything.
+        for i in 0..1000 {
+            let t = alloc::format!("t{i}");
+            let got = tokens.get(&t, |t| accept(t, &mut checks)).unwrap();
+            assert_eq!(text(got), t.as_bytes());
+        }
+    }
+
+    #[test]
+    fn padded_comparison_agrees_with_slice_equality() {
+        let base: Vec<u8> = (0..TOKEN_WIDTH as u8).map(|i| b'a' + i % 26).collect();
+        for len in 0..=TOKEN_WIDTH {
+            let padded = Padded::new(&base[..len]).unwrap();
+            assert!(padded.holds(&base[..len]));
+            for other_len in 0..=TOKEN_WIDTH {
+                assert_eq!(padded.holds(&base[..other_len]), other_len == len);
+            }
+            for pos in 0..len {
+                let mut changed = base[..len].to_vec();
+                changed[pos] ^= 0x20;
+                assert!(!padded.holds(&changed), "{len} {pos}");
+            }
+        }
     }
 
     #[test]

@@ -7,9 +7,11 @@ use alloc::vec::Vec;
 use hashbrown::HashMap;
 
 use super::encode::{
-    check_edge, check_header_value, check_location, check_symbol_tokens, write_checked_edge_line,
-    write_checked_node, write_group_header, write_loc_line,
+    check_header_value, check_location, check_token, write_checked_edge_line, write_checked_node,
+    write_group_header, write_loc_line,
 };
+use super::kind::abbreviate_kind;
+use super::line::{self, ShortTokens, MAX_DIGITS, MAX_SCORE, SLACK};
 use super::types::Symbol;
 use crate::buffer::{Buffered, DEFAULT_CAPACITY};
 use crate::error::{Error, ErrorKind};
@@ -89,7 +91,20 @@ pub struct StreamWriter<K: Sink> {
     locations: u64,
     trailer: TrailerForm,
     names: Option<HashMap<String, u64>>,
+    /// Checked kinds (with their abbreviations), provenances and edge types.
+    kinds: ShortTokens,
+    provenances: ShortTokens,
+    edge_types: ShortTokens,
+    /// Where each line is assembled before it goes to `out` in one piece.
+    line: [u8; LINE],
 }
+
+/// Scores below this take the fixed two-decimal layout ([`line::put_score`]).
+const SHORT_SCORE_LIMIT: f64 = (1u64 << 56) as f64;
+
+/// Room for a line with a qualified name of up to about 150 bytes; longer
+/// lines are written piece by piece.
+const LINE: usize = 256;
 
 impl<K: Sink> StreamWriter<K> {
     /// Writes the header (without counts) and returns the writer.
@@ -121,6 +136,10 @@ impl<K: Sink> StreamWriter<K> {
             locations: 0,
             trailer: options.trailer,
             names: options.index_names.then(HashMap::new),
+            kinds: ShortTokens::new(),
+            provenances: ShortTokens::new(),
+            edge_types: ShortTokens::new(),
+            line: [0; LINE],
         })
     }
 
@@ -134,17 +153,49 @@ impl<K: Sink> StreamWriter<K> {
         }
         let symbol = symbol.as_borrowed();
         // Validate first: a rejected symbol must leave no partial line behind,
-        // so the caller can skip it and go on. Formatting the score is its
-        // check, and the text is kept for the line.
-        check_symbol_tokens(&symbol)?;
-        let score = self.numbers.format_score(symbol.score)?;
-        if self.groups.last().map(|g| g.0) != Some(symbol.distance) {
-            write_group_header(&mut self.out, symbol.distance)?;
-            self.groups.push((symbol.distance, 0));
-        }
+        // so the caller can skip it and go on.
+        check_token("qualified name", symbol.qualified_name)?;
+        let kind = self.kinds.get(symbol.kind, |kind| {
+            check_token("kind", kind).map(|()| abbreviate_kind(kind))
+        })?;
+        let provenance = self.provenances.get(symbol.provenance, |provenance| {
+            check_token("provenance", provenance).map(|()| provenance)
+        })?;
         let id = self.symbols;
-        write_checked_node(&mut self.out, id, &symbol, score)?;
-        self.out.write_bytes(b"\n")?;
+        let name = symbol.qualified_name.as_bytes();
+        let max = 1 + MAX_DIGITS + kind.len() + name.len() + MAX_SCORE + provenance.len() + 5;
+        // Scores below 2^56 (every finite score a tool produces) take the
+        // fixed layout; the rest, and very long lines, the general writer,
+        // whose formatting of the score is also its check.
+        let short_score = symbol.score.abs() < SHORT_SCORE_LIMIT;
+        if !short_score || max + SLACK > LINE {
+            let score = self.numbers.format_score(symbol.score)?;
+            if self.groups.last().map(|g| g.0) != Some(symbol.distance) {
+                write_group_header(&mut self.out, symbol.distance)?;
+                self.groups.push((symbol.distance, 0));
+            }
+            write_checked_node(&mut self.out, id, &symbol, score)?;
+            self.out.write_bytes(b"\n")?;
+        } else {
+            if self.groups.last().map(|g| g.0) != Some(symbol.distance) {
+                write_group_header(&mut self.out, symbol.distance)?;
+                self.groups.push((symbol.distance, 0));
+            }
+            let w = &mut self.line;
+            w[0] = b'@';
+            let mut at = line::put_u64(w, 1, id);
+            w[at] = b' ';
+            at = kind.put(w, at + 1);
+            w[at] = b' ';
+            at = line::put(w, at + 1, name);
+            w[at] = b' ';
+            // Finite and short: the fixed layout always applies.
+            at = line::put_score(w, at + 1, symbol.score).unwrap_or(at + 1);
+            w[at] = b' ';
+            at = provenance.put(w, at + 1);
+            w[at] = b'\n';
+            self.out.write_bytes(&w[..at + 1])?;
+        }
         self.symbols += 1;
         if let Some(group) = self.groups.last_mut() {
             group.1 += 1;
@@ -174,7 +225,13 @@ impl<K: Sink> StreamWriter<K> {
                 ));
             }
         }
-        let has_status = check_edge(edge_type, status)?;
+        let written_type = self.edge_types.get(edge_type, |edge_type| {
+            check_token("edge type", edge_type).map(|()| edge_type)
+        })?;
+        let has_status = !status.is_empty() && status != "unchanged";
+        if has_status {
+            check_token("edge status", status)?;
+        }
         match self.phase {
             Phase::Symbols => {
                 self.out.write_bytes(b"## edges [?]\n")?;
@@ -188,13 +245,30 @@ impl<K: Sink> StreamWriter<K> {
                 ))
             }
         }
-        write_checked_edge_line(
-            &mut self.out,
-            source,
-            target,
-            edge_type,
-            has_status.then_some(status),
-        )?;
+        let max = 1 + MAX_DIGITS + 2 + MAX_DIGITS + written_type.len() + status.len() + 3;
+        if max + SLACK > LINE {
+            write_checked_edge_line(
+                &mut self.out,
+                source,
+                target,
+                edge_type,
+                has_status.then_some(status),
+            )?;
+        } else {
+            let w = &mut self.line;
+            w[0] = b'@';
+            let mut at = line::put_u64(w, 1, target);
+            at = line::put(w, at, b"<@");
+            at = line::put_u64(w, at, source);
+            w[at] = b' ';
+            at = written_type.put(w, at + 1);
+            if has_status {
+                w[at] = b' ';
+                at = line::put(w, at + 1, status.as_bytes());
+            }
+            w[at] = b'\n';
+            self.out.write_bytes(&w[..at + 1])?;
+        }
         self.edges += 1;
         Ok(())
     }
