@@ -646,26 +646,49 @@ impl<'a> Labels<'a> {
     }
 }
 
+/// Resolved edges in the order they are written.
+enum SortedEdges {
+    /// Sequential ids: the edges from the symbol at position `p` are
+    /// `targets[begin(p)..ends[p]]`, as `(target position, label)`, where
+    /// `begin(p)` is `ends[p - 1]` (0 for the first).
+    BySource {
+        ends: Vec<u32>,
+        targets: Vec<(u32, u32)>,
+    },
+    /// Session ids: every edge, sorted.
+    Sorted(Vec<KnownEdge>),
+}
+
+impl SortedEdges {
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            SortedEdges::BySource { targets, .. } => targets.len(),
+            SortedEdges::Sorted(edges) => edges.len(),
+        }
+    }
+}
+
 /// Sorts edges by (source id, target id, type), keeping input order for ties.
 ///
 /// With sequential ids the ids are the positions, all below `symbols`, so a
 /// counting sort on the source (one pass to count, one to place, both
 /// linear) leaves only each source's few edges to order by target and type;
 /// that replaces an O(E log E) comparison sort, the largest single cost of
-/// encoding a big graph. Session ids are arbitrary and take the comparison sort.
+/// encoding a big graph. The source is implied by where an edge lands, so
+/// each placed edge is eight bytes. Session ids are arbitrary and take the
+/// comparison sort.
 fn sort_edges(
     edges: Vec<KnownEdge>,
     symbols: usize,
     ids: &Ids<'_>,
     labels: &Labels<'_>,
-) -> Vec<KnownEdge> {
+) -> SortedEdges {
     let ranks = labels.type_ranks();
     let rank = |label: u32| ranks.get(label as usize).copied().unwrap_or(0);
-    let by_target_then_type = |a: &KnownEdge, b: &KnownEdge| {
-        a.target
-            .cmp(&b.target)
-            .then_with(|| rank(a.label).cmp(&rank(b.label)))
-    };
     if !matches!(ids, Ids::Sequential) {
         let mut edges = edges;
         edges.sort_by(|a, b| {
@@ -675,53 +698,53 @@ fn sort_edges(
                 .then_with(|| id(a.target).cmp(&id(b.target)))
                 .then_with(|| rank(a.label).cmp(&rank(b.label)))
         });
-        return edges;
+        return SortedEdges::Sorted(edges);
     }
-    // next[s]: where the next edge from source `s` goes. Positions are
-    // below `symbols` (they index `order`), so every index is in bounds.
-    let mut next = alloc::vec![0u32; symbols + 1];
+    // ends[s]: first the count of edges from `s`, then (prefix sums) where
+    // the next one goes, and after placing, the end of the run of `s`.
+    // Positions are below `symbols` (they index `order`), so every index is
+    // in bounds.
+    let mut ends = vec![0u32; symbols];
     for e in &edges {
-        next[e.source as usize + 1] += 1;
+        ends[e.source as usize] += 1;
     }
-    for s in 1..next.len() {
-        next[s] += next[s - 1];
+    let mut start = 0u32;
+    for slot in ends.iter_mut() {
+        let count = *slot;
+        *slot = start;
+        start += count;
     }
-    let mut sorted = alloc::vec![
-        KnownEdge {
-            source: 0,
-            target: 0,
-            label: 0
-        };
-        edges.len()
-    ];
-    for e in edges {
-        let slot = &mut next[e.source as usize];
-        sorted[*slot as usize] = e;
+    let mut targets = vec![(0u32, 0u32); edges.len()];
+    for e in &edges {
+        let slot = &mut ends[e.source as usize];
+        targets[*slot as usize] = (e.target, e.label);
         *slot += 1;
     }
-    // After placing, next[s] is the end of source s's run (= start of s + 1).
-    let mut start = 0usize;
-    for &end in &next[..symbols] {
+    drop(edges);
+    // Order each source's few edges by (target, type rank), stably.
+    let key = |&(target, label): &(u32, u32)| (u64::from(target) << 32) | u64::from(rank(label));
+    let mut begin = 0usize;
+    for &end in &ends {
         let end = end as usize;
-        match end - start {
+        match end - begin {
             0 | 1 => {}
-            // A symbol has a few edges: an insertion sort, stable, without
-            // the general sort's set-up.
+            // A symbol has a few edges: an insertion sort, without the
+            // general sort's set-up.
             2..=16 => {
-                let run = &mut sorted[start..end];
+                let run = &mut targets[begin..end];
                 for k in 1..run.len() {
                     let mut m = k;
-                    while m > 0 && by_target_then_type(&run[m - 1], &run[m]).is_gt() {
+                    while m > 0 && key(&run[m - 1]) > key(&run[m]) {
                         run.swap(m - 1, m);
                         m -= 1;
                     }
                 }
             }
-            _ => sorted[start..end].sort_by(by_target_then_type),
+            _ => targets[begin..end].sort_by_key(key),
         }
-        start = end;
+        begin = end;
     }
-    sorted
+    SortedEdges::BySource { ends, targets }
 }
 
 /// The text after the ids of each label's edge lines: ` type[ status]\n`.
@@ -749,65 +772,96 @@ fn label_suffixes(labels: &Labels<'_>) -> Vec<Vec<u8>> {
 /// them), so a line is one id's digits and two fixed-width copies.
 fn write_edge_lines(
     lines: &mut Lines<'_>,
-    edges: &[KnownEdge],
+    edges: &SortedEdges,
     labels: &Labels<'_>,
     ids: &Ids<'_>,
     texts: Option<&IdTexts>,
 ) -> Result<(), Error> {
     let suffixes = label_suffixes(labels);
     let tokens: Vec<Token<'_>> = suffixes.iter().map(|s| Token::from_bytes(s)).collect();
-    // One loop per id scheme, so the common one maps positions to ids
-    // without a branch per line.
-    match (ids, texts) {
-        (Ids::Sequential, Some(texts)) => write_edge_lines_with(
-            lines,
-            edges,
-            &tokens,
-            |w, at, p| texts.put(w, at, p),
-            |p| texts.prefetch(p),
-        ),
-        _ => write_edge_lines_with(
-            lines,
-            edges,
-            &tokens,
-            |w, at, p| line::put_u64(w, at, ids.get(p as usize).0),
-            |_| {},
-        ),
+    let longest = tokens.iter().map(Token::len).max().unwrap_or(0);
+    let max_line = 1 + MAX_DIGITS + 2 + MAX_DIGITS + longest;
+    match edges {
+        SortedEdges::BySource { ends, targets } => match texts {
+            Some(texts) => write_runs(
+                lines,
+                ends,
+                targets,
+                &tokens,
+                max_line,
+                |w, at, p| texts.put(w, at, p),
+                |p| texts.prefetch(p),
+            ),
+            None => write_runs(
+                lines,
+                ends,
+                targets,
+                &tokens,
+                max_line,
+                |w, at, p| line::put_u64(w, at, u64::from(p)),
+                |_| {},
+            ),
+        },
+        SortedEdges::Sorted(edges) => {
+            let mut source_part = [0u8; TOKEN_WIDTH];
+            source_part[..2].copy_from_slice(b"<@");
+            for e in edges {
+                let source_len = line::put_u64(&mut source_part, 2, ids.get(e.source as usize).0);
+                let Some(suffix) = tokens.get(e.label as usize) else {
+                    continue;
+                };
+                let w = lines.window(max_line)?;
+                w[0] = b'@';
+                let at = line::put_u64(w, 1, ids.get(e.target as usize).0);
+                w[at..at + TOKEN_WIDTH].copy_from_slice(&source_part);
+                let at = suffix.put(w, at + source_len);
+                lines.advance(at);
+            }
+            Ok(())
+        }
     }
 }
 
+/// Writes the edges of each source's run (see [`SortedEdges::BySource`]),
+/// formatting `<@source` once per run.
 #[inline(always)]
-fn write_edge_lines_with(
+fn write_runs(
     lines: &mut Lines<'_>,
-    edges: &[KnownEdge],
+    ends: &[u32],
+    targets: &[(u32, u32)],
     suffixes: &[Token<'_>],
+    max_line: usize,
     put_id: impl Fn(&mut [u8], usize, u32) -> usize,
     prefetch_id: impl Fn(u32),
 ) -> Result<(), Error> {
-    let longest = suffixes.iter().map(Token::len).max().unwrap_or(0);
-    let max_line = 1 + MAX_DIGITS + 2 + MAX_DIGITS + longest;
     let mut source_part = [0u8; TOKEN_WIDTH];
     source_part[..2].copy_from_slice(b"<@");
-    let mut source_len = 0;
-    let mut last_source = u32::MAX;
-    for (j, e) in edges.iter().enumerate() {
-        // Targets are scattered: start on the text of one a few lines on.
-        if let Some(ahead) = edges.get(j + 2 * AHEAD) {
-            prefetch_id(ahead.target);
-        }
-        if e.source != last_source || last_source == u32::MAX {
-            source_len = put_id(&mut source_part, 2, e.source);
-            last_source = e.source;
-        }
-        let Some(suffix) = suffixes.get(e.label as usize) else {
-            continue;
+    let mut begin = 0usize;
+    for (source, &end) in ends.iter().enumerate() {
+        let end = end as usize;
+        let Some(run) = targets.get(begin..end) else {
+            break;
         };
-        let w = lines.window(max_line)?;
-        w[0] = b'@';
-        let at = put_id(w, 1, e.target);
-        w[at..at + TOKEN_WIDTH].copy_from_slice(&source_part);
-        let at = suffix.put(w, at + source_len);
-        lines.advance(at);
+        if run.is_empty() {
+            continue;
+        }
+        let source_len = put_id(&mut source_part, 2, source as u32);
+        for (k, &(target, label)) in run.iter().enumerate() {
+            // Targets are scattered: start on the text of one a few lines on.
+            if let Some(&(ahead, _)) = targets.get(begin + k + 2 * AHEAD) {
+                prefetch_id(ahead);
+            }
+            let Some(suffix) = suffixes.get(label as usize) else {
+                continue;
+            };
+            let w = lines.window(max_line)?;
+            w[0] = b'@';
+            let at = put_id(w, 1, target);
+            w[at..at + TOKEN_WIDTH].copy_from_slice(&source_part);
+            let at = suffix.put(w, at + source_len);
+            lines.advance(at);
+        }
+        begin = end;
     }
     Ok(())
 }
@@ -833,7 +887,7 @@ pub(crate) fn write_payload<S: AsRef<str>, K: Sink + ?Sized>(
 /// sorted edges.
 struct Prepared<'a, S> {
     index: NameIndex<'a, S>,
-    edges: Vec<KnownEdge>,
+    edges: SortedEdges,
     labels: Labels<'a>,
     /// A close upper bound on the output's length for ordinary scores.
     len_hint: usize,
@@ -866,17 +920,17 @@ fn prepare<'a, S: AsRef<str>>(
     let mut len_hint = estimate_len(payload, id_digits);
     // Edges whose endpoints are both known, as positions and a label, so
     // that writing them after the sort reads memory sequentially.
-    let mut edges: Vec<KnownEdge> = Vec::new();
     let mut labels = Labels::default();
+    let mut edges = SortedEdges::Sorted(Vec::new());
     if !payload.edges.is_empty() {
-        edges = resolve_edges(&index, &payload.edges, &mut labels)?;
+        let known = resolve_edges(&index, &payload.edges, &mut labels)?;
         let longest = labels.labels.iter().map(|(t, s)| t.len() + s.len()).max();
         len_hint = len_hint.saturating_add(
-            edges
+            known
                 .len()
                 .saturating_mul(longest.unwrap_or(0) + 2 * id_digits + 6),
         );
-        edges = sort_edges(edges, order.len(), ids, &labels);
+        edges = sort_edges(known, order.len(), ids, &labels);
     }
     Ok(Prepared {
         index,
