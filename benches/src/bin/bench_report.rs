@@ -261,34 +261,68 @@ fn main() {
     );
 
     let sizes = ["100", "1000", "10000", "100000"];
-    for (group, title, extra) in [
-        ("graph_encode", "Graph encode", None),
-        ("graph_decode", "Graph decode", Some("gcf-core-borrowed")),
-    ] {
+    {
+        let (group, title) = ("graph_encode", "Graph encode");
         let _ = writeln!(w, "## {title}\n");
-        let mut header = "| symbols | gcf-core |".to_string();
-        if let Some(e) = extra {
-            let _ = write!(header, " {e} |");
-        }
-        header.push_str(" gcf 3.1.0 | serde_json | vs gcf 3.1.0 | vs serde_json |");
-        let _ = writeln!(w, "{header}");
-        let _ = writeln!(w, "|{}", "---|".repeat(header.matches('|').count() - 1));
+        let _ = writeln!(
+            w,
+            "| symbols | gcf-core | gcf 3.1.0 | serde_json | vs gcf 3.1.0 | vs serde_json |\n|---|---|---|---|---|---|"
+        );
         for n in sizes {
             let ours = get(&r, group, "gcf-core", n);
             let crate_ = get(&r, group, "gcf-3.1.0", n);
             let json = get(&r, group, "serde_json", n);
-            let mut line = format!("| {n} | {} |", cell(ours));
-            if let Some(e) = extra {
-                let _ = write!(line, " {} |", cell(get(&r, group, e, n)));
-            }
             let _ = writeln!(
                 w,
-                "{line} {} | {} | {} | {} |",
+                "| {n} | {} | {} | {} | {} | {} |",
+                cell(ours),
                 cell(crate_),
                 cell(json),
                 fmt_ratio(ratio(ours, crate_)),
                 fmt_ratio(ratio(ours, json))
             );
+        }
+        let _ = writeln!(w);
+    }
+    {
+        // Three ways to receive a payload, each against the crate's owned decode.
+        let group = "graph_decode";
+        let variants = [
+            ("gcf-core", "owned `String`s"),
+            ("gcf-core-shared", "shared `Arc<str>`"),
+            ("gcf-core-borrowed", "borrowed"),
+        ];
+        let _ = writeln!(w, "## Graph decode\n");
+        let mut header = "| symbols |".to_string();
+        for (_, label) in variants {
+            let _ = write!(header, " gcf-core {label} |");
+        }
+        header.push_str(" gcf 3.1.0 | serde_json |");
+        for (_, label) in variants {
+            let _ = write!(header, " {label} vs gcf 3.1.0 |");
+        }
+        let _ = writeln!(w, "{header}");
+        let _ = writeln!(w, "|{}", "---|".repeat(header.matches('|').count() - 1));
+        for n in sizes {
+            let crate_ = get(&r, group, "gcf-3.1.0", n);
+            let mut line = format!("| {n} |");
+            for (id, _) in variants {
+                let _ = write!(line, " {} |", cell(get(&r, group, id, n)));
+            }
+            let _ = write!(
+                line,
+                " {} | {} |",
+                cell(crate_),
+                cell(get(&r, group, "serde_json", n))
+            );
+            for (id, _) in variants {
+                let _ = write!(
+                    line,
+                    " {} |",
+                    fmt_ratio(ratio(get(&r, group, id, n), crate_))
+                );
+            }
+            let _ = writeln!(w, "{line}");
         }
         let _ = writeln!(w);
     }
@@ -424,6 +458,13 @@ fn main() {
             .collect::<Option<Vec<f64>>>()
             .and_then(|v| v.into_iter().reduce(f64::min))
     };
+    let min_of = |group: &str, ours: &str, against: &str, names: &[&str]| {
+        names
+            .iter()
+            .map(|n| ratio(get(&r, group, ours, n), get(&r, group, against, n)))
+            .collect::<Option<Vec<f64>>>()
+            .and_then(|v| v.into_iter().reduce(f64::min))
+    };
     let big = ["10000", "100000"];
     let targets = [
         Target {
@@ -441,8 +482,22 @@ fn main() {
             unit: "x",
         },
         Target {
-            name: "graph decode vs gcf 3.1.0 (worst of 10,000 and 100,000)".into(),
-            measured: min_over("graph_decode", "gcf-3.1.0", &big),
+            name: "graph decode vs gcf 3.1.0, owned `Payload<String>` (worst of 10,000 and 100,000)".into(),
+            measured: min_of("graph_decode", "gcf-core", "gcf-3.1.0", &big),
+            goal: 10.0,
+            at_most: false,
+            unit: "x",
+        },
+        Target {
+            name: "graph decode vs gcf 3.1.0, shared `Payload<Arc<str>>` (worst of 10,000 and 100,000)".into(),
+            measured: min_of("graph_decode", "gcf-core-shared", "gcf-3.1.0", &big),
+            goal: 10.0,
+            at_most: false,
+            unit: "x",
+        },
+        Target {
+            name: "graph decode vs gcf 3.1.0, borrowed `Payload<Cow<str>>` (worst of 10,000 and 100,000)".into(),
+            measured: min_of("graph_decode", "gcf-core-borrowed", "gcf-3.1.0", &big),
             goal: 10.0,
             at_most: false,
             unit: "x",
