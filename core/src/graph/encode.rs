@@ -151,29 +151,33 @@ impl Ids<'_> {
     }
 }
 
-/// The addresses of the last few tokens [`check_token`] accepted: an
-/// address and length seen before are the same bytes, already checked.
+/// The addresses of tokens [`check_token`] accepted: an address and length
+/// seen before are the same bytes, already checked (the payload is borrowed
+/// for the whole encode, so its strings cannot change under us). Slots are
+/// picked by a hash of the address, so a payload's few distinct kinds and
+/// provenances each keep their own.
 #[derive(Default)]
 struct CheckedTokens {
-    seen: [(usize, usize); 8],
-    next: usize,
+    seen: [(usize, usize); 32],
 }
 
 impl CheckedTokens {
+    #[inline(always)]
+    fn slot(token: &str) -> usize {
+        let mixed = (token.as_ptr() as u64) ^ (token.len() as u64).rotate_left(32);
+        (mixed.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 59) as usize
+    }
+
     #[inline]
     fn contains(&self, token: &str) -> bool {
         // The empty token is never accepted, so the zeroed slots match nothing
         // a check would have let through.
-        let key = (token.as_ptr() as usize, token.len());
-        !token.is_empty() && self.seen.contains(&key)
+        !token.is_empty() && self.seen[Self::slot(token)] == (token.as_ptr() as usize, token.len())
     }
 
     #[inline]
     fn insert(&mut self, token: &str) {
-        if let Some(slot) = self.seen.get_mut(self.next) {
-            *slot = (token.as_ptr() as usize, token.len());
-        }
-        self.next = (self.next + 1) % self.seen.len();
+        self.seen[Self::slot(token)] = (token.as_ptr() as usize, token.len());
     }
 }
 
@@ -185,6 +189,7 @@ pub(crate) fn emission_order<S: AsRef<str>>(
 ) -> Result<Vec<u32>, Error> {
     check_count("symbols", symbols.len(), limits)?;
     let mut items: Vec<SortItem> = Vec::with_capacity(symbols.len());
+    let mut max_distance = 0u32;
     // Kinds and provenances are a handful of distinct strings: each is
     // checked the first time its address is seen.
     let mut checked = CheckedTokens::default();
@@ -212,13 +217,14 @@ pub(crate) fn emission_order<S: AsRef<str>>(
                 ),
             ));
         }
+        max_distance = max_distance.max(s.distance);
         items.push(SortItem {
             key: descending_score_key(s.score),
             index: i as u32,
             distance: s.distance,
         });
     }
-    sort_items(&mut items);
+    sort_items(&mut items, max_distance);
     Ok(items.iter().map(|item| item.index).collect())
 }
 
@@ -266,7 +272,7 @@ const DISTANCE_DIGITS: usize = 3;
 /// scores in one binade) is skipped. That is O(n) with a small constant,
 /// where a comparison sort of 128-bit keys was the largest single cost of
 /// encoding a graph of 10,000 symbols.
-fn sort_items(items: &mut Vec<SortItem>) {
+fn sort_items(items: &mut Vec<SortItem>, max_distance: u32) {
     let n = items.len();
     if n < RADIX_MIN {
         items.sort_unstable_by_key(|item| (item.distance, item.key, item.index));
@@ -282,7 +288,9 @@ fn sort_items(items: &mut Vec<SortItem>) {
             ((u64::from(item.distance) >> shift) & MASK) as usize
         }
     };
-    let mut counts = vec![[0u32; BUCKETS]; KEY_DIGITS + DISTANCE_DIGITS];
+    // Only the distance digits the largest distance reaches can differ.
+    let distance_digits = (32 - max_distance.leading_zeros()).div_ceil(DIGIT_BITS) as usize;
+    let mut counts = vec![[0u32; BUCKETS]; KEY_DIGITS + distance_digits.min(DISTANCE_DIGITS)];
     for item in items.iter() {
         for (pass, table) in counts.iter_mut().enumerate() {
             table[digit(item, pass)] += 1;
@@ -1390,6 +1398,52 @@ mod tests {
             Encoder::new().limits(limits).encode(&p).unwrap_err().kind(),
             ErrorKind::LimitExceeded
         );
+    }
+
+    #[test]
+    fn radix_order_equals_the_comparison_order() {
+        let mut x = 0x853c_49e6_748f_ea9bu64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for n in [0, 1, 2, 255, 256, 257, 1000, 5000] {
+            for shape in 0..5 {
+                let items: Vec<SortItem> = (0..n)
+                    .map(|i| {
+                        let r = next();
+                        let score = match shape {
+                            // Few distinct scores: long runs of ties.
+                            0 => (r % 4) as f64 / 4.0,
+                            1 => f64::from_bits(r >> 2),
+                            2 => -((r >> 11) as f64),
+                            3 => [0.0, -0.0, 1e300, -1e300, 5e-324][(r % 5) as usize],
+                            _ => (r >> 11) as f64 / (1u64 << 53) as f64,
+                        };
+                        let score = if score.is_finite() { score } else { 0.5 };
+                        let distance = match shape {
+                            1 => (next() >> 32) as u32,
+                            2 => (next() % 5000) as u32,
+                            4 => 0,
+                            _ => (next() % 4) as u32,
+                        };
+                        SortItem {
+                            key: descending_score_key(score),
+                            index: i as u32,
+                            distance,
+                        }
+                    })
+                    .collect();
+                let max_distance = items.iter().map(|i| i.distance).max().unwrap_or(0);
+                let mut expected = items.clone();
+                expected.sort_by_key(|i| (i.distance, i.key, i.index));
+                let mut got = items;
+                sort_items(&mut got, max_distance);
+                assert_eq!(got, expected, "n={n} shape={shape}");
+            }
+        }
     }
 
     #[test]
