@@ -16,10 +16,11 @@ use alloc::vec::Vec;
 
 use crate::buffer::Buffered;
 use crate::error::{Error, ErrorKind, Result};
-use crate::number::NumberBuffer;
-use crate::sink::Sink;
+use crate::number::{short_decimal_parts, NumberBuffer, NUMBER_BUFFER_LEN};
+use crate::sink::{Sink, SinkError};
+use crate::text::write_quoted;
 
-use super::scalar::{write_key, write_string};
+use super::scalar::{needs_quote, write_key, write_string};
 use super::{Map, Value};
 
 /// The default size of the writer's output buffer.
@@ -335,18 +336,8 @@ impl<K: Sink> StreamWriter<K> {
     /// Writes one table row; `cells` must have one entry per declared field.
     pub fn row(&mut self, cells: &[Cell<'_>]) -> Result<()> {
         self.check_row(TableKind::Array, cells.len())?;
-        for &cell in cells {
-            check_cell(cell)?;
-        }
-        self.write_row(None, |w| {
-            for (i, &cell) in cells.iter().enumerate() {
-                if i > 0 {
-                    w.out.write_bytes(b"|")?;
-                }
-                w.write_cell(cell)?;
-            }
-            Ok(())
-        })
+        let bound = check_cells(cells)?;
+        self.write_cells_row(None, cells, bound)
     }
 
     /// Writes one table row from scalar values (arrays and objects are refused).
@@ -370,16 +361,8 @@ impl<K: Sink> StreamWriter<K> {
     /// Writes one keyed-map member: `key` in cell 0, then one cell per value field.
     pub fn keyed_row(&mut self, key: &str, cells: &[Cell<'_>]) -> Result<()> {
         self.check_row(TableKind::KeyedMap, cells.len())?;
-        for &cell in cells {
-            check_cell(cell)?;
-        }
-        self.write_row(Some(key), |w| {
-            for &cell in cells {
-                w.out.write_bytes(b"|")?;
-                w.write_cell(cell)?;
-            }
-            Ok(())
-        })
+        let bound = check_cells(cells)?;
+        self.write_cells_row(Some(key), cells, bound)
     }
 
     /// Writes one keyed-map member from an object, with the rules of
@@ -607,6 +590,69 @@ impl<K: Sink> StreamWriter<K> {
         Ok(())
     }
 
+    /// Writes a row of borrowed cells (after an optional keyed-map key) and
+    /// counts it. `bound` is [`check_cells`]' bound on the cells' bytes.
+    ///
+    /// The row is assembled straight into the output buffer's free tail with
+    /// one capacity check ([`assemble_row`]) and published with one commit.
+    /// What the assembly does not finish (a row longer than the buffer, a
+    /// quoted key or string whose escapes may not fit) is written piecewise
+    /// by the general path from where it stopped, so the bytes are the same
+    /// either way and no partial cell is ever published.
+    fn write_cells_row(
+        &mut self,
+        key: Option<&str>,
+        cells: &[Cell<'_>],
+        bound: usize,
+    ) -> Result<()> {
+        let indent = 2 * (self.scopes.len() - 1);
+        // 16 bytes of slack: the string check reads whole blocks.
+        let need = bound
+            .saturating_add(16)
+            .saturating_add(indent)
+            .saturating_add(key.map_or(0, |k| k.len().saturating_add(1)))
+            .saturating_add(1);
+        self.guard(|w| {
+            let assembled = match w.out.spare(need)? {
+                Some(dst) => assemble_row(dst, &mut w.numbers, indent, key, cells)?,
+                None => Assembled::Nothing,
+            };
+            // Where the general path takes over, and whether its first cell
+            // needs a separator before it.
+            let (from, separate_first) = match assembled {
+                Assembled::Row(len) => {
+                    w.out.commit(len);
+                    return Ok(());
+                }
+                Assembled::Prefix(len, from) => {
+                    w.out.commit(len);
+                    (from, false)
+                }
+                Assembled::Nothing => {
+                    w.indent()?;
+                    if let Some(key) = key {
+                        write_string(&mut w.out, key)?;
+                    }
+                    (0, key.is_some())
+                }
+            };
+            for (i, &cell) in cells[from..].iter().enumerate() {
+                if i > 0 || separate_first {
+                    w.out.write_bytes(b"|")?;
+                }
+                w.write_cell(cell)?;
+            }
+            w.out.write_bytes(b"\n")?;
+            Ok(())
+        })?;
+        if let Some(slot) = self.table.as_ref().map(|t| t.slot) {
+            if let Some(count) = self.counts.get_mut(slot) {
+                *count += 1;
+            }
+        }
+        Ok(())
+    }
+
     fn write_value_cells(&mut self, values: &[Value]) -> Result<()> {
         for (i, v) in values.iter().enumerate() {
             if i > 0 {
@@ -695,6 +741,373 @@ fn check_cell(cell: Cell<'_>) -> Result<()> {
     }
 }
 
+/// Checks every cell as [`check_cell`] does, in order, and returns an upper
+/// bound on the bytes [`assemble_row`] writes for them, one separator (or the
+/// final LF) per cell included.
+#[inline]
+fn check_cells(cells: &[Cell<'_>]) -> Result<usize> {
+    let mut bound = 0usize;
+    for &cell in cells {
+        check_cell(cell)?;
+        bound = bound.saturating_add(cell_bound(cell));
+    }
+    Ok(bound)
+}
+
+/// The most bytes [`put_cell`] writes for `cell` when it is written bare,
+/// plus one for the separator after it.
+#[inline(always)]
+fn cell_bound(cell: Cell<'_>) -> usize {
+    match cell {
+        Cell::Null | Cell::Missing => 2,
+        Cell::Bool(_) => 6,
+        // `-9223372036854775808`.
+        Cell::Int(_) => 21,
+        Cell::Float(_) => NUMBER_BUFFER_LEN + 1,
+        Cell::Str(s) => s.len().saturating_add(1),
+    }
+}
+
+/// How far [`assemble_row`] got.
+enum Assembled {
+    /// The whole line, LF included, is the first `.0` bytes.
+    Row(usize),
+    /// The first `.0` bytes hold the indentation, the key and separator and
+    /// every cell before cell `.1`, each with its separator; the rest is left
+    /// to the general path.
+    Prefix(usize, usize),
+    /// Nothing usable was written.
+    Nothing,
+}
+
+/// Lays out indentation, the optional key and `cells` (each followed by `|`,
+/// the last one's turned into the LF) at the start of `dst`, which is at
+/// least the bound [`StreamWriter::write_cells_row`] computed.
+///
+/// A string that needs quotes is escaped in place only when its worst case
+/// (six bytes per byte, two quotes) still leaves room for the cells after
+/// it; otherwise the assembly stops before it (or, for the key, gives up).
+fn assemble_row(
+    dst: &mut [u8],
+    numbers: &mut NumberBuffer,
+    indent: usize,
+    key: Option<&str>,
+    cells: &[Cell<'_>],
+) -> Result<Assembled> {
+    if indent > 0 {
+        dst[..indent].fill(b' ');
+    }
+    let mut pos = indent;
+    if let Some(key) = key {
+        match put_str(dst, pos, key, cells) {
+            Some(end) => pos = end,
+            None => return Ok(Assembled::Nothing),
+        }
+        dst[pos] = b'|';
+        pos += 1;
+    }
+    for (i, &cell) in cells.iter().enumerate() {
+        pos = match cell {
+            Cell::Null => put_byte(dst, pos, b'-'),
+            Cell::Missing => put_byte(dst, pos, b'~'),
+            Cell::Bool(true) => put_bytes(dst, pos, b"true"),
+            Cell::Bool(false) => put_bytes(dst, pos, b"false"),
+            Cell::Int(n) => put_i64(dst, pos, n),
+            Cell::Float(f) => put_f64(dst, pos, numbers, f)?,
+            Cell::Str(s) => match put_str(dst, pos, s, &cells[i + 1..]) {
+                Some(end) => end,
+                None => return Ok(Assembled::Prefix(pos, i)),
+            },
+        };
+        dst[pos] = b'|';
+        pos += 1;
+    }
+    if pos > indent {
+        // The last separator becomes the line end.
+        dst[pos - 1] = b'\n';
+    } else {
+        dst[pos] = b'\n';
+        pos += 1;
+    }
+    Ok(Assembled::Row(pos))
+}
+
+#[inline(always)]
+fn put_byte(dst: &mut [u8], pos: usize, b: u8) -> usize {
+    dst[pos] = b;
+    pos + 1
+}
+
+#[inline(always)]
+fn put_bytes(dst: &mut [u8], pos: usize, b: &[u8]) -> usize {
+    dst[pos..pos + b.len()].copy_from_slice(b);
+    pos + b.len()
+}
+
+/// Writes `s` at `dst[pos..]`, bare or quoted as [`write_string`] would, and
+/// returns the end; `None` when it needs quotes and its escaped worst case
+/// might not leave room for the `later` cells (and the line end).
+///
+/// The common bare string is decided on its copy: [`needs_quote`]'s fast
+/// test (a leading letter, no trailing space, not `true` or `false`, no
+/// classified byte) with the byte scan done sixteen bytes at a time over the
+/// copy in `dst`, where reading past the string's end is allowed (the bytes
+/// there are masked off). Anything else asks [`needs_quote`] itself.
+#[inline(always)]
+fn put_str(dst: &mut [u8], pos: usize, s: &str, later: &[Cell<'_>]) -> Option<usize> {
+    let b = s.as_bytes();
+    let end = copy_short(dst, pos, b);
+    if let (Some(first), Some(&last)) = (b.first(), b.last()) {
+        if first.is_ascii_alphabetic()
+            && last != b' '
+            && !classified_copy(dst, pos, end)
+            && !matches!(b, b"true" | b"false")
+        {
+            return Some(end);
+        }
+    }
+    if !needs_quote(s) {
+        return Some(end);
+    }
+    put_quoted(dst, pos, s, later)
+}
+
+/// Whether `dst[start..end]` holds a byte that [`needs_quote`] classifies:
+/// `"`, `\`, `|`, `,`, `[`, a C0 control or a non-ASCII byte. Reads whole
+/// sixteen-byte blocks from `dst` (a block running past `dst`'s end answers
+/// yes, sending the string to the general check).
+#[inline(always)]
+fn classified_copy(dst: &[u8], start: usize, end: usize) -> bool {
+    let mut at = start;
+    while at < end {
+        let Some(block) = dst.get(at..at + 16) else {
+            return true;
+        };
+        let mut bytes = [0u8; 16];
+        bytes.copy_from_slice(block);
+        let mut mask = block_classified(&bytes);
+        if end - at < 16 {
+            // Keep the string's bytes (the low `end - at` bits).
+            mask &= (1u32 << (end - at)) - 1;
+        }
+        if mask != 0 {
+            return true;
+        }
+        at += 16;
+    }
+    false
+}
+
+/// One bit per byte of `block` that [`classified_copy`] looks for (bit `i`
+/// for byte `i`): six SSE2 compares and one mask extract, where the portable
+/// loop compiles to per-byte code.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn block_classified(block: &[u8; 16]) -> u32 {
+    use core::arch::x86_64::{
+        _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128,
+        _mm_set1_epi8,
+    };
+    // SAFETY: SSE2 is part of the x86-64 baseline, so every intrinsic here
+    // is available; `block` is 16 readable bytes and `_mm_loadu_si128` has
+    // no alignment requirement.
+    unsafe {
+        let x = _mm_loadu_si128(block.as_ptr().cast());
+        let eq = |c: u8| _mm_cmpeq_epi8(x, _mm_set1_epi8(c as i8));
+        // Signed: C0 controls and every byte >= 0x80 are below 0x20.
+        let low = _mm_cmplt_epi8(x, _mm_set1_epi8(0x20));
+        let hits = _mm_or_si128(
+            _mm_or_si128(low, _mm_or_si128(eq(b'"'), eq(b'\\'))),
+            _mm_or_si128(eq(b'|'), _mm_or_si128(eq(b','), eq(b'['))),
+        );
+        _mm_movemask_epi8(hits) as u32
+    }
+}
+
+/// [`block_classified`] elsewhere.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn block_classified(block: &[u8; 16]) -> u32 {
+    block_classified_portable(block)
+}
+
+/// The portable form of [`block_classified`] (and its test oracle).
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+#[inline]
+fn block_classified_portable(block: &[u8; 16]) -> u32 {
+    let mut mask = 0u32;
+    for (i, &b) in block.iter().enumerate() {
+        let hit = !(0x20..0x80).contains(&b) || matches!(b, b'"' | b'\\' | b'|' | b',' | b'[');
+        mask |= u32::from(hit) << i;
+    }
+    mask
+}
+
+/// The quoted arm of [`put_str`], out of line: it is rare.
+#[inline(never)]
+fn put_quoted(dst: &mut [u8], pos: usize, s: &str, later: &[Cell<'_>]) -> Option<usize> {
+    // Two quotes, at most six bytes per byte (`\u00XX`), the separator.
+    let worst = s.len().checked_mul(6)?.checked_add(3)?;
+    let after = later
+        .iter()
+        .fold(1usize, |n, &c| n.saturating_add(cell_bound(c)));
+    let room = dst.len().checked_sub(pos)?;
+    if worst.checked_add(after)? > room {
+        return None;
+    }
+    let mut out = SliceSink {
+        dst: &mut dst[pos..],
+        len: 0,
+    };
+    write_quoted(&mut out, s).ok()?;
+    Some(pos + out.len)
+}
+
+/// A sink over a fixed slice, refusing what does not fit.
+struct SliceSink<'a> {
+    dst: &'a mut [u8],
+    len: usize,
+}
+
+impl Sink for SliceSink<'_> {
+    #[inline]
+    fn write_bytes(&mut self, bytes: &[u8]) -> core::result::Result<(), SinkError> {
+        let end = self.len.checked_add(bytes.len()).ok_or(SinkError)?;
+        self.dst
+            .get_mut(self.len..end)
+            .ok_or(SinkError)?
+            .copy_from_slice(bytes);
+        self.len = end;
+        Ok(())
+    }
+}
+
+/// Copies a short `src` to `dst[pos..]` with at most two overlapping
+/// fixed-size moves (no call into `memcpy` for the typical cell), and
+/// returns the end.
+#[inline(always)]
+fn copy_short(dst: &mut [u8], pos: usize, src: &[u8]) -> usize {
+    let n = src.len();
+    let out = &mut dst[pos..pos + n];
+    match n {
+        0 => {}
+        1..=3 => {
+            out[0] = src[0];
+            out[n / 2] = src[n / 2];
+            out[n - 1] = src[n - 1];
+        }
+        4..=7 => {
+            out[..4].copy_from_slice(&src[..4]);
+            out[n - 4..].copy_from_slice(&src[n - 4..]);
+        }
+        8..=16 => {
+            out[..8].copy_from_slice(&src[..8]);
+            out[n - 8..].copy_from_slice(&src[n - 8..]);
+        }
+        17..=32 => {
+            out[..16].copy_from_slice(&src[..16]);
+            out[n - 16..].copy_from_slice(&src[n - 16..]);
+        }
+        _ => out.copy_from_slice(src),
+    }
+    pos + n
+}
+
+/// Two decimal digits per entry, `00` to `99`.
+const DIGIT_PAIRS: &[u8; 200] = b"\
+0001020304050607080910111213141516171819\
+2021222324252627282930313233343536373839\
+4041424344454647484950515253545556575859\
+6061626364656667686970717273747576777879\
+8081828384858687888990919293949596979899";
+
+/// `10^i`.
+const POWERS_OF_TEN: [u64; 20] = {
+    let mut table = [1u64; 20];
+    let mut i = 1;
+    while i < 20 {
+        table[i] = table[i - 1] * 10;
+        i += 1;
+    }
+    table
+};
+
+/// The number of decimal digits of `n` (1 for 0): `log10` from the bit
+/// length (`1233 / 4096` is just above `log10 2`), corrected by one compare
+/// (`n | 1` so that 0 counts as one digit; no power of ten above 1 is odd).
+#[inline(always)]
+fn decimal_digits(n: u64) -> usize {
+    let bits = 64 - (n | 1).leading_zeros() as usize;
+    let t = (bits * 1233) >> 12;
+    let n = n | 1;
+    t + 1 - usize::from(n < POWERS_OF_TEN[t])
+}
+
+/// Writes `n` in decimal at `dst[pos..]`, two digits per step from the end
+/// (the digits land in place, with no copy from a scratch buffer as with
+/// `itoa`), and returns the end.
+#[inline(always)]
+fn put_u64(dst: &mut [u8], pos: usize, mut n: u64) -> usize {
+    let len = decimal_digits(n);
+    let out = &mut dst[pos..pos + len];
+    let mut i = len;
+    while n >= 100 {
+        let pair = (n % 100) as usize * 2;
+        n /= 100;
+        i -= 2;
+        out[i..i + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+    }
+    if n >= 10 {
+        let pair = n as usize * 2;
+        out[..2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+    } else {
+        out[0] = b'0' + n as u8;
+    }
+    pos + len
+}
+
+#[inline(always)]
+fn put_i64(dst: &mut [u8], mut pos: usize, n: i64) -> usize {
+    if n < 0 {
+        dst[pos] = b'-';
+        pos += 1;
+    }
+    put_u64(dst, pos, n.unsigned_abs())
+}
+
+/// Writes a finite double canonically: the short-decimal layout in place
+/// when it applies, else [`NumberBuffer::format_f64_bytes`] copied.
+#[inline(always)]
+fn put_f64(dst: &mut [u8], mut pos: usize, numbers: &mut NumberBuffer, f: f64) -> Result<usize> {
+    let Some((whole, thousandths)) = short_decimal_parts(f) else {
+        return Ok(put_bytes(dst, pos, numbers.format_f64_bytes(f)?));
+    };
+    if f < 0.0 {
+        dst[pos] = b'-';
+        pos += 1;
+    }
+    pos = put_u64(dst, pos, whole);
+    if thousandths != 0 {
+        let t = thousandths as usize;
+        dst[pos..pos + 4].copy_from_slice(&[
+            b'.',
+            b'0' + (t / 100) as u8,
+            DIGIT_PAIRS[t % 100 * 2],
+            DIGIT_PAIRS[t % 100 * 2 + 1],
+        ]);
+        // Drop the trailing zeros: `.500` is `.5`, `.750` is `.75`.
+        let kept = if t % 10 != 0 {
+            3
+        } else if t % 100 != 0 {
+            2
+        } else {
+            1
+        };
+        pos += 1 + kept;
+    }
+    Ok(pos)
+}
+
 /// A header value must be printable, non-whitespace ASCII (spec §4 `header-value`).
 pub(crate) fn check_header_value(key: &str, value: &str) -> Result<()> {
     if value.is_empty() || !value.bytes().all(|b| (0x21..=0x7e).contains(&b)) {
@@ -748,6 +1161,8 @@ fn key_label(value_fields: &[&str]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::borrow::ToOwned;
+    use alloc::string::ToString;
 
     fn writer() -> StreamWriter<String> {
         StreamWriter::new(String::new(), StreamOptions::new()).unwrap()
@@ -940,6 +1355,384 @@ mod tests {
         assert_eq!(
             w.field("a", &Value::Null).unwrap_err().kind(),
             ErrorKind::InvalidState
+        );
+    }
+
+    /// A deterministic xorshift generator for the fast-path tests.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+    }
+
+    /// Strings that exercise every branch of the bare/quoted decision and
+    /// every copy length class.
+    fn sample_strings(rng: &mut Rng) -> Vec<String> {
+        let mut out: Vec<String> = [
+            "",
+            "a",
+            "ab",
+            "abc",
+            "abcd",
+            "abcdefg",
+            "abcdefgh",
+            "Engineering",
+            "true",
+            "false",
+            "True",
+            "-",
+            "~",
+            "^",
+            "^{a}",
+            "#x",
+            "@x",
+            ".5",
+            "12",
+            "01",
+            "1.5",
+            "-3",
+            "+1",
+            "1e5",
+            "a b",
+            " a",
+            "a ",
+            "a|b",
+            "a,b",
+            "a\"b",
+            "a\\b",
+            "a[1]: x",
+            "ERR[404]: Not Found",
+            "a[b",
+            "São Paulo",
+            "é",
+            "naïve",
+            "a\u{85}b",
+            "a\u{a0}b",
+            "\u{feff}x",
+            "x\u{3000}",
+            "tab\there",
+            "nl\nx",
+            "ctl\u{1}",
+            "1.٥",
+            "123abc",
+            "alice.smith1@example.com",
+            "Zz_-.@#/:;<=>?!$%&'()*+",
+            "abcdefghijklmnop",
+            "abcdefghijklmnopq",
+        ]
+        .iter()
+        .map(|s| String::from(*s))
+        .collect();
+        const ALPHABET: &[&str] = &[
+            "a", "b", "Z", " ", "|", ",", "\"", "\\", "[", "]", ":", "-", "0", "9", ".", "é",
+            "\u{7f}", "\u{1f}", "\u{a0}", "t", "r", "u", "e", "日本",
+        ];
+        for _ in 0..4000 {
+            let len = (rng.next() % 70) as usize;
+            let mut text = String::new();
+            for _ in 0..len {
+                // Mostly letters, so that long bare strings are common.
+                let r = rng.next();
+                if r % 4 != 0 {
+                    text.push((b'a' + (r >> 8) as u8 % 26) as char);
+                } else {
+                    text.push_str(ALPHABET[(r >> 8) as usize % ALPHABET.len()]);
+                }
+            }
+            out.push(text);
+        }
+        out
+    }
+
+    /// The line the general (piecewise) path writes for a row.
+    fn reference_line(indent: usize, key: Option<&str>, cells: &[Cell<'_>]) -> String {
+        let mut out = String::new();
+        for _ in 0..indent {
+            out.push(' ');
+        }
+        if let Some(key) = key {
+            write_string(&mut out, key).unwrap();
+        }
+        for (i, cell) in cells.iter().enumerate() {
+            if i > 0 || key.is_some() {
+                out.push('|');
+            }
+            match *cell {
+                Cell::Null => out.push('-'),
+                Cell::Missing => out.push('~'),
+                Cell::Bool(b) => out.push_str(if b { "true" } else { "false" }),
+                Cell::Int(n) => out.push_str(itoa::Buffer::new().format(n)),
+                Cell::Float(f) => out.push_str(NumberBuffer::new().format_f64(f).unwrap()),
+                Cell::Str(s) => write_string(&mut out, s).unwrap(),
+            }
+        }
+        out.push('\n');
+        out
+    }
+
+    /// Runs `assemble_row` into a buffer of `room` bytes (filled with junk)
+    /// and returns what it published, or `None` if it stopped early.
+    fn assembled(
+        room: usize,
+        indent: usize,
+        key: Option<&str>,
+        cells: &[Cell<'_>],
+    ) -> Option<String> {
+        let mut dst = vec![0xa5u8; room];
+        match assemble_row(&mut dst, &mut NumberBuffer::new(), indent, key, cells).unwrap() {
+            Assembled::Row(len) => Some(String::from_utf8(dst[..len].to_vec()).unwrap()),
+            Assembled::Prefix(len, from) => {
+                let text = String::from_utf8(dst[..len].to_vec()).unwrap();
+                // The prefix is exactly the reference up to cell `from`.
+                let full = reference_line(indent, key, cells);
+                let rest = reference_line(0, None, &cells[from..]);
+                assert_eq!(format!("{text}{rest}"), full);
+                None
+            }
+            Assembled::Nothing => None,
+        }
+    }
+
+    #[test]
+    fn digits_match_itoa() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let mut values: Vec<i64> = vec![0, 1, -1, i64::MIN, i64::MAX, i64::MIN + 1];
+        let mut p = 1i64;
+        for _ in 0..19 {
+            values.extend([p - 1, p, p + 1, -p, -p + 1, -p - 1]);
+            p = p.saturating_mul(10);
+        }
+        for _ in 0..200_000 {
+            let r = rng.next();
+            values.push((r as i64) >> (r % 64));
+        }
+        let mut dst = [0u8; 24];
+        for n in values {
+            let end = put_i64(&mut dst, 2, n);
+            assert_eq!(
+                &dst[2..end],
+                itoa::Buffer::new().format(n).as_bytes(),
+                "{n}"
+            );
+            let u = n as u64;
+            assert_eq!(
+                decimal_digits(u),
+                itoa::Buffer::new().format(u).len(),
+                "{u}"
+            );
+        }
+        assert_eq!(decimal_digits(u64::MAX), 20);
+    }
+
+    #[test]
+    fn floats_match_format_f64() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut values = vec![
+            0.0,
+            -0.0,
+            0.5,
+            4.99,
+            1e-7,
+            0.001,
+            0.0015,
+            123.456,
+            2f64.powi(38),
+            2f64.powi(53),
+            2f64.powi(53) - 1.0,
+            1e300,
+            f64::MIN_POSITIVE,
+            f64::MAX,
+            5e-324,
+        ];
+        for _ in 0..300_000 {
+            let r = rng.next();
+            values.push((r % 500) as f64 / 100.0);
+            values.push((r >> 20) as f64 / 10f64.powi((r % 5) as i32));
+            values.push(f64::from_bits(rng.next()));
+        }
+        let mut numbers = NumberBuffer::new();
+        let mut dst = [0u8; NUMBER_BUFFER_LEN + 8];
+        for v in values {
+            if !v.is_finite() {
+                continue;
+            }
+            for v in [v, -v] {
+                let end = put_f64(&mut dst, 3, &mut numbers, v).unwrap();
+                let expected = NumberBuffer::new().format_f64(v).unwrap().to_owned();
+                assert_eq!(&dst[3..end], expected.as_bytes(), "{v:e}");
+            }
+        }
+    }
+
+    #[test]
+    fn short_copies_are_exact() {
+        let src: Vec<u8> = (0..100u8).map(|i| b'A' + i % 26).collect();
+        for n in 0..100 {
+            for pos in [0, 1, 7] {
+                let mut dst = vec![b'#'; 120];
+                let end = copy_short(&mut dst, pos, &src[..n]);
+                assert_eq!(end, pos + n);
+                assert_eq!(&dst[pos..end], &src[..n]);
+                assert!(dst[..pos].iter().chain(&dst[end..]).all(|&b| b == b'#'));
+            }
+        }
+    }
+
+    #[test]
+    fn block_classification_matches_portable_and_scalar() {
+        let mut rng = Rng(0x1234_5678_9abc_def1);
+        for _ in 0..100_000 {
+            let mut block = [0u8; 16];
+            for b in &mut block {
+                let r = rng.next();
+                *b = if r % 3 == 0 {
+                    r as u8
+                } else {
+                    b'a' + (r >> 8) as u8 % 26
+                };
+            }
+            let fast = block_classified(&block);
+            assert_eq!(fast, block_classified_portable(&block), "{block:?}");
+        }
+        for b in 0..=255u8 {
+            let block = [b; 16];
+            let expected = !(0x20..0x80).contains(&b) || b"\"\\|,[".contains(&b);
+            assert_eq!(block_classified(&block) == 0xffff, expected, "{b:#x}");
+            assert_eq!(block_classified(&block) == 0, !expected, "{b:#x}");
+        }
+    }
+
+    #[test]
+    fn strings_match_write_string() {
+        let mut rng = Rng(0xdead_beef_cafe_f00d);
+        for s in sample_strings(&mut rng) {
+            let mut expected = String::new();
+            write_string(&mut expected, &s).unwrap();
+            // Plenty of room, then room that ends inside the string's last
+            // block, then too little room for the quoted worst case.
+            for (room, pos) in [
+                (s.len() * 6 + 64, 0),
+                (s.len() * 6 + 64, 5),
+                (s.len() + 3, 0),
+                (s.len() + 1, 1),
+            ] {
+                let mut dst = vec![b'#'; room];
+                match put_str(&mut dst, pos, &s, &[]) {
+                    Some(end) => assert_eq!(
+                        core::str::from_utf8(&dst[pos..end]).unwrap(),
+                        expected,
+                        "{s:?} room {room}"
+                    ),
+                    None => assert!(needs_quote(&s), "{s:?}"),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn assembled_rows_match_the_general_path() {
+        let mut rng = Rng(0x0bad_5eed_1234_5678);
+        let strings = sample_strings(&mut rng);
+        let (mut whole, mut stopped) = (0, 0);
+        for round in 0..20_000 {
+            let width = 1 + (rng.next() % 9) as usize;
+            let mut cells = Vec::new();
+            for _ in 0..width {
+                let r = rng.next();
+                cells.push(match r % 8 {
+                    0 => Cell::Null,
+                    1 => Cell::Missing,
+                    2 => Cell::Bool(r & 256 != 0),
+                    3 => Cell::Int((rng.next() as i64) >> ((r >> 8) % 64)),
+                    4 => Cell::Float((r >> 12) as f64 / 10f64.powi((r >> 4) as i32 % 5)),
+                    5 => Cell::Float(f64::from_bits(rng.next()) % 1e30),
+                    _ => Cell::Str(&strings[(r >> 8) as usize % strings.len()]),
+                });
+            }
+            let cells: Vec<Cell<'_>> = cells
+                .into_iter()
+                .map(|c| match c {
+                    Cell::Float(f) if !f.is_finite() => Cell::Float(0.25),
+                    c => c,
+                })
+                .collect();
+            let key = (round % 3 == 0).then(|| strings[round % strings.len()].as_str());
+            let indent = 2 * (round % 3);
+            let expected = reference_line(indent, key, &cells);
+            let bound = check_cells(&cells).unwrap() + indent + key.map_or(0, |k| k.len() + 1) + 17;
+            for room in [bound, bound + 300, expected.len() * 7 + 64] {
+                match assembled(room, indent, key, &cells) {
+                    Some(text) => {
+                        assert_eq!(text, expected, "{cells:?}");
+                        whole += 1;
+                    }
+                    None => stopped += 1,
+                }
+            }
+        }
+        // Both outcomes are exercised.
+        assert!(whole > 10_000 && stopped > 1_000, "{whole} {stopped}");
+    }
+
+    #[test]
+    fn rows_match_the_general_path_at_every_buffer_size() {
+        let mut rng = Rng(0x5151_7272_9393_a4a4);
+        let strings = sample_strings(&mut rng);
+        for capacity in [0, 1, 16, 64, 200, 8192] {
+            let mut w =
+                StreamWriter::new(Vec::new(), StreamOptions::new().buffer_capacity(capacity))
+                    .unwrap();
+            let mut expected = String::from("GCF profile=generic\n");
+            w.begin_section("s").unwrap();
+            expected.push_str("## s\n");
+            w.begin_keyed_map(Some("m"), &["a", "b", "c"]).unwrap();
+            expected.push_str("  ## m [?:]{key,a,b,c}\n");
+            for (i, s) in strings.iter().enumerate() {
+                let n = rng.next();
+                let cells = [
+                    Cell::Str(s),
+                    Cell::Int(n as i64),
+                    Cell::Float((n % 1000) as f64 / 8.0),
+                ];
+                let key = strings[(i * 7) % strings.len()].as_str();
+                w.keyed_row(key, &cells).unwrap();
+                expected.push_str(&reference_line(2, Some(key), &cells));
+            }
+            w.end_table().unwrap();
+            w.end_section().unwrap();
+            let n = strings.len();
+            expected.push_str(&format!("##! summary counts={n}\n"));
+            let out = w.finish().unwrap();
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                expected,
+                "capacity {capacity}"
+            );
+        }
+    }
+
+    #[test]
+    fn bad_float_refuses_the_row_without_poisoning() {
+        let mut w = writer();
+        w.begin_table(None, &["a", "b", "c"]).unwrap();
+        let e = w
+            .row(&[
+                Cell::Str("x"),
+                Cell::Float(f64::INFINITY),
+                Cell::Float(f64::NAN),
+            ])
+            .unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::OutOfRange);
+        assert!(e.to_string().contains("inf"), "{e}");
+        w.row(&[Cell::Str("x"), Cell::Int(1), Cell::Null]).unwrap();
+        assert_eq!(
+            w.finish().unwrap(),
+            "GCF profile=generic\n## [?]{a,b,c}\nx|1|-\n##! summary counts=1\n"
         );
     }
 }
