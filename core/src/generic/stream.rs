@@ -606,9 +606,7 @@ impl<K: Sink> StreamWriter<K> {
         bound: usize,
     ) -> Result<()> {
         let indent = 2 * (self.scopes.len() - 1);
-        // 16 bytes of slack: the string check reads whole blocks.
         let need = bound
-            .saturating_add(16)
             .saturating_add(indent)
             .saturating_add(key.map_or(0, |k| k.len().saturating_add(1)))
             .saturating_add(1);
@@ -848,19 +846,18 @@ fn put_bytes(dst: &mut [u8], pos: usize, b: &[u8]) -> usize {
 /// returns the end; `None` when it needs quotes and its escaped worst case
 /// might not leave room for the `later` cells (and the line end).
 ///
-/// The common bare string is decided on its copy: [`needs_quote`]'s fast
-/// test (a leading letter, no trailing space, not `true` or `false`, no
-/// classified byte) with the byte scan done sixteen bytes at a time over the
-/// copy in `dst`, where reading past the string's end is allowed (the bytes
-/// there are masked off). Anything else asks [`needs_quote`] itself.
+/// The common bare string is decided while it is copied: [`needs_quote`]'s
+/// fast test (a leading letter, no trailing space, not `true` or `false`, no
+/// classified byte) with the byte scan done on the very words the copy
+/// loads ([`copy_classify`]). Anything else asks [`needs_quote`] itself.
 #[inline(always)]
 fn put_str(dst: &mut [u8], pos: usize, s: &str, later: &[Cell<'_>]) -> Option<usize> {
     let b = s.as_bytes();
-    let end = copy_short(dst, pos, b);
+    let (end, classified) = copy_classify(dst, pos, b);
     if let (Some(first), Some(&last)) = (b.first(), b.last()) {
-        if first.is_ascii_alphabetic()
+        if !classified
+            && first.is_ascii_alphabetic()
             && last != b' '
-            && !classified_copy(dst, pos, end)
             && !matches!(b, b"true" | b"false")
         {
             return Some(end);
@@ -872,47 +869,86 @@ fn put_str(dst: &mut [u8], pos: usize, s: &str, later: &[Cell<'_>]) -> Option<us
     put_quoted(dst, pos, s, later)
 }
 
-/// Whether `dst[start..end]` holds a byte that [`needs_quote`] classifies:
-/// `"`, `\`, `|`, `,`, `[`, a C0 control or a non-ASCII byte. Reads whole
-/// sixteen-byte blocks from `dst` (a block running past `dst`'s end answers
-/// yes, sending the string to the general check).
+/// Loads eight bytes of `src` from `at` (which must leave eight).
 #[inline(always)]
-fn classified_copy(dst: &[u8], start: usize, end: usize) -> bool {
-    let mut at = start;
-    while at < end {
-        let Some(block) = dst.get(at..at + 16) else {
-            return true;
-        };
-        let mut bytes = [0u8; 16];
-        bytes.copy_from_slice(block);
-        let mut mask = block_classified(&bytes);
-        if end - at < 16 {
-            // Keep the string's bytes (the low `end - at` bits).
-            mask &= (1u32 << (end - at)) - 1;
-        }
-        if mask != 0 {
-            return true;
-        }
-        at += 16;
-    }
-    false
+fn load8(src: &[u8], at: usize) -> u64 {
+    let mut word = [0u8; 8];
+    word.copy_from_slice(&src[at..at + 8]);
+    u64::from_le_bytes(word)
 }
 
-/// One bit per byte of `block` that [`classified_copy`] looks for (bit `i`
-/// for byte `i`): six SSE2 compares and one mask extract, where the portable
-/// loop compiles to per-byte code.
+/// Copies `src` to `dst[pos..]` and returns the end and whether `src` holds
+/// a byte that [`needs_quote`] classifies (`"`, `\`, `|`, `,`, `[`, a C0
+/// control or a non-ASCII byte).
+///
+/// A short string moves as at most two overlapping fixed-size loads and
+/// stores (no call into `memcpy`), and the same loaded words are classified
+/// sixteen bytes at a time: the check never re-reads the bytes just stored,
+/// which would stall on store forwarding. Every word loaded lies inside
+/// `src`; a byte seen twice (the overlap) cannot change the answer.
+#[inline(always)]
+fn copy_classify(dst: &mut [u8], pos: usize, src: &[u8]) -> (usize, bool) {
+    let n = src.len();
+    let out = &mut dst[pos..pos + n];
+    let classified = match n {
+        0 => false,
+        1..=3 => {
+            let (x, y, z) = (src[0], src[n / 2], src[n - 1]);
+            out[0] = x;
+            out[n / 2] = y;
+            out[n - 1] = z;
+            let word = u64::from_le_bytes([x, y, z, x, y, z, x, y]);
+            pair_classified(word, word)
+        }
+        4..=7 => {
+            let mut lo = [0u8; 4];
+            let mut hi = [0u8; 4];
+            lo.copy_from_slice(&src[..4]);
+            hi.copy_from_slice(&src[n - 4..]);
+            out[..4].copy_from_slice(&lo);
+            out[n - 4..].copy_from_slice(&hi);
+            let word = u64::from(u32::from_le_bytes(lo)) | u64::from(u32::from_le_bytes(hi)) << 32;
+            pair_classified(word, word)
+        }
+        8..=16 => {
+            let (lo, hi) = (load8(src, 0), load8(src, n - 8));
+            out[..8].copy_from_slice(&lo.to_le_bytes());
+            out[n - 8..].copy_from_slice(&hi.to_le_bytes());
+            pair_classified(lo, hi)
+        }
+        17..=32 => {
+            let (a, b) = (load8(src, 0), load8(src, 8));
+            let (c, d) = (load8(src, n - 16), load8(src, n - 8));
+            out[..8].copy_from_slice(&a.to_le_bytes());
+            out[8..16].copy_from_slice(&b.to_le_bytes());
+            out[n - 16..n - 8].copy_from_slice(&c.to_le_bytes());
+            out[n - 8..].copy_from_slice(&d.to_le_bytes());
+            pair_classified(a, b) || pair_classified(c, d)
+        }
+        _ => {
+            out.copy_from_slice(src);
+            let found = src
+                .chunks_exact(16)
+                .any(|block| pair_classified(load8(block, 0), load8(block, 8)));
+            found || pair_classified(load8(src, n - 16), load8(src, n - 8))
+        }
+    };
+    (pos + n, classified)
+}
+
+/// Whether any of the sixteen bytes of `lo` and `hi` (little-endian) is one
+/// [`copy_classify`] looks for: six SSE2 compares and one mask extract.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn block_classified(block: &[u8; 16]) -> u32 {
+fn pair_classified(lo: u64, hi: u64) -> bool {
     use core::arch::x86_64::{
-        _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128,
-        _mm_set1_epi8,
+        _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+        _mm_set_epi64x,
     };
     // SAFETY: SSE2 is part of the x86-64 baseline, so every intrinsic here
-    // is available; `block` is 16 readable bytes and `_mm_loadu_si128` has
-    // no alignment requirement.
+    // is available; none of them touches memory.
     unsafe {
-        let x = _mm_loadu_si128(block.as_ptr().cast());
+        let x = _mm_set_epi64x(hi as i64, lo as i64);
         let eq = |c: u8| _mm_cmpeq_epi8(x, _mm_set1_epi8(c as i8));
         // Signed: C0 controls and every byte >= 0x80 are below 0x20.
         let low = _mm_cmplt_epi8(x, _mm_set1_epi8(0x20));
@@ -920,27 +956,25 @@ fn block_classified(block: &[u8; 16]) -> u32 {
             _mm_or_si128(low, _mm_or_si128(eq(b'"'), eq(b'\\'))),
             _mm_or_si128(eq(b'|'), _mm_or_si128(eq(b','), eq(b'['))),
         );
-        _mm_movemask_epi8(hits) as u32
+        _mm_movemask_epi8(hits) != 0
     }
 }
 
-/// [`block_classified`] elsewhere.
+/// [`pair_classified`] elsewhere.
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
-fn block_classified(block: &[u8; 16]) -> u32 {
-    block_classified_portable(block)
+fn pair_classified(lo: u64, hi: u64) -> bool {
+    pair_classified_portable(lo, hi)
 }
 
-/// The portable form of [`block_classified`] (and its test oracle).
+/// The portable form of [`pair_classified`] (and its test oracle).
 #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 #[inline]
-fn block_classified_portable(block: &[u8; 16]) -> u32 {
-    let mut mask = 0u32;
-    for (i, &b) in block.iter().enumerate() {
-        let hit = !(0x20..0x80).contains(&b) || matches!(b, b'"' | b'\\' | b'|' | b',' | b'[');
-        mask |= u32::from(hit) << i;
-    }
-    mask
+fn pair_classified_portable(lo: u64, hi: u64) -> bool {
+    lo.to_le_bytes()
+        .into_iter()
+        .chain(hi.to_le_bytes())
+        .any(|b| !(0x20..0x80).contains(&b) || matches!(b, b'"' | b'\\' | b'|' | b',' | b'['))
 }
 
 /// The quoted arm of [`put_str`], out of line: it is rare.
@@ -980,37 +1014,6 @@ impl Sink for SliceSink<'_> {
         self.len = end;
         Ok(())
     }
-}
-
-/// Copies a short `src` to `dst[pos..]` with at most two overlapping
-/// fixed-size moves (no call into `memcpy` for the typical cell), and
-/// returns the end.
-#[inline(always)]
-fn copy_short(dst: &mut [u8], pos: usize, src: &[u8]) -> usize {
-    let n = src.len();
-    let out = &mut dst[pos..pos + n];
-    match n {
-        0 => {}
-        1..=3 => {
-            out[0] = src[0];
-            out[n / 2] = src[n / 2];
-            out[n - 1] = src[n - 1];
-        }
-        4..=7 => {
-            out[..4].copy_from_slice(&src[..4]);
-            out[n - 4..].copy_from_slice(&src[n - 4..]);
-        }
-        8..=16 => {
-            out[..8].copy_from_slice(&src[..8]);
-            out[n - 8..].copy_from_slice(&src[n - 8..]);
-        }
-        17..=32 => {
-            out[..16].copy_from_slice(&src[..16]);
-            out[n - 16..].copy_from_slice(&src[n - 16..]);
-        }
-        _ => out.copy_from_slice(src),
-    }
-    pos + n
 }
 
 /// Two decimal digits per entry, `00` to `99`.
@@ -1570,40 +1573,43 @@ mod tests {
     }
 
     #[test]
-    fn short_copies_are_exact() {
-        let src: Vec<u8> = (0..100u8).map(|i| b'A' + i % 26).collect();
-        for n in 0..100 {
+    fn copies_are_exact_and_classified() {
+        let mut rng = Rng(0x1234_5678_9abc_def1);
+        let classified =
+            |b: u8| !(0x20..0x80).contains(&b) || matches!(b, b'"' | b'\\' | b'|' | b',' | b'[');
+        for round in 0..20_000 {
+            let n = round % 100;
+            let mut src: Vec<u8> = (0..n).map(|_| b'a' + (rng.next() % 26) as u8).collect();
+            if n > 0 && round % 3 != 0 {
+                // One classified byte (or a neighbour of one) anywhere.
+                let at = (rng.next() as usize) % n;
+                src[at] = rng.next() as u8;
+            }
             for pos in [0, 1, 7] {
                 let mut dst = vec![b'#'; 120];
-                let end = copy_short(&mut dst, pos, &src[..n]);
+                let (end, found) = copy_classify(&mut dst, pos, &src);
                 assert_eq!(end, pos + n);
-                assert_eq!(&dst[pos..end], &src[..n]);
+                assert_eq!(&dst[pos..end], &src[..]);
                 assert!(dst[..pos].iter().chain(&dst[end..]).all(|&b| b == b'#'));
+                assert_eq!(found, src.iter().any(|&b| classified(b)), "{src:?}");
             }
         }
-    }
-
-    #[test]
-    fn block_classification_matches_portable_and_scalar() {
-        let mut rng = Rng(0x1234_5678_9abc_def1);
         for _ in 0..100_000 {
-            let mut block = [0u8; 16];
-            for b in &mut block {
-                let r = rng.next();
-                *b = if r % 3 == 0 {
-                    r as u8
-                } else {
-                    b'a' + (r >> 8) as u8 % 26
-                };
-            }
-            let fast = block_classified(&block);
-            assert_eq!(fast, block_classified_portable(&block), "{block:?}");
+            let (lo, hi) = (rng.next(), rng.next());
+            assert_eq!(pair_classified(lo, hi), pair_classified_portable(lo, hi));
         }
         for b in 0..=255u8 {
-            let block = [b; 16];
-            let expected = !(0x20..0x80).contains(&b) || b"\"\\|,[".contains(&b);
-            assert_eq!(block_classified(&block) == 0xffff, expected, "{b:#x}");
-            assert_eq!(block_classified(&block) == 0, !expected, "{b:#x}");
+            let word = u64::from_le_bytes([b; 8]);
+            assert_eq!(
+                pair_classified(word, 0x6161_6161_6161_6161),
+                classified(b),
+                "{b:#x}"
+            );
+            assert_eq!(
+                pair_classified(0x6161_6161_6161_6161, word),
+                classified(b),
+                "{b:#x}"
+            );
         }
     }
 
