@@ -7,7 +7,7 @@
 //!
 //! The buffer is zero-filled once at construction and its fill level is kept
 //! apart from the allocation, so a writer can assemble a whole line straight
-//! into the free tail ([`Buffered::spare`]) with plain safe slice stores and
+//! into the free tail ([`Buffered::tail`]) with plain safe slice stores and
 //! publish it with one [`Buffered::commit`]: one capacity check per line
 //! instead of one per piece, and a line that is abandoned half-way (a cell the
 //! fast path does not handle) leaves nothing behind.
@@ -54,24 +54,21 @@ impl<K: Sink> Buffered<K> {
         Ok(())
     }
 
-    /// The free tail of the buffer, at least `need` bytes long, flushing the
-    /// pending bytes first when they leave less room than that; `None` when
-    /// `need` exceeds the whole capacity (the caller then writes piecewise).
-    ///
-    /// Nothing written into the tail is output until [`commit`](Self::commit).
+    /// The free tail of the buffer, for a writer to assemble a line in;
+    /// nothing written there is output until [`commit`](Self::commit).
     #[inline]
-    pub(crate) fn spare(&mut self, need: usize) -> Result<Option<&mut [u8]>, Error> {
-        if need > self.buf.len() - self.len {
-            if need > self.buf.len() {
-                return Ok(None);
-            }
-            self.flush_pending()?;
-        }
-        Ok(Some(&mut self.buf[self.len..]))
+    pub(crate) fn tail(&mut self) -> &mut [u8] {
+        &mut self.buf[self.len..]
     }
 
-    /// Appends the first `n` bytes of the slice [`spare`](Self::spare)
-    /// returned to the pending output.
+    /// How many bytes wait for the sink.
+    #[inline]
+    pub(crate) fn pending(&self) -> usize {
+        self.len
+    }
+
+    /// Appends the first `n` bytes of the [`tail`](Self::tail) to the
+    /// pending output.
     #[inline]
     pub(crate) fn commit(&mut self, n: usize) {
         debug_assert!(n <= self.buf.len() - self.len);

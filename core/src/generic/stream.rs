@@ -336,8 +336,7 @@ impl<K: Sink> StreamWriter<K> {
     /// Writes one table row; `cells` must have one entry per declared field.
     pub fn row(&mut self, cells: &[Cell<'_>]) -> Result<()> {
         self.check_row(TableKind::Array, cells.len())?;
-        let bound = check_cells(cells)?;
-        self.write_cells_row(None, cells, bound)
+        self.write_cells_row(None, cells)
     }
 
     /// Writes one table row from scalar values (arrays and objects are refused).
@@ -361,8 +360,7 @@ impl<K: Sink> StreamWriter<K> {
     /// Writes one keyed-map member: `key` in cell 0, then one cell per value field.
     pub fn keyed_row(&mut self, key: &str, cells: &[Cell<'_>]) -> Result<()> {
         self.check_row(TableKind::KeyedMap, cells.len())?;
-        let bound = check_cells(cells)?;
-        self.write_cells_row(Some(key), cells, bound)
+        self.write_cells_row(Some(key), cells)
     }
 
     /// Writes one keyed-map member from an object, with the rules of
@@ -591,48 +589,53 @@ impl<K: Sink> StreamWriter<K> {
     }
 
     /// Writes a row of borrowed cells (after an optional keyed-map key) and
-    /// counts it. `bound` is [`check_cells`]' bound on the cells' bytes.
+    /// counts it; a non-finite float refuses the row before anything is
+    /// written, as [`check_cell`] did up front.
     ///
-    /// The row is assembled straight into the output buffer's free tail with
-    /// one capacity check ([`assemble_row`]) and published with one commit.
-    /// What the assembly does not finish (a row longer than the buffer, a
-    /// quoted key or string whose escapes may not fit) is written piecewise
-    /// by the general path from where it stopped, so the bytes are the same
-    /// either way and no partial cell is ever published.
-    fn write_cells_row(
-        &mut self,
-        key: Option<&str>,
-        cells: &[Cell<'_>],
-        bound: usize,
-    ) -> Result<()> {
+    /// The row is assembled straight into the output buffer's free tail
+    /// ([`assemble_row`], which checks room per cell and validates as it
+    /// goes, so there is no separate pass over the cells) and published with
+    /// one commit. If the tail runs out, the pending bytes are flushed and
+    /// the row is assembled again at the start of the empty buffer; what
+    /// still does not fit (a row longer than the buffer) is written
+    /// piecewise by the general path from where the assembly stopped, so the
+    /// bytes are the same either way and no partial cell is ever published.
+    fn write_cells_row(&mut self, key: Option<&str>, cells: &[Cell<'_>]) -> Result<()> {
         let indent = 2 * (self.scopes.len() - 1);
-        let need = bound
-            .saturating_add(indent)
-            .saturating_add(key.map_or(0, |k| k.len().saturating_add(1)))
-            .saturating_add(1);
-        self.guard(|w| {
-            let assembled = match w.out.spare(need)? {
-                Some(dst) => assemble_row(dst, &mut w.numbers, indent, key, cells)?,
-                None => Assembled::Nothing,
-            };
-            // Where the general path takes over, and whether its first cell
-            // needs a separator before it.
-            let (from, separate_first) = match assembled {
+        let mut flushed = false;
+        let (len, piece) = loop {
+            match assemble_row(self.out.tail(), &mut self.numbers, indent, key, cells)? {
                 Assembled::Row(len) => {
-                    w.out.commit(len);
+                    self.out.commit(len);
+                    self.count_row();
                     return Ok(());
                 }
-                Assembled::Prefix(len, from) => {
-                    w.out.commit(len);
-                    (from, false)
+                Assembled::Stopped(len, piece) => {
+                    // Cells before `piece` were checked by the assembly.
+                    for &cell in &cells[piece.saturating_sub(1)..] {
+                        check_cell(cell)?;
+                    }
+                    if flushed || self.out.pending() == 0 {
+                        break (len, piece);
+                    }
+                    flushed = true;
+                    self.guard(|w| w.out.flush())?;
                 }
-                Assembled::Nothing => {
+            }
+        };
+        self.guard(|w| {
+            w.out.commit(len);
+            // Where the general path takes over, and whether its first cell
+            // needs a separator before it.
+            let (from, separate_first) = match piece {
+                0 => {
                     w.indent()?;
                     if let Some(key) = key {
                         write_string(&mut w.out, key)?;
                     }
                     (0, key.is_some())
                 }
+                piece => (piece - 1, false),
             };
             for (i, &cell) in cells[from..].iter().enumerate() {
                 if i > 0 || separate_first {
@@ -643,12 +646,18 @@ impl<K: Sink> StreamWriter<K> {
             w.out.write_bytes(b"\n")?;
             Ok(())
         })?;
+        self.count_row();
+        Ok(())
+    }
+
+    /// Adds one row to the open section's count.
+    #[inline]
+    fn count_row(&mut self) {
         if let Some(slot) = self.table.as_ref().map(|t| t.slot) {
             if let Some(count) = self.counts.get_mut(slot) {
                 *count += 1;
             }
         }
-        Ok(())
     }
 
     fn write_value_cells(&mut self, values: &[Value]) -> Result<()> {
@@ -739,52 +748,28 @@ fn check_cell(cell: Cell<'_>) -> Result<()> {
     }
 }
 
-/// Checks every cell as [`check_cell`] does, in order, and returns an upper
-/// bound on the bytes [`assemble_row`] writes for them, one separator (or the
-/// final LF) per cell included.
-#[inline]
-fn check_cells(cells: &[Cell<'_>]) -> Result<usize> {
-    let mut bound = 0usize;
-    for &cell in cells {
-        check_cell(cell)?;
-        bound = bound.saturating_add(cell_bound(cell));
-    }
-    Ok(bound)
-}
-
-/// The most bytes [`put_cell`] writes for `cell` when it is written bare,
-/// plus one for the separator after it.
-#[inline(always)]
-fn cell_bound(cell: Cell<'_>) -> usize {
-    match cell {
-        Cell::Null | Cell::Missing => 2,
-        Cell::Bool(_) => 6,
-        // `-9223372036854775808`.
-        Cell::Int(_) => 21,
-        Cell::Float(_) => NUMBER_BUFFER_LEN + 1,
-        Cell::Str(s) => s.len().saturating_add(1),
-    }
-}
-
 /// How far [`assemble_row`] got.
+#[derive(Debug)]
 enum Assembled {
     /// The whole line, LF included, is the first `.0` bytes.
     Row(usize),
-    /// The first `.0` bytes hold the indentation, the key and separator and
-    /// every cell before cell `.1`, each with its separator; the rest is left
-    /// to the general path.
-    Prefix(usize, usize),
-    /// Nothing usable was written.
-    Nothing,
+    /// The tail ran out of room (or a quoted string's worst case would not
+    /// fit) before piece `.1`: piece 0 is the indentation and key, piece
+    /// `k + 1` is cell `k`. The first `.0` bytes hold every piece before it,
+    /// each cell followed by its separator.
+    Stopped(usize, usize),
 }
 
+/// The room [`assemble_row`] makes sure of before each cell: enough for any
+/// cell but a string (a float's general form is at most
+/// [`NUMBER_BUFFER_LEN`] bytes), its separator, and the short-decimal
+/// layout's four-byte fraction store.
+const CELL_ROOM: usize = NUMBER_BUFFER_LEN + 8;
+
 /// Lays out indentation, the optional key and `cells` (each followed by `|`,
-/// the last one's turned into the LF) at the start of `dst`, which is at
-/// least the bound [`StreamWriter::write_cells_row`] computed.
-///
-/// A string that needs quotes is escaped in place only when its worst case
-/// (six bytes per byte, two quotes) still leaves room for the cells after
-/// it; otherwise the assembly stops before it (or, for the key, gives up).
+/// the last one's turned into the LF) at the start of `dst`, checking the
+/// room left before each piece and each cell as it comes. A non-finite
+/// float is refused with [`check_cell`]'s error (nothing is published).
 fn assemble_row(
     dst: &mut [u8],
     numbers: &mut NumberBuffer,
@@ -792,30 +777,46 @@ fn assemble_row(
     key: Option<&str>,
     cells: &[Cell<'_>],
 ) -> Result<Assembled> {
+    let key_len = key.map_or(0, str::len);
+    if key_len.saturating_add(indent).saturating_add(CELL_ROOM) > dst.len() {
+        return Ok(Assembled::Stopped(0, 0));
+    }
     if indent > 0 {
         dst[..indent].fill(b' ');
     }
     let mut pos = indent;
     if let Some(key) = key {
-        match put_str(dst, pos, key, cells) {
+        match put_str(dst, pos, key) {
             Some(end) => pos = end,
-            None => return Ok(Assembled::Nothing),
+            None => return Ok(Assembled::Stopped(0, 0)),
         }
         dst[pos] = b'|';
         pos += 1;
     }
     for (i, &cell) in cells.iter().enumerate() {
+        let room = dst.len() - pos;
+        if room < CELL_ROOM {
+            return Ok(Assembled::Stopped(pos, i + 1));
+        }
         pos = match cell {
             Cell::Null => put_byte(dst, pos, b'-'),
             Cell::Missing => put_byte(dst, pos, b'~'),
             Cell::Bool(true) => put_bytes(dst, pos, b"true"),
             Cell::Bool(false) => put_bytes(dst, pos, b"false"),
             Cell::Int(n) => put_i64(dst, pos, n),
-            Cell::Float(f) => put_f64(dst, pos, numbers, f)?,
-            Cell::Str(s) => match put_str(dst, pos, s, &cells[i + 1..]) {
-                Some(end) => end,
-                None => return Ok(Assembled::Prefix(pos, i)),
-            },
+            Cell::Float(f) => {
+                check_cell(cell)?;
+                put_f64(dst, pos, numbers, f)?
+            }
+            Cell::Str(s) => {
+                if s.len() >= room {
+                    return Ok(Assembled::Stopped(pos, i + 1));
+                }
+                match put_str(dst, pos, s) {
+                    Some(end) => end,
+                    None => return Ok(Assembled::Stopped(pos, i + 1)),
+                }
+            }
         };
         dst[pos] = b'|';
         pos += 1;
@@ -843,15 +844,16 @@ fn put_bytes(dst: &mut [u8], pos: usize, b: &[u8]) -> usize {
 }
 
 /// Writes `s` at `dst[pos..]`, bare or quoted as [`write_string`] would, and
-/// returns the end; `None` when it needs quotes and its escaped worst case
-/// might not leave room for the `later` cells (and the line end).
+/// returns the end with at least one byte left after it; `None` when it
+/// needs quotes and its escaped worst case might not leave that. The caller
+/// makes sure `s` fits bare.
 ///
 /// The common bare string is decided while it is copied: [`needs_quote`]'s
 /// fast test (a leading letter, no trailing space, not `true` or `false`, no
 /// classified byte) with the byte scan done on the very words the copy
 /// loads ([`copy_classify`]). Anything else asks [`needs_quote`] itself.
 #[inline(always)]
-fn put_str(dst: &mut [u8], pos: usize, s: &str, later: &[Cell<'_>]) -> Option<usize> {
+fn put_str(dst: &mut [u8], pos: usize, s: &str) -> Option<usize> {
     let b = s.as_bytes();
     let (end, classified) = copy_classify(dst, pos, b);
     if let (Some(first), Some(&last)) = (b.first(), b.last()) {
@@ -866,7 +868,7 @@ fn put_str(dst: &mut [u8], pos: usize, s: &str, later: &[Cell<'_>]) -> Option<us
     if !needs_quote(s) {
         return Some(end);
     }
-    put_quoted(dst, pos, s, later)
+    put_quoted(dst, pos, s)
 }
 
 /// Loads eight bytes of `src` from `at` (which must leave eight).
@@ -979,14 +981,10 @@ fn pair_classified_portable(lo: u64, hi: u64) -> bool {
 
 /// The quoted arm of [`put_str`], out of line: it is rare.
 #[inline(never)]
-fn put_quoted(dst: &mut [u8], pos: usize, s: &str, later: &[Cell<'_>]) -> Option<usize> {
+fn put_quoted(dst: &mut [u8], pos: usize, s: &str) -> Option<usize> {
     // Two quotes, at most six bytes per byte (`\u00XX`), the separator.
     let worst = s.len().checked_mul(6)?.checked_add(3)?;
-    let after = later
-        .iter()
-        .fold(1usize, |n, &c| n.saturating_add(cell_bound(c)));
-    let room = dst.len().checked_sub(pos)?;
-    if worst.checked_add(after)? > room {
+    if worst > dst.len().checked_sub(pos)? {
         return None;
     }
     let mut out = SliceSink {
@@ -1479,7 +1477,8 @@ mod tests {
     }
 
     /// Runs `assemble_row` into a buffer of `room` bytes (filled with junk)
-    /// and returns what it published, or `None` if it stopped early.
+    /// and returns what it published, or `None` if it stopped early (after
+    /// checking that what it kept is the reference line's prefix).
     fn assembled(
         room: usize,
         indent: usize,
@@ -1489,15 +1488,16 @@ mod tests {
         let mut dst = vec![0xa5u8; room];
         match assemble_row(&mut dst, &mut NumberBuffer::new(), indent, key, cells).unwrap() {
             Assembled::Row(len) => Some(String::from_utf8(dst[..len].to_vec()).unwrap()),
-            Assembled::Prefix(len, from) => {
+            Assembled::Stopped(len, piece) => {
                 let text = String::from_utf8(dst[..len].to_vec()).unwrap();
-                // The prefix is exactly the reference up to cell `from`.
                 let full = reference_line(indent, key, cells);
-                let rest = reference_line(0, None, &cells[from..]);
+                let rest = match piece {
+                    0 => full.clone(),
+                    piece => reference_line(0, None, &cells[piece - 1..]),
+                };
                 assert_eq!(format!("{text}{rest}"), full);
                 None
             }
-            Assembled::Nothing => None,
         }
     }
 
@@ -1628,7 +1628,7 @@ mod tests {
                 (s.len() + 1, 1),
             ] {
                 let mut dst = vec![b'#'; room];
-                match put_str(&mut dst, pos, &s, &[]) {
+                match put_str(&mut dst, pos, &s) {
                     Some(end) => assert_eq!(
                         core::str::from_utf8(&dst[pos..end]).unwrap(),
                         expected,
@@ -1670,8 +1670,8 @@ mod tests {
             let key = (round % 3 == 0).then(|| strings[round % strings.len()].as_str());
             let indent = 2 * (round % 3);
             let expected = reference_line(indent, key, &cells);
-            let bound = check_cells(&cells).unwrap() + indent + key.map_or(0, |k| k.len() + 1) + 17;
-            for room in [bound, bound + 300, expected.len() * 7 + 64] {
+            let line = expected.len();
+            for room in [line / 2, line, line + CELL_ROOM, line * 7 + 64] {
                 match assembled(room, indent, key, &cells) {
                     Some(text) => {
                         assert_eq!(text, expected, "{cells:?}");
@@ -1739,6 +1739,32 @@ mod tests {
         assert_eq!(
             w.finish().unwrap(),
             "GCF profile=generic\n## [?]{a,b,c}\nx|1|-\n##! summary counts=1\n"
+        );
+    }
+
+    #[test]
+    fn bad_float_is_refused_before_a_flush() {
+        // The sink refuses everything: a flush would poison the writer.
+        let sink = crate::sink::FnSink(|_: &[u8]| Err(crate::sink::SinkError));
+        let mut w = StreamWriter::new(sink, StreamOptions::new().buffer_capacity(100)).unwrap();
+        w.begin_table(Some("t"), &["a", "b"]).unwrap();
+        let long = "x".repeat(70);
+        let e = w
+            .row(&[Cell::Str(&long), Cell::Float(f64::NAN)])
+            .unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::OutOfRange);
+        // Nothing reached the sink, so the writer is not poisoned and a
+        // row that fits is accepted.
+        w.row(&[Cell::Str("y"), Cell::Float(0.5)]).unwrap();
+        assert_eq!(w.counts(), &[1]);
+        // A row that needs a flush now fails on the sink and poisons.
+        assert_eq!(
+            w.row(&[Cell::Str(&long), Cell::Null]).unwrap_err().kind(),
+            ErrorKind::Sink
+        );
+        assert_eq!(
+            w.row(&[Cell::Str("y"), Cell::Null]).unwrap_err().kind(),
+            ErrorKind::InvalidState
         );
     }
 }
