@@ -857,11 +857,15 @@ fn put_str(dst: &mut [u8], pos: usize, s: &str) -> Option<usize> {
     let b = s.as_bytes();
     let (end, classified) = copy_classify(dst, pos, b);
     if let (Some(first), Some(&last)) = (b.first(), b.last()) {
-        if !classified
-            && first.is_ascii_alphabetic()
-            && last != b' '
-            && !matches!(b, b"true" | b"false")
-        {
+        // `true` and `false` are told apart by length and first letter
+        // first: comparing the bytes of every 4- or 5-byte string would
+        // branch on the data.
+        let keyword = match b.len() {
+            4 => *first == b't' && b == b"true",
+            5 => *first == b'f' && b == b"false",
+            _ => false,
+        };
+        if !classified & first.is_ascii_alphabetic() & (last != b' ') & !keyword {
             return Some(end);
         }
     }
@@ -1044,12 +1048,42 @@ fn decimal_digits(n: u64) -> usize {
     t + 1 - usize::from(n < POWERS_OF_TEN[t])
 }
 
-/// Writes `n` in decimal at `dst[pos..]`, two digits per step from the end
-/// (the digits land in place, with no copy from a scratch buffer as with
-/// `itoa`), and returns the end.
+/// Writes `n` in decimal at `dst[pos..]` and returns the end. The digits
+/// land in place, with no copy from a scratch buffer as with `itoa`; below
+/// `10^8` (ids, amounts, a float's whole part) they are computed all at
+/// once with no data-dependent branch ([`eight_digits`]) and stored as one
+/// eight-byte word, the leading zeros shifted out; the caller leaves eight
+/// bytes of room.
 #[inline(always)]
-fn put_u64(dst: &mut [u8], pos: usize, mut n: u64) -> usize {
+fn put_u64(dst: &mut [u8], pos: usize, n: u64) -> usize {
     let len = decimal_digits(n);
+    if n < 100_000_000 {
+        let word = eight_digits(n as u32) >> (8 * (8 - len));
+        dst[pos..pos + 8].copy_from_slice(&word.to_le_bytes());
+        return pos + len;
+    }
+    put_u64_long(dst, pos, n, len)
+}
+
+/// The eight decimal digits of `n < 10^8`, zero-padded, as ASCII in a
+/// little-endian word (the first digit in the low byte): split into
+/// 4 + 4 digits, then 2 + 2 per half, then 1 + 1 per pair, each split one
+/// multiply-shift in every lane at once (`x * 10486 >> 20` is `x / 100` for
+/// `x < 10^4`, `x * 103 >> 10` is `x / 10` for `x < 100`; no lane carries
+/// into the next).
+#[inline(always)]
+fn eight_digits(n: u32) -> u64 {
+    let x = u64::from(n / 10_000) | u64::from(n % 10_000) << 32;
+    let hundreds = ((x * 10_486) >> 20) & 0x0000_007f_0000_007f;
+    let x = hundreds | (x - hundreds * 100) << 16;
+    let tens = ((x * 103) >> 10) & 0x000f_000f_000f_000f;
+    let x = tens | (x - tens * 10) << 8;
+    x + 0x3030_3030_3030_3030
+}
+
+/// [`put_u64`] from `10^8` up: two digits per step from the end.
+#[inline(never)]
+fn put_u64_long(dst: &mut [u8], pos: usize, mut n: u64, len: usize) -> usize {
     let out = &mut dst[pos..pos + len];
     let mut i = len;
     while n >= 100 {
@@ -1096,14 +1130,9 @@ fn put_f64(dst: &mut [u8], mut pos: usize, numbers: &mut NumberBuffer, f: f64) -
             DIGIT_PAIRS[t % 100 * 2],
             DIGIT_PAIRS[t % 100 * 2 + 1],
         ]);
-        // Drop the trailing zeros: `.500` is `.5`, `.750` is `.75`.
-        let kept = if t % 10 != 0 {
-            3
-        } else if t % 100 != 0 {
-            2
-        } else {
-            1
-        };
+        // Drop the trailing zeros (`.500` is `.5`, `.750` is `.75`),
+        // without a branch on the data.
+        let kept = 1 + usize::from(t % 100 != 0) + usize::from(t % 10 != 0);
         pos += 1 + kept;
     }
     Ok(pos)
@@ -1530,6 +1559,18 @@ mod tests {
             );
         }
         assert_eq!(decimal_digits(u64::MAX), 20);
+        // The branch-free eight-digit path over its whole range, sampled.
+        for n in (0..200_000u64)
+            .chain((0..100_000_000).step_by(997))
+            .chain([99_999_999])
+        {
+            let end = put_u64(&mut dst, 1, n);
+            assert_eq!(
+                &dst[1..end],
+                itoa::Buffer::new().format(n).as_bytes(),
+                "{n}"
+            );
+        }
     }
 
     #[test]
