@@ -1051,22 +1051,24 @@ fn decimal_digits(n: u64) -> usize {
 /// Writes `n` in decimal at `dst[pos..]` and returns the end. The digits
 /// land in place, with no copy from a scratch buffer as with `itoa`; below
 /// `10^8` (ids, amounts, a float's whole part) they are computed all at
-/// once with no data-dependent branch ([`eight_digits`]) and stored as one
-/// eight-byte word, the leading zeros shifted out; the caller leaves eight
-/// bytes of room.
+/// once with no data-dependent branch ([`eight_digits`]), their count read
+/// off the leading zero bytes, and stored as one eight-byte word with the
+/// leading zeros shifted out; the caller leaves eight bytes of room.
 #[inline(always)]
 fn put_u64(dst: &mut [u8], pos: usize, n: u64) -> usize {
-    let len = decimal_digits(n);
     if n < 100_000_000 {
-        let word = eight_digits(n as u32) >> (8 * (8 - len));
+        let digits = eight_digits(n as u32);
+        // Leading zero digits are the low zero bytes (0 keeps one digit).
+        let skip = (digits.trailing_zeros() / 8).min(7);
+        let word = (digits + 0x3030_3030_3030_3030) >> (8 * skip);
         dst[pos..pos + 8].copy_from_slice(&word.to_le_bytes());
-        return pos + len;
+        return pos + 8 - skip as usize;
     }
-    put_u64_long(dst, pos, n, len)
+    put_u64_long(dst, pos, n, decimal_digits(n))
 }
 
-/// The eight decimal digits of `n < 10^8`, zero-padded, as ASCII in a
-/// little-endian word (the first digit in the low byte): split into
+/// The eight decimal digits of `n < 10^8`, zero-padded, as byte values
+/// 0-9 in a little-endian word (the first digit in the low byte): split into
 /// 4 + 4 digits, then 2 + 2 per half, then 1 + 1 per pair, each split one
 /// multiply-shift in every lane at once (`x * 10486 >> 20` is `x / 100` for
 /// `x < 10^4`, `x * 103 >> 10` is `x / 10` for `x < 100`; no lane carries
@@ -1077,8 +1079,7 @@ fn eight_digits(n: u32) -> u64 {
     let hundreds = ((x * 10_486) >> 20) & 0x0000_007f_0000_007f;
     let x = hundreds | (x - hundreds * 100) << 16;
     let tens = ((x * 103) >> 10) & 0x000f_000f_000f_000f;
-    let x = tens | (x - tens * 10) << 8;
-    x + 0x3030_3030_3030_3030
+    tens | (x - tens * 10) << 8
 }
 
 /// [`put_u64`] from `10^8` up: two digits per step from the end.
