@@ -4,8 +4,16 @@
 //! JavaScript function, a C callback) pays per call, so the writers gather
 //! bytes here and hand the sink large chunks. The buffer is allocated once;
 //! it never grows, so writing a row never allocates.
+//!
+//! The buffer is zero-filled once at construction and its fill level is kept
+//! apart from the allocation, so a writer can assemble a whole line straight
+//! into the free tail ([`Buffered::tail`]) with plain safe slice stores and
+//! publish it with one [`Buffered::commit`]: one capacity check per line
+//! instead of one per piece, and a line that is abandoned half-way (a cell the
+//! fast path does not handle) leaves nothing behind.
 
-use alloc::vec::Vec;
+use alloc::boxed::Box;
+use alloc::vec;
 
 use crate::error::Error;
 use crate::sink::{Sink, SinkError};
@@ -15,7 +23,9 @@ pub(crate) const DEFAULT_CAPACITY: usize = 8 * 1024;
 
 pub(crate) struct Buffered<K> {
     sink: K,
-    buf: Vec<u8>,
+    /// The whole allocation, always initialized; `buf[..len]` is pending output.
+    buf: Box<[u8]>,
+    len: usize,
 }
 
 impl<K: Sink> Buffered<K> {
@@ -23,17 +33,46 @@ impl<K: Sink> Buffered<K> {
     pub(crate) fn new(sink: K, capacity: usize) -> Self {
         Buffered {
             sink,
-            buf: Vec::with_capacity(capacity),
+            buf: vec![0u8; capacity].into_boxed_slice(),
+            len: 0,
         }
     }
 
     /// Hands everything buffered to the sink.
     pub(crate) fn flush(&mut self) -> Result<(), Error> {
-        if !self.buf.is_empty() {
-            self.sink.write_bytes(&self.buf)?;
-            self.buf.clear();
+        self.flush_pending()?;
+        Ok(())
+    }
+
+    #[inline]
+    fn flush_pending(&mut self) -> Result<(), SinkError> {
+        if self.len != 0 {
+            // Kept when the sink fails, as a `Vec` buffer did.
+            self.sink.write_bytes(&self.buf[..self.len])?;
+            self.len = 0;
         }
         Ok(())
+    }
+
+    /// The free tail of the buffer, for a writer to assemble a line in;
+    /// nothing written there is output until [`commit`](Self::commit).
+    #[inline]
+    pub(crate) fn tail(&mut self) -> &mut [u8] {
+        &mut self.buf[self.len..]
+    }
+
+    /// How many bytes wait for the sink.
+    #[inline]
+    pub(crate) fn pending(&self) -> usize {
+        self.len
+    }
+
+    /// Appends the first `n` bytes of the [`tail`](Self::tail) to the
+    /// pending output.
+    #[inline]
+    pub(crate) fn commit(&mut self, n: usize) {
+        debug_assert!(n <= self.buf.len() - self.len);
+        self.len = (self.len + n).min(self.buf.len());
     }
 
     pub(crate) fn into_inner(mut self) -> Result<K, Error> {
@@ -49,18 +88,18 @@ impl<K: Sink> Buffered<K> {
 impl<K: Sink> Sink for Buffered<K> {
     #[inline]
     fn write_bytes(&mut self, bytes: &[u8]) -> Result<(), SinkError> {
-        if bytes.len() <= self.buf.capacity() - self.buf.len() {
-            self.buf.extend_from_slice(bytes);
+        let free = self.buf.len() - self.len;
+        if bytes.len() <= free {
+            self.buf[self.len..self.len + bytes.len()].copy_from_slice(bytes);
+            self.len += bytes.len();
             return Ok(());
         }
-        if !self.buf.is_empty() {
-            self.sink.write_bytes(&self.buf)?;
-            self.buf.clear();
-        }
-        if bytes.len() >= self.buf.capacity() {
+        self.flush_pending()?;
+        if bytes.len() >= self.buf.len() {
             self.sink.write_bytes(bytes)
         } else {
-            self.buf.extend_from_slice(bytes);
+            self.buf[..bytes.len()].copy_from_slice(bytes);
+            self.len = bytes.len();
             Ok(())
         }
     }

@@ -194,6 +194,30 @@ fn layout_short_decimal(out: &mut [u8; NUMBER_BUFFER_LEN], value: f64) -> Option
     Some(len)
 }
 
+/// The decimal `|value| = whole + thousandths / 1000` that
+/// [`layout_short_decimal`] writes, certified the same way, for a writer
+/// that lays the digits out straight into its own buffer (the generic
+/// streaming writer's row assembly); `None` where that layout does not
+/// apply. Zero (either sign) gives `(0, 0)`, which is written `0` as the
+/// canonical form demands. Tests compare the layout built from these parts
+/// with [`NumberBuffer::format_f64`] on millions of doubles.
+#[inline]
+pub(crate) fn short_decimal_parts(value: f64) -> Option<(u64, u16)> {
+    let magnitude = value.abs();
+    if magnitude < PLAIN_UPPER && (magnitude as i64) as f64 == magnitude {
+        Some((magnitude as i64 as u64, 0))
+    } else if magnitude < SHORT_DECIMAL_UPPER {
+        let m = (magnitude * 1000.0 + 0.5) as i64;
+        if m as f64 / 1000.0 != magnitude {
+            return None;
+        }
+        let m = m as u64;
+        Some((m / 1000, (m % 1000) as u16))
+    } else {
+        None
+    }
+}
+
 /// `round_half_even(|value| * 100)` computed exactly, or `None` when the
 /// product needs more than 128 bits.
 #[inline]

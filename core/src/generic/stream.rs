@@ -16,10 +16,11 @@ use alloc::vec::Vec;
 
 use crate::buffer::Buffered;
 use crate::error::{Error, ErrorKind, Result};
-use crate::number::NumberBuffer;
-use crate::sink::Sink;
+use crate::number::{short_decimal_parts, NumberBuffer, NUMBER_BUFFER_LEN};
+use crate::sink::{Sink, SinkError};
+use crate::text::write_quoted;
 
-use super::scalar::{write_key, write_string};
+use super::scalar::{needs_quote, write_key, write_string};
 use super::{Map, Value};
 
 /// The default size of the writer's output buffer.
@@ -335,18 +336,7 @@ impl<K: Sink> StreamWriter<K> {
     /// Writes one table row; `cells` must have one entry per declared field.
     pub fn row(&mut self, cells: &[Cell<'_>]) -> Result<()> {
         self.check_row(TableKind::Array, cells.len())?;
-        for &cell in cells {
-            check_cell(cell)?;
-        }
-        self.write_row(None, |w| {
-            for (i, &cell) in cells.iter().enumerate() {
-                if i > 0 {
-                    w.out.write_bytes(b"|")?;
-                }
-                w.write_cell(cell)?;
-            }
-            Ok(())
-        })
+        self.write_cells_row(None, cells)
     }
 
     /// Writes one table row from scalar values (arrays and objects are refused).
@@ -370,16 +360,7 @@ impl<K: Sink> StreamWriter<K> {
     /// Writes one keyed-map member: `key` in cell 0, then one cell per value field.
     pub fn keyed_row(&mut self, key: &str, cells: &[Cell<'_>]) -> Result<()> {
         self.check_row(TableKind::KeyedMap, cells.len())?;
-        for &cell in cells {
-            check_cell(cell)?;
-        }
-        self.write_row(Some(key), |w| {
-            for &cell in cells {
-                w.out.write_bytes(b"|")?;
-                w.write_cell(cell)?;
-            }
-            Ok(())
-        })
+        self.write_cells_row(Some(key), cells)
     }
 
     /// Writes one keyed-map member from an object, with the rules of
@@ -607,6 +588,78 @@ impl<K: Sink> StreamWriter<K> {
         Ok(())
     }
 
+    /// Writes a row of borrowed cells (after an optional keyed-map key) and
+    /// counts it; a non-finite float refuses the row before anything is
+    /// written, as [`check_cell`] did up front.
+    ///
+    /// The row is assembled straight into the output buffer's free tail
+    /// ([`assemble_row`], which checks room per cell and validates as it
+    /// goes, so there is no separate pass over the cells) and published with
+    /// one commit. If the tail runs out, the pending bytes are flushed and
+    /// the row is assembled again at the start of the empty buffer; what
+    /// still does not fit (a row longer than the buffer) is written
+    /// piecewise by the general path from where the assembly stopped, so the
+    /// bytes are the same either way and no partial cell is ever published.
+    fn write_cells_row(&mut self, key: Option<&str>, cells: &[Cell<'_>]) -> Result<()> {
+        let indent = 2 * (self.scopes.len() - 1);
+        let mut flushed = false;
+        let (len, piece) = loop {
+            match assemble_row(self.out.tail(), &mut self.numbers, indent, key, cells)? {
+                Assembled::Row(len) => {
+                    self.out.commit(len);
+                    self.count_row();
+                    return Ok(());
+                }
+                Assembled::Stopped(len, piece) => {
+                    // Cells before `piece` were checked by the assembly.
+                    for &cell in &cells[piece.saturating_sub(1)..] {
+                        check_cell(cell)?;
+                    }
+                    if flushed || self.out.pending() == 0 {
+                        break (len, piece);
+                    }
+                    flushed = true;
+                    self.guard(|w| w.out.flush())?;
+                }
+            }
+        };
+        self.guard(|w| {
+            w.out.commit(len);
+            // Where the general path takes over, and whether its first cell
+            // needs a separator before it.
+            let (from, separate_first) = match piece {
+                0 => {
+                    w.indent()?;
+                    if let Some(key) = key {
+                        write_string(&mut w.out, key)?;
+                    }
+                    (0, key.is_some())
+                }
+                piece => (piece - 1, false),
+            };
+            for (i, &cell) in cells[from..].iter().enumerate() {
+                if i > 0 || separate_first {
+                    w.out.write_bytes(b"|")?;
+                }
+                w.write_cell(cell)?;
+            }
+            w.out.write_bytes(b"\n")?;
+            Ok(())
+        })?;
+        self.count_row();
+        Ok(())
+    }
+
+    /// Adds one row to the open section's count.
+    #[inline]
+    fn count_row(&mut self) {
+        if let Some(slot) = self.table.as_ref().map(|t| t.slot) {
+            if let Some(count) = self.counts.get_mut(slot) {
+                *count += 1;
+            }
+        }
+    }
+
     fn write_value_cells(&mut self, values: &[Value]) -> Result<()> {
         for (i, v) in values.iter().enumerate() {
             if i > 0 {
@@ -695,6 +748,397 @@ fn check_cell(cell: Cell<'_>) -> Result<()> {
     }
 }
 
+/// How far [`assemble_row`] got.
+#[derive(Debug)]
+enum Assembled {
+    /// The whole line, LF included, is the first `.0` bytes.
+    Row(usize),
+    /// The tail ran out of room (or a quoted string's worst case would not
+    /// fit) before piece `.1`: piece 0 is the indentation and key, piece
+    /// `k + 1` is cell `k`. The first `.0` bytes hold every piece before it,
+    /// each cell followed by its separator.
+    Stopped(usize, usize),
+}
+
+/// The room [`assemble_row`] makes sure of before each cell: enough for any
+/// cell but a string (a float's general form is at most
+/// [`NUMBER_BUFFER_LEN`] bytes), its separator, and the short-decimal
+/// layout's four-byte fraction store.
+const CELL_ROOM: usize = NUMBER_BUFFER_LEN + 8;
+
+/// Lays out indentation, the optional key and `cells` (each followed by `|`,
+/// the last one's turned into the LF) at the start of `dst`, checking the
+/// room left before each piece and each cell as it comes. A non-finite
+/// float is refused with [`check_cell`]'s error (nothing is published).
+fn assemble_row(
+    dst: &mut [u8],
+    numbers: &mut NumberBuffer,
+    indent: usize,
+    key: Option<&str>,
+    cells: &[Cell<'_>],
+) -> Result<Assembled> {
+    let key_len = key.map_or(0, str::len);
+    if key_len.saturating_add(indent).saturating_add(CELL_ROOM) > dst.len() {
+        return Ok(Assembled::Stopped(0, 0));
+    }
+    if indent > 0 {
+        dst[..indent].fill(b' ');
+    }
+    let mut pos = indent;
+    if let Some(key) = key {
+        match put_str(dst, pos, key) {
+            Some(end) => pos = end,
+            None => return Ok(Assembled::Stopped(0, 0)),
+        }
+        dst[pos] = b'|';
+        pos += 1;
+    }
+    for (i, &cell) in cells.iter().enumerate() {
+        let room = dst.len() - pos;
+        if room < CELL_ROOM {
+            return Ok(Assembled::Stopped(pos, i + 1));
+        }
+        pos = match cell {
+            Cell::Null => put_byte(dst, pos, b'-'),
+            Cell::Missing => put_byte(dst, pos, b'~'),
+            Cell::Bool(true) => put_bytes(dst, pos, b"true"),
+            Cell::Bool(false) => put_bytes(dst, pos, b"false"),
+            Cell::Int(n) => put_i64(dst, pos, n),
+            Cell::Float(f) => {
+                check_cell(cell)?;
+                put_f64(dst, pos, numbers, f)?
+            }
+            Cell::Str(s) => {
+                if s.len() >= room {
+                    return Ok(Assembled::Stopped(pos, i + 1));
+                }
+                match put_str(dst, pos, s) {
+                    Some(end) => end,
+                    None => return Ok(Assembled::Stopped(pos, i + 1)),
+                }
+            }
+        };
+        dst[pos] = b'|';
+        pos += 1;
+    }
+    if pos > indent {
+        // The last separator becomes the line end.
+        dst[pos - 1] = b'\n';
+    } else {
+        dst[pos] = b'\n';
+        pos += 1;
+    }
+    Ok(Assembled::Row(pos))
+}
+
+#[inline(always)]
+fn put_byte(dst: &mut [u8], pos: usize, b: u8) -> usize {
+    dst[pos] = b;
+    pos + 1
+}
+
+#[inline(always)]
+fn put_bytes(dst: &mut [u8], pos: usize, b: &[u8]) -> usize {
+    dst[pos..pos + b.len()].copy_from_slice(b);
+    pos + b.len()
+}
+
+/// Writes `s` at `dst[pos..]`, bare or quoted as [`write_string`] would, and
+/// returns the end with at least one byte left after it; `None` when it
+/// needs quotes and its escaped worst case might not leave that. The caller
+/// makes sure `s` fits bare.
+///
+/// The common bare string is decided while it is copied: [`needs_quote`]'s
+/// fast test (a leading letter, no trailing space, not `true` or `false`, no
+/// classified byte) with the byte scan done on the very words the copy
+/// loads ([`copy_classify`]). Anything else asks [`needs_quote`] itself.
+#[inline(always)]
+fn put_str(dst: &mut [u8], pos: usize, s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    let (end, classified) = copy_classify(dst, pos, b);
+    if let (Some(first), Some(&last)) = (b.first(), b.last()) {
+        // `true` and `false` are told apart by length and first letter
+        // first: comparing the bytes of every 4- or 5-byte string would
+        // branch on the data.
+        let keyword = match b.len() {
+            4 => *first == b't' && b == b"true",
+            5 => *first == b'f' && b == b"false",
+            _ => false,
+        };
+        if !classified & first.is_ascii_alphabetic() & (last != b' ') & !keyword {
+            return Some(end);
+        }
+    }
+    if !needs_quote(s) {
+        return Some(end);
+    }
+    put_quoted(dst, pos, s)
+}
+
+/// Loads eight bytes of `src` from `at` (which must leave eight).
+#[inline(always)]
+fn load8(src: &[u8], at: usize) -> u64 {
+    let mut word = [0u8; 8];
+    word.copy_from_slice(&src[at..at + 8]);
+    u64::from_le_bytes(word)
+}
+
+/// Copies `src` to `dst[pos..]` and returns the end and whether `src` holds
+/// a byte that [`needs_quote`] classifies (`"`, `\`, `|`, `,`, `[`, a C0
+/// control or a non-ASCII byte).
+///
+/// A short string moves as at most two overlapping fixed-size loads and
+/// stores (no call into `memcpy`), and the same loaded words are classified
+/// sixteen bytes at a time: the check never re-reads the bytes just stored,
+/// which would stall on store forwarding. Every word loaded lies inside
+/// `src`; a byte seen twice (the overlap) cannot change the answer.
+#[inline(always)]
+fn copy_classify(dst: &mut [u8], pos: usize, src: &[u8]) -> (usize, bool) {
+    let n = src.len();
+    let out = &mut dst[pos..pos + n];
+    let classified = match n {
+        0 => false,
+        1..=3 => {
+            let (x, y, z) = (src[0], src[n / 2], src[n - 1]);
+            out[0] = x;
+            out[n / 2] = y;
+            out[n - 1] = z;
+            let word = u64::from_le_bytes([x, y, z, x, y, z, x, y]);
+            pair_classified(word, word)
+        }
+        4..=7 => {
+            let mut lo = [0u8; 4];
+            let mut hi = [0u8; 4];
+            lo.copy_from_slice(&src[..4]);
+            hi.copy_from_slice(&src[n - 4..]);
+            out[..4].copy_from_slice(&lo);
+            out[n - 4..].copy_from_slice(&hi);
+            let word = u64::from(u32::from_le_bytes(lo)) | u64::from(u32::from_le_bytes(hi)) << 32;
+            pair_classified(word, word)
+        }
+        8..=16 => {
+            let (lo, hi) = (load8(src, 0), load8(src, n - 8));
+            out[..8].copy_from_slice(&lo.to_le_bytes());
+            out[n - 8..].copy_from_slice(&hi.to_le_bytes());
+            pair_classified(lo, hi)
+        }
+        17..=32 => {
+            let (a, b) = (load8(src, 0), load8(src, 8));
+            let (c, d) = (load8(src, n - 16), load8(src, n - 8));
+            out[..8].copy_from_slice(&a.to_le_bytes());
+            out[8..16].copy_from_slice(&b.to_le_bytes());
+            out[n - 16..n - 8].copy_from_slice(&c.to_le_bytes());
+            out[n - 8..].copy_from_slice(&d.to_le_bytes());
+            pair_classified(a, b) || pair_classified(c, d)
+        }
+        _ => {
+            out.copy_from_slice(src);
+            let found = src
+                .chunks_exact(16)
+                .any(|block| pair_classified(load8(block, 0), load8(block, 8)));
+            found || pair_classified(load8(src, n - 16), load8(src, n - 8))
+        }
+    };
+    (pos + n, classified)
+}
+
+/// Whether any of the sixteen bytes of `lo` and `hi` (little-endian) is one
+/// [`copy_classify`] looks for: six SSE2 compares and one mask extract.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn pair_classified(lo: u64, hi: u64) -> bool {
+    use core::arch::x86_64::{
+        _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+        _mm_set_epi64x,
+    };
+    // SAFETY: SSE2 is part of the x86-64 baseline, so every intrinsic here
+    // is available; none of them touches memory.
+    unsafe {
+        let x = _mm_set_epi64x(hi as i64, lo as i64);
+        let eq = |c: u8| _mm_cmpeq_epi8(x, _mm_set1_epi8(c as i8));
+        // Signed: C0 controls and every byte >= 0x80 are below 0x20.
+        let low = _mm_cmplt_epi8(x, _mm_set1_epi8(0x20));
+        let hits = _mm_or_si128(
+            _mm_or_si128(low, _mm_or_si128(eq(b'"'), eq(b'\\'))),
+            _mm_or_si128(eq(b'|'), _mm_or_si128(eq(b','), eq(b'['))),
+        );
+        _mm_movemask_epi8(hits) != 0
+    }
+}
+
+/// [`pair_classified`] elsewhere.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn pair_classified(lo: u64, hi: u64) -> bool {
+    pair_classified_portable(lo, hi)
+}
+
+/// The portable form of [`pair_classified`] (and its test oracle).
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+#[inline]
+fn pair_classified_portable(lo: u64, hi: u64) -> bool {
+    lo.to_le_bytes()
+        .into_iter()
+        .chain(hi.to_le_bytes())
+        .any(|b| !(0x20..0x80).contains(&b) || matches!(b, b'"' | b'\\' | b'|' | b',' | b'['))
+}
+
+/// The quoted arm of [`put_str`], out of line: it is rare.
+#[inline(never)]
+fn put_quoted(dst: &mut [u8], pos: usize, s: &str) -> Option<usize> {
+    // Two quotes, at most six bytes per byte (`\u00XX`), the separator.
+    let worst = s.len().checked_mul(6)?.checked_add(3)?;
+    if worst > dst.len().checked_sub(pos)? {
+        return None;
+    }
+    let mut out = SliceSink {
+        dst: &mut dst[pos..],
+        len: 0,
+    };
+    write_quoted(&mut out, s).ok()?;
+    Some(pos + out.len)
+}
+
+/// A sink over a fixed slice, refusing what does not fit.
+struct SliceSink<'a> {
+    dst: &'a mut [u8],
+    len: usize,
+}
+
+impl Sink for SliceSink<'_> {
+    #[inline]
+    fn write_bytes(&mut self, bytes: &[u8]) -> core::result::Result<(), SinkError> {
+        let end = self.len.checked_add(bytes.len()).ok_or(SinkError)?;
+        self.dst
+            .get_mut(self.len..end)
+            .ok_or(SinkError)?
+            .copy_from_slice(bytes);
+        self.len = end;
+        Ok(())
+    }
+}
+
+/// Two decimal digits per entry, `00` to `99`.
+const DIGIT_PAIRS: &[u8; 200] = b"\
+0001020304050607080910111213141516171819\
+2021222324252627282930313233343536373839\
+4041424344454647484950515253545556575859\
+6061626364656667686970717273747576777879\
+8081828384858687888990919293949596979899";
+
+/// `10^i`.
+const POWERS_OF_TEN: [u64; 20] = {
+    let mut table = [1u64; 20];
+    let mut i = 1;
+    while i < 20 {
+        table[i] = table[i - 1] * 10;
+        i += 1;
+    }
+    table
+};
+
+/// The number of decimal digits of `n` (1 for 0): `log10` from the bit
+/// length (`1233 / 4096` is just above `log10 2`), corrected by one compare
+/// (`n | 1` so that 0 counts as one digit; no power of ten above 1 is odd).
+#[inline(always)]
+fn decimal_digits(n: u64) -> usize {
+    let bits = 64 - (n | 1).leading_zeros() as usize;
+    let t = (bits * 1233) >> 12;
+    let n = n | 1;
+    t + 1 - usize::from(n < POWERS_OF_TEN[t])
+}
+
+/// Writes `n` in decimal at `dst[pos..]` and returns the end. The digits
+/// land in place, with no copy from a scratch buffer as with `itoa`; below
+/// `10^8` (ids, amounts, a float's whole part) they are computed all at
+/// once with no data-dependent branch ([`eight_digits`]), their count read
+/// off the leading zero bytes, and stored as one eight-byte word with the
+/// leading zeros shifted out; the caller leaves eight bytes of room.
+#[inline(always)]
+fn put_u64(dst: &mut [u8], pos: usize, n: u64) -> usize {
+    if n < 100_000_000 {
+        let digits = eight_digits(n as u32);
+        // Leading zero digits are the low zero bytes (0 keeps one digit).
+        let skip = (digits.trailing_zeros() / 8).min(7);
+        let word = (digits + 0x3030_3030_3030_3030) >> (8 * skip);
+        dst[pos..pos + 8].copy_from_slice(&word.to_le_bytes());
+        return pos + 8 - skip as usize;
+    }
+    put_u64_long(dst, pos, n, decimal_digits(n))
+}
+
+/// The eight decimal digits of `n < 10^8`, zero-padded, as byte values
+/// 0-9 in a little-endian word (the first digit in the low byte): split into
+/// 4 + 4 digits, then 2 + 2 per half, then 1 + 1 per pair, each split one
+/// multiply-shift in every lane at once (`x * 10486 >> 20` is `x / 100` for
+/// `x < 10^4`, `x * 103 >> 10` is `x / 10` for `x < 100`; no lane carries
+/// into the next).
+#[inline(always)]
+fn eight_digits(n: u32) -> u64 {
+    let x = u64::from(n / 10_000) | u64::from(n % 10_000) << 32;
+    let hundreds = ((x * 10_486) >> 20) & 0x0000_007f_0000_007f;
+    let x = hundreds | (x - hundreds * 100) << 16;
+    let tens = ((x * 103) >> 10) & 0x000f_000f_000f_000f;
+    tens | (x - tens * 10) << 8
+}
+
+/// [`put_u64`] from `10^8` up: two digits per step from the end.
+#[inline(never)]
+fn put_u64_long(dst: &mut [u8], pos: usize, mut n: u64, len: usize) -> usize {
+    let out = &mut dst[pos..pos + len];
+    let mut i = len;
+    while n >= 100 {
+        let pair = (n % 100) as usize * 2;
+        n /= 100;
+        i -= 2;
+        out[i..i + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+    }
+    if n >= 10 {
+        let pair = n as usize * 2;
+        out[..2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+    } else {
+        out[0] = b'0' + n as u8;
+    }
+    pos + len
+}
+
+#[inline(always)]
+fn put_i64(dst: &mut [u8], mut pos: usize, n: i64) -> usize {
+    if n < 0 {
+        dst[pos] = b'-';
+        pos += 1;
+    }
+    put_u64(dst, pos, n.unsigned_abs())
+}
+
+/// Writes a finite double canonically: the short-decimal layout in place
+/// when it applies, else [`NumberBuffer::format_f64_bytes`] copied.
+#[inline(always)]
+fn put_f64(dst: &mut [u8], mut pos: usize, numbers: &mut NumberBuffer, f: f64) -> Result<usize> {
+    let Some((whole, thousandths)) = short_decimal_parts(f) else {
+        return Ok(put_bytes(dst, pos, numbers.format_f64_bytes(f)?));
+    };
+    if f < 0.0 {
+        dst[pos] = b'-';
+        pos += 1;
+    }
+    pos = put_u64(dst, pos, whole);
+    if thousandths != 0 {
+        let t = thousandths as usize;
+        dst[pos..pos + 4].copy_from_slice(&[
+            b'.',
+            b'0' + (t / 100) as u8,
+            DIGIT_PAIRS[t % 100 * 2],
+            DIGIT_PAIRS[t % 100 * 2 + 1],
+        ]);
+        // Drop the trailing zeros (`.500` is `.5`, `.750` is `.75`),
+        // without a branch on the data.
+        let kept = 1 + usize::from(t % 100 != 0) + usize::from(t % 10 != 0);
+        pos += 1 + kept;
+    }
+    Ok(pos)
+}
+
 /// A header value must be printable, non-whitespace ASCII (spec §4 `header-value`).
 pub(crate) fn check_header_value(key: &str, value: &str) -> Result<()> {
     if value.is_empty() || !value.bytes().all(|b| (0x21..=0x7e).contains(&b)) {
@@ -748,6 +1192,8 @@ fn key_label(value_fields: &[&str]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::borrow::ToOwned;
+    use alloc::string::ToString;
 
     fn writer() -> StreamWriter<String> {
         StreamWriter::new(String::new(), StreamOptions::new()).unwrap()
@@ -939,6 +1385,427 @@ mod tests {
         assert_eq!(w.flush().unwrap_err().kind(), ErrorKind::Sink);
         assert_eq!(
             w.field("a", &Value::Null).unwrap_err().kind(),
+            ErrorKind::InvalidState
+        );
+    }
+
+    /// A deterministic xorshift generator for the fast-path tests.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+    }
+
+    /// Strings that exercise every branch of the bare/quoted decision and
+    /// every copy length class.
+    fn sample_strings(rng: &mut Rng) -> Vec<String> {
+        let mut out: Vec<String> = [
+            "",
+            "a",
+            "ab",
+            "abc",
+            "abcd",
+            "abcdefg",
+            "abcdefgh",
+            "Engineering",
+            "true",
+            "false",
+            "True",
+            "-",
+            "~",
+            "^",
+            "^{a}",
+            "#x",
+            "@x",
+            ".5",
+            "12",
+            "01",
+            "1.5",
+            "-3",
+            "+1",
+            "1e5",
+            "a b",
+            " a",
+            "a ",
+            "a|b",
+            "a,b",
+            "a\"b",
+            "a\\b",
+            "a[1]: x",
+            "ERR[404]: Not Found",
+            "a[b",
+            "São Paulo",
+            "é",
+            "naïve",
+            "a\u{85}b",
+            "a\u{a0}b",
+            "\u{feff}x",
+            "x\u{3000}",
+            "tab\there",
+            "nl\nx",
+            "ctl\u{1}",
+            "1.٥",
+            "123abc",
+            "alice.smith1@example.com",
+            "Zz_-.@#/:;<=>?!$%&'()*+",
+            "abcdefghijklmnop",
+            "abcdefghijklmnopq",
+        ]
+        .iter()
+        .map(|s| String::from(*s))
+        .collect();
+        const ALPHABET: &[&str] = &[
+            "a", "b", "Z", " ", "|", ",", "\"", "\\", "[", "]", ":", "-", "0", "9", ".", "é",
+            "\u{7f}", "\u{1f}", "\u{a0}", "t", "r", "u", "e", "日本",
+        ];
+        for _ in 0..4000 {
+            let len = (rng.next() % 70) as usize;
+            let mut text = String::new();
+            for _ in 0..len {
+                // Mostly letters, so that long bare strings are common.
+                let r = rng.next();
+                if r % 4 != 0 {
+                    text.push((b'a' + (r >> 8) as u8 % 26) as char);
+                } else {
+                    text.push_str(ALPHABET[(r >> 8) as usize % ALPHABET.len()]);
+                }
+            }
+            out.push(text);
+        }
+        out
+    }
+
+    /// The line the general (piecewise) path writes for a row.
+    fn reference_line(indent: usize, key: Option<&str>, cells: &[Cell<'_>]) -> String {
+        let mut out = String::new();
+        for _ in 0..indent {
+            out.push(' ');
+        }
+        if let Some(key) = key {
+            write_string(&mut out, key).unwrap();
+        }
+        for (i, cell) in cells.iter().enumerate() {
+            if i > 0 || key.is_some() {
+                out.push('|');
+            }
+            match *cell {
+                Cell::Null => out.push('-'),
+                Cell::Missing => out.push('~'),
+                Cell::Bool(b) => out.push_str(if b { "true" } else { "false" }),
+                Cell::Int(n) => out.push_str(itoa::Buffer::new().format(n)),
+                Cell::Float(f) => out.push_str(NumberBuffer::new().format_f64(f).unwrap()),
+                Cell::Str(s) => write_string(&mut out, s).unwrap(),
+            }
+        }
+        out.push('\n');
+        out
+    }
+
+    /// Runs `assemble_row` into a buffer of `room` bytes (filled with junk)
+    /// and returns what it published, or `None` if it stopped early (after
+    /// checking that what it kept is the reference line's prefix).
+    fn assembled(
+        room: usize,
+        indent: usize,
+        key: Option<&str>,
+        cells: &[Cell<'_>],
+    ) -> Option<String> {
+        let mut dst = vec![0xa5u8; room];
+        match assemble_row(&mut dst, &mut NumberBuffer::new(), indent, key, cells).unwrap() {
+            Assembled::Row(len) => Some(String::from_utf8(dst[..len].to_vec()).unwrap()),
+            Assembled::Stopped(len, piece) => {
+                let text = String::from_utf8(dst[..len].to_vec()).unwrap();
+                let full = reference_line(indent, key, cells);
+                let rest = match piece {
+                    0 => full.clone(),
+                    piece => reference_line(0, None, &cells[piece - 1..]),
+                };
+                assert_eq!(format!("{text}{rest}"), full);
+                None
+            }
+        }
+    }
+
+    #[test]
+    fn digits_match_itoa() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let mut values: Vec<i64> = vec![0, 1, -1, i64::MIN, i64::MAX, i64::MIN + 1];
+        let mut p = 1i64;
+        for _ in 0..19 {
+            values.extend([p - 1, p, p + 1, -p, -p + 1, -p - 1]);
+            p = p.saturating_mul(10);
+        }
+        for _ in 0..200_000 {
+            let r = rng.next();
+            values.push((r as i64) >> (r % 64));
+        }
+        let mut dst = [0u8; 24];
+        for n in values {
+            let end = put_i64(&mut dst, 2, n);
+            assert_eq!(
+                &dst[2..end],
+                itoa::Buffer::new().format(n).as_bytes(),
+                "{n}"
+            );
+            let u = n as u64;
+            assert_eq!(
+                decimal_digits(u),
+                itoa::Buffer::new().format(u).len(),
+                "{u}"
+            );
+        }
+        assert_eq!(decimal_digits(u64::MAX), 20);
+        // The branch-free eight-digit path over its whole range, sampled.
+        for n in (0..200_000u64)
+            .chain((0..100_000_000).step_by(997))
+            .chain([99_999_999])
+        {
+            let end = put_u64(&mut dst, 1, n);
+            assert_eq!(
+                &dst[1..end],
+                itoa::Buffer::new().format(n).as_bytes(),
+                "{n}"
+            );
+        }
+    }
+
+    #[test]
+    fn floats_match_format_f64() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut values = vec![
+            0.0,
+            -0.0,
+            0.5,
+            4.99,
+            1e-7,
+            0.001,
+            0.0015,
+            123.456,
+            2f64.powi(38),
+            2f64.powi(53),
+            2f64.powi(53) - 1.0,
+            1e300,
+            f64::MIN_POSITIVE,
+            f64::MAX,
+            5e-324,
+        ];
+        for _ in 0..300_000 {
+            let r = rng.next();
+            values.push((r % 500) as f64 / 100.0);
+            values.push((r >> 20) as f64 / 10f64.powi((r % 5) as i32));
+            values.push(f64::from_bits(rng.next()));
+        }
+        let mut numbers = NumberBuffer::new();
+        let mut dst = [0u8; NUMBER_BUFFER_LEN + 8];
+        for v in values {
+            if !v.is_finite() {
+                continue;
+            }
+            for v in [v, -v] {
+                let end = put_f64(&mut dst, 3, &mut numbers, v).unwrap();
+                let expected = NumberBuffer::new().format_f64(v).unwrap().to_owned();
+                assert_eq!(&dst[3..end], expected.as_bytes(), "{v:e}");
+            }
+        }
+    }
+
+    #[test]
+    fn copies_are_exact_and_classified() {
+        let mut rng = Rng(0x1234_5678_9abc_def1);
+        let classified =
+            |b: u8| !(0x20..0x80).contains(&b) || matches!(b, b'"' | b'\\' | b'|' | b',' | b'[');
+        for round in 0..20_000 {
+            let n = round % 100;
+            let mut src: Vec<u8> = (0..n).map(|_| b'a' + (rng.next() % 26) as u8).collect();
+            if n > 0 && round % 3 != 0 {
+                // One classified byte (or a neighbour of one) anywhere.
+                let at = (rng.next() as usize) % n;
+                src[at] = rng.next() as u8;
+            }
+            for pos in [0, 1, 7] {
+                let mut dst = vec![b'#'; 120];
+                let (end, found) = copy_classify(&mut dst, pos, &src);
+                assert_eq!(end, pos + n);
+                assert_eq!(&dst[pos..end], &src[..]);
+                assert!(dst[..pos].iter().chain(&dst[end..]).all(|&b| b == b'#'));
+                assert_eq!(found, src.iter().any(|&b| classified(b)), "{src:?}");
+            }
+        }
+        for _ in 0..100_000 {
+            let (lo, hi) = (rng.next(), rng.next());
+            assert_eq!(pair_classified(lo, hi), pair_classified_portable(lo, hi));
+        }
+        for b in 0..=255u8 {
+            let word = u64::from_le_bytes([b; 8]);
+            assert_eq!(
+                pair_classified(word, 0x6161_6161_6161_6161),
+                classified(b),
+                "{b:#x}"
+            );
+            assert_eq!(
+                pair_classified(0x6161_6161_6161_6161, word),
+                classified(b),
+                "{b:#x}"
+            );
+        }
+    }
+
+    #[test]
+    fn strings_match_write_string() {
+        let mut rng = Rng(0xdead_beef_cafe_f00d);
+        for s in sample_strings(&mut rng) {
+            let mut expected = String::new();
+            write_string(&mut expected, &s).unwrap();
+            // Plenty of room, then room that ends inside the string's last
+            // block, then too little room for the quoted worst case.
+            for (room, pos) in [
+                (s.len() * 6 + 64, 0),
+                (s.len() * 6 + 64, 5),
+                (s.len() + 3, 0),
+                (s.len() + 1, 1),
+            ] {
+                let mut dst = vec![b'#'; room];
+                match put_str(&mut dst, pos, &s) {
+                    Some(end) => assert_eq!(
+                        core::str::from_utf8(&dst[pos..end]).unwrap(),
+                        expected,
+                        "{s:?} room {room}"
+                    ),
+                    None => assert!(needs_quote(&s), "{s:?}"),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn assembled_rows_match_the_general_path() {
+        let mut rng = Rng(0x0bad_5eed_1234_5678);
+        let strings = sample_strings(&mut rng);
+        let (mut whole, mut stopped) = (0, 0);
+        for round in 0..20_000 {
+            let width = 1 + (rng.next() % 9) as usize;
+            let mut cells = Vec::new();
+            for _ in 0..width {
+                let r = rng.next();
+                cells.push(match r % 8 {
+                    0 => Cell::Null,
+                    1 => Cell::Missing,
+                    2 => Cell::Bool(r & 256 != 0),
+                    3 => Cell::Int((rng.next() as i64) >> ((r >> 8) % 64)),
+                    4 => Cell::Float((r >> 12) as f64 / 10f64.powi((r >> 4) as i32 % 5)),
+                    5 => Cell::Float(f64::from_bits(rng.next()) % 1e30),
+                    _ => Cell::Str(&strings[(r >> 8) as usize % strings.len()]),
+                });
+            }
+            let cells: Vec<Cell<'_>> = cells
+                .into_iter()
+                .map(|c| match c {
+                    Cell::Float(f) if !f.is_finite() => Cell::Float(0.25),
+                    c => c,
+                })
+                .collect();
+            let key = (round % 3 == 0).then(|| strings[round % strings.len()].as_str());
+            let indent = 2 * (round % 3);
+            let expected = reference_line(indent, key, &cells);
+            let line = expected.len();
+            for room in [line / 2, line, line + CELL_ROOM, line * 7 + 64] {
+                match assembled(room, indent, key, &cells) {
+                    Some(text) => {
+                        assert_eq!(text, expected, "{cells:?}");
+                        whole += 1;
+                    }
+                    None => stopped += 1,
+                }
+            }
+        }
+        // Both outcomes are exercised.
+        assert!(whole > 10_000 && stopped > 1_000, "{whole} {stopped}");
+    }
+
+    #[test]
+    fn rows_match_the_general_path_at_every_buffer_size() {
+        let mut rng = Rng(0x5151_7272_9393_a4a4);
+        let strings = sample_strings(&mut rng);
+        for capacity in [0, 1, 16, 64, 200, 8192] {
+            let mut w =
+                StreamWriter::new(Vec::new(), StreamOptions::new().buffer_capacity(capacity))
+                    .unwrap();
+            let mut expected = String::from("GCF profile=generic\n");
+            w.begin_section("s").unwrap();
+            expected.push_str("## s\n");
+            w.begin_keyed_map(Some("m"), &["a", "b", "c"]).unwrap();
+            expected.push_str("  ## m [?:]{key,a,b,c}\n");
+            for (i, s) in strings.iter().enumerate() {
+                let n = rng.next();
+                let cells = [
+                    Cell::Str(s),
+                    Cell::Int(n as i64),
+                    Cell::Float((n % 1000) as f64 / 8.0),
+                ];
+                let key = strings[(i * 7) % strings.len()].as_str();
+                w.keyed_row(key, &cells).unwrap();
+                expected.push_str(&reference_line(2, Some(key), &cells));
+            }
+            w.end_table().unwrap();
+            w.end_section().unwrap();
+            let n = strings.len();
+            expected.push_str(&format!("##! summary counts={n}\n"));
+            let out = w.finish().unwrap();
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                expected,
+                "capacity {capacity}"
+            );
+        }
+    }
+
+    #[test]
+    fn bad_float_refuses_the_row_without_poisoning() {
+        let mut w = writer();
+        w.begin_table(None, &["a", "b", "c"]).unwrap();
+        let e = w
+            .row(&[
+                Cell::Str("x"),
+                Cell::Float(f64::INFINITY),
+                Cell::Float(f64::NAN),
+            ])
+            .unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::OutOfRange);
+        assert!(e.to_string().contains("inf"), "{e}");
+        w.row(&[Cell::Str("x"), Cell::Int(1), Cell::Null]).unwrap();
+        assert_eq!(
+            w.finish().unwrap(),
+            "GCF profile=generic\n## [?]{a,b,c}\nx|1|-\n##! summary counts=1\n"
+        );
+    }
+
+    #[test]
+    fn bad_float_is_refused_before_a_flush() {
+        // The sink refuses everything: a flush would poison the writer.
+        let sink = crate::sink::FnSink(|_: &[u8]| Err(crate::sink::SinkError));
+        let mut w = StreamWriter::new(sink, StreamOptions::new().buffer_capacity(100)).unwrap();
+        w.begin_table(Some("t"), &["a", "b"]).unwrap();
+        let long = "x".repeat(70);
+        let e = w
+            .row(&[Cell::Str(&long), Cell::Float(f64::NAN)])
+            .unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::OutOfRange);
+        // Nothing reached the sink, so the writer is not poisoned and a
+        // row that fits is accepted.
+        w.row(&[Cell::Str("y"), Cell::Float(0.5)]).unwrap();
+        assert_eq!(w.counts(), &[1]);
+        // A row that needs a flush now fails on the sink and poisons.
+        assert_eq!(
+            w.row(&[Cell::Str(&long), Cell::Null]).unwrap_err().kind(),
+            ErrorKind::Sink
+        );
+        assert_eq!(
+            w.row(&[Cell::Str("y"), Cell::Null]).unwrap_err().kind(),
             ErrorKind::InvalidState
         );
     }
