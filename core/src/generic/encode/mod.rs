@@ -172,6 +172,7 @@ impl Encoder {
             sink,
             numbers: NumberBuffer::new(),
             max_depth: self.limits.max_depth,
+            fast_tables: true,
         };
         w.raw("GCF profile=generic")?;
         if let Some(tool) = &self.tool {
@@ -189,6 +190,10 @@ const SPACES: &str = "                                                          
 enum ArrayForm<'a> {
     Empty,
     Inline,
+    /// A table whose rows all have row 0's distinct, `>`-free keys in row
+    /// 0's order and only scalar values: every field is a plain column and
+    /// every row is its values in order, so no [`TablePlan`] is needed.
+    Uniform(&'a Map),
     Table(TablePlan<'a>),
     Expanded,
 }
@@ -197,6 +202,10 @@ struct Writer<'k, K: Sink + ?Sized> {
     sink: &'k mut K,
     numbers: NumberBuffer,
     max_depth: usize,
+    /// Whether tables may skip planning when their shape allows
+    /// (`ArrayForm::Uniform`); off only in tests, to compare against the
+    /// general path.
+    fast_tables: bool,
 }
 
 impl<K: Sink + ?Sized> Writer<'_, K> {
@@ -331,6 +340,9 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
         if !items.iter().all(|i| matches!(i, Value::Object(_))) {
             return ArrayForm::Expanded;
         }
+        if let Some(proto) = table::uniform_scalar_rows(items).filter(|_| self.fast_tables) {
+            return ArrayForm::Uniform(proto);
+        }
         let rows = items.iter().filter_map(Value::as_object).collect();
         match TablePlan::new(rows, Vec::new(), self.budget(depth + 1)) {
             Some(plan) => ArrayForm::Table(plan),
@@ -384,6 +396,38 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
                     self.field_decl(&plan, None)?;
                 }
                 self.table_rows(&plan, indent, depth)
+            }
+            ArrayForm::Uniform(proto) => {
+                self.raw("[")?;
+                self.count(items.len())?;
+                self.raw("]")?;
+                if omit_fields {
+                    self.raw("\n")?;
+                } else {
+                    self.raw("{")?;
+                    for (i, key) in proto.keys().enumerate() {
+                        if i > 0 {
+                            self.raw(",")?;
+                        }
+                        write_key(self.sink, key)?;
+                    }
+                    self.raw("}\n")?;
+                }
+                // The rows sit one level below the array, as in `table_rows`.
+                self.enter(depth + 1)?;
+                for item in items {
+                    self.indent(indent)?;
+                    if let Value::Object(row) = item {
+                        for (i, value) in row.values().enumerate() {
+                            if i > 0 {
+                                self.raw("|")?;
+                            }
+                            self.scalar(value)?;
+                        }
+                    }
+                    self.raw("\n")?;
+                }
+                Ok(())
             }
             ArrayForm::Expanded => {
                 self.raw("[")?;
@@ -940,6 +984,129 @@ mod tests {
         assert_eq!(
             encode_to(&Value::Null, &mut refusing).unwrap_err().kind(),
             ErrorKind::Sink
+        );
+    }
+
+    /// `value` encoded with every planning shortcut off.
+    fn encode_general(value: &Value) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut w = Writer {
+            sink: &mut out,
+            numbers: NumberBuffer::new(),
+            max_depth: Limits::default().max_depth,
+            fast_tables: false,
+        };
+        w.root(value).unwrap();
+        out
+    }
+
+    /// The `Uniform` table shortcut writes what planning writes, on tables
+    /// that take it and on near misses that must not.
+    #[test]
+    fn uniform_tables_match_the_general_path() {
+        let scalars = [
+            Value::Null,
+            Value::Bool(true),
+            Value::Int(-7),
+            Value::Float(2.5),
+            Value::Float(1e300),
+            Value::from(""),
+            Value::from("plain"),
+            Value::from("a|b,c"),
+            Value::from("true"),
+            Value::from("12"),
+            Value::from("ünïcödé\u{2028}"),
+            Value::from("x".repeat(70).as_str()),
+            Value::from(" lead"),
+        ];
+        let keysets: [&[&str]; 6] = [
+            &["a"],
+            &["sku", "qty", "price"],
+            &["", "b c", "é"],
+            &["a>b", "c"],
+            &["k", "key", "_key"],
+            &["x", "y", "z", "w", "v"],
+        ];
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let mut checked = 0;
+        for round in 0..3000 {
+            let keys = keysets[next(keysets.len())];
+            let rows = 1 + next(5);
+            let mut items = Vec::new();
+            for r in 0..rows {
+                let mut m = Map::new();
+                for k in keys {
+                    m.push_unique(String::from(*k), scalars[next(scalars.len())].clone());
+                }
+                // Near misses: a container, a missing, extra, duplicate or
+                // reordered key, a non-object item.
+                match (round % 9, r == rows - 1) {
+                    (1, true) => m.push_unique(String::from("extra"), Value::Int(1)),
+                    (2, true) => m.push_unique(String::from(keys[0]), Value::Int(1)),
+                    (3, true) => {
+                        let last = keys[keys.len() - 1];
+                        m.insert(last, Value::Array(vec![Value::Int(1)]));
+                    }
+                    (4, true) => {
+                        let mut pairs = m.into_vec();
+                        pairs.reverse();
+                        m = Map::new();
+                        for (k, v) in pairs {
+                            m.push_unique(k, v);
+                        }
+                    }
+                    (5, true) => {
+                        m = Map::new();
+                    }
+                    _ => {}
+                }
+                items.push(if round % 9 == 6 && r == rows - 1 {
+                    Value::Int(3)
+                } else {
+                    Value::Object(m)
+                });
+            }
+            // Alone, as a member, and as a row field (shared schemas).
+            let array = Value::Array(items);
+            let mut member = Map::new();
+            member.push_unique(String::from("t"), array.clone());
+            let mut outer_rows = Vec::new();
+            for i in 0..2 {
+                let mut row = Map::new();
+                row.push_unique(String::from("id"), Value::Int(i));
+                row.push_unique(String::from("t"), array.clone());
+                outer_rows.push(Value::Object(row));
+            }
+            for v in [array, Value::Object(member), Value::Array(outer_rows)] {
+                let mut fast = Vec::new();
+                encode_to(&v, &mut fast).unwrap();
+                let general = encode_general(&v);
+                assert_eq!(
+                    String::from_utf8(fast).unwrap(),
+                    String::from_utf8(general)
+                        .unwrap()
+                        .replacen("", "GCF profile=generic\n", 1),
+                    "{v:?}"
+                );
+                checked += 1;
+            }
+        }
+        assert_eq!(checked, 9000);
+        // The depth limit still applies to the rows.
+        let rows = json(r#"{"a":[{"x":1}]}"#);
+        let enc = Encoder::new().limits(Limits {
+            max_depth: 2,
+            ..Limits::default()
+        });
+        assert_eq!(
+            enc.encode(&rows).unwrap_err().kind(),
+            ErrorKind::LimitExceeded
         );
     }
 
