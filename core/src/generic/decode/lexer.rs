@@ -165,7 +165,12 @@ where
             (Cell::Value(Value::String(s.into_owned())), after)
         } else {
             let end = bare_token_end(bytes, pos, delim);
-            let token = trim_ws(&raw[pos..end]);
+            // Leading whitespace is already skipped: trim the trailing only.
+            let mut last = end;
+            while last > pos && matches!(bytes[last - 1], b' ' | b'\t') {
+                last -= 1;
+            }
+            let token = raw.get(pos..last).unwrap_or("");
             (bare_cell(ln, token, token_start, ctx)?, end)
         };
         f(cell, token_start)?;
@@ -197,7 +202,46 @@ fn bare_token_end(bytes: &[u8], pos: usize, delim: u8) -> usize {
             }
         }
     }
-    memchr::memchr(delim, &bytes[pos..]).map_or(bytes.len(), |j| pos + j)
+    find_byte(bytes, pos, delim)
+}
+
+/// The offset of the first `needle` in `bytes` at or after `from`, or
+/// `bytes.len()`. Cells are short (a few bytes to a few words), where a
+/// `memchr` call costs more than the search: the first 32 bytes are searched
+/// a word at a time inline, and only a longer token goes to `memchr`.
+///
+/// Per 64-bit word, `x = w ^ needle * 0x01..` has a zero byte exactly where
+/// `w` holds `needle`; `(x - 0x01..) & !x & 0x80..` sets the high bit of
+/// every zero byte and, through borrows, possibly of bytes above one, so its
+/// lowest set bit marks the first match (words are read little-endian).
+#[inline]
+pub(crate) fn find_byte(bytes: &[u8], from: usize, needle: u8) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    const INLINE: usize = 32;
+    let Some(hay) = bytes.get(from..) else {
+        return bytes.len();
+    };
+    let pattern = ONES * u64::from(needle);
+    let mut i = 0;
+    while i < INLINE {
+        let Some(chunk) = hay.get(i..i + 8) else {
+            // Fewer than eight bytes left.
+            return hay[i..]
+                .iter()
+                .position(|&b| b == needle)
+                .map_or(bytes.len(), |j| from + i + j);
+        };
+        let mut w = [0u8; 8];
+        w.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(w) ^ pattern;
+        let found = x.wrapping_sub(ONES) & !x & HIGH;
+        if found != 0 {
+            return from + i + (found.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    memchr::memchr(needle, &hay[i..]).map_or(bytes.len(), |j| from + i + j)
 }
 
 /// The offset past the `}` of a syntactically complete field declaration
@@ -515,6 +559,64 @@ pub(crate) fn parse_trailer(ln: &Ln<'_>) -> Result<Option<Vec<u64>>, Error> {
         counts = Some(list);
     }
     Ok(counts)
+}
+
+#[cfg(test)]
+mod find_byte_tests {
+    use super::find_byte;
+    use alloc::vec::Vec;
+
+    /// The word-at-a-time search agrees with a byte loop at every length
+    /// up to and past the inline window, every match position and start,
+    /// with non-ASCII bytes and bytes one above or below the needle around.
+    #[test]
+    fn find_byte_agrees_with_a_byte_loop() {
+        let fillers: [u8; 6] = [b'a', 0x7b, 0x7d, 0xfc, 0x00, 0xff];
+        for len in 0..80usize {
+            for filler in fillers {
+                for needle in [b'|', b',', 0x00, 0xfc] {
+                    let mut hay: Vec<u8> = (0..len)
+                        .map(|i| {
+                            if i % 3 == 0 {
+                                filler
+                            } else {
+                                b'x' ^ (i as u8 & 1)
+                            }
+                        })
+                        .filter(|&b| b != needle)
+                        .collect();
+                    let n = hay.len();
+                    let naive = |h: &[u8], from: usize| {
+                        h.iter()
+                            .skip(from)
+                            .position(|&b| b == needle)
+                            .map_or(h.len(), |j| from + j)
+                    };
+                    for from in [0, 1, 7, 8, 9, n.saturating_sub(1), n, n + 1] {
+                        assert_eq!(find_byte(&hay, from, needle), naive(&hay, from));
+                    }
+                    for at in 0..n {
+                        let saved = hay[at];
+                        hay[at] = needle;
+                        if at + 1 < n {
+                            hay[at + 1] = needle;
+                        }
+                        for from in [0, at / 2, at, at + 1] {
+                            assert_eq!(
+                                find_byte(&hay, from, needle),
+                                naive(&hay, from),
+                                "len {n} at {at} from {from}"
+                            );
+                        }
+                        hay[at] = saved;
+                        if at + 1 < n {
+                            hay[at + 1] = hay[at + 1] ^ needle ^ b'y';
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
 
 #[cfg(test)]
