@@ -186,6 +186,13 @@ impl Encoder {
 
 const SPACES: &str = "                                                                ";
 
+/// The keyed-table forms of an object (§7.2a): rows that need no plan (see
+/// `ArrayForm::Uniform`), or a plan.
+enum Keyed<'a> {
+    Uniform(&'a Map),
+    Plan(TablePlan<'a>),
+}
+
 /// The array forms of §7.3.
 enum ArrayForm<'a> {
     Empty,
@@ -260,10 +267,9 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
             Value::Object(map) => {
                 self.enter(1)?;
                 match self.keyed_plan(map, 1) {
-                    Some(plan) => {
+                    Some(keyed) => {
                         self.raw("## ")?;
-                        self.keyed_header(&plan)?;
-                        self.table_rows(&plan, 0, 1)
+                        self.keyed_body(keyed, map, 0, 1)
                     }
                     None => self.members(map, 0, 1),
                 }
@@ -291,10 +297,9 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
                     self.raw("## ")?;
                     write_key(self.sink, key)?;
                     match self.keyed_plan(inner, depth + 1) {
-                        Some(plan) => {
+                        Some(keyed) => {
                             self.raw(" ")?;
-                            self.keyed_header(&plan)?;
-                            self.table_rows(&plan, indent, depth + 1)?;
+                            self.keyed_body(keyed, inner, indent, depth + 1)?;
                         }
                         None => {
                             self.raw("\n")?;
@@ -340,7 +345,7 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
         if !items.iter().all(|i| matches!(i, Value::Object(_))) {
             return ArrayForm::Expanded;
         }
-        if let Some(proto) = table::uniform_scalar_rows(items).filter(|_| self.fast_tables) {
+        if let Some(proto) = table::uniform_scalar_rows(items.iter()).filter(|_| self.fast_tables) {
             return ArrayForm::Uniform(proto);
         }
         let rows = items.iter().filter_map(Value::as_object).collect();
@@ -351,15 +356,69 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
     }
 
     /// The keyed-table plan of `map` (at `depth`), if it is one (§7.2a.1).
-    fn keyed_plan<'a>(&self, map: &'a Map, depth: usize) -> Option<TablePlan<'a>> {
+    fn keyed_plan<'a>(&self, map: &'a Map, depth: usize) -> Option<Keyed<'a>> {
         // Decide on the cheap conditions before allocating anything: most
         // objects hold a scalar somewhere.
         if map.len() < 2 || !map.values().all(|v| matches!(v, Value::Object(_))) {
             return None;
         }
+        if self.fast_tables {
+            if let Some(proto) = table::uniform_scalar_rows(map.values()) {
+                return Some(Keyed::Uniform(proto));
+            }
+        }
         let rows = map.values().filter_map(Value::as_object).collect();
         let keys = map.keys().collect();
-        TablePlan::new(rows, keys, self.budget(depth + 1))
+        TablePlan::new(rows, keys, self.budget(depth + 1)).map(Keyed::Plan)
+    }
+
+    /// A keyed table's `[N:]{label,fields}` header and its rows at `indent`
+    /// (the map sits at `depth`).
+    fn keyed_body(
+        &mut self,
+        keyed: Keyed<'_>,
+        map: &Map,
+        indent: usize,
+        depth: usize,
+    ) -> Result<(), Error> {
+        let proto = match keyed {
+            Keyed::Plan(plan) => {
+                self.keyed_header(&plan)?;
+                return self.table_rows(&plan, indent, depth);
+            }
+            Keyed::Uniform(proto) => proto,
+        };
+        // As `keyed_header` and `table_rows` write it for a plan of plain
+        // columns in `proto`'s order, with every row aligned.
+        self.raw("[")?;
+        self.count(map.len())?;
+        self.raw(":]{")?;
+        let mut underscores = 0usize;
+        while proto.keys().any(|k| is_label(k, underscores)) {
+            underscores += 1;
+        }
+        for _ in 0..underscores {
+            self.raw("_")?;
+        }
+        self.raw("key")?;
+        for key in proto.keys() {
+            self.raw(",")?;
+            write_key(self.sink, key)?;
+        }
+        self.raw("}\n")?;
+        self.enter(depth + 1)?;
+        for (key, row) in map.iter() {
+            self.indent(indent)?;
+            write_string(self.sink, key)?;
+            if let Value::Object(row) = row {
+                for value in row.values() {
+                    self.raw("|")?;
+                    self.scalar(value)?;
+                }
+            }
+            self.raw("\n")?;
+        }
+        Ok(())
     }
 
     /// An array after its name (`## name ` or `## ` or `@N ` or `.name `):
@@ -471,10 +530,7 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
             Value::Object(map) => {
                 self.enter(depth)?;
                 match self.keyed_plan(map, depth) {
-                    Some(plan) => {
-                        self.keyed_header(&plan)?;
-                        self.table_rows(&plan, indent, depth)
-                    }
+                    Some(keyed) => self.keyed_body(keyed, map, indent, depth),
                     None => {
                         self.raw("{}\n")?;
                         self.members(map, indent, depth)
@@ -1072,6 +1128,17 @@ mod tests {
                     Value::Object(m)
                 });
             }
+            // The same rows as a keyed map's members: at the root, as a
+            // section and as an expanded item.
+            let member_keys = ["a", "b c", "true", "", "é", "12", "key"];
+            let mut keyed = Map::new();
+            for (k, item) in member_keys.iter().zip(&items) {
+                keyed.push_unique(String::from(*k), item.clone());
+            }
+            let keyed = Value::Object(keyed);
+            let mut section = Map::new();
+            section.push_unique(String::from("s"), keyed.clone());
+            let expanded = Value::Array(vec![Value::Int(0), keyed.clone()]);
             // Alone, as a member, and as a row field (shared schemas).
             let array = Value::Array(items);
             let mut member = Map::new();
@@ -1083,7 +1150,14 @@ mod tests {
                 row.push_unique(String::from("t"), array.clone());
                 outer_rows.push(Value::Object(row));
             }
-            for v in [array, Value::Object(member), Value::Array(outer_rows)] {
+            for v in [
+                array,
+                Value::Object(member),
+                Value::Array(outer_rows),
+                keyed,
+                Value::Object(section),
+                expanded,
+            ] {
                 let mut fast = Vec::new();
                 encode_to(&v, &mut fast).unwrap();
                 let general = encode_general(&v);
@@ -1097,7 +1171,7 @@ mod tests {
                 checked += 1;
             }
         }
-        assert_eq!(checked, 9000);
+        assert_eq!(checked, 18000);
         // The depth limit still applies to the rows.
         let rows = json(r#"{"a":[{"x":1}]}"#);
         let enc = Encoder::new().limits(Limits {
@@ -1108,6 +1182,18 @@ mod tests {
             enc.encode(&rows).unwrap_err().kind(),
             ErrorKind::LimitExceeded
         );
+        let keyed = json(r#"{"a":{"m":{"x":1},"n":{"x":2}}}"#);
+        assert_eq!(
+            enc.encode(&keyed).unwrap_err().kind(),
+            ErrorKind::LimitExceeded
+        );
+        assert!(Encoder::new()
+            .limits(Limits {
+                max_depth: 3,
+                ..Limits::default()
+            })
+            .encode(&keyed)
+            .is_ok());
     }
 
     #[test]

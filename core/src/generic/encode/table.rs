@@ -233,15 +233,18 @@ impl<'a> TablePlan<'a> {
     }
 }
 
-/// Row 0's object when `items` is a table that planning would make all plain
+/// Row 0's object when `items` (an array's items or a keyed map's member
+/// values) is a table that planning would make all plain
 /// scalar columns with every row aligned: every item an object with row 0's
 /// keys in row 0's order and only scalar values, row 0 non-empty with
 /// distinct `>`-free keys. [`TablePlan::new`] gives each such field
 /// [`Kind::Plain`] without sharing (no value is a container), so the table is
 /// written straight from the rows. Nested tables of this shape (an order's
 /// line items) are common, and this check allocates nothing.
-pub(super) fn uniform_scalar_rows(items: &[Value]) -> Option<&Map> {
-    let Some(Value::Object(proto)) = items.first() else {
+pub(super) fn uniform_scalar_rows<'a>(
+    mut items: impl Iterator<Item = &'a Value>,
+) -> Option<&'a Map> {
+    let Some(Value::Object(proto)) = items.next() else {
         return None;
     };
     let keys = proto.as_slice();
@@ -256,7 +259,7 @@ pub(super) fn uniform_scalar_rows(items: &[Value]) -> Option<&Map> {
             return None;
         }
     }
-    for item in &items[1..] {
+    for item in items {
         let Value::Object(row) = item else {
             return None;
         };
