@@ -68,7 +68,7 @@ use crate::number::NumberBuffer;
 use crate::sink::Sink;
 use crate::text::{write_escaped, write_quoted};
 
-use super::scalar::{write_key, write_scalar, write_string};
+use super::scalar::{needs_quote, write_key, write_scalar, write_string};
 use super::{Map, Value};
 use table::{Kind, TablePlan};
 
@@ -236,9 +236,18 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
         self.raw(itoa::Buffer::new().format(n))
     }
 
-    #[inline]
+    /// Strings and integers, most cells, are written here inline, exactly
+    /// as [`write_scalar`] writes them (which the rest goes through): that
+    /// call's entry and exit cost as much as writing a short string.
+    #[inline(always)]
     fn scalar(&mut self, v: &Value) -> Result<(), Error> {
-        write_scalar(self.sink, v, &mut self.numbers).map(drop)
+        match v {
+            // `write_string`, whose call is not inlined everywhere.
+            Value::String(s) if !needs_quote(s) => self.raw(s),
+            Value::String(s) => write_quoted(self.sink, s),
+            Value::Int(i) => self.raw(itoa::Buffer::new().format(*i)),
+            _ => write_scalar(self.sink, v, &mut self.numbers).map(drop),
+        }
     }
 
     /// Fails when a container at `depth` (the root is 1) exceeds the limit.
