@@ -78,10 +78,21 @@ impl<'a> Cursor<'a> {
     fn fetch(&mut self) -> Result<Option<Ln<'a>>, Error> {
         while let Some(line) = self.lines.next() {
             let line: Line<'a> = line?;
-            if line.is_blank() || line.is_comment() {
-                continue;
+            // One scan of the leading spaces decides what `is_blank`,
+            // `is_comment` and `indentation` would, in that order.
+            let b = line.text.as_bytes();
+            let mut spaces = 0;
+            while spaces < b.len() && b[spaces] == b' ' {
+                spaces += 1;
             }
-            let indent = line.indentation()?;
+            let indent = match b.get(spaces) {
+                None => continue,
+                Some(b'#') if matches!(b.get(spaces + 1), None | Some(b' ')) => continue,
+                // Blank with tabs, or a tab in the indentation.
+                Some(b'\t') if line.is_blank() => continue,
+                Some(b'\t') => line.indentation()?,
+                Some(_) => spaces,
+            };
             if indent % 2 != 0 {
                 return Err(line.error_at(
                     ErrorKind::InvalidIndent,
@@ -559,6 +570,57 @@ pub(crate) fn parse_trailer(ln: &Ln<'_>) -> Result<Option<Vec<u64>>, Error> {
         counts = Some(list);
     }
     Ok(counts)
+}
+
+#[cfg(test)]
+mod fetch_tests {
+    use super::Cursor;
+    use crate::input::Lines;
+
+    /// The fused leading-space scan skips and measures lines exactly as
+    /// `is_blank`, `is_comment` and `indentation` do.
+    #[test]
+    fn fetch_agrees_with_the_line_predicates() {
+        let pieces = ["", " ", "  ", "\t", "#", "# ", "##", "#x", "x", "- ", "\t#"];
+        let mut lines = alloc::vec::Vec::new();
+        for a in pieces {
+            for b in pieces {
+                for c in pieces {
+                    lines.push(alloc::format!("{a}{b}{c}"));
+                }
+            }
+        }
+        for text in &lines {
+            let limits = crate::Limits::default();
+            let mut cursor = Cursor::new(Lines::new(text, &limits).unwrap());
+            let got = cursor.fetch().map(|ln| ln.map(|ln| ln.indent));
+            let line = Lines::new(text, &limits)
+                .unwrap()
+                .next()
+                .map(|l| l.unwrap());
+            let want = match line {
+                None => Ok(None),
+                Some(l) if l.is_blank() || l.is_comment() => Ok(None),
+                Some(l) => match l.indentation() {
+                    Err(e) => Err(e),
+                    Ok(n) if n % 2 != 0 => {
+                        Err(crate::Error::new(crate::ErrorKind::InvalidIndent, ""))
+                    }
+                    Ok(n) => Ok(Some(n)),
+                },
+            };
+            match (got, want) {
+                (Ok(g), Ok(w)) => assert_eq!(g, w, "{text:?}"),
+                (Err(g), Err(w)) => {
+                    assert_eq!(g.kind(), w.kind(), "{text:?}");
+                    if w.kind() == crate::ErrorKind::TabIndentation {
+                        assert_eq!((g.line(), g.column()), (w.line(), w.column()), "{text:?}");
+                    }
+                }
+                (g, w) => panic!("{text:?}: {g:?} vs {w:?}"),
+            }
+        }
+    }
 }
 
 #[cfg(test)]
