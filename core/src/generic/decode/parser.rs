@@ -72,8 +72,10 @@ fn is_blank(s: &str) -> bool {
 }
 
 /// `"a>b>c"` with every segment non-empty is a flattened path column (spec §7.4.6.2).
+/// The `>` test is a byte loop: names are short, and every table (each
+/// order's line items under a shared schema) asks it of every field.
 fn is_path(name: &str) -> bool {
-    name.contains('>') && name.split('>').all(|s| !s.is_empty())
+    name.bytes().any(|b| b == b'>') && name.split('>').all(|s| !s.is_empty())
 }
 
 /// How declared columns rebuild a row object when `>` path columns are present.
