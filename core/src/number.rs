@@ -461,6 +461,7 @@ pub fn parse_number(token: &str) -> Result<ParsedNumber, NumberError> {
     }
     let int_end = i;
     let mut integral = true;
+    let mut fraction = (i, i);
     if i < b.len() && b[i] == b'.' {
         integral = false;
         i += 1;
@@ -470,6 +471,12 @@ pub fn parse_number(token: &str) -> Result<ParsedNumber, NumberError> {
         }
         if i == start {
             return Err(NumberError::NotANumber);
+        }
+        fraction = (start, i);
+    }
+    if i == b.len() && !integral {
+        if let Some(v) = short_decimal(&b[int_start..int_end], &b[fraction.0..fraction.1]) {
+            return Ok(ParsedNumber::Float(if int_start == 1 { -v } else { v }));
         }
     }
     if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
@@ -513,6 +520,27 @@ pub fn parse_number(token: &str) -> Result<ParsedNumber, NumberError> {
     }
 }
 
+/// A decimal `int.frac` without exponent whose digits together number at
+/// most 15, exactly as the correctly rounded parse would give it: the digits
+/// as an integer (below 10^15 < 2^53, so exact as a double) divided by a
+/// power of ten up to 10^15 (exact too), which IEEE division rounds
+/// correctly (Clinger's fast path). Prices and scores (`12.5`, `1234.99`)
+/// take it and skip the general parser. `None` for longer digit strings.
+#[inline]
+fn short_decimal(int: &[u8], frac: &[u8]) -> Option<f64> {
+    const POW10: [f64; 16] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+    ];
+    if int.len() + frac.len() > 15 {
+        return None;
+    }
+    let mut m: u64 = 0;
+    for &d in int.iter().chain(frac) {
+        m = m * 10 + u64::from(d - b'0');
+    }
+    Some(m as f64 / *POW10.get(frac.len())?)
+}
+
 /// The actionable message for an integer outside `int64` (spec §2.3.2).
 pub fn out_of_range_message(literal: &str) -> alloc::string::String {
     alloc::format!(
@@ -523,6 +551,65 @@ pub fn out_of_range_message(literal: &str) -> alloc::string::String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The short-decimal path gives the bits of the general parser on
+    /// decimals of every digit split up to its limit and just past it,
+    /// signed zeros and halfway-looking digit strings.
+    #[test]
+    fn short_decimals_parse_like_the_general_parser() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut digits = |n: usize| -> alloc::string::String {
+            (0..n)
+                .map(|_| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    (b'0' + (seed % 10) as u8) as char
+                })
+                .collect()
+        };
+        let mut checked = 0;
+        for int_len in 1..=17usize {
+            for frac_len in 1..=17usize {
+                for _ in 0..40 {
+                    let mut int = digits(int_len);
+                    if int.len() > 1 && int.starts_with('0') {
+                        int.replace_range(0..1, "1");
+                    }
+                    let frac = digits(frac_len);
+                    for sign in ["", "-"] {
+                        let token = alloc::format!("{sign}{int}.{frac}");
+                        let want: f64 = token.parse().unwrap();
+                        match parse_number(&token) {
+                            Ok(ParsedNumber::Float(got)) => {
+                                assert_eq!(got.to_bits(), want.to_bits(), "{token}")
+                            }
+                            other => panic!("{token}: {other:?}"),
+                        }
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 20_000);
+        for token in [
+            "0.0",
+            "-0.0",
+            "0.5",
+            "-0.000",
+            "9007199254740.993",
+            "0.1",
+            "0.3",
+        ] {
+            let want: f64 = token.parse().unwrap();
+            match parse_number(token) {
+                Ok(ParsedNumber::Float(got)) => {
+                    assert_eq!(got.to_bits(), want.to_bits(), "{token}")
+                }
+                other => panic!("{token}: {other:?}"),
+            }
+        }
+    }
     use alloc::format;
     use alloc::string::String;
 

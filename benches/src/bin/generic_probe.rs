@@ -1,26 +1,49 @@
 //! A deterministic driver for profiling the generic writers under callgrind
 //! (`valgrind --tool=callgrind target/release/generic_probe stream 20000 1`):
 //! builds the workload once, outside the measured operation, then runs the
-//! operation `iters` times and prints the output size.
+//! operation `iters` times and prints the output size and the min and median
+//! time per iteration.
 //!
 //! Operations: `stream` (employee rows through `StreamWriter::row` into a
 //! discarding sink), `build` (only builds the rows, to subtract), and
 //! `employees`, `orders`, `keyed` (`generic::encode_to` of the benchmark
-//! workload with `n` records into a reused buffer).
+//! workload with `n` records into a reused buffer), and `decode-employees`,
+//! `decode-orders`, `decode-keyed` (`generic::decode` of that workload's GCF
+//! text, which is encoded once outside the measured loop).
+
+use std::time::{Duration, Instant};
 
 use gcf_benches::workload::{employees, generic, EMPLOYEE_FIELDS, SEED};
 use gcf_core::generic::{StreamOptions, StreamWriter};
+
+fn workload(name: &str, n: usize) -> Option<gcf_core::generic::Value> {
+    match name {
+        "employees" => Some(generic::to_value(&generic::employees_json(n, SEED))),
+        "orders" => Some(generic::to_value(&generic::orders_json(n, SEED))),
+        "keyed" => Some(generic::to_value(&generic::keyed_json(n, SEED))),
+        _ => None,
+    }
+}
+
+/// One decode and the drop of its value, as a benchmark iteration does
+/// (`--toggle-collect='*decode_and_drop*'` measures exactly this).
+#[inline(never)]
+fn decode_and_drop(text: &str) -> u64 {
+    let back = gcf_core::generic::decode(text).expect("decode");
+    std::hint::black_box(&back);
+    text.len() as u64
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let op = args.get(1).map_or("stream", String::as_str);
     let n: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(100_000);
     let iters: usize = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(1);
-    let value = match op {
-        "employees" => Some(generic::to_value(&generic::employees_json(n, SEED))),
-        "orders" => Some(generic::to_value(&generic::orders_json(n, SEED))),
-        "keyed" => Some(generic::to_value(&generic::keyed_json(n, SEED))),
-        _ => None,
+    let decode_of = op.strip_prefix("decode-");
+    let value = workload(decode_of.unwrap_or(op), n);
+    let text = match (decode_of, &value) {
+        (Some(_), Some(v)) => gcf_core::generic::encode(v).expect("encode"),
+        _ => String::new(),
     };
     let rows = if value.is_none() {
         employees(n, SEED)
@@ -29,7 +52,9 @@ fn main() {
     };
     let mut out = Vec::new();
     let mut total = 0u64;
+    let mut times: Vec<Duration> = Vec::with_capacity(iters);
     for _ in 0..iters {
+        let start = Instant::now();
         total += match (op, &value) {
             ("stream", _) => {
                 let mut w =
@@ -43,6 +68,7 @@ fn main() {
                 w.finish().expect("trailer").bytes
             }
             ("build", _) => rows.len() as u64,
+            (_, Some(_)) if decode_of.is_some() => decode_and_drop(&text),
             (_, Some(v)) => {
                 out.clear();
                 gcf_core::generic::encode_to(v, &mut out).expect("encode");
@@ -50,7 +76,11 @@ fn main() {
             }
             (other, None) => panic!("unknown operation {other}"),
         };
+        times.push(start.elapsed());
         std::hint::black_box(&out);
     }
-    println!("{op} n={n} iters={iters} bytes={total}");
+    times.sort();
+    let min = times.first().copied().unwrap_or_default();
+    let median = times.get(times.len() / 2).copied().unwrap_or_default();
+    println!("{op} n={n} iters={iters} bytes={total} min={min:?} median={median:?}");
 }

@@ -78,10 +78,21 @@ impl<'a> Cursor<'a> {
     fn fetch(&mut self) -> Result<Option<Ln<'a>>, Error> {
         while let Some(line) = self.lines.next() {
             let line: Line<'a> = line?;
-            if line.is_blank() || line.is_comment() {
-                continue;
+            // One scan of the leading spaces decides what `is_blank`,
+            // `is_comment` and `indentation` would, in that order.
+            let b = line.text.as_bytes();
+            let mut spaces = 0;
+            while spaces < b.len() && b[spaces] == b' ' {
+                spaces += 1;
             }
-            let indent = line.indentation()?;
+            let indent = match b.get(spaces) {
+                None => continue,
+                Some(b'#') if matches!(b.get(spaces + 1), None | Some(b' ')) => continue,
+                // Blank with tabs, or a tab in the indentation.
+                Some(b'\t') if line.is_blank() => continue,
+                Some(b'\t') => line.indentation()?,
+                Some(_) => spaces,
+            };
             if indent % 2 != 0 {
                 return Err(line.error_at(
                     ErrorKind::InvalidIndent,
@@ -165,7 +176,12 @@ where
             (Cell::Value(Value::String(s.into_owned())), after)
         } else {
             let end = bare_token_end(bytes, pos, delim);
-            let token = trim_ws(&raw[pos..end]);
+            // Leading whitespace is already skipped: trim the trailing only.
+            let mut last = end;
+            while last > pos && matches!(bytes[last - 1], b' ' | b'\t') {
+                last -= 1;
+            }
+            let token = raw.get(pos..last).unwrap_or("");
             (bare_cell(ln, token, token_start, ctx)?, end)
         };
         f(cell, token_start)?;
@@ -197,7 +213,46 @@ fn bare_token_end(bytes: &[u8], pos: usize, delim: u8) -> usize {
             }
         }
     }
-    memchr::memchr(delim, &bytes[pos..]).map_or(bytes.len(), |j| pos + j)
+    find_byte(bytes, pos, delim)
+}
+
+/// The offset of the first `needle` in `bytes` at or after `from`, or
+/// `bytes.len()`. Cells are short (a few bytes to a few words), where a
+/// `memchr` call costs more than the search: the first 32 bytes are searched
+/// a word at a time inline, and only a longer token goes to `memchr`.
+///
+/// Per 64-bit word, `x = w ^ needle * 0x01..` has a zero byte exactly where
+/// `w` holds `needle`; `(x - 0x01..) & !x & 0x80..` sets the high bit of
+/// every zero byte and, through borrows, possibly of bytes above one, so its
+/// lowest set bit marks the first match (words are read little-endian).
+#[inline]
+pub(crate) fn find_byte(bytes: &[u8], from: usize, needle: u8) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    const INLINE: usize = 32;
+    let Some(hay) = bytes.get(from..) else {
+        return bytes.len();
+    };
+    let pattern = ONES * u64::from(needle);
+    let mut i = 0;
+    while i < INLINE {
+        let Some(chunk) = hay.get(i..i + 8) else {
+            // Fewer than eight bytes left.
+            return hay[i..]
+                .iter()
+                .position(|&b| b == needle)
+                .map_or(bytes.len(), |j| from + i + j);
+        };
+        let mut w = [0u8; 8];
+        w.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(w) ^ pattern;
+        let found = x.wrapping_sub(ONES) & !x & HIGH;
+        if found != 0 {
+            return from + i + (found.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    memchr::memchr(needle, &hay[i..]).map_or(bytes.len(), |j| from + i + j)
 }
 
 /// The offset past the `}` of a syntactically complete field declaration
@@ -515,6 +570,115 @@ pub(crate) fn parse_trailer(ln: &Ln<'_>) -> Result<Option<Vec<u64>>, Error> {
         counts = Some(list);
     }
     Ok(counts)
+}
+
+#[cfg(test)]
+mod fetch_tests {
+    use super::Cursor;
+    use crate::input::Lines;
+
+    /// The fused leading-space scan skips and measures lines exactly as
+    /// `is_blank`, `is_comment` and `indentation` do.
+    #[test]
+    fn fetch_agrees_with_the_line_predicates() {
+        let pieces = ["", " ", "  ", "\t", "#", "# ", "##", "#x", "x", "- ", "\t#"];
+        let mut lines = alloc::vec::Vec::new();
+        for a in pieces {
+            for b in pieces {
+                for c in pieces {
+                    lines.push(alloc::format!("{a}{b}{c}"));
+                }
+            }
+        }
+        for text in &lines {
+            let limits = crate::Limits::default();
+            let mut cursor = Cursor::new(Lines::new(text, &limits).unwrap());
+            let got = cursor.fetch().map(|ln| ln.map(|ln| ln.indent));
+            let line = Lines::new(text, &limits)
+                .unwrap()
+                .next()
+                .map(|l| l.unwrap());
+            let want = match line {
+                None => Ok(None),
+                Some(l) if l.is_blank() || l.is_comment() => Ok(None),
+                Some(l) => match l.indentation() {
+                    Err(e) => Err(e),
+                    Ok(n) if n % 2 != 0 => {
+                        Err(crate::Error::new(crate::ErrorKind::InvalidIndent, ""))
+                    }
+                    Ok(n) => Ok(Some(n)),
+                },
+            };
+            match (got, want) {
+                (Ok(g), Ok(w)) => assert_eq!(g, w, "{text:?}"),
+                (Err(g), Err(w)) => {
+                    assert_eq!(g.kind(), w.kind(), "{text:?}");
+                    if w.kind() == crate::ErrorKind::TabIndentation {
+                        assert_eq!((g.line(), g.column()), (w.line(), w.column()), "{text:?}");
+                    }
+                }
+                (g, w) => panic!("{text:?}: {g:?} vs {w:?}"),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod find_byte_tests {
+    use super::find_byte;
+    use alloc::vec::Vec;
+
+    /// The word-at-a-time search agrees with a byte loop at every length
+    /// up to and past the inline window, every match position and start,
+    /// with non-ASCII bytes and bytes one above or below the needle around.
+    #[test]
+    fn find_byte_agrees_with_a_byte_loop() {
+        let fillers: [u8; 6] = [b'a', 0x7b, 0x7d, 0xfc, 0x00, 0xff];
+        for len in 0..80usize {
+            for filler in fillers {
+                for needle in [b'|', b',', 0x00, 0xfc] {
+                    let mut hay: Vec<u8> = (0..len)
+                        .map(|i| {
+                            if i % 3 == 0 {
+                                filler
+                            } else {
+                                b'x' ^ (i as u8 & 1)
+                            }
+                        })
+                        .filter(|&b| b != needle)
+                        .collect();
+                    let n = hay.len();
+                    let naive = |h: &[u8], from: usize| {
+                        h.iter()
+                            .skip(from)
+                            .position(|&b| b == needle)
+                            .map_or(h.len(), |j| from + j)
+                    };
+                    for from in [0, 1, 7, 8, 9, n.saturating_sub(1), n, n + 1] {
+                        assert_eq!(find_byte(&hay, from, needle), naive(&hay, from));
+                    }
+                    for at in 0..n {
+                        let saved = hay[at];
+                        hay[at] = needle;
+                        if at + 1 < n {
+                            hay[at + 1] = needle;
+                        }
+                        for from in [0, at / 2, at, at + 1] {
+                            assert_eq!(
+                                find_byte(&hay, from, needle),
+                                naive(&hay, from),
+                                "len {n} at {at} from {from}"
+                            );
+                        }
+                        hay[at] = saved;
+                        if at + 1 < n {
+                            hay[at + 1] = hay[at + 1] ^ needle ^ b'y';
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
 
 #[cfg(test)]

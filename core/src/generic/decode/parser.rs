@@ -6,6 +6,7 @@
 //! Every nested container passes through [`Parser::check_depth`], so the
 //! recursion is bounded by [`Limits::max_depth`] whatever the input.
 
+use alloc::rc::Rc;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -26,8 +27,10 @@ const MAX_PREALLOC: usize = 1024;
 enum Head {
     /// `[N]: a,b,c` (already decoded).
     Inline(Vec<Value>),
-    /// `[N]{fields}` or `[N:]{key,fields}`.
-    Table(Count, Vec<Field>),
+    /// `[N]{fields}` or `[N:]{key,fields}`. Reference-counted: a row-0
+    /// tabular attachment's list is the shared schema (spec §7.4.5.3) that
+    /// every later row's table reuses without copying its names.
+    Table(Count, Rc<[Field]>),
     /// `[N]` with no declaration (expanded, or a shared schema for attachments).
     Expanded(Count),
 }
@@ -52,6 +55,10 @@ pub(crate) struct Parser<'a> {
     /// (or a surplus positional body), reported as `.1` rather than as a
     /// syntax error.
     surplus: Option<(usize, ErrorKind)>,
+    /// Cleared slot vectors of finished tables, reused by the next table at
+    /// any depth: one per nesting level at most, so nested tables (an
+    /// order's line items) allocate no row scratch of their own.
+    slot_pool: Vec<Vec<Slot>>,
 }
 
 fn cap(count: Count) -> usize {
@@ -65,8 +72,10 @@ fn is_blank(s: &str) -> bool {
 }
 
 /// `"a>b>c"` with every segment non-empty is a flattened path column (spec §7.4.6.2).
+/// The `>` test is a byte loop: names are short, and every table (each
+/// order's line items under a shared schema) asks it of every field.
 fn is_path(name: &str) -> bool {
-    name.contains('>') && name.split('>').all(|s| !s.is_empty())
+    name.bytes().any(|b| b == b'>') && name.split('>').all(|s| !s.is_empty())
 }
 
 /// How declared columns rebuild a row object when `>` path columns are present.
@@ -135,21 +144,22 @@ enum Slot {
 
 /// A tabular header and the schema state scoped to its array (spec §7.4.5).
 struct Table {
-    fields: Vec<Field>,
+    fields: Rc<[Field]>,
     /// 1 for a keyed map (column 0 is the member key), else 0.
     first_value: usize,
     plan: Option<Members>,
     index: KeyIndex,
-    /// Inline object schemas per column (indexes into `schemas`).
+    /// Inline object schemas per column (indexes into `schemas`); empty until
+    /// a row declares one, as most tables never do.
     inline: Vec<Option<usize>>,
     schemas: Vec<Vec<String>>,
     /// Shared array schemas per column (spec §7.4.5.3).
-    shared: Vec<Option<Vec<Field>>>,
+    shared: Vec<Option<Rc<[Field]>>>,
 }
 
 impl Table {
     fn new(
-        fields: Vec<Field>,
+        fields: Rc<[Field]>,
         keyed: bool,
         max_depth: usize,
     ) -> Result<Table, (ErrorKind, String)> {
@@ -183,13 +193,12 @@ impl Table {
         } else {
             None
         };
-        let n = fields.len();
         Ok(Table {
             fields,
             first_value,
             plan,
             index,
-            inline: alloc::vec![None; n],
+            inline: Vec::new(),
             schemas: Vec::new(),
             shared: Vec::new(),
         })
@@ -295,6 +304,7 @@ impl<'a> Parser<'a> {
             sections: None,
             deferred: Vec::new(),
             surplus: None,
+            slot_pool: Vec::new(),
         }
     }
 
@@ -536,7 +546,7 @@ impl<'a> Parser<'a> {
                         sections.push(super::SectionDecl {
                             name: String::from(&*key),
                             line: ln.number,
-                            fields: fields.clone(),
+                            fields: fields.to_vec(),
                         });
                     }
                 }
@@ -651,7 +661,7 @@ impl<'a> Parser<'a> {
                     self.identity_field = Some(f.name.clone());
                 }
             }
-            return Ok(Head::Table(count, fields));
+            return Ok(Head::Table(count, Rc::from(fields)));
         }
         if !is_blank(rest) {
             return Err(ln.error(
@@ -677,7 +687,7 @@ impl<'a> Parser<'a> {
         hdr: &Ln<'_>,
         indent: usize,
         depth: usize,
-        shared: Option<Vec<Field>>,
+        shared: Option<Rc<[Field]>>,
     ) -> Result<Value, Error> {
         self.check_depth(depth, hdr)?;
         match head {
@@ -750,7 +760,7 @@ impl<'a> Parser<'a> {
         &mut self,
         hdr: &Ln<'_>,
         count: Count,
-        fields: Vec<Field>,
+        fields: Rc<[Field]>,
         indent: usize,
         depth: usize,
     ) -> Result<Value, Error> {
@@ -768,7 +778,9 @@ impl<'a> Parser<'a> {
         let deferred = self.open_deferred(hdr, count);
         let mut rows: Vec<Value> = Vec::with_capacity(if keyed { 0 } else { cap(count) });
         let mut members = ObjectBuilder::new();
-        let mut slots: Vec<Slot> = Vec::with_capacity(table.fields.len());
+        let mut slots: Vec<Slot> = self.slot_pool.pop().unwrap_or_default();
+        slots.clear();
+        slots.reserve(table.fields.len());
         let mut index: usize = 0;
         let mut last_inline = false;
         loop {
@@ -835,6 +847,8 @@ impl<'a> Parser<'a> {
             index += 1;
         }
         self.close_count(hdr, count, deferred, index, "rows")?;
+        slots.clear();
+        self.slot_pool.push(slots);
         Ok(if keyed {
             Value::Object(members.finish())
         } else {
@@ -883,12 +897,15 @@ impl<'a> Parser<'a> {
                     Cell::Value(v) => Slot::Value(v),
                     Cell::Missing => Slot::Missing,
                     Cell::Marker(None) => Slot::Marker {
-                        schema: inline[col],
+                        schema: inline.get(col).copied().flatten(),
                         declared: false,
                         at,
                     },
                     Cell::Marker(Some(names)) => {
                         schemas.push(names);
+                        if inline.len() < width {
+                            inline.resize(width, None);
+                        }
                         inline[col] = Some(schemas.len() - 1);
                         Slot::Marker {
                             schema: inline[col],
@@ -1066,7 +1083,7 @@ impl<'a> Parser<'a> {
             // shared only between tables of scalar cells.
             let shared = match (&head, col) {
                 (Head::Expanded(_), Some(c)) => match table.shared.get(c) {
-                    Some(Some(fields)) if !self.item_follows(body)? => Some(fields.clone()),
+                    Some(Some(fields)) if !self.item_follows(body)? => Some(Rc::clone(fields)),
                     _ => None,
                 },
                 (Head::Table(count, fields), Some(c)) if !count.keyed && first_row => {
@@ -1074,7 +1091,7 @@ impl<'a> Parser<'a> {
                         table.shared.resize(table.fields.len(), None);
                     }
                     if table.shared[c].is_none() {
-                        table.shared[c] = Some(fields.clone());
+                        table.shared[c] = Some(Rc::clone(fields));
                     }
                     None
                 }

@@ -68,7 +68,7 @@ use crate::number::NumberBuffer;
 use crate::sink::Sink;
 use crate::text::{write_escaped, write_quoted};
 
-use super::scalar::{write_key, write_scalar, write_string};
+use super::scalar::{needs_quote, write_key, write_scalar, write_string};
 use super::{Map, Value};
 use table::{Kind, TablePlan};
 
@@ -172,6 +172,7 @@ impl Encoder {
             sink,
             numbers: NumberBuffer::new(),
             max_depth: self.limits.max_depth,
+            fast_tables: true,
         };
         w.raw("GCF profile=generic")?;
         if let Some(tool) = &self.tool {
@@ -185,10 +186,21 @@ impl Encoder {
 
 const SPACES: &str = "                                                                ";
 
+/// The keyed-table forms of an object (§7.2a): rows that need no plan (see
+/// `ArrayForm::Uniform`), or a plan.
+enum Keyed<'a> {
+    Uniform(&'a Map),
+    Plan(TablePlan<'a>),
+}
+
 /// The array forms of §7.3.
 enum ArrayForm<'a> {
     Empty,
     Inline,
+    /// A table whose rows all have row 0's distinct, `>`-free keys in row
+    /// 0's order and only scalar values: every field is a plain column and
+    /// every row is its values in order, so no [`TablePlan`] is needed.
+    Uniform(&'a Map),
     Table(TablePlan<'a>),
     Expanded,
 }
@@ -197,6 +209,10 @@ struct Writer<'k, K: Sink + ?Sized> {
     sink: &'k mut K,
     numbers: NumberBuffer,
     max_depth: usize,
+    /// Whether tables may skip planning when their shape allows
+    /// (`ArrayForm::Uniform`); off only in tests, to compare against the
+    /// general path.
+    fast_tables: bool,
 }
 
 impl<K: Sink + ?Sized> Writer<'_, K> {
@@ -220,9 +236,18 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
         self.raw(itoa::Buffer::new().format(n))
     }
 
-    #[inline]
+    /// Strings and integers, most cells, are written here inline, exactly
+    /// as [`write_scalar`] writes them (which the rest goes through): that
+    /// call's entry and exit cost as much as writing a short string.
+    #[inline(always)]
     fn scalar(&mut self, v: &Value) -> Result<(), Error> {
-        write_scalar(self.sink, v, &mut self.numbers).map(drop)
+        match v {
+            // `write_string`, whose call is not inlined everywhere.
+            Value::String(s) if !needs_quote(s) => self.raw(s),
+            Value::String(s) => write_quoted(self.sink, s),
+            Value::Int(i) => self.raw(itoa::Buffer::new().format(*i)),
+            _ => write_scalar(self.sink, v, &mut self.numbers).map(drop),
+        }
     }
 
     /// Fails when a container at `depth` (the root is 1) exceeds the limit.
@@ -251,10 +276,9 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
             Value::Object(map) => {
                 self.enter(1)?;
                 match self.keyed_plan(map, 1) {
-                    Some(plan) => {
+                    Some(keyed) => {
                         self.raw("## ")?;
-                        self.keyed_header(&plan)?;
-                        self.table_rows(&plan, 0, 1)
+                        self.keyed_body(keyed, map, 0, 1)
                     }
                     None => self.members(map, 0, 1),
                 }
@@ -282,10 +306,9 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
                     self.raw("## ")?;
                     write_key(self.sink, key)?;
                     match self.keyed_plan(inner, depth + 1) {
-                        Some(plan) => {
+                        Some(keyed) => {
                             self.raw(" ")?;
-                            self.keyed_header(&plan)?;
-                            self.table_rows(&plan, indent, depth + 1)?;
+                            self.keyed_body(keyed, inner, indent, depth + 1)?;
                         }
                         None => {
                             self.raw("\n")?;
@@ -331,6 +354,9 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
         if !items.iter().all(|i| matches!(i, Value::Object(_))) {
             return ArrayForm::Expanded;
         }
+        if let Some(proto) = table::uniform_scalar_rows(items.iter()).filter(|_| self.fast_tables) {
+            return ArrayForm::Uniform(proto);
+        }
         let rows = items.iter().filter_map(Value::as_object).collect();
         match TablePlan::new(rows, Vec::new(), self.budget(depth + 1)) {
             Some(plan) => ArrayForm::Table(plan),
@@ -339,15 +365,69 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
     }
 
     /// The keyed-table plan of `map` (at `depth`), if it is one (§7.2a.1).
-    fn keyed_plan<'a>(&self, map: &'a Map, depth: usize) -> Option<TablePlan<'a>> {
+    fn keyed_plan<'a>(&self, map: &'a Map, depth: usize) -> Option<Keyed<'a>> {
         // Decide on the cheap conditions before allocating anything: most
         // objects hold a scalar somewhere.
         if map.len() < 2 || !map.values().all(|v| matches!(v, Value::Object(_))) {
             return None;
         }
+        if self.fast_tables {
+            if let Some(proto) = table::uniform_scalar_rows(map.values()) {
+                return Some(Keyed::Uniform(proto));
+            }
+        }
         let rows = map.values().filter_map(Value::as_object).collect();
         let keys = map.keys().collect();
-        TablePlan::new(rows, keys, self.budget(depth + 1))
+        TablePlan::new(rows, keys, self.budget(depth + 1)).map(Keyed::Plan)
+    }
+
+    /// A keyed table's `[N:]{label,fields}` header and its rows at `indent`
+    /// (the map sits at `depth`).
+    fn keyed_body(
+        &mut self,
+        keyed: Keyed<'_>,
+        map: &Map,
+        indent: usize,
+        depth: usize,
+    ) -> Result<(), Error> {
+        let proto = match keyed {
+            Keyed::Plan(plan) => {
+                self.keyed_header(&plan)?;
+                return self.table_rows(&plan, indent, depth);
+            }
+            Keyed::Uniform(proto) => proto,
+        };
+        // As `keyed_header` and `table_rows` write it for a plan of plain
+        // columns in `proto`'s order, with every row aligned.
+        self.raw("[")?;
+        self.count(map.len())?;
+        self.raw(":]{")?;
+        let mut underscores = 0usize;
+        while proto.keys().any(|k| is_label(k, underscores)) {
+            underscores += 1;
+        }
+        for _ in 0..underscores {
+            self.raw("_")?;
+        }
+        self.raw("key")?;
+        for key in proto.keys() {
+            self.raw(",")?;
+            write_key(self.sink, key)?;
+        }
+        self.raw("}\n")?;
+        self.enter(depth + 1)?;
+        for (key, row) in map.iter() {
+            self.indent(indent)?;
+            write_string(self.sink, key)?;
+            if let Value::Object(row) = row {
+                for value in row.values() {
+                    self.raw("|")?;
+                    self.scalar(value)?;
+                }
+            }
+            self.raw("\n")?;
+        }
+        Ok(())
     }
 
     /// An array after its name (`## name ` or `## ` or `@N ` or `.name `):
@@ -384,6 +464,38 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
                     self.field_decl(&plan, None)?;
                 }
                 self.table_rows(&plan, indent, depth)
+            }
+            ArrayForm::Uniform(proto) => {
+                self.raw("[")?;
+                self.count(items.len())?;
+                self.raw("]")?;
+                if omit_fields {
+                    self.raw("\n")?;
+                } else {
+                    self.raw("{")?;
+                    for (i, key) in proto.keys().enumerate() {
+                        if i > 0 {
+                            self.raw(",")?;
+                        }
+                        write_key(self.sink, key)?;
+                    }
+                    self.raw("}\n")?;
+                }
+                // The rows sit one level below the array, as in `table_rows`.
+                self.enter(depth + 1)?;
+                for item in items {
+                    self.indent(indent)?;
+                    if let Value::Object(row) = item {
+                        for (i, value) in row.values().enumerate() {
+                            if i > 0 {
+                                self.raw("|")?;
+                            }
+                            self.scalar(value)?;
+                        }
+                    }
+                    self.raw("\n")?;
+                }
+                Ok(())
             }
             ArrayForm::Expanded => {
                 self.raw("[")?;
@@ -427,10 +539,7 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
             Value::Object(map) => {
                 self.enter(depth)?;
                 match self.keyed_plan(map, depth) {
-                    Some(plan) => {
-                        self.keyed_header(&plan)?;
-                        self.table_rows(&plan, indent, depth)
-                    }
+                    Some(keyed) => self.keyed_body(keyed, map, indent, depth),
                     None => {
                         self.raw("{}\n")?;
                         self.members(map, indent, depth)
@@ -941,6 +1050,159 @@ mod tests {
             encode_to(&Value::Null, &mut refusing).unwrap_err().kind(),
             ErrorKind::Sink
         );
+    }
+
+    /// `value` encoded with every planning shortcut off.
+    fn encode_general(value: &Value) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut w = Writer {
+            sink: &mut out,
+            numbers: NumberBuffer::new(),
+            max_depth: Limits::default().max_depth,
+            fast_tables: false,
+        };
+        w.root(value).unwrap();
+        out
+    }
+
+    /// The `Uniform` table shortcut writes what planning writes, on tables
+    /// that take it and on near misses that must not.
+    #[test]
+    fn uniform_tables_match_the_general_path() {
+        let scalars = [
+            Value::Null,
+            Value::Bool(true),
+            Value::Int(-7),
+            Value::Float(2.5),
+            Value::Float(1e300),
+            Value::from(""),
+            Value::from("plain"),
+            Value::from("a|b,c"),
+            Value::from("true"),
+            Value::from("12"),
+            Value::from("ünïcödé\u{2028}"),
+            Value::from("x".repeat(70).as_str()),
+            Value::from(" lead"),
+        ];
+        let keysets: [&[&str]; 6] = [
+            &["a"],
+            &["sku", "qty", "price"],
+            &["", "b c", "é"],
+            &["a>b", "c"],
+            &["k", "key", "_key"],
+            &["x", "y", "z", "w", "v"],
+        ];
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let mut checked = 0;
+        for round in 0..3000 {
+            let keys = keysets[next(keysets.len())];
+            let rows = 1 + next(5);
+            let mut items = Vec::new();
+            for r in 0..rows {
+                let mut m = Map::new();
+                for k in keys {
+                    m.push_unique(String::from(*k), scalars[next(scalars.len())].clone());
+                }
+                // Near misses: a container, a missing, extra, duplicate or
+                // reordered key, a non-object item.
+                match (round % 9, r == rows - 1) {
+                    (1, true) => m.push_unique(String::from("extra"), Value::Int(1)),
+                    (2, true) => m.push_unique(String::from(keys[0]), Value::Int(1)),
+                    (3, true) => {
+                        let last = keys[keys.len() - 1];
+                        m.insert(last, Value::Array(vec![Value::Int(1)]));
+                    }
+                    (4, true) => {
+                        let mut pairs = m.into_vec();
+                        pairs.reverse();
+                        m = Map::new();
+                        for (k, v) in pairs {
+                            m.push_unique(k, v);
+                        }
+                    }
+                    (5, true) => {
+                        m = Map::new();
+                    }
+                    _ => {}
+                }
+                items.push(if round % 9 == 6 && r == rows - 1 {
+                    Value::Int(3)
+                } else {
+                    Value::Object(m)
+                });
+            }
+            // The same rows as a keyed map's members: at the root, as a
+            // section and as an expanded item.
+            let member_keys = ["a", "b c", "true", "", "é", "12", "key"];
+            let mut keyed = Map::new();
+            for (k, item) in member_keys.iter().zip(&items) {
+                keyed.push_unique(String::from(*k), item.clone());
+            }
+            let keyed = Value::Object(keyed);
+            let mut section = Map::new();
+            section.push_unique(String::from("s"), keyed.clone());
+            let expanded = Value::Array(vec![Value::Int(0), keyed.clone()]);
+            // Alone, as a member, and as a row field (shared schemas).
+            let array = Value::Array(items);
+            let mut member = Map::new();
+            member.push_unique(String::from("t"), array.clone());
+            let mut outer_rows = Vec::new();
+            for i in 0..2 {
+                let mut row = Map::new();
+                row.push_unique(String::from("id"), Value::Int(i));
+                row.push_unique(String::from("t"), array.clone());
+                outer_rows.push(Value::Object(row));
+            }
+            for v in [
+                array,
+                Value::Object(member),
+                Value::Array(outer_rows),
+                keyed,
+                Value::Object(section),
+                expanded,
+            ] {
+                let mut fast = Vec::new();
+                encode_to(&v, &mut fast).unwrap();
+                let general = encode_general(&v);
+                assert_eq!(
+                    String::from_utf8(fast).unwrap(),
+                    String::from_utf8(general)
+                        .unwrap()
+                        .replacen("", "GCF profile=generic\n", 1),
+                    "{v:?}"
+                );
+                checked += 1;
+            }
+        }
+        assert_eq!(checked, 18000);
+        // The depth limit still applies to the rows.
+        let rows = json(r#"{"a":[{"x":1}]}"#);
+        let enc = Encoder::new().limits(Limits {
+            max_depth: 2,
+            ..Limits::default()
+        });
+        assert_eq!(
+            enc.encode(&rows).unwrap_err().kind(),
+            ErrorKind::LimitExceeded
+        );
+        let keyed = json(r#"{"a":{"m":{"x":1},"n":{"x":2}}}"#);
+        assert_eq!(
+            enc.encode(&keyed).unwrap_err().kind(),
+            ErrorKind::LimitExceeded
+        );
+        assert!(Encoder::new()
+            .limits(Limits {
+                max_depth: 3,
+                ..Limits::default()
+            })
+            .encode(&keyed)
+            .is_ok());
     }
 
     #[test]

@@ -233,6 +233,49 @@ impl<'a> TablePlan<'a> {
     }
 }
 
+/// Row 0's object when `items` (an array's items or a keyed map's member
+/// values) is a table that planning would make all plain
+/// scalar columns with every row aligned: every item an object with row 0's
+/// keys in row 0's order and only scalar values, row 0 non-empty with
+/// distinct `>`-free keys. [`TablePlan::new`] gives each such field
+/// [`Kind::Plain`] without sharing (no value is a container), so the table is
+/// written straight from the rows. Nested tables of this shape (an order's
+/// line items) are common, and this check allocates nothing.
+pub(super) fn uniform_scalar_rows<'a>(
+    mut items: impl Iterator<Item = &'a Value>,
+) -> Option<&'a Map> {
+    let Some(Value::Object(proto)) = items.next() else {
+        return None;
+    };
+    let keys = proto.as_slice();
+    if keys.is_empty() {
+        return None;
+    }
+    for (i, (key, value)) in keys.iter().enumerate() {
+        if !value.is_scalar() || is_path_name(key) {
+            return None;
+        }
+        if keys[..i].iter().any(|(k, _)| same_str(k, key)) {
+            return None;
+        }
+    }
+    for item in items {
+        let Value::Object(row) = item else {
+            return None;
+        };
+        let row = row.as_slice();
+        if row.len() != keys.len() {
+            return None;
+        }
+        for ((pk, _), (k, v)) in keys.iter().zip(row) {
+            if !v.is_scalar() || !same_str(pk, k) {
+                return None;
+            }
+        }
+    }
+    Some(proto)
+}
+
 /// Unflattens a field `f` when the union also holds a literal `f>...` name:
 /// its `."f>..."` attachment would otherwise name one of `f`'s path columns,
 /// and a decoder matches an attachment to a column of its name first
