@@ -15,6 +15,10 @@ fn main() {
     let w = graph(n, SEED);
     let payload = w.payload();
     let text = gcf_core::graph::encode(&payload).unwrap();
+    if op == "dump" {
+        print!("{text}");
+        return;
+    }
     let oracle = w.oracle_payload();
     let owned = payload.to_owned_payload();
     let mut times = Vec::with_capacity(iters);

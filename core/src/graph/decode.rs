@@ -2,10 +2,12 @@
 
 use alloc::borrow::Cow;
 use alloc::string::String;
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 use hashbrown::HashMap;
 
+use super::decode_fast;
 use super::kind::expand_known;
 use super::types::{Edge, Location, Payload, Reference, Symbol};
 use crate::error::{Error, ErrorKind};
@@ -64,6 +66,10 @@ pub fn decode_borrowed(input: &str) -> Result<Payload<Cow<'_, str>>, Error> {
 #[derive(Debug, Clone, Default)]
 pub struct Decoder {
     limits: Limits,
+    /// Tests only: decode every line through the general path, to compare
+    /// the fast line parsers against it on whole payloads.
+    #[cfg(test)]
+    general_only: bool,
 }
 
 impl Decoder {
@@ -71,6 +77,8 @@ impl Decoder {
     pub fn new() -> Decoder {
         Decoder {
             limits: Limits::default(),
+            #[cfg(test)]
+            general_only: false,
         }
     }
 
@@ -131,7 +139,20 @@ impl Decoder {
         let mut state = State::new(&header_line, &header, &self.limits)?;
         state.known = known;
         state.presize(input.len());
-        while let Some(line) = lines.next() {
+        #[cfg(test)]
+        let fast = !self.general_only;
+        #[cfg(not(test))]
+        let fast = true;
+        loop {
+            // Plain node and edge lines are parsed in place; the first line
+            // the fast parsers decline (a section header, a comment, an
+            // unusual or malformed line) goes through the general path.
+            match state.section {
+                Section::Group(distance) if fast => state.fast_nodes(&mut lines, distance),
+                Section::Edges if fast => state.fast_edges(&mut lines),
+                _ => {}
+            }
+            let Some(line) = lines.next() else { break };
             state.line(line?)?;
         }
         let ids = core::mem::take(&mut state.symbol_ids);
@@ -237,8 +258,20 @@ impl TryInsertUnique for HashMap<u64, Slot> {
 /// instead of building a borrowed payload and converting it afterwards
 /// (which wrote, then read back, a second copy of every edge).
 pub(crate) trait Text<'a>: AsRef<str> + Default {
+    /// What [`Text::label`] keeps between calls (interned labels).
+    type Pool: Default;
+    /// Edges take their endpoints as [`Text::copy`] of the symbol's own
+    /// string (a reference count for shared strings) rather than making a
+    /// new string from the input.
+    const SHARES: bool = false;
     /// Text of the input.
     fn borrowed(text: &'a str) -> Self;
+    /// A kind, provenance, edge type or status: few distinct values repeated
+    /// over the whole payload, which shared strings intern.
+    #[inline]
+    fn label(_pool: &mut Self::Pool, text: &'a str) -> Self {
+        Self::borrowed(text)
+    }
     /// A possibly unescaped string.
     fn from_cow(text: Cow<'a, str>) -> Self;
     /// Another string of the payload being built (an edge's endpoint).
@@ -246,6 +279,7 @@ pub(crate) trait Text<'a>: AsRef<str> + Default {
 }
 
 impl<'a> Text<'a> for Cow<'a, str> {
+    type Pool = ();
     #[inline]
     fn borrowed(text: &'a str) -> Self {
         Cow::Borrowed(text)
@@ -261,6 +295,7 @@ impl<'a> Text<'a> for Cow<'a, str> {
 }
 
 impl<'a> Text<'a> for String {
+    type Pool = ();
     #[inline]
     fn borrowed(text: &'a str) -> Self {
         String::from(text)
@@ -275,7 +310,57 @@ impl<'a> Text<'a> for String {
     }
 }
 
-struct State<'a, 'l, T> {
+/// Shared strings: each name is allocated once and shared by the edges that
+/// name it; labels are interned.
+impl<'a> Text<'a> for Arc<str> {
+    type Pool = LabelPool<'a>;
+    const SHARES: bool = true;
+    #[inline]
+    fn borrowed(text: &'a str) -> Self {
+        Arc::from(text)
+    }
+    #[inline]
+    fn label(pool: &mut LabelPool<'a>, text: &'a str) -> Self {
+        pool.get(text)
+    }
+    #[inline]
+    fn from_cow(text: Cow<'a, str>) -> Self {
+        Arc::from(text.as_ref())
+    }
+    #[inline]
+    fn copy(&self) -> Self {
+        Arc::clone(self)
+    }
+}
+
+/// Interned labels for shared decoding. A payload has a handful of distinct
+/// kinds, provenances, edge types and statuses, so the first few are found by
+/// a scan of a short list (cheaper than hashing); any further ones (only a
+/// payload with many distinct labels has them) go to a map.
+#[derive(Default)]
+pub(crate) struct LabelPool<'a> {
+    recent: Vec<(&'a str, Arc<str>)>,
+    more: HashMap<&'a str, Arc<str>>,
+}
+
+impl<'a> LabelPool<'a> {
+    /// Labels kept in the scanned list.
+    const RECENT: usize = 16;
+
+    fn get(&mut self, text: &'a str) -> Arc<str> {
+        if let Some((_, shared)) = self.recent.iter().find(|(k, _)| *k == text) {
+            return Arc::clone(shared);
+        }
+        if self.recent.len() < Self::RECENT {
+            let shared: Arc<str> = Arc::from(text);
+            self.recent.push((text, Arc::clone(&shared)));
+            return shared;
+        }
+        Arc::clone(self.more.entry(text).or_insert_with(|| Arc::from(text)))
+    }
+}
+
+struct State<'a, 'l, T: Text<'a>> {
     limits: &'l Limits,
     /// Symbols delivered in earlier calls of a session, to resolve bare references.
     known: Option<&'l HashMap<u64, Symbol>>,
@@ -294,6 +379,8 @@ struct State<'a, 'l, T> {
     trailer: Option<Trailer>,
     header_symbols: Option<u64>,
     header_edges: Option<u64>,
+    /// Interned labels (shared strings only).
+    pool: T::Pool,
 }
 
 impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
@@ -353,6 +440,7 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
             trailer: None,
             header_symbols: parse_count(line, header, "symbols")?,
             header_edges: parse_count(line, header, "edges")?,
+            pool: T::Pool::default(),
         })
     }
 
@@ -561,14 +649,105 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
         self.payload.symbols.push(Symbol {
             qualified_name: T::borrowed(qname),
             kind: match expand_known(kind) {
-                Some(full) => T::borrowed(full),
-                None => T::borrowed(kind),
+                Some(full) => T::label(&mut self.pool, full),
+                None => T::label(&mut self.pool, kind),
             },
             score,
-            provenance: T::borrowed(provenance),
+            provenance: T::label(&mut self.pool, provenance),
             distance,
         });
         self.check_len(line)
+    }
+
+    /// The name of symbol `index` for an edge or location: borrowed or copied
+    /// from the input where the symbol was declared, or shared with the
+    /// symbol (shared strings, and symbols resolved from a session).
+    #[inline]
+    fn endpoint(&self, index: u32) -> T {
+        match self.names.get(index as usize) {
+            Some(Some(name)) if !T::SHARES => T::borrowed(name),
+            _ => self.payload.symbols[index as usize].qualified_name.copy(),
+        }
+    }
+
+    /// Whether one more symbol (`symbols`) or edge (`edges`) stays within
+    /// the container limit that [`State::check_len`] enforces after a push.
+    #[inline]
+    fn room_for(&self, symbols: usize, edges: usize) -> bool {
+        let max = self.limits.max_container_len;
+        self.payload.symbols.len() + self.payload.references.len() + symbols <= max
+            && self.payload.edges.len() + edges <= max
+    }
+
+    /// Reads plain node lines (see `decode_fast`) while there are any: the
+    /// same effect as [`State::line`] on each, without splitting the line
+    /// first. Returns at the first line it declines, or one that would be an
+    /// error (a duplicate id, a limit), for the general path to handle.
+    fn fast_nodes(&mut self, lines: &mut Lines<'a>, distance: u32) {
+        let max_line_len = self.limits.max_line_len;
+        loop {
+            let rest = lines.remaining();
+            let Some(node) = decode_fast::node_line(rest.as_bytes()) else {
+                return;
+            };
+            if node.len > max_line_len || !self.room_for(1, 0) {
+                return;
+            }
+            let index = self.payload.symbols.len() as u32;
+            if !self.ids.insert(node.id, Slot::Symbol(index)) {
+                return;
+            }
+            let field = |(start, end): (usize, usize)| &rest[start..end];
+            let (kind, name) = (field(node.kind), field(node.name));
+            let kind = match decode_fast::expand_kind(kind.as_bytes()) {
+                Some(full) => T::label(&mut self.pool, full),
+                None => T::label(&mut self.pool, kind),
+            };
+            self.symbol_ids.push(node.id);
+            self.names.push(Some(name));
+            self.payload.symbols.push(Symbol {
+                qualified_name: T::borrowed(name),
+                kind,
+                score: node.score,
+                provenance: T::label(&mut self.pool, field(node.provenance)),
+                distance,
+            });
+            if let Some(open) = &mut self.open {
+                open.seen += 1;
+            }
+            lines.skip_line(node.next);
+        }
+    }
+
+    /// Reads plain edge lines while there are any, like [`State::fast_nodes`].
+    fn fast_edges(&mut self, lines: &mut Lines<'a>) {
+        let max_line_len = self.limits.max_line_len;
+        loop {
+            let rest = lines.remaining();
+            let Some(parsed) = decode_fast::edge_line(rest.as_bytes()) else {
+                return;
+            };
+            if parsed.len > max_line_len || !self.room_for(0, 1) {
+                return;
+            }
+            let (Some(Slot::Symbol(source)), Some(Slot::Symbol(target))) =
+                (self.ids.get(parsed.source), self.ids.get(parsed.target))
+            else {
+                return;
+            };
+            let field = |(start, end): (usize, usize)| &rest[start..end];
+            let edge = Edge {
+                source: self.endpoint(source),
+                target: self.endpoint(target),
+                edge_type: T::label(&mut self.pool, field(parsed.edge_type)),
+                status: T::label(&mut self.pool, field(parsed.status)),
+            };
+            self.payload.edges.push(edge);
+            if let Some(open) = &mut self.open {
+                open.seen += 1;
+            }
+            lines.skip_line(parsed.next);
+        }
     }
 
     fn check_len(&self, line: &Line<'a>) -> Result<(), Error> {
@@ -590,10 +769,7 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
 
     fn symbol_name(&self, line: &Line<'a>, id: u64, at: usize) -> Result<T, Error> {
         match self.ids.get(id) {
-            Some(Slot::Symbol(i)) => Ok(match self.names.get(i as usize) {
-                Some(Some(name)) => T::borrowed(name),
-                _ => self.payload.symbols[i as usize].qualified_name.copy(),
-            }),
+            Some(Slot::Symbol(i)) => Ok(self.endpoint(i)),
             Some(Slot::Reference) => Err(line.error_at(
                 ErrorKind::UnknownEdgeReference,
                 at,
@@ -616,8 +792,8 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
         self.payload.edges.push(Edge {
             source,
             target,
-            edge_type: T::borrowed(edge.edge_type),
-            status: T::borrowed(edge.status),
+            edge_type: T::label(&mut self.pool, edge.edge_type),
+            status: T::label(&mut self.pool, edge.status),
         });
         self.check_len(line)
     }
@@ -1157,6 +1333,113 @@ mod tests {
         let text = "GCF profile=graph symbols=1\n## targets\n@0 fn a.A 0.50 lsp\n";
         let p = decode_borrowed(text).unwrap();
         assert!(matches!(p.symbols[0].qualified_name, Cow::Borrowed(_)));
+    }
+
+    /// Decodes `input` with and without the fast line parsers, as borrowed
+    /// and owned strings, and checks all four agree: the same payload, or
+    /// the same error kind, line, column and message.
+    fn same_with_and_without_fast_paths(input: &str, limits: Limits) {
+        let fast = Decoder::new().limits(limits);
+        let general = Decoder {
+            general_only: true,
+            ..fast.clone()
+        };
+        let a = fast.decode_borrowed(input).map(|p| p.to_owned_payload());
+        let b = general.decode_borrowed(input).map(|p| p.to_owned_payload());
+        let c = fast.decode(input);
+        let d = general.decode(input);
+        for (name, other) in [("general", &b), ("owned", &c), ("owned general", &d)] {
+            match (&a, other) {
+                (Ok(x), Ok(y)) => assert_eq!(x, y, "{name}: {input:?}"),
+                (Err(x), Err(y)) => assert_eq!(
+                    (x.kind(), x.line(), x.column(), x.message()),
+                    (y.kind(), y.line(), y.column(), y.message()),
+                    "{name}: {input:?}"
+                ),
+                _ => panic!("{name}: {input:?}: {a:?} vs {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn fast_paths_change_no_result_on_mutated_payloads() {
+        let base = "GCF profile=graph tool=t symbols=5 edges=6\n## targets [2]\n\
+                    @0 fn pkg.A 0.90 lsp\n@1 iface pkg.B -1.25 ast\n## related\n\
+                    @2 widget é.名 0.00 x\n@3 ext pkg.D.with.a.long.name.past.the.limit 12.50 lsp\n## distance_4\n\
+                    @4 pkg pkg.E 0.01 text_match\n## edges [6]\n@0<@1 calls\n\
+                    @1<@0 uses added\n@2<@2 implements\n@4<@3 calls\n@3<@4 embeds removed\n\
+                    @0<@4 calls_with_a_long_edge_type_past_the_limit\n## loc [1]\n@0 a.go 1 2\n";
+        same_with_and_without_fast_paths(base, Limits::default());
+        assert!(decode(base).is_ok());
+        const EDITS: &[&str] = &[
+            " ",
+            "  ",
+            "\r",
+            "\n",
+            "\r\n",
+            "@",
+            "<",
+            "0",
+            "9",
+            "x",
+            "#",
+            "# ",
+            ".",
+            "\t",
+            "é",
+            "-",
+            "@5",
+            "@0",
+            "1",
+            "00",
+            "## ",
+            "##! summary",
+            "12345678901234567890",
+        ];
+        let mut seed = 0x5eed_u64;
+        let mut next = |n: usize| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            ((seed >> 33) % n as u64) as usize
+        };
+        let boundaries: Vec<usize> = (0..=base.len())
+            .filter(|&i| base.is_char_boundary(i))
+            .collect();
+        for round in 0..4_000 {
+            let mut text = String::from(base);
+            for _ in 0..1 + next(3) {
+                let bounds: Vec<usize> = (0..=text.len())
+                    .filter(|&i| text.is_char_boundary(i))
+                    .collect();
+                let at = bounds[next(bounds.len())];
+                let end = bounds
+                    .iter()
+                    .copied()
+                    .find(|&e| e >= at + next(3))
+                    .unwrap_or(text.len());
+                let edit = EDITS[next(EDITS.len())];
+                match next(3) {
+                    0 => text.insert_str(at, edit),
+                    1 => text.replace_range(at..end, ""),
+                    _ => text.replace_range(at..end, edit),
+                }
+            }
+            let limits = match round % 4 {
+                0 => Limits {
+                    max_container_len: 1 + next(6),
+                    ..Limits::default()
+                },
+                1 => Limits {
+                    // The header is 42 bytes; some node and edge lines are longer.
+                    max_line_len: 42 + next(20),
+                    ..Limits::default()
+                },
+                _ => Limits::default(),
+            };
+            same_with_and_without_fast_paths(&text, limits);
+        }
+        assert!(boundaries.len() > 100);
     }
 
     #[test]

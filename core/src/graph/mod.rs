@@ -10,6 +10,7 @@
 //!   identity, deltas and the three-outcome protocol.
 
 mod decode;
+mod decode_fast;
 mod delta;
 mod encode;
 #[cfg(feature = "serde_json")]
