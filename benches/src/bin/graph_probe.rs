@@ -40,6 +40,14 @@ fn main() {
                 std::hint::black_box(&v);
                 v.len()
             }
+            // Floors: the cost of building (and dropping) a decoded payload's
+            // vectors and strings alone, with no parsing.
+            "floor-borrowed" => {
+                let p: gcf_core::graph::Payload<std::borrow::Cow<str>> =
+                    floor(&owned, std::borrow::Cow::Borrowed);
+                p.symbols.len()
+            }
+            "floor-owned" => floor(&owned, String::from).symbols.len(),
             other => panic!("unknown operation {other}"),
         };
         times.push(start.elapsed().as_secs_f64() * 1e3);
@@ -52,4 +60,36 @@ fn main() {
         times[0],
         times[times.len() / 2]
     );
+}
+
+/// Builds a payload shaped like `p` (same symbols and edges, same string
+/// lengths) with strings made by `make`: what a decoder cannot avoid.
+fn floor<'a, S: Default>(
+    p: &'a gcf_core::graph::Payload,
+    mut make: impl FnMut(&'a str) -> S,
+) -> gcf_core::graph::Payload<S> {
+    let mut symbols = Vec::with_capacity(p.symbols.len());
+    for s in &p.symbols {
+        symbols.push(gcf_core::graph::Symbol::new(
+            make(std::hint::black_box(&s.qualified_name)),
+            make(&s.kind),
+            s.score,
+            make(&s.provenance),
+            s.distance,
+        ));
+    }
+    let mut edges = Vec::with_capacity(p.edges.len());
+    for e in &p.edges {
+        edges.push(gcf_core::graph::Edge {
+            source: make(std::hint::black_box(&e.source)),
+            target: make(&e.target),
+            edge_type: make(&e.edge_type),
+            status: make(&e.status),
+        });
+    }
+    gcf_core::graph::Payload {
+        symbols,
+        edges,
+        ..gcf_core::graph::Payload::default()
+    }
 }

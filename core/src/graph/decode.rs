@@ -264,6 +264,9 @@ pub(crate) trait Text<'a>: AsRef<str> + Default {
     /// string (a reference count for shared strings) rather than making a
     /// new string from the input.
     const SHARES: bool = false;
+    /// Making an endpoint reads the name's text (copies it, or counts a
+    /// reference next to it), so the decoder prefetches it.
+    const READS_TEXT: bool = true;
     /// Text of the input.
     fn borrowed(text: &'a str) -> Self;
     /// A kind, provenance, edge type or status: few distinct values repeated
@@ -280,6 +283,7 @@ pub(crate) trait Text<'a>: AsRef<str> + Default {
 
 impl<'a> Text<'a> for Cow<'a, str> {
     type Pool = ();
+    const READS_TEXT: bool = false;
     #[inline]
     fn borrowed(text: &'a str) -> Self {
         Cow::Borrowed(text)
@@ -720,33 +724,96 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
     }
 
     /// Reads plain edge lines while there are any, like [`State::fast_nodes`].
+    ///
+    /// An edge names its target (and, less often, its source) at random,
+    /// so looking it up is a likely cache miss on a large payload. The lines
+    /// are parsed in batches: parsing a batch starts loading every lookup it
+    /// will make, so the misses overlap instead of being paid one after the
+    /// other, and the batch is then applied line by line.
     fn fast_edges(&mut self, lines: &mut Lines<'a>) {
+        /// Lines parsed ahead of their lookups.
+        const BATCH: usize = 16;
+        /// Lookups ahead of the edge being built whose strings are loaded
+        /// (owned and shared strings read them).
+        const AHEAD: usize = 4;
         let max_line_len = self.limits.max_line_len;
         loop {
             let rest = lines.remaining();
-            let Some(parsed) = decode_fast::edge_line(rest.as_bytes()) else {
-                return;
-            };
-            if parsed.len > max_line_len || !self.room_for(0, 1) {
+            let bytes = rest.as_bytes();
+            let mut batch = [(0usize, decode_fast::EdgeLine::default()); BATCH];
+            let mut n = 0;
+            let mut offset = 0;
+            while n < BATCH {
+                let Some(parsed) = decode_fast::edge_line(&bytes[offset..]) else {
+                    break;
+                };
+                // Ids are usually their symbol's index: load that slot.
+                self.prefetch_slot(parsed.target);
+                self.prefetch_slot(parsed.source);
+                batch[n] = (offset, parsed);
+                offset += parsed.next;
+                n += 1;
+            }
+            for i in 0..n {
+                let (at, parsed) = batch[i];
+                if let Some(&(_, ahead)) = batch.get(i + AHEAD).filter(|_| i + AHEAD < n) {
+                    self.prefetch_text(ahead.target);
+                }
+                if parsed.len > max_line_len || !self.room_for(0, 1) {
+                    return;
+                }
+                let (Some(Slot::Symbol(source)), Some(Slot::Symbol(target))) =
+                    (self.ids.get(parsed.source), self.ids.get(parsed.target))
+                else {
+                    return;
+                };
+                let field = |(start, end): (usize, usize)| &rest[at + start..at + end];
+                let edge = Edge {
+                    source: self.endpoint(source),
+                    target: self.endpoint(target),
+                    edge_type: T::label(&mut self.pool, field(parsed.edge_type)),
+                    status: T::label(&mut self.pool, field(parsed.status)),
+                };
+                self.payload.edges.push(edge);
+                if let Some(open) = &mut self.open {
+                    open.seen += 1;
+                }
+                lines.skip_line(parsed.next);
+            }
+            if n < BATCH {
                 return;
             }
-            let (Some(Slot::Symbol(source)), Some(Slot::Symbol(target))) =
-                (self.ids.get(parsed.source), self.ids.get(parsed.target))
-            else {
-                return;
-            };
-            let field = |(start, end): (usize, usize)| &rest[start..end];
-            let edge = Edge {
-                source: self.endpoint(source),
-                target: self.endpoint(target),
-                edge_type: T::label(&mut self.pool, field(parsed.edge_type)),
-                status: T::label(&mut self.pool, field(parsed.status)),
-            };
-            self.payload.edges.push(edge);
-            if let Some(open) = &mut self.open {
-                open.seen += 1;
+        }
+    }
+
+    /// Starts loading what [`State::endpoint`] reads first for symbol id
+    /// `id`, assuming the id is its index (a hint: any id is harmless).
+    #[inline(always)]
+    fn prefetch_slot(&self, id: u64) {
+        let index = id as usize;
+        if T::SHARES {
+            crate::hint::prefetch(self.payload.symbols.as_ptr().wrapping_add(index));
+        } else {
+            crate::hint::prefetch(self.names.as_ptr().wrapping_add(index));
+        }
+    }
+
+    /// Starts loading the string an edge to symbol `id` will read (owned
+    /// strings copy the name's bytes, shared ones count a reference).
+    #[inline(always)]
+    fn prefetch_text(&self, id: u64) {
+        if !T::READS_TEXT {
+            return;
+        }
+        if let Some(Slot::Symbol(index)) = self.ids.get(id) {
+            match self.names.get(index as usize) {
+                Some(Some(name)) if !T::SHARES => crate::hint::prefetch_bytes(name.as_bytes()),
+                _ => {
+                    if let Some(symbol) = self.payload.symbols.get(index as usize) {
+                        crate::hint::prefetch(symbol.qualified_name.as_ref().as_ptr());
+                    }
+                }
             }
-            lines.skip_line(parsed.next);
         }
     }
 
@@ -1403,11 +1470,27 @@ mod tests {
                 .wrapping_add(1_442_695_040_888_963_407);
             ((seed >> 33) % n as u64) as usize
         };
+        // A payload with more edges than one batch of the fast edge path.
+        let mut big = String::from("GCF profile=graph symbols=30 edges=90\n## targets\n");
+        for i in 0..30 {
+            big.push_str(&alloc::format!("@{i} fn p.S{i} 0.{:02} lsp\n", i * 3));
+        }
+        big.push_str("## edges [90]\n");
+        for i in 0..90 {
+            let status = ["", " added", " removed"][i % 3];
+            big.push_str(&alloc::format!(
+                "@{}<@{} calls{status}\n",
+                (i * 7) % 30,
+                i / 3
+            ));
+        }
+        same_with_and_without_fast_paths(&big, Limits::default());
+        assert_eq!(decode(&big).unwrap().edges.len(), 90);
         let boundaries: Vec<usize> = (0..=base.len())
             .filter(|&i| base.is_char_boundary(i))
             .collect();
-        for round in 0..4_000 {
-            let mut text = String::from(base);
+        for round in 0..6_000 {
+            let mut text = String::from(if round % 3 == 2 { &big } else { base });
             for _ in 0..1 + next(3) {
                 let bounds: Vec<usize> = (0..=text.len())
                     .filter(|&i| text.is_char_boundary(i))
@@ -1427,7 +1510,7 @@ mod tests {
             }
             let limits = match round % 4 {
                 0 => Limits {
-                    max_container_len: 1 + next(6),
+                    max_container_len: 1 + next(if text.len() > 1000 { 100 } else { 6 }),
                     ..Limits::default()
                 },
                 1 => Limits {

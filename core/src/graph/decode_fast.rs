@@ -27,7 +27,7 @@ pub(super) struct NodeLine {
 }
 
 /// An edge line's fields, as byte ranges of the slice it was parsed from.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub(super) struct EdgeLine {
     pub target: u64,
     pub source: u64,
