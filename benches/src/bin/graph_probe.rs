@@ -32,6 +32,7 @@ fn main() {
                 .unwrap()
                 .symbols
                 .len(),
+            "decode-shared" => gcf_core::graph::decode_shared(&text).unwrap().symbols.len(),
             "crate-encode" => gcf_oracle::encode(&oracle).len(),
             "crate-decode" => gcf_oracle::decode(&text).unwrap().symbols.len(),
             "copy" => {

@@ -55,6 +55,35 @@ pub fn decode_borrowed(input: &str) -> Result<Payload<Cow<'_, str>>, Error> {
     Decoder::new().decode_borrowed(input)
 }
 
+/// Decodes into owned strings that are shared: each symbol's name is
+/// allocated once and every edge naming that symbol holds another reference
+/// to it, and the few distinct kinds, provenances, edge types and statuses
+/// are allocated once each.
+///
+/// For a consumer that cannot keep `input` alive (so cannot use
+/// [`decode_borrowed`]) this is the cheap owned form: [`decode`] makes a
+/// separate `String` for both ends of every edge, about a dozen allocations
+/// per symbol on a typical code graph, where this makes about one. The
+/// payload compares equal to [`decode`]'s (`Arc<str>` derefs to the same
+/// text), and errors are the same.
+///
+/// ```
+/// use std::sync::Arc;
+/// use gcf_core::graph::decode_shared;
+/// let p = decode_shared(
+///     "GCF profile=graph symbols=2 edges=1\n## targets\n@0 fn pkg.A 0.50 lsp\n\
+///      @1 fn pkg.B 0.40 lsp\n## edges [1]\n@0<@1 calls\n",
+/// )?;
+/// assert_eq!(&*p.edges[0].source, "pkg.B");
+/// // The edge's endpoint is the symbol's own string, not a copy.
+/// assert!(Arc::ptr_eq(&p.edges[0].source, &p.symbols[1].qualified_name));
+/// assert!(Arc::ptr_eq(&p.symbols[0].kind, &p.symbols[1].kind));
+/// # Ok::<(), gcf_core::Error>(())
+/// ```
+pub fn decode_shared(input: &str) -> Result<Payload<Arc<str>>, Error> {
+    Decoder::new().decode_shared(input)
+}
+
 /// A configurable graph decoder.
 ///
 /// ```
@@ -97,6 +126,11 @@ impl Decoder {
     /// Validates UTF-8, then decodes into owned data.
     pub fn decode_bytes(&self, input: &[u8]) -> Result<Payload, Error> {
         self.decode(validate_utf8(input)?)
+    }
+
+    /// Decodes into shared strings (see [`decode_shared`]).
+    pub fn decode_shared(&self, input: &str) -> Result<Payload<Arc<str>>, Error> {
+        self.decode_into::<Arc<str>>(input, None).map(|(p, _)| p)
     }
 
     /// Decodes, borrowing strings from `input`.
@@ -269,11 +303,16 @@ pub(crate) trait Text<'a>: AsRef<str> + Default {
     const READS_TEXT: bool = true;
     /// Text of the input.
     fn borrowed(text: &'a str) -> Self;
-    /// A kind, provenance, edge type or status: few distinct values repeated
-    /// over the whole payload, which shared strings intern.
+    /// A kind, provenance, edge type or status (`field`): few distinct
+    /// values repeated over the whole payload, which shared strings intern.
     #[inline]
-    fn label(_pool: &mut Self::Pool, text: &'a str) -> Self {
+    fn label(_pool: &mut Self::Pool, _field: Label, text: &'a str) -> Self {
         Self::borrowed(text)
+    }
+    /// The known kind `decode_fast::KNOWN_KINDS[index]`.
+    #[inline]
+    fn known_kind(_pool: &mut Self::Pool, index: usize) -> Self {
+        Self::borrowed(decode_fast::KNOWN_KINDS[index])
     }
     /// A possibly unescaped string.
     fn from_cow(text: Cow<'a, str>) -> Self;
@@ -324,8 +363,14 @@ impl<'a> Text<'a> for Arc<str> {
         Arc::from(text)
     }
     #[inline]
-    fn label(pool: &mut LabelPool<'a>, text: &'a str) -> Self {
-        pool.get(text)
+    fn label(pool: &mut LabelPool<'a>, field: Label, text: &'a str) -> Self {
+        pool.lists[field as usize].get(text)
+    }
+    #[inline]
+    fn known_kind(pool: &mut LabelPool<'a>, index: usize) -> Self {
+        Arc::clone(
+            pool.kinds[index].get_or_insert_with(|| Arc::from(decode_fast::KNOWN_KINDS[index])),
+        )
     }
     #[inline]
     fn from_cow(text: Cow<'a, str>) -> Self {
@@ -337,27 +382,67 @@ impl<'a> Text<'a> for Arc<str> {
     }
 }
 
-/// Interned labels for shared decoding. A payload has a handful of distinct
-/// kinds, provenances, edge types and statuses, so the first few are found by
-/// a scan of a short list (cheaper than hashing); any further ones (only a
-/// payload with many distinct labels has them) go to a map.
+/// Which field of a symbol or edge a label is: each has its own list.
+#[derive(Clone, Copy)]
+pub(crate) enum Label {
+    Kind,
+    Provenance,
+    EdgeType,
+    Status,
+}
+
+/// Interned labels for shared decoding: one string per known kind, and a
+/// list per field for the rest.
 #[derive(Default)]
 pub(crate) struct LabelPool<'a> {
+    kinds: [Option<Arc<str>>; 16],
+    lists: [Labels<'a>; 4],
+}
+
+/// One field's interned labels. A payload has a handful of distinct
+/// provenances, edge types and statuses (and unknown kinds), so the first few
+/// are found by a scan of a short list (cheaper than hashing, and most have
+/// different lengths, which `==` compares first); any further ones (only a
+/// payload with many distinct labels has them) go to a map. Before the
+/// scan, a slot chosen by the label's length and first byte remembers which
+/// list entry was last found there: usually one compare per lookup.
+#[derive(Default)]
+pub(crate) struct Labels<'a> {
     recent: Vec<(&'a str, Arc<str>)>,
+    /// 1 + the index in `recent` last found for labels of this hash (0: none).
+    slots: [u8; 16],
     more: HashMap<&'a str, Arc<str>>,
 }
 
-impl<'a> LabelPool<'a> {
+impl<'a> Labels<'a> {
     /// Labels kept in the scanned list.
     const RECENT: usize = 16;
 
+    #[inline]
     fn get(&mut self, text: &'a str) -> Arc<str> {
-        if let Some((_, shared)) = self.recent.iter().find(|(k, _)| *k == text) {
-            return Arc::clone(shared);
+        let first = text.as_bytes().first().copied().unwrap_or(0);
+        let slot = (text.len().wrapping_add(usize::from(first))) & 15;
+        if let Some((known, shared)) = (self.slots[slot] as usize)
+            .checked_sub(1)
+            .and_then(|i| self.recent.get(i))
+        {
+            if *known == text {
+                return Arc::clone(shared);
+            }
+        }
+        self.get_slow(text, slot)
+    }
+
+    #[inline(never)]
+    fn get_slow(&mut self, text: &'a str, slot: usize) -> Arc<str> {
+        if let Some(i) = self.recent.iter().position(|(k, _)| *k == text) {
+            self.slots[slot] = i as u8 + 1;
+            return Arc::clone(&self.recent[i].1);
         }
         if self.recent.len() < Self::RECENT {
             let shared: Arc<str> = Arc::from(text);
             self.recent.push((text, Arc::clone(&shared)));
+            self.slots[slot] = self.recent.len() as u8;
             return shared;
         }
         Arc::clone(self.more.entry(text).or_insert_with(|| Arc::from(text)))
@@ -652,12 +737,12 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
         self.names.push(Some(qname));
         self.payload.symbols.push(Symbol {
             qualified_name: T::borrowed(qname),
-            kind: match expand_known(kind) {
-                Some(full) => T::label(&mut self.pool, full),
-                None => T::label(&mut self.pool, kind),
+            kind: match decode_fast::kind_index(kind.as_bytes()) {
+                Some(index) => T::known_kind(&mut self.pool, index),
+                None => T::label(&mut self.pool, Label::Kind, kind),
             },
             score,
-            provenance: T::label(&mut self.pool, provenance),
+            provenance: T::label(&mut self.pool, Label::Provenance, provenance),
             distance,
         });
         self.check_len(line)
@@ -703,9 +788,9 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
             }
             let field = |(start, end): (usize, usize)| &rest[start..end];
             let (kind, name) = (field(node.kind), field(node.name));
-            let kind = match decode_fast::expand_kind(kind.as_bytes()) {
-                Some(full) => T::label(&mut self.pool, full),
-                None => T::label(&mut self.pool, kind),
+            let kind = match decode_fast::kind_index(kind.as_bytes()) {
+                Some(index) => T::known_kind(&mut self.pool, index),
+                None => T::label(&mut self.pool, Label::Kind, kind),
             };
             self.symbol_ids.push(node.id);
             self.names.push(Some(name));
@@ -713,7 +798,7 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
                 qualified_name: T::borrowed(name),
                 kind,
                 score: node.score,
-                provenance: T::label(&mut self.pool, field(node.provenance)),
+                provenance: T::label(&mut self.pool, Label::Provenance, field(node.provenance)),
                 distance,
             });
             if let Some(open) = &mut self.open {
@@ -771,8 +856,8 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
                 let edge = Edge {
                     source: self.endpoint(source),
                     target: self.endpoint(target),
-                    edge_type: T::label(&mut self.pool, field(parsed.edge_type)),
-                    status: T::label(&mut self.pool, field(parsed.status)),
+                    edge_type: T::label(&mut self.pool, Label::EdgeType, field(parsed.edge_type)),
+                    status: T::label(&mut self.pool, Label::Status, field(parsed.status)),
                 };
                 self.payload.edges.push(edge);
                 if let Some(open) = &mut self.open {
@@ -859,8 +944,8 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
         self.payload.edges.push(Edge {
             source,
             target,
-            edge_type: T::label(&mut self.pool, edge.edge_type),
-            status: T::label(&mut self.pool, edge.status),
+            edge_type: T::label(&mut self.pool, Label::EdgeType, edge.edge_type),
+            status: T::label(&mut self.pool, Label::Status, edge.status),
         });
         self.check_len(line)
     }
@@ -1396,6 +1481,81 @@ mod tests {
     }
 
     #[test]
+    fn shared_decode_shares_names_and_labels() {
+        let mut text = String::from("GCF profile=graph symbols=20 edges=60\n## targets\n");
+        for i in 0..20 {
+            let kind = ["fn", "widget", "iface"][i % 3];
+            text.push_str(&alloc::format!("@{i} {kind} p.S{i} 0.50 lsp\n"));
+        }
+        text.push_str("## edges [60]\n");
+        for i in 0..60 {
+            let status = ["", " added"][i % 2];
+            text.push_str(&alloc::format!(
+                "@{}<@{} calls{status}\n",
+                (i * 7) % 20,
+                i / 3
+            ));
+        }
+        text.push_str("## loc\n@3 \"a b.go\" 1 2\n");
+        let p = decode_shared(&text).unwrap();
+        assert_eq!(p.to_owned_payload(), decode(&text).unwrap());
+        for e in &p.edges {
+            let source = p
+                .symbols
+                .iter()
+                .find(|s| s.qualified_name == e.source)
+                .unwrap();
+            let target = p
+                .symbols
+                .iter()
+                .find(|s| s.qualified_name == e.target)
+                .unwrap();
+            assert!(Arc::ptr_eq(&e.source, &source.qualified_name));
+            assert!(Arc::ptr_eq(&e.target, &target.qualified_name));
+            assert!(Arc::ptr_eq(&e.edge_type, &p.edges[0].edge_type));
+        }
+        assert!(Arc::ptr_eq(&p.edges[1].status, &p.edges[3].status));
+        assert!(Arc::ptr_eq(&p.symbols[0].kind, &p.symbols[3].kind));
+        assert!(Arc::ptr_eq(&p.symbols[1].kind, &p.symbols[19].kind));
+        assert!(Arc::ptr_eq(
+            &p.symbols[0].provenance,
+            &p.symbols[19].provenance
+        ));
+        assert!(Arc::ptr_eq(
+            &p.locations[0].qualified_name,
+            &p.symbols[3].qualified_name
+        ));
+        assert_eq!(&*p.locations[0].file, "a b.go");
+        // Names are shared through the general path too (a line the fast
+        // parsers decline), and through a session's earlier symbols.
+        let p =
+            decode_shared("GCF profile=graph\n## targets\n@0 fn a 0.5 x\n## edges\n@0<@0 calls\n");
+        assert_eq!(p.unwrap_err().kind(), ErrorKind::InvalidScore);
+        let p = decode_shared(
+            "GCF profile=graph\n## targets\n@00 fn a 0.50 x\n## edges\n@0<@000 calls\r\n",
+        )
+        .unwrap();
+        assert!(Arc::ptr_eq(
+            &p.edges[0].source,
+            &p.symbols[0].qualified_name
+        ));
+    }
+
+    #[test]
+    fn labels_past_the_scanned_list_are_interned_in_the_map() {
+        let names: Vec<String> = (0..40).map(|i| alloc::format!("label{i}")).collect();
+        let mut pool = Labels::default();
+        let first: Vec<Arc<str>> = names.iter().map(|n| pool.get(n)).collect();
+        for (name, shared) in names.iter().zip(&first) {
+            let again = pool.get(name);
+            assert_eq!(&*again, name.as_str());
+            assert!(Arc::ptr_eq(&again, shared));
+        }
+        assert_eq!(pool.recent.len(), Labels::RECENT);
+        assert_eq!(pool.more.len(), 40 - Labels::RECENT);
+    }
+
+    #[test]
     fn borrowed_decode_does_not_copy_names() {
         let text = "GCF profile=graph symbols=1\n## targets\n@0 fn a.A 0.50 lsp\n";
         let p = decode_borrowed(text).unwrap();
@@ -1415,7 +1575,15 @@ mod tests {
         let b = general.decode_borrowed(input).map(|p| p.to_owned_payload());
         let c = fast.decode(input);
         let d = general.decode(input);
-        for (name, other) in [("general", &b), ("owned", &c), ("owned general", &d)] {
+        let e = fast.decode_shared(input).map(|p| p.to_owned_payload());
+        let f = general.decode_shared(input).map(|p| p.to_owned_payload());
+        for (name, other) in [
+            ("general", &b),
+            ("owned", &c),
+            ("owned general", &d),
+            ("shared", &e),
+            ("shared general", &f),
+        ] {
             match (&a, other) {
                 (Ok(x), Ok(y)) => assert_eq!(x, y, "{name}: {input:?}"),
                 (Err(x), Err(y)) => assert_eq!(
