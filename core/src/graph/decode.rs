@@ -2,6 +2,7 @@
 
 use alloc::borrow::Cow;
 use alloc::string::String;
+#[cfg(target_has_atomic = "ptr")]
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 
@@ -65,7 +66,8 @@ pub fn decode_borrowed(input: &str) -> Result<Payload<Cow<'_, str>>, Error> {
 /// separate `String` for both ends of every edge, about a dozen allocations
 /// per symbol on a typical code graph, where this makes about one. The
 /// payload compares equal to [`decode`]'s (`Arc<str>` derefs to the same
-/// text), and errors are the same.
+/// text), and errors are the same. Available in `no_std` builds on every
+/// target with pointer-sized atomics (what `alloc::sync::Arc` needs).
 ///
 /// ```
 /// use std::sync::Arc;
@@ -80,6 +82,7 @@ pub fn decode_borrowed(input: &str) -> Result<Payload<Cow<'_, str>>, Error> {
 /// assert!(Arc::ptr_eq(&p.symbols[0].kind, &p.symbols[1].kind));
 /// # Ok::<(), gcf_core::Error>(())
 /// ```
+#[cfg(target_has_atomic = "ptr")]
 pub fn decode_shared(input: &str) -> Result<Payload<Arc<str>>, Error> {
     Decoder::new().decode_shared(input)
 }
@@ -129,6 +132,7 @@ impl Decoder {
     }
 
     /// Decodes into shared strings (see [`decode_shared`]).
+    #[cfg(target_has_atomic = "ptr")]
     pub fn decode_shared(&self, input: &str) -> Result<Payload<Arc<str>>, Error> {
         self.decode_into::<Arc<str>>(input, None).map(|(p, _)| p)
     }
@@ -355,6 +359,7 @@ impl<'a> Text<'a> for String {
 
 /// Shared strings: each name is allocated once and shared by the edges that
 /// name it; labels are interned.
+#[cfg(target_has_atomic = "ptr")]
 impl<'a> Text<'a> for Arc<str> {
     type Pool = LabelPool<'a>;
     const SHARES: bool = true;
@@ -393,6 +398,7 @@ pub(crate) enum Label {
 
 /// Interned labels for shared decoding: one string per known kind, and a
 /// list per field for the rest.
+#[cfg(target_has_atomic = "ptr")]
 #[derive(Default)]
 pub(crate) struct LabelPool<'a> {
     kinds: [Option<Arc<str>>; 16],
@@ -406,6 +412,7 @@ pub(crate) struct LabelPool<'a> {
 /// payload with many distinct labels has them) go to a map. Before the
 /// scan, a slot chosen by the label's length and first byte remembers which
 /// list entry was last found there: usually one compare per lookup.
+#[cfg(target_has_atomic = "ptr")]
 #[derive(Default)]
 pub(crate) struct Labels<'a> {
     recent: Vec<(&'a str, Arc<str>)>,
@@ -414,6 +421,7 @@ pub(crate) struct Labels<'a> {
     more: HashMap<&'a str, Arc<str>>,
 }
 
+#[cfg(target_has_atomic = "ptr")]
 impl<'a> Labels<'a> {
     /// Labels kept in the scanned list.
     const RECENT: usize = 16;

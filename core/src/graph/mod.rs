@@ -23,7 +23,9 @@ mod stream;
 mod types;
 
 pub use crate::protocol::{estimate_tokens, Outcome};
-pub use decode::{decode, decode_borrowed, decode_bytes, decode_shared, Decoder};
+#[cfg(target_has_atomic = "ptr")]
+pub use decode::decode_shared;
+pub use decode::{decode, decode_borrowed, decode_bytes, Decoder};
 pub use delta::{
     apply_decoded_delta, apply_delta, decode_delta, diff, encode_delta, encode_delta_to, respond,
     Delta, Snapshot, SymbolRef,
