@@ -830,10 +830,11 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
         /// (owned and shared strings read them).
         const AHEAD: usize = 4;
         let max_line_len = self.limits.max_line_len;
+        // Filled afresh (up to `n`) by each batch: initialized once.
+        let mut batch = [(0usize, decode_fast::EdgeLine::default()); BATCH];
         loop {
             let rest = lines.remaining();
             let bytes = rest.as_bytes();
-            let mut batch = [(0usize, decode_fast::EdgeLine::default()); BATCH];
             let mut n = 0;
             let mut offset = 0;
             while n < BATCH {
