@@ -55,6 +55,11 @@ fn graph_decode(c: &mut Criterion) {
         group.bench_with_input(BenchmarkId::new("gcf-core-borrowed", n), &text, |b, t| {
             b.iter(|| gcf_core::graph::decode_borrowed(black_box(t)).unwrap())
         });
+        // Owned strings shared between a symbol and the edges naming it
+        // (`Payload<Arc<str>>`): a decode API the reference crate lacks.
+        group.bench_with_input(BenchmarkId::new("gcf-core-shared", n), &text, |b, t| {
+            b.iter(|| gcf_core::graph::decode_shared(black_box(t)).unwrap())
+        });
         group.bench_with_input(BenchmarkId::new("gcf-3.1.0", n), &text, |b, t| {
             b.iter(|| gcf_oracle::decode(black_box(t)).unwrap())
         });

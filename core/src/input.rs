@@ -134,6 +134,22 @@ impl<'a> Lines<'a> {
         self.number
     }
 
+    /// The input not yet returned as lines, for a decoder that parses a
+    /// line in place (finding its end itself) instead of calling [`Lines::next`].
+    #[inline]
+    pub(crate) fn remaining(&self) -> &'a str {
+        self.rest
+    }
+
+    /// Steps over one line that the caller parsed from [`Lines::remaining`]:
+    /// `len` bytes, its terminator included, ending on a char boundary. The
+    /// caller has checked the line against the line-length limit.
+    #[inline]
+    pub(crate) fn skip_line(&mut self, len: usize) {
+        self.rest = &self.rest[len..];
+        self.number += 1;
+    }
+
     /// The next line, or `None` at the end of input. A final line terminator
     /// does not produce an empty last line.
     #[allow(clippy::should_implement_trait)]

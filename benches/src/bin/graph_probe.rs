@@ -15,8 +15,24 @@ fn main() {
     let w = graph(n, SEED);
     let payload = w.payload();
     let text = gcf_core::graph::encode(&payload).unwrap();
+    if op == "dump" {
+        print!("{text}");
+        return;
+    }
     let oracle = w.oracle_payload();
     let owned = payload.to_owned_payload();
+    // For the shared floor: each edge's endpoints as symbol indexes.
+    let index: std::collections::HashMap<&str, usize> = owned
+        .symbols
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.qualified_name.as_str(), i))
+        .collect();
+    let endpoints: Vec<(usize, usize)> = owned
+        .edges
+        .iter()
+        .map(|e| (index[e.source.as_str()], index[e.target.as_str()]))
+        .collect();
     let mut times = Vec::with_capacity(iters);
     for _ in 0..iters {
         let start = Instant::now();
@@ -28,6 +44,7 @@ fn main() {
                 .unwrap()
                 .symbols
                 .len(),
+            "decode-shared" => gcf_core::graph::decode_shared(&text).unwrap().symbols.len(),
             "crate-encode" => gcf_oracle::encode(&oracle).len(),
             "crate-decode" => gcf_oracle::decode(&text).unwrap().symbols.len(),
             "copy" => {
@@ -36,6 +53,15 @@ fn main() {
                 std::hint::black_box(&v);
                 v.len()
             }
+            // Floors: the cost of building (and dropping) a decoded payload's
+            // vectors and strings alone, with no parsing.
+            "floor-borrowed" => {
+                let p: gcf_core::graph::Payload<std::borrow::Cow<str>> =
+                    floor(&owned, std::borrow::Cow::Borrowed);
+                p.symbols.len()
+            }
+            "floor-owned" => floor(&owned, String::from).symbols.len(),
+            "floor-shared" => floor_shared(&owned, &endpoints).symbols.len(),
             other => panic!("unknown operation {other}"),
         };
         times.push(start.elapsed().as_secs_f64() * 1e3);
@@ -48,4 +74,71 @@ fn main() {
         times[0],
         times[times.len() / 2]
     );
+}
+
+/// Builds a payload shaped like `p` (same symbols and edges, same string
+/// lengths) with strings made by `make`: what a decoder cannot avoid.
+fn floor<'a, S: Default>(
+    p: &'a gcf_core::graph::Payload,
+    mut make: impl FnMut(&'a str) -> S,
+) -> gcf_core::graph::Payload<S> {
+    let mut symbols = Vec::with_capacity(p.symbols.len());
+    for s in &p.symbols {
+        symbols.push(gcf_core::graph::Symbol::new(
+            make(std::hint::black_box(&s.qualified_name)),
+            make(&s.kind),
+            s.score,
+            make(&s.provenance),
+            s.distance,
+        ));
+    }
+    let mut edges = Vec::with_capacity(p.edges.len());
+    for e in &p.edges {
+        edges.push(gcf_core::graph::Edge {
+            source: make(std::hint::black_box(&e.source)),
+            target: make(&e.target),
+            edge_type: make(&e.edge_type),
+            status: make(&e.status),
+        });
+    }
+    gcf_core::graph::Payload {
+        symbols,
+        edges,
+        ..gcf_core::graph::Payload::default()
+    }
+}
+
+/// The shared-strings floor: one `Arc<str>` per name, cloned for each edge
+/// endpoint, one per distinct label, with no parsing and no lookups.
+fn floor_shared(
+    p: &gcf_core::graph::Payload,
+    endpoints: &[(usize, usize)],
+) -> gcf_core::graph::Payload<std::sync::Arc<str>> {
+    use std::sync::Arc;
+    let label: Arc<str> = Arc::from("function");
+    let mut symbols = Vec::with_capacity(p.symbols.len());
+    for s in &p.symbols {
+        symbols.push(gcf_core::graph::Symbol::new(
+            Arc::from(std::hint::black_box(s.qualified_name.as_str())),
+            Arc::clone(&label),
+            s.score,
+            Arc::clone(&label),
+            s.distance,
+        ));
+    }
+    let mut edges = Vec::with_capacity(endpoints.len());
+    for &(source, target) in endpoints {
+        let (source, target) = std::hint::black_box((source, target));
+        edges.push(gcf_core::graph::Edge {
+            source: Arc::clone(&symbols[source].qualified_name),
+            target: Arc::clone(&symbols[target].qualified_name),
+            edge_type: Arc::clone(&label),
+            status: Arc::clone(&label),
+        });
+    }
+    gcf_core::graph::Payload {
+        symbols,
+        edges,
+        ..gcf_core::graph::Payload::default()
+    }
 }

@@ -2,10 +2,13 @@
 
 use alloc::borrow::Cow;
 use alloc::string::String;
+#[cfg(target_has_atomic = "ptr")]
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 use hashbrown::HashMap;
 
+use super::decode_fast;
 use super::kind::expand_known;
 use super::types::{Edge, Location, Payload, Reference, Symbol};
 use crate::error::{Error, ErrorKind};
@@ -53,6 +56,37 @@ pub fn decode_borrowed(input: &str) -> Result<Payload<Cow<'_, str>>, Error> {
     Decoder::new().decode_borrowed(input)
 }
 
+/// Decodes into owned strings that are shared: each symbol's name is
+/// allocated once and every edge naming that symbol holds another reference
+/// to it, and the few distinct kinds, provenances, edge types and statuses
+/// are allocated once each.
+///
+/// For a consumer that cannot keep `input` alive (so cannot use
+/// [`decode_borrowed`]) this is the cheap owned form: [`decode`] makes a
+/// separate `String` for both ends of every edge, about a dozen allocations
+/// per symbol on a typical code graph, where this makes about one. The
+/// payload compares equal to [`decode`]'s (`Arc<str>` derefs to the same
+/// text), and errors are the same. Available in `no_std` builds on every
+/// target with pointer-sized atomics (what `alloc::sync::Arc` needs).
+///
+/// ```
+/// use std::sync::Arc;
+/// use gcf_core::graph::decode_shared;
+/// let p = decode_shared(
+///     "GCF profile=graph symbols=2 edges=1\n## targets\n@0 fn pkg.A 0.50 lsp\n\
+///      @1 fn pkg.B 0.40 lsp\n## edges [1]\n@0<@1 calls\n",
+/// )?;
+/// assert_eq!(&*p.edges[0].source, "pkg.B");
+/// // The edge's endpoint is the symbol's own string, not a copy.
+/// assert!(Arc::ptr_eq(&p.edges[0].source, &p.symbols[1].qualified_name));
+/// assert!(Arc::ptr_eq(&p.symbols[0].kind, &p.symbols[1].kind));
+/// # Ok::<(), gcf_core::Error>(())
+/// ```
+#[cfg(target_has_atomic = "ptr")]
+pub fn decode_shared(input: &str) -> Result<Payload<Arc<str>>, Error> {
+    Decoder::new().decode_shared(input)
+}
+
 /// A configurable graph decoder.
 ///
 /// ```
@@ -64,6 +98,10 @@ pub fn decode_borrowed(input: &str) -> Result<Payload<Cow<'_, str>>, Error> {
 #[derive(Debug, Clone, Default)]
 pub struct Decoder {
     limits: Limits,
+    /// Tests only: decode every line through the general path, to compare
+    /// the fast line parsers against it on whole payloads.
+    #[cfg(test)]
+    general_only: bool,
 }
 
 impl Decoder {
@@ -71,6 +109,8 @@ impl Decoder {
     pub fn new() -> Decoder {
         Decoder {
             limits: Limits::default(),
+            #[cfg(test)]
+            general_only: false,
         }
     }
 
@@ -89,6 +129,12 @@ impl Decoder {
     /// Validates UTF-8, then decodes into owned data.
     pub fn decode_bytes(&self, input: &[u8]) -> Result<Payload, Error> {
         self.decode(validate_utf8(input)?)
+    }
+
+    /// Decodes into shared strings (see [`decode_shared`]).
+    #[cfg(target_has_atomic = "ptr")]
+    pub fn decode_shared(&self, input: &str) -> Result<Payload<Arc<str>>, Error> {
+        self.decode_into::<Arc<str>>(input, None).map(|(p, _)| p)
     }
 
     /// Decodes, borrowing strings from `input`.
@@ -131,7 +177,20 @@ impl Decoder {
         let mut state = State::new(&header_line, &header, &self.limits)?;
         state.known = known;
         state.presize(input.len());
-        while let Some(line) = lines.next() {
+        #[cfg(test)]
+        let fast = !self.general_only;
+        #[cfg(not(test))]
+        let fast = true;
+        loop {
+            // Plain node and edge lines are parsed in place; the first line
+            // the fast parsers decline (a section header, a comment, an
+            // unusual or malformed line) goes through the general path.
+            match state.section {
+                Section::Group(distance) if fast => state.fast_nodes(&mut lines, distance),
+                Section::Edges if fast => state.fast_edges(&mut lines),
+                _ => {}
+            }
+            let Some(line) = lines.next() else { break };
             state.line(line?)?;
         }
         let ids = core::mem::take(&mut state.symbol_ids);
@@ -237,8 +296,28 @@ impl TryInsertUnique for HashMap<u64, Slot> {
 /// instead of building a borrowed payload and converting it afterwards
 /// (which wrote, then read back, a second copy of every edge).
 pub(crate) trait Text<'a>: AsRef<str> + Default {
+    /// What [`Text::label`] keeps between calls (interned labels).
+    type Pool: Default;
+    /// Edges take their endpoints as [`Text::copy`] of the symbol's own
+    /// string (a reference count for shared strings) rather than making a
+    /// new string from the input.
+    const SHARES: bool = false;
+    /// Making an endpoint reads the name's text (copies it, or counts a
+    /// reference next to it), so the decoder prefetches it.
+    const READS_TEXT: bool = true;
     /// Text of the input.
     fn borrowed(text: &'a str) -> Self;
+    /// A kind, provenance, edge type or status (`field`): few distinct
+    /// values repeated over the whole payload, which shared strings intern.
+    #[inline]
+    fn label(_pool: &mut Self::Pool, _field: Label, text: &'a str) -> Self {
+        Self::borrowed(text)
+    }
+    /// The known kind `decode_fast::KNOWN_KINDS[index]`.
+    #[inline]
+    fn known_kind(_pool: &mut Self::Pool, index: usize) -> Self {
+        Self::borrowed(decode_fast::KNOWN_KINDS[index])
+    }
     /// A possibly unescaped string.
     fn from_cow(text: Cow<'a, str>) -> Self;
     /// Another string of the payload being built (an edge's endpoint).
@@ -246,6 +325,8 @@ pub(crate) trait Text<'a>: AsRef<str> + Default {
 }
 
 impl<'a> Text<'a> for Cow<'a, str> {
+    type Pool = ();
+    const READS_TEXT: bool = false;
     #[inline]
     fn borrowed(text: &'a str) -> Self {
         Cow::Borrowed(text)
@@ -261,6 +342,7 @@ impl<'a> Text<'a> for Cow<'a, str> {
 }
 
 impl<'a> Text<'a> for String {
+    type Pool = ();
     #[inline]
     fn borrowed(text: &'a str) -> Self {
         String::from(text)
@@ -275,7 +357,107 @@ impl<'a> Text<'a> for String {
     }
 }
 
-struct State<'a, 'l, T> {
+/// Shared strings: each name is allocated once and shared by the edges that
+/// name it; labels are interned.
+#[cfg(target_has_atomic = "ptr")]
+impl<'a> Text<'a> for Arc<str> {
+    type Pool = LabelPool<'a>;
+    const SHARES: bool = true;
+    #[inline]
+    fn borrowed(text: &'a str) -> Self {
+        Arc::from(text)
+    }
+    #[inline]
+    fn label(pool: &mut LabelPool<'a>, field: Label, text: &'a str) -> Self {
+        pool.lists[field as usize].get(text)
+    }
+    #[inline]
+    fn known_kind(pool: &mut LabelPool<'a>, index: usize) -> Self {
+        Arc::clone(
+            pool.kinds[index].get_or_insert_with(|| Arc::from(decode_fast::KNOWN_KINDS[index])),
+        )
+    }
+    #[inline]
+    fn from_cow(text: Cow<'a, str>) -> Self {
+        Arc::from(text.as_ref())
+    }
+    #[inline]
+    fn copy(&self) -> Self {
+        Arc::clone(self)
+    }
+}
+
+/// Which field of a symbol or edge a label is: each has its own list.
+#[derive(Clone, Copy)]
+pub(crate) enum Label {
+    Kind,
+    Provenance,
+    EdgeType,
+    Status,
+}
+
+/// Interned labels for shared decoding: one string per known kind, and a
+/// list per field for the rest.
+#[cfg(target_has_atomic = "ptr")]
+#[derive(Default)]
+pub(crate) struct LabelPool<'a> {
+    kinds: [Option<Arc<str>>; 16],
+    lists: [Labels<'a>; 4],
+}
+
+/// One field's interned labels. A payload has a handful of distinct
+/// provenances, edge types and statuses (and unknown kinds), so the first few
+/// are found by a scan of a short list (cheaper than hashing, and most have
+/// different lengths, which `==` compares first); any further ones (only a
+/// payload with many distinct labels has them) go to a map. Before the
+/// scan, a slot chosen by the label's length and first byte remembers which
+/// list entry was last found there: usually one compare per lookup.
+#[cfg(target_has_atomic = "ptr")]
+#[derive(Default)]
+pub(crate) struct Labels<'a> {
+    recent: Vec<(&'a str, Arc<str>)>,
+    /// 1 + the index in `recent` last found for labels of this hash (0: none).
+    slots: [u8; 16],
+    more: HashMap<&'a str, Arc<str>>,
+}
+
+#[cfg(target_has_atomic = "ptr")]
+impl<'a> Labels<'a> {
+    /// Labels kept in the scanned list.
+    const RECENT: usize = 16;
+
+    #[inline]
+    fn get(&mut self, text: &'a str) -> Arc<str> {
+        let first = text.as_bytes().first().copied().unwrap_or(0);
+        let slot = (text.len().wrapping_add(usize::from(first))) & 15;
+        if let Some((known, shared)) = (self.slots[slot] as usize)
+            .checked_sub(1)
+            .and_then(|i| self.recent.get(i))
+        {
+            if *known == text {
+                return Arc::clone(shared);
+            }
+        }
+        self.get_slow(text, slot)
+    }
+
+    #[inline(never)]
+    fn get_slow(&mut self, text: &'a str, slot: usize) -> Arc<str> {
+        if let Some(i) = self.recent.iter().position(|(k, _)| *k == text) {
+            self.slots[slot] = i as u8 + 1;
+            return Arc::clone(&self.recent[i].1);
+        }
+        if self.recent.len() < Self::RECENT {
+            let shared: Arc<str> = Arc::from(text);
+            self.recent.push((text, Arc::clone(&shared)));
+            self.slots[slot] = self.recent.len() as u8;
+            return shared;
+        }
+        Arc::clone(self.more.entry(text).or_insert_with(|| Arc::from(text)))
+    }
+}
+
+struct State<'a, 'l, T: Text<'a>> {
     limits: &'l Limits,
     /// Symbols delivered in earlier calls of a session, to resolve bare references.
     known: Option<&'l HashMap<u64, Symbol>>,
@@ -294,6 +476,8 @@ struct State<'a, 'l, T> {
     trailer: Option<Trailer>,
     header_symbols: Option<u64>,
     header_edges: Option<u64>,
+    /// Interned labels (shared strings only).
+    pool: T::Pool,
 }
 
 impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
@@ -353,6 +537,7 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
             trailer: None,
             header_symbols: parse_count(line, header, "symbols")?,
             header_edges: parse_count(line, header, "edges")?,
+            pool: T::Pool::default(),
         })
     }
 
@@ -560,15 +745,170 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
         self.names.push(Some(qname));
         self.payload.symbols.push(Symbol {
             qualified_name: T::borrowed(qname),
-            kind: match expand_known(kind) {
-                Some(full) => T::borrowed(full),
-                None => T::borrowed(kind),
+            kind: match decode_fast::kind_index(kind.as_bytes()) {
+                Some(index) => T::known_kind(&mut self.pool, index),
+                None => T::label(&mut self.pool, Label::Kind, kind),
             },
             score,
-            provenance: T::borrowed(provenance),
+            provenance: T::label(&mut self.pool, Label::Provenance, provenance),
             distance,
         });
         self.check_len(line)
+    }
+
+    /// The name of symbol `index` for an edge or location: borrowed or copied
+    /// from the input where the symbol was declared, or shared with the
+    /// symbol (shared strings, and symbols resolved from a session).
+    #[inline]
+    fn endpoint(&self, index: u32) -> T {
+        match self.names.get(index as usize) {
+            Some(Some(name)) if !T::SHARES => T::borrowed(name),
+            _ => self.payload.symbols[index as usize].qualified_name.copy(),
+        }
+    }
+
+    /// Whether one more symbol (`symbols`) or edge (`edges`) stays within
+    /// the container limit that [`State::check_len`] enforces after a push.
+    #[inline]
+    fn room_for(&self, symbols: usize, edges: usize) -> bool {
+        let max = self.limits.max_container_len;
+        self.payload.symbols.len() + self.payload.references.len() + symbols <= max
+            && self.payload.edges.len() + edges <= max
+    }
+
+    /// Reads plain node lines (see `decode_fast`) while there are any: the
+    /// same effect as [`State::line`] on each, without splitting the line
+    /// first. Returns at the first line it declines, or one that would be an
+    /// error (a duplicate id, a limit), for the general path to handle.
+    fn fast_nodes(&mut self, lines: &mut Lines<'a>, distance: u32) {
+        let max_line_len = self.limits.max_line_len;
+        loop {
+            let rest = lines.remaining();
+            let Some(node) = decode_fast::node_line(rest.as_bytes()) else {
+                return;
+            };
+            if node.len > max_line_len || !self.room_for(1, 0) {
+                return;
+            }
+            let index = self.payload.symbols.len() as u32;
+            if !self.ids.insert(node.id, Slot::Symbol(index)) {
+                return;
+            }
+            let field = |(start, end): (usize, usize)| &rest[start..end];
+            let (kind, name) = (field(node.kind), field(node.name));
+            let kind = match decode_fast::kind_index(kind.as_bytes()) {
+                Some(index) => T::known_kind(&mut self.pool, index),
+                None => T::label(&mut self.pool, Label::Kind, kind),
+            };
+            self.symbol_ids.push(node.id);
+            self.names.push(Some(name));
+            self.payload.symbols.push(Symbol {
+                qualified_name: T::borrowed(name),
+                kind,
+                score: node.score,
+                provenance: T::label(&mut self.pool, Label::Provenance, field(node.provenance)),
+                distance,
+            });
+            if let Some(open) = &mut self.open {
+                open.seen += 1;
+            }
+            lines.skip_line(node.next);
+        }
+    }
+
+    /// Reads plain edge lines while there are any, like [`State::fast_nodes`].
+    ///
+    /// An edge names its target (and, less often, its source) at random,
+    /// so looking it up is a likely cache miss on a large payload. The lines
+    /// are parsed in batches: parsing a batch starts loading every lookup it
+    /// will make, so the misses overlap instead of being paid one after the
+    /// other, and the batch is then applied line by line.
+    fn fast_edges(&mut self, lines: &mut Lines<'a>) {
+        /// Lines parsed ahead of their lookups.
+        const BATCH: usize = 16;
+        /// Lookups ahead of the edge being built whose strings are loaded
+        /// (owned and shared strings read them).
+        const AHEAD: usize = 4;
+        let max_line_len = self.limits.max_line_len;
+        // Filled afresh (up to `n`) by each batch: initialized once.
+        let mut batch = [(0usize, decode_fast::EdgeLine::default()); BATCH];
+        loop {
+            let rest = lines.remaining();
+            let bytes = rest.as_bytes();
+            let mut n = 0;
+            let mut offset = 0;
+            while n < BATCH {
+                let Some(parsed) = decode_fast::edge_line(&bytes[offset..]) else {
+                    break;
+                };
+                // Ids are usually their symbol's index: load that slot.
+                self.prefetch_slot(parsed.target);
+                self.prefetch_slot(parsed.source);
+                batch[n] = (offset, parsed);
+                offset += parsed.next;
+                n += 1;
+            }
+            for i in 0..n {
+                let (at, parsed) = batch[i];
+                if let Some(&(_, ahead)) = batch.get(i + AHEAD).filter(|_| i + AHEAD < n) {
+                    self.prefetch_text(ahead.target);
+                }
+                if parsed.len > max_line_len || !self.room_for(0, 1) {
+                    return;
+                }
+                let (Some(Slot::Symbol(source)), Some(Slot::Symbol(target))) =
+                    (self.ids.get(parsed.source), self.ids.get(parsed.target))
+                else {
+                    return;
+                };
+                let field = |(start, end): (usize, usize)| &rest[at + start..at + end];
+                let edge = Edge {
+                    source: self.endpoint(source),
+                    target: self.endpoint(target),
+                    edge_type: T::label(&mut self.pool, Label::EdgeType, field(parsed.edge_type)),
+                    status: T::label(&mut self.pool, Label::Status, field(parsed.status)),
+                };
+                self.payload.edges.push(edge);
+                if let Some(open) = &mut self.open {
+                    open.seen += 1;
+                }
+                lines.skip_line(parsed.next);
+            }
+            if n < BATCH {
+                return;
+            }
+        }
+    }
+
+    /// Starts loading what [`State::endpoint`] reads first for symbol id
+    /// `id`, assuming the id is its index (a hint: any id is harmless).
+    #[inline(always)]
+    fn prefetch_slot(&self, id: u64) {
+        let index = id as usize;
+        if T::SHARES {
+            crate::hint::prefetch(self.payload.symbols.as_ptr().wrapping_add(index));
+        } else {
+            crate::hint::prefetch(self.names.as_ptr().wrapping_add(index));
+        }
+    }
+
+    /// Starts loading the string an edge to symbol `id` will read (owned
+    /// strings copy the name's bytes, shared ones count a reference).
+    #[inline(always)]
+    fn prefetch_text(&self, id: u64) {
+        if !T::READS_TEXT {
+            return;
+        }
+        if let Some(Slot::Symbol(index)) = self.ids.get(id) {
+            match self.names.get(index as usize) {
+                Some(Some(name)) if !T::SHARES => crate::hint::prefetch_bytes(name.as_bytes()),
+                _ => {
+                    if let Some(symbol) = self.payload.symbols.get(index as usize) {
+                        crate::hint::prefetch(symbol.qualified_name.as_ref().as_ptr());
+                    }
+                }
+            }
+        }
     }
 
     fn check_len(&self, line: &Line<'a>) -> Result<(), Error> {
@@ -590,10 +930,7 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
 
     fn symbol_name(&self, line: &Line<'a>, id: u64, at: usize) -> Result<T, Error> {
         match self.ids.get(id) {
-            Some(Slot::Symbol(i)) => Ok(match self.names.get(i as usize) {
-                Some(Some(name)) => T::borrowed(name),
-                _ => self.payload.symbols[i as usize].qualified_name.copy(),
-            }),
+            Some(Slot::Symbol(i)) => Ok(self.endpoint(i)),
             Some(Slot::Reference) => Err(line.error_at(
                 ErrorKind::UnknownEdgeReference,
                 at,
@@ -616,8 +953,8 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
         self.payload.edges.push(Edge {
             source,
             target,
-            edge_type: T::borrowed(edge.edge_type),
-            status: T::borrowed(edge.status),
+            edge_type: T::label(&mut self.pool, Label::EdgeType, edge.edge_type),
+            status: T::label(&mut self.pool, Label::Status, edge.status),
         });
         self.check_len(line)
     }
@@ -1153,10 +1490,216 @@ mod tests {
     }
 
     #[test]
+    fn shared_decode_shares_names_and_labels() {
+        let mut text = String::from("GCF profile=graph symbols=20 edges=60\n## targets\n");
+        for i in 0..20 {
+            let kind = ["fn", "widget", "iface"][i % 3];
+            text.push_str(&alloc::format!("@{i} {kind} p.S{i} 0.50 lsp\n"));
+        }
+        text.push_str("## edges [60]\n");
+        for i in 0..60 {
+            let status = ["", " added"][i % 2];
+            text.push_str(&alloc::format!(
+                "@{}<@{} calls{status}\n",
+                (i * 7) % 20,
+                i / 3
+            ));
+        }
+        text.push_str("## loc\n@3 \"a b.go\" 1 2\n");
+        let p = decode_shared(&text).unwrap();
+        assert_eq!(p.to_owned_payload(), decode(&text).unwrap());
+        for e in &p.edges {
+            let source = p
+                .symbols
+                .iter()
+                .find(|s| s.qualified_name == e.source)
+                .unwrap();
+            let target = p
+                .symbols
+                .iter()
+                .find(|s| s.qualified_name == e.target)
+                .unwrap();
+            assert!(Arc::ptr_eq(&e.source, &source.qualified_name));
+            assert!(Arc::ptr_eq(&e.target, &target.qualified_name));
+            assert!(Arc::ptr_eq(&e.edge_type, &p.edges[0].edge_type));
+        }
+        assert!(Arc::ptr_eq(&p.edges[1].status, &p.edges[3].status));
+        assert!(Arc::ptr_eq(&p.symbols[0].kind, &p.symbols[3].kind));
+        assert!(Arc::ptr_eq(&p.symbols[1].kind, &p.symbols[19].kind));
+        assert!(Arc::ptr_eq(
+            &p.symbols[0].provenance,
+            &p.symbols[19].provenance
+        ));
+        assert!(Arc::ptr_eq(
+            &p.locations[0].qualified_name,
+            &p.symbols[3].qualified_name
+        ));
+        assert_eq!(&*p.locations[0].file, "a b.go");
+        // Names are shared through the general path too (a line the fast
+        // parsers decline), and through a session's earlier symbols.
+        let p =
+            decode_shared("GCF profile=graph\n## targets\n@0 fn a 0.5 x\n## edges\n@0<@0 calls\n");
+        assert_eq!(p.unwrap_err().kind(), ErrorKind::InvalidScore);
+        let p = decode_shared(
+            "GCF profile=graph\n## targets\n@00 fn a 0.50 x\n## edges\n@0<@000 calls\r\n",
+        )
+        .unwrap();
+        assert!(Arc::ptr_eq(
+            &p.edges[0].source,
+            &p.symbols[0].qualified_name
+        ));
+    }
+
+    #[test]
+    fn labels_past_the_scanned_list_are_interned_in_the_map() {
+        let names: Vec<String> = (0..40).map(|i| alloc::format!("label{i}")).collect();
+        let mut pool = Labels::default();
+        let first: Vec<Arc<str>> = names.iter().map(|n| pool.get(n)).collect();
+        for (name, shared) in names.iter().zip(&first) {
+            let again = pool.get(name);
+            assert_eq!(&*again, name.as_str());
+            assert!(Arc::ptr_eq(&again, shared));
+        }
+        assert_eq!(pool.recent.len(), Labels::RECENT);
+        assert_eq!(pool.more.len(), 40 - Labels::RECENT);
+    }
+
+    #[test]
     fn borrowed_decode_does_not_copy_names() {
         let text = "GCF profile=graph symbols=1\n## targets\n@0 fn a.A 0.50 lsp\n";
         let p = decode_borrowed(text).unwrap();
         assert!(matches!(p.symbols[0].qualified_name, Cow::Borrowed(_)));
+    }
+
+    /// Decodes `input` with and without the fast line parsers, as borrowed
+    /// and owned strings, and checks all four agree: the same payload, or
+    /// the same error kind, line, column and message.
+    fn same_with_and_without_fast_paths(input: &str, limits: Limits) {
+        let fast = Decoder::new().limits(limits);
+        let general = Decoder {
+            general_only: true,
+            ..fast.clone()
+        };
+        let a = fast.decode_borrowed(input).map(|p| p.to_owned_payload());
+        let b = general.decode_borrowed(input).map(|p| p.to_owned_payload());
+        let c = fast.decode(input);
+        let d = general.decode(input);
+        let e = fast.decode_shared(input).map(|p| p.to_owned_payload());
+        let f = general.decode_shared(input).map(|p| p.to_owned_payload());
+        for (name, other) in [
+            ("general", &b),
+            ("owned", &c),
+            ("owned general", &d),
+            ("shared", &e),
+            ("shared general", &f),
+        ] {
+            match (&a, other) {
+                (Ok(x), Ok(y)) => assert_eq!(x, y, "{name}: {input:?}"),
+                (Err(x), Err(y)) => assert_eq!(
+                    (x.kind(), x.line(), x.column(), x.message()),
+                    (y.kind(), y.line(), y.column(), y.message()),
+                    "{name}: {input:?}"
+                ),
+                _ => panic!("{name}: {input:?}: {a:?} vs {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn fast_paths_change_no_result_on_mutated_payloads() {
+        let base = "GCF profile=graph tool=t symbols=5 edges=6\n## targets [2]\n\
+                    @0 fn pkg.A 0.90 lsp\n@1 iface pkg.B -1.25 ast\n## related\n\
+                    @2 widget é.名 0.00 x\n@3 ext pkg.D.with.a.long.name.past.the.limit 12.50 lsp\n## distance_4\n\
+                    @4 pkg pkg.E 0.01 text_match\n## edges [6]\n@0<@1 calls\n\
+                    @1<@0 uses added\n@2<@2 implements\n@4<@3 calls\n@3<@4 embeds removed\n\
+                    @0<@4 calls_with_a_long_edge_type_past_the_limit\n## loc [1]\n@0 a.go 1 2\n";
+        same_with_and_without_fast_paths(base, Limits::default());
+        assert!(decode(base).is_ok());
+        const EDITS: &[&str] = &[
+            " ",
+            "  ",
+            "\r",
+            "\n",
+            "\r\n",
+            "@",
+            "<",
+            "0",
+            "9",
+            "x",
+            "#",
+            "# ",
+            ".",
+            "\t",
+            "é",
+            "-",
+            "@5",
+            "@0",
+            "1",
+            "00",
+            "## ",
+            "##! summary",
+            "12345678901234567890",
+        ];
+        let mut seed = 0x5eed_u64;
+        let mut next = |n: usize| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            ((seed >> 33) % n as u64) as usize
+        };
+        // A payload with more edges than one batch of the fast edge path.
+        let mut big = String::from("GCF profile=graph symbols=30 edges=90\n## targets\n");
+        for i in 0..30 {
+            big.push_str(&alloc::format!("@{i} fn p.S{i} 0.{:02} lsp\n", i * 3));
+        }
+        big.push_str("## edges [90]\n");
+        for i in 0..90 {
+            let status = ["", " added", " removed"][i % 3];
+            big.push_str(&alloc::format!(
+                "@{}<@{} calls{status}\n",
+                (i * 7) % 30,
+                i / 3
+            ));
+        }
+        same_with_and_without_fast_paths(&big, Limits::default());
+        assert_eq!(decode(&big).unwrap().edges.len(), 90);
+        let boundaries: Vec<usize> = (0..=base.len())
+            .filter(|&i| base.is_char_boundary(i))
+            .collect();
+        for round in 0..6_000 {
+            let mut text = String::from(if round % 3 == 2 { &big } else { base });
+            for _ in 0..1 + next(3) {
+                let bounds: Vec<usize> = (0..=text.len())
+                    .filter(|&i| text.is_char_boundary(i))
+                    .collect();
+                let at = bounds[next(bounds.len())];
+                let end = bounds
+                    .iter()
+                    .copied()
+                    .find(|&e| e >= at + next(3))
+                    .unwrap_or(text.len());
+                let edit = EDITS[next(EDITS.len())];
+                match next(3) {
+                    0 => text.insert_str(at, edit),
+                    1 => text.replace_range(at..end, ""),
+                    _ => text.replace_range(at..end, edit),
+                }
+            }
+            let limits = match round % 4 {
+                0 => Limits {
+                    max_container_len: 1 + next(if text.len() > 1000 { 100 } else { 6 }),
+                    ..Limits::default()
+                },
+                1 => Limits {
+                    // The header is 42 bytes; some node and edge lines are longer.
+                    max_line_len: 42 + next(20),
+                    ..Limits::default()
+                },
+                _ => Limits::default(),
+            };
+            same_with_and_without_fast_paths(&text, limits);
+        }
+        assert!(boundaries.len() > 100);
     }
 
     #[test]

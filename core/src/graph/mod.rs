@@ -10,6 +10,7 @@
 //!   identity, deltas and the three-outcome protocol.
 
 mod decode;
+mod decode_fast;
 mod delta;
 mod encode;
 #[cfg(feature = "serde_json")]
@@ -23,6 +24,8 @@ mod stream;
 mod types;
 
 pub use crate::protocol::{estimate_tokens, Outcome};
+#[cfg(target_has_atomic = "ptr")]
+pub use decode::decode_shared;
 pub use decode::{decode, decode_borrowed, decode_bytes, Decoder};
 pub use delta::{
     apply_decoded_delta, apply_delta, decode_delta, diff, encode_delta, encode_delta_to, respond,
