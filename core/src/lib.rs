@@ -52,6 +52,7 @@ extern crate alloc;
 extern crate std;
 
 mod buffer;
+mod digits;
 mod document;
 mod error;
 pub mod header;

@@ -21,6 +21,8 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
+pub(crate) use crate::digits::put_u64;
+use crate::digits::DIGIT_PAIRS;
 use crate::error::Error;
 use crate::sink::Sink;
 
@@ -31,19 +33,13 @@ pub(crate) const TOKEN_WIDTH: usize = 32;
 /// copy writes up to [`TOKEN_WIDTH`] bytes whatever the token's length.
 pub(crate) const SLACK: usize = TOKEN_WIDTH;
 
-/// Longest decimal `u64`.
+/// Longest decimal `u64`; [`put_u64`] also needs eight bytes of room,
+/// which [`SLACK`] covers.
 pub(crate) const MAX_DIGITS: usize = 20;
 
 /// Longest score [`put_score`] writes: a sign, the digits of `u64::MAX / 100`
 /// (18), the point and two decimals. Larger scores take [`put_score`]'s `None`.
 pub(crate) const MAX_SCORE: usize = 1 + 18 + 1 + 2;
-
-/// The two digits of every number below 100, for writing two at a time.
-const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
-                            2021222324252627282930313233343536373839\
-                            4041424344454647484950515253545556575859\
-                            6061626364656667686970717273747576777879\
-                            8081828384858687888990919293949596979899";
 
 /// A short string a writer copies onto many lines: its bytes, and the same
 /// bytes zero-padded to [`TOKEN_WIDTH`] when they fit.
@@ -112,11 +108,6 @@ impl Padded {
         })
     }
 
-    #[inline(always)]
-    fn as_bytes(&self) -> &[u8] {
-        &self.bytes[..self.len as usize]
-    }
-
     /// Whether the text is `bytes`, compared a word at a time (a short
     /// comparison is the common case, and a call to `memcmp` costs more).
     #[inline(always)]
@@ -126,7 +117,17 @@ impl Padded {
             return false;
         }
         if n < 8 {
-            return self.as_bytes() == bytes;
+            // Two overlapping four-byte words cover 4..8 bytes.
+            if n >= 4 {
+                let half = |b: &[u8], at: usize| {
+                    let mut w = [0u8; 4];
+                    w.copy_from_slice(&b[at..at + 4]);
+                    u32::from_ne_bytes(w)
+                };
+                return half(&self.bytes, 0) == half(bytes, 0)
+                    && half(&self.bytes, n - 4) == half(bytes, n - 4);
+            }
+            return self.bytes[..n] == *bytes;
         }
         let word = |b: &[u8], at: usize| {
             let mut w = [0u8; 8];
@@ -199,8 +200,13 @@ impl ShortTokens {
         if bytes.len() > TOKEN_WIDTH {
             return accept(text).map(Written::Long);
         }
-        let mixed = (bytes.len() as u32) << 16 | u32::from(first) << 8 | u32::from(last);
-        let set = 2 * ((mixed.wrapping_mul(0x9e37_79b9) >> 27) as usize % SETS);
+        // Length, the first two and the last two bytes tell a stream's
+        // kinds, provenances and edge types apart.
+        let second = bytes.get(1).copied().unwrap_or(0);
+        let before_last = bytes[bytes.len().saturating_sub(2)];
+        let mixed =
+            u64::from_le_bytes([bytes.len() as u8, first, second, before_last, last, 0, 0, 0]);
+        let set = 2 * (fold_hash(mixed) as usize % SETS);
         if self.slots[set].0.holds(bytes) {
             return Ok(Written::Short(&self.slots[set].1));
         }
@@ -229,6 +235,17 @@ impl ShortTokens {
         self.slots[set] = (seen, padded);
         Ok(Written::Short(&self.slots[set].1))
     }
+}
+
+/// One multiply by the golden ratio with its high half folded onto the low
+/// one: cheap (the lookup runs for every token of every line), and enough to
+/// give each of the spec's sixteen kinds a set of its own, where the top bits
+/// of the product alone put three of them in one set and made them evict
+/// each other.
+#[inline(always)]
+fn fold_hash(key: u64) -> u64 {
+    let h = key.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    h ^ (h >> 32)
 }
 
 /// What a streaming writer writes for a token.
@@ -268,75 +285,6 @@ pub(crate) fn put(out: &mut [u8], at: usize, bytes: &[u8]) -> usize {
     at + bytes.len()
 }
 
-/// Writes `n` in decimal to `out[at..]` and returns the end; `out` must have
-/// room for its digits.
-#[inline(always)]
-pub(crate) fn put_u64(out: &mut [u8], at: usize, n: u64) -> usize {
-    match u32::try_from(n) {
-        Ok(n) => put_u32(out, at, n),
-        Err(_) => put_u64_wide(out, at, n),
-    }
-}
-
-/// `DIGIT_STEPS[log2(n)] + n >> 32` is the number of decimal digits of a
-/// `u32` `n`: every `n` with the same highest bit has `d` or `d + 1` digits,
-/// `d` those of the smallest such `n`, and the entry's low half carries `n`
-/// into the next unit exactly from `10^d` on (Kendall Willets' method; the
-/// general `ilog10` costs some twenty instructions per id).
-const DIGIT_STEPS: [u64; 32] = {
-    let mut table = [0u64; 32];
-    let mut bit = 0;
-    while bit < 32 {
-        let low = 1u64 << bit;
-        let mut digits = 1u64;
-        let mut next_power = 10u64;
-        while next_power <= low {
-            digits += 1;
-            next_power *= 10;
-        }
-        // `next_power` is the first number with one more digit.
-        table[bit] = if next_power < (low << 1) {
-            (digits << 32) + ((1u64 << 32) - next_power)
-        } else {
-            digits << 32
-        };
-        bit += 1;
-    }
-    table
-};
-
-/// The number of decimal digits of `n`.
-#[inline(always)]
-fn digit_count(n: u32) -> usize {
-    let log2 = 31 - (n | 1).leading_zeros();
-    ((u64::from(n) + DIGIT_STEPS[log2 as usize]) >> 32) as usize
-}
-
-#[inline(always)]
-fn put_u32(out: &mut [u8], at: usize, mut n: u32) -> usize {
-    let len = digit_count(n);
-    let digits = &mut out[at..at + len];
-    let mut end = len;
-    while n >= 100 {
-        let pair = (n % 100) as usize * 2;
-        n /= 100;
-        end -= 2;
-        digits[end..end + 2].copy_from_slice(&PAIRS[pair..pair + 2]);
-    }
-    if n >= 10 {
-        let pair = n as usize * 2;
-        digits[..2].copy_from_slice(&PAIRS[pair..pair + 2]);
-    } else {
-        digits[0] = b'0' + n as u8;
-    }
-    at + len
-}
-
-#[cold]
-fn put_u64_wide(out: &mut [u8], at: usize, n: u64) -> usize {
-    put(out, at, itoa::Buffer::new().format(n).as_bytes())
-}
-
 /// Writes a score as `[-]DIGITS.DD`, rounded half to even on its exact
 /// binary value (spec §5), and returns the end; `None` when the score is
 /// too large for this path (at least `2^56`), which
@@ -361,7 +309,7 @@ pub(crate) fn put_score(out: &mut [u8], at: usize, score: f64) -> Option<usize> 
         put_u64(out, at, whole)
     };
     out[at] = b'.';
-    out[at + 1..at + 3].copy_from_slice(&PAIRS[cents..cents + 2]);
+    out[at + 1..at + 3].copy_from_slice(&DIGIT_PAIRS[cents..cents + 2]);
     Some(at + 3)
 }
 
@@ -600,38 +548,6 @@ mod tests {
     use alloc::string::String;
 
     #[test]
-    fn digits_match_itoa() {
-        let mut samples: Vec<u64> = (0..2_000).collect();
-        for p in 1..20 {
-            let ten = 10u64.pow(p);
-            samples.extend([ten - 1, ten, ten + 1]);
-        }
-        samples.extend([
-            u32::MAX as u64 - 1,
-            u32::MAX as u64,
-            u32::MAX as u64 + 1,
-            u64::MAX - 1,
-            u64::MAX,
-        ]);
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        for _ in 0..20_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            samples.push(x >> (x % 64));
-        }
-        let mut out = [0u8; 64];
-        for n in samples {
-            let end = put_u64(&mut out, 3, n);
-            assert_eq!(
-                &out[3..end],
-                itoa::Buffer::new().format(n).as_bytes(),
-                "{n}"
-            );
-        }
-    }
-
-    #[test]
     fn id_texts_match_itoa() {
         let texts = IdTexts::sequential(1_234_567).unwrap();
         let mut out = [b'#'; 24];
@@ -649,23 +565,6 @@ mod tests {
         assert!(IdTexts::sequential(ID_TEXTS_MAX).is_some());
         assert!(IdTexts::sequential(ID_TEXTS_MAX + 1).is_none());
         assert!(IdTexts::sequential(0).is_some());
-    }
-
-    #[test]
-    fn digit_counts_are_exact_at_every_boundary() {
-        let mut samples: Vec<u32> = (0..100_000).collect();
-        for p in 1..10 {
-            let ten = 10u32.pow(p);
-            samples.extend([ten - 1, ten, ten + 1]);
-        }
-        for bit in 0..32 {
-            let low = 1u32 << bit;
-            samples.extend([low - 1, low, low | (low - 1)]);
-        }
-        samples.push(u32::MAX);
-        for n in samples {
-            assert_eq!(digit_count(n), itoa::Buffer::new().format(n).len(), "{n}");
-        }
     }
 
     #[test]
@@ -784,6 +683,47 @@ mod tests {
             let got = tokens.get(&t, |t| accept(t, &mut checks)).unwrap();
             assert_eq!(text(got), t.as_bytes());
         }
+    }
+
+    #[test]
+    fn every_kind_of_the_spec_stays_remembered() {
+        // A stream's kinds, drawn at random: each is checked once, however
+        // the set hash places them (a weak hash once made three share a set).
+        let kinds = [
+            "function",
+            "type",
+            "method",
+            "interface",
+            "var",
+            "const",
+            "resource",
+            "table",
+            "class",
+            "selector",
+            "field",
+            "route_handler",
+            "external",
+            "file",
+            "package",
+            "service",
+        ];
+        let mut tokens = ShortTokens::new();
+        let mut checks = 0;
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..10_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let kind = kinds[(x % kinds.len() as u64) as usize];
+            let written = tokens
+                .get(kind, |k| {
+                    checks += 1;
+                    Ok(k)
+                })
+                .unwrap();
+            assert_eq!(written.len(), kind.len());
+        }
+        assert_eq!(checks, kinds.len());
     }
 
     #[test]
