@@ -19,6 +19,10 @@ const LINEAR_LIMIT: usize = 16;
 #[derive(Default)]
 pub(crate) struct KeyIndex {
     table: Option<(HashTable<usize>, DefaultHashBuilder)>,
+    /// How many keys the caller expects (already bounded by the input
+    /// size): the table, once built, is sized for them at once instead of
+    /// rehashing as it doubles.
+    hint: usize,
 }
 
 impl KeyIndex {
@@ -58,7 +62,7 @@ impl KeyIndex {
             }
             None if len > LINEAR_LIMIT => {
                 let hasher = DefaultHashBuilder::default();
-                let mut table = HashTable::with_capacity(len * 2);
+                let mut table = HashTable::with_capacity((len * 2).max(self.hint));
                 for i in 0..len {
                     let hash = hasher.hash_one(keys(i));
                     table.insert_unique(hash, i, |&j| hasher.hash_one(keys(j)));
@@ -80,6 +84,19 @@ pub(crate) struct ObjectBuilder {
 impl ObjectBuilder {
     pub(crate) fn new() -> Self {
         ObjectBuilder::default()
+    }
+
+    /// A builder expecting `n` members: `n` must be bounded by the input
+    /// still to read (the caller derives it from a declared count capped
+    /// by the remaining bytes), so hostile counts cannot size it.
+    pub(crate) fn with_capacity(n: usize) -> Self {
+        ObjectBuilder {
+            map: Map::with_capacity(n),
+            index: KeyIndex {
+                table: None,
+                hint: n,
+            },
+        }
     }
 
     /// Whether `key` is already a member.

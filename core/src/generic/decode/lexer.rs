@@ -70,6 +70,13 @@ impl<'a> Cursor<'a> {
         Ok(self.peeked)
     }
 
+    /// Bytes not yet consumed, the peeked line (if any) included: an upper
+    /// bound for sizing a container from a declared count.
+    #[inline]
+    pub(crate) fn remaining_len(&self) -> usize {
+        self.lines.remaining().len() + self.peeked.map_or(0, |ln| ln.raw.len() + 1)
+    }
+
     /// Consumes the line returned by the last [`Cursor::peek`].
     pub(crate) fn bump(&mut self) {
         self.peeked = None;

@@ -3,7 +3,8 @@
 //! Decoding is one pass over the lines with one line of lookahead: no
 //! backtracking, no intermediate tree. Strings, keys and numbers borrow from
 //! the input until they become the output [`Value`]; a declared count never
-//! sizes an allocation beyond a small cap, and nesting is bounded by
+//! sizes an allocation beyond a small cap or, for table rows and keyed
+//! members, beyond what the remaining input could hold, and nesting is bounded by
 //! [`Limits::max_depth`], so hostile input gets an [`Error`], never a panic,
 //! a stack overflow or an outsized allocation.
 

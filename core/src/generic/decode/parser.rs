@@ -776,8 +776,22 @@ impl<'a> Parser<'a> {
         let mut table = Table::new(fields, keyed, self.limits.max_depth)
             .map_err(|(k, m)| hdr.error(k, count.at, m))?;
         let deferred = self.open_deferred(hdr, count);
-        let mut rows: Vec<Value> = Vec::with_capacity(if keyed { 0 } else { cap(count) });
-        let mut members = ObjectBuilder::new();
+        // Every row takes at least one byte per declared field (its cell
+        // delimiters and line terminator; two for a one-field row, whose
+        // empty line would be blank), so the rest of the input bounds the
+        // rows that can follow whatever the count says: the containers are
+        // sized once, exactly for an honest count, and never beyond what
+        // the input could fill.
+        let bound = self.cur.remaining_len() / table.fields.len().max(2) + 1;
+        let expect = count
+            .n
+            .map_or(0, |n| usize::try_from(n).unwrap_or(usize::MAX).min(bound));
+        let mut rows: Vec<Value> = Vec::with_capacity(if keyed { 0 } else { expect });
+        let mut members = if keyed {
+            ObjectBuilder::with_capacity(expect)
+        } else {
+            ObjectBuilder::new()
+        };
         let mut slots: Vec<Slot> = self.slot_pool.pop().unwrap_or_default();
         slots.clear();
         slots.reserve(table.fields.len());

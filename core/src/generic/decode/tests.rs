@@ -487,3 +487,48 @@ fn large_objects_detect_duplicates() {
     body.push_str("k4321=0\n");
     assert_eq!(e(&body), (ErrorKind::DuplicateKey, 5002, 1));
 }
+
+/// Tables and keyed maps are sized from their declared count capped by the
+/// remaining input: honest counts of every size around the linear/hash
+/// switch decode to the same members, and huge or short counts still give
+/// their count errors (no outsized allocation happens before them).
+#[test]
+fn reserved_tables_and_keyed_maps_match_their_rows() {
+    for n in [1usize, 2, 15, 16, 17, 18, 40, 1100] {
+        let mut keyed = alloc::format!("## m [{n}:]{{k,v}}\n");
+        let mut rows = alloc::format!("## t [{n}]{{a,b}}\n");
+        for i in 0..n {
+            keyed.push_str(&alloc::format!("k{i}|{i}\n"));
+            rows.push_str(&alloc::format!("{i}|x\n"));
+        }
+        let m = d(&keyed);
+        let m = m
+            .as_object()
+            .unwrap()
+            .get("m")
+            .unwrap()
+            .as_object()
+            .unwrap();
+        assert_eq!(m.len(), n);
+        for i in 0..n {
+            let key = alloc::format!("k{i}");
+            let member = m.get(&key).and_then(Value::as_object);
+            assert_eq!(member.and_then(|o| o.get("v")), Some(&Value::Int(i as i64)));
+        }
+        let t = d(&rows);
+        let t = t.as_object().unwrap().get("t").unwrap().as_array().unwrap();
+        assert_eq!(t.len(), n);
+    }
+    assert_eq!(
+        e("## m [18446744073709551615:]{k,v}\na|1\nb|2\n"),
+        (ErrorKind::CountMismatch, 2, 6)
+    );
+    assert_eq!(
+        e("## t [18446744073709551615]{a,b}\n1|2\n"),
+        (ErrorKind::CountMismatch, 2, 6)
+    );
+    assert_eq!(
+        e("## m [20:]{k,v}\nk0|0\nk1|1\nk0|2\n"),
+        (ErrorKind::DuplicateKey, 5, 1)
+    );
+}
