@@ -818,8 +818,10 @@ fn assemble_row(
                 if s.len() >= room {
                     return Ok(Assembled::Stopped(pos, i + 1));
                 }
-                match put_str(dst, pos, s) {
-                    Some(end) => end,
+                // Laid out in the tail from `pos`, so the compiler sees the
+                // copy's bounds against `room` and drops their checks.
+                match put_str(&mut dst[pos..], 0, s) {
+                    Some(end) => pos + end,
                     None => return Ok(Assembled::Stopped(pos, i + 1)),
                 }
             }
