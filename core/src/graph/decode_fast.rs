@@ -40,6 +40,28 @@ pub(super) struct EdgeLine {
     pub next: usize,
 }
 
+/// `text[at + start..at + end]`, for a field range `(start, end)` that
+/// [`node_line`] or [`edge_line`] returned on `text[at..]`, without the two
+/// char-boundary checks (and the panic paths) of `str` indexing, which cost
+/// more than the rest of building a borrowed symbol or edge.
+///
+/// `at` must be a char boundary of `text` (callers pass the start of a line).
+#[inline(always)]
+pub(super) fn field_str(text: &str, at: usize, (start, end): (usize, usize)) -> &str {
+    let (start, end) = (at + start, at + end);
+    debug_assert!(start <= end && end <= text.len());
+    debug_assert!(text.is_char_boundary(start) && text.is_char_boundary(end));
+    // SAFETY: the parsers return ranges within the slice they were given
+    // (`text[at..]`), every field starting just after an ASCII delimiter (a
+    // space) and ending at an ASCII byte (`<= 0x20`) or at the end of the
+    // slice; an ASCII byte is never inside a multi-byte UTF-8 sequence, so
+    // both ends are char boundaries of `text` (given that `at` is one). The
+    // debug assertions above check this in every debug test run, and the
+    // tests below (`field_ranges_are_char_boundaries`) check it on inputs
+    // full of multi-byte characters.
+    unsafe { text.get_unchecked(start..end) }
+}
+
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
 
@@ -599,6 +621,52 @@ mod tests {
             accepted > 100,
             "only {accepted} random lines took the fast path"
         );
+    }
+
+    /// Every range the parsers return is a char boundary pair within the
+    /// input, so [`field_str`] may skip the checks: random lines full of
+    /// multi-byte characters, at several offsets of a larger text.
+    #[test]
+    fn field_ranges_are_char_boundaries() {
+        let mut rng = Rng(13);
+        let mut checked = 0;
+        for _ in 0..20_000 {
+            let prefix = ["", "é\n", "名前\n"][rng.below(3)];
+            let node = format!(
+                "{prefix}@{} {} {} {} {}\né",
+                rng.below(50),
+                random_line(&mut rng),
+                random_line(&mut rng),
+                SCORES[rng.below(SCORES.len())],
+                random_line(&mut rng)
+            );
+            let at = prefix.len();
+            if let Some(n) = node_line(&node.as_bytes()[at..]) {
+                for r in [n.kind, n.name, n.provenance] {
+                    let (s, e) = (at + r.0, at + r.1);
+                    assert!(s <= e && e <= node.len(), "{node:?}");
+                    assert!(node.is_char_boundary(s) && node.is_char_boundary(e));
+                    assert_eq!(field_str(&node, at, r), &node[s..e]);
+                }
+                checked += 1;
+            }
+            let edge = format!(
+                "{prefix}@{}<@{} {}",
+                rng.below(50),
+                rng.below(50),
+                random_line(&mut rng)
+            );
+            if let Some(l) = edge_line(&edge.as_bytes()[at..]) {
+                for r in [l.edge_type, l.status] {
+                    let (s, e) = (at + r.0, at + r.1);
+                    assert!(s <= e && e <= edge.len(), "{edge:?}");
+                    assert!(edge.is_char_boundary(s) && edge.is_char_boundary(e));
+                    assert_eq!(field_str(&edge, at, r), &edge[s..e]);
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked > 1_000, "only {checked} lines parsed");
     }
 
     #[test]
