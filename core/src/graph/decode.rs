@@ -794,7 +794,7 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
             if !self.ids.insert(node.id, Slot::Symbol(index)) {
                 return;
             }
-            let field = |(start, end): (usize, usize)| &rest[start..end];
+            let field = |range| decode_fast::field_str(rest, 0, range);
             let (kind, name) = (field(node.kind), field(node.name));
             let kind = match decode_fast::kind_index(kind.as_bytes()) {
                 Some(index) => T::known_kind(&mut self.pool, index),
@@ -861,7 +861,7 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
                 else {
                     return;
                 };
-                let field = |(start, end): (usize, usize)| &rest[at + start..at + end];
+                let field = |range| decode_fast::field_str(rest, at, range);
                 let edge = Edge {
                     source: self.endpoint(source),
                     target: self.endpoint(target),

@@ -40,6 +40,28 @@ pub(super) struct EdgeLine {
     pub next: usize,
 }
 
+/// `text[at + start..at + end]`, for a field range `(start, end)` that
+/// [`node_line`] or [`edge_line`] returned on `text[at..]`, without the two
+/// char-boundary checks (and the panic paths) of `str` indexing, which cost
+/// more than the rest of building a borrowed symbol or edge.
+///
+/// `at` must be a char boundary of `text` (callers pass the start of a line).
+#[inline(always)]
+pub(super) fn field_str(text: &str, at: usize, (start, end): (usize, usize)) -> &str {
+    let (start, end) = (at + start, at + end);
+    debug_assert!(start <= end && end <= text.len());
+    debug_assert!(text.is_char_boundary(start) && text.is_char_boundary(end));
+    // SAFETY: the parsers return ranges within the slice they were given
+    // (`text[at..]`), every field starting just after an ASCII delimiter (a
+    // space) and ending at an ASCII byte (`<= 0x20`) or at the end of the
+    // slice; an ASCII byte is never inside a multi-byte UTF-8 sequence, so
+    // both ends are char boundaries of `text` (given that `at` is one). The
+    // debug assertions above check this in every debug test run, and the
+    // tests below (`field_ranges_are_char_boundaries`) check it on inputs
+    // full of multi-byte characters.
+    unsafe { text.get_unchecked(start..end) }
+}
+
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
 
@@ -72,8 +94,61 @@ pub(super) fn field_end(b: &[u8], mut p: usize) -> usize {
 /// Parses the digits of an id starting at `p` (just after its `@`): 1 to 19
 /// digits, which always fit in a `u64`. Returns the id and the offset after
 /// its digits. Longer runs (leading zeros, overflow) go to the general path.
+///
+/// Ids of 1 to 7 digits followed by a non-digit (nearly all of them) are read
+/// eight bytes at a time when eight bytes remain: one compare finds the end
+/// of the digits and three multiply-add steps sum them (instead of a
+/// compare, a multiply and an add per digit). Others take the byte loop.
 #[inline(always)]
 fn id_digits(b: &[u8], start: usize) -> Option<(u64, usize)> {
+    if let Some(chunk) = b.get(start..start + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word);
+        let n = (non_digits(x).trailing_zeros() / 8) as usize;
+        if n < 8 {
+            if n == 0 {
+                return None;
+            }
+            return Some((
+                eight_digits(x.wrapping_sub(ONES * u64::from(b'0')), n),
+                start + n,
+            ));
+        }
+    }
+    id_digits_bytes(b, start)
+}
+
+/// Flags (with `0x80`) the bytes of `x` that are not ASCII digits; only the
+/// lowest flag is exact (a borrow or carry out of a flagged byte can flag
+/// the bytes above it), which is the one callers use.
+///
+/// A byte `c` below `0x80` is a digit unless `c + 0x46` (from `0x3a`) or
+/// `c - 0x30` (below `0x30`) has its top bit set; bytes from `0x80` have it
+/// set already. Below the first non-digit there is no carry or borrow, so
+/// every digit byte reads clear.
+#[inline(always)]
+fn non_digits(x: u64) -> u64 {
+    (x.wrapping_add(ONES * 0x46) | x.wrapping_sub(ONES * 0x30) | x) & HIGHS
+}
+
+/// The value of the first `n` (1 to 7) bytes of `d`, each a digit value 0-9
+/// (`x - '0'` per byte), the first byte the most significant.
+///
+/// Shifting left drops the bytes past the digits and leaves zero digits in
+/// front; then neighbouring digits are combined in pairs, pairs into
+/// fours and fours into eight (each step `high * 10^k + low` in every lane).
+#[inline(always)]
+fn eight_digits(d: u64, n: usize) -> u64 {
+    let d = d << (8 * (8 - n));
+    let d = (d.wrapping_mul(10).wrapping_add(d >> 8)) & 0x00ff_00ff_00ff_00ff;
+    let d = (d.wrapping_mul(100).wrapping_add(d >> 16)) & 0x0000_ffff_0000_ffff;
+    (d.wrapping_mul(10_000).wrapping_add(d >> 32)) & 0xffff_ffff
+}
+
+/// [`id_digits`] a byte at a time.
+#[inline(always)]
+fn id_digits_bytes(b: &[u8], start: usize) -> Option<(u64, usize)> {
     let mut p = start;
     let mut value: u64 = 0;
     while let Some(&c) = b.get(p) {
@@ -187,7 +262,12 @@ fn line_end(b: &[u8], p: usize) -> Option<usize> {
 }
 
 /// Parses the node line at the start of `b`, in its plain shape.
-#[inline]
+///
+/// Always inlined: called out of line, it returned its fields through
+/// memory, written a word at a time and read back 16 bytes at a time by the
+/// caller, a store-forwarding stall on every line (a fifth of the samples
+/// in `perf` at 10,000 symbols); inlined, the fields stay in registers.
+#[inline(always)]
 pub(super) fn node_line(b: &[u8]) -> Option<NodeLine> {
     if b.first() != Some(&b'@') {
         return None;
@@ -228,7 +308,12 @@ pub(super) fn node_line(b: &[u8]) -> Option<NodeLine> {
 }
 
 /// Parses the edge line at the start of `b`, in its plain shape.
-#[inline]
+///
+/// Always inlined: called out of line, it returned its fields through
+/// memory, written a word at a time and read back 16 bytes at a time by the
+/// caller, a store-forwarding stall on every line (a fifth of the samples
+/// in `perf` at 10,000 symbols); inlined, the fields stay in registers.
+#[inline(always)]
 pub(super) fn edge_line(b: &[u8]) -> Option<EdgeLine> {
     if b.first() != Some(&b'@') {
         return None;
@@ -546,6 +631,93 @@ mod tests {
             accepted > 100,
             "only {accepted} random lines took the fast path"
         );
+    }
+
+    /// Every range the parsers return is a char boundary pair within the
+    /// input, so [`field_str`] may skip the checks: random lines full of
+    /// multi-byte characters, at several offsets of a larger text.
+    #[test]
+    fn field_ranges_are_char_boundaries() {
+        let mut rng = Rng(13);
+        let mut checked = 0;
+        for _ in 0..20_000 {
+            let prefix = ["", "é\n", "名前\n"][rng.below(3)];
+            let node = format!(
+                "{prefix}@{} {} {} {} {}\né",
+                rng.below(50),
+                random_line(&mut rng),
+                random_line(&mut rng),
+                SCORES[rng.below(SCORES.len())],
+                random_line(&mut rng)
+            );
+            let at = prefix.len();
+            if let Some(n) = node_line(&node.as_bytes()[at..]) {
+                for r in [n.kind, n.name, n.provenance] {
+                    let (s, e) = (at + r.0, at + r.1);
+                    assert!(s <= e && e <= node.len(), "{node:?}");
+                    assert!(node.is_char_boundary(s) && node.is_char_boundary(e));
+                    assert_eq!(field_str(&node, at, r), &node[s..e]);
+                }
+                checked += 1;
+            }
+            let edge = format!(
+                "{prefix}@{}<@{} {}",
+                rng.below(50),
+                rng.below(50),
+                random_line(&mut rng)
+            );
+            if let Some(l) = edge_line(&edge.as_bytes()[at..]) {
+                for r in [l.edge_type, l.status] {
+                    let (s, e) = (at + r.0, at + r.1);
+                    assert!(s <= e && e <= edge.len(), "{edge:?}");
+                    assert!(edge.is_char_boundary(s) && edge.is_char_boundary(e));
+                    assert_eq!(field_str(&edge, at, r), &edge[s..e]);
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked > 1_000, "only {checked} lines parsed");
+    }
+
+    #[test]
+    fn word_id_digits_equal_the_byte_loop() {
+        // Every length of digits (0 to 21), followed by every byte, at the
+        // end of input or with more after it, so both paths are taken.
+        let mut rng = Rng(5);
+        for len in 0..=21 {
+            for stop in 0..=255u8 {
+                for tail in [&b""[..], b"1", b"12345678"] {
+                    let mut b: Vec<u8> = b"@".to_vec();
+                    for _ in 0..len {
+                        b.push(b'0' + rng.below(10) as u8);
+                    }
+                    b.push(stop);
+                    b.extend_from_slice(tail);
+                    for cut in [b.len(), 1 + len, 1 + len + 1] {
+                        let slice = &b[..cut.min(b.len())];
+                        assert_eq!(id_digits(slice, 1), id_digits_bytes(slice, 1), "{slice:?}");
+                    }
+                }
+            }
+        }
+        for text in ["@0 ", "@9999999<", "@1000000 ", "@0000001 ", "@12345678 "] {
+            let b = text.as_bytes();
+            assert_eq!(id_digits(b, 1), id_digits_bytes(b, 1), "{text}");
+        }
+        assert_eq!(id_digits(b"@9999999<@1 x", 1), Some((9_999_999, 8)));
+    }
+
+    #[test]
+    fn non_digits_flags_exactly_the_first_non_digit() {
+        for c in 0..=255u8 {
+            for at in 0..8 {
+                let mut w = *b"01234567";
+                w[at] = c;
+                let first = (non_digits(u64::from_le_bytes(w)).trailing_zeros() / 8) as usize;
+                let expected = if c.is_ascii_digit() { 8 } else { at };
+                assert_eq!(first, expected, "{c:#x} at {at}");
+            }
+        }
     }
 
     #[test]
