@@ -53,6 +53,16 @@ pub(crate) fn put_u64(dst: &mut [u8], pos: usize, n: u64) -> usize {
     put_u64_long(dst, pos, n, decimal_digits(n))
 }
 
+/// [`put_u64`] for a signed value.
+#[inline(always)]
+pub(crate) fn put_i64(dst: &mut [u8], mut pos: usize, n: i64) -> usize {
+    if n < 0 {
+        dst[pos] = b'-';
+        pos += 1;
+    }
+    put_u64(dst, pos, n.unsigned_abs())
+}
+
 /// The eight decimal digits of `n < 10^8`, zero-padded, as byte values
 /// 0-9 in a little-endian word (the first digit in the low byte): split into
 /// 4 + 4 digits, then 2 + 2 per half, then 1 + 1 per pair, each split one
@@ -98,15 +108,6 @@ mod tests {
     fn digits_match_itoa() {
         let mut x = 0x2545_f491_4f6c_dd1du64;
         let mut values: Vec<i64> = vec![0, 1, -1, i64::MIN, i64::MAX, i64::MIN + 1];
-        let put_i64 = |dst: &mut [u8], pos: usize, n: i64| {
-            let pos = if n < 0 {
-                dst[pos] = b'-';
-                pos + 1
-            } else {
-                pos
-            };
-            put_u64(dst, pos, n.unsigned_abs())
-        };
         let mut p = 1i64;
         for _ in 0..19 {
             values.extend([p - 1, p, p + 1, -p, -p + 1, -p - 1]);

@@ -15,6 +15,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::buffer::Buffered;
+use crate::digits::{eight_digits, put_i64, put_u64, DIGIT_PAIRS};
 use crate::error::{Error, ErrorKind, Result};
 use crate::number::{short_decimal_parts, NumberBuffer, NUMBER_BUFFER_LEN};
 use crate::sink::{Sink, SinkError};
@@ -1029,99 +1030,6 @@ impl Sink for SliceSink<'_> {
     }
 }
 
-/// Two decimal digits per entry, `00` to `99`.
-const DIGIT_PAIRS: &[u8; 200] = b"\
-0001020304050607080910111213141516171819\
-2021222324252627282930313233343536373839\
-4041424344454647484950515253545556575859\
-6061626364656667686970717273747576777879\
-8081828384858687888990919293949596979899";
-
-/// `10^i`.
-const POWERS_OF_TEN: [u64; 20] = {
-    let mut table = [1u64; 20];
-    let mut i = 1;
-    while i < 20 {
-        table[i] = table[i - 1] * 10;
-        i += 1;
-    }
-    table
-};
-
-/// The number of decimal digits of `n` (1 for 0): `log10` from the bit
-/// length (`1233 / 4096` is just above `log10 2`), corrected by one compare
-/// (`n | 1` so that 0 counts as one digit; no power of ten above 1 is odd).
-#[inline(always)]
-fn decimal_digits(n: u64) -> usize {
-    let bits = 64 - (n | 1).leading_zeros() as usize;
-    let t = (bits * 1233) >> 12;
-    let n = n | 1;
-    t + 1 - usize::from(n < POWERS_OF_TEN[t])
-}
-
-/// Writes `n` in decimal at `dst[pos..]` and returns the end. The digits
-/// land in place, with no copy from a scratch buffer as with `itoa`; below
-/// `10^8` (ids, amounts, a float's whole part) they are computed all at
-/// once with no data-dependent branch ([`eight_digits`]), their count read
-/// off the leading zero bytes, and stored as one eight-byte word with the
-/// leading zeros shifted out; the caller leaves eight bytes of room.
-#[inline(always)]
-fn put_u64(dst: &mut [u8], pos: usize, n: u64) -> usize {
-    if n < 100_000_000 {
-        let digits = eight_digits(n as u32);
-        // Leading zero digits are the low zero bytes (0 keeps one digit).
-        let skip = (digits.trailing_zeros() / 8).min(7);
-        let word = (digits + 0x3030_3030_3030_3030) >> (8 * skip);
-        dst[pos..pos + 8].copy_from_slice(&word.to_le_bytes());
-        return pos + 8 - skip as usize;
-    }
-    put_u64_long(dst, pos, n, decimal_digits(n))
-}
-
-/// The eight decimal digits of `n < 10^8`, zero-padded, as byte values
-/// 0-9 in a little-endian word (the first digit in the low byte): split into
-/// 4 + 4 digits, then 2 + 2 per half, then 1 + 1 per pair, each split one
-/// multiply-shift in every lane at once (`x * 10486 >> 20` is `x / 100` for
-/// `x < 10^4`, `x * 103 >> 10` is `x / 10` for `x < 100`; no lane carries
-/// into the next).
-#[inline(always)]
-fn eight_digits(n: u32) -> u64 {
-    let x = u64::from(n / 10_000) | u64::from(n % 10_000) << 32;
-    let hundreds = ((x * 10_486) >> 20) & 0x0000_007f_0000_007f;
-    let x = hundreds | (x - hundreds * 100) << 16;
-    let tens = ((x * 103) >> 10) & 0x000f_000f_000f_000f;
-    tens | (x - tens * 10) << 8
-}
-
-/// [`put_u64`] from `10^8` up: two digits per step from the end.
-#[inline(never)]
-fn put_u64_long(dst: &mut [u8], pos: usize, mut n: u64, len: usize) -> usize {
-    let out = &mut dst[pos..pos + len];
-    let mut i = len;
-    while n >= 100 {
-        let pair = (n % 100) as usize * 2;
-        n /= 100;
-        i -= 2;
-        out[i..i + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
-    }
-    if n >= 10 {
-        let pair = n as usize * 2;
-        out[..2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
-    } else {
-        out[0] = b'0' + n as u8;
-    }
-    pos + len
-}
-
-#[inline(always)]
-fn put_i64(dst: &mut [u8], mut pos: usize, n: i64) -> usize {
-    if n < 0 {
-        dst[pos] = b'-';
-        pos += 1;
-    }
-    put_u64(dst, pos, n.unsigned_abs())
-}
-
 /// Writes a finite double canonically: below `10^5` with at most three
 /// decimals, all its digits from one integer ([`put_short_decimal`]); else
 /// the short-decimal layout in place when it applies, else
@@ -1581,49 +1489,6 @@ mod tests {
                 assert_eq!(format!("{text}{rest}"), full);
                 None
             }
-        }
-    }
-
-    #[test]
-    fn digits_match_itoa() {
-        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
-        let mut values: Vec<i64> = vec![0, 1, -1, i64::MIN, i64::MAX, i64::MIN + 1];
-        let mut p = 1i64;
-        for _ in 0..19 {
-            values.extend([p - 1, p, p + 1, -p, -p + 1, -p - 1]);
-            p = p.saturating_mul(10);
-        }
-        for _ in 0..200_000 {
-            let r = rng.next();
-            values.push((r as i64) >> (r % 64));
-        }
-        let mut dst = [0u8; 24];
-        for n in values {
-            let end = put_i64(&mut dst, 2, n);
-            assert_eq!(
-                &dst[2..end],
-                itoa::Buffer::new().format(n).as_bytes(),
-                "{n}"
-            );
-            let u = n as u64;
-            assert_eq!(
-                decimal_digits(u),
-                itoa::Buffer::new().format(u).len(),
-                "{u}"
-            );
-        }
-        assert_eq!(decimal_digits(u64::MAX), 20);
-        // The branch-free eight-digit path over its whole range, sampled.
-        for n in (0..200_000u64)
-            .chain((0..100_000_000).step_by(997))
-            .chain([99_999_999])
-        {
-            let end = put_u64(&mut dst, 1, n);
-            assert_eq!(
-                &dst[1..end],
-                itoa::Buffer::new().format(n).as_bytes(),
-                "{n}"
-            );
         }
     }
 

@@ -794,7 +794,9 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
             if !self.ids.insert(node.id, Slot::Symbol(index)) {
                 return;
             }
-            let field = |range| decode_fast::field_str(rest, 0, range);
+            // SAFETY: `rest` starts a line (a char boundary), and every range
+            // passed is one `node_line` returned for `rest`.
+            let field = |range| unsafe { decode_fast::field_str(rest, 0, range) };
             let (kind, name) = (field(node.kind), field(node.name));
             let kind = match decode_fast::kind_index(kind.as_bytes()) {
                 Some(index) => T::known_kind(&mut self.pool, index),
@@ -861,7 +863,9 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
                 else {
                     return;
                 };
-                let field = |range| decode_fast::field_str(rest, at, range);
+                // SAFETY: `at` starts a line of `rest` (a char boundary), and
+                // every range passed is one `edge_line` returned for `rest[at..]`.
+                let field = |range| unsafe { decode_fast::field_str(rest, at, range) };
                 let edge = Edge {
                     source: self.endpoint(source),
                     target: self.endpoint(target),

@@ -45,20 +45,22 @@ pub(super) struct EdgeLine {
 /// char-boundary checks (and the panic paths) of `str` indexing, which cost
 /// more than the rest of building a borrowed symbol or edge.
 ///
-/// `at` must be a char boundary of `text` (callers pass the start of a line).
+/// # Safety
+///
+/// `at` is a char boundary of `text`, and `(start, end)` is a field range
+/// that [`node_line`] or [`edge_line`] returned for `text[at..]`. Such a
+/// range lies within that slice, starts just after an ASCII delimiter (a
+/// space) and ends at an ASCII byte (`<= 0x20`) or at the end of the slice;
+/// an ASCII byte is never inside a multi-byte UTF-8 sequence, so both ends
+/// are char boundaries of `text`. The debug assertions check this in every
+/// debug test run, and `field_ranges_are_char_boundaries` checks it on
+/// inputs full of multi-byte characters.
 #[inline(always)]
-pub(super) fn field_str(text: &str, at: usize, (start, end): (usize, usize)) -> &str {
+pub(super) unsafe fn field_str(text: &str, at: usize, (start, end): (usize, usize)) -> &str {
     let (start, end) = (at + start, at + end);
     debug_assert!(start <= end && end <= text.len());
     debug_assert!(text.is_char_boundary(start) && text.is_char_boundary(end));
-    // SAFETY: the parsers return ranges within the slice they were given
-    // (`text[at..]`), every field starting just after an ASCII delimiter (a
-    // space) and ending at an ASCII byte (`<= 0x20`) or at the end of the
-    // slice; an ASCII byte is never inside a multi-byte UTF-8 sequence, so
-    // both ends are char boundaries of `text` (given that `at` is one). The
-    // debug assertions above check this in every debug test run, and the
-    // tests below (`field_ranges_are_char_boundaries`) check it on inputs
-    // full of multi-byte characters.
+    // SAFETY: the caller's contract above: in bounds, on char boundaries.
     unsafe { text.get_unchecked(start..end) }
 }
 
@@ -196,24 +198,17 @@ pub(super) fn score(field: &[u8]) -> Option<f64> {
 }
 
 /// The full forms of the known kinds, indexed by [`kind_index`].
-pub(super) const KNOWN_KINDS: [&str; 16] = [
-    "function",
-    "type",
-    "method",
-    "interface",
-    "var",
-    "const",
-    "resource",
-    "table",
-    "class",
-    "selector",
-    "field",
-    "route_handler",
-    "external",
-    "file",
-    "package",
-    "service",
-];
+pub(super) const KNOWN_KINDS: [&str; 16] = {
+    // The spec's table (`kind.rs`), in its order.
+    assert!(super::kind::KINDS.len() == 16);
+    let mut full = [""; 16];
+    let mut i = 0;
+    while i < full.len() {
+        full[i] = super::kind::KINDS[i].0;
+        i += 1;
+    }
+    full
+};
 
 /// The index in [`KNOWN_KINDS`] of a known kind abbreviation's full form, by
 /// a `match` the compiler turns into a switch on length and a word compare
@@ -656,7 +651,8 @@ mod tests {
                     let (s, e) = (at + r.0, at + r.1);
                     assert!(s <= e && e <= node.len(), "{node:?}");
                     assert!(node.is_char_boundary(s) && node.is_char_boundary(e));
-                    assert_eq!(field_str(&node, at, r), &node[s..e]);
+                    // SAFETY: `r` is a range `node_line` returned for `node[at..]`.
+                    assert_eq!(unsafe { field_str(&node, at, r) }, &node[s..e]);
                 }
                 checked += 1;
             }
@@ -671,7 +667,8 @@ mod tests {
                     let (s, e) = (at + r.0, at + r.1);
                     assert!(s <= e && e <= edge.len(), "{edge:?}");
                     assert!(edge.is_char_boundary(s) && edge.is_char_boundary(e));
-                    assert_eq!(field_str(&edge, at, r), &edge[s..e]);
+                    // SAFETY: `r` is a range `edge_line` returned for `edge[at..]`.
+                    assert_eq!(unsafe { field_str(&edge, at, r) }, &edge[s..e]);
                 }
                 checked += 1;
             }

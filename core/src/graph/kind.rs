@@ -1,7 +1,7 @@
 //! Kind abbreviations (spec §5), both ways.
 
 /// `(full form, abbreviation)` pairs of the spec's table.
-const KINDS: &[(&str, &str)] = &[
+pub(crate) const KINDS: &[(&str, &str)] = &[
     ("function", "fn"),
     ("type", "type"),
     ("method", "method"),
