@@ -635,7 +635,9 @@ mod tests {
     fn field_ranges_are_char_boundaries() {
         let mut rng = Rng(13);
         let mut checked = 0;
-        for _ in 0..20_000 {
+        // Fewer rounds under Miri, which interprets every instruction.
+        let rounds = if cfg!(miri) { 200 } else { 20_000 };
+        for _ in 0..rounds {
             let prefix = ["", "é\n", "名前\n"][rng.below(3)];
             let node = format!(
                 "{prefix}@{} {} {} {} {}\né",
@@ -673,7 +675,7 @@ mod tests {
                 checked += 1;
             }
         }
-        assert!(checked > 1_000, "only {checked} lines parsed");
+        assert!(checked > rounds / 20, "only {checked} lines parsed");
     }
 
     #[test]
