@@ -148,23 +148,7 @@ const SHORT_DECIMAL_UPPER: f64 = 274_877_906_944.0;
 /// of doubles.
 #[inline]
 fn layout_short_decimal(out: &mut [u8; NUMBER_BUFFER_LEN], value: f64) -> Option<usize> {
-    let magnitude = value.abs();
-    // Conversions go through `i64` (one instruction each way on x86-64,
-    // where `u64` needs several); every value here is below 2^53.
-    let (whole, thousandths) = if magnitude < PLAIN_UPPER && (magnitude as i64) as f64 == magnitude
-    {
-        (magnitude as i64 as u64, 0)
-    } else if magnitude < SHORT_DECIMAL_UPPER {
-        // Off by one for some inputs is harmless: the check rejects it.
-        let m = (magnitude * 1000.0 + 0.5) as i64;
-        if m as f64 / 1000.0 != magnitude {
-            return None;
-        }
-        let m = m as u64;
-        (m / 1000, (m % 1000) as u16)
-    } else {
-        return None;
-    };
+    let (whole, thousandths) = short_decimal_parts(value)?;
     let mut len = 0;
     if value < 0.0 {
         out[0] = b'-';
@@ -195,7 +179,7 @@ fn layout_short_decimal(out: &mut [u8; NUMBER_BUFFER_LEN], value: f64) -> Option
 }
 
 /// The decimal `|value| = whole + thousandths / 1000` that
-/// [`layout_short_decimal`] writes, certified the same way, for a writer
+/// [`layout_short_decimal`] writes (certified as explained there), also for a writer
 /// that lays the digits out straight into its own buffer (the generic
 /// streaming writer's row assembly); `None` where that layout does not
 /// apply. Zero (either sign) gives `(0, 0)`, which is written `0` as the
@@ -204,9 +188,12 @@ fn layout_short_decimal(out: &mut [u8; NUMBER_BUFFER_LEN], value: f64) -> Option
 #[inline]
 pub(crate) fn short_decimal_parts(value: f64) -> Option<(u64, u16)> {
     let magnitude = value.abs();
+    // Conversions go through `i64` (one instruction each way on x86-64,
+    // where `u64` needs several); every value here is below 2^53.
     if magnitude < PLAIN_UPPER && (magnitude as i64) as f64 == magnitude {
         Some((magnitude as i64 as u64, 0))
     } else if magnitude < SHORT_DECIMAL_UPPER {
+        // Off by one for some inputs is harmless: the check rejects it.
         let m = (magnitude * 1000.0 + 0.5) as i64;
         if m as f64 / 1000.0 != magnitude {
             return None;
@@ -218,18 +205,54 @@ pub(crate) fn short_decimal_parts(value: f64) -> Option<(u64, u16)> {
     }
 }
 
+/// A finite, non-negative double as `mantissa * 2^exp2` (`mantissa < 2^53`).
+#[inline(always)]
+fn mantissa_exponent(magnitude: f64) -> (u64, i32) {
+    let bits = magnitude.to_bits();
+    let biased = ((bits >> 52) & 0x7ff) as i32;
+    let fraction = bits & ((1u64 << 52) - 1);
+    if biased == 0 {
+        (fraction, -1074)
+    } else {
+        (fraction | (1u64 << 52), biased - 1075)
+    }
+}
+
+/// `round_half_even(magnitude * 100)` computed exactly in 64-bit
+/// arithmetic, for writers that lay a score out themselves; `None` when it
+/// may not fit (magnitude `>= 2^56`) or the input is not finite, where
+/// [`NumberBuffer::format_score`] takes over.
+///
+/// `mantissa * 100 < 2^60`: for `exp2 < 0` the quotient and remainder of a
+/// shift by `-exp2` are exact, and once the shift reaches 61 the product is
+/// below half of `2^shift`, which rounds to zero.
+#[inline(always)]
+pub(crate) fn hundredths_half_even_narrow(magnitude: f64) -> Option<u64> {
+    if !magnitude.is_finite() {
+        return None;
+    }
+    let (mantissa, exp2) = mantissa_exponent(magnitude);
+    let scaled = mantissa * 100;
+    if exp2 >= 0 {
+        // scaled < 2^60: shifting by up to 3 stays below 2^63.
+        return (exp2 <= 3).then(|| scaled << exp2);
+    }
+    let shift = (-exp2) as u32;
+    if shift > 61 {
+        return Some(0);
+    }
+    let quotient = scaled >> shift;
+    let remainder = scaled & ((1u64 << shift) - 1);
+    let half = 1u64 << (shift - 1);
+    let round_up = remainder > half || (remainder == half && quotient & 1 == 1);
+    Some(quotient + round_up as u64)
+}
+
 /// `round_half_even(|value| * 100)` computed exactly, or `None` when the
 /// product needs more than 128 bits.
 #[inline]
 fn hundredths_half_even(magnitude: f64) -> Option<u128> {
-    let bits = magnitude.to_bits();
-    let biased = ((bits >> 52) & 0x7ff) as i32;
-    let fraction = bits & ((1u64 << 52) - 1);
-    let (mantissa, exp2) = if biased == 0 {
-        (fraction, -1074)
-    } else {
-        (fraction | (1u64 << 52), biased - 1075)
-    };
+    let (mantissa, exp2) = mantissa_exponent(magnitude);
     let scaled = (mantissa as u128) * 100;
     if exp2 >= 0 {
         if exp2 > 60 {

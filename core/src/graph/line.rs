@@ -24,6 +24,7 @@ use alloc::vec::Vec;
 pub(crate) use crate::digits::put_u64;
 use crate::digits::DIGIT_PAIRS;
 use crate::error::Error;
+use crate::number::hundredths_half_even_narrow;
 use crate::sink::Sink;
 
 /// Tokens up to this long are copied as one fixed-width block.
@@ -46,7 +47,8 @@ pub(crate) const MAX_SCORE: usize = 1 + 18 + 1 + 2;
 #[derive(Clone, Copy)]
 pub(crate) struct Token<'a> {
     text: &'a [u8],
-    padded: [u8; TOKEN_WIDTH],
+    /// The text padded, when it fits.
+    padded: Option<Padded>,
 }
 
 impl<'a> Token<'a> {
@@ -57,11 +59,10 @@ impl<'a> Token<'a> {
 
     /// A token for UTF-8 `text` the caller assembled.
     pub(crate) fn from_bytes(text: &'a [u8]) -> Token<'a> {
-        let mut padded = [0u8; TOKEN_WIDTH];
-        if let Some(head) = padded.get_mut(..text.len()) {
-            head.copy_from_slice(text);
+        Token {
+            text,
+            padded: Padded::new(text),
         }
-        Token { text, padded }
     }
 
     /// The token's length.
@@ -74,13 +75,10 @@ impl<'a> Token<'a> {
     /// room for the token plus [`SLACK`] bytes.
     #[inline(always)]
     pub(crate) fn put(&self, out: &mut [u8], at: usize) -> usize {
-        let len = self.text.len();
-        if len <= TOKEN_WIDTH {
-            out[at..at + TOKEN_WIDTH].copy_from_slice(&self.padded);
-        } else {
-            out[at..at + len].copy_from_slice(self.text);
+        match &self.padded {
+            Some(padded) => padded.put(out, at),
+            None => put(out, at, self.text),
         }
-        at + len
     }
 }
 
@@ -293,7 +291,7 @@ pub(crate) fn put(out: &mut [u8], at: usize, bytes: &[u8]) -> usize {
 /// finite.
 #[inline(always)]
 pub(crate) fn put_score(out: &mut [u8], at: usize, score: f64) -> Option<usize> {
-    let hundredths = hundredths_half_even(score.abs())?;
+    let hundredths = hundredths_half_even_narrow(score.abs())?;
     let mut at = at;
     if score.is_sign_negative() {
         out[at] = b'-';
@@ -311,47 +309,6 @@ pub(crate) fn put_score(out: &mut [u8], at: usize, score: f64) -> Option<usize> 
     out[at] = b'.';
     out[at + 1..at + 3].copy_from_slice(&DIGIT_PAIRS[cents..cents + 2]);
     Some(at + 3)
-}
-
-/// `round_half_even(magnitude * 100)` computed exactly from the double's
-/// bits, in 64-bit arithmetic; `None` when it may not fit (magnitude
-/// `>= 2^56`) or the input is not finite.
-///
-/// A finite double is `m * 2^e` with `m < 2^53`, so `m * 100 < 2^60`: for
-/// `e < 0` the quotient and remainder of a shift by `-e` are exact, and once
-/// the shift reaches 61 the product is below half of `2^shift`, which rounds
-/// to zero.
-#[inline(always)]
-pub(crate) fn hundredths_half_even(magnitude: f64) -> Option<u64> {
-    let bits = magnitude.to_bits();
-    let biased = ((bits >> 52) & 0x7ff) as i32;
-    if biased == 0x7ff {
-        return None;
-    }
-    let fraction = bits & ((1u64 << 52) - 1);
-    let (mantissa, exp2) = if biased == 0 {
-        (fraction, -1074)
-    } else {
-        (fraction | (1u64 << 52), biased - 1075)
-    };
-    let scaled = mantissa * 100;
-    if exp2 >= 0 {
-        // scaled < 2^60: shifting by up to 3 stays below 2^63.
-        return if exp2 <= 3 {
-            Some(scaled << exp2)
-        } else {
-            None
-        };
-    }
-    let shift = (-exp2) as u32;
-    if shift > 61 {
-        return Some(0);
-    }
-    let quotient = scaled >> shift;
-    let remainder = scaled & ((1u64 << shift) - 1);
-    let half = 1u64 << (shift - 1);
-    let round_up = remainder > half || (remainder == half && quotient & 1 == 1);
-    Some(quotient + round_up as u64)
 }
 
 /// The decimal text of the ids `0..n`, for encoders that write each id
