@@ -61,6 +61,26 @@ impl<K: Sink> Buffered<K> {
         &mut self.buf[self.len..]
     }
 
+    /// The first `N` bytes of the free tail as an array, handing the pending
+    /// output to the sink first when fewer are free; `None` when the whole
+    /// buffer is smaller. A writer that knows its line fits in `N` bytes
+    /// assembles it here and [`commit`](Self::commit)s it: no copy from a
+    /// line buffer, and the stores keep the fixed-size bounds checks a
+    /// slice of unknown length would lose.
+    #[inline]
+    pub(crate) fn window<const N: usize>(&mut self) -> Result<Option<&mut [u8; N]>, Error> {
+        if self.buf.len() - self.len < N {
+            self.flush_for_window()?;
+        }
+        Ok(self.buf[self.len..].first_chunk_mut::<N>())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn flush_for_window(&mut self) -> Result<(), SinkError> {
+        self.flush_pending()
+    }
+
     /// How many bytes wait for the sink.
     #[inline]
     pub(crate) fn pending(&self) -> usize {
@@ -144,5 +164,31 @@ mod tests {
             b.into_inner().unwrap();
         }
         assert_eq!(calls, [2, 1]);
+    }
+
+    #[test]
+    fn windows_flush_when_short_and_commit_only_what_is_asked() {
+        let mut got = vec![];
+        {
+            let mut b = Buffered::new(
+                crate::FnSink(|b: &[u8]| {
+                    got.push(b.to_vec());
+                    Ok(())
+                }),
+                10,
+            );
+            b.write_bytes(b"abcdef").unwrap();
+            // Four free bytes: a window of four needs no flush.
+            let w = b.window::<4>().unwrap().unwrap();
+            w.copy_from_slice(b"ghij");
+            b.commit(2);
+            // Two free: a window of four hands "abcdefgh" to the sink first.
+            let w = b.window::<4>().unwrap().unwrap();
+            w.copy_from_slice(b"klmn");
+            b.commit(4);
+            assert!(b.window::<11>().unwrap().is_none());
+            b.into_inner().unwrap();
+        }
+        assert_eq!(got, [b"abcdefgh".to_vec(), b"klmn".to_vec()]);
     }
 }

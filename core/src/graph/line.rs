@@ -106,40 +106,16 @@ impl Padded {
         })
     }
 
-    /// Whether the text is `bytes`, compared a word at a time (a short
-    /// comparison is the common case, and a call to `memcmp` costs more).
+    /// Whether the text is `bytes` (`1..=TOKEN_WIDTH` long), whose
+    /// [`token_key`] is `key`: for up to sixteen bytes the key is the whole
+    /// text, so one length and two word compares decide.
     #[inline(always)]
-    fn holds(&self, bytes: &[u8]) -> bool {
+    fn holds_key(&self, bytes: &[u8], key: (u64, u64)) -> bool {
         let n = bytes.len();
-        if n != self.len as usize {
+        if n != self.len as usize || token_key(&self.bytes[..n]) != key {
             return false;
         }
-        if n < 8 {
-            // Two overlapping four-byte words cover 4..8 bytes.
-            if n >= 4 {
-                let half = |b: &[u8], at: usize| {
-                    let mut w = [0u8; 4];
-                    w.copy_from_slice(&b[at..at + 4]);
-                    u32::from_ne_bytes(w)
-                };
-                return half(&self.bytes, 0) == half(bytes, 0)
-                    && half(&self.bytes, n - 4) == half(bytes, n - 4);
-            }
-            return self.bytes[..n] == *bytes;
-        }
-        let word = |b: &[u8], at: usize| {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(&b[at..at + 8]);
-            u64::from_ne_bytes(w)
-        };
-        let mut at = 0;
-        while at + 8 < n {
-            if word(&self.bytes, at) != word(bytes, at) {
-                return false;
-            }
-            at += 8;
-        }
-        word(&self.bytes, n - 8) == word(bytes, n - 8)
+        n <= 16 || self.bytes[8..n - 8] == bytes[8..n - 8]
     }
 
     /// The length of the text.
@@ -192,23 +168,19 @@ impl ShortTokens {
         accept: impl FnOnce(&'t str) -> Result<&'t str, Error>,
     ) -> Result<Written<'s, 't>, Error> {
         let bytes = text.as_bytes();
-        let (Some(&first), Some(&last)) = (bytes.first(), bytes.last()) else {
-            return accept(text).map(Written::Long);
-        };
-        if bytes.len() > TOKEN_WIDTH {
+        if bytes.is_empty() || bytes.len() > TOKEN_WIDTH {
             return accept(text).map(Written::Long);
         }
-        // Length, the first two and the last two bytes tell a stream's
-        // kinds, provenances and edge types apart.
-        let second = bytes.get(1).copied().unwrap_or(0);
-        let before_last = bytes[bytes.len().saturating_sub(2)];
-        let mixed =
-            u64::from_le_bytes([bytes.len() as u8, first, second, before_last, last, 0, 0, 0]);
+        // The first and the last word (which tell a stream's kinds,
+        // provenances and edge types apart) pick the set, and compare a
+        // token of up to sixteen bytes whole.
+        let key = token_key(bytes);
+        let mixed = key.0 ^ key.1.rotate_left(29) ^ bytes.len() as u64;
         let set = 2 * (fold_hash(mixed) as usize % SETS);
-        if self.slots[set].0.holds(bytes) {
+        if self.slots[set].0.holds_key(bytes, key) {
             return Ok(Written::Short(&self.slots[set].1));
         }
-        if self.slots[set + 1].0.holds(bytes) {
+        if self.slots[set + 1].0.holds_key(bytes, key) {
             return Ok(Written::Short(&self.slots[set + 1].1));
         }
         self.insert(text, set, accept)
@@ -232,6 +204,35 @@ impl ShortTokens {
         self.slots[set + 1] = self.slots[set];
         self.slots[set] = (seen, padded);
         Ok(Written::Short(&self.slots[set].1))
+    }
+}
+
+/// The first and the last word of a non-empty `bytes` (eight bytes from
+/// eight on, four below, the bytes themselves below four), overlapping when
+/// shorter than two words: two loads, and the whole text up to sixteen bytes.
+#[inline(always)]
+fn token_key(bytes: &[u8]) -> (u64, u64) {
+    let n = bytes.len();
+    if n >= 8 {
+        let word = |at: usize| {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(&bytes[at..at + 8]);
+            u64::from_le_bytes(w)
+        };
+        (word(0), word(n - 8))
+    } else if n >= 4 {
+        let half = |at: usize| {
+            let mut w = [0u8; 4];
+            w.copy_from_slice(&bytes[at..at + 4]);
+            u64::from(u32::from_le_bytes(w))
+        };
+        (half(0), half(n - 4))
+    } else {
+        let byte = |at: usize| u64::from(bytes.get(at).copied().unwrap_or(0));
+        (
+            byte(0) | byte(n / 2) << 8 | byte(n.saturating_sub(1)) << 16,
+            0,
+        )
     }
 }
 
@@ -669,16 +670,17 @@ mod tests {
     #[test]
     fn padded_comparison_agrees_with_slice_equality() {
         let base: Vec<u8> = (0..TOKEN_WIDTH as u8).map(|i| b'a' + i % 26).collect();
-        for len in 0..=TOKEN_WIDTH {
+        let holds = |padded: &Padded, bytes: &[u8]| padded.holds_key(bytes, token_key(bytes));
+        for len in 1..=TOKEN_WIDTH {
             let padded = Padded::new(&base[..len]).unwrap();
-            assert!(padded.holds(&base[..len]));
-            for other_len in 0..=TOKEN_WIDTH {
-                assert_eq!(padded.holds(&base[..other_len]), other_len == len);
+            assert!(holds(&padded, &base[..len]));
+            for other_len in 1..=TOKEN_WIDTH {
+                assert_eq!(holds(&padded, &base[..other_len]), other_len == len);
             }
             for pos in 0..len {
                 let mut changed = base[..len].to_vec();
                 changed[pos] ^= 0x20;
-                assert!(!padded.holds(&changed), "{len} {pos}");
+                assert!(!holds(&padded, &changed), "{len} {pos}");
             }
         }
     }

@@ -14,6 +14,7 @@ use super::kind::abbreviate_kind;
 use super::line::{self, ShortTokens, MAX_DIGITS, MAX_SCORE, SLACK};
 use super::types::Symbol;
 use crate::buffer::{Buffered, DEFAULT_CAPACITY};
+use crate::digits::eight_digits;
 use crate::error::{Error, ErrorKind};
 use crate::number::NumberBuffer;
 use crate::sink::Sink;
@@ -95,15 +96,15 @@ pub struct StreamWriter<K: Sink> {
     kinds: ShortTokens,
     provenances: ShortTokens,
     edge_types: ShortTokens,
-    /// Where each line is assembled before it goes to `out` in one piece.
-    line: [u8; LINE],
+    /// The decimal text of the next symbol's id.
+    ids: NextId,
 }
 
 /// Scores below this take the fixed two-decimal layout ([`line::put_score`]).
 const SHORT_SCORE_LIMIT: f64 = (1u64 << 56) as f64;
 
-/// Room for a line with a qualified name of up to about 150 bytes; longer
-/// lines are written piece by piece.
+/// The output window a line is assembled in: room for a qualified name of
+/// up to about 150 bytes; longer lines are written piece by piece.
 const LINE: usize = 256;
 
 impl<K: Sink> StreamWriter<K> {
@@ -139,7 +140,7 @@ impl<K: Sink> StreamWriter<K> {
             kinds: ShortTokens::new(),
             provenances: ShortTokens::new(),
             edge_types: ShortTokens::new(),
-            line: [0; LINE],
+            ids: NextId::new(),
         })
     }
 
@@ -151,59 +152,95 @@ impl<K: Sink> StreamWriter<K> {
                 "symbols must be written before any edge or location",
             ));
         }
+        let general = symbol;
         let symbol = symbol.as_borrowed();
+        // The common line: same group as the last one, a score below 2^56
+        // (every finite score a tool produces), a line that fits the window.
+        // It is assembled straight into the output buffer and committed only
+        // once every part is checked, so a rejected symbol leaves nothing
+        // behind; the rest take the general path.
+        if self.groups.last().map(|g| g.0) == Some(symbol.distance)
+            && symbol.score.abs() < SHORT_SCORE_LIMIT
+        {
+            let checked_kind = self.kinds.get(symbol.kind, |kind| {
+                check_token("kind", kind).map(|()| abbreviate_kind(kind))
+            });
+            let checked_provenance = self.provenances.get(symbol.provenance, |provenance| {
+                check_token("provenance", provenance).map(|()| provenance)
+            });
+            let (kind, provenance) = match (checked_kind, checked_provenance) {
+                (Ok(kind), Ok(provenance)) => (kind, provenance),
+                // The name is checked first, as on the general path.
+                (Err(e), _) | (_, Err(e)) => {
+                    check_token("qualified name", symbol.qualified_name)?;
+                    return Err(e);
+                }
+            };
+            let name = symbol.qualified_name.as_bytes();
+            let max = 1 + MAX_DIGITS + kind.len() + name.len() + MAX_SCORE + provenance.len() + 5;
+            if max + SLACK <= LINE {
+                if let Some(w) = self.out.window::<LINE>()? {
+                    let id = self.symbols;
+                    w[0] = b'@';
+                    let mut at = self.ids.put(w, 1, id);
+                    w[at] = b' ';
+                    at = kind.put(w, at + 1);
+                    w[at] = b' ';
+                    let printable;
+                    (at, printable) = put_printable(w, at + 1, name);
+                    if !printable {
+                        // Not plain ASCII: decided per character (non-ASCII
+                        // letters are fine), the copy stands if it passes.
+                        check_token("qualified name", symbol.qualified_name)?;
+                    }
+                    w[at] = b' ';
+                    // Finite and short: the fixed layout always applies.
+                    at = line::put_score(w, at + 1, symbol.score).unwrap_or(at + 1);
+                    w[at] = b' ';
+                    at = provenance.put(w, at + 1);
+                    w[at] = b'\n';
+                    self.out.commit(at + 1);
+                    return Ok(self.count_symbol(symbol.qualified_name));
+                }
+            }
+        }
+        self.write_symbol_general(general)
+    }
+
+    /// [`write_symbol`](Self::write_symbol) for a line that starts a group,
+    /// has a huge or invalid score, or is long.
+    #[cold]
+    #[inline(never)]
+    fn write_symbol_general<S: AsRef<str>>(&mut self, symbol: &Symbol<S>) -> Result<u64, Error> {
+        let symbol = &symbol.as_borrowed();
         // Validate first: a rejected symbol must leave no partial line behind,
         // so the caller can skip it and go on.
         check_token("qualified name", symbol.qualified_name)?;
-        let kind = self.kinds.get(symbol.kind, |kind| {
-            check_token("kind", kind).map(|()| abbreviate_kind(kind))
-        })?;
-        let provenance = self.provenances.get(symbol.provenance, |provenance| {
-            check_token("provenance", provenance).map(|()| provenance)
-        })?;
-        let id = self.symbols;
-        let name = symbol.qualified_name.as_bytes();
-        let max = 1 + MAX_DIGITS + kind.len() + name.len() + MAX_SCORE + provenance.len() + 5;
-        // Scores below 2^56 (every finite score a tool produces) take the
-        // fixed layout; the rest, and very long lines, the general writer,
-        // whose formatting of the score is also its check.
-        let short_score = symbol.score.abs() < SHORT_SCORE_LIMIT;
-        if !short_score || max + SLACK > LINE {
-            let score = self.numbers.format_score(symbol.score)?;
-            if self.groups.last().map(|g| g.0) != Some(symbol.distance) {
-                write_group_header(&mut self.out, symbol.distance)?;
-                self.groups.push((symbol.distance, 0));
-            }
-            write_checked_node(&mut self.out, id, &symbol, score)?;
-            self.out.write_bytes(b"\n")?;
-        } else {
-            if self.groups.last().map(|g| g.0) != Some(symbol.distance) {
-                write_group_header(&mut self.out, symbol.distance)?;
-                self.groups.push((symbol.distance, 0));
-            }
-            let w = &mut self.line;
-            w[0] = b'@';
-            let mut at = line::put_u64(w, 1, id);
-            w[at] = b' ';
-            at = kind.put(w, at + 1);
-            w[at] = b' ';
-            at = line::put(w, at + 1, name);
-            w[at] = b' ';
-            // Finite and short: the fixed layout always applies.
-            at = line::put_score(w, at + 1, symbol.score).unwrap_or(at + 1);
-            w[at] = b' ';
-            at = provenance.put(w, at + 1);
-            w[at] = b'\n';
-            self.out.write_bytes(&w[..at + 1])?;
+        check_token("kind", symbol.kind)?;
+        check_token("provenance", symbol.provenance)?;
+        let score = self.numbers.format_score(symbol.score)?;
+        if self.groups.last().map(|g| g.0) != Some(symbol.distance) {
+            write_group_header(&mut self.out, symbol.distance)?;
+            self.groups.push((symbol.distance, 0));
         }
+        write_checked_node(&mut self.out, self.symbols, symbol, score)?;
+        self.out.write_bytes(b"\n")?;
+        Ok(self.count_symbol(symbol.qualified_name))
+    }
+
+    /// Counts the symbol just written and returns its id.
+    #[inline(always)]
+    fn count_symbol(&mut self, qualified_name: &str) -> u64 {
+        let id = self.symbols;
         self.symbols += 1;
+        self.ids.advance(self.symbols);
         if let Some(group) = self.groups.last_mut() {
             group.1 += 1;
         }
         if let Some(names) = &mut self.names {
-            names.insert(String::from(symbol.qualified_name), id);
+            names.insert(String::from(qualified_name), id);
         }
-        Ok(id)
+        id
     }
 
     /// Writes an edge between two symbols already written, by id.
@@ -246,29 +283,32 @@ impl<K: Sink> StreamWriter<K> {
             }
         }
         let max = 1 + MAX_DIGITS + 2 + MAX_DIGITS + written_type.len() + status.len() + 3;
-        if max + SLACK > LINE {
-            write_checked_edge_line(
-                &mut self.out,
-                source,
-                target,
-                edge_type,
-                has_status.then_some(status),
-            )?;
-        } else {
-            let w = &mut self.line;
-            w[0] = b'@';
-            let mut at = line::put_u64(w, 1, target);
-            at = line::put(w, at, b"<@");
-            at = line::put_u64(w, at, source);
-            w[at] = b' ';
-            at = written_type.put(w, at + 1);
-            if has_status {
+        if max + SLACK <= LINE {
+            if let Some(w) = self.out.window::<LINE>()? {
+                w[0] = b'@';
+                let mut at = line::put_u64(w, 1, target);
+                w[at] = b'<';
+                w[at + 1] = b'@';
+                at = line::put_u64(w, at + 2, source);
                 w[at] = b' ';
-                at = line::put(w, at + 1, status.as_bytes());
+                at = written_type.put(w, at + 1);
+                if has_status {
+                    w[at] = b' ';
+                    at = line::put(w, at + 1, status.as_bytes());
+                }
+                w[at] = b'\n';
+                self.out.commit(at + 1);
+                self.edges += 1;
+                return Ok(());
             }
-            w[at] = b'\n';
-            self.out.write_bytes(&w[..at + 1])?;
         }
+        write_checked_edge_line(
+            &mut self.out,
+            source,
+            target,
+            edge_type,
+            has_status.then_some(status),
+        )?;
         self.edges += 1;
         Ok(())
     }
@@ -423,11 +463,174 @@ impl<K: Sink> StreamWriter<K> {
     }
 }
 
+/// The decimal text of the next symbol's id. Symbol ids count up by one,
+/// so adding one to the last digit (a carry only one time in ten) replaces
+/// converting every id to decimal anew.
+struct NextId {
+    /// ASCII digits, the first in the lowest byte.
+    digits: u64,
+    /// The number of digits; 0 from `10^8` on, where ids are converted.
+    len: u32,
+}
+
+impl NextId {
+    fn new() -> NextId {
+        NextId {
+            digits: u64::from(b'0'),
+            len: 1,
+        }
+    }
+
+    /// Writes `id` (the id this was last advanced to) at `out[at..]` and
+    /// returns the end; `out` needs eight bytes of room past `at`.
+    #[inline(always)]
+    fn put(&self, out: &mut [u8], at: usize, id: u64) -> usize {
+        if self.len == 0 {
+            return line::put_u64(out, at, id);
+        }
+        out[at..at + 8].copy_from_slice(&self.digits.to_le_bytes());
+        at + self.len as usize
+    }
+
+    /// Moves on to `next`, the id after the last one.
+    #[inline(always)]
+    fn advance(&mut self, next: u64) {
+        let last = 8 * self.len.saturating_sub(1);
+        if self.len != 0 && (self.digits >> last) as u8 != b'9' {
+            self.digits += 1 << last;
+        } else {
+            self.carry(next);
+        }
+    }
+
+    #[inline(never)]
+    fn carry(&mut self, next: u64) {
+        if next >= 100_000_000 {
+            self.len = 0;
+            return;
+        }
+        let digits = eight_digits(next as u32);
+        // Leading zero digits are the low zero bytes (0 keeps one digit).
+        let skip = (digits.trailing_zeros() / 8).min(7);
+        self.digits = (digits + 0x3030_3030_3030_3030) >> (8 * skip);
+        self.len = 8 - skip;
+    }
+}
+
+/// Copies a qualified name to `out[at..]` and returns the end, and whether
+/// every byte is printable ASCII (`0x21..=0x7e`), which is all a name needs
+/// to be valid (`false` leaves the verdict to [`check_token`], which also
+/// accepts non-ASCII letters). Checked sixteen bytes at a time as they are
+/// copied, so the name is read once, not once to check and once to copy.
+#[inline(always)]
+fn put_printable(out: &mut [u8], at: usize, name: &[u8]) -> (usize, bool) {
+    let n = name.len();
+    let dst = &mut out[at..at + n];
+    if n < 16 {
+        dst.copy_from_slice(name);
+        let printable = !name.is_empty() && name.iter().all(|c| (0x21..=0x7e).contains(c));
+        return (at + n, printable);
+    }
+    #[inline(always)]
+    fn chunk(bytes: &[u8], at: usize) -> [u8; 16] {
+        let mut c = [0u8; 16];
+        c.copy_from_slice(&bytes[at..at + 16]);
+        c
+    }
+    let mut printable = Printable::new();
+    let mut i = 0;
+    while i + 16 < n {
+        let c = chunk(name, i);
+        dst[i..i + 16].copy_from_slice(&c);
+        printable.add(c);
+        i += 16;
+    }
+    // The last sixteen bytes, overlapping the chunk before them.
+    let c = chunk(name, n - 16);
+    dst[n - 16..].copy_from_slice(&c);
+    printable.add(c);
+    (at + n, printable.all())
+}
+
+/// Whether all the sixteen-byte chunks added so far are printable ASCII:
+/// two SSE2 compares and an AND per chunk, one mask extract at the end.
+#[cfg(target_arch = "x86_64")]
+struct Printable(core::arch::x86_64::__m128i);
+
+#[cfg(target_arch = "x86_64")]
+impl Printable {
+    #[inline(always)]
+    fn new() -> Printable {
+        // SAFETY: SSE2 is part of the x86-64 baseline; no memory is touched.
+        Printable(unsafe { core::arch::x86_64::_mm_set1_epi8(-1) })
+    }
+
+    #[inline(always)]
+    fn add(&mut self, chunk: [u8; 16]) {
+        use core::arch::x86_64::{_mm_and_si128, _mm_cmpgt_epi8, _mm_cmplt_epi8, _mm_set1_epi8};
+        let x = u128::from_le_bytes(chunk);
+        // SAFETY: SSE2 is part of the x86-64 baseline, so every intrinsic
+        // here is available; `__m128i` is plain 128 bits, valid for any
+        // value of the same size, and none of these touches memory.
+        unsafe {
+            let x: core::arch::x86_64::__m128i = core::mem::transmute(x);
+            // Signed: every byte >= 0x80 is negative, so "> 0x20" holds
+            // exactly for 0x21..=0x7f, and "< 0x7f" leaves out DEL.
+            let above_space = _mm_cmpgt_epi8(x, _mm_set1_epi8(0x20));
+            let below_del = _mm_cmplt_epi8(x, _mm_set1_epi8(0x7f));
+            self.0 = _mm_and_si128(self.0, _mm_and_si128(above_space, below_del));
+        }
+    }
+
+    #[inline(always)]
+    fn all(&self) -> bool {
+        // SAFETY: as in `add`.
+        unsafe { core::arch::x86_64::_mm_movemask_epi8(self.0) == 0xffff }
+    }
+}
+
+/// [`Printable`] elsewhere: a byte-wise test on words, its bad bits ORed.
+#[cfg(not(target_arch = "x86_64"))]
+struct Printable(u64);
+
+#[cfg(not(target_arch = "x86_64"))]
+impl Printable {
+    #[inline(always)]
+    fn new() -> Printable {
+        Printable(0)
+    }
+
+    #[inline(always)]
+    fn add(&mut self, chunk: [u8; 16]) {
+        self.0 |= non_printable_bits(u128::from_le_bytes(chunk));
+    }
+
+    #[inline(always)]
+    fn all(&self) -> bool {
+        self.0 == 0
+    }
+}
+
+/// The top bit of each byte of `x` that is outside `0x21..=0x7e`, for two
+/// words: for an ASCII byte `b`, `b + 0x5f` has its top bit set exactly
+/// when `b >= 0x21` and `b + 0x01` exactly when `b >= 0x7f`; a carry out of
+/// a byte only comes from a byte `>= 0xa1`, whose own top bit is already set,
+/// so carries never hide a bad byte (in any byte a carry reaches).
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+#[inline(always)]
+fn non_printable_bits(x: u128) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let bad = |w: u64| (!w.wrapping_add(ONES * 0x5f) | w.wrapping_add(ONES) | w) & HIGH;
+    bad(x as u64) | bad((x >> 64) as u64)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::graph::decode;
     use alloc::string::String;
+    use alloc::vec;
 
     fn text(v: Vec<u8>) -> String {
         String::from_utf8(v).unwrap()
@@ -564,5 +767,178 @@ mod tests {
             }
         }
         panic!("a failing sink must surface as an error");
+    }
+
+    /// A stream of symbols of every shape (long and non-ASCII names, bad
+    /// bytes anywhere, huge and invalid scores, new groups, ids past the
+    /// carries of the id counter) gives what the general writer gives, line
+    /// for line, and a rejected symbol adds nothing.
+    #[test]
+    fn fast_lines_match_the_general_writer() {
+        let names = [
+            "a",
+            "pkg.Server",
+            "github.com/acme/payments/internal/ledger.Account7.Reconcile",
+            "x".repeat(16).leak(),
+            "y".repeat(17).leak(),
+            "z".repeat(140).leak(),
+            "w".repeat(300).leak(),
+            "paquete.Función",
+            "名前.関数",
+        ];
+        let kinds = [
+            "function",
+            "method",
+            "type",
+            "route_handler",
+            "k",
+            "custom_kind_x",
+        ];
+        let provenances = ["lsp_resolved", "x", "ast_inferred", "p".repeat(40).leak()];
+        let bad_bytes = [" ", "\t", "\u{7f}", "\u{a0}", "\u{2028}", "\n"];
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut writer = StreamWriter::new(Vec::new(), StreamOptions::default()).unwrap();
+        let mut numbers = NumberBuffer::new();
+        let mut want = String::from("GCF profile=graph\n");
+        let mut distance = 0;
+        let mut last_distance = None;
+        let mut id = 0u64;
+        let rounds = if cfg!(miri) { 300 } else { 30_000 };
+        for _ in 0..rounds {
+            let r = next();
+            let mut name = String::from(names[(r % names.len() as u64) as usize]);
+            if r >> 8 & 15 == 0 {
+                let bad = bad_bytes[(r >> 12) as usize % bad_bytes.len()];
+                let at = name
+                    .char_indices()
+                    .map(|(i, _)| i)
+                    .nth((r >> 16) as usize % name.chars().count())
+                    .unwrap();
+                name.insert_str(at, bad);
+            }
+            let kind = kinds[(r >> 20) as usize % kinds.len()];
+            let provenance = provenances[(r >> 24) as usize % provenances.len()];
+            let score = match r >> 28 & 15 {
+                0 => f64::NAN,
+                1 => 1e300,
+                2 => -((r >> 32) as f64),
+                3 => (1u64 << 56) as f64,
+                _ => (r >> 32) as f64 / 1e9,
+            };
+            if r >> 36 & 63 == 0 {
+                distance += 1;
+            }
+            let symbol = Symbol::new(name.as_str(), kind, score, provenance, distance);
+            let expected = check_token("qualified name", &name)
+                .and(check_token("kind", kind))
+                .and(check_token("provenance", provenance))
+                .and_then(|()| numbers.format_score(score).map(String::from));
+            match (writer.write_symbol(&symbol), expected) {
+                (Ok(got), Ok(score)) => {
+                    assert_eq!(got, id);
+                    if last_distance != Some(distance) {
+                        write_group_header(&mut want, distance).unwrap();
+                        last_distance = Some(distance);
+                    }
+                    want.push_str(&alloc::format!(
+                        "@{id} {} {name} {score} {provenance}\n",
+                        abbreviate_kind(kind)
+                    ));
+                    id += 1;
+                }
+                (Err(_), Err(_)) => {}
+                (got, expected) => panic!("{name:?} {score}: {got:?} vs {expected:?}"),
+            }
+            // Ids past the counter's carries: jump ahead now and then.
+            if r >> 42 & 1023 == 0 && !cfg!(miri) {
+                for _ in 0..1000 {
+                    writer
+                        .write_symbol(&Symbol::new("n", "var", 0.5, "p", distance))
+                        .unwrap();
+                    if last_distance != Some(distance) {
+                        write_group_header(&mut want, distance).unwrap();
+                        last_distance = Some(distance);
+                    }
+                    want.push_str(&alloc::format!("@{id} var n 0.50 p\n"));
+                    id += 1;
+                }
+            }
+        }
+        let out = text(writer.finish().unwrap());
+        let body = &out[..out.find("##! summary").unwrap()];
+        assert_eq!(body, want);
+    }
+
+    #[test]
+    fn next_id_counts_like_itoa() {
+        let mut ids = NextId::new();
+        let mut out = [0u8; 32];
+        let check = |ids: &NextId, out: &mut [u8; 32], id: u64| {
+            let end = ids.put(out, 3, id);
+            assert_eq!(
+                &out[3..end],
+                itoa::Buffer::new().format(id).as_bytes(),
+                "{id}"
+            );
+        };
+        let stop = if cfg!(miri) { 1_200 } else { 2_000_000 };
+        for id in 0..stop {
+            check(&ids, &mut out, id);
+            ids.advance(id + 1);
+        }
+        // Around the last eight-digit id and past it.
+        let mut ids = NextId::new();
+        let mut id = 99_999_990;
+        ids.carry(id);
+        while id < 100_000_010 {
+            check(&ids, &mut out, id);
+            id += 1;
+            ids.advance(id);
+        }
+    }
+
+    #[test]
+    fn printable_names_copy_and_check_in_one_pass() {
+        let base: Vec<u8> = (0..200u8).map(|i| b'!' + i % 94).collect();
+        let lengths: Vec<usize> = if cfg!(miri) {
+            vec![0, 1, 7, 15, 16, 17, 31, 32, 33, 70]
+        } else {
+            (0..=200).collect()
+        };
+        for &n in &lengths {
+            let mut out = [b'#'; LINE + 64];
+            let (end, printable) = put_printable(&mut out, 5, &base[..n]);
+            assert_eq!(end, 5 + n);
+            assert_eq!(&out[5..end], &base[..n]);
+            assert!(out[..5].iter().chain(&out[end..]).all(|&b| b == b'#'));
+            assert_eq!(printable, n > 0);
+            let positions: Vec<usize> = if cfg!(miri) {
+                vec![0, n / 2, n.saturating_sub(1)]
+            } else {
+                (0..n).collect()
+            };
+            for &at in positions.iter().filter(|&&at| at < n) {
+                for bad in [0x00, 0x09, 0x20, 0x7f, 0x80, 0xa0, 0xff] {
+                    let mut name = base[..n].to_vec();
+                    name[at] = bad;
+                    let (end, printable) = put_printable(&mut out, 5, &name);
+                    assert_eq!(&out[5..end], &name[..]);
+                    assert!(!printable, "{n} {at} {bad:#x}");
+                }
+            }
+        }
+        for x in [0u128, u128::MAX, 0x2121_2121, 0x7e7e] {
+            let bytes = x.to_le_bytes();
+            assert_eq!(
+                non_printable_bits(x) == 0,
+                bytes.iter().all(|b| (0x21..=0x7e).contains(b))
+            );
+        }
     }
 }
