@@ -11,10 +11,10 @@ use super::encode::{
     write_group_header, write_loc_line,
 };
 use super::kind::abbreviate_kind;
-use super::line::{self, ShortTokens, MAX_DIGITS, MAX_SCORE, SLACK};
+use super::line::{self, ShortTokens, Written, MAX_DIGITS, MAX_SCORE, TOKEN_WIDTH};
 use super::types::Symbol;
 use crate::buffer::{Buffered, DEFAULT_CAPACITY};
-use crate::digits::eight_digits;
+use crate::digits::{ascii_digits, eight_digits, eight_digits_pair};
 use crate::error::{Error, ErrorKind};
 use crate::number::NumberBuffer;
 use crate::sink::Sink;
@@ -103,6 +103,26 @@ pub struct StreamWriter<K: Sink> {
 /// Scores below this take the fixed two-decimal layout ([`line::put_score`]).
 const SHORT_SCORE_LIMIT: f64 = (1u64 << 56) as f64;
 
+/// Room a symbol line needs besides its qualified name: `@`, the id, the
+/// kind and provenance copied [`TOKEN_WIDTH`] bytes at a time, the score,
+/// four spaces and the line feed.
+const FIXED_SYMBOL_PARTS: usize = 1 + MAX_DIGITS + TOKEN_WIDTH + MAX_SCORE + TOKEN_WIDTH + 5;
+
+/// Room an edge line needs besides its edge type and status: `@`, two ids,
+/// `<@`, the slack of a type copied [`TOKEN_WIDTH`] bytes at a time, two
+/// spaces and the line feed.
+const FIXED_EDGE_PARTS: usize = 1 + MAX_DIGITS + 2 + MAX_DIGITS + TOKEN_WIDTH + 3;
+
+/// The error for a symbol whose kind or provenance was rejected with `e`:
+/// the qualified name's own error if it is bad too, since names are checked
+/// first.
+#[cold]
+fn name_error_first(qualified_name: &str, e: Error) -> Error {
+    check_token("qualified name", qualified_name)
+        .err()
+        .unwrap_or(e)
+}
+
 /// The output window a line is assembled in: room for a qualified name of
 /// up to about 150 bytes; longer lines are written piece by piece.
 const LINE: usize = 256;
@@ -162,45 +182,47 @@ impl<K: Sink> StreamWriter<K> {
         if self.groups.last().map(|g| g.0) == Some(symbol.distance)
             && symbol.score.abs() < SHORT_SCORE_LIMIT
         {
-            let checked_kind = self.kinds.get(symbol.kind, |kind| {
+            // A rejected kind or provenance reports the name first if it
+            // is bad too, as the general path does.
+            let kind = match self.kinds.get(symbol.kind, |kind| {
                 check_token("kind", kind).map(|()| abbreviate_kind(kind))
-            });
-            let checked_provenance = self.provenances.get(symbol.provenance, |provenance| {
+            }) {
+                Ok(kind) => kind,
+                Err(e) => return Err(name_error_first(symbol.qualified_name, e)),
+            };
+            let provenance = match self.provenances.get(symbol.provenance, |provenance| {
                 check_token("provenance", provenance).map(|()| provenance)
-            });
-            let (kind, provenance) = match (checked_kind, checked_provenance) {
-                (Ok(kind), Ok(provenance)) => (kind, provenance),
-                // The name is checked first, as on the general path.
-                (Err(e), _) | (_, Err(e)) => {
-                    check_token("qualified name", symbol.qualified_name)?;
-                    return Err(e);
-                }
+            }) {
+                Ok(provenance) => provenance,
+                Err(e) => return Err(name_error_first(symbol.qualified_name, e)),
             };
             let name = symbol.qualified_name.as_bytes();
-            let max = 1 + MAX_DIGITS + kind.len() + name.len() + MAX_SCORE + provenance.len() + 5;
-            if max + SLACK <= LINE {
-                if let Some(w) = self.out.window::<LINE>()? {
-                    let id = self.symbols;
-                    w[0] = b'@';
-                    let mut at = self.ids.put(w, 1, id);
-                    w[at] = b' ';
-                    at = kind.put(w, at + 1);
-                    w[at] = b' ';
-                    let printable;
-                    (at, printable) = put_printable(w, at + 1, name);
-                    if !printable {
-                        // Not plain ASCII: decided per character (non-ASCII
-                        // letters are fine), the copy stands if it passes.
-                        check_token("qualified name", symbol.qualified_name)?;
+            if let (Written::Short(kind), Written::Short(provenance)) = (kind, provenance) {
+                if name.len() <= LINE - FIXED_SYMBOL_PARTS {
+                    if let Some(w) = self.out.window::<LINE>()? {
+                        let id = self.symbols;
+                        w[0] = b'@';
+                        let mut at = self.ids.put(w, 1, id);
+                        w[at] = b' ';
+                        at = kind.put(w, at + 1);
+                        w[at] = b' ';
+                        let printable;
+                        (at, printable) = put_printable(w, at + 1, name);
+                        if !printable {
+                            // Not plain ASCII: decided per character
+                            // (non-ASCII letters are fine); the copy stands
+                            // if the name passes.
+                            check_token("qualified name", symbol.qualified_name)?;
+                        }
+                        w[at] = b' ';
+                        // Finite and short: the fixed layout always applies.
+                        at = line::put_score(w, at + 1, symbol.score).unwrap_or(at + 1);
+                        w[at] = b' ';
+                        at = provenance.put(w, at + 1);
+                        w[at] = b'\n';
+                        self.out.commit(at + 1);
+                        return Ok(self.count_symbol(symbol.qualified_name));
                     }
-                    w[at] = b' ';
-                    // Finite and short: the fixed layout always applies.
-                    at = line::put_score(w, at + 1, symbol.score).unwrap_or(at + 1);
-                    w[at] = b' ';
-                    at = provenance.put(w, at + 1);
-                    w[at] = b'\n';
-                    self.out.commit(at + 1);
-                    return Ok(self.count_symbol(symbol.qualified_name));
                 }
             }
         }
@@ -269,27 +291,29 @@ impl<K: Sink> StreamWriter<K> {
         if has_status {
             check_token("edge status", status)?;
         }
-        match self.phase {
-            Phase::Symbols => {
-                self.out.write_bytes(b"## edges [?]\n")?;
-                self.phase = Phase::Edges;
-            }
-            Phase::Edges => {}
-            Phase::Locations => {
-                return Err(Error::new(
-                    ErrorKind::InvalidState,
-                    "edges must be written before locations",
-                ))
-            }
+        if self.phase != Phase::Edges {
+            Self::begin_edges(&mut self.phase, &mut self.out)?;
         }
-        let max = 1 + MAX_DIGITS + 2 + MAX_DIGITS + written_type.len() + status.len() + 3;
-        if max + SLACK <= LINE {
+        if written_type.len() + status.len() <= LINE - FIXED_EDGE_PARTS {
             if let Some(w) = self.out.window::<LINE>()? {
                 w[0] = b'@';
-                let mut at = line::put_u64(w, 1, target);
-                w[at] = b'<';
-                w[at + 1] = b'@';
-                at = line::put_u64(w, at + 2, source);
+                let mut at;
+                if target.max(source) < 100_000_000 {
+                    let (target, source) = eight_digits_pair(target as u32, source as u32);
+                    let (target, target_len) = ascii_digits(target);
+                    let (source, source_len) = ascii_digits(source);
+                    w[1..9].copy_from_slice(&target.to_le_bytes());
+                    at = 1 + target_len;
+                    w[at] = b'<';
+                    w[at + 1] = b'@';
+                    w[at + 2..at + 10].copy_from_slice(&source.to_le_bytes());
+                    at += 2 + source_len;
+                } else {
+                    at = line::put_u64(w, 1, target);
+                    w[at] = b'<';
+                    w[at + 1] = b'@';
+                    at = line::put_u64(w, at + 2, source);
+                }
                 w[at] = b' ';
                 at = written_type.put(w, at + 1);
                 if has_status {
@@ -311,6 +335,24 @@ impl<K: Sink> StreamWriter<K> {
         )?;
         self.edges += 1;
         Ok(())
+    }
+
+    /// Starts the edge section after the symbols; edges after locations are
+    /// an error.
+    #[cold]
+    fn begin_edges(phase: &mut Phase, out: &mut Buffered<K>) -> Result<(), Error> {
+        match phase {
+            Phase::Symbols => {
+                out.write_bytes(b"## edges [?]\n")?;
+                *phase = Phase::Edges;
+                Ok(())
+            }
+            Phase::Edges => Ok(()),
+            Phase::Locations => Err(Error::new(
+                ErrorKind::InvalidState,
+                "edges must be written before locations",
+            )),
+        }
     }
 
     /// Writes an edge between two symbols named by qualified name; needs
@@ -775,17 +817,26 @@ mod tests {
     /// for line, and a rejected symbol adds nothing.
     #[test]
     fn fast_lines_match_the_general_writer() {
+        let (x16, y17, z144, z145, w300) = (
+            "x".repeat(16),
+            "y".repeat(17),
+            "z".repeat(LINE - FIXED_SYMBOL_PARTS),
+            "z".repeat(LINE - FIXED_SYMBOL_PARTS + 1),
+            "w".repeat(300),
+        );
         let names = [
             "a",
             "pkg.Server",
             "github.com/acme/payments/internal/ledger.Account7.Reconcile",
-            "x".repeat(16).leak(),
-            "y".repeat(17).leak(),
-            "z".repeat(140).leak(),
-            "w".repeat(300).leak(),
+            &x16,
+            &y17,
+            &z144,
+            &z145,
+            &w300,
             "paquete.Función",
             "名前.関数",
         ];
+        let long_kind = "k".repeat(TOKEN_WIDTH + 1);
         let kinds = [
             "function",
             "method",
@@ -793,8 +844,10 @@ mod tests {
             "route_handler",
             "k",
             "custom_kind_x",
+            &long_kind,
         ];
-        let provenances = ["lsp_resolved", "x", "ast_inferred", "p".repeat(40).leak()];
+        let long_provenance = "p".repeat(40);
+        let provenances = ["lsp_resolved", "x", "ast_inferred", &long_provenance];
         let bad_bytes = [" ", "\t", "\u{7f}", "\u{a0}", "\u{2028}", "\n"];
         let mut x = 0x9e37_79b9_7f4a_7c15u64;
         let mut next = || {
@@ -868,6 +921,32 @@ mod tests {
                     want.push_str(&alloc::format!("@{id} var n 0.50 p\n"));
                     id += 1;
                 }
+            }
+        }
+        // Edges, by small ids and (the counter moved on as if that many
+        // symbols were written) ids past eight digits.
+        want.push_str("## edges [?]\n");
+        let long_type = "t".repeat(TOKEN_WIDTH + 1);
+        let long_status = "s".repeat(LINE);
+        let types = ["calls", "implements", "e", &long_type];
+        let statuses = ["", "unchanged", "added", "bad status", &long_status];
+        for round in 0..rounds / 2 {
+            if round == rounds / 4 {
+                writer.symbols = 300_000_000_000;
+            }
+            let r = next();
+            let (source, target) = (r % writer.symbols, (r >> 20) % writer.symbols);
+            let edge_type = types[(r >> 50) as usize % types.len()];
+            let status = statuses[(r >> 54) as usize % statuses.len()];
+            match writer.write_edge(source, target, edge_type, status) {
+                Ok(()) => {
+                    let status = match status {
+                        "" | "unchanged" => String::new(),
+                        s => alloc::format!(" {s}"),
+                    };
+                    want.push_str(&alloc::format!("@{target}<@{source} {edge_type}{status}\n"));
+                }
+                Err(_) => assert_eq!(status, "bad status"),
             }
         }
         let out = text(writer.finish().unwrap());
