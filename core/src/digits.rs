@@ -53,6 +53,20 @@ pub(crate) fn put_u64(dst: &mut [u8], pos: usize, n: u64) -> usize {
     put_u64_long(dst, pos, n, decimal_digits(n))
 }
 
+/// The decimal digits of `n < 10^8` in ASCII, the first in the low byte of
+/// the word, and how many there are. A marker bit in the units digit (byte
+/// 7, which always stays) bounds the count of leading zeros, so it needs no
+/// clamp and no zero test.
+#[inline(always)]
+pub(crate) fn short_digits(n: u32) -> (u64, usize) {
+    let digits = eight_digits(n);
+    let skip = (digits | 1 << 56).trailing_zeros() / 8;
+    (
+        (digits + 0x3030_3030_3030_3030) >> (8 * skip),
+        8 - skip as usize,
+    )
+}
+
 /// [`put_u64`] for a signed value.
 #[inline(always)]
 pub(crate) fn put_i64(dst: &mut [u8], mut pos: usize, n: i64) -> usize {
@@ -202,6 +216,14 @@ mod tests {
         {
             let end = put_u64(&mut dst, 0, n);
             assert_eq!(&dst[..end], itoa::Buffer::new().format(n).as_bytes(), "{n}");
+            if n < 100_000_000 {
+                let (word, len) = short_digits(n as u32);
+                assert_eq!(
+                    &word.to_le_bytes()[..len],
+                    itoa::Buffer::new().format(n).as_bytes(),
+                    "{n}"
+                );
+            }
         }
     }
 
