@@ -1033,7 +1033,21 @@ impl<'a> Parser<'a> {
     ) -> Result<(), Error> {
         let name_at = ln.indent + 1;
         let (name, end) = parse_key(ln, name_at)?;
-        let col = match table.column(&name) {
+        // A row has few `^` cells and its attachments name them: matching
+        // among those first skips the lookup over every declared column.
+        let open_marker = slots
+            .iter()
+            .zip(table.fields.iter())
+            .position(|(slot, field)| {
+                matches!(
+                    slot,
+                    Slot::Marker {
+                        declared: false,
+                        ..
+                    }
+                ) && field.name == *name
+            });
+        let col = match open_marker.or_else(|| table.column(&name)) {
             Some(col) => match slots.get(col) {
                 Some(Slot::Marker { declared: false, .. }) => Some(col),
                 Some(Slot::Filled(_)) => {
