@@ -537,7 +537,7 @@ pub mod generic {
             Json::Object(o) => {
                 let mut map = Map::with_capacity(o.len());
                 for (k, v) in o {
-                    map.push_unique(k.clone(), to_value(v));
+                    map.push_unique(k.as_str(), to_value(v));
                 }
                 Value::Object(map)
             }

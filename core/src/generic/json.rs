@@ -58,7 +58,7 @@ fn convert(v: &serde_json::Value, depth_left: usize) -> Result<Value, Error> {
             let mut map = Map::with_capacity(members.len());
             for (k, v) in members {
                 // serde_json's map holds unique keys, so no duplicate check is needed.
-                map.push_unique(k.clone(), convert(v, depth_left)?);
+                map.push_unique(k.as_str(), convert(v, depth_left)?);
             }
             Value::Object(map)
         }

@@ -5,6 +5,7 @@ mod delta;
 mod encode;
 #[cfg(feature = "serde_json")]
 mod json;
+mod key;
 mod scalar;
 mod stream;
 mod value;
@@ -19,6 +20,7 @@ pub use encode::{encode, encode_to, Encoder};
 pub use json::{
     from_json, generic_delta_from_json, keyed_set_from_json, keyed_set_to_json, to_json,
 };
+pub use key::Key;
 pub use scalar::{is_bare_key, needs_quote, write_key, write_scalar, write_string};
 pub use stream::{Cell, StreamOptions, StreamWriter, DEFAULT_STREAM_BUFFER};
 pub use value::{Map, Value};

@@ -3,6 +3,8 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use super::Key;
+
 /// A JSON value with integers and doubles kept apart (spec §2.3.2).
 ///
 /// Numbers compare by numeric value, so `Int(1) == Float(1.0)`: the canonical
@@ -124,10 +126,12 @@ impl From<Map> for Value {
 ///
 /// Lookups are linear, which is the fastest choice for the small objects that
 /// dominate real data; decoders check uniqueness with a hash set when an
-/// object grows large.
+/// object grows large. Keys are [`Key`]s rather than `String`s because a
+/// decoded table gives every row object the same column names: an inline key
+/// is a copy, where a `String` was an allocation and a free per member.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Map {
-    entries: Vec<(String, Value)>,
+    entries: Vec<(Key, Value)>,
 }
 
 impl Map {
@@ -157,7 +161,10 @@ impl Map {
 
     /// The value of `key`.
     pub fn get(&self, key: &str) -> Option<&Value> {
-        self.entries.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+        self.entries
+            .iter()
+            .find(|(k, _)| k.as_str() == key)
+            .map(|(_, v)| v)
     }
 
     /// Whether `key` is a member.
@@ -167,7 +174,7 @@ impl Map {
 
     /// Sets `key` to `value`: replaces in place if present (keeping its
     /// position), appends otherwise. Returns the previous value.
-    pub fn insert(&mut self, key: impl Into<String>, value: Value) -> Option<Value> {
+    pub fn insert(&mut self, key: impl Into<Key>, value: Value) -> Option<Value> {
         let key = key.into();
         if let Some(slot) = self.entries.iter_mut().find(|(k, _)| *k == key) {
             return Some(core::mem::replace(&mut slot.1, value));
@@ -179,8 +186,9 @@ impl Map {
     /// Appends a member without checking for a duplicate key. The caller
     /// guarantees uniqueness (decoders that already checked, converters from
     /// maps that cannot hold duplicates).
-    pub fn push_unique(&mut self, key: String, value: Value) {
-        self.entries.push((key, value));
+    #[inline]
+    pub fn push_unique(&mut self, key: impl Into<Key>, value: Value) {
+        self.entries.push((key.into(), value));
     }
 
     /// Members in insertion order.
@@ -199,20 +207,21 @@ impl Map {
     }
 
     /// The members as a slice of pairs.
-    pub fn as_slice(&self) -> &[(String, Value)] {
+    pub fn as_slice(&self) -> &[(Key, Value)] {
         &self.entries
     }
 
     /// Takes the members out.
-    pub fn into_vec(self) -> Vec<(String, Value)> {
+    pub fn into_vec(self) -> Vec<(Key, Value)> {
         self.entries
     }
 }
 
-impl FromIterator<(String, Value)> for Map {
+impl<K: Into<Key>> FromIterator<(K, Value)> for Map {
     /// Collects pairs; a later duplicate key replaces the earlier value in place.
-    fn from_iter<I: IntoIterator<Item = (String, Value)>>(iter: I) -> Map {
-        let mut m = Map::new();
+    fn from_iter<I: IntoIterator<Item = (K, Value)>>(iter: I) -> Map {
+        let iter = iter.into_iter();
+        let mut m = Map::with_capacity(iter.size_hint().0);
         for (k, v) in iter {
             m.insert(k, v);
         }
@@ -253,5 +262,29 @@ mod tests {
         other.insert("a", Value::Int(2));
         other.insert("b", Value::Int(3));
         assert_ne!(m, other, "object equality is order-sensitive");
+    }
+
+    #[test]
+    fn map_takes_any_key_form() {
+        let long = "a key longer than any inline capacity";
+        let m: Map = [
+            ("a", Value::Int(1)),
+            ("b", Value::Int(2)),
+            ("a", Value::Int(3)),
+            (long, Value::Null),
+        ]
+        .into_iter()
+        .collect();
+        assert_eq!(m.keys().collect::<Vec<_>>(), vec!["a", "b", long]);
+        assert_eq!(m.get("a"), Some(&Value::Int(3)));
+        let mut n = Map::new();
+        n.push_unique(String::from("a"), Value::Int(3));
+        n.push_unique(Key::from("b"), Value::Int(2));
+        n.insert(String::from(long), Value::Null);
+        assert_eq!(m, n);
+        let pairs = n.into_vec();
+        assert!(!pairs[0].0.is_heap_allocated());
+        assert!(pairs[2].0.is_heap_allocated());
+        assert_eq!(pairs[2].0, long);
     }
 }

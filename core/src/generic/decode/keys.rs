@@ -10,7 +10,7 @@ use core::hash::BuildHasher;
 
 use hashbrown::{DefaultHashBuilder, HashTable};
 
-use crate::generic::{Map, Value};
+use crate::generic::{Key, Map, Value};
 
 /// Below this many members a linear scan is the cheaper duplicate check.
 const LINEAR_LIMIT: usize = 16;
@@ -107,7 +107,7 @@ impl ObjectBuilder {
     }
 
     /// Appends a member; the caller checked [`ObjectBuilder::contains`].
-    pub(crate) fn push(&mut self, key: alloc::string::String, value: Value) {
+    pub(crate) fn push(&mut self, key: Key, value: Value) {
         self.map.push_unique(key, value);
         let entries = self.map.as_slice();
         self.index.record(|i| entries[i].0.as_str(), entries.len());
@@ -133,7 +133,7 @@ mod tests {
         for i in 0..1000 {
             let k = format!("k{i}");
             assert!(!b.contains(&k));
-            b.push(k, Value::Int(i));
+            b.push(Key::from(k), Value::Int(i));
         }
         assert_eq!(b.len(), 1000);
         for i in [0, 7, 16, 17, 999] {

@@ -9,7 +9,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::error::{Error, ErrorKind};
-use crate::generic::Value;
+use crate::generic::{Key, Value};
 use crate::input::{Line, Lines};
 use crate::number::{out_of_range_message, parse_number, NumberError, ParsedNumber};
 use crate::text::{column_of, parse_quoted};
@@ -132,7 +132,7 @@ pub(crate) enum Cell {
     Value(Value),
     Missing,
     /// `^` (no schema) or `^{...}` (the declared inline schema).
-    Marker(Option<Vec<String>>),
+    Marker(Option<Vec<Key>>),
 }
 
 #[inline]
@@ -474,7 +474,8 @@ pub(crate) fn parse_count(ln: &Ln<'_>, start: usize) -> Result<(Count, usize), E
 /// One declared field name.
 #[derive(Debug, Clone)]
 pub(crate) struct Field {
-    pub(crate) name: String,
+    /// A [`Key`], as every row object of the table holds a copy of it.
+    pub(crate) name: Key,
     /// Marked `@` (a generic-delta identity column).
     pub(crate) identity: bool,
 }
@@ -515,7 +516,7 @@ pub(crate) fn parse_field_decl(
             ));
         }
         fields.push(Field {
-            name: name.into_owned(),
+            name: Key::from(name),
             identity,
         });
         index.record(|i| fields[i].name.as_str(), fields.len());

@@ -11,7 +11,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::error::{Error, ErrorKind};
-use crate::generic::{Map, Value};
+use crate::generic::{Key, Map, Value};
 use crate::limits::Limits;
 
 use super::keys::{KeyIndex, ObjectBuilder};
@@ -86,7 +86,7 @@ enum Plan {
 
 #[derive(Default)]
 struct Members {
-    list: Vec<(String, Plan)>,
+    list: Vec<(Key, Plan)>,
     index: KeyIndex,
 }
 
@@ -96,7 +96,7 @@ impl Members {
             .find(|i| self.list[i].0.as_str(), self.list.len(), key)
     }
 
-    fn push(&mut self, key: String, plan: Plan) {
+    fn push(&mut self, key: Key, plan: Plan) {
         self.list.push((key, plan));
         let list = &self.list;
         self.index.record(|i| list[i].0.as_str(), list.len());
@@ -110,7 +110,7 @@ impl Members {
         match (self.find(first), rest.is_empty()) {
             (Some(_), true) => Err(()),
             (None, true) => {
-                self.push(String::from(first), Plan::Leaf(col));
+                self.push(Key::new(first), Plan::Leaf(col));
                 Ok(())
             }
             (Some(i), false) => match &mut self.list[i].1 {
@@ -120,7 +120,7 @@ impl Members {
             (None, false) => {
                 let mut children = Members::default();
                 children.insert(rest, col)?;
-                self.push(String::from(first), Plan::Object(children));
+                self.push(Key::new(first), Plan::Object(children));
                 Ok(())
             }
         }
@@ -152,7 +152,7 @@ struct Table {
     /// Inline object schemas per column (indexes into `schemas`); empty until
     /// a row declares one, as most tables never do.
     inline: Vec<Option<usize>>,
-    schemas: Vec<Vec<String>>,
+    schemas: Vec<Vec<Key>>,
     /// Shared array schemas per column (spec §7.4.5.3).
     shared: Vec<Option<Rc<[Field]>>>,
 }
@@ -585,7 +585,7 @@ impl<'a> Parser<'a> {
             };
             (key, value)
         };
-        obj.push(key.into_owned(), value);
+        obj.push(Key::from(key), value);
         Ok(())
     }
 
@@ -658,7 +658,7 @@ impl<'a> Parser<'a> {
             }
             if self.identity_field.is_none() {
                 if let Some(f) = fields.iter().find(|f| f.identity) {
-                    self.identity_field = Some(f.name.clone());
+                    self.identity_field = Some(String::from(f.name.as_str()));
                 }
             }
             return Ok(Head::Table(count, Rc::from(fields)));
@@ -853,7 +853,7 @@ impl<'a> Parser<'a> {
                     ));
                 }
                 let value = table.build(&mut slots, extras);
-                members.push(key, Value::Object(value));
+                members.push(Key::from(key), Value::Object(value));
             } else {
                 let value = table.build(&mut slots, extras);
                 rows.push(Value::Object(value));
@@ -1033,7 +1033,21 @@ impl<'a> Parser<'a> {
     ) -> Result<(), Error> {
         let name_at = ln.indent + 1;
         let (name, end) = parse_key(ln, name_at)?;
-        let col = match table.column(&name) {
+        // A row has few `^` cells and its attachments name them: matching
+        // among those first skips the lookup over every declared column.
+        let open_marker = slots
+            .iter()
+            .zip(table.fields.iter())
+            .position(|(slot, field)| {
+                matches!(
+                    slot,
+                    Slot::Marker {
+                        declared: false,
+                        ..
+                    }
+                ) && field.name == *name
+            });
+        let col = match open_marker.or_else(|| table.column(&name)) {
             Some(col) => match slots.get(col) {
                 Some(Slot::Marker { declared: false, .. }) => Some(col),
                 Some(Slot::Filled(_)) => {
@@ -1121,7 +1135,7 @@ impl<'a> Parser<'a> {
         };
         match col {
             Some(c) => slots[c] = Slot::Filled(value),
-            None => extras.push(name.into_owned(), value),
+            None => extras.push(Key::from(name), value),
         }
         Ok(())
     }

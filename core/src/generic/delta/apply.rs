@@ -279,7 +279,11 @@ pub fn decode_delta(text: &str) -> Result<GenericDelta> {
                 delta.key
             )));
         }
-        let fields: Vec<String> = section.fields.into_iter().map(|f| f.name).collect();
+        let fields: Vec<String> = section
+            .fields
+            .into_iter()
+            .map(|f| String::from(f.name))
+            .collect();
         let mut rows: Vec<Map> = rows
             .into_iter()
             .map(|row| match row {

@@ -1,0 +1,317 @@
+//! Object keys that are cheap to clone and to drop.
+
+use alloc::borrow::Cow;
+use alloc::string::String;
+use core::borrow::Borrow;
+use core::cmp::Ordering;
+use core::fmt;
+use core::hash::{Hash, Hasher};
+use core::ops::Deref;
+
+use compact_str::CompactString;
+
+/// An object key: an immutable string that keeps up to [`Key::INLINE_CAPACITY`]
+/// bytes inside itself and longer text on the heap.
+///
+/// Real keys are short (`id`, `customer`, `price`), and a decoded table
+/// repeats every column name in every row object. With a `String` per key,
+/// each row paid one heap allocation and one free per column, which was
+/// about half of the decoder's work; an inline key is copied, not allocated,
+/// so a row's keys cost nothing beyond the row's own vector. The key is the
+/// size of a `String`, so a member takes no more room than before.
+///
+/// It behaves as a `str` everywhere that matters: it dereferences to one,
+/// compares, orders and hashes exactly as one (so a `HashMap<Key, _>` can be
+/// queried with a `&str`), and prints as one.
+///
+/// ```
+/// use gcf_core::generic::Key;
+///
+/// let key = Key::from("customer");
+/// assert_eq!(key, "customer");
+/// assert!(key.starts_with("cust"));
+/// assert_eq!(String::from(key.clone()), "customer");
+/// ```
+// The representation is `compact_str`'s, kept private so the dependency is
+// not part of this crate's API.
+#[derive(Clone, Default)]
+pub struct Key(CompactString);
+
+impl Key {
+    /// The longest key, in bytes, stored without a heap allocation (the size
+    /// of a `String`: 24 bytes on 64-bit targets, 12 on 32-bit ones).
+    pub const INLINE_CAPACITY: usize = core::mem::size_of::<String>();
+
+    /// A key holding `text` (inline when it fits).
+    #[inline]
+    pub fn new(text: &str) -> Key {
+        Key(CompactString::new(text))
+    }
+
+    /// The key as a string slice.
+    #[inline]
+    pub fn as_str(&self) -> &str {
+        self.0.as_str()
+    }
+
+    /// Whether the text lives on the heap (it is longer than
+    /// [`Key::INLINE_CAPACITY`]), for tests and memory accounting.
+    #[inline]
+    pub fn is_heap_allocated(&self) -> bool {
+        self.0.is_heap_allocated()
+    }
+}
+
+impl Deref for Key {
+    type Target = str;
+
+    #[inline]
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl AsRef<str> for Key {
+    #[inline]
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl Borrow<str> for Key {
+    #[inline]
+    fn borrow(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl fmt::Debug for Key {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl fmt::Display for Key {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self.as_str(), f)
+    }
+}
+
+// Equality, ordering and hashing are those of the text, as `Borrow<str>`
+// requires, written out rather than derived so they cannot drift from `str`.
+impl PartialEq for Key {
+    #[inline]
+    fn eq(&self, other: &Key) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for Key {}
+
+impl PartialOrd for Key {
+    #[inline]
+    fn partial_cmp(&self, other: &Key) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Key {
+    #[inline]
+    fn cmp(&self, other: &Key) -> Ordering {
+        self.as_str().cmp(other.as_str())
+    }
+}
+
+impl Hash for Key {
+    #[inline]
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state);
+    }
+}
+
+macro_rules! eq_with_text {
+    ($($text:ty),*) => {$(
+        impl PartialEq<$text> for Key {
+            #[inline]
+            fn eq(&self, other: &$text) -> bool {
+                self.as_str() == AsRef::<str>::as_ref(other)
+            }
+        }
+        impl PartialEq<Key> for $text {
+            #[inline]
+            fn eq(&self, other: &Key) -> bool {
+                AsRef::<str>::as_ref(self) == other.as_str()
+            }
+        }
+    )*};
+}
+eq_with_text!(str, &str, String, Cow<'_, str>);
+
+impl From<&str> for Key {
+    #[inline]
+    fn from(text: &str) -> Key {
+        Key::new(text)
+    }
+}
+
+impl From<&String> for Key {
+    #[inline]
+    fn from(text: &String) -> Key {
+        Key::new(text)
+    }
+}
+
+impl From<String> for Key {
+    /// Inlines a short string (freeing its buffer); keeps a long one's buffer.
+    #[inline]
+    fn from(text: String) -> Key {
+        Key(CompactString::from(text))
+    }
+}
+
+impl From<Cow<'_, str>> for Key {
+    #[inline]
+    fn from(text: Cow<'_, str>) -> Key {
+        match text {
+            Cow::Borrowed(s) => Key::new(s),
+            Cow::Owned(s) => Key::from(s),
+        }
+    }
+}
+
+impl From<&Key> for Key {
+    #[inline]
+    fn from(key: &Key) -> Key {
+        key.clone()
+    }
+}
+
+impl From<Key> for String {
+    #[inline]
+    fn from(key: Key) -> String {
+        key.0.into_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::format;
+    use alloc::vec::Vec;
+    use core::hash::BuildHasher;
+
+    const CAP: usize = Key::INLINE_CAPACITY;
+
+    fn ascii(n: usize) -> String {
+        (0..n).map(|i| char::from(b'a' + (i % 26) as u8)).collect()
+    }
+
+    #[test]
+    fn inline_up_to_capacity_and_heap_beyond() {
+        assert_eq!(CAP, core::mem::size_of::<Key>(), "a key is a String's size");
+        for n in [0, 1, CAP - 1, CAP, CAP + 1, 2 * CAP, 1000] {
+            let text = ascii(n);
+            for key in [Key::new(&text), Key::from(text.clone())] {
+                assert_eq!(key.as_str(), text);
+                assert_eq!(key.len(), n);
+                assert_eq!(key.is_heap_allocated(), n > CAP, "length {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn multibyte_text_at_the_boundary() {
+        // A two-byte and a four-byte character ending exactly at, one byte
+        // past, and one byte short of the inline capacity.
+        for tail in ["é", "😀"] {
+            for total in [CAP - 1, CAP, CAP + 1] {
+                let text = format!("{}{tail}", ascii(total - tail.len()));
+                assert_eq!(text.len(), total);
+                let key = Key::from(text.as_str());
+                assert_eq!(key, text);
+                assert!(key.ends_with(tail));
+                assert_eq!(key.chars().count(), total - tail.len() + 1);
+                assert_eq!(key.is_heap_allocated(), total > CAP);
+                assert_eq!(String::from(key), text);
+            }
+        }
+    }
+
+    #[test]
+    fn compares_orders_and_hashes_as_text() {
+        let texts = [
+            "",
+            "a",
+            "ab",
+            "b",
+            "é",
+            "Z",
+            "customer>id",
+            &ascii(CAP),
+            &ascii(CAP + 1),
+        ];
+        let hasher = hashbrown::DefaultHashBuilder::default();
+        for a in texts {
+            let ka = Key::from(a);
+            assert_eq!(hasher.hash_one(&ka), hasher.hash_one(a));
+            assert_eq!(format!("{ka}"), a);
+            assert_eq!(format!("{ka:?}"), format!("{a:?}"));
+            let owned = String::from(a);
+            assert!(PartialEq::<&str>::eq(&ka, &a));
+            assert!(PartialEq::<Key>::eq(&a, &ka));
+            assert!(PartialEq::<str>::eq(&ka, a));
+            assert!(PartialEq::<Key>::eq(a, &ka));
+            assert!(PartialEq::<String>::eq(&ka, &owned));
+            assert!(PartialEq::<Key>::eq(&owned, &ka));
+            for b in texts {
+                let kb = Key::from(b);
+                assert_eq!(ka == kb, a == b);
+                assert_eq!(ka.cmp(&kb), a.cmp(b));
+                assert_eq!(ka.partial_cmp(&kb), a.partial_cmp(b));
+            }
+        }
+        let mut set = hashbrown::HashSet::new();
+        set.insert(Key::from("id"));
+        assert!(set.contains("id"), "Borrow<str> lookups find the key");
+        let mut sorted: Vec<Key> = texts.iter().map(|&t| Key::from(t)).collect();
+        sorted.sort();
+        let mut expected = texts.to_vec();
+        expected.sort();
+        assert_eq!(sorted, expected);
+    }
+
+    #[test]
+    fn clones_are_independent() {
+        for n in [3, CAP, CAP + 1, 100] {
+            let text = ascii(n);
+            let original = Key::from(text.clone());
+            let copy = original.clone();
+            assert_eq!(copy, original);
+            if original.is_heap_allocated() {
+                assert_ne!(
+                    copy.as_ptr(),
+                    original.as_ptr(),
+                    "a long clone owns its text"
+                );
+            }
+            drop(original);
+            assert_eq!(copy, text, "the clone outlives the original");
+            let back = String::from(copy.clone());
+            drop(copy);
+            assert_eq!(back, text);
+        }
+    }
+
+    #[test]
+    fn conversions_and_default() {
+        assert_eq!(Key::default(), "");
+        assert!(Key::default().is_empty());
+        assert_eq!(Key::from(Cow::Borrowed("b")), "b");
+        assert_eq!(Key::from(Cow::<str>::Owned(String::from("o"))), "o");
+        assert_eq!(Key::from(&String::from("s")), "s");
+        let k = Key::from("k");
+        assert_eq!(Key::from(&k), k);
+        let r: &str = k.as_ref();
+        assert_eq!(r, "k");
+    }
+}
