@@ -164,31 +164,30 @@ impl Ids<'_> {
 
 /// The addresses of tokens [`check_token`] accepted: an address and length
 /// seen before are the same bytes, already checked (the payload is borrowed
-/// for the whole encode, so its strings cannot change under us). Slots are
-/// picked by a hash of the address, so a payload's few distinct kinds and
-/// provenances each keep their own.
+/// for the whole encode, so its strings cannot change under us). A
+/// payload's few dozen distinct kinds and provenances all fit.
 #[derive(Default)]
 struct CheckedTokens {
-    seen: [(usize, usize); 32],
+    seen: AddressMemo<(usize, usize)>,
 }
 
 impl CheckedTokens {
     #[inline(always)]
-    fn slot(token: &str) -> usize {
-        let mixed = (token.as_ptr() as u64) ^ (token.len() as u64).rotate_left(32);
-        (mixed.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 59) as usize
+    fn key(token: &str) -> ((usize, usize), usize) {
+        let key = (token.as_ptr() as usize, token.len());
+        (key, AddressMemo::<()>::home(key.0 ^ key.1.rotate_left(32)))
     }
 
     #[inline]
     fn contains(&self, token: &str) -> bool {
-        // The empty token is never accepted, so the zeroed slots match nothing
-        // a check would have let through.
-        !token.is_empty() && self.seen[Self::slot(token)] == (token.as_ptr() as usize, token.len())
+        let (key, home) = Self::key(token);
+        self.seen.get(key, home).is_some()
     }
 
     #[inline]
     fn insert(&mut self, token: &str) {
-        self.seen[Self::slot(token)] = (token.as_ptr() as usize, token.len());
+        let (key, home) = Self::key(token);
+        self.seen.insert(key, home, 0);
     }
 }
 
@@ -630,8 +629,8 @@ struct KnownEdge {
 struct Labels<'a> {
     labels: Vec<(&'a str, &'a str)>,
     /// `(type address, type length, status address, status length) -> label`
-    /// for recently seen labels, in a slot picked by the addresses.
-    recent: [((usize, usize, usize, usize), u32); 32],
+    /// for the labels seen so far (as many as fit).
+    recent: AddressMemo<(usize, usize, usize, usize)>,
     /// Every label by its text, so that strings at new addresses (or
     /// evicted from `recent`) find their label instead of adding one.
     by_text: hashbrown::HashMap<(&'a str, &'a str), u32>,
@@ -647,17 +646,11 @@ impl<'a> Labels<'a> {
             status.as_ptr() as usize,
             status.len(),
         );
-        // The zeroed slots never match: an edge type is never empty once
-        // checked, and an unchecked empty one has length 0 with a non-null
-        // address, which is not the zero key.
-        let mixed = (key.0 ^ key.1 ^ key.2.rotate_left(29)) as u64;
-        let slot = (mixed.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 59) as usize;
-        if let Some(&(cached, label)) = self.recent.get(slot) {
-            if cached == key {
-                return Ok(label);
-            }
+        let home = AddressMemo::<()>::home(key.0 ^ key.1 ^ key.2.rotate_left(29));
+        match self.recent.get(key, home) {
+            Some(label) => Ok(label),
+            None => self.intern_slow(edge_type, status, key, home),
         }
-        self.intern_slow(edge_type, status, key, slot)
     }
 
     #[cold]
@@ -667,7 +660,7 @@ impl<'a> Labels<'a> {
         edge_type: &'a str,
         status: &'a str,
         key: (usize, usize, usize, usize),
-        slot: usize,
+        home: usize,
     ) -> Result<u32, Error> {
         let written = check_edge(edge_type, status)?;
         let text = (edge_type, if written { status } else { "" });
@@ -682,9 +675,7 @@ impl<'a> Labels<'a> {
                 label
             }
         };
-        if let Some(cached) = self.recent.get_mut(slot) {
-            *cached = (key, label);
-        }
+        self.recent.insert(key, home, label);
         Ok(label)
     }
 
@@ -713,12 +704,9 @@ impl<'a> Labels<'a> {
 /// Resolved edges in the order they are written.
 enum SortedEdges {
     /// Sequential ids: the edges from the symbol at position `p` are
-    /// `targets[begin(p)..ends[p]]`, as `(target position, label)`, where
-    /// `begin(p)` is `ends[p - 1]` (0 for the first).
-    BySource {
-        ends: Vec<u32>,
-        targets: Vec<(u32, u32)>,
-    },
+    /// `targets[begin(p)..ends[p]]`, where `begin(p)` is `ends[p - 1]` (0 for
+    /// the first), each packed by [`RunEdge`].
+    BySource { ends: Vec<u32>, targets: Vec<u64> },
     /// Session ids: every edge, sorted.
     Sorted(Vec<KnownEdge>),
 }
@@ -738,22 +726,24 @@ impl SortedEdges {
 
 /// Sorts edges by (source id, target id, type), keeping input order for ties.
 ///
-/// With sequential ids the ids are the positions, all below `symbols`, so a
-/// counting sort on the source (one pass to count, one to place, both
-/// linear) leaves only each source's few edges to order by target and type;
+/// With sequential ids the ids are the positions, so a counting sort on the
+/// source (`per_source` holds the counts, taken while resolving; one pass
+/// places the edges) leaves only each source's few edges to order by target
+/// and type;
 /// that replaces an O(E log E) comparison sort, the largest single cost of
 /// encoding a big graph. The source is implied by where an edge lands, so
-/// each placed edge is eight bytes. Session ids are arbitrary and take the
-/// comparison sort.
+/// each placed edge is eight bytes ([`RunEdge`]). Session ids are arbitrary,
+/// and so are payloads with more labels than a packed edge can name: they
+/// take the comparison sort.
 fn sort_edges(
     edges: Vec<KnownEdge>,
-    symbols: usize,
+    per_source: Vec<u32>,
     ids: &Ids<'_>,
     labels: &Labels<'_>,
 ) -> SortedEdges {
     let ranks = labels.type_ranks();
     let rank = |label: u32| ranks.get(label as usize).copied().unwrap_or(0);
-    if !matches!(ids, Ids::Sequential) {
+    if !matches!(ids, Ids::Sequential) || ranks.len() > RunEdge::MAX_LABELS {
         let mut edges = edges;
         edges.sort_by(|a, b| {
             let id = |p: u32| ids.get(p as usize).0;
@@ -766,49 +756,87 @@ fn sort_edges(
     }
     // ends[s]: first the count of edges from `s`, then (prefix sums) where
     // the next one goes, and after placing, the end of the run of `s`.
-    // Positions are below `symbols` (they index `order`), so every index is
-    // in bounds.
-    let mut ends = vec![0u32; symbols];
-    for e in &edges {
-        ends[e.source as usize] += 1;
-    }
+    // Sources are positions, below `per_source.len()` (the number of
+    // symbols), so every index is in bounds.
+    let mut ends = per_source;
     let mut start = 0u32;
     for slot in ends.iter_mut() {
         let count = *slot;
         *slot = start;
         start += count;
     }
-    let mut targets = vec![(0u32, 0u32); edges.len()];
+    let mut targets = vec![0u64; edges.len()];
     for e in &edges {
         let slot = &mut ends[e.source as usize];
-        targets[*slot as usize] = (e.target, e.label);
+        targets[*slot as usize] = RunEdge::pack(e.target, rank(e.label), e.label);
         *slot += 1;
     }
     drop(edges);
-    // Order each source's few edges by (target, type rank), stably.
-    let key = |&(target, label): &(u32, u32)| (u64::from(target) << 32) | u64::from(rank(label));
     let mut begin = 0usize;
     for &end in &ends {
         let end = end as usize;
         match end - begin {
             0 | 1 => {}
-            // A symbol has a few edges: an insertion sort, without the
-            // general sort's set-up.
-            2..=16 => {
-                let run = &mut targets[begin..end];
-                for k in 1..run.len() {
-                    let mut m = k;
-                    while m > 0 && key(&run[m - 1]) > key(&run[m]) {
-                        run.swap(m - 1, m);
-                        m -= 1;
-                    }
-                }
-            }
-            _ => targets[begin..end].sort_by_key(key),
+            2..=16 => RunEdge::sort_short(&mut targets[begin..end]),
+            _ => targets[begin..end].sort_by_key(|&edge| RunEdge::key(edge)),
         }
         begin = end;
     }
     SortedEdges::BySource { ends, targets }
+}
+
+/// An edge within its source's run, packed in a `u64` whose high bits
+/// order it: target position (32 bits), type rank (16), label (16).
+struct RunEdge;
+
+impl RunEdge {
+    const LABEL_BITS: u32 = 16;
+    /// Ranks are at most labels, so both fit their 16 bits.
+    const MAX_LABELS: usize = 1 << Self::LABEL_BITS;
+
+    #[inline(always)]
+    fn pack(target: u32, rank: u32, label: u32) -> u64 {
+        (u64::from(target) << 32) | (u64::from(rank) << Self::LABEL_BITS) | u64::from(label)
+    }
+
+    /// What the run is sorted by: target, then type rank. Edges with equal
+    /// keys keep their order (the label is not part of the key).
+    #[inline(always)]
+    fn key(edge: u64) -> u64 {
+        edge >> Self::LABEL_BITS
+    }
+
+    #[inline(always)]
+    fn target(edge: u64) -> u32 {
+        (edge >> 32) as u32
+    }
+
+    #[inline(always)]
+    fn label(edge: u64) -> u32 {
+        (edge & ((1 << Self::LABEL_BITS) - 1)) as u32
+    }
+
+    /// Sorts a short run stably by [`key`](Self::key), without a branch
+    /// that depends on the data: an odd-even transposition sort, whose
+    /// compare-exchanges of neighbours swap only on a strictly greater key
+    /// (so equal keys keep their order) and are done with a mask. The
+    /// insertion sort this replaces mispredicted about every other
+    /// comparison on random targets.
+    #[inline]
+    fn sort_short(run: &mut [u64]) {
+        let n = run.len();
+        for round in 0..n {
+            let mut i = round & 1;
+            while i + 1 < n {
+                let (a, b) = (run[i], run[i + 1]);
+                let swap = u64::from(Self::key(a) > Self::key(b)).wrapping_neg();
+                let flip = (a ^ b) & swap;
+                run[i] = a ^ flip;
+                run[i + 1] = b ^ flip;
+                i += 2;
+            }
+        }
+    }
 }
 
 /// The text after the ids of each label's edge lines: ` type[ status]\n`.
@@ -892,7 +920,7 @@ fn write_edge_lines(
 fn write_runs(
     lines: &mut Lines<'_>,
     ends: &[u32],
-    targets: &[(u32, u32)],
+    targets: &[u64],
     suffixes: &[Token<'_>],
     max_line: usize,
     put_id: impl Fn(&mut [u8], usize, u32) -> usize,
@@ -910,11 +938,12 @@ fn write_runs(
             continue;
         }
         let source_len = put_id(&mut source_part, 2, source as u32);
-        for (k, &(target, label)) in run.iter().enumerate() {
+        for (k, &edge) in run.iter().enumerate() {
             // Targets are scattered: start on the text of one a few lines on.
-            if let Some(&(ahead, _)) = targets.get(begin + k + 2 * AHEAD) {
-                prefetch_id(ahead);
+            if let Some(&ahead) = targets.get(begin + k + 2 * AHEAD) {
+                prefetch_id(RunEdge::target(ahead));
             }
+            let (target, label) = (RunEdge::target(edge), RunEdge::label(edge));
             let Some(suffix) = suffixes.get(label as usize) else {
                 continue;
             };
@@ -987,14 +1016,20 @@ fn prepare<'a, S: AsRef<str>>(
     let mut labels = Labels::default();
     let mut edges = SortedEdges::Sorted(Vec::new());
     if !payload.edges.is_empty() {
-        let known = resolve_edges(&index, &payload.edges, &mut labels)?;
+        // With sequential ids the edges are counted per source while they
+        // are resolved, for the counting sort (see [`sort_edges`]).
+        let mut per_source = match ids {
+            Ids::Sequential => vec![0u32; order.len()],
+            Ids::Session(_) => Vec::new(),
+        };
+        let known = resolve_edges(&index, &payload.edges, &mut labels, &mut per_source)?;
         let longest = labels.labels.iter().map(|(t, s)| t.len() + s.len()).max();
         len_hint = len_hint.saturating_add(
             known
                 .len()
                 .saturating_mul(longest.unwrap_or(0) + 2 * id_digits + 6),
         );
-        edges = sort_edges(known, order.len(), ids, &labels);
+        edges = sort_edges(known, per_source, ids, &labels);
     }
     Ok(Prepared {
         index,
@@ -1005,7 +1040,8 @@ fn prepare<'a, S: AsRef<str>>(
 }
 
 /// Resolves every edge's endpoints to emission positions, keeping the edges
-/// whose endpoints both name a symbol, with their labels.
+/// whose endpoints both name a symbol, with their labels, and counting them
+/// in `per_source` by source position (when it is not empty).
 ///
 /// Edges usually name their endpoints with the symbols' own strings, found
 /// by address: the slots of the edge `AHEAD` places on are prefetched, so
@@ -1015,6 +1051,7 @@ fn resolve_edges<'a, S: AsRef<str>>(
     index: &NameIndex<'a, S>,
     edges: &'a [Edge<S>],
     labels: &mut Labels<'a>,
+    per_source: &mut [u32],
 ) -> Result<Vec<KnownEdge>, Error> {
     let mut known: Vec<KnownEdge> = Vec::with_capacity(edges.len());
     let endpoints = |e: &'a Edge<S>| (e.source.as_ref(), e.target.as_ref());
@@ -1024,6 +1061,9 @@ fn resolve_edges<'a, S: AsRef<str>>(
             if let (Some(source), Some(target)) = (source, target) {
                 let e = &edges[j];
                 let label = labels.intern(e.edge_type.as_ref(), e.status.as_ref())?;
+                if let Some(count) = per_source.get_mut(source as usize) {
+                    *count += 1;
+                }
                 known.push(KnownEdge {
                     source,
                     target,
@@ -1045,6 +1085,9 @@ fn resolve_edges<'a, S: AsRef<str>>(
         let target = index.position_from_slot(target, index.address_slot(target));
         if let (Some(source), Some(target)) = (source, target) {
             let label = labels.intern(e.edge_type.as_ref(), e.status.as_ref())?;
+            if let Some(count) = per_source.get_mut(source as usize) {
+                *count += 1;
+            }
             known.push(KnownEdge {
                 source,
                 target,
@@ -1063,9 +1106,9 @@ fn resolve_edges<'a, S: AsRef<str>>(
 /// so the token list stays as short as the set of distinct values.
 struct TokenCache<'a> {
     tokens: Vec<Token<'a>>,
-    /// `(address, length, token + 1)` of recently seen strings, in a slot
-    /// picked by the address; 0 marks an empty slot.
-    recent: [(usize, usize, usize); 32],
+    /// `(address, length) -> token` of the strings seen so far (as many as
+    /// fit).
+    recent: AddressMemo<(usize, usize)>,
     by_text: hashbrown::HashMap<&'a str, usize>,
     /// What is written for a string: the kind abbreviation, or the string.
     written: fn(&'a str) -> &'a str,
@@ -1075,7 +1118,7 @@ impl<'a> TokenCache<'a> {
     fn new(written: fn(&'a str) -> &'a str) -> TokenCache<'a> {
         TokenCache {
             tokens: Vec::new(),
-            recent: [(0, 0, 0); 32],
+            recent: AddressMemo::default(),
             by_text: hashbrown::HashMap::new(),
             written,
         }
@@ -1084,19 +1127,16 @@ impl<'a> TokenCache<'a> {
     #[inline]
     fn get(&mut self, text: &'a str) -> &Token<'a> {
         let key = (text.as_ptr() as usize, text.len());
-        let mixed = (key.0 ^ key.1.rotate_left(32)) as u64;
-        let slot = (mixed.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 59) as usize;
-        let (address, len, token) = self.recent[slot];
-        let index = if address == key.0 && len == key.1 && token != 0 {
-            token - 1
-        } else {
-            self.miss(text, slot)
+        let home = AddressMemo::<()>::home(key.0 ^ key.1.rotate_left(32));
+        let index = match self.recent.get(key, home) {
+            Some(index) => index as usize,
+            None => self.miss(text, key, home),
         };
         &self.tokens[index]
     }
 
     #[cold]
-    fn miss(&mut self, text: &'a str, slot: usize) -> usize {
+    fn miss(&mut self, text: &'a str, key: (usize, usize), home: usize) -> usize {
         let index = match self.by_text.get(text) {
             Some(&index) => index,
             None => {
@@ -1106,8 +1146,75 @@ impl<'a> TokenCache<'a> {
                 index
             }
         };
-        self.recent[slot] = (text.as_ptr() as usize, text.len(), index + 1);
+        if let Ok(index) = u32::try_from(index) {
+            self.recent.insert(key, home, index);
+        }
         index
+    }
+}
+
+/// A fixed table from a string's address (and length) to a small index,
+/// for the few distinct kinds, provenances and edge labels of a payload:
+/// each is usually one `&'static str` or one interned string, so a lookup
+/// is almost always one comparison.
+///
+/// Slots are probed linearly from the key's home slot, so a handful of
+/// keys never evict each other whatever their addresses (a direct-mapped
+/// table lost half its lookups to two frequent labels sharing a slot). A key
+/// that finds no free slot among its probes replaces its home slot's entry;
+/// that entry's next lookup simply misses. No slot is ever emptied, so a
+/// lookup can stop at the first empty slot.
+struct AddressMemo<K> {
+    /// `(key, index + 1)`; 0 marks an empty slot.
+    slots: [(K, u32); MEMO_SLOTS],
+}
+
+const MEMO_SLOTS: usize = 64;
+const MEMO_PROBES: usize = 4;
+
+impl<K: Copy + Default> Default for AddressMemo<K> {
+    fn default() -> AddressMemo<K> {
+        AddressMemo {
+            slots: [(K::default(), 0); MEMO_SLOTS],
+        }
+    }
+}
+
+impl<K> AddressMemo<K> {
+    /// The home slot of a key whose addresses and lengths mix to `mixed`.
+    #[inline]
+    fn home(mixed: usize) -> usize {
+        ((mixed as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58) as usize
+    }
+}
+
+impl<K: Copy + PartialEq> AddressMemo<K> {
+    #[inline]
+    fn get(&self, key: K, home: usize) -> Option<u32> {
+        for probe in 0..MEMO_PROBES {
+            let (cached, value) = self.slots[(home + probe) % MEMO_SLOTS];
+            if value == 0 {
+                return None;
+            }
+            if cached == key {
+                return Some(value - 1);
+            }
+        }
+        None
+    }
+
+    fn insert(&mut self, key: K, home: usize, index: u32) {
+        let Some(value) = index.checked_add(1) else {
+            return;
+        };
+        for probe in 0..MEMO_PROBES {
+            let slot = &mut self.slots[(home + probe) % MEMO_SLOTS];
+            if slot.1 == 0 || slot.0 == key {
+                *slot = (key, value);
+                return;
+            }
+        }
+        self.slots[home % MEMO_SLOTS] = (key, value);
     }
 }
 
@@ -1184,7 +1291,7 @@ fn write_symbol_lines_with<S: AsRef<str>>(
         w[at] = b' ';
         at = kind.put(w, at + 1);
         w[at] = b' ';
-        at = line::put(w, at + 1, name);
+        at = line::put_text(w, at + 1, name);
         w[at] = b' ';
         at = match line::put_score(w, at + 1, s.score) {
             Some(end) => end,
@@ -1826,5 +1933,152 @@ mod tests {
         // Decoding gives back every edge between the last occurrences.
         let back = crate::graph::decode(&own).unwrap();
         assert_eq!(back.edges.len(), 2500);
+    }
+
+    /// A small deterministic generator for the table-driven tests below.
+    fn lcg(state: &mut u64) -> u64 {
+        *state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        *state >> 33
+    }
+
+    #[test]
+    fn short_runs_sort_stably_by_target_and_rank() {
+        let mut state = 7;
+        let rounds = if cfg!(miri) { 40 } else { 20_000 };
+        for round in 0..rounds {
+            let len = round % 17;
+            // Few targets and ranks, so that equal keys are common; labels
+            // tell equal keys apart, so stability shows.
+            let run: Vec<u64> = (0..len)
+                .map(|k| {
+                    let target = (lcg(&mut state) % 4) as u32;
+                    let rank = (lcg(&mut state) % 3) as u32;
+                    RunEdge::pack(target, rank, k as u32)
+                })
+                .collect();
+            let mut ours = run.clone();
+            RunEdge::sort_short(&mut ours);
+            let mut expected = run;
+            expected.sort_by_key(|&e| RunEdge::key(e));
+            assert_eq!(ours, expected, "round {round}");
+        }
+        let edge = RunEdge::pack(u32::MAX, 0xffff, 0xfffe);
+        assert_eq!(RunEdge::target(edge), u32::MAX);
+        assert_eq!(RunEdge::label(edge), 0xfffe);
+    }
+
+    #[test]
+    fn address_memo_finds_what_it_keeps() {
+        let mut memo = AddressMemo::<(usize, usize)>::default();
+        // Keys crowded onto four home slots, more than their probes hold.
+        let keys: Vec<((usize, usize), usize)> =
+            (0..40).map(|k| ((0x1000 + 8 * k, k), k % 4)).collect();
+        for (index, &(key, home)) in keys.iter().enumerate() {
+            assert_eq!(memo.get(key, home), None);
+            memo.insert(key, home, index as u32);
+            assert_eq!(memo.get(key, home), Some(index as u32));
+        }
+        // Evicted keys miss; kept ones still give their own index.
+        for (index, &(key, home)) in keys.iter().enumerate() {
+            let found = memo.get(key, home);
+            assert!(found.is_none() || found == Some(index as u32));
+        }
+        // A handful of keys never evict each other, wherever they land.
+        let mut memo = AddressMemo::<(usize, usize)>::default();
+        for k in 0..MEMO_PROBES {
+            memo.insert((k, 1), 5, k as u32);
+        }
+        for k in 0..MEMO_PROBES {
+            assert_eq!(memo.get((k, 1), 5), Some(k as u32));
+        }
+        assert_eq!(memo.get((99, 1), MEMO_SLOTS - 1), None);
+    }
+
+    #[test]
+    fn kinds_and_types_beyond_any_cache_encode_alike() {
+        // More distinct kinds, provenances and edge types than the address
+        // memos hold: the output must not depend on whether each value is
+        // one shared string or a separate copy per symbol and edge.
+        let kinds: Vec<String> = crate::graph::kind::KINDS
+            .iter()
+            .map(|k| String::from(k.0))
+            .collect();
+        let provenances: Vec<String> = (0..70).map(|i| alloc::format!("prov{i}")).collect();
+        let types: Vec<String> = (0..90).map(|i| alloc::format!("type{i}")).collect();
+        let names: Vec<String> = (0..300).map(|i| alloc::format!("p.N{i}")).collect();
+        let shared: Vec<(&str, &str, &str)> = (0..300)
+            .map(|i| {
+                (
+                    kinds[i % kinds.len()].as_str(),
+                    provenances[i % 70].as_str(),
+                    types[i % 90].as_str(),
+                )
+            })
+            .collect();
+        let copies: Vec<(String, String, String)> = shared
+            .iter()
+            .map(|&(k, p, t)| (String::from(k), String::from(p), String::from(t)))
+            .collect();
+        let separate: Vec<(&str, &str, &str)> = copies
+            .iter()
+            .map(|(k, p, t)| (k.as_str(), p.as_str(), t.as_str()))
+            .collect();
+        let build = |values: &[(&str, &str, &str)]| -> String {
+            let symbols = (0..300)
+                .map(|i| Symbol::new(names[i].as_str(), values[i].0, 0.5, values[i].1, 0))
+                .collect();
+            let edges = (0..300)
+                .map(|i| {
+                    Edge::new(
+                        names[i].as_str(),
+                        names[(i * 7) % 300].as_str(),
+                        values[i].2,
+                    )
+                })
+                .collect();
+            encode(&Payload {
+                symbols,
+                edges,
+                ..Payload::default()
+            })
+            .unwrap()
+        };
+        let (shared, separate) = (build(&shared), build(&separate));
+        assert!(shared.contains("\n@15 svc p.N15 0.50 prov15\n@16 fn p.N16"));
+        assert!(shared == separate, "{shared}\n---\n{separate}");
+    }
+
+    #[test]
+    fn more_labels_than_a_packed_edge_names() {
+        // 70,000 distinct edge types between one pair: the comparison sort
+        // orders them by type, whatever order they came in.
+        let count = if cfg!(miri) {
+            40
+        } else {
+            RunEdge::MAX_LABELS + 4_464
+        };
+        let types: Vec<String> = (0..count)
+            .map(|i| alloc::format!("t{:06}", (i * 7_919) % count))
+            .collect();
+        let p = Payload {
+            symbols: vec![sym("a", 0.9, 0), sym("b", 0.5, 0)],
+            edges: types
+                .iter()
+                .map(|t| Edge::new("a", "b", t.as_str()))
+                .collect(),
+            ..Payload::default()
+        };
+        let out = encode(&p).unwrap();
+        let lines: Vec<&str> = out
+            .lines()
+            .skip_while(|l| !l.starts_with("## edges"))
+            .skip(1)
+            .collect();
+        assert_eq!(lines.len(), count);
+        for (i, line) in lines.iter().enumerate() {
+            assert_eq!(*line, alloc::format!("@1<@0 t{i:06}"));
+        }
     }
 }

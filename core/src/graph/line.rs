@@ -284,6 +284,25 @@ pub(crate) fn put(out: &mut [u8], at: usize, bytes: &[u8]) -> usize {
     at + bytes.len()
 }
 
+/// [`put`] for text of any length that is usually a few dozen bytes (a
+/// qualified name): copied in 16-byte blocks, the last one overlapping the
+/// one before, instead of a call to `memcpy` with its size dispatch.
+#[inline(always)]
+pub(crate) fn put_text(out: &mut [u8], at: usize, bytes: &[u8]) -> usize {
+    let n = bytes.len();
+    if n < 16 {
+        return put(out, at, bytes);
+    }
+    let dst = &mut out[at..at + n];
+    let mut i = 0;
+    while i + 16 < n {
+        dst[i..i + 16].copy_from_slice(&bytes[i..i + 16]);
+        i += 16;
+    }
+    dst[n - 16..].copy_from_slice(&bytes[n - 16..]);
+    at + n
+}
+
 /// Writes a score as `[-]DIGITS.DD`, rounded half to even on its exact
 /// binary value (spec §5), and returns the end; `None` when the score is
 /// too large for this path (at least `2^56`), which
@@ -330,32 +349,17 @@ impl IdTexts {
         if n > ID_TEXTS_MAX {
             return None;
         }
-        let mut texts = Vec::with_capacity(n);
-        // A decimal counter, right-aligned in seven bytes.
-        let mut digits = *b"0000000";
-        let mut len = 1usize;
-        for _ in 0..n {
-            let mut word = [0u8; 8];
-            word[..len].copy_from_slice(&digits[7 - len..]);
-            word[7] = len as u8;
-            texts.push(u64::from_le_bytes(word));
-            // Increment, carrying; the count grows when a carry reaches a
-            // position beyond it.
-            let mut k = 6;
-            loop {
-                if digits[k] == b'9' {
-                    digits[k] = b'0';
-                    if k == 0 {
-                        break;
-                    }
-                    k -= 1;
-                } else {
-                    digits[k] += 1;
-                    len = len.max(7 - k);
-                    break;
-                }
-            }
-        }
+        // Each id's eight digits at once; its leading zeros are the low
+        // bytes (at least one, as ids have at most seven digits), shifted
+        // out, which leaves the top byte free for the count.
+        let texts = (0..n as u32)
+            .map(|id| {
+                let digits = crate::digits::eight_digits(id);
+                let skip = (digits.trailing_zeros() / 8).clamp(1, 7);
+                let text = (digits + 0x3030_3030_3030_3030) >> (8 * skip);
+                text | u64::from(8 - skip) << 56
+            })
+            .collect();
         Some(IdTexts(texts))
     }
 
@@ -504,6 +508,18 @@ mod tests {
     use super::*;
     use crate::number::NumberBuffer;
     use alloc::string::String;
+
+    #[test]
+    fn put_text_copies_every_length() {
+        let text: Vec<u8> = (0..100u8).map(|b| b'!' + b % 90).collect();
+        for len in 0..=text.len() {
+            let mut out = [b'#'; 140];
+            let end = put_text(&mut out, 3, &text[..len]);
+            assert_eq!(end, 3 + len);
+            assert_eq!(&out[3..end], &text[..len]);
+            assert!(out[..3].iter().chain(&out[end..]).all(|&b| b == b'#'));
+        }
+    }
 
     #[test]
     fn id_texts_match_itoa() {
