@@ -84,11 +84,11 @@ impl Encoder {
 
     /// Encodes into a new `String`.
     pub fn encode<S: AsRef<str>>(&self, payload: &Payload<S>) -> Result<String, Error> {
-        let order = emission_order(&payload.symbols, &self.limits)?;
+        let (order, tokens) = emission_order(&payload.symbols, &self.limits)?;
         let ids = Ids::Sequential;
         let prepared = prepare(payload, &order, &ids, &self.limits)?;
         let mut lines = Lines::owned(prepared.len_hint);
-        write_prepared(payload, &order, &ids, &prepared, &mut lines)?;
+        write_prepared(payload, &order, &tokens, &ids, &prepared, &mut lines)?;
         let bytes = lines.finish()?;
         // Validating the output again would read all of it once more (about
         // 2 % of encoding a large graph). Debug builds, which the test suite
@@ -111,8 +111,15 @@ impl Encoder {
         payload: &Payload<S>,
         sink: &mut K,
     ) -> Result<(), Error> {
-        let order = emission_order(&payload.symbols, &self.limits)?;
-        write_payload(payload, &order, &Ids::Sequential, &self.limits, sink)
+        let (order, tokens) = emission_order(&payload.symbols, &self.limits)?;
+        write_payload(
+            payload,
+            &order,
+            &tokens,
+            &Ids::Sequential,
+            &self.limits,
+            sink,
+        )
     }
 }
 
@@ -162,61 +169,29 @@ impl Ids<'_> {
     }
 }
 
-/// The addresses of tokens [`check_token`] accepted: an address and length
-/// seen before are the same bytes, already checked (the payload is borrowed
-/// for the whole encode, so its strings cannot change under us). A
-/// payload's few dozen distinct kinds and provenances all fit.
-#[derive(Default)]
-struct CheckedTokens {
-    seen: AddressMemo<(usize, usize)>,
-}
-
-impl CheckedTokens {
-    #[inline(always)]
-    fn key(token: &str) -> ((usize, usize), usize) {
-        let key = (token.as_ptr() as usize, token.len());
-        (key, AddressMemo::<()>::home(key.0 ^ key.1.rotate_left(32)))
-    }
-
-    #[inline]
-    fn contains(&self, token: &str) -> bool {
-        let (key, home) = Self::key(token);
-        self.seen.get(key, home).is_some()
-    }
-
-    #[inline]
-    fn insert(&mut self, token: &str) {
-        let (key, home) = Self::key(token);
-        self.seen.insert(key, home, 0);
-    }
-}
-
 /// Symbol indices in canonical emission order: distance ascending, score
-/// descending, input order for ties.
-pub(crate) fn emission_order<S: AsRef<str>>(
-    symbols: &[Symbol<S>],
+/// descending, input order for ties; and the symbols' kinds and
+/// provenances as tokens, each checked once.
+pub(crate) fn emission_order<'a, S: AsRef<str>>(
+    symbols: &'a [Symbol<S>],
     limits: &Limits,
-) -> Result<Vec<u32>, Error> {
+) -> Result<(Vec<u32>, SymbolTokens<'a>), Error> {
     check_count("symbols", symbols.len(), limits)?;
     let mut items: Vec<SortItem> = Vec::with_capacity(symbols.len());
     let mut max_distance = 0u32;
     // Kinds and provenances are a handful of distinct strings: each is
-    // checked the first time its address is seen.
-    let mut checked = CheckedTokens::default();
+    // checked the first time its text is seen.
+    let mut kinds = TokenCache::new("kind", abbreviate_kind);
+    let mut provenances = TokenCache::new("provenance", identity);
+    let mut of = Vec::with_capacity(symbols.len());
     for (i, s) in symbols.iter().enumerate() {
         // Checked here, in input order, where the names are read the way
         // they usually sit in memory, rather than while writing, which
         // visits them in emission order.
         check_token("qualified name", s.qualified_name.as_ref())?;
-        for (what, token) in [
-            ("kind", s.kind.as_ref()),
-            ("provenance", s.provenance.as_ref()),
-        ] {
-            if !checked.contains(token) {
-                check_token(what, token)?;
-                checked.insert(token);
-            }
-        }
+        let kind = kinds.index(s.kind.as_ref())?;
+        let provenance = provenances.index(s.provenance.as_ref())?;
+        of.push((kind, provenance));
         if !s.score.is_finite() {
             return Err(Error::new(
                 ErrorKind::InvalidScore,
@@ -235,7 +210,55 @@ pub(crate) fn emission_order<S: AsRef<str>>(
         });
     }
     sort_items(&mut items, max_distance);
-    Ok(items.iter().map(|item| item.index).collect())
+    let tokens = SymbolTokens {
+        kinds: kinds.tokens,
+        provenances: provenances.tokens,
+        of,
+    };
+    Ok((items.iter().map(|item| item.index).collect(), tokens))
+}
+
+/// The distinct kinds (as written: abbreviated) and provenances of a
+/// payload's symbols, and which of each every symbol has, so that writing a
+/// symbol line looks neither up again.
+pub(crate) struct SymbolTokens<'a> {
+    kinds: Vec<Token<'a>>,
+    provenances: Vec<Token<'a>>,
+    /// `(kind, provenance)` of each symbol, in input order.
+    of: Vec<(u32, u32)>,
+}
+
+impl<'a> SymbolTokens<'a> {
+    /// The tokens of the symbols at `kept`, for a payload of those symbols
+    /// in that order.
+    pub(crate) fn select(&self, kept: &[u32]) -> SymbolTokens<'a> {
+        SymbolTokens {
+            kinds: self.kinds.clone(),
+            provenances: self.provenances.clone(),
+            of: kept
+                .iter()
+                .map(|&i| self.of.get(i as usize).copied().unwrap_or((0, 0)))
+                .collect(),
+        }
+    }
+
+    /// The kind and provenance tokens of symbol `i` (input order; every
+    /// symbol has an entry, and every entry names existing tokens).
+    #[inline(always)]
+    fn of(&self, i: usize) -> (&Token<'a>, &Token<'a>) {
+        let (kind, provenance) = self.of[i];
+        (
+            &self.kinds[kind as usize],
+            &self.provenances[provenance as usize],
+        )
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, i: usize) {
+        if let Some(pair) = self.of.get(i) {
+            crate::hint::prefetch(pair);
+        }
+    }
 }
 
 /// A symbol's place in the sort: distance, then the score as an unsigned key
@@ -959,11 +982,12 @@ fn write_runs(
     Ok(())
 }
 
-/// The shared body of buffered and session encoding. `order` comes from
-/// [`emission_order`], which has checked every symbol.
+/// The shared body of buffered and session encoding. `order` and `tokens`
+/// come from [`emission_order`], which has checked every symbol.
 pub(crate) fn write_payload<S: AsRef<str>, K: Sink + ?Sized>(
     payload: &Payload<S>,
     order: &[u32],
+    tokens: &SymbolTokens<'_>,
     ids: &Ids<'_>,
     limits: &Limits,
     sink: &mut K,
@@ -971,7 +995,7 @@ pub(crate) fn write_payload<S: AsRef<str>, K: Sink + ?Sized>(
     let prepared = prepare(payload, order, ids, limits)?;
     let mut sink = sink;
     let mut lines = Lines::to_sink(&mut sink);
-    write_prepared(payload, order, ids, &prepared, &mut lines)?;
+    write_prepared(payload, order, tokens, ids, &prepared, &mut lines)?;
     lines.finish()?;
     Ok(())
 }
@@ -1109,47 +1133,55 @@ struct TokenCache<'a> {
     /// `(address, length) -> token` of the strings seen so far (as many as
     /// fit).
     recent: AddressMemo<(usize, usize)>,
-    by_text: hashbrown::HashMap<&'a str, usize>,
+    by_text: hashbrown::HashMap<&'a str, u32>,
+    /// What the field is called in an error.
+    what: &'static str,
     /// What is written for a string: the kind abbreviation, or the string.
     written: fn(&'a str) -> &'a str,
 }
 
 impl<'a> TokenCache<'a> {
-    fn new(written: fn(&'a str) -> &'a str) -> TokenCache<'a> {
+    fn new(what: &'static str, written: fn(&'a str) -> &'a str) -> TokenCache<'a> {
         TokenCache {
             tokens: Vec::new(),
             recent: AddressMemo::default(),
             by_text: hashbrown::HashMap::new(),
+            what,
             written,
         }
     }
 
+    /// The index of `text`'s token, checking the text the first time it
+    /// is seen ([`check_token`]).
     #[inline]
-    fn get(&mut self, text: &'a str) -> &Token<'a> {
+    fn index(&mut self, text: &'a str) -> Result<u32, Error> {
         let key = (text.as_ptr() as usize, text.len());
         let home = AddressMemo::<()>::home(key.0 ^ key.1.rotate_left(32));
-        let index = match self.recent.get(key, home) {
-            Some(index) => index as usize,
+        match self.recent.get(key, home) {
+            Some(index) => Ok(index),
             None => self.miss(text, key, home),
-        };
-        &self.tokens[index]
+        }
     }
 
     #[cold]
-    fn miss(&mut self, text: &'a str, key: (usize, usize), home: usize) -> usize {
+    fn miss(&mut self, text: &'a str, key: (usize, usize), home: usize) -> Result<u32, Error> {
         let index = match self.by_text.get(text) {
             Some(&index) => index,
             None => {
-                let index = self.tokens.len();
+                check_token(self.what, text)?;
+                let index = u32::try_from(self.tokens.len()).map_err(|_| {
+                    Error::new(
+                        ErrorKind::LimitExceeded,
+                        alloc::format!("too many distinct {}s", self.what),
+                    )
+                })?;
                 self.tokens.push(Token::new((self.written)(text)));
                 self.by_text.insert(text, index);
                 index
             }
         };
-        if let Ok(index) = u32::try_from(index) {
-            self.recent.insert(key, home, index);
-        }
-        index
+        self.recent.insert(key, home, index);
+        Ok(index)
     }
 }
 
@@ -1232,16 +1264,17 @@ fn write_symbol_lines<S: AsRef<str>>(
     lines: &mut Lines<'_>,
     symbols: &[Symbol<S>],
     order: &[u32],
+    tokens: &SymbolTokens<'_>,
     ids: &Ids<'_>,
     texts: Option<&IdTexts>,
 ) -> Result<(), Error> {
     match (ids, texts) {
         (Ids::Sequential, Some(texts)) => {
-            write_symbol_lines_with(lines, symbols, order, |w, at, p| {
+            write_symbol_lines_with(lines, symbols, order, tokens, |w, at, p| {
                 (texts.put(w, at, p as u32), false)
             })
         }
-        _ => write_symbol_lines_with(lines, symbols, order, |w, at, p| {
+        _ => write_symbol_lines_with(lines, symbols, order, tokens, |w, at, p| {
             let (id, reference) = ids.get(p);
             (line::put_u64(w, at, id), reference)
         }),
@@ -1253,10 +1286,9 @@ fn write_symbol_lines_with<S: AsRef<str>>(
     lines: &mut Lines<'_>,
     symbols: &[Symbol<S>],
     order: &[u32],
+    tokens: &SymbolTokens<'_>,
     put_id: impl Fn(&mut [u8], usize, usize) -> (usize, bool),
 ) -> Result<(), Error> {
-    let mut kinds = TokenCache::new(abbreviate_kind);
-    let mut provenances = TokenCache::new(identity);
     let mut numbers = NumberBuffer::new();
     let mut group: Option<u32> = None;
     for (position, &i) in order.iter().enumerate() {
@@ -1264,6 +1296,7 @@ fn write_symbol_lines_with<S: AsRef<str>>(
             if let Some(s) = symbols.get(far as usize) {
                 crate::hint::prefetch_value(s);
             }
+            tokens.prefetch(far as usize);
         }
         if let Some(&near) = order.get(position + AHEAD) {
             if let Some(s) = symbols.get(near as usize) {
@@ -1277,8 +1310,7 @@ fn write_symbol_lines_with<S: AsRef<str>>(
         }
         // Tokens were checked by `emission_order`.
         let name = s.qualified_name.as_ref().as_bytes();
-        let kind = kinds.get(s.kind.as_ref());
-        let provenance = provenances.get(s.provenance.as_ref());
+        let (kind, provenance) = tokens.of(i as usize);
         let max = 1 + MAX_DIGITS + kind.len() + name.len() + MAX_SCORE + provenance.len() + 5;
         let w = lines.window(max)?;
         w[0] = b'@';
@@ -1322,6 +1354,7 @@ fn write_symbol_lines_with<S: AsRef<str>>(
 fn write_prepared<S: AsRef<str>>(
     payload: &Payload<S>,
     order: &[u32],
+    tokens: &SymbolTokens<'_>,
     ids: &Ids<'_>,
     prepared: &Prepared<'_, S>,
     lines: &mut Lines<'_>,
@@ -1367,7 +1400,7 @@ fn write_prepared<S: AsRef<str>>(
         Ids::Sequential => IdTexts::sequential(order.len()),
         Ids::Session(_) => None,
     };
-    write_symbol_lines(sink, symbols, order, ids, texts.as_ref())?;
+    write_symbol_lines(sink, symbols, order, tokens, ids, texts.as_ref())?;
 
     // The section is written whenever edges were given, so a reader sees
     // `[0]` when every edge named an unknown symbol (as the reference encoders do).

@@ -6,7 +6,7 @@ use alloc::vec::Vec;
 
 use hashbrown::HashMap;
 
-use super::encode::{emission_order, write_payload, Ids};
+use super::encode::{emission_order, write_payload, Ids, SymbolTokens};
 use super::types::{Payload, Symbol};
 use crate::error::{Error, ErrorKind};
 use crate::limits::Limits;
@@ -108,7 +108,7 @@ impl Session {
         sink: &mut K,
     ) -> Result<(), Error> {
         self.fell_back = false;
-        let order = emission_order(&payload.symbols, &self.limits)?;
+        let (order, tokens) = emission_order(&payload.symbols, &self.limits)?;
         let mut fresh: HashMap<(&str, &str), u64> = HashMap::new();
         let mut assigned: Vec<(u64, bool)> = Vec::with_capacity(order.len());
         let mut kept: Vec<u32> = Vec::with_capacity(order.len());
@@ -140,10 +140,17 @@ impl Session {
                 // Spec §9.5: past the bound, fall back to a full non-session payload.
                 self.reset();
                 self.fell_back = true;
-                return write_payload(payload, &order, &Ids::Sequential, &self.limits, sink);
+                return write_payload(
+                    payload,
+                    &order,
+                    &tokens,
+                    &Ids::Sequential,
+                    &self.limits,
+                    sink,
+                );
             }
         }
-        write_payload_session(payload, &kept, &assigned, &self.limits, sink)?;
+        write_payload_session(payload, &kept, &tokens, &assigned, &self.limits, sink)?;
         for (&i, &(id, reference)) in kept.iter().zip(&assigned) {
             if !reference {
                 let s = &payload.symbols[i as usize];
@@ -259,12 +266,13 @@ impl hashbrown::Equivalent<(String, String)> for KeyRef<'_> {
 fn write_payload_session<S: AsRef<str>, K: Sink + ?Sized>(
     payload: &Payload<S>,
     order: &[u32],
+    tokens: &SymbolTokens<'_>,
     ids: &[(u64, bool)],
     limits: &Limits,
     sink: &mut K,
 ) -> Result<(), Error> {
     if order.len() == payload.symbols.len() {
-        return write_payload(payload, order, &Ids::Session(ids), limits, sink);
+        return write_payload(payload, order, tokens, &Ids::Session(ids), limits, sink);
     }
     // Duplicates were dropped: write a payload holding only the kept symbols.
     let trimmed = Payload {
@@ -291,7 +299,15 @@ fn write_payload_session<S: AsRef<str>, K: Sink + ?Sized>(
         ..Payload::default()
     };
     let sequential: Vec<u32> = (0..trimmed.symbols.len() as u32).collect();
-    write_payload(&trimmed, &sequential, &Ids::Session(ids), limits, sink)
+    let tokens = tokens.select(order);
+    write_payload(
+        &trimmed,
+        &sequential,
+        &tokens,
+        &Ids::Session(ids),
+        limits,
+        sink,
+    )
 }
 
 #[cfg(test)]
@@ -339,6 +355,28 @@ mod tests {
             "GCF profile=graph symbols=1 session=true\n## targets\n@0 fn a 0.50 x\n"
         );
         assert!(decode(&out).is_ok());
+    }
+
+    #[test]
+    fn dropped_duplicates_keep_each_symbol_its_own_kind_and_provenance() {
+        // The duplicate comes first in emission order and is dropped, so
+        // every later symbol moves up one place in the trimmed payload.
+        let mut session = Session::new();
+        let sym = |q, kind, provenance, score| Symbol::new(q, kind, score, provenance, 0);
+        let p = Payload {
+            symbols: vec![
+                sym("a", "function", "lsp", 0.9),
+                sym("a", "function", "lsp", 0.9),
+                sym("b", "type", "ast", 0.5),
+                sym("c", "method", "grep", 0.1),
+            ],
+            ..Payload::default()
+        };
+        assert_eq!(
+            session.encode(&p).unwrap(),
+            "GCF profile=graph symbols=3 session=true\n## targets\n@0 fn a 0.90 lsp\n\
+             @1 type b 0.50 ast\n@2 method c 0.10 grep\n"
+        );
     }
 
     #[test]
