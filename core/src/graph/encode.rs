@@ -661,7 +661,7 @@ struct Labels<'a> {
 
 impl<'a> Labels<'a> {
     /// The label of an edge, checking its tokens the first time they are seen.
-    #[inline]
+    #[inline(always)]
     fn intern(&mut self, edge_type: &'a str, status: &'a str) -> Result<u32, Error> {
         let key = (
             edge_type.as_ptr() as usize,
@@ -1221,8 +1221,20 @@ impl<K> AddressMemo<K> {
 }
 
 impl<K: Copy + PartialEq> AddressMemo<K> {
-    #[inline]
+    /// The index kept for `key`, whose home slot is `home` (from
+    /// [`home`](Self::home)); almost every lookup ends at the home slot.
+    #[inline(always)]
     fn get(&self, key: K, home: usize) -> Option<u32> {
+        if let Some(&(cached, value)) = self.slots.get(home) {
+            if cached == key && value != 0 {
+                return Some(value - 1);
+            }
+        }
+        self.probe(key, home)
+    }
+
+    #[inline(never)]
+    fn probe(&self, key: K, home: usize) -> Option<u32> {
         for probe in 0..MEMO_PROBES {
             let (cached, value) = self.slots[(home + probe) % MEMO_SLOTS];
             if value == 0 {
