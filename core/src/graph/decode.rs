@@ -822,12 +822,12 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
     /// are parsed in batches: parsing a batch starts loading every lookup it
     /// will make, so the misses overlap instead of being paid one after the
     /// other. The limits are checked once for the batch (by where parsing
-    /// stops), its endpoints are resolved up to the first that is not a
-    /// declared symbol, and the resolved edges are then appended in one
+    /// stops), parsing also stops at an endpoint that is not a declared
+    /// symbol, and the batch's edges are then appended in one
     /// `extend`, which writes them into the vector's room without a
     /// capacity check per edge.
     fn fast_edges(&mut self, lines: &mut Lines<'a>) {
-        /// Lines parsed ahead of their lookups.
+        /// Lines parsed ahead of the loads their edges make.
         const BATCH: usize = 16;
         /// Lookups ahead of the edge being built whose strings are loaded
         /// (owned and shared strings read them).
@@ -836,7 +836,6 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
         let max = self.limits.max_container_len;
         // Filled afresh (up to `n`) by each batch: initialized once.
         let mut batch = [BatchedEdge::default(); BATCH];
-        let mut ends = [(0u32, 0u32); BATCH];
         loop {
             let rest = lines.remaining();
             let bytes = rest.as_bytes();
@@ -861,9 +860,14 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
                 // Ids are usually their symbol's index: load that slot.
                 self.prefetch_slot(parsed.target);
                 self.prefetch_slot(parsed.source);
+                let (Some(Slot::Symbol(source)), Some(Slot::Symbol(target))) =
+                    (self.ids.get(parsed.source), self.ids.get(parsed.target))
+                else {
+                    break;
+                };
                 batch[n] = BatchedEdge {
-                    target: parsed.target,
-                    source: parsed.source,
+                    source,
+                    target,
                     type_start: offset + parsed.edge_type.0,
                     type_end: offset + parsed.edge_type.1,
                     status_end: offset + parsed.status.1,
@@ -872,26 +876,15 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
                 offset += parsed.next;
                 n += 1;
             }
-            let mut resolved = 0;
-            while resolved < n {
-                let edge = &batch[resolved];
-                let (Some(Slot::Symbol(source)), Some(Slot::Symbol(target))) =
-                    (self.ids.get(edge.source), self.ids.get(edge.target))
-                else {
-                    break;
-                };
-                ends[resolved] = (source, target);
-                resolved += 1;
-            }
             let names = &self.names;
             let symbols = &self.payload.symbols;
             let pool = &mut self.pool;
-            self.payload.edges.extend((0..resolved).map(|i| {
-                if let Some(&(_, ahead)) = ends[..resolved].get(i + AHEAD) {
-                    prefetch_name(names, symbols, ahead);
+            self.payload.edges.extend((0..n).map(|i| {
+                if let Some(ahead) = batch[..n].get(i + AHEAD) {
+                    prefetch_name(names, symbols, ahead.target);
                 }
                 let edge = &batch[i];
-                let (source, target) = ends[i];
+                let (source, target) = (edge.source, edge.target);
                 // SAFETY: every range passed is one `edge_line` returned for
                 // `rest[at..]`, moved by `at` (the start of a line of `rest`,
                 // a char boundary), so it is such a range of `rest` itself.
@@ -904,14 +897,14 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
                 }
             }));
             if let Some(open) = &mut self.open {
-                open.seen += resolved as u64;
+                open.seen += n as u64;
             }
             let mut at = 0;
-            for edge in &batch[..resolved] {
+            for edge in &batch[..n] {
                 lines.skip_line(edge.end - at);
                 at = edge.end;
             }
-            if resolved < BATCH {
+            if n < BATCH {
                 return;
             }
         }
@@ -1127,12 +1120,13 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
     }
 }
 
-/// An edge line of a batch in [`State::fast_edges`]: its ids, and its
+/// An edge line of a batch in [`State::fast_edges`]: its endpoints, and its
 /// fields as byte ranges of the remaining input (moved by the line's offset).
 #[derive(Clone, Copy, Default)]
 struct BatchedEdge {
-    target: u64,
-    source: u64,
+    /// The endpoints' indexes in the symbols.
+    source: u32,
+    target: u32,
     type_start: usize,
     type_end: usize,
     /// `type_end` when the line has no status.
