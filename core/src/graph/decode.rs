@@ -860,10 +860,21 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
                 // Ids are usually their symbol's index: load that slot.
                 self.prefetch_slot(parsed.target);
                 self.prefetch_slot(parsed.source);
-                let (Some(Slot::Symbol(source)), Some(Slot::Symbol(target))) =
-                    (self.ids.get(parsed.source), self.ids.get(parsed.target))
-                else {
-                    break;
+                // `IdTable::get` with its usual case taken out of the loop's
+                // per-id branch: with sequential ids, an id is its index.
+                let (source, target) = if self.ids.sequential {
+                    let len = self.ids.len;
+                    if parsed.source >= len || parsed.target >= len {
+                        break;
+                    }
+                    (parsed.source as u32, parsed.target as u32)
+                } else {
+                    let (Some(Slot::Symbol(source)), Some(Slot::Symbol(target))) =
+                        (self.ids.get(parsed.source), self.ids.get(parsed.target))
+                    else {
+                        break;
+                    };
+                    (source, target)
                 };
                 batch[n] = BatchedEdge {
                     source,
