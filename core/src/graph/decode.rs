@@ -761,10 +761,7 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
     /// symbol (shared strings, and symbols resolved from a session).
     #[inline]
     fn endpoint(&self, index: u32) -> T {
-        match self.names.get(index as usize) {
-            Some(Some(name)) if !T::SHARES => T::borrowed(name),
-            _ => self.payload.symbols[index as usize].qualified_name.copy(),
-        }
+        endpoint_of(&self.names, &self.payload.symbols, index)
     }
 
     /// Whether one more symbol (`symbols`) or edge (`edges`) stays within
@@ -824,59 +821,99 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
     /// so looking it up is a likely cache miss on a large payload. The lines
     /// are parsed in batches: parsing a batch starts loading every lookup it
     /// will make, so the misses overlap instead of being paid one after the
-    /// other, and the batch is then applied line by line.
+    /// other. The limits are checked once for the batch (by where parsing
+    /// stops), parsing also stops at an endpoint that is not a declared
+    /// symbol, and the batch's edges are then appended in one
+    /// `extend`, which writes them into the vector's room without a
+    /// capacity check per edge.
     fn fast_edges(&mut self, lines: &mut Lines<'a>) {
-        /// Lines parsed ahead of their lookups.
+        /// Lines parsed ahead of the loads their edges make.
         const BATCH: usize = 16;
         /// Lookups ahead of the edge being built whose strings are loaded
         /// (owned and shared strings read them).
         const AHEAD: usize = 4;
         let max_line_len = self.limits.max_line_len;
+        let max = self.limits.max_container_len;
         // Filled afresh (up to `n`) by each batch: initialized once.
-        let mut batch = [(0usize, decode_fast::EdgeLine::default()); BATCH];
+        let mut batch = [BatchedEdge::default(); BATCH];
         loop {
             let rest = lines.remaining();
             let bytes = rest.as_bytes();
+            // Edges that still fit the container limit (and none if the
+            // symbols already fill it): the line after them is left to the
+            // general path, which reports the error.
+            let room = if self.payload.symbols.len() + self.payload.references.len() <= max {
+                max.saturating_sub(self.payload.edges.len())
+            } else {
+                0
+            };
+            let limit = room.min(BATCH);
             let mut n = 0;
             let mut offset = 0;
-            while n < BATCH {
+            while n < limit {
                 let Some(parsed) = decode_fast::edge_line(&bytes[offset..]) else {
                     break;
                 };
+                if parsed.len > max_line_len {
+                    break;
+                }
                 // Ids are usually their symbol's index: load that slot.
                 self.prefetch_slot(parsed.target);
                 self.prefetch_slot(parsed.source);
-                batch[n] = (offset, parsed);
+                // `IdTable::get` with its usual case taken out of the loop's
+                // per-id branch: with sequential ids, an id is its index.
+                let (source, target) = if self.ids.sequential {
+                    let len = self.ids.len;
+                    if parsed.source >= len || parsed.target >= len {
+                        break;
+                    }
+                    (parsed.source as u32, parsed.target as u32)
+                } else {
+                    let (Some(Slot::Symbol(source)), Some(Slot::Symbol(target))) =
+                        (self.ids.get(parsed.source), self.ids.get(parsed.target))
+                    else {
+                        break;
+                    };
+                    (source, target)
+                };
+                batch[n] = BatchedEdge {
+                    source,
+                    target,
+                    type_start: offset + parsed.edge_type.0,
+                    type_end: offset + parsed.edge_type.1,
+                    status_end: offset + parsed.status.1,
+                    end: offset + parsed.next,
+                };
                 offset += parsed.next;
                 n += 1;
             }
-            for i in 0..n {
-                let (at, parsed) = batch[i];
-                if let Some(&(_, ahead)) = batch.get(i + AHEAD).filter(|_| i + AHEAD < n) {
-                    self.prefetch_text(ahead.target);
+            let names = &self.names;
+            let symbols = &self.payload.symbols;
+            let pool = &mut self.pool;
+            self.payload.edges.extend((0..n).map(|i| {
+                if let Some(ahead) = batch[..n].get(i + AHEAD) {
+                    prefetch_name(names, symbols, ahead.target);
                 }
-                if parsed.len > max_line_len || !self.room_for(0, 1) {
-                    return;
+                let edge = &batch[i];
+                let (source, target) = (edge.source, edge.target);
+                // SAFETY: every range passed is one `edge_line` returned for
+                // `rest[at..]`, moved by `at` (the start of a line of `rest`,
+                // a char boundary), so it is such a range of `rest` itself.
+                let field = |range| unsafe { decode_fast::field_str(rest, 0, range) };
+                Edge {
+                    source: endpoint_of(names, symbols, source),
+                    target: endpoint_of(names, symbols, target),
+                    edge_type: T::label(pool, Label::EdgeType, field(edge.edge_type())),
+                    status: T::label(pool, Label::Status, field(edge.status())),
                 }
-                let (Some(Slot::Symbol(source)), Some(Slot::Symbol(target))) =
-                    (self.ids.get(parsed.source), self.ids.get(parsed.target))
-                else {
-                    return;
-                };
-                // SAFETY: `at` starts a line of `rest` (a char boundary), and
-                // every range passed is one `edge_line` returned for `rest[at..]`.
-                let field = |range| unsafe { decode_fast::field_str(rest, at, range) };
-                let edge = Edge {
-                    source: self.endpoint(source),
-                    target: self.endpoint(target),
-                    edge_type: T::label(&mut self.pool, Label::EdgeType, field(parsed.edge_type)),
-                    status: T::label(&mut self.pool, Label::Status, field(parsed.status)),
-                };
-                self.payload.edges.push(edge);
-                if let Some(open) = &mut self.open {
-                    open.seen += 1;
-                }
-                lines.skip_line(parsed.next);
+            }));
+            if let Some(open) = &mut self.open {
+                open.seen += n as u64;
+            }
+            let mut at = 0;
+            for edge in &batch[..n] {
+                lines.skip_line(edge.end - at);
+                at = edge.end;
             }
             if n < BATCH {
                 return;
@@ -893,25 +930,6 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
             crate::hint::prefetch(self.payload.symbols.as_ptr().wrapping_add(index));
         } else {
             crate::hint::prefetch(self.names.as_ptr().wrapping_add(index));
-        }
-    }
-
-    /// Starts loading the string an edge to symbol `id` will read (owned
-    /// strings copy the name's bytes, shared ones count a reference).
-    #[inline(always)]
-    fn prefetch_text(&self, id: u64) {
-        if !T::READS_TEXT {
-            return;
-        }
-        if let Some(Slot::Symbol(index)) = self.ids.get(id) {
-            match self.names.get(index as usize) {
-                Some(Some(name)) if !T::SHARES => crate::hint::prefetch_bytes(name.as_bytes()),
-                _ => {
-                    if let Some(symbol) = self.payload.symbols.get(index as usize) {
-                        crate::hint::prefetch(symbol.qualified_name.as_ref().as_ptr());
-                    }
-                }
-            }
         }
     }
 
@@ -1110,6 +1128,62 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
             }
         }
         Ok(self.payload)
+    }
+}
+
+/// An edge line of a batch in [`State::fast_edges`]: its endpoints, and its
+/// fields as byte ranges of the remaining input (moved by the line's offset).
+#[derive(Clone, Copy, Default)]
+struct BatchedEdge {
+    /// The endpoints' indexes in the symbols.
+    source: u32,
+    target: u32,
+    type_start: usize,
+    type_end: usize,
+    /// `type_end` when the line has no status.
+    status_end: usize,
+    /// Just past the line's terminator.
+    end: usize,
+}
+
+impl BatchedEdge {
+    #[inline(always)]
+    fn edge_type(&self) -> (usize, usize) {
+        (self.type_start, self.type_end)
+    }
+
+    /// The status follows the type and its space; an empty range at the
+    /// type's end when there is none.
+    #[inline(always)]
+    fn status(&self) -> (usize, usize) {
+        ((self.type_end + 1).min(self.status_end), self.status_end)
+    }
+}
+
+/// [`State::endpoint`] on the fields it reads, so edges can be built while
+/// the edge vector is borrowed.
+#[inline(always)]
+fn endpoint_of<'a, T: Text<'a>>(names: &[Option<&'a str>], symbols: &[Symbol<T>], index: u32) -> T {
+    match names.get(index as usize) {
+        Some(Some(name)) if !T::SHARES => T::borrowed(name),
+        _ => symbols[index as usize].qualified_name.copy(),
+    }
+}
+
+/// Starts loading the string an edge to symbol `index` will read (owned
+/// strings copy the name's bytes, shared ones count a reference).
+#[inline(always)]
+fn prefetch_name<'a, T: Text<'a>>(names: &[Option<&'a str>], symbols: &[Symbol<T>], index: u32) {
+    if !T::READS_TEXT {
+        return;
+    }
+    match names.get(index as usize) {
+        Some(Some(name)) if !T::SHARES => crate::hint::prefetch_bytes(name.as_bytes()),
+        _ => {
+            if let Some(symbol) = symbols.get(index as usize) {
+                crate::hint::prefetch(symbol.qualified_name.as_ref().as_ptr());
+            }
+        }
     }
 }
 
