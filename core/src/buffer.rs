@@ -7,10 +7,13 @@
 //!
 //! The buffer is zero-filled once at construction and its fill level is kept
 //! apart from the allocation, so a writer can assemble a whole line straight
-//! into the free tail ([`Buffered::tail`]) with plain safe slice stores and
-//! publish it with one [`Buffered::commit`]: one capacity check per line
-//! instead of one per piece, and a line that is abandoned half-way (a cell the
-//! fast path does not handle) leaves nothing behind.
+//! into the free tail ([`Buffered::tail`], or a fixed-size
+//! [`Buffered::window`]) and publish it with one [`Buffered::commit`]: one
+//! capacity check per line instead of one per piece, and a line that is
+//! abandoned half-way (a cell the fast path does not handle) leaves nothing
+//! behind. The tail is initialised memory, so a writer may fill it with safe
+//! slice stores (the graph writer) or, having checked its room, with raw
+//! stores (the generic writer's row assembly).
 
 use alloc::boxed::Box;
 use alloc::vec;
