@@ -7,60 +7,26 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use gcf_benches::workload::{employees, graph, oracle_edge, oracle_symbol, EMPLOYEE_FIELDS, SEED};
-use gcf_core::graph::{StreamOptions, StreamWriter, Symbol};
 use gcf_core::CountingSink;
 
 const ROWS: usize = 1_000_000;
 
 fn stream_graph(c: &mut Criterion) {
     let w = graph(ROWS, SEED);
-    // A producer streams breadth first: symbols grouped by distance.
-    let mut order: Vec<u32> = (0..ROWS as u32).collect();
-    order.sort_by_key(|&i| w.symbols[i as usize].distance);
-    let mut stream_id = vec![0u64; ROWS];
-    for (id, &i) in order.iter().enumerate() {
-        stream_id[i as usize] = id as u64;
-    }
-    let symbols: Vec<Symbol<&str>> = order
-        .iter()
-        .map(|&i| {
-            let s = &w.symbols[i as usize];
-            Symbol::new(
-                s.qualified_name.as_str(),
-                s.kind,
-                s.score,
-                s.provenance,
-                s.distance,
-            )
-        })
-        .collect();
-    let edges: Vec<(u64, u64, &str)> = w.edges[..ROWS]
-        .iter()
-        .map(|&(s, t, ty)| (stream_id[s as usize], stream_id[t as usize], ty))
-        .collect();
-
+    let rows = w.stream(ROWS);
     let mut group = c.benchmark_group("stream_graph");
     group.throughput(Throughput::Elements(2 * ROWS as u64));
     group.sample_size(10);
     group.bench_function(BenchmarkId::new("gcf-core", ROWS), |b| {
-        b.iter(|| {
-            let mut out =
-                StreamWriter::new(CountingSink::default(), StreamOptions::default()).unwrap();
-            for s in &symbols {
-                out.write_symbol(s).unwrap();
-            }
-            for &(s, t, ty) in &edges {
-                out.write_edge(s, t, ty, "").unwrap();
-            }
-            out.finish().unwrap().bytes
-        })
+        b.iter(|| rows.write_core())
     });
-    drop(symbols);
     // The crate's encoder takes owned symbols and names edges by name.
-    let theirs: Vec<gcf_oracle::Symbol> = order
+    let theirs: Vec<gcf_oracle::Symbol> = rows
+        .order
         .iter()
         .map(|&i| oracle_symbol(&w.symbols[i as usize]))
         .collect();
+    drop(rows);
     let their_edges: Vec<gcf_oracle::Edge> = w.edges[..ROWS]
         .iter()
         .map(|&(s, t, ty)| {

@@ -132,6 +132,49 @@ pub struct GraphWorkload {
     pub edges: Vec<(u32, u32, &'static str)>,
 }
 
+impl GraphSymbol {
+    /// The symbol for gcf-core, borrowing its strings.
+    pub fn borrowed(&self) -> gcf_core::graph::Symbol<&str> {
+        gcf_core::graph::Symbol::new(
+            self.qualified_name.as_str(),
+            self.kind,
+            self.score,
+            self.provenance,
+            self.distance,
+        )
+    }
+}
+
+/// A graph workload as rows for the streaming writers, built before any
+/// timing starts.
+pub struct GraphStream<'w> {
+    /// Workload indexes of the symbols in stream order.
+    pub order: Vec<u32>,
+    /// The symbols in stream order.
+    pub symbols: Vec<gcf_core::graph::Symbol<&'w str>>,
+    /// `(source id, target id, edge type)`.
+    pub edges: Vec<(u64, u64, &'static str)>,
+}
+
+impl GraphStream<'_> {
+    /// Streams every row through gcf-core's writer into a discarding sink;
+    /// returns the bytes written. Never inlined, so that a profiler can
+    /// count just the writer (`--toggle-collect` on this function).
+    #[inline(never)]
+    pub fn write_core(&self) -> u64 {
+        use gcf_core::graph::{StreamOptions, StreamWriter};
+        let mut out =
+            StreamWriter::new(gcf_core::CountingSink::default(), StreamOptions::default()).unwrap();
+        for s in &self.symbols {
+            out.write_symbol(s).unwrap();
+        }
+        for &(s, t, ty) in &self.edges {
+            out.write_edge(s, t, ty, "").unwrap();
+        }
+        out.finish().unwrap().bytes
+    }
+}
+
 /// Writes the qualified name of symbol `i` into `out` (cleared first).
 ///
 /// The name depends only on `(i, seed)`, so a streaming producer can
@@ -214,22 +257,10 @@ pub fn graph(n: usize, seed: u64) -> GraphWorkload {
 impl GraphWorkload {
     /// The payload for gcf-core, borrowing every string.
     pub fn payload(&self) -> gcf_core::graph::Payload<&str> {
-        use gcf_core::graph::{Edge, Payload, Symbol};
+        use gcf_core::graph::{Edge, Payload};
         Payload {
             tool: "context_for_task",
-            symbols: self
-                .symbols
-                .iter()
-                .map(|s| {
-                    Symbol::new(
-                        s.qualified_name.as_str(),
-                        s.kind,
-                        s.score,
-                        s.provenance,
-                        s.distance,
-                    )
-                })
-                .collect(),
+            symbols: self.symbols.iter().map(GraphSymbol::borrowed).collect(),
             edges: self
                 .edges
                 .iter()
@@ -242,6 +273,29 @@ impl GraphWorkload {
                 })
                 .collect(),
             ..Payload::default()
+        }
+    }
+
+    /// What a producer streams (the `stream_graph` bench and `graph_probe
+    /// stream`): the symbols breadth first (grouped by distance), then the
+    /// first `edges` edges, by their symbols' stream ids.
+    pub fn stream(&self, edges: usize) -> GraphStream<'_> {
+        let mut order: Vec<u32> = (0..self.symbols.len() as u32).collect();
+        order.sort_by_key(|&i| self.symbols[i as usize].distance);
+        let mut stream_id = vec![0u64; order.len()];
+        for (id, &i) in order.iter().enumerate() {
+            stream_id[i as usize] = id as u64;
+        }
+        GraphStream {
+            symbols: order
+                .iter()
+                .map(|&i| self.symbols[i as usize].borrowed())
+                .collect(),
+            edges: self.edges[..edges.min(self.edges.len())]
+                .iter()
+                .map(|&(s, t, ty)| (stream_id[s as usize], stream_id[t as usize], ty))
+                .collect(),
+            order,
         }
     }
 

@@ -82,38 +82,16 @@ fn main() {
 
 /// The `stream_graph` criterion bench (benches/stream.rs) as a probe: `n`
 /// symbols in breadth-first order, then `n` edges by id, into a discarding
-/// sink. The rows are built outside [`stream_rows`], so
-/// `--toggle-collect='graph_probe::stream_rows'` counts only the writer.
+/// sink. The rows are built first, so
+/// `--toggle-collect='gcf_benches::workload::GraphStream::write_core'`
+/// counts only the writer.
 fn stream(w: &gcf_benches::workload::GraphWorkload, n: usize, iters: usize) {
-    use gcf_core::graph::Symbol;
-    let mut order: Vec<u32> = (0..n as u32).collect();
-    order.sort_by_key(|&i| w.symbols[i as usize].distance);
-    let mut stream_id = vec![0u64; n];
-    for (id, &i) in order.iter().enumerate() {
-        stream_id[i as usize] = id as u64;
-    }
-    let symbols: Vec<Symbol<&str>> = order
-        .iter()
-        .map(|&i| {
-            let s = &w.symbols[i as usize];
-            Symbol::new(
-                s.qualified_name.as_str(),
-                s.kind,
-                s.score,
-                s.provenance,
-                s.distance,
-            )
-        })
-        .collect();
-    let edges: Vec<(u64, u64, &str)> = w.edges[..n.min(w.edges.len())]
-        .iter()
-        .map(|&(s, t, ty)| (stream_id[s as usize], stream_id[t as usize], ty))
-        .collect();
+    let rows = w.stream(n);
     let mut times = Vec::with_capacity(iters);
     let mut bytes = 0;
     for _ in 0..iters {
         let start = Instant::now();
-        bytes = stream_rows(&symbols, &edges);
+        bytes = rows.write_core();
         times.push(start.elapsed().as_secs_f64() * 1e3);
     }
     times.sort_by(f64::total_cmp);
@@ -122,21 +100,6 @@ fn stream(w: &gcf_benches::workload::GraphWorkload, n: usize, iters: usize) {
         times[0],
         times[times.len() / 2]
     );
-}
-
-/// What the criterion bench times: a writer, every symbol, every edge, the trailer.
-#[inline(never)]
-fn stream_rows(symbols: &[gcf_core::graph::Symbol<&str>], edges: &[(u64, u64, &str)]) -> u64 {
-    use gcf_core::graph::{StreamOptions, StreamWriter};
-    let mut out =
-        StreamWriter::new(gcf_core::CountingSink::default(), StreamOptions::default()).unwrap();
-    for s in symbols {
-        out.write_symbol(s).unwrap();
-    }
-    for &(s, t, ty) in edges {
-        out.write_edge(s, t, ty, "").unwrap();
-    }
-    out.finish().unwrap().bytes
 }
 
 /// Builds a payload shaped like `p` (same symbols and edges, same string

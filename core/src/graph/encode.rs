@@ -669,7 +669,7 @@ impl<'a> Labels<'a> {
             status.as_ptr() as usize,
             status.len(),
         );
-        let home = AddressMemo::<()>::home(key.0 ^ key.1 ^ key.2.rotate_left(29));
+        let home = memo_home(key.0 ^ key.1 ^ key.2.rotate_left(29));
         match self.recent.get(key, home) {
             Some(label) => Ok(label),
             None => self.intern_slow(edge_type, status, key, home),
@@ -1079,44 +1079,39 @@ fn resolve_edges<'a, S: AsRef<str>>(
 ) -> Result<Vec<KnownEdge>, Error> {
     let mut known: Vec<KnownEdge> = Vec::with_capacity(edges.len());
     let endpoints = |e: &'a Edge<S>| (e.source.as_ref(), e.target.as_ref());
+    let mut keep = |source: u32, target: u32, e: &'a Edge<S>| -> Result<(), Error> {
+        let label = labels.intern(e.edge_type.as_ref(), e.status.as_ref())?;
+        if let Some(count) = per_source.get_mut(source as usize) {
+            *count += 1;
+        }
+        known.push(KnownEdge {
+            source,
+            target,
+            label,
+        });
+        Ok(())
+    };
     if !index.prefers_addresses(edges.iter().map(endpoints)) {
         let pair = |j: usize| endpoints(&edges[j]);
         index.resolve_pairs(edges.len(), pair, |j, source, target| {
-            if let (Some(source), Some(target)) = (source, target) {
-                let e = &edges[j];
-                let label = labels.intern(e.edge_type.as_ref(), e.status.as_ref())?;
-                if let Some(count) = per_source.get_mut(source as usize) {
-                    *count += 1;
-                }
-                known.push(KnownEdge {
-                    source,
-                    target,
-                    label,
-                });
+            match (source, target) {
+                (Some(source), Some(target)) => keep(source, target, &edges[j]),
+                _ => Ok(()),
             }
-            Ok::<(), Error>(())
         })?;
-        return Ok(known);
-    }
-    for (j, e) in edges.iter().enumerate() {
-        if let Some(ahead) = edges.get(j + AHEAD) {
-            let (source, target) = endpoints(ahead);
-            index.prefetch_address_slot(index.address_slot(source));
-            index.prefetch_address_slot(index.address_slot(target));
-        }
-        let (source, target) = endpoints(e);
-        let source = index.position_from_slot(source, index.address_slot(source));
-        let target = index.position_from_slot(target, index.address_slot(target));
-        if let (Some(source), Some(target)) = (source, target) {
-            let label = labels.intern(e.edge_type.as_ref(), e.status.as_ref())?;
-            if let Some(count) = per_source.get_mut(source as usize) {
-                *count += 1;
+    } else {
+        for (j, e) in edges.iter().enumerate() {
+            if let Some(ahead) = edges.get(j + AHEAD) {
+                let (source, target) = endpoints(ahead);
+                index.prefetch_address_slot(index.address_slot(source));
+                index.prefetch_address_slot(index.address_slot(target));
             }
-            known.push(KnownEdge {
-                source,
-                target,
-                label,
-            });
+            let (source, target) = endpoints(e);
+            let source = index.position_from_slot(source, index.address_slot(source));
+            let target = index.position_from_slot(target, index.address_slot(target));
+            if let (Some(source), Some(target)) = (source, target) {
+                keep(source, target, e)?;
+            }
         }
     }
     Ok(known)
@@ -1156,7 +1151,7 @@ impl<'a> TokenCache<'a> {
     #[inline]
     fn index(&mut self, text: &'a str) -> Result<u32, Error> {
         let key = (text.as_ptr() as usize, text.len());
-        let home = AddressMemo::<()>::home(key.0 ^ key.1.rotate_left(32));
+        let home = memo_home(key.0 ^ key.1.rotate_left(32));
         match self.recent.get(key, home) {
             Some(index) => Ok(index),
             None => self.miss(text, key, home),
@@ -1212,17 +1207,16 @@ impl<K: Copy + Default> Default for AddressMemo<K> {
     }
 }
 
-impl<K> AddressMemo<K> {
-    /// The home slot of a key whose addresses and lengths mix to `mixed`.
-    #[inline]
-    fn home(mixed: usize) -> usize {
-        ((mixed as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58) as usize
-    }
+/// The [`AddressMemo`] home slot of a key whose addresses and lengths mix
+/// to `mixed`.
+#[inline]
+fn memo_home(mixed: usize) -> usize {
+    ((mixed as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58) as usize
 }
 
 impl<K: Copy + PartialEq> AddressMemo<K> {
     /// The index kept for `key`, whose home slot is `home` (from
-    /// [`home`](Self::home)); almost every lookup ends at the home slot.
+    /// [`memo_home`]); almost every lookup ends at the home slot.
     #[inline(always)]
     fn get(&self, key: K, home: usize) -> Option<u32> {
         if let Some(&(cached, value)) = self.slots.get(home) {
