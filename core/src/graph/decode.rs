@@ -9,6 +9,7 @@ use alloc::vec::Vec;
 use hashbrown::HashMap;
 
 use super::decode_fast;
+use super::encode::is_token;
 use super::kind::expand_known;
 use super::types::{Edge, Location, Payload, Reference, Symbol};
 use crate::error::{Error, ErrorKind};
@@ -1000,6 +1001,11 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
             (value, &line.text[end..])
         } else {
             let end = rest.find(' ').unwrap_or(rest.len());
+            if !is_token(&rest[..end]) {
+                return Err(bad(
+                    "a bare file path contains no whitespace or control characters",
+                ));
+            }
             (Cow::Borrowed(&rest[..end]), &rest[end..])
         };
         let mut numbers = [0u32; 4];
@@ -1233,8 +1239,9 @@ pub(crate) fn parse_id_prefix<'a>(
     }
 }
 
-/// Splits ` a b c d` (leading space included) into exactly `N` non-empty
-/// space-separated fields.
+/// Splits ` a b c d` (leading space included) into exactly `N`
+/// space-separated fields, each a token (non-empty, no whitespace or control
+/// characters: spec §4 `qname`, `provenance`; see [`is_token`]).
 #[inline]
 pub(crate) fn split_fields<const N: usize>(rest: &str) -> Option<[&str; N]> {
     let mut rest = rest.strip_prefix(' ')?;
@@ -1248,7 +1255,7 @@ pub(crate) fn split_fields<const N: usize>(rest: &str) -> Option<[&str; N]> {
         } else {
             rest.find(' ')?
         };
-        if end == 0 {
+        if !is_token(&rest[..end]) {
             return None;
         }
         *slot = &rest[..end];
@@ -1324,6 +1331,11 @@ pub(crate) fn parse_edge_line<'a>(line: &Line<'a>) -> Result<EdgeLine<'a>, Error
     if parts.next().is_some() || (status.is_empty() && rest.len() > edge_type.len()) {
         return Err(syntax("expected `@target<@source type [status]`"));
     }
+    if !is_token(edge_type) || !(status.is_empty() || is_token(status)) {
+        return Err(syntax(
+            "the edge type and status contain no whitespace or control characters",
+        ));
+    }
     Ok(EdgeLine {
         source,
         target,
@@ -1397,6 +1409,68 @@ mod tests {
             Edge::new("a.B".into(), "a.A".into(), "calls".into())
         );
         assert_eq!(p.edges[1].status, "added");
+    }
+
+    #[test]
+    fn fields_with_whitespace_or_control_characters_are_rejected() {
+        // Spec §4: `qname`, `provenance` and `edge-type` are printable and
+        // never contain whitespace; the encoder refuses the same characters
+        // (`check_token`), so a decoder that took them would accept payloads
+        // no encoder writes.
+        let nodes = |a: &str, b: &str| {
+            alloc::format!(
+                "GCF profile=graph symbols=2 edges=1\n## targets\n{a}\n{b}\n## edges [1]\n@0<@1 calls\n"
+            )
+        };
+        for bad in [
+            "\t", "\u{1}", "\u{7f}", "\u{85}", "\u{a0}", "\u{2028}", "\u{3000}",
+        ] {
+            for line in [
+                alloc::format!("@0 fn a{bad}b 0.50 lsp"),
+                alloc::format!("@0 f{bad}n ab 0.50 lsp"),
+                alloc::format!("@0 fn ab 0.50 l{bad}sp"),
+                alloc::format!("@0 fn ab 0.50 lsp{bad}"),
+            ] {
+                for text in [
+                    nodes(&line, "@1 fn b 0.40 x"),
+                    nodes("@1 fn b 0.40 x", &line),
+                ] {
+                    assert_eq!(err(&text).0, ErrorKind::InvalidNodeLine, "{text:?}");
+                    assert!(decode_shared(&text).is_err() && decode_borrowed(&text).is_err());
+                }
+            }
+            for edge in [
+                alloc::format!("@0<@1 ca{bad}lls"),
+                alloc::format!("@0<@1 calls{bad}"),
+                alloc::format!("@0<@1 calls add{bad}ed"),
+            ] {
+                let text = alloc::format!(
+                    "GCF profile=graph symbols=2 edges=1\n## targets\n@0 fn a 0.50 x\n@1 fn b 0.40 x\n## edges [1]\n{edge}\n"
+                );
+                assert_eq!(
+                    err(&text),
+                    (ErrorKind::InvalidEdgeSyntax, Some(6), Some(1)),
+                    "{text:?}"
+                );
+            }
+            let text = alloc::format!(
+                "GCF profile=graph symbols=1\n## targets\n@0 fn a 0.50 x\n## loc [1]\n@0 a{bad}.go 3 1\n"
+            );
+            assert_eq!(err(&text).0, ErrorKind::InvalidNodeLine, "{text:?}");
+        }
+        // Non-ASCII text without whitespace or controls is still a field,
+        // on every line shape.
+        let text = "GCF profile=graph symbols=2 edges=1\n## targets\n@0 fn é.名 0.50 ünï\n\
+                    @1 ƒn b 0.40 x\n## edges [1]\n@0<@1 rüft neu\n## loc [1]\n@0 dätei.go 3 1\n";
+        let p = decode(text).unwrap();
+        assert_eq!(p.symbols[0].qualified_name, "é.名");
+        assert_eq!(p.symbols[0].provenance, "ünï");
+        assert_eq!(p.symbols[1].kind, "ƒn");
+        assert_eq!(
+            (p.edges[0].edge_type.as_str(), p.edges[0].status.as_str()),
+            ("rüft", "neu")
+        );
+        assert_eq!(p.locations[0].file, "dätei.go");
     }
 
     #[test]

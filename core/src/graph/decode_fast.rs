@@ -67,14 +67,19 @@ pub(super) unsafe fn field_str(text: &str, at: usize, (start, end): (usize, usiz
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
 
-/// The offset of the first byte at or after `p` that is a space or a control
-/// character (`<= 0x20`: the field separator, `\n`, `\r`, `\t`, ...), or
-/// `b.len()`. Fields are separated by single spaces, so this finds a field's
-/// end; the caller then looks at which byte stopped it.
+/// The offset of the first byte at or after `p` that is not printable ASCII
+/// (`0x21..=0x7e`), or `b.len()`: a space or a control character (the field
+/// separator, `\n`, `\r`, `\t`, ...), DEL, or a byte of a non-ASCII
+/// character. Fields are separated by single spaces, so this finds a field's
+/// end; the caller then looks at which byte stopped it, and anything but the
+/// separator or the line's end sends the line to the general path, which
+/// decides non-ASCII text character by character (a Unicode space or a C1
+/// control is no more allowed in a field than a tab).
 ///
-/// Eight bytes at a time: `(x - 0x21..) & !x & 0x80..` flags every byte below
-/// 0x21 (bytes >= 0x80 have their top bit set, so `!x` clears them); a borrow
-/// can only flag bytes *above* a flagged one, so the lowest flag is exact.
+/// Eight bytes at a time: `(!(x + 0x5f..) | (x + 0x01..) | x) & 0x80..`
+/// flags the bytes below 0x21, at or above 0x7f, and non-ASCII; a carry out
+/// of a byte only comes from a flagged byte (`>= 0xa1`, or `0xff`) and only
+/// reaches the bytes above it, so the lowest flag is exact.
 ///
 /// On x86-64, sixteen bytes at a time first (SSE2, part of the baseline):
 /// names are most of a node line's bytes and usually longer than 32.
@@ -82,7 +87,7 @@ const HIGHS: u64 = 0x8080_8080_8080_8080;
 pub(super) fn field_end(b: &[u8], mut p: usize) -> usize {
     #[cfg(target_arch = "x86_64")]
     while let Some(chunk) = b.get(p..p + 16) {
-        let mask = separators16(chunk);
+        let mask = field_stops16(chunk);
         if mask != 0 {
             return p + mask.trailing_zeros() as usize;
         }
@@ -92,25 +97,26 @@ pub(super) fn field_end(b: &[u8], mut p: usize) -> usize {
         let mut word = [0u8; 8];
         word.copy_from_slice(chunk);
         let x = u64::from_le_bytes(word);
-        let hits = x.wrapping_sub(ONES.wrapping_mul(0x21)) & !x & HIGHS;
+        let hits = (!x.wrapping_add(ONES.wrapping_mul(0x5f)) | x.wrapping_add(ONES) | x) & HIGHS;
         if hits != 0 {
             return p + (hits.trailing_zeros() / 8) as usize;
         }
         p += 8;
     }
-    while p < b.len() && b[p] > b' ' {
+    while p < b.len() && matches!(b[p], 0x21..=0x7e) {
         p += 1;
     }
     p
 }
 
-/// A bit per byte of `chunk` (16 bytes), set where the byte is `<= 0x20`:
-/// an unsigned minimum with 0x20 leaves exactly those bytes unchanged.
+/// A bit per byte of `chunk` (16 bytes), set where the byte is not
+/// printable ASCII (see [`field_end`]): adding 0x5f moves `0x21..=0x7e` to
+/// `0x80..=0xdd`, which as signed bytes are exactly those below -34.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn separators16(chunk: &[u8]) -> u32 {
+fn field_stops16(chunk: &[u8]) -> u32 {
     use core::arch::x86_64::{
-        _mm_cmpeq_epi8, _mm_min_epu8, _mm_movemask_epi8, _mm_set1_epi8, _mm_set_epi64x,
+        _mm_add_epi8, _mm_cmplt_epi8, _mm_movemask_epi8, _mm_set1_epi8, _mm_set_epi64x,
     };
     let mut lo = [0u8; 8];
     let mut hi = [0u8; 8];
@@ -120,8 +126,9 @@ fn separators16(chunk: &[u8]) -> u32 {
     // is available; none of them touches memory.
     unsafe {
         let x = _mm_set_epi64x(i64::from_le_bytes(hi), i64::from_le_bytes(lo));
-        let low = _mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(0x20)), x);
-        _mm_movemask_epi8(low) as u32
+        let shifted = _mm_add_epi8(x, _mm_set1_epi8(0x5f));
+        let printable = _mm_cmplt_epi8(shifted, _mm_set1_epi8(-34));
+        !(_mm_movemask_epi8(printable) as u32) & 0xffff
     }
 }
 
@@ -561,7 +568,6 @@ mod tests {
             "@0 fn pkg.A 0.50 lsp",
             "@12 iface github.com/acme/billing/pkg/api/auth.Server12.Handle 1.00 lsp_resolved",
             "@1234567890123456789 widget a -12.34 x",
-            "@0 ext é.名前 0.00 ast",
             "@3 fn a -0.00 x",
             "@3 fn a 9999999999999.99 x",
             "@3 fn a 123.45 x",
@@ -590,6 +596,11 @@ mod tests {
             "@0 fn a +0.50 x",
             "@0 fn a 0,50 x",
             "@0 fn a 0.5a x",
+            // Non-ASCII and DEL: decided by the general path.
+            "@0 ext é.名前 0.00 ast",
+            "@0 fn a\u{7f} 0.50 x",
+            "@0 fn a\u{85}b 0.50 x",
+            "@0 fn a 0.50 x\u{a0}",
         ] {
             assert!(!check_node(text), "{text:?} should not take the fast path");
         }
@@ -623,7 +634,6 @@ mod tests {
             "@0<@1 calls",
             "@4711<@1 implements added",
             "@1234567890123456789<@0 x y",
-            "@0<@0 é<@名",
         ] {
             assert!(check_edge(text), "{text:?} should take the fast path");
         }
@@ -641,6 +651,9 @@ mod tests {
             "@0<@00000000000000000001 calls",
             "@0<@1 ca\tlls",
             "@0<@1\tcalls",
+            "@0<@0 é<@名",
+            "@0<@1 calls\u{7f}",
+            "@0<@1 calls add\u{2028}ed",
             "",
             "@",
         ] {
@@ -753,9 +766,9 @@ mod tests {
 
     #[test]
     fn field_end_finds_the_first_separator_at_every_offset() {
-        let mut bytes: Vec<u8> = (0..40).map(|i| b'a' + (i % 26) as u8).collect();
-        bytes.extend_from_slice("é名".as_bytes());
-        for stop in [b' ', b'\n', b'\r', b'\t', 0u8, 0x20] {
+        // 47 bytes: the 16-byte, 8-byte and byte-at-a-time loops all run.
+        let bytes: Vec<u8> = (0..47).map(|i| b'!' + (i * 7 % 94) as u8).collect();
+        for stop in [b' ', b'\n', b'\r', b'\t', 0u8, 0x20, 0x7f, 0x80, 0xc3, 0xff] {
             for at in 0..bytes.len() {
                 let mut b = bytes.clone();
                 b[at] = stop;
@@ -765,9 +778,8 @@ mod tests {
                 assert_eq!(field_end(&b, at + 1), b.len());
             }
         }
-        // Bytes above 0x20 (including 0x21, 0x7f and every byte >= 0x80)
-        // never stop a field.
-        let all: Vec<u8> = (0x21..=0xffu8).collect();
+        // Printable ASCII never stops a field.
+        let all: Vec<u8> = (0x21..=0x7eu8).collect();
         for start in 0..all.len() {
             assert_eq!(field_end(&all, start), all.len());
         }
@@ -776,13 +788,17 @@ mod tests {
 
     #[cfg(target_arch = "x86_64")]
     #[test]
-    fn separators16_flags_exactly_the_bytes_up_to_0x20() {
+    fn field_stops16_flags_exactly_the_bytes_outside_printable_ascii() {
         for c in 0..=255u8 {
             for at in 0..16 {
                 let mut chunk = [b'a'; 16];
                 chunk[at] = c;
-                let expected = if c <= b' ' { 1 << at } else { 0 };
-                assert_eq!(separators16(&chunk), expected, "{c:#x} at {at}");
+                let expected = if (0x21..=0x7e).contains(&c) {
+                    0
+                } else {
+                    1 << at
+                };
+                assert_eq!(field_stops16(&chunk), expected, "{c:#x} at {at}");
             }
         }
         let all: Vec<u8> = (0..=255u8).collect();
@@ -790,9 +806,9 @@ mod tests {
             let expected = block
                 .iter()
                 .enumerate()
-                .filter(|(_, &c)| c <= b' ')
+                .filter(|(_, &c)| !(0x21..=0x7e).contains(&c))
                 .fold(0u32, |m, (i, _)| m | 1 << i);
-            assert_eq!(separators16(block), expected);
+            assert_eq!(field_stops16(block), expected);
         }
     }
 

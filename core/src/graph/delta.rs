@@ -675,6 +675,21 @@ mod tests {
             apply("## edges_added\npkg.S1 pkg.S0 calls\n"),
             ErrorKind::MalformedDelta
         );
+        // Fields with whitespace or control characters (spec §4), which no
+        // encoder writes: a removal that would otherwise apply, an addition,
+        // an edge.
+        for body in [
+            "## removed\nfn pkg.S1\t\n",
+            "## removed\nf\u{7f}n pkg.S1\n",
+            "## added\n@0 fn pkg.S\u{a0}9 0.50 x 1\n",
+            "## edges_added\npkg.S1 -> pkg.S2 ca\u{1}lls\n",
+        ] {
+            let text =
+                alloc::format!("GCF profile=graph delta=true base_root=a new_root=b\n{body}");
+            let error = decode_delta(&text).unwrap_err();
+            assert_eq!(error.kind(), ErrorKind::MalformedDelta, "{body:?}");
+            assert_eq!(apply(body), ErrorKind::MalformedDelta, "{body:?}");
+        }
         assert_eq!(apply("## whatever\n"), ErrorKind::MalformedDelta);
         assert_eq!(apply("fn a\n"), ErrorKind::MalformedDelta);
         assert_eq!(

@@ -370,18 +370,7 @@ pub(crate) fn check_count(what: &str, n: usize, limits: &Limits) -> Result<(), E
 /// no control characters (spec §4 `qname`, `provenance`, `edge-type`).
 #[inline]
 pub(crate) fn check_token(what: &str, value: &str) -> Result<(), Error> {
-    let b = value.as_bytes();
-    // Fast path: printable ASCII only. Anything else (including every
-    // non-ASCII byte) is decided per character: U+00A0, U+2028, U+3000 and
-    // the other Unicode spaces and C1 controls are rejected too.
-    if !b.is_empty() && !has_non_printable_ascii(b) {
-        return Ok(());
-    }
-    if !b.is_empty()
-        && value
-            .chars()
-            .all(|c| c != ' ' && !c.is_control() && !c.is_whitespace())
-    {
+    if is_token(value) {
         return Ok(());
     }
     Err(Error::new(
@@ -390,6 +379,24 @@ pub(crate) fn check_token(what: &str, value: &str) -> Result<(), Error> {
             "{what} `{value}` must be non-empty and contain no whitespace or control characters"
         ),
     ))
+}
+
+/// Whether `value` may be a whitespace-delimited positional field: non-empty,
+/// no whitespace, no control characters. The decoders hold fields to the same
+/// rule, so whatever one side rejects the other does too.
+#[inline]
+pub(crate) fn is_token(value: &str) -> bool {
+    let b = value.as_bytes();
+    // Fast path: printable ASCII only. Anything else (including every
+    // non-ASCII byte) is decided per character: U+00A0, U+2028, U+3000 and
+    // the other Unicode spaces and C1 controls are rejected too.
+    if b.is_empty() {
+        return false;
+    }
+    !has_non_printable_ascii(b)
+        || value
+            .chars()
+            .all(|c| c != ' ' && !c.is_control() && !c.is_whitespace())
 }
 
 /// Whether any byte is outside printable ASCII `0x21..=0x7e`: whitespace or
