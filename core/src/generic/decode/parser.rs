@@ -214,7 +214,9 @@ impl Table {
         let mut map;
         match &self.plan {
             None => {
-                map = Map::with_capacity(slots.len() + extras.len());
+                // A keyed row's first cell is its key, not a member.
+                let members = slots.len().saturating_sub(self.first_value);
+                map = Map::with_capacity(members + extras.len());
                 for (i, slot) in slots.iter_mut().enumerate().skip(self.first_value) {
                     match core::mem::replace(slot, Slot::Missing) {
                         Slot::Value(v) | Slot::Filled(v) => {
