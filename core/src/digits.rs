@@ -83,13 +83,19 @@ pub(crate) fn put_i64(dst: &mut [u8], mut pos: usize, n: i64) -> usize {
 /// multiply-shift in every lane at once (`x * 10486 >> 20` is `x / 100` for
 /// `x < 10^4`, `x * 103 >> 10` is `x / 10` for `x < 100`; no lane carries
 /// into the next).
+///
+/// A split lane `q | (x - q * d) << s` is formed as
+/// `(x << s) - q * ((d << s) - 1)`: one multiply by a constant and a
+/// subtraction instead of a multiply, an add, a shift and an or. Every
+/// lane's result is that non-negative pair, so no borrow crosses into the
+/// next lane.
 #[inline(always)]
 pub(crate) fn eight_digits(n: u32) -> u64 {
     let x = u64::from(n / 10_000) | u64::from(n % 10_000) << 32;
     let hundreds = ((x * 10_486) >> 20) & 0x0000_007f_0000_007f;
-    let x = hundreds | (x - hundreds * 100) << 16;
+    let x = (x << 16) - hundreds * ((100 << 16) - 1);
     let tens = ((x * 103) >> 10) & 0x000f_000f_000f_000f;
-    tens | (x - tens * 10) << 8
+    (x << 8) - tens * ((10 << 8) - 1)
 }
 
 /// [`eight_digits`] of two numbers at once (an edge line's two ids): on
