@@ -1034,6 +1034,7 @@ unsafe fn put_i64(line: &mut Line<'_>, pos: usize, n: i64) -> usize {
 /// [`put_i64`] for a negative integer or one of nine digits or more, at the
 /// start of `dst` (which has [`CELL_ROOM`] bytes); returns the length. Out
 /// of line: it is the less common case.
+#[cold]
 #[inline(never)]
 fn put_i64_general(dst: &mut [u8], n: i64) -> usize {
     put_i64_checked(dst, 0, n)
