@@ -1034,6 +1034,7 @@ unsafe fn put_i64(line: &mut Line<'_>, pos: usize, n: i64) -> usize {
 /// [`put_i64`] for a negative integer or one of nine digits or more, at the
 /// start of `dst` (which has [`CELL_ROOM`] bytes); returns the length. Out
 /// of line: it is the less common case.
+#[cold]
 #[inline(never)]
 fn put_i64_general(dst: &mut [u8], n: i64) -> usize {
     put_i64_checked(dst, 0, n)
@@ -1076,24 +1077,54 @@ fn load4(src: &[u8], at: usize) -> u32 {
 /// Copies `src` to `pos..` and returns whether it passes [`needs_quote`]'s
 /// fast test, so certainly stays bare: a leading letter, no trailing space,
 /// not `true` or `false`, and no byte that [`needs_quote`] classifies (`"`,
-/// `\`, `|`, `,`, `[`, a C0 control or a non-ASCII byte). `false` says
-/// nothing: the caller asks [`needs_quote`].
+/// `\`, `|`, `,`, `[`, a C0 control or a non-ASCII byte) nor `{` (see
+/// [`classified_lanes`]). `false` says nothing: the caller asks
+/// [`needs_quote`].
 ///
 /// Each length class moves the string as at most four overlapping
 /// fixed-size loads and stores (no call into `memcpy`), classifies the very
 /// words it loaded sixteen bytes at a time (never re-reading the bytes just
 /// stored, which would stall on store forwarding). Every word loaded lies
 /// inside `src`; a byte seen twice (the overlap) cannot change the answer.
-/// The classes are tested most common first (names and words, then
-/// addresses), and only the class that holds four- and five-byte strings
-/// looks for `true` and `false`, with two word compares.
+/// The length picks its class in a two-level tree (below eight bytes or
+/// not, then the class), and only the class that holds four- and
+/// five-byte strings looks for `true` and `false`, with two word compares.
 ///
 /// # Safety
 /// `pos + src.len() <= line.cap`.
 #[inline(always)]
 unsafe fn copy_plainly_bare(line: &mut Line<'_>, pos: usize, src: &[u8]) -> bool {
     let n = src.len();
-    let suspect = if (8..=16).contains(&n) {
+    // A two-level tree over the length: every class is two compares away
+    // (a chain tested in turn costs up to five for short words).
+    let suspect = if n < 8 {
+        if n >= 4 {
+            let (lo, hi) = (load4(src, 0), load4(src, n - 4));
+            // SAFETY: `4 <= n` and `pos + n <= cap`.
+            unsafe {
+                line.store_u32(pos, lo);
+                line.store_u32(pos + n - 4, hi);
+            }
+            let word = u64::from(lo) | u64::from(hi) << 32;
+            // The two overlapping halves spell `truetrue` only for `true`
+            // and `falsalse` only for `false`, whatever the length.
+            let keyword = word == u64::from_le_bytes(*b"truetrue")
+                || word == u64::from_le_bytes(*b"falsalse");
+            pair_classified(word, word) | keyword
+        } else if n == 0 {
+            return false;
+        } else {
+            let (x, y, z) = (src[0], src[n / 2], src[n - 1]);
+            // SAFETY: `n / 2 < n` and `pos + n <= cap`.
+            unsafe {
+                line.store_byte(pos, x);
+                line.store_byte(pos + n / 2, y);
+                line.store_byte(pos + n - 1, z);
+            }
+            let word = u64::from_le_bytes([x, y, z, x, y, z, x, y]);
+            pair_classified(word, word)
+        }
+    } else if n <= 16 {
         let (lo, hi) = (load8(src, 0), load8(src, n - 8));
         // SAFETY: `8 <= n` and `pos + n <= cap`.
         unsafe {
@@ -1101,7 +1132,7 @@ unsafe fn copy_plainly_bare(line: &mut Line<'_>, pos: usize, src: &[u8]) -> bool
             line.store_word(pos + n - 8, hi);
         }
         pair_classified(lo, hi)
-    } else if (17..=32).contains(&n) {
+    } else if n <= 32 {
         let (a, b) = (load8(src, 0), load8(src, 8));
         let (c, d) = (load8(src, n - 16), load8(src, n - 8));
         // SAFETY: `16 < n` and `pos + n <= cap`.
@@ -1112,31 +1143,6 @@ unsafe fn copy_plainly_bare(line: &mut Line<'_>, pos: usize, src: &[u8]) -> bool
             line.store_word(pos + n - 8, d);
         }
         quad_classified(a, b, c, d)
-    } else if (4..=7).contains(&n) {
-        let (lo, hi) = (load4(src, 0), load4(src, n - 4));
-        // SAFETY: `4 <= n` and `pos + n <= cap`.
-        unsafe {
-            line.store_u32(pos, lo);
-            line.store_u32(pos + n - 4, hi);
-        }
-        let word = u64::from(lo) | u64::from(hi) << 32;
-        // The two overlapping halves spell `truetrue` only for `true`
-        // and `falsalse` only for `false`, whatever the length.
-        let keyword =
-            word == u64::from_le_bytes(*b"truetrue") || word == u64::from_le_bytes(*b"falsalse");
-        pair_classified(word, word) | keyword
-    } else if n == 0 {
-        return false;
-    } else if n < 4 {
-        let (x, y, z) = (src[0], src[n / 2], src[n - 1]);
-        // SAFETY: `n / 2 < n` and `pos + n <= cap`.
-        unsafe {
-            line.store_byte(pos, x);
-            line.store_byte(pos + n / 2, y);
-            line.store_byte(pos + n - 1, z);
-        }
-        let word = u64::from_le_bytes([x, y, z, x, y, z, x, y]);
-        pair_classified(word, word)
     } else {
         // SAFETY: `pos + n <= cap`.
         unsafe { line.store_bytes(pos, src) };
@@ -1152,7 +1158,10 @@ unsafe fn copy_plainly_bare(line: &mut Line<'_>, pos: usize, src: &[u8]) -> bool
 }
 
 /// The bytes of a vector that [`copy_plainly_bare`] looks for, as a mask:
-/// six SSE2 compares.
+/// five SSE2 compares. With bit `0x20` set in every byte, `\` and `|`
+/// become one byte, and so do `[` and `{` (never quoted, so a false alarm:
+/// it only sends a rare string to [`needs_quote`]), which saves a compare;
+/// the C0 controls that land on `"` or `,` are caught by the low test.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn classified_lanes(x: core::arch::x86_64::__m128i) -> core::arch::x86_64::__m128i {
@@ -1160,12 +1169,13 @@ fn classified_lanes(x: core::arch::x86_64::__m128i) -> core::arch::x86_64::__m12
     // SAFETY: SSE2 is part of the x86-64 baseline, so every intrinsic here
     // is available; none of them touches memory.
     unsafe {
-        let eq = |c: u8| _mm_cmpeq_epi8(x, _mm_set1_epi8(c as i8));
         // Signed: C0 controls and every byte >= 0x80 are below 0x20.
         let low = _mm_cmplt_epi8(x, _mm_set1_epi8(0x20));
+        let folded = _mm_or_si128(x, _mm_set1_epi8(0x20));
+        let eq = |c: u8| _mm_cmpeq_epi8(folded, _mm_set1_epi8(c as i8));
         _mm_or_si128(
-            _mm_or_si128(low, _mm_or_si128(eq(b'"'), eq(b'\\'))),
-            _mm_or_si128(eq(b'|'), _mm_or_si128(eq(b','), eq(b'['))),
+            _mm_or_si128(low, eq(b'"')),
+            _mm_or_si128(eq(b','), _mm_or_si128(eq(b'|'), eq(b'{'))),
         )
     }
 }
@@ -1214,7 +1224,9 @@ fn pair_classified_portable(lo: u64, hi: u64) -> bool {
     lo.to_le_bytes()
         .into_iter()
         .chain(hi.to_le_bytes())
-        .any(|b| !(0x20..0x80).contains(&b) || matches!(b, b'"' | b'\\' | b'|' | b',' | b'['))
+        .any(|b| {
+            !(0x20..0x80).contains(&b) || matches!(b, b'"' | b'\\' | b'|' | b',' | b'[' | b'{')
+        })
 }
 
 /// The quoted arm of [`put_str`], out of line: it is rare. Returns the
@@ -1269,8 +1281,15 @@ unsafe fn put_f64(
     if magnitude < 100_000.0 {
         // `short_decimal_parts`' test, with its integer case folded in: an
         // integral magnitude below 10^5 times 1000 is exact, so it passes.
-        let thousandths = (magnitude * 1000.0 + 0.5) as u32;
-        if thousandths < 100_000_000 && f64::from(thousandths) / 1000.0 == magnitude {
+        // SAFETY: `0 <= magnitude * 1000 + 0.5 < 10^8 + 1` (the bound above
+        // was tested on a value that is not NaN), so the truncation fits a
+        // `u32`. The unchecked conversion is one `cvttsd2si`; `as` would
+        // clamp it to the range first (four more instructions).
+        let thousandths: u32 = unsafe { (magnitude * 1000.0 + 0.5).to_int_unchecked() };
+        // Below `10^8` follows from the equality: `10^8 / 1000` is not
+        // below `10^5`, which `magnitude` is.
+        if f64::from(thousandths) / 1000.0 == magnitude {
+            debug_assert!(thousandths < 100_000_000);
             if f < 0.0 {
                 // SAFETY: the first byte of the caller's room.
                 unsafe { line.store_byte(pos, b'-') };
@@ -1690,6 +1709,13 @@ mod tests {
             "a[1]: x",
             "ERR[404]: Not Found",
             "a[b",
+            // `{` shares a compare with `[` in the fast test: a false
+            // alarm there, never quoted.
+            "a{b",
+            "{a}",
+            "ab{",
+            "abcdefgh{}",
+            "abcdefghijklmnopq{",
             "São Paulo",
             "é",
             "naïve",
@@ -1711,8 +1737,8 @@ mod tests {
         .map(|s| String::from(*s))
         .collect();
         const ALPHABET: &[&str] = &[
-            "a", "b", "Z", " ", "|", ",", "\"", "\\", "[", "]", ":", "-", "0", "9", ".", "é",
-            "\u{7f}", "\u{1f}", "\u{a0}", "t", "r", "u", "e", "日本",
+            "a", "b", "Z", " ", "|", ",", "\"", "\\", "[", "]", "{", "}", ":", "-", "0", "9", ".",
+            "é", "\u{7f}", "\u{1f}", "\u{a0}", "t", "r", "u", "e", "日本",
         ];
         // Fewer under Miri, which interprets every instruction.
         for _ in 0..if cfg!(miri) { 60 } else { 4000 } {
@@ -1805,6 +1831,10 @@ mod tests {
             99_999.999,
             99_999.999_5,
             99_999.999_9,
+            // The largest double below 10^5, and one whose rounded
+            // thousandths land on 10^8 (refused by the equality alone).
+            f64::from_bits(100_000f64.to_bits() - 1),
+            99_999.999_499_999_99,
             100_000.0,
             100_000.001,
             2f64.powi(38),
@@ -1848,8 +1878,9 @@ mod tests {
     #[test]
     fn copies_are_exact_and_classified() {
         let mut rng = Rng(0x1234_5678_9abc_def1);
-        let classified =
-            |b: u8| !(0x20..0x80).contains(&b) || matches!(b, b'"' | b'\\' | b'|' | b',' | b'[');
+        let classified = |b: u8| {
+            !(0x20..0x80).contains(&b) || matches!(b, b'"' | b'\\' | b'|' | b',' | b'[' | b'{')
+        };
         // Fewer rounds under Miri, which interprets every instruction.
         let (rounds, pairs) = if cfg!(miri) {
             (300, 300)
