@@ -346,7 +346,7 @@ fn sort_narrow(items: &[SortItem], distance_bits: u32) -> Vec<u32> {
     let score_bits = 32 - distance_bits;
     let sort_key = |item: &SortItem| -> u64 {
         let score = item.key.checked_shl(common).unwrap_or(0) >> (64 - score_bits);
-        ((u64::from(item.distance) << score_bits) | score) << 32 | u64::from(item.index)
+        (((u64::from(item.distance) << score_bits) | score) << 32) | u64::from(item.index)
     };
     const BUCKETS: usize = 1 << DIGIT_BITS;
     const MASK: u64 = BUCKETS as u64 - 1;

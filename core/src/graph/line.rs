@@ -360,9 +360,10 @@ impl IdTexts {
             let digits = crate::digits::eight_digits(first);
             let skip = (digits.trailing_zeros() / 8).clamp(1, 7);
             let text = (digits + 0x3030_3030_3030_3030) >> (8 * skip);
+            let text = text | (u64::from(8 - skip) << 56);
             let last_digit = 8 * (7 - skip);
             for digit in 0..10u64 {
-                texts.push(text + (digit << last_digit) | u64::from(8 - skip) << 56);
+                texts.push(text + (digit << last_digit));
             }
         }
         texts.truncate(n);
