@@ -209,13 +209,13 @@ pub(crate) fn emission_order<'a, S: AsRef<str>>(
             distance: s.distance,
         });
     }
-    sort_items(&mut items, max_distance);
+    let order = sort_order(items, max_distance);
     let tokens = SymbolTokens {
         kinds: kinds.tokens,
         provenances: provenances.tokens,
         of,
     };
-    Ok((items.iter().map(|item| item.index).collect(), tokens))
+    Ok((order, tokens))
 }
 
 /// The distinct kinds (as written: abbreviated) and provenances of a
@@ -295,20 +295,118 @@ const DIGIT_BITS: u32 = 11;
 const KEY_DIGITS: usize = 6;
 const DISTANCE_DIGITS: usize = 3;
 
-/// Sorts by (distance, key), keeping input order for ties.
+/// Distances up to this many bits take [`sort_narrow`]; it leaves at least
+/// `32 - NARROW_DISTANCE_BITS` bits of each score key in the 32-bit sort key.
+const NARROW_DISTANCE_BITS: u32 = 16;
+
+/// The input indices of `items` (whose `index` is their position) sorted by
+/// (distance, key), ties in input order.
+fn sort_order(items: Vec<SortItem>, max_distance: u32) -> Vec<u32> {
+    debug_assert!(items
+        .iter()
+        .enumerate()
+        .all(|(i, item)| item.index as usize == i));
+    if items.len() < RADIX_MIN {
+        let mut items = items;
+        items.sort_unstable_by_key(|item| (item.distance, item.key, item.index));
+        return items.iter().map(|item| item.index).collect();
+    }
+    let distance_bits = 32 - max_distance.leading_zeros();
+    if distance_bits <= NARROW_DISTANCE_BITS {
+        return sort_narrow(&items, distance_bits);
+    }
+    let mut items = items;
+    sort_items(&mut items, max_distance);
+    items.iter().map(|item| item.index).collect()
+}
+
+/// [`sort_order`] for distances of up to [`NARROW_DISTANCE_BITS`] bits.
+///
+/// Sorting the 16-byte items by their 96-bit (distance, key) took up to
+/// seven scatter passes. Here each item becomes eight bytes: a 32-bit sort
+/// key (the distance, then as many of the score key's bits as fit,
+/// starting below the bits every key shares) over the input index. Taking
+/// leading bits keeps the order (a smaller key never gets a larger sort
+/// key), so three 11-bit passes sort by (distance, score) except among
+/// items whose sort keys are equal, which stay in input order. Those runs
+/// (scores that agree in their leading 20-odd distinct bits: rare for
+/// varied scores, common for repeated ones) are then put in full-key order
+/// by a comparison sort; equal full keys keep input order.
+fn sort_narrow(items: &[SortItem], distance_bits: u32) -> Vec<u32> {
+    let n = items.len();
+    if n == 0 {
+        return Vec::new();
+    }
+    let (any, all) = items.iter().fold((0u64, u64::MAX), |(any, all), item| {
+        (any | item.key, all & item.key)
+    });
+    // Leading bits that are the same in every key (all 64 when every key
+    // is equal: the sort keys then hold no score bits, all alike).
+    let common = (any ^ all).leading_zeros();
+    let score_bits = 32 - distance_bits;
+    let sort_key = |item: &SortItem| -> u64 {
+        let score = item.key.checked_shl(common).unwrap_or(0) >> (64 - score_bits);
+        (((u64::from(item.distance) << score_bits) | score) << 32) | u64::from(item.index)
+    };
+    const BUCKETS: usize = 1 << DIGIT_BITS;
+    const MASK: u64 = BUCKETS as u64 - 1;
+    const PASSES: usize = 3;
+    let digit =
+        |packed: u64, pass: usize| ((packed >> (32 + pass as u32 * DIGIT_BITS)) & MASK) as usize;
+    let mut from: Vec<u64> = Vec::with_capacity(n);
+    let mut counts = vec![[0u32; BUCKETS]; PASSES];
+    for item in items {
+        let packed = sort_key(item);
+        for (pass, table) in counts.iter_mut().enumerate() {
+            table[digit(packed, pass)] += 1;
+        }
+        from.push(packed);
+    }
+    let mut to = vec![0u64; n];
+    for (pass, table) in counts.iter_mut().enumerate() {
+        if table[digit(from[0], pass)] as usize == n {
+            continue;
+        }
+        let mut next = 0u32;
+        for slot in table.iter_mut() {
+            let count = *slot;
+            *slot = next;
+            next += count;
+        }
+        for &packed in &from {
+            let slot = &mut table[digit(packed, pass)];
+            to[*slot as usize] = packed;
+            *slot += 1;
+        }
+        core::mem::swap(&mut from, &mut to);
+    }
+    // Runs of equal sort keys, by full key (input order already breaks ties).
+    let full_key = |packed: u64| items[packed as u32 as usize].key;
+    let mut begin = 0;
+    for end in 1..=n {
+        if end < n && from[end] >> 32 == from[begin] >> 32 {
+            continue;
+        }
+        if end - begin > 1 {
+            from[begin..end].sort_by_key(|&packed| full_key(packed));
+        }
+        begin = end;
+    }
+    from.iter().map(|&packed| packed as u32).collect()
+}
+
+/// Sorts by (distance, key), keeping input order for ties, for any
+/// distances (see [`sort_narrow`] for the usual ones).
 ///
 /// A least-significant-digit radix sort: every pass is stable, so sorting by
 /// the key's digits from the lowest up, then by the distance's, orders by
 /// (distance, key) with ties in the order the items came in, which is input
 /// order. One counting pass fills every digit's table; a digit that is the
 /// same for every item (the high digits of small distances, the exponent of
-/// scores in one binade) is skipped. That is O(n) with a small constant,
-/// where a comparison sort of 128-bit keys was the largest single cost of
-/// encoding a graph of 10,000 symbols.
+/// scores in one binade) is skipped.
 fn sort_items(items: &mut Vec<SortItem>, max_distance: u32) {
     let n = items.len();
-    if n < RADIX_MIN {
-        items.sort_unstable_by_key(|item| (item.distance, item.key, item.index));
+    if n == 0 {
         return;
     }
     const BUCKETS: usize = 1 << DIGIT_BITS;
@@ -1673,8 +1771,14 @@ mod tests {
             x ^= x << 17;
             x
         };
-        for n in [0, 1, 2, 255, 256, 257, 1000, 5000] {
-            for shape in 0..5 {
+        let sizes: &[usize] = if cfg!(miri) {
+            &[0, 1, 256, 300]
+        } else {
+            &[0, 1, 2, 255, 256, 257, 1000, 5000]
+        };
+        for &n in sizes {
+            for shape in 0..12 {
+                let base = 0.25 + (next() >> 11) as f64 / (1u64 << 55) as f64;
                 let items: Vec<SortItem> = (0..n)
                     .map(|i| {
                         let r = next();
@@ -1684,13 +1788,29 @@ mod tests {
                             1 => f64::from_bits(r >> 2),
                             2 => -((r >> 11) as f64),
                             3 => [0.0, -0.0, 1e300, -1e300, 5e-324][(r % 5) as usize],
+                            // Scores that differ only in their last bits,
+                            // below any 32-bit window of the key.
+                            5 => f64::from_bits(base.to_bits() + r % 64),
+                            6 => f64::from_bits(base.to_bits() ^ (r & 0xff_ffff)),
+                            // Subnormals, zeros of both signs, negatives.
+                            7 => f64::from_bits(r % 2000) * if r >> 63 == 1 { -1.0 } else { 1.0 },
+                            // Every score equal.
+                            8 => 0.5,
+                            // Both signs, every magnitude.
+                            9 => f64::from_bits(r),
+                            10 => -((r >> 11) as f64 / (1u64 << 53) as f64),
                             _ => (r >> 11) as f64 / (1u64 << 53) as f64,
                         };
                         let score = if score.is_finite() { score } else { 0.5 };
                         let distance = match shape {
                             1 => (next() >> 32) as u32,
                             2 => (next() % 5000) as u32,
-                            4 => 0,
+                            4 | 8 => 0,
+                            // At and just past the widest narrow distances.
+                            5 => [0, u16::MAX as u32][(next() % 2) as usize],
+                            6 => [0, 1 << 16][(next() % 2) as usize],
+                            9 => [0, u32::MAX, 7][(next() % 3) as usize],
+                            10 => (next() % 300) as u32,
                             _ => (next() % 4) as u32,
                         };
                         SortItem {
@@ -1703,9 +1823,21 @@ mod tests {
                 let max_distance = items.iter().map(|i| i.distance).max().unwrap_or(0);
                 let mut expected = items.clone();
                 expected.sort_by_key(|i| (i.distance, i.key, i.index));
-                let mut got = items;
-                sort_items(&mut got, max_distance);
-                assert_eq!(got, expected, "n={n} shape={shape}");
+                let expected: Vec<u32> = expected.iter().map(|i| i.index).collect();
+                let mut wide = items.clone();
+                sort_items(&mut wide, max_distance);
+                let wide: Vec<u32> = wide.iter().map(|i| i.index).collect();
+                assert_eq!(wide, expected, "wide n={n} shape={shape}");
+                let distance_bits = 32 - max_distance.leading_zeros();
+                if distance_bits <= NARROW_DISTANCE_BITS {
+                    let narrow = sort_narrow(&items, distance_bits);
+                    assert_eq!(narrow, expected, "narrow n={n} shape={shape}");
+                }
+                assert_eq!(
+                    sort_order(items, max_distance),
+                    expected,
+                    "n={n} shape={shape}"
+                );
             }
         }
     }
