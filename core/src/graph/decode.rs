@@ -9,8 +9,8 @@ use alloc::vec::Vec;
 use hashbrown::HashMap;
 
 use super::decode_fast;
-use super::encode::is_token;
 use super::kind::expand_known;
+use super::token::is_token;
 use super::types::{Edge, Location, Payload, Reference, Symbol};
 use crate::error::{Error, ErrorKind};
 use crate::header::{parse_count, parse_decimal, read_header, Header, Profile};

@@ -7,9 +7,10 @@ use alloc::vec::Vec;
 use hashbrown::{HashMap, HashSet};
 
 use super::decode::{expand_kind_cow, parse_id_prefix, parse_score, split_fields};
-use super::encode::{check_header_value, check_token, write_node};
+use super::encode::{check_header_value, write_node};
 use super::kind::abbreviate_kind;
 use super::pack_root::pack_root;
+use super::token::check_token;
 use super::types::{Edge, Payload, Symbol};
 use crate::error::{Error, ErrorKind};
 use crate::header::{parse_count, parse_decimal, read_header, Profile};

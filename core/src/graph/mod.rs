@@ -21,6 +21,7 @@ mod name_index;
 mod pack_root;
 mod session;
 mod stream;
+mod token;
 mod types;
 
 pub use crate::protocol::{estimate_tokens, Outcome};

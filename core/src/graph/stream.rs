@@ -7,11 +7,12 @@ use alloc::vec::Vec;
 use hashbrown::HashMap;
 
 use super::encode::{
-    check_header_value, check_location, check_token, write_checked_edge_line, write_checked_node,
+    check_header_value, check_location, write_checked_edge_line, write_checked_node,
     write_group_header, write_loc_line,
 };
 use super::kind::abbreviate_kind;
 use super::line::{self, ShortTokens, Written, MAX_DIGITS, MAX_SCORE, TOKEN_WIDTH};
+use super::token::check_token;
 use super::types::Symbol;
 use crate::buffer::{Buffered, DEFAULT_CAPACITY};
 use crate::digits::{ascii_digits, eight_digits, eight_digits_pair};
