@@ -10,10 +10,13 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use super::kind::abbreviate_kind;
+use core::mem::MaybeUninit;
+
 use super::line::{self, IdTexts, Lines, Token, MAX_DIGITS, MAX_SCORE, TOKEN_WIDTH};
 use super::name_index::NameIndex;
 use super::token::check_token;
 use super::types::{Edge, Payload, Symbol};
+use crate::digits::ByteSlots;
 use crate::error::{Error, ErrorKind};
 use crate::limits::Limits;
 use crate::number::NumberBuffer;
@@ -913,11 +916,14 @@ fn write_edge_lines(
                     continue;
                 };
                 let w = lines.window(max_line)?;
-                w[0] = b'@';
+                w[0].write(b'@');
                 let at = line::put_u64(w, 1, ids.get(e.target as usize).0);
-                w[at..at + TOKEN_WIDTH].copy_from_slice(&source_part);
+                w.put_bytes(at, &source_part);
                 let at = suffix.put(w, at + source_len);
-                lines.advance(at);
+                // SAFETY: the line's bytes were stored one piece after the
+                // other from 0 ('@', the target, `<@source`, the label's
+                // suffix), each piece starting where the one before ended.
+                unsafe { lines.advance(at) };
             }
             Ok(())
         }
@@ -933,11 +939,13 @@ fn write_runs(
     targets: &[u64],
     suffixes: &[Token<'_>],
     max_line: usize,
-    put_id: impl Fn(&mut [u8], usize, u32) -> usize,
+    put_id: impl Fn(&mut [MaybeUninit<u8>], usize, u32) -> usize,
     prefetch_id: impl Fn(u32),
 ) -> Result<(), Error> {
-    let mut source_part = [0u8; TOKEN_WIDTH];
-    source_part[..2].copy_from_slice(b"<@");
+    // Initialised (zeros), though typed like the window `put_id` writes to,
+    // so both go through the same `put_id`.
+    let mut source_part = [MaybeUninit::new(0u8); TOKEN_WIDTH];
+    source_part.put_bytes(0, b"<@");
     let mut begin = 0usize;
     for (source, &end) in ends.iter().enumerate() {
         let end = end as usize;
@@ -958,11 +966,14 @@ fn write_runs(
                 continue;
             };
             let w = lines.window(max_line)?;
-            w[0] = b'@';
+            w[0].write(b'@');
             let at = put_id(w, 1, target);
             w[at..at + TOKEN_WIDTH].copy_from_slice(&source_part);
             let at = suffix.put(w, at + source_len);
-            lines.advance(at);
+            // SAFETY: the line's bytes were stored one piece after the
+            // other from 0 ('@', the target, `<@source`, the label's
+            // suffix), each piece starting where the one before ended.
+            unsafe { lines.advance(at) };
         }
         begin = end;
     }
@@ -1280,7 +1291,7 @@ fn write_symbol_lines_with<S: AsRef<str>>(
     symbols: &[Symbol<S>],
     order: &[u32],
     tokens: &SymbolTokens<'_>,
-    put_id: impl Fn(&mut [u8], usize, usize) -> (usize, bool),
+    put_id: impl Fn(&mut [MaybeUninit<u8>], usize, usize) -> (usize, bool),
 ) -> Result<(), Error> {
     let mut numbers = NumberBuffer::new();
     let mut group: Option<u32> = None;
@@ -1306,18 +1317,20 @@ fn write_symbol_lines_with<S: AsRef<str>>(
         let (kind, provenance) = tokens.of(i as usize);
         let max = 1 + MAX_DIGITS + kind.len() + name.len() + MAX_SCORE + provenance.len() + 5;
         let w = lines.window(max)?;
-        w[0] = b'@';
+        w[0].write(b'@');
         let (mut at, reference) = put_id(w, 1, position);
         if reference {
             let at = line::put(w, at, b"  # previously transmitted\n");
-            lines.advance(at);
+            // SAFETY: '@', the id and the comment were stored from 0 on,
+            // each where the one before ended.
+            unsafe { lines.advance(at) };
             continue;
         }
-        w[at] = b' ';
+        w[at].write(b' ');
         at = kind.put(w, at + 1);
-        w[at] = b' ';
+        w[at].write(b' ');
         at = line::put_text(w, at + 1, name);
-        w[at] = b' ';
+        w[at].write(b' ');
         at = match line::put_score(w, at + 1, s.score) {
             Some(end) => end,
             // A score of 2^56 or more: the general formatter (the window
@@ -1325,20 +1338,27 @@ fn write_symbol_lines_with<S: AsRef<str>>(
             None => {
                 let score = numbers.format_score(s.score)?;
                 let start = at + 1;
-                lines.advance(start);
+                // SAFETY: '@', the id, the kind, the name and the spaces
+                // between and after them were stored from 0 on, each where
+                // the one before ended.
+                unsafe { lines.advance(start) };
                 lines.put(score.as_bytes())?;
                 let w = lines.window(provenance.len() + 2)?;
-                w[0] = b' ';
+                w[0].write(b' ');
                 let at = provenance.put(w, 1);
-                w[at] = b'\n';
-                lines.advance(at + 1);
+                w[at].write(b'\n');
+                // SAFETY: the space, the provenance and the newline were
+                // stored from 0 on, each where the one before ended.
+                unsafe { lines.advance(at + 1) };
                 continue;
             }
         };
-        w[at] = b' ';
+        w[at].write(b' ');
         at = provenance.put(w, at + 1);
-        w[at] = b'\n';
-        lines.advance(at + 1);
+        w[at].write(b'\n');
+        // SAFETY: the line's pieces were stored from 0 on, each where the
+        // one before ended, up to the newline at `at`.
+        unsafe { lines.advance(at + 1) };
     }
     Ok(())
 }
