@@ -14,7 +14,7 @@ use core::mem::MaybeUninit;
 
 use super::line::{self, IdTexts, Lines, Token, MAX_DIGITS, MAX_SCORE, TOKEN_WIDTH};
 use super::name_index::NameIndex;
-use super::token::check_token;
+use super::token::{check_token, NameHasher};
 use super::types::{Edge, Payload, Symbol};
 use crate::digits::ByteSlots;
 use crate::error::{Error, ErrorKind};
@@ -90,7 +90,7 @@ impl Encoder {
     pub fn encode<S: AsRef<str>>(&self, payload: &Payload<S>) -> Result<String, Error> {
         let (order, tokens) = emission_order(&payload.symbols, &self.limits)?;
         let ids = Ids::Sequential;
-        let prepared = prepare(payload, &order, &ids, &self.limits)?;
+        let prepared = prepare(payload, &order, &tokens, &ids, &self.limits)?;
         let mut lines = Lines::owned(prepared.len_hint);
         write_prepared(payload, &order, &tokens, &ids, &prepared, &mut lines)?;
         let bytes = lines.finish()?;
@@ -188,11 +188,14 @@ pub(crate) fn emission_order<'a, S: AsRef<str>>(
     let mut kinds = TokenCache::new("kind", abbreviate_kind);
     let mut provenances = TokenCache::new("provenance", identity);
     let mut of = Vec::with_capacity(symbols.len());
+    let hasher = NameHasher::new();
+    let mut name_hashes = Vec::with_capacity(symbols.len());
     for (i, s) in symbols.iter().enumerate() {
         // Checked here, in input order, where the names are read the way
         // they usually sit in memory, rather than while writing, which
-        // visits them in emission order.
-        check_token("qualified name", s.qualified_name.as_ref())?;
+        // visits them in emission order; hashed for the name index in the
+        // same pass.
+        name_hashes.push(hasher.check_and_hash("qualified name", s.qualified_name.as_ref())?);
         let kind = kinds.index(s.kind.as_ref())?;
         let provenance = provenances.index(s.provenance.as_ref())?;
         of.push((kind, provenance));
@@ -218,6 +221,8 @@ pub(crate) fn emission_order<'a, S: AsRef<str>>(
         kinds: kinds.tokens,
         provenances: provenances.tokens,
         of,
+        hasher,
+        name_hashes,
     };
     Ok((order, tokens))
 }
@@ -230,6 +235,10 @@ pub(crate) struct SymbolTokens<'a> {
     provenances: Vec<Token<'a>>,
     /// `(kind, provenance)` of each symbol, in input order.
     of: Vec<(u32, u32)>,
+    /// What hashed the names, for the name index.
+    hasher: NameHasher,
+    /// The hash of each symbol's name, in input order.
+    name_hashes: Vec<u64>,
 }
 
 impl<'a> SymbolTokens<'a> {
@@ -242,6 +251,11 @@ impl<'a> SymbolTokens<'a> {
             of: kept
                 .iter()
                 .map(|&i| self.of.get(i as usize).copied().unwrap_or((0, 0)))
+                .collect(),
+            hasher: self.hasher,
+            name_hashes: kept
+                .iter()
+                .filter_map(|&i| self.name_hashes.get(i as usize).copied())
                 .collect(),
         }
     }
@@ -990,7 +1004,7 @@ pub(crate) fn write_payload<S: AsRef<str>, K: Sink + ?Sized>(
     limits: &Limits,
     sink: &mut K,
 ) -> Result<(), Error> {
-    let prepared = prepare(payload, order, ids, limits)?;
+    let prepared = prepare(payload, order, tokens, ids, limits)?;
     let mut sink = sink;
     let mut lines = Lines::to_sink(&mut sink);
     write_prepared(payload, order, tokens, ids, &prepared, &mut lines)?;
@@ -1016,6 +1030,7 @@ const AHEAD: usize = 8;
 fn prepare<'a, S: AsRef<str>>(
     payload: &'a Payload<S>,
     order: &[u32],
+    tokens: &SymbolTokens<'_>,
     ids: &Ids<'_>,
     limits: &Limits,
 ) -> Result<Prepared<'a, S>, Error> {
@@ -1024,9 +1039,9 @@ fn prepare<'a, S: AsRef<str>>(
     let symbols = &payload.symbols;
     let needs_index = !payload.edges.is_empty() || !payload.locations.is_empty();
     let index = if needs_index {
-        NameIndex::build(symbols, order)
+        NameIndex::build(symbols, order, tokens.hasher, &tokens.name_hashes)
     } else {
-        NameIndex::empty(symbols)
+        NameIndex::empty(symbols, tokens.hasher)
     };
     let id_digits = match ids {
         Ids::Sequential => symbols.len().max(1).ilog10() as usize + 1,
