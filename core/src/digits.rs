@@ -8,6 +8,62 @@
 //! eight-byte word with the leading zeros shifted out, so a caller leaves
 //! eight bytes of room after the digits it expects.
 
+use core::mem::MaybeUninit;
+
+/// Output memory a writer stores bytes into by index: initialised bytes, or
+/// the spare capacity of a `Vec` (which the graph encoder writes its lines
+/// into without zeroing it first). Every store writes initialised bytes, so
+/// whatever a writer stores is initialised afterwards; out-of-range
+/// indexes panic as slice indexing does.
+pub(crate) trait ByteSlots {
+    /// Stores `byte` at `at`.
+    fn put_byte(&mut self, at: usize, byte: u8);
+    /// Stores `bytes` at `at..`.
+    fn put_bytes(&mut self, at: usize, bytes: &[u8]);
+}
+
+impl ByteSlots for [u8] {
+    #[inline(always)]
+    fn put_byte(&mut self, at: usize, byte: u8) {
+        self[at] = byte;
+    }
+
+    #[inline(always)]
+    fn put_bytes(&mut self, at: usize, bytes: &[u8]) {
+        self[at..at + bytes.len()].copy_from_slice(bytes);
+    }
+}
+
+impl<const N: usize> ByteSlots for [u8; N] {
+    #[inline(always)]
+    fn put_byte(&mut self, at: usize, byte: u8) {
+        self[at] = byte;
+    }
+
+    #[inline(always)]
+    fn put_bytes(&mut self, at: usize, bytes: &[u8]) {
+        self[at..at + bytes.len()].copy_from_slice(bytes);
+    }
+}
+
+impl ByteSlots for [MaybeUninit<u8>] {
+    #[inline(always)]
+    fn put_byte(&mut self, at: usize, byte: u8) {
+        self[at].write(byte);
+    }
+
+    #[inline(always)]
+    fn put_bytes(&mut self, at: usize, bytes: &[u8]) {
+        // SAFETY: `MaybeUninit<u8>` has the layout of `u8`, and the source
+        // is only read through this shared slice, never written, so no
+        // uninitialised byte can be stored into `bytes` (this is what
+        // `<[MaybeUninit<u8>]>::write_copy_of_slice` does, which is newer
+        // than this crate's minimum Rust version).
+        let bytes = unsafe { &*(bytes as *const [u8] as *const [MaybeUninit<u8>]) };
+        self[at..at + bytes.len()].copy_from_slice(bytes);
+    }
+}
+
 /// Two decimal digits per entry, `00` to `99`.
 pub(crate) const DIGIT_PAIRS: &[u8; 200] = b"\
 0001020304050607080910111213141516171819\
@@ -41,13 +97,13 @@ pub(crate) fn decimal_digits(n: u64) -> usize {
 /// Writes `n` in decimal at `dst[pos..]` and returns the end; `dst` must
 /// have room for eight bytes past `pos` (or the digits, if more).
 #[inline(always)]
-pub(crate) fn put_u64(dst: &mut [u8], pos: usize, n: u64) -> usize {
+pub(crate) fn put_u64<D: ByteSlots + ?Sized>(dst: &mut D, pos: usize, n: u64) -> usize {
     if n < 100_000_000 {
         let digits = eight_digits(n as u32);
         // Leading zero digits are the low zero bytes (0 keeps one digit).
         let skip = (digits.trailing_zeros() / 8).min(7);
         let word = (digits + 0x3030_3030_3030_3030) >> (8 * skip);
-        dst[pos..pos + 8].copy_from_slice(&word.to_le_bytes());
+        dst.put_bytes(pos, &word.to_le_bytes());
         return pos + 8 - skip as usize;
     }
     put_u64_long(dst, pos, n, decimal_digits(n))
@@ -158,20 +214,19 @@ pub(crate) fn ascii_digits(digits: u64) -> (u64, usize) {
 
 /// [`put_u64`] from `10^8` up: two digits per step from the end.
 #[inline(never)]
-fn put_u64_long(dst: &mut [u8], pos: usize, mut n: u64, len: usize) -> usize {
-    let out = &mut dst[pos..pos + len];
-    let mut i = len;
+fn put_u64_long<D: ByteSlots + ?Sized>(dst: &mut D, pos: usize, mut n: u64, len: usize) -> usize {
+    let mut i = pos + len;
     while n >= 100 {
         let pair = (n % 100) as usize * 2;
         n /= 100;
         i -= 2;
-        out[i..i + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+        dst.put_bytes(i, &DIGIT_PAIRS[pair..pair + 2]);
     }
     if n >= 10 {
         let pair = n as usize * 2;
-        out[..2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+        dst.put_bytes(pos, &DIGIT_PAIRS[pair..pair + 2]);
     } else {
-        out[0] = b'0' + n as u8;
+        dst.put_byte(pos, b'0' + n as u8);
     }
     pos + len
 }

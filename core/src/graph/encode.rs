@@ -10,10 +10,13 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use super::kind::abbreviate_kind;
+use core::mem::MaybeUninit;
+
 use super::line::{self, IdTexts, Lines, Token, MAX_DIGITS, MAX_SCORE, TOKEN_WIDTH};
 use super::name_index::NameIndex;
-use super::token::check_token;
+use super::token::{check_token, NameHasher};
 use super::types::{Edge, Payload, Symbol};
+use crate::digits::ByteSlots;
 use crate::error::{Error, ErrorKind};
 use crate::limits::Limits;
 use crate::number::NumberBuffer;
@@ -87,7 +90,7 @@ impl Encoder {
     pub fn encode<S: AsRef<str>>(&self, payload: &Payload<S>) -> Result<String, Error> {
         let (order, tokens) = emission_order(&payload.symbols, &self.limits)?;
         let ids = Ids::Sequential;
-        let prepared = prepare(payload, &order, &ids, &self.limits)?;
+        let prepared = prepare(payload, &order, &tokens, &ids, &self.limits)?;
         let mut lines = Lines::owned(prepared.len_hint);
         write_prepared(payload, &order, &tokens, &ids, &prepared, &mut lines)?;
         let bytes = lines.finish()?;
@@ -185,11 +188,14 @@ pub(crate) fn emission_order<'a, S: AsRef<str>>(
     let mut kinds = TokenCache::new("kind", abbreviate_kind);
     let mut provenances = TokenCache::new("provenance", identity);
     let mut of = Vec::with_capacity(symbols.len());
+    let hasher = NameHasher::new();
+    let mut name_hashes = Vec::with_capacity(symbols.len());
     for (i, s) in symbols.iter().enumerate() {
         // Checked here, in input order, where the names are read the way
         // they usually sit in memory, rather than while writing, which
-        // visits them in emission order.
-        check_token("qualified name", s.qualified_name.as_ref())?;
+        // visits them in emission order; hashed for the name index in the
+        // same pass.
+        name_hashes.push(hasher.check_and_hash("qualified name", s.qualified_name.as_ref())?);
         let kind = kinds.index(s.kind.as_ref())?;
         let provenance = provenances.index(s.provenance.as_ref())?;
         of.push((kind, provenance));
@@ -215,6 +221,8 @@ pub(crate) fn emission_order<'a, S: AsRef<str>>(
         kinds: kinds.tokens,
         provenances: provenances.tokens,
         of,
+        hasher,
+        name_hashes,
     };
     Ok((order, tokens))
 }
@@ -227,6 +235,10 @@ pub(crate) struct SymbolTokens<'a> {
     provenances: Vec<Token<'a>>,
     /// `(kind, provenance)` of each symbol, in input order.
     of: Vec<(u32, u32)>,
+    /// What hashed the names, for the name index.
+    hasher: NameHasher,
+    /// The hash of each symbol's name, in input order.
+    name_hashes: Vec<u64>,
 }
 
 impl<'a> SymbolTokens<'a> {
@@ -239,6 +251,11 @@ impl<'a> SymbolTokens<'a> {
             of: kept
                 .iter()
                 .map(|&i| self.of.get(i as usize).copied().unwrap_or((0, 0)))
+                .collect(),
+            hasher: self.hasher,
+            name_hashes: kept
+                .iter()
+                .filter_map(|&i| self.name_hashes.get(i as usize).copied())
                 .collect(),
         }
     }
@@ -913,11 +930,14 @@ fn write_edge_lines(
                     continue;
                 };
                 let w = lines.window(max_line)?;
-                w[0] = b'@';
+                w[0].write(b'@');
                 let at = line::put_u64(w, 1, ids.get(e.target as usize).0);
-                w[at..at + TOKEN_WIDTH].copy_from_slice(&source_part);
+                w.put_bytes(at, &source_part);
                 let at = suffix.put(w, at + source_len);
-                lines.advance(at);
+                // SAFETY: the line's bytes were stored one piece after the
+                // other from 0 ('@', the target, `<@source`, the label's
+                // suffix), each piece starting where the one before ended.
+                unsafe { lines.advance(at) };
             }
             Ok(())
         }
@@ -933,11 +953,13 @@ fn write_runs(
     targets: &[u64],
     suffixes: &[Token<'_>],
     max_line: usize,
-    put_id: impl Fn(&mut [u8], usize, u32) -> usize,
+    put_id: impl Fn(&mut [MaybeUninit<u8>], usize, u32) -> usize,
     prefetch_id: impl Fn(u32),
 ) -> Result<(), Error> {
-    let mut source_part = [0u8; TOKEN_WIDTH];
-    source_part[..2].copy_from_slice(b"<@");
+    // Initialised (zeros), though typed like the window `put_id` writes to,
+    // so both go through the same `put_id`.
+    let mut source_part = [MaybeUninit::new(0u8); TOKEN_WIDTH];
+    source_part.put_bytes(0, b"<@");
     let mut begin = 0usize;
     for (source, &end) in ends.iter().enumerate() {
         let end = end as usize;
@@ -958,11 +980,14 @@ fn write_runs(
                 continue;
             };
             let w = lines.window(max_line)?;
-            w[0] = b'@';
+            w[0].write(b'@');
             let at = put_id(w, 1, target);
             w[at..at + TOKEN_WIDTH].copy_from_slice(&source_part);
             let at = suffix.put(w, at + source_len);
-            lines.advance(at);
+            // SAFETY: the line's bytes were stored one piece after the
+            // other from 0 ('@', the target, `<@source`, the label's
+            // suffix), each piece starting where the one before ended.
+            unsafe { lines.advance(at) };
         }
         begin = end;
     }
@@ -979,7 +1004,7 @@ pub(crate) fn write_payload<S: AsRef<str>, K: Sink + ?Sized>(
     limits: &Limits,
     sink: &mut K,
 ) -> Result<(), Error> {
-    let prepared = prepare(payload, order, ids, limits)?;
+    let prepared = prepare(payload, order, tokens, ids, limits)?;
     let mut sink = sink;
     let mut lines = Lines::to_sink(&mut sink);
     write_prepared(payload, order, tokens, ids, &prepared, &mut lines)?;
@@ -1005,6 +1030,7 @@ const AHEAD: usize = 8;
 fn prepare<'a, S: AsRef<str>>(
     payload: &'a Payload<S>,
     order: &[u32],
+    tokens: &SymbolTokens<'_>,
     ids: &Ids<'_>,
     limits: &Limits,
 ) -> Result<Prepared<'a, S>, Error> {
@@ -1013,9 +1039,9 @@ fn prepare<'a, S: AsRef<str>>(
     let symbols = &payload.symbols;
     let needs_index = !payload.edges.is_empty() || !payload.locations.is_empty();
     let index = if needs_index {
-        NameIndex::build(symbols, order)
+        NameIndex::build(symbols, order, tokens.hasher, &tokens.name_hashes)
     } else {
-        NameIndex::empty(symbols)
+        NameIndex::empty(symbols, tokens.hasher)
     };
     let id_digits = match ids {
         Ids::Sequential => symbols.len().max(1).ilog10() as usize + 1,
@@ -1280,7 +1306,7 @@ fn write_symbol_lines_with<S: AsRef<str>>(
     symbols: &[Symbol<S>],
     order: &[u32],
     tokens: &SymbolTokens<'_>,
-    put_id: impl Fn(&mut [u8], usize, usize) -> (usize, bool),
+    put_id: impl Fn(&mut [MaybeUninit<u8>], usize, usize) -> (usize, bool),
 ) -> Result<(), Error> {
     let mut numbers = NumberBuffer::new();
     let mut group: Option<u32> = None;
@@ -1306,18 +1332,20 @@ fn write_symbol_lines_with<S: AsRef<str>>(
         let (kind, provenance) = tokens.of(i as usize);
         let max = 1 + MAX_DIGITS + kind.len() + name.len() + MAX_SCORE + provenance.len() + 5;
         let w = lines.window(max)?;
-        w[0] = b'@';
+        w[0].write(b'@');
         let (mut at, reference) = put_id(w, 1, position);
         if reference {
             let at = line::put(w, at, b"  # previously transmitted\n");
-            lines.advance(at);
+            // SAFETY: '@', the id and the comment were stored from 0 on,
+            // each where the one before ended.
+            unsafe { lines.advance(at) };
             continue;
         }
-        w[at] = b' ';
+        w[at].write(b' ');
         at = kind.put(w, at + 1);
-        w[at] = b' ';
+        w[at].write(b' ');
         at = line::put_text(w, at + 1, name);
-        w[at] = b' ';
+        w[at].write(b' ');
         at = match line::put_score(w, at + 1, s.score) {
             Some(end) => end,
             // A score of 2^56 or more: the general formatter (the window
@@ -1325,20 +1353,27 @@ fn write_symbol_lines_with<S: AsRef<str>>(
             None => {
                 let score = numbers.format_score(s.score)?;
                 let start = at + 1;
-                lines.advance(start);
+                // SAFETY: '@', the id, the kind, the name and the spaces
+                // between and after them were stored from 0 on, each where
+                // the one before ended.
+                unsafe { lines.advance(start) };
                 lines.put(score.as_bytes())?;
                 let w = lines.window(provenance.len() + 2)?;
-                w[0] = b' ';
+                w[0].write(b' ');
                 let at = provenance.put(w, 1);
-                w[at] = b'\n';
-                lines.advance(at + 1);
+                w[at].write(b'\n');
+                // SAFETY: the space, the provenance and the newline were
+                // stored from 0 on, each where the one before ended.
+                unsafe { lines.advance(at + 1) };
                 continue;
             }
         };
-        w[at] = b' ';
+        w[at].write(b' ');
         at = provenance.put(w, at + 1);
-        w[at] = b'\n';
-        lines.advance(at + 1);
+        w[at].write(b'\n');
+        // SAFETY: the line's pieces were stored from 0 on, each where the
+        // one before ended, up to the newline at `at`.
+        unsafe { lines.advance(at + 1) };
     }
     Ok(())
 }

@@ -15,14 +15,11 @@
 //!   the slots of the next few lookups and let the cache misses overlap.
 //!   (hashbrown, the general map used elsewhere, exposes no such hint.)
 
-use alloc::vec;
-use alloc::vec::Vec;
-use core::hash::BuildHasher;
-
-use hashbrown::DefaultHashBuilder;
-
+use super::token::NameHasher;
 use super::types::Symbol;
 use crate::hint::prefetch;
+use alloc::vec;
+use alloc::vec::Vec;
 
 /// How many insertions ahead the build loops prefetch.
 const AHEAD: usize = 8;
@@ -75,12 +72,12 @@ pub(crate) struct NameIndex<'a, S> {
     mask: usize,
     /// `64 - log2(table size)`: the address hash's top bits pick the slot.
     shift: u32,
-    hasher: DefaultHashBuilder,
+    hasher: NameHasher,
 }
 
 impl<'a, S: AsRef<str>> NameIndex<'a, S> {
     /// An index that resolves nothing (for payloads without edges or locations).
-    pub(crate) fn empty(symbols: &'a [Symbol<S>]) -> NameIndex<'a, S> {
+    pub(crate) fn empty(symbols: &'a [Symbol<S>], hasher: NameHasher) -> NameIndex<'a, S> {
         NameIndex {
             symbols,
             position_of: Vec::new(),
@@ -88,14 +85,22 @@ impl<'a, S: AsRef<str>> NameIndex<'a, S> {
             by_address: Vec::new(),
             mask: 0,
             shift: 63,
-            hasher: DefaultHashBuilder::default(),
+            hasher,
         }
     }
 
     /// Indexes `symbols`, whose emission order is `order` (a permutation of
-    /// their indices, as `emission_order` returns; fewer than `u32::MAX`).
-    pub(crate) fn build(symbols: &'a [Symbol<S>], order: &[u32]) -> NameIndex<'a, S> {
-        let mut index = NameIndex::empty(symbols);
+    /// their indices, as `emission_order` returns; fewer than `u32::MAX`),
+    /// and whose names `hasher` hashes to `hashes` (in input order, as
+    /// `emission_order` computes them while checking the names; names
+    /// past the end of `hashes` are hashed here).
+    pub(crate) fn build(
+        symbols: &'a [Symbol<S>],
+        order: &[u32],
+        hasher: NameHasher,
+        hashes: &[u64],
+    ) -> NameIndex<'a, S> {
+        let mut index = NameIndex::empty(symbols, hasher);
         let n = symbols.len();
         if n == 0 {
             return index;
@@ -118,20 +123,23 @@ impl<'a, S: AsRef<str>> NameIndex<'a, S> {
         // read the way they usually sit in memory: hash the name, insert it
         // by its bytes and by its address, with the slots of the symbol
         // `AHEAD` places on prefetched.
-        let home = |index: &NameIndex<'a, S>, s: &Symbol<S>| {
-            let name = s.qualified_name.as_ref();
-            let hash = index.hasher.hash_one(name);
+        let home = |index: &NameIndex<'a, S>, i: usize| {
+            let name = symbols[i].qualified_name.as_ref();
+            let hash = match hashes.get(i) {
+                Some(&hash) => hash,
+                None => index.hasher.hash(name.as_bytes()),
+            };
             (hash, index.address_slot(name))
         };
         let mut ahead: [(u64, usize); AHEAD] = [(0, 0); AHEAD];
-        for (k, s) in symbols.iter().take(AHEAD).enumerate() {
-            ahead[k] = home(&index, s);
+        for (k, slot) in ahead.iter_mut().enumerate().take(n) {
+            *slot = home(&index, k);
         }
         let mut repeated = false;
         for i in 0..n {
             let (hash, address_slot) = ahead[i % AHEAD];
-            if let Some(s) = symbols.get(i + AHEAD) {
-                let next = home(&index, s);
+            if i + AHEAD < n {
+                let next = home(&index, i + AHEAD);
                 prefetch(&index.by_name[next.0 as usize & index.mask]);
                 prefetch(&index.by_address[next.1]);
                 ahead[i % AHEAD] = next;
@@ -145,7 +153,8 @@ impl<'a, S: AsRef<str>> NameIndex<'a, S> {
             // in emission order, whatever its address.
             for s in symbols {
                 let name = s.qualified_name.as_ref();
-                if let Some(position) = index.find_by_name(name, index.hasher.hash_one(name)) {
+                if let Some(position) = index.find_by_name(name, index.hasher.hash(name.as_bytes()))
+                {
                     index.insert_address(name, index.address_slot(name), position);
                 }
             }
@@ -243,7 +252,7 @@ impl<'a, S: AsRef<str>> NameIndex<'a, S> {
             return None;
         }
         self.position_by_address(name)
-            .or_else(|| self.find_by_name(name, self.hasher.hash_one(name)))
+            .or_else(|| self.find_by_name(name, self.hasher.hash(name.as_bytes())))
     }
 
     #[inline]
@@ -306,7 +315,7 @@ impl<'a, S: AsRef<str>> NameIndex<'a, S> {
                 return Some(entry.position);
             }
             if entry.address == 0 {
-                return self.find_by_name(name, self.hasher.hash_one(name));
+                return self.find_by_name(name, self.hasher.hash(name.as_bytes()));
             }
             slot = (slot + 1) & self.mask;
         }
@@ -361,7 +370,10 @@ impl<'a, S: AsRef<str>> NameIndex<'a, S> {
             let end = count.min(start + CHUNK);
             for (j, slot) in (start..end).zip(hashes.iter_mut()) {
                 let (source, target) = pair(j);
-                *slot = (self.hasher.hash_one(source), self.hasher.hash_one(target));
+                *slot = (
+                    self.hasher.hash(source.as_bytes()),
+                    self.hasher.hash(target.as_bytes()),
+                );
             }
             let chunk = &hashes[..end - start];
             for (k, &(source_hash, target_hash)) in chunk.iter().enumerate() {
@@ -408,7 +420,7 @@ mod tests {
     fn resolves_by_address_and_by_bytes() {
         let syms = symbols(&["a.A", "a.B", "a.C"]);
         let order = [2, 0, 1];
-        let index = NameIndex::build(&syms, &order);
+        let index = NameIndex::build(&syms, &order, NameHasher::new(), &[]);
         // The symbols' own strings (found by address) ...
         assert_eq!(index.position(&syms[0].qualified_name), Some(1));
         assert_eq!(index.position(&syms[1].qualified_name), Some(2));
@@ -427,7 +439,7 @@ mod tests {
         let syms = symbols(&["x", "y", "x", "x"]);
         // Emission: 3, 0, 1, 2 -> "x" occurs at positions 0, 1 and 3.
         let order = [3, 0, 1, 2];
-        let index = NameIndex::build(&syms, &order);
+        let index = NameIndex::build(&syms, &order, NameHasher::new(), &[]);
         for i in [0, 2, 3] {
             assert_eq!(index.position(&syms[i].qualified_name), Some(3));
         }
@@ -438,12 +450,12 @@ mod tests {
     #[test]
     fn an_empty_index_resolves_nothing() {
         let syms = symbols(&[]);
-        let index = NameIndex::build(&syms, &[]);
+        let index = NameIndex::build(&syms, &[], NameHasher::new(), &[]);
         assert_eq!(index.position("a"), None);
         index.prefetch("a");
         let syms = symbols(&["a"]);
         assert_eq!(
-            NameIndex::empty(&syms).position(&syms[0].qualified_name),
+            NameIndex::empty(&syms, NameHasher::new()).position(&syms[0].qualified_name),
             None
         );
     }
@@ -457,7 +469,7 @@ mod tests {
             .map(|n| Symbol::new(n.as_str(), "var", 0.1, "x", 0))
             .collect();
         let order: Vec<u32> = (0..5000u32).rev().collect();
-        let index = NameIndex::build(&syms, &order);
+        let index = NameIndex::build(&syms, &order, NameHasher::new(), &[]);
         for (i, name) in names.iter().enumerate() {
             assert_eq!(index.position(name), Some(4999 - i as u32));
             assert_eq!(index.position(&name.clone()), Some(4999 - i as u32));

@@ -57,12 +57,6 @@ fn has_non_printable_ascii(bytes: &[u8]) -> bool {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     #[inline(always)]
-    fn word(bytes: &[u8], at: usize) -> u64 {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(&bytes[at..at + 8]);
-        u64::from_le_bytes(w)
-    }
-    #[inline(always)]
     fn bad(x: u64) -> bool {
         let at_least_0x21 = x.wrapping_add(ONES * 0x5f);
         let at_least_0x7f = x.wrapping_add(ONES);
@@ -122,6 +116,131 @@ fn pair_non_printable_portable(lo: u64, hi: u64) -> bool {
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let bad = |x: u64| (!x.wrapping_add(ONES * 0x5f) | x.wrapping_add(ONES) | x) & HIGH != 0;
     bad(lo) || bad(hi)
+}
+
+/// A keyed hash of names for the encoder's name index, computed over the
+/// same 16-byte blocks the token check reads, so that checking a qualified
+/// name and hashing it read the name once ([`NameHasher::check_and_hash`]).
+///
+/// Each block is one folded multiply (the 128-bit product of the block's
+/// two words, each mixed with the keys and the running state, its halves
+/// xored), as in foldhash, the hash this replaces. The keys come from
+/// hashbrown's randomly seeded default hasher, so a payload cannot be
+/// crafted to collide in the index without knowing them.
+#[derive(Clone, Copy)]
+pub(crate) struct NameHasher {
+    keys: [u64; 4],
+}
+
+/// The high and the low half of the 128-bit product, xored.
+#[inline(always)]
+fn folded_multiply(a: u64, b: u64) -> u64 {
+    let product = u128::from(a) * u128::from(b);
+    (product as u64) ^ ((product >> 64) as u64)
+}
+
+/// Eight bytes of `bytes` from `at`, little-endian.
+#[inline(always)]
+fn word(bytes: &[u8], at: usize) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&bytes[at..at + 8]);
+    u64::from_le_bytes(w)
+}
+
+/// The two words of a 16-byte block.
+#[inline(always)]
+fn block_words(block: &[u8]) -> (u64, u64) {
+    (word(block, 0), word(block, 8))
+}
+
+/// The 16-byte blocks of `bytes` (at least 16 long) that the checks and the
+/// hash read: every whole block that ends before the last byte, then the
+/// last sixteen bytes (overlapping the block before unless the length is a
+/// multiple of 16). Fixed-size chunks, so loading their words needs no
+/// bounds checks.
+#[inline(always)]
+fn blocks(bytes: &[u8]) -> (core::slice::ChunksExact<'_, u8>, &[u8; 16]) {
+    let n = bytes.len();
+    let last = bytes.last_chunk::<16>().unwrap_or(&[0; 16]);
+    (bytes[..n.saturating_sub(1)].chunks_exact(16), last)
+}
+
+impl NameHasher {
+    /// A hasher with fresh random keys.
+    pub(crate) fn new() -> NameHasher {
+        use core::hash::BuildHasher;
+        let seeded = hashbrown::DefaultHashBuilder::default();
+        NameHasher {
+            keys: core::array::from_fn(|i| seeded.hash_one(i as u64)),
+        }
+    }
+
+    #[inline(always)]
+    fn start(&self, len: usize) -> u64 {
+        self.keys[2].wrapping_add(len as u64)
+    }
+
+    #[inline(always)]
+    fn block(&self, state: u64, lo: u64, hi: u64) -> u64 {
+        folded_multiply(lo ^ self.keys[0], hi ^ self.keys[1] ^ state)
+    }
+
+    #[inline(always)]
+    fn finish(&self, state: u64) -> u64 {
+        folded_multiply(state ^ self.keys[3], 0x9e37_79b9_7f4a_7c15)
+    }
+
+    /// The hash of `bytes`: from 16 bytes on, the blocks the token check
+    /// reads (sixteen bytes at a time, the last block overlapping the one
+    /// before); from eight, the first and the last word; below, the bytes
+    /// in one word. The length is mixed in first, so padding is unambiguous.
+    #[inline]
+    pub(crate) fn hash(&self, bytes: &[u8]) -> u64 {
+        let n = bytes.len();
+        let mut state = self.start(n);
+        if n >= 16 {
+            let (body, last) = blocks(bytes);
+            for block in body {
+                let (lo, hi) = block_words(block);
+                state = self.block(state, lo, hi);
+            }
+            let (lo, hi) = block_words(last);
+            state = self.block(state, lo, hi);
+        } else if n >= 8 {
+            state = self.block(state, word(bytes, 0), word(bytes, n - 8));
+        } else {
+            let mut short = [0u8; 8];
+            short[..n].copy_from_slice(bytes);
+            state = self.block(state, u64::from_le_bytes(short), 0);
+        }
+        self.finish(state)
+    }
+
+    /// [`check_token`] and [`hash`](Self::hash) in one pass over the usual
+    /// qualified name (sixteen bytes or more of printable ASCII); any other
+    /// value is checked and hashed apart.
+    #[inline]
+    pub(crate) fn check_and_hash(&self, what: &str, value: &str) -> Result<u64, Error> {
+        let bytes = value.as_bytes();
+        let n = bytes.len();
+        if n >= 16 {
+            let mut state = self.start(n);
+            let mut printable = true;
+            let (body, last) = blocks(bytes);
+            for block in body {
+                let (lo, hi) = block_words(block);
+                printable &= !pair_non_printable(lo, hi);
+                state = self.block(state, lo, hi);
+            }
+            let (lo, hi) = block_words(last);
+            printable &= !pair_non_printable(lo, hi);
+            if printable {
+                return Ok(self.finish(self.block(state, lo, hi)));
+            }
+        }
+        check_token(what, value)?;
+        Ok(self.hash(bytes))
+    }
 }
 
 #[cfg(test)]
@@ -187,5 +306,50 @@ mod tests {
         assert!(has_non_printable_ascii(
             b"github.com/acme/billing/internal/auth.Server\x7fHandle"
         ));
+    }
+
+    #[test]
+    fn check_and_hash_agrees_with_the_check_and_the_hash_apart() {
+        let hasher = NameHasher::new();
+        let base: Vec<u8> = (0..100u8).map(|b| b'!' + b % 90).collect();
+        let lengths: Vec<usize> = if cfg!(miri) {
+            vec![0, 3, 8, 15, 16, 17, 32, 33, 48]
+        } else {
+            (0..=base.len()).collect()
+        };
+        let mut seen = Vec::new();
+        for &len in &lengths {
+            for byte in [b'a', b' ', 0x7f, 0x1f, 0xc3] {
+                for pos in 0..len.max(1) {
+                    let mut bytes = base[..len].to_vec();
+                    if let Some(b) = bytes.get_mut(pos) {
+                        *b = byte;
+                    }
+                    let Ok(text) = core::str::from_utf8(&bytes) else {
+                        continue;
+                    };
+                    match hasher.check_and_hash("name", text) {
+                        Ok(hash) => {
+                            assert!(is_token(text), "{text:?}");
+                            assert_eq!(hash, hasher.hash(text.as_bytes()), "{text:?}");
+                        }
+                        Err(_) => assert!(!is_token(text), "{text:?}"),
+                    }
+                }
+            }
+            seen.push(hasher.hash(&base[..len]));
+        }
+        // Multibyte names take the checked path and hash alike.
+        let name = "paquet.Größe.naïve_função";
+        assert_eq!(
+            hasher.check_and_hash("name", name).unwrap(),
+            hasher.hash(name.as_bytes())
+        );
+        // Prefixes of one text (the length is mixed in) and other keys differ.
+        seen.sort_unstable();
+        seen.dedup();
+        assert_eq!(seen.len(), lengths.len());
+        let other = NameHasher::new();
+        assert_ne!(other.hash(&base[..40]), hasher.hash(&base[..40]));
     }
 }
