@@ -268,7 +268,7 @@ pub(super) fn uniform_scalar_rows<'a>(
             return None;
         }
         for ((pk, _), (k, v)) in keys.iter().zip(row) {
-            if !v.is_scalar() || !same_str(pk, k) {
+            if !v.is_scalar() || !pk.same_text(k) {
                 return None;
             }
         }
