@@ -69,7 +69,7 @@ use crate::number::NumberBuffer;
 use crate::sink::Sink;
 use crate::text::{write_escaped, write_quoted};
 
-use super::scalar::{needs_quote, write_key, write_scalar, write_string};
+use super::scalar::{write_key, write_scalar, write_string};
 use super::stream::{assemble_row, Assembled};
 use super::{Map, Value};
 use table::{Kind, TablePlan};
@@ -251,18 +251,34 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
         self.raw(itoa::Buffer::new().format(n))
     }
 
-    /// Strings and integers, most cells, are written here inline, exactly
-    /// as [`write_scalar`] writes them (which the rest goes through): that
-    /// call's entry and exit cost as much as writing a short string.
+    /// A scalar value as [`write_scalar`] writes it, laid out in the
+    /// buffer's free tail as a row of one cell whose LF is left
+    /// unpublished: the rows' cell code ([`assemble_row`]), which decides a
+    /// string's quoting while copying it and formats numbers in place, with
+    /// one room check. A container writes nothing, as with `write_scalar`.
     #[inline(always)]
     fn scalar(&mut self, v: &Value) -> Result<(), Error> {
-        match v {
-            // `write_string`, whose call is not inlined everywhere.
-            Value::String(s) if !needs_quote(s) => self.raw(s),
-            Value::String(s) => write_quoted(&mut self.sink, s),
-            Value::Int(i) => self.raw(itoa::Buffer::new().format(*i)),
-            _ => write_scalar(&mut self.sink, v, &mut self.numbers).map(drop),
+        if v.is_scalar() {
+            let assembled = assemble_row(
+                self.sink.tail(),
+                &mut self.numbers,
+                0,
+                None,
+                core::iter::once(v),
+            )?;
+            if let Assembled::Row(len) = assembled {
+                self.sink.commit(len - 1);
+                return Ok(());
+            }
         }
+        self.scalar_piecewise(v)
+    }
+
+    /// [`scalar`](Self::scalar) when the free tail is too short.
+    #[cold]
+    #[inline(never)]
+    fn scalar_piecewise(&mut self, v: &Value) -> Result<(), Error> {
+        write_scalar(&mut self.sink, v, &mut self.numbers).map(drop)
     }
 
     /// A table row of scalar values (after the keyed-map key, if any) at
