@@ -522,13 +522,17 @@ fn flat_table_union<'a>(items: &'a [Value], union: &mut Vec<&'a Key>) -> bool {
             return false;
         };
         for (j, (key, value)) in obj.as_slice().iter().enumerate() {
-            if !value.is_scalar() || is_path_name(key) {
+            if !value.is_scalar() {
                 return false;
             }
+            // A name already in the union was checked for `>` when it joined.
             if union.get(j).is_some_and(|n| n.same_text(key))
                 || union.iter().any(|n| n.same_text(key))
             {
                 continue;
+            }
+            if is_path_name(key) {
+                return false;
             }
             union.push(key);
         }
