@@ -1,8 +1,11 @@
 //! The buffered generic encoder (spec §7): one [`Value`] in, canonical GCF out.
 //!
-//! The encoder walks the value once, writing straight into a [`Sink`]; the
-//! only allocations are one plan per table (its field union and row list,
-//! borrowing every name from the value) and one scratch row per table.
+//! The encoder walks the value once, writing into a fixed chunk buffer that
+//! it hands to the [`Sink`] whenever it fills (so a callback sink sees a few
+//! large writes, not one per piece); the only other allocations are one plan
+//! per table (its field union and row list, borrowing every name from the
+//! value) and one scratch row per table. Rows of scalars are laid out in
+//! the buffer with the streaming writer's row assembly.
 //!
 //! # Canonical choices
 //!
