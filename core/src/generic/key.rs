@@ -54,6 +54,38 @@ impl Key {
         self.0.as_str()
     }
 
+    /// Whether `self` and `other` hold the same text, usually without
+    /// reading it: equal representations mean equal text (the same inline
+    /// bytes and length, or the same pointer and length), and keys made
+    /// from equal short text have equal representations, since the inline
+    /// form zero-fills the bytes past the text. Only keys whose
+    /// representations differ (different text, or equal text on the heap
+    /// twice) compare their text.
+    ///
+    /// A table check compares every row's keys with the first row's, and
+    /// this is a few word compares per key where [`Key::as_str`] alone
+    /// decodes the inline length on both sides first.
+    #[inline(always)]
+    pub(crate) fn same_text(&self, other: &Key) -> bool {
+        self.repr_words() == other.repr_words() || self.as_str() == other.as_str()
+    }
+
+    /// The key's representation as words.
+    #[inline(always)]
+    fn repr_words(&self) -> [usize; 3] {
+        const _: () = assert!(core::mem::size_of::<Key>() == 3 * core::mem::size_of::<usize>());
+        // SAFETY: a `Key` is a `CompactString`, whose representation is a
+        // `#[repr(C)]` struct of a pointer, a `usize`, and integers filling
+        // the third word exactly (no padding, asserted by `compact_str`
+        // against `[u8; 24]`; the size is asserted above), every byte of
+        // which each of its forms (inline, heap, static) initialises. So
+        // all three words are initialised integers or pointer bytes, read
+        // here as integers (which keeps no provenance, and none is needed
+        // to compare them). `transmute_copy` reads unaligned, so the
+        // alignment does not matter either.
+        unsafe { core::mem::transmute_copy::<Key, [usize; 3]>(self) }
+    }
+
     /// Whether the text lives on the heap (it is longer than
     /// [`Key::INLINE_CAPACITY`]), for tests and memory accounting.
     #[inline]
@@ -299,6 +331,33 @@ mod tests {
             let back = String::from(copy.clone());
             drop(copy);
             assert_eq!(back, text);
+        }
+    }
+
+    /// `same_text` agrees with text equality for every form a key takes:
+    /// inline at every length, heap (equal text in two allocations, and
+    /// one allocation shared by a clone), built from `&str` or `String`.
+    #[test]
+    fn same_text_agrees_with_text_equality() {
+        let mut texts: Vec<String> = (0..=CAP + 2).map(ascii).collect();
+        texts.extend([
+            "é".into(),
+            "é\0".into(),
+            "\0".into(),
+            format!("{}é", ascii(CAP - 2)),
+        ]);
+        for a in &texts {
+            for b in &texts {
+                for (ka, kb) in [
+                    (Key::from(a.as_str()), Key::from(b.as_str())),
+                    (Key::from(a.clone()), Key::from(b.as_str())),
+                    (Key::from(a.clone()), Key::from(b.clone())),
+                ] {
+                    assert_eq!(ka.same_text(&kb), a == b, "{a:?} {b:?}");
+                    assert_eq!(kb.same_text(&ka), a == b, "{b:?} {a:?}");
+                    assert!(ka.same_text(&ka.clone()));
+                }
+            }
         }
     }
 

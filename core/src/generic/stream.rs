@@ -627,14 +627,16 @@ impl<K: Sink> StreamWriter<K> {
             &mut self.numbers,
             self.row_indent,
             key,
-            cells,
+            cells.iter(),
         )? {
             Assembled::Row(len) => {
                 self.out.commit(len);
                 self.count_row();
                 Ok(())
             }
-            Assembled::Stopped(len, piece) => self.write_stopped_row(key, cells, len, piece),
+            Assembled::Stopped(len, left) => {
+                self.write_stopped_row(key, cells, len, Assembled::stopped_piece(cells.len(), left))
+            }
         }
     }
 
@@ -665,14 +667,16 @@ impl<K: Sink> StreamWriter<K> {
                 &mut self.numbers,
                 self.row_indent,
                 key,
-                cells,
+                cells.iter(),
             )? {
                 Assembled::Row(len) => {
                     self.out.commit(len);
                     self.count_row();
                     return Ok(());
                 }
-                Assembled::Stopped(at, stopped_piece) => (len, piece) = (at, stopped_piece),
+                Assembled::Stopped(at, left) => {
+                    (len, piece) = (at, Assembled::stopped_piece(cells.len(), left));
+                }
             }
         }
         self.guard(|w| {
@@ -801,14 +805,49 @@ fn check_cell(cell: Cell<'_>) -> Result<()> {
 
 /// How far [`assemble_row`] got.
 #[derive(Debug)]
-enum Assembled {
+pub(super) enum Assembled {
     /// The whole line, LF included, is the first `.0` bytes.
     Row(usize),
     /// The tail ran out of room (or a quoted string's worst case would not
-    /// fit) before piece `.1`: piece 0 is the indentation and key, piece
-    /// `k + 1` is cell `k`. The first `.0` bytes hold every piece before it,
-    /// each cell followed by its separator.
+    /// fit) with `.1` pieces still to write: piece 0 is the indentation and
+    /// key, piece `k + 1` is cell `k`, so it stopped before piece
+    /// `cells + 1 - .1` ([`Assembled::stopped_piece`]). The first `.0` bytes
+    /// hold every piece before it, each cell followed by its separator.
+    ///
+    /// Counted from the end so that the cell loop keeps no count of its own:
+    /// the source's remaining length says it.
     Stopped(usize, usize),
+}
+
+impl Assembled {
+    /// The piece a row of `cells` cells stopped before, given the pieces
+    /// [`Assembled::Stopped`] reports left.
+    fn stopped_piece(cells: usize, left: usize) -> usize {
+        (cells + 1).saturating_sub(left)
+    }
+}
+
+/// What [`assemble_row`] lays out: a streaming row's [`Cell`]s, or the
+/// scalar values of a row object for the buffered encoder.
+pub(super) trait RowCell<'c> {
+    /// The value as a cell (only scalars are ever asked).
+    fn cell(&'c self) -> Cell<'c>;
+}
+
+impl<'c> RowCell<'c> for Cell<'c> {
+    #[inline(always)]
+    fn cell(&'c self) -> Cell<'c> {
+        *self
+    }
+}
+
+impl<'c> RowCell<'c> for Value {
+    /// A container, which callers never pass, would be written `-`.
+    #[inline(always)]
+    fn cell(&'c self) -> Cell<'c> {
+        debug_assert!(self.is_scalar());
+        Cell::from_value(self).unwrap_or(Cell::Null)
+    }
 }
 
 /// The room [`assemble_row`] makes sure of before each cell: enough for any
@@ -920,23 +959,27 @@ impl<'a> Line<'a> {
 /// registers instead of going through memory, the call's register saves go,
 /// and a row without a key (`row`) is laid out with the key code folded
 /// away; together about 65 instructions per employee row.
+///
+/// `cells` is any exact-size source of cells: a slice's (the streaming
+/// rows) or a row object's values (the buffered encoder's scalar rows), so
+/// both writers lay out rows with the same code.
 #[inline(always)]
-fn assemble_row(
+pub(super) fn assemble_row<'c>(
     dst: &mut [u8],
     numbers: &mut NumberBuffer,
     indent: usize,
     key: Option<&str>,
-    cells: &[Cell<'_>],
+    cells: impl ExactSizeIterator<Item = &'c (impl RowCell<'c> + 'c)>,
 ) -> Result<Assembled> {
     // No overflow: a `str` is at most `isize::MAX` bytes.
     let key_len = key.map_or(0, str::len);
     if key_len + indent + CELL_ROOM > dst.len() {
-        return Ok(Assembled::Stopped(0, 0));
+        return Ok(Assembled::Stopped(0, cells.len() + 1));
     }
     if indent > 0 {
         dst[..indent].fill(b' ');
     }
-    if key.is_none() && cells.is_empty() {
+    if key.is_none() && cells.len() == 0 {
         dst[indent] = b'\n';
         return Ok(Assembled::Row(indent + 1));
     }
@@ -949,16 +992,17 @@ fn assemble_row(
         // SAFETY: `indent + key.len() + CELL_ROOM <= cap` was checked above.
         match unsafe { put_str(&mut line, pos, key) } {
             Some(end) => pos = end,
-            None => return Ok(Assembled::Stopped(0, 0)),
+            None => return Ok(Assembled::Stopped(0, cells.len() + 1)),
         }
         // SAFETY: `put_str` leaves at least one byte after its end.
         unsafe { line.store_byte(pos, b'|') };
         pos += 1;
     }
-    let mut rest = cells.iter();
-    while let Some(&cell) = rest.next() {
+    let mut rest = cells;
+    while let Some(cell) = rest.next() {
+        let cell = cell.cell();
         if pos > last_start {
-            return Ok(Assembled::Stopped(pos, cells.len() - rest.len()));
+            return Ok(Assembled::Stopped(pos, rest.len() + 1));
         }
         // In every arm below, `pos + CELL_ROOM <= cap`.
         pos = match cell {
@@ -994,12 +1038,12 @@ fn assemble_row(
                 // `pos + s.len() >= cap`, against the bound already in a
                 // register (no overflow: `pos <= last_start`).
                 if pos + s.len() >= last_start + CELL_ROOM {
-                    return Ok(Assembled::Stopped(pos, cells.len() - rest.len()));
+                    return Ok(Assembled::Stopped(pos, rest.len() + 1));
                 }
                 // SAFETY: `pos + s.len() < cap`, just checked.
                 match unsafe { put_str(&mut line, pos, s) } {
                     Some(end) => end,
-                    None => return Ok(Assembled::Stopped(pos, cells.len() - rest.len())),
+                    None => return Ok(Assembled::Stopped(pos, rest.len() + 1)),
                 }
             }
         };
@@ -1794,9 +1838,18 @@ mod tests {
         cells: &[Cell<'_>],
     ) -> Option<String> {
         let mut dst = vec![0xa5u8; room];
-        match assemble_row(&mut dst, &mut NumberBuffer::new(), indent, key, cells).unwrap() {
+        match assemble_row(
+            &mut dst,
+            &mut NumberBuffer::new(),
+            indent,
+            key,
+            cells.iter(),
+        )
+        .unwrap()
+        {
             Assembled::Row(len) => Some(String::from_utf8(dst[..len].to_vec()).unwrap()),
-            Assembled::Stopped(len, piece) => {
+            Assembled::Stopped(len, left) => {
+                let piece = Assembled::stopped_piece(cells.len(), left);
                 let text = String::from_utf8(dst[..len].to_vec()).unwrap();
                 let full = reference_line(indent, key, cells);
                 let rest = match piece {

@@ -1,8 +1,11 @@
 //! The buffered generic encoder (spec §7): one [`Value`] in, canonical GCF out.
 //!
-//! The encoder walks the value once, writing straight into a [`Sink`]; the
-//! only allocations are one plan per table (its field union and row list,
-//! borrowing every name from the value) and one scratch row per table.
+//! The encoder walks the value once, writing into a fixed chunk buffer that
+//! it hands to the [`Sink`] whenever it fills (so a callback sink sees a few
+//! large writes, not one per piece); the only other allocations are one plan
+//! per table (its field union and row list, borrowing every name from the
+//! value) and one scratch row per table. Rows of scalars are laid out in
+//! the buffer with the streaming writer's row assembly.
 //!
 //! # Canonical choices
 //!
@@ -62,13 +65,15 @@ mod table;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use crate::buffer::{Buffered, DEFAULT_CAPACITY};
 use crate::error::{Error, ErrorKind};
 use crate::limits::Limits;
 use crate::number::NumberBuffer;
 use crate::sink::Sink;
 use crate::text::{write_escaped, write_quoted};
 
-use super::scalar::{needs_quote, write_key, write_scalar, write_string};
+use super::scalar::{write_key, write_scalar, write_string};
+use super::stream::{assemble_row, Assembled};
 use super::{Map, Value};
 use table::{Kind, TablePlan};
 
@@ -169,7 +174,7 @@ impl Encoder {
             }
         }
         let mut w = Writer {
-            sink,
+            sink: Buffered::new(sink, DEFAULT_CAPACITY),
             numbers: NumberBuffer::new(),
             max_depth: self.limits.max_depth,
             fast_tables: true,
@@ -180,7 +185,8 @@ impl Encoder {
             w.raw(tool)?;
         }
         w.raw("\n")?;
-        w.root(value)
+        w.root(value)?;
+        w.sink.flush()
     }
 }
 
@@ -206,7 +212,10 @@ enum ArrayForm<'a> {
 }
 
 struct Writer<'k, K: Sink + ?Sized> {
-    sink: &'k mut K,
+    /// The output, gathered into large writes: most pieces are a few bytes,
+    /// and scalar rows are laid out in its free tail in one go
+    /// ([`Writer::scalar_row`]).
+    sink: Buffered<&'k mut K>,
     numbers: NumberBuffer,
     max_depth: usize,
     /// Whether tables may skip planning when their shape allows
@@ -216,8 +225,17 @@ struct Writer<'k, K: Sink + ?Sized> {
 }
 
 impl<K: Sink + ?Sized> Writer<'_, K> {
-    #[inline]
+    /// Copies `s` into the buffer's free tail when it fits: most pieces are
+    /// constants of a few bytes, copied with a store or two once inlined
+    /// (a call into the buffer's general write cost as much again as the
+    /// piece itself).
+    #[inline(always)]
     fn raw(&mut self, s: &str) -> Result<(), Error> {
+        if let Some(dst) = self.sink.tail().get_mut(..s.len()) {
+            dst.copy_from_slice(s.as_bytes());
+            self.sink.commit(s.len());
+            return Ok(());
+        }
         self.sink.write_str(s).map_err(Into::into)
     }
 
@@ -236,18 +254,95 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
         self.raw(itoa::Buffer::new().format(n))
     }
 
-    /// Strings and integers, most cells, are written here inline, exactly
-    /// as [`write_scalar`] writes them (which the rest goes through): that
-    /// call's entry and exit cost as much as writing a short string.
+    /// A scalar value as [`write_scalar`] writes it, laid out in the
+    /// buffer's free tail as a row of one cell whose LF is left
+    /// unpublished: the rows' cell code ([`assemble_row`]), which decides a
+    /// string's quoting while copying it and formats numbers in place, with
+    /// one room check. A container writes nothing, as with `write_scalar`.
     #[inline(always)]
     fn scalar(&mut self, v: &Value) -> Result<(), Error> {
-        match v {
-            // `write_string`, whose call is not inlined everywhere.
-            Value::String(s) if !needs_quote(s) => self.raw(s),
-            Value::String(s) => write_quoted(self.sink, s),
-            Value::Int(i) => self.raw(itoa::Buffer::new().format(*i)),
-            _ => write_scalar(self.sink, v, &mut self.numbers).map(drop),
+        if v.is_scalar() {
+            let assembled = assemble_row(
+                self.sink.tail(),
+                &mut self.numbers,
+                0,
+                None,
+                core::iter::once(v),
+            )?;
+            if let Assembled::Row(len) = assembled {
+                self.sink.commit(len - 1);
+                return Ok(());
+            }
         }
+        self.scalar_piecewise(v)
+    }
+
+    /// [`scalar`](Self::scalar) when the free tail is too short.
+    #[cold]
+    #[inline(never)]
+    fn scalar_piecewise(&mut self, v: &Value) -> Result<(), Error> {
+        write_scalar(&mut self.sink, v, &mut self.numbers).map(drop)
+    }
+
+    /// A table row of scalar values (after the keyed-map key, if any) at
+    /// `indent`, LF included: laid out in the buffer's free tail with the
+    /// streaming writer's row assembly ([`assemble_row`]), which checks room
+    /// once per cell rather than once per piece and decides most strings'
+    /// quoting while copying them.
+    ///
+    /// Every value of `row` must be a scalar.
+    #[inline]
+    fn scalar_row(&mut self, indent: usize, key: Option<&str>, row: &Map) -> Result<(), Error> {
+        match assemble_row(
+            self.sink.tail(),
+            &mut self.numbers,
+            indent,
+            key,
+            row.values(),
+        )? {
+            Assembled::Row(len) => {
+                self.sink.commit(len);
+                Ok(())
+            }
+            Assembled::Stopped(..) => self.scalar_row_after_flush(indent, key, row),
+        }
+    }
+
+    /// [`scalar_row`](Self::scalar_row) once the free tail is too short:
+    /// again on an empty buffer, and piece by piece when even that is too
+    /// short (a row longer than the buffer). Nothing of the first attempt
+    /// was committed, so the bytes are the same either way.
+    #[cold]
+    #[inline(never)]
+    fn scalar_row_after_flush(
+        &mut self,
+        indent: usize,
+        key: Option<&str>,
+        row: &Map,
+    ) -> Result<(), Error> {
+        self.sink.flush()?;
+        let assembled = assemble_row(
+            self.sink.tail(),
+            &mut self.numbers,
+            indent,
+            key,
+            row.values(),
+        )?;
+        if let Assembled::Row(len) = assembled {
+            self.sink.commit(len);
+            return Ok(());
+        }
+        self.indent(indent)?;
+        let mut first = true;
+        if let Some(key) = key {
+            write_string(&mut self.sink, key)?;
+            first = false;
+        }
+        for value in row.values() {
+            self.separator(&mut first)?;
+            self.scalar(value)?;
+        }
+        self.raw("\n")
     }
 
     /// Fails when a container at `depth` (the root is 1) exceeds the limit.
@@ -304,7 +399,7 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
                     self.enter(depth + 1)?;
                     self.indent(indent)?;
                     self.raw("## ")?;
-                    write_key(self.sink, key)?;
+                    write_key(&mut self.sink, key)?;
                     match self.keyed_plan(inner, depth + 1) {
                         Some(keyed) => {
                             self.raw(" ")?;
@@ -321,12 +416,12 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
                     self.indent(indent)?;
                     match self.array_form(items, depth + 1) {
                         ArrayForm::Inline => {
-                            write_key(self.sink, key)?;
+                            write_key(&mut self.sink, key)?;
                             self.inline_array(items)?;
                         }
                         form => {
                             self.raw("## ")?;
-                            write_key(self.sink, key)?;
+                            write_key(&mut self.sink, key)?;
                             self.raw(" ")?;
                             self.array_body(items, form, indent, depth + 1, false)?;
                         }
@@ -334,7 +429,7 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
                 }
                 scalar => {
                     self.indent(indent)?;
-                    write_key(self.sink, key)?;
+                    write_key(&mut self.sink, key)?;
                     self.raw("=")?;
                     self.scalar(scalar)?;
                     self.raw("\n")?;
@@ -412,20 +507,14 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
         self.raw("key")?;
         for key in proto.keys() {
             self.raw(",")?;
-            write_key(self.sink, key)?;
+            write_key(&mut self.sink, key)?;
         }
         self.raw("}\n")?;
         self.enter(depth + 1)?;
         for (key, row) in map.iter() {
-            self.indent(indent)?;
-            write_string(self.sink, key)?;
             if let Value::Object(row) = row {
-                for value in row.values() {
-                    self.raw("|")?;
-                    self.scalar(value)?;
-                }
+                self.scalar_row(indent, Some(key), row)?;
             }
-            self.raw("\n")?;
         }
         Ok(())
     }
@@ -477,23 +566,16 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
                         if i > 0 {
                             self.raw(",")?;
                         }
-                        write_key(self.sink, key)?;
+                        write_key(&mut self.sink, key)?;
                     }
                     self.raw("}\n")?;
                 }
                 // The rows sit one level below the array, as in `table_rows`.
                 self.enter(depth + 1)?;
                 for item in items {
-                    self.indent(indent)?;
                     if let Value::Object(row) = item {
-                        for (i, value) in row.values().enumerate() {
-                            if i > 0 {
-                                self.raw("|")?;
-                            }
-                            self.scalar(value)?;
-                        }
+                        self.scalar_row(indent, None, row)?;
                     }
-                    self.raw("\n")?;
                 }
                 Ok(())
             }
@@ -579,7 +661,7 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
         self.raw("{")?;
         let mut first = true;
         if let Some(label) = label {
-            write_key(self.sink, label)?;
+            write_key(&mut self.sink, label)?;
             first = false;
         }
         let mut path: Vec<&str> = Vec::new();
@@ -596,7 +678,7 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
                         self.raw(",")?;
                     }
                     first = false;
-                    write_key(self.sink, field.name)?;
+                    write_key(&mut self.sink, field.name)?;
                 }
             }
         }
@@ -624,7 +706,7 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
                     if i > 0 {
                         self.raw(">")?;
                     }
-                    write_escaped(self.sink, segment)?;
+                    write_escaped(&mut self.sink, segment)?;
                 }
                 self.raw("\"")?;
             }
@@ -657,17 +739,7 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
             self.enter(row_depth)?;
             if plan.is_plain_scalar_row(r, row) {
                 // The common row: its values in field order, nothing attached.
-                self.indent(indent)?;
-                let mut first = true;
-                if let Some(key) = plan.keys.get(r) {
-                    write_string(self.sink, key)?;
-                    first = false;
-                }
-                for value in row.values() {
-                    self.separator(&mut first)?;
-                    self.scalar(value)?;
-                }
-                self.raw("\n")?;
+                self.scalar_row(indent, plan.keys.get(r).copied(), row)?;
                 continue;
             }
             let attached = plan.fill_row(r, row, &mut cells);
@@ -679,7 +751,7 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
             }
             let mut first = true;
             if let Some(key) = plan.keys.get(r) {
-                write_string(self.sink, key)?;
+                write_string(&mut self.sink, key)?;
                 first = false;
             }
             for (f, field) in plan.fields.iter().enumerate() {
@@ -704,7 +776,7 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
                                     if i > 0 {
                                         self.raw(",")?;
                                     }
-                                    write_key(self.sink, key)?;
+                                    write_key(&mut self.sink, key)?;
                                 }
                                 self.raw("}")?;
                             } else {
@@ -739,7 +811,7 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
                     Kind::Plain { shared } if !value.is_scalar() => {
                         self.indent(indent)?;
                         self.raw(".")?;
-                        write_key(self.sink, field.name)?;
+                        write_key(&mut self.sink, field.name)?;
                         self.raw(" ")?;
                         self.value_tail(value, indent + 4, row_depth + 1, *shared && r > 0)?;
                     }
@@ -765,7 +837,7 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
                 {
                     self.indent(indent)?;
                     self.raw(".")?;
-                    write_quoted(self.sink, field.name)?;
+                    write_quoted(&mut self.sink, field.name)?;
                     self.raw(" ")?;
                     self.value_tail(value, indent + 4, row_depth + 1, false)?;
                 }
@@ -1056,12 +1128,14 @@ mod tests {
     fn encode_general(value: &Value) -> Vec<u8> {
         let mut out = Vec::new();
         let mut w = Writer {
-            sink: &mut out,
+            sink: Buffered::new(&mut out, DEFAULT_CAPACITY),
             numbers: NumberBuffer::new(),
             max_depth: Limits::default().max_depth,
             fast_tables: false,
         };
         w.root(value).unwrap();
+        w.sink.flush().unwrap();
+        drop(w);
         out
     }
 
@@ -1203,6 +1277,33 @@ mod tests {
             })
             .encode(&keyed)
             .is_ok());
+    }
+
+    /// Scalar rows that meet the end of the buffer's free tail (which is
+    /// then flushed) or are longer than the whole buffer (written piece by
+    /// piece) come out as any other row, in tables and keyed maps.
+    #[test]
+    fn scalar_rows_across_and_beyond_the_buffer() {
+        let long = "y".repeat(DEFAULT_CAPACITY + 100);
+        let cell = |i: usize| match i % 7 {
+            3 => long.clone(),
+            _ => alloc::format!("row {i}"),
+        };
+        let mut items = Vec::new();
+        let mut keyed = Map::new();
+        let mut want_items = String::from("GCF profile=generic\n## [50]{a,b}\n");
+        let mut want_keyed = String::from("GCF profile=generic\n## [50:]{key,a,b}\n");
+        for i in 0..50 {
+            let mut m = Map::new();
+            m.push_unique("a", Value::Int(i as i64));
+            m.push_unique("b", Value::from(cell(i)));
+            items.push(Value::Object(m.clone()));
+            keyed.push_unique(alloc::format!("k{i}"), Value::Object(m));
+            want_items.push_str(&alloc::format!("{i}|{}\n", cell(i)));
+            want_keyed.push_str(&alloc::format!("k{i}|{i}|{}\n", cell(i)));
+        }
+        assert_eq!(encode(&Value::Array(items)).unwrap(), want_items);
+        assert_eq!(encode(&Value::Object(keyed)).unwrap(), want_keyed);
     }
 
     #[test]

@@ -22,7 +22,7 @@
 use alloc::vec::Vec;
 use hashbrown::HashMap;
 
-use crate::generic::{Map, Value};
+use crate::generic::{Key, Map, Value};
 
 /// Past this many fields, name lookups go through a hash map.
 const LINEAR_LOOKUP_MAX: usize = 16;
@@ -104,19 +104,21 @@ fn word<const N: usize>(bytes: &[u8], at: usize) -> [u8; N] {
 }
 
 /// The position of `name` among `names`, trying `hint` (its position in the
-/// row object, which is its union position for uniform rows) first.
+/// row object, which is its union position for uniform rows) first, with
+/// [`Key::same_text`]: the hint almost always holds, and then its key has
+/// the very representation of `name`.
 #[inline]
 fn find(
-    names: &[&str],
+    names: &[&Key],
     hashed: Option<&HashMap<&str, usize>>,
-    name: &str,
+    name: &Key,
     hint: usize,
 ) -> Option<usize> {
-    if names.get(hint).is_some_and(|n| same_str(n, name)) {
+    if names.get(hint).is_some_and(|n| n.same_text(name)) {
         return Some(hint);
     }
     match hashed {
-        Some(map) => map.get(name).copied(),
+        Some(map) => map.get(name.as_str()).copied(),
         None => names.iter().position(|n| same_str(n, name)),
     }
 }
@@ -134,14 +136,14 @@ impl<'a> TablePlan<'a> {
         keys: Vec<&'a str>,
         budget: usize,
     ) -> Option<TablePlan<'a>> {
-        let mut names: Vec<&'a str> = Vec::new();
+        let mut names: Vec<&'a Key> = Vec::new();
         let mut stats: Vec<Stats<'a>> = Vec::new();
         let mut hashed: Option<HashMap<&'a str, usize>> = None;
         let mut aligned = Vec::with_capacity(rows.len());
-        let mut scratch: Vec<&'a str> = Vec::new();
+        let mut scratch: Vec<&'a Key> = Vec::new();
         for (r, row) in rows.iter().enumerate() {
             let mut in_order = true;
-            for (j, (key, value)) in row.iter().enumerate() {
+            for (j, (key, value)) in row.as_slice().iter().enumerate() {
                 let f = match find(&names, hashed.as_ref(), key, j) {
                     Some(f) => f,
                     None => {
@@ -151,7 +153,13 @@ impl<'a> TablePlan<'a> {
                         if let Some(map) = &mut hashed {
                             map.insert(key, f);
                         } else if names.len() > LINEAR_LOOKUP_MAX {
-                            hashed = Some(names.iter().enumerate().map(|(i, n)| (*n, i)).collect());
+                            hashed = Some(
+                                names
+                                    .iter()
+                                    .enumerate()
+                                    .map(|(i, n)| (n.as_str(), i))
+                                    .collect(),
+                            );
                         }
                         f
                     }
@@ -268,7 +276,7 @@ pub(super) fn uniform_scalar_rows<'a>(
             return None;
         }
         for ((pk, _), (k, v)) in keys.iter().zip(row) {
-            if !v.is_scalar() || !same_str(pk, k) {
+            if !v.is_scalar() || !pk.same_text(k) {
                 return None;
             }
         }
@@ -314,7 +322,7 @@ struct Stats<'a> {
     inline_proto: Option<&'a Map>,
     /// Still eligible for a shared array schema; the union comes from row 0.
     shared_ok: bool,
-    shared_union: Option<Vec<&'a str>>,
+    shared_union: Option<Vec<&'a Key>>,
     /// Some container form (flatten, inline, shared) is still possible.
     open: bool,
     /// Whether any present value is a container (the array analysis only
@@ -341,7 +349,7 @@ impl<'a> Stats<'a> {
     }
 
     #[inline]
-    fn observe(&mut self, row: usize, value: &'a Value, budget: usize, scratch: &mut Vec<&'a str>) {
+    fn observe(&mut self, row: usize, value: &'a Value, budget: usize, scratch: &mut Vec<&'a Key>) {
         // A scalar changes nothing once every container form is ruled out:
         // the common case of a scalar column, settled by its first value.
         if !self.open && value.is_scalar() {
@@ -375,7 +383,13 @@ impl<'a> Stats<'a> {
                     self.shared_ok = flat_table_union(items, scratch)
                         && match &self.shared_union {
                             None => row == 0,
-                            Some(union) => union == scratch,
+                            Some(union) => {
+                                union.len() == scratch.len()
+                                    && union
+                                        .iter()
+                                        .zip(scratch.iter())
+                                        .all(|(a, b)| a.same_text(b))
+                            }
                         };
                     if self.shared_ok && self.shared_union.is_none() {
                         self.shared_union = Some(scratch.clone());
@@ -442,10 +456,10 @@ fn flat_shape(obj: &Map, proto: Option<&Map>, budget: usize) -> bool {
         return false;
     }
     let mut has_value = false;
-    for (i, (key, value)) in obj.iter().enumerate() {
+    for (i, (key, value)) in obj.as_slice().iter().enumerate() {
         let expected = match proto {
             Some(p) => match p.as_slice().get(i) {
-                Some((pk, pv)) if same_str(pk, key) => Some(pv),
+                Some((pk, pv)) if pk.same_text(key) => Some(pv),
                 _ => return false,
             },
             None if key.is_empty() || is_path_name(key) => return false,
@@ -489,15 +503,16 @@ fn leaf_count(obj: &Map) -> usize {
 fn same_scalar_keys(proto: &Map, obj: &Map) -> bool {
     proto.len() == obj.len()
         && proto
-            .keys()
-            .zip(obj.iter())
-            .all(|(pk, (k, v))| same_str(pk, k) && v.is_scalar())
+            .as_slice()
+            .iter()
+            .zip(obj.as_slice())
+            .all(|((pk, _), (k, v))| pk.same_text(k) && v.is_scalar())
 }
 
 /// Whether `items` is a non-empty array of objects with only scalar, `>`-free
 /// members (a table with no attachments and no path columns), leaving its
 /// field union in `union`.
-fn flat_table_union<'a>(items: &'a [Value], union: &mut Vec<&'a str>) -> bool {
+fn flat_table_union<'a>(items: &'a [Value], union: &mut Vec<&'a Key>) -> bool {
     union.clear();
     if items.is_empty() {
         return false;
@@ -506,14 +521,18 @@ fn flat_table_union<'a>(items: &'a [Value], union: &mut Vec<&'a str>) -> bool {
         let Value::Object(obj) = item else {
             return false;
         };
-        for (j, (key, value)) in obj.iter().enumerate() {
-            if !value.is_scalar() || is_path_name(key) {
+        for (j, (key, value)) in obj.as_slice().iter().enumerate() {
+            if !value.is_scalar() {
                 return false;
             }
-            if union.get(j).is_some_and(|n| same_str(n, key))
-                || union.iter().any(|n| same_str(n, key))
+            // A name already in the union was checked for `>` when it joined.
+            if union.get(j).is_some_and(|n| n.same_text(key))
+                || union.iter().any(|n| n.same_text(key))
             {
                 continue;
+            }
+            if is_path_name(key) {
+                return false;
             }
             union.push(key);
         }
