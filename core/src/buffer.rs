@@ -24,21 +24,40 @@ use crate::sink::{Sink, SinkError};
 /// Default capacity: large enough for thousands of typical rows per sink call.
 pub(crate) const DEFAULT_CAPACITY: usize = 8 * 1024;
 
+/// Where a [`Buffered::growing`] buffer starts: most one-shot encodes are
+/// small (a tool result of a few rows), and zeroing a full
+/// [`DEFAULT_CAPACITY`] buffer for them nearly doubled their time.
+const GROWING_START: usize = 512;
+
 pub(crate) struct Buffered<K> {
     sink: K,
     /// The whole allocation, always initialized; `buf[..len]` is pending output.
     buf: Box<[u8]>,
     len: usize,
+    /// The capacity the buffer may grow to, doubling at each flush; equal
+    /// to `buf.len()` for a fixed buffer.
+    max_capacity: usize,
 }
 
 impl<K: Sink> Buffered<K> {
-    /// A buffer of `capacity` bytes; 0 writes everything straight through.
+    /// A buffer of `capacity` bytes that never grows, so writing never
+    /// allocates; 0 writes everything straight through.
     pub(crate) fn new(sink: K, capacity: usize) -> Self {
         Buffered {
             sink,
             buf: vec![0u8; capacity].into_boxed_slice(),
             len: 0,
+            max_capacity: capacity,
         }
+    }
+
+    /// A buffer that starts small and doubles at each flush up to
+    /// `max_capacity`, for one-shot encodes: a small output costs a small
+    /// buffer, a large one reaches the full chunk size after a few flushes.
+    pub(crate) fn growing(sink: K, max_capacity: usize) -> Self {
+        let mut buffered = Buffered::new(sink, GROWING_START.min(max_capacity));
+        buffered.max_capacity = max_capacity;
+        buffered
     }
 
     /// Hands everything buffered to the sink.
@@ -54,7 +73,18 @@ impl<K: Sink> Buffered<K> {
             self.sink.write_bytes(&self.buf[..self.len])?;
             self.len = 0;
         }
+        if self.buf.len() < self.max_capacity {
+            self.grow();
+        }
         Ok(())
+    }
+
+    /// Doubles the (empty) buffer, up to `max_capacity`.
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self) {
+        let capacity = self.buf.len().saturating_mul(2).clamp(1, self.max_capacity);
+        self.buf = vec![0u8; capacity].into_boxed_slice();
     }
 
     /// The free tail of the buffer, for a writer to assemble a line in;
@@ -153,6 +183,30 @@ mod tests {
             b.into_inner().unwrap();
         }
         assert_eq!(calls, [60, 40, 100]);
+    }
+
+    #[test]
+    fn growing_buffer_doubles_at_each_flush_up_to_its_maximum() {
+        let mut calls = vec![];
+        {
+            let sink = crate::FnSink(|b: &[u8]| {
+                calls.push(b.len());
+                Ok(())
+            });
+            let mut b = Buffered::growing(sink, 2048);
+            assert_eq!(b.tail().len(), GROWING_START);
+            let mut sizes = vec![];
+            for _ in 0..6 {
+                let free = b.tail().len();
+                sizes.push(free);
+                b.write_bytes(&vec![b'x'; free]).unwrap();
+                b.flush().unwrap();
+            }
+            assert_eq!(sizes, [512, 1024, 2048, 2048, 2048, 2048]);
+            b.write_bytes(b"tail").unwrap();
+            b.into_inner().unwrap();
+        }
+        assert_eq!(calls, [512, 1024, 2048, 2048, 2048, 2048, 4]);
     }
 
     #[test]

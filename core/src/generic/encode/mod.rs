@@ -174,7 +174,7 @@ impl Encoder {
             }
         }
         let mut w = Writer {
-            sink: Buffered::new(sink, DEFAULT_CAPACITY),
+            sink: Buffered::growing(sink, DEFAULT_CAPACITY),
             numbers: NumberBuffer::new(),
             max_depth: self.limits.max_depth,
             fast_tables: true,
