@@ -259,7 +259,16 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
     /// unpublished: the rows' cell code ([`assemble_row`]), which decides a
     /// string's quoting while copying it and formats numbers in place, with
     /// one room check. A container writes nothing, as with `write_scalar`.
-    #[inline(always)]
+    ///
+    /// Inlined into its callers in optimised builds, where the row code
+    /// costs a nested value's recursion under 1 KiB of stack a level. Not in
+    /// unoptimised ones: there every inlined copy keeps its own stack slots,
+    /// and the recursion through [`value_tail`](Self::value_tail),
+    /// [`array_tail`](Self::array_tail) and [`array_body`](Self::array_body)
+    /// overflowed a 2 MiB thread stack before reaching the default depth
+    /// limit of 128.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline(never))]
     fn scalar(&mut self, v: &Value) -> Result<(), Error> {
         if v.is_scalar() {
             let assembled = assemble_row(
