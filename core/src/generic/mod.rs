@@ -6,6 +6,7 @@ mod encode;
 #[cfg(feature = "serde_json")]
 mod json;
 mod key;
+mod row;
 mod scalar;
 mod stream;
 mod value;

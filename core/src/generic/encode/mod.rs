@@ -72,8 +72,8 @@ use crate::number::NumberBuffer;
 use crate::sink::Sink;
 use crate::text::{write_escaped, write_quoted};
 
+use super::row::{assemble_row, Assembled};
 use super::scalar::{write_key, write_scalar, write_string};
-use super::stream::{assemble_row, Assembled};
 use super::{Map, Value};
 use table::{Kind, TablePlan};
 
@@ -295,9 +295,9 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
 
     /// A table row of scalar values (after the keyed-map key, if any) at
     /// `indent`, LF included: laid out in the buffer's free tail with the
-    /// streaming writer's row assembly ([`assemble_row`]), which checks room
-    /// once per cell rather than once per piece and decides most strings'
-    /// quoting while copying them.
+    /// row assembly shared with the streaming writer ([`assemble_row`]),
+    /// which checks room once per cell rather than once per piece and decides
+    /// most strings' quoting while copying them.
     ///
     /// Every value of `row` must be a scalar.
     #[inline]
