@@ -34,15 +34,17 @@ impl ByteSlots for [u8] {
     }
 }
 
+/// As the slice: a fixed array is a slice whose length the compiler knows,
+/// so the bounds checks of constant offsets fold away.
 impl<const N: usize> ByteSlots for [u8; N] {
     #[inline(always)]
     fn put_byte(&mut self, at: usize, byte: u8) {
-        self[at] = byte;
+        self.as_mut_slice().put_byte(at, byte);
     }
 
     #[inline(always)]
     fn put_bytes(&mut self, at: usize, bytes: &[u8]) {
-        self[at..at + bytes.len()].copy_from_slice(bytes);
+        self.as_mut_slice().put_bytes(at, bytes);
     }
 }
 

@@ -63,6 +63,7 @@ pub mod number;
 mod protocol;
 mod sink;
 pub mod text;
+mod words;
 
 pub mod generic;
 pub mod graph;

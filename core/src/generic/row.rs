@@ -23,6 +23,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::number::{short_decimal_parts, NumberBuffer, NUMBER_BUFFER_LEN};
 use crate::sink::{Sink, SinkError};
 use crate::text::write_quoted;
+use crate::words::{load4, load8};
 
 use super::scalar::needs_quote;
 use super::stream::Cell;
@@ -339,22 +340,6 @@ unsafe fn put_str(line: &mut Line<'_>, pos: usize, s: &str) -> Option<usize> {
         return Some(pos + s.len());
     }
     put_quoted(line.rest(pos), s).map(|len| pos + len)
-}
-
-/// Loads eight bytes of `src` from `at` (which must leave eight).
-#[inline(always)]
-fn load8(src: &[u8], at: usize) -> u64 {
-    let mut word = [0u8; 8];
-    word.copy_from_slice(&src[at..at + 8]);
-    u64::from_le_bytes(word)
-}
-
-/// Loads four bytes of `src` from `at` (which must leave four).
-#[inline(always)]
-fn load4(src: &[u8], at: usize) -> u32 {
-    let mut word = [0u8; 4];
-    word.copy_from_slice(&src[at..at + 4]);
-    u32::from_le_bytes(word)
 }
 
 /// Copies `src` to `pos..` and returns whether it passes [`needs_quote`]'s

@@ -5,6 +5,7 @@
 //! one side rejects the other does too.
 
 use crate::error::{Error, ErrorKind};
+use crate::words::load8;
 
 /// Checks a whitespace-delimited positional field: non-empty, no whitespace,
 /// no control characters (spec §4 `qname`, `provenance`, `edge-type`).
@@ -67,18 +68,18 @@ fn has_non_printable_ascii(bytes: &[u8]) -> bool {
         return bytes.iter().any(|&c| !(0x21..=0x7e).contains(&c));
     }
     if n < 16 {
-        return bad(word(bytes, 0)) || bad(word(bytes, n - 8));
+        return bad(load8(bytes, 0)) || bad(load8(bytes, n - 8));
     }
     // Sixteen bytes at a time (a qualified name is typically 40-80 bytes),
     // the last block overlapping the one before it.
     let mut at = 0;
     while at + 16 < n {
-        if pair_non_printable(word(bytes, at), word(bytes, at + 8)) {
+        if pair_non_printable(load8(bytes, at), load8(bytes, at + 8)) {
             return true;
         }
         at += 16;
     }
-    pair_non_printable(word(bytes, n - 16), word(bytes, n - 8))
+    pair_non_printable(load8(bytes, n - 16), load8(bytes, n - 8))
 }
 
 /// Whether any of the sixteen bytes of `lo` and `hi` (little-endian) is
@@ -139,18 +140,10 @@ fn folded_multiply(a: u64, b: u64) -> u64 {
     (product as u64) ^ ((product >> 64) as u64)
 }
 
-/// Eight bytes of `bytes` from `at`, little-endian.
-#[inline(always)]
-fn word(bytes: &[u8], at: usize) -> u64 {
-    let mut w = [0u8; 8];
-    w.copy_from_slice(&bytes[at..at + 8]);
-    u64::from_le_bytes(w)
-}
-
 /// The two words of a 16-byte block.
 #[inline(always)]
 fn block_words(block: &[u8]) -> (u64, u64) {
-    (word(block, 0), word(block, 8))
+    (load8(block, 0), load8(block, 8))
 }
 
 /// The 16-byte blocks of `bytes` (at least 16 long) that the checks and the
@@ -207,7 +200,7 @@ impl NameHasher {
             let (lo, hi) = block_words(last);
             state = self.block(state, lo, hi);
         } else if n >= 8 {
-            state = self.block(state, word(bytes, 0), word(bytes, n - 8));
+            state = self.block(state, load8(bytes, 0), load8(bytes, n - 8));
         } else {
             let mut short = [0u8; 8];
             short[..n].copy_from_slice(bytes);
