@@ -22,6 +22,12 @@ pub fn decode(input: &Source, out: &mut Output) -> Result<()> {
     if detect_profile(text)? == Profile::Generic {
         return Err(wrong_profile("generic", "gcf decode-generic"));
     }
+    // A delta is read by the delta decoder first (as `gcf validate` does), so
+    // a malformed one gets its own error (`malformed_delta` and its line)
+    // rather than the advice to apply it; a sound one gets the advice.
+    if gcf_core::payload_kind(text)? == gcf_core::PayloadKind::GraphDelta {
+        graph::decode_delta(text)?;
+    }
     let payload = graph::decode(text)?;
     out.write_json(&graph::payload_to_json(&payload), true)
 }

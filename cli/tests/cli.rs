@@ -233,6 +233,50 @@ fn decode_errors_carry_category_and_position() {
     assert!(line.ends_with("(line 1, column 1)"), "{line}");
 }
 
+/// A graph delta with an unknown section is a malformed delta for `gcf decode`
+/// as for `gcf validate`, at the section's line; a sound delta gets the advice
+/// to apply it.
+#[test]
+fn decode_of_a_graph_delta_reports_the_delta_error() {
+    let bad =
+        b"GCF profile=graph delta=true base_root=sha256:a new_root=sha256:b\n## bogus\nfn a\n";
+    for command in ["decode", "validate"] {
+        let line = expect_error(&gcf(&[command], Some(bad)), "malformed_delta");
+        assert!(line.ends_with("(line 2, column 4)"), "{command}: {line}");
+    }
+    let sound =
+        b"GCF profile=graph delta=true base_root=sha256:a new_root=sha256:b\n## removed\nfn a\n";
+    let line = expect_error(&gcf(&["decode"], Some(sound)), "invalid_input");
+    assert!(line.contains("apply it"), "{line}");
+}
+
+/// `gcf decode-generic` reads constant columns and value-grouped tables.
+#[test]
+fn decode_generic_reads_constant_columns_and_groups() {
+    let run = gcf(
+        &["decode-generic"],
+        Some(b"GCF profile=generic\n## [3]{a,b=x}\n1\n2\n3\n"),
+    );
+    assert_eq!(
+        ok(&run),
+        "[{\"a\":1,\"b\":\"x\"},{\"a\":2,\"b\":\"x\"},{\"a\":3,\"b\":\"x\"}]\n"
+    );
+    let run = gcf(
+        &["decode-generic"],
+        Some(b"GCF profile=generic\n## [2]{@id,g} group=g\ng=a [2]\n1\n2\n"),
+    );
+    assert_eq!(
+        ok(&run),
+        "[{\"id\":1,\"g\":\"a\"},{\"id\":2,\"g\":\"a\"}]\n"
+    );
+    let run = gcf(
+        &["decode-generic"],
+        Some(b"GCF profile=generic\n## [1]{a,b=~}\n1\n"),
+    );
+    let line = expect_error(&run, "invalid_const_value");
+    assert!(line.ends_with("(line 2, column 12)"), "{line}");
+}
+
 // --- generic -------------------------------------------------------------------
 
 #[test]

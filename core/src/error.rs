@@ -89,6 +89,19 @@ error_kinds! {
     DuplicateAttachment => "duplicate_attachment",
     /// A positional inline body whose width differs from its schema.
     InlineWidthMismatch => "inline_width_mismatch",
+    /// A constant-column value (`name=value` in a field declaration, or a
+    /// group subheader's value) that is empty, `~`, or an attachment marker
+    /// (spec §7.4.7.2; the category of the `gcf` 3.1.0 crate and gcf-python 2.8.0).
+    InvalidConstValue => "invalid_const_value",
+    /// A field declaration whose every field is constant, leaving rows no cell
+    /// (spec §7.4.7.1).
+    NoBareColumn => "no_bare_column",
+    /// A malformed value-grouped table (spec §7.4.8): a bad `group=` clause,
+    /// not exactly one `@` key column, a subheader that is malformed or names
+    /// another column, a grouped row with an attachment or without its key.
+    InvalidGroupHeader => "invalid_group_header",
+    /// Two subheaders of one value-grouped table with the same value (spec §7.4.8.3).
+    DuplicateGroup => "duplicate_group",
     /// A graph node line without exactly five fields.
     InvalidNodeLine => "invalid_node_line",
     /// `@` followed by something other than a decimal id, or an id declared twice.

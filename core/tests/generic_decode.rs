@@ -151,3 +151,55 @@ fn crlf_and_reindented_fixture_texts() {
         let _ = generic::decode(&shifted);
     }
 }
+
+/// Constant columns and value-grouped tables (spec §7.4.7, §7.4.8) under
+/// every truncation and every byte mutation, deletion and duplication: an
+/// error with a line or a value, never a panic.
+#[test]
+fn constant_and_grouped_forms_never_panic() {
+    let seeds = [
+        "GCF profile=generic\n## [3]{a,b=x}\n1\n2\n3\n",
+        "GCF profile=generic\n## rows [2]{k=-,id,s=\"a,b}c\",t=true,c=^{abc,w}\n1|p\n2|q\n",
+        "GCF profile=generic\n## m [2:]{key,a,b=on}\nx|1\ny|2\n",
+        "GCF profile=generic\n## [2]{id,items}\n1|^\n  .items [2]{sku,qty=1,\"p>q\"}\n    a|5\n    b|6\n2|^\n  .items [1]\n    c|7\n",
+        "GCF profile=generic\n## [2]{id,u}\n1|^{name,kind=user,age}\n  Ann|30\n2|^\n  Bob|41\n",
+        "GCF profile=generic\n## [3]{@id,dept,x=1,y} group=dept\ndept=Sales [2]\nu1|a\nu3|~\ndept=\"R&D, Labs\" [1]\nu2|c\n",
+        "GCF profile=generic\n## s\n  ## t [?]{@k,\"g g\"} group=\"g g\"\n  \"g g\"=- [1]\n  1\n  \"g g\"=a [1] [1]\n  3\n##! summary counts=2\n",
+    ];
+    for seed in seeds {
+        generic::decode(seed).unwrap_or_else(|e| panic!("{seed:?}: {e:?}"));
+    }
+    let check = |bytes: &[u8]| {
+        if let Err(e) = generic::decode_bytes(bytes) {
+            if !matches!(e.kind(), ErrorKind::InvalidInput | ErrorKind::LimitExceeded) {
+                assert!(
+                    e.line().is_some() && e.column().is_some(),
+                    "{:?}: error without a position: {e:?}",
+                    String::from_utf8_lossy(bytes)
+                );
+            }
+        }
+    };
+    let mutations: &[u8] = b"|,\"\\^~-@.#[]{}:=> \t\r\n?0a\xff";
+    for seed in seeds {
+        let text = seed.as_bytes().to_vec();
+        for cut in 0..=text.len() {
+            check(&text[..cut]);
+        }
+        let mut buf = text.clone();
+        for pos in 0..text.len() {
+            for &m in mutations {
+                let orig = buf[pos];
+                buf[pos] = m;
+                check(&buf);
+                buf[pos] = orig;
+            }
+            let mut del = text.clone();
+            del.remove(pos);
+            check(&del);
+            let mut dup = text.clone();
+            dup.insert(pos, text[pos]);
+            check(&dup);
+        }
+    }
+}

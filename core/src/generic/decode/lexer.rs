@@ -131,8 +131,9 @@ pub(crate) enum Context {
 pub(crate) enum Cell {
     Value(Value),
     Missing,
-    /// `^` (no schema) or `^{...}` (the declared inline schema).
-    Marker(Option<Vec<Key>>),
+    /// `^` (no schema) or `^{...}` (the declared inline schema, which may
+    /// hold constant fields).
+    Marker(Option<Vec<Field>>),
 }
 
 #[inline]
@@ -268,17 +269,7 @@ fn field_decl_end(bytes: &[u8], open: usize) -> Option<usize> {
     let mut i = open + 1;
     loop {
         match bytes.get(i)? {
-            b'"' => {
-                i += 1;
-                loop {
-                    match bytes.get(i)? {
-                        b'\\' => i += 2,
-                        b'"' => break,
-                        _ => i += 1,
-                    }
-                }
-                i += 1;
-            }
+            b'"' => i = quoted_end(bytes, i)?,
             c if c.is_ascii_alphabetic() || *c == b'_' => {
                 while bytes
                     .get(i)
@@ -289,10 +280,32 @@ fn field_decl_end(bytes: &[u8], open: usize) -> Option<usize> {
             }
             _ => return None,
         }
+        if bytes.get(i) == Some(&b'=') {
+            i += 1;
+            if bytes.get(i) == Some(&b'"') {
+                i = quoted_end(bytes, i)?;
+            } else {
+                while !matches!(bytes.get(i)?, b',' | b'}') {
+                    i += 1;
+                }
+            }
+        }
         match bytes.get(i)? {
             b',' => i += 1,
             b'}' => return Some(i + 1),
             _ => return None,
+        }
+    }
+}
+
+/// The offset past the closing quote of the quoted token opening at `open`.
+fn quoted_end(bytes: &[u8], open: usize) -> Option<usize> {
+    let mut i = open + 1;
+    loop {
+        match bytes.get(i)? {
+            b'\\' => i += 2,
+            b'"' => return Some(i + 1),
+            _ => i += 1,
         }
     }
 }
@@ -359,24 +372,34 @@ fn bare_cell(ln: &Ln<'_>, token: &str, at: usize, ctx: Context) -> Result<Cell, 
             if b.len() == 1 {
                 return Ok(Cell::Marker(None));
             }
-            let (fields, end) = parse_field_decl(ln, at + 1, false).map_err(|e| {
+            let decl = parse_field_decl(ln, at + 1, Identity::Reject).map_err(|e| {
+                // A bad constant keeps its own category: the marker itself is sound.
+                let kind = match e.kind() {
+                    k @ (ErrorKind::InvalidConstValue | ErrorKind::OutOfRange) => k,
+                    _ => ErrorKind::InvalidAttachmentMarker,
+                };
                 Error::at(
-                    ErrorKind::InvalidAttachmentMarker,
+                    kind,
                     e.line().unwrap_or(ln.number),
                     e.column().unwrap_or(1),
                     alloc::format!("malformed inline schema: {}", e.message()),
                 )
             })?;
-            if end != at + b.len() {
+            if decl.end != at + b.len() {
                 return Err(ln.error(
                     ErrorKind::InvalidAttachmentMarker,
                     at,
                     "malformed inline schema",
                 ));
             }
-            return Ok(Cell::Marker(Some(
-                fields.into_iter().map(|f| f.name).collect(),
-            )));
+            if decl.constants == decl.fields.len() {
+                return Err(ln.error(
+                    ErrorKind::NoBareColumn,
+                    at,
+                    "every field of the inline schema is constant; its positional body would be empty",
+                ));
+            }
+            return Ok(Cell::Marker(Some(decl.fields)));
         }
         _ => {}
     }
@@ -471,43 +494,81 @@ pub(crate) fn parse_count(ln: &Ln<'_>, start: usize) -> Result<(Count, usize), E
     ))
 }
 
-/// One declared field name.
+/// One declared field.
 #[derive(Debug, Clone)]
 pub(crate) struct Field {
     /// A [`Key`], as every row object of the table holds a copy of it.
     pub(crate) name: Key,
-    /// Marked `@` (a generic-delta identity column).
+    /// Marked `@` (a generic-delta identity column, or a grouped table's key column).
     pub(crate) identity: bool,
+    /// `name=value`: a constant column (spec §7.4.7), whose value every row
+    /// holds and no row carries a cell for.
+    pub(crate) constant: Option<Value>,
 }
 
-/// Parses a field declaration `{a,"b c",d}` at byte `start` (a `{`);
-/// returns the fields and the offset past `}`.
+/// What a declaration may do with `@` marks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Identity {
+    /// `@` is no part of a key: a syntax error where the key should start.
+    Reject,
+    /// At most one `@` field (a delta-participating table, spec §10a.1).
+    One,
+    /// Any number, recorded for the caller to judge (a table whose line may
+    /// end in a `group=` clause, which needs exactly one, spec §7.4.8.1).
+    Any,
+}
+
+/// A parsed field declaration.
+#[derive(Debug)]
+pub(crate) struct Decl {
+    pub(crate) fields: Vec<Field>,
+    /// The offset past the `}`.
+    pub(crate) end: usize,
+    /// How many fields are constant.
+    pub(crate) constants: usize,
+    /// Byte offsets of the first and second `@` marks.
+    pub(crate) marks: [Option<usize>; 2],
+}
+
+/// Parses a field declaration `{a,"b c",d=1,e="x,y"}` at byte `start` (a `{`).
+///
+/// The grammar (spec §2a.3, extended by §7.4.7.2 and §7.4.8.1):
+/// `decl = "{" entry *("," entry) "}"`, `entry = ["@"] key ["=" const]`,
+/// where `const` is a quoted string or a bare token running to the next `,`
+/// or `}` (the encoders quote a value holding either), read with the scalar
+/// precedence of a `key=value` line but without trimming: a declaration has
+/// no structural whitespace.
 pub(crate) fn parse_field_decl(
     ln: &Ln<'_>,
     start: usize,
-    allow_identity: bool,
-) -> Result<(Vec<Field>, usize), Error> {
+    identity_mode: Identity,
+) -> Result<Decl, Error> {
     let bytes = ln.raw.as_bytes();
     debug_assert_eq!(bytes.get(start), Some(&b'{'));
     let mut fields: Vec<Field> = Vec::new();
     let mut index = KeyIndex::default();
     let mut pos = start + 1;
-    let mut identity_seen = false;
+    let mut marks = [None, None];
+    let mut constants = 0;
     loop {
         let name_at = pos;
-        let identity = allow_identity && bytes.get(pos) == Some(&b'@');
+        let identity = identity_mode != Identity::Reject && bytes.get(pos) == Some(&b'@');
         if identity {
-            if identity_seen {
-                return Err(ln.error(
-                    ErrorKind::InvalidSyntax,
-                    pos,
-                    "at most one `@` identity field per declaration",
-                ));
+            if marks[0].is_none() {
+                marks[0] = Some(pos);
+            } else if marks[1].is_none() {
+                if identity_mode == Identity::One {
+                    return Err(ln.error(
+                        ErrorKind::InvalidSyntax,
+                        pos,
+                        "at most one `@` identity field per declaration",
+                    ));
+                }
+                marks[1] = Some(pos);
             }
-            identity_seen = true;
             pos += 1;
         }
-        let (name, end) = parse_key(ln, pos)?;
+        let (name, mut end) = parse_key(ln, pos)?;
         if index.contains(|i| fields[i].name.as_str(), fields.len(), &name) {
             return Err(ln.error(
                 ErrorKind::DuplicateFieldName,
@@ -515,14 +576,29 @@ pub(crate) fn parse_field_decl(
                 alloc::format!("field `{name}` is declared twice"),
             ));
         }
+        let mut constant = None;
+        if bytes.get(end) == Some(&b'=') {
+            let (value, after) = parse_const_in_decl(ln, end + 1)?;
+            constant = Some(value);
+            constants += 1;
+            end = after;
+        }
         fields.push(Field {
             name: Key::from(name),
             identity,
+            constant,
         });
         index.record(|i| fields[i].name.as_str(), fields.len());
         match bytes.get(end) {
             Some(b',') => pos = end + 1,
-            Some(b'}') => return Ok((fields, end + 1)),
+            Some(b'}') => {
+                return Ok(Decl {
+                    fields,
+                    end: end + 1,
+                    constants,
+                    marks,
+                })
+            }
             _ => {
                 return Err(ln.error(
                     ErrorKind::InvalidSyntax,
@@ -531,6 +607,61 @@ pub(crate) fn parse_field_decl(
                 ))
             }
         }
+    }
+}
+
+/// A constant's value token at `at` inside a field declaration; returns the
+/// value and the offset of the `,` or `}` that ends it.
+fn parse_const_in_decl(ln: &Ln<'_>, at: usize) -> Result<(Value, usize), Error> {
+    let raw = ln.raw;
+    let bytes = raw.as_bytes();
+    if bytes.get(at) == Some(&b'"') {
+        let (s, end) = parse_quoted(raw, at).map_err(|e| e.with_position(ln.number, 1))?;
+        if !matches!(bytes.get(end), Some(b',' | b'}')) {
+            return Err(ln.error(
+                ErrorKind::TrailingCharacters,
+                end,
+                "characters follow the closing quote of a constant value",
+            ));
+        }
+        return Ok((Value::String(s.into_owned()), end));
+    }
+    let mut end = at;
+    while end < bytes.len() && !matches!(bytes[end], b',' | b'}') {
+        end += 1;
+    }
+    Ok((parse_const_token(ln, &raw[at..end], at)?, end))
+}
+
+/// A bare constant token (spec §7.4.7.2): a scalar by the precedence of
+/// §2.1, except that the empty token, `~` and a complete attachment marker
+/// (`^`, or `^{...}` ending in `}`) are no constant. A `^{` token without its
+/// closing `}` is a plain string, as the references read it.
+pub(crate) fn parse_const_token(ln: &Ln<'_>, token: &str, at: usize) -> Result<Value, Error> {
+    let b = token.as_bytes();
+    let problem = if b.is_empty() {
+        Some("empty constant value (an empty string is written `\"\"`)")
+    } else if matches!(b[0], b' ' | b'\t') || matches!(b[b.len() - 1], b' ' | b'\t') {
+        Some("a bare constant value has no spaces at either end (encoders quote such a string)")
+    } else if token == "~" {
+        Some("`~` (absent) is no constant value")
+    } else if token == "^"
+        || (b.len() >= 3 && b[0] == b'^' && b[1] == b'{' && b[b.len() - 1] == b'}')
+    {
+        Some("an attachment marker is no constant value")
+    } else {
+        None
+    };
+    if let Some(problem) = problem {
+        return Err(ln.error(ErrorKind::InvalidConstValue, at, problem));
+    }
+    match bare_cell(ln, token, at, Context::Value)? {
+        Cell::Value(v) => Ok(v),
+        Cell::Missing | Cell::Marker(_) => Err(ln.error(
+            ErrorKind::InvalidConstValue,
+            at,
+            "an attachment marker is no constant value",
+        )),
     }
 }
 
@@ -692,7 +823,6 @@ mod find_byte_tests {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use alloc::vec;
 
     fn ln(raw: &str) -> Ln<'_> {
         Ln {
@@ -723,7 +853,9 @@ mod tests {
         assert!(matches!(&c[4], Cell::Value(Value::Null)));
         assert!(matches!(&c[5], Cell::Value(Value::String(s)) if s == "x y"));
         assert!(matches!(&c[6], Cell::Value(Value::Bool(true))));
-        assert!(matches!(&c[7], Cell::Marker(Some(f)) if f == &vec!["a", "b|c", "d"]));
+        assert!(
+            matches!(&c[7], Cell::Marker(Some(f)) if f.iter().map(|f| f.name.as_str()).eq(["a", "b|c", "d"]))
+        );
         assert!(matches!(&c[8], Cell::Value(Value::String(s)) if s == "01"));
     }
 
@@ -739,7 +871,7 @@ mod tests {
         assert!(matches!(&c[2], Cell::Value(Value::String(s)) if s == "^{a"));
         assert!(matches!(&c[3], Cell::Value(Value::String(s)) if s == "b}"));
         assert!(matches!(&c[4], Cell::Value(Value::String(s)) if s == "^{a,b}x"));
-        assert!(matches!(&c[5], Cell::Marker(Some(f)) if f == &vec!["p|q"]));
+        assert!(matches!(&c[5], Cell::Marker(Some(f)) if f[0].name == "p|q"));
         assert!(matches!(&c[6], Cell::Value(Value::String(s)) if s == "z"));
         // A complete `^{...}` shape with a malformed declaration is rejected.
         assert_eq!(
@@ -786,12 +918,12 @@ mod tests {
         let l = ln("## x [12:]{key,\"a,b\"}");
         let (c, end) = parse_count(&l, 5).unwrap();
         assert_eq!((c.n, c.keyed, end), (Some(12), true, 10));
-        let (f, end) = parse_field_decl(&l, end, false).unwrap();
+        let d = parse_field_decl(&l, end, Identity::Reject).unwrap();
         assert_eq!(
-            f.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(),
+            d.fields.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(),
             ["key", "a,b"]
         );
-        assert_eq!(end, l.raw.len());
+        assert_eq!(d.end, l.raw.len());
         for bad in ["[03]", "[-1]", "[]", "[1.5]", "[0:]", "[x]"] {
             let l = ln(bad);
             assert_eq!(
@@ -801,13 +933,13 @@ mod tests {
             );
         }
         let l = ln("{a,b,a}");
-        let e = parse_field_decl(&l, 0, false).unwrap_err();
+        let e = parse_field_decl(&l, 0, Identity::Reject).unwrap_err();
         assert_eq!(
             (e.kind(), e.column()),
             (ErrorKind::DuplicateFieldName, Some(6))
         );
         let l = ln("{@id,x}");
-        assert!(parse_field_decl(&l, 0, false).is_err());
-        assert!(parse_field_decl(&l, 0, true).unwrap().0[0].identity);
+        assert!(parse_field_decl(&l, 0, Identity::Reject).is_err());
+        assert!(parse_field_decl(&l, 0, Identity::One).unwrap().fields[0].identity);
     }
 }

@@ -7,6 +7,11 @@
 //! members, beyond what the remaining input could hold, and nesting is bounded by
 //! [`Limits::max_depth`], so hostile input gets an [`Error`], never a panic,
 //! a stack overflow or an outsized allocation.
+//!
+//! It reads constant columns (`{id,type=user}`, spec §7.4.7) in every field
+//! declaration and value-grouped tables (`{@id,dept,...} group=dept` with
+//! `dept=Sales [12]` subheaders, spec §7.4.8), as the `gcf` 3.1.0 crate and
+//! gcf-python 2.8.0 write them; `parser/grouped.rs` states the grammar.
 
 mod keys;
 pub(crate) mod lexer;
@@ -29,6 +34,10 @@ use crate::limits::Limits;
 /// let v = decode("GCF profile=generic\n## rows [2]{id,name}\n1|Alice\n2|Bob\n")?;
 /// let rows = v.as_object().unwrap().get("rows").unwrap().as_array().unwrap();
 /// assert_eq!(rows[1].as_object().unwrap().get("name"), Some(&Value::from("Bob")));
+///
+/// // A constant column (spec §7.4.7) holds its value in every row.
+/// let v = decode("GCF profile=generic\n## [2]{id,type=user}\n1\n2\n")?;
+/// assert_eq!(v, decode("GCF profile=generic\n## [2]{id,type}\n1|user\n2|user\n")?);
 /// # Ok::<(), gcf_core::Error>(())
 /// ```
 pub fn decode(input: &str) -> Result<Value, Error> {
@@ -202,3 +211,6 @@ pub(crate) struct SectionDecl {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod constants_tests;

@@ -15,9 +15,11 @@ use crate::generic::{Key, Map, Value};
 use crate::limits::Limits;
 
 use super::keys::{KeyIndex, ObjectBuilder};
+
+mod grouped;
 use super::lexer::{
     for_each_token, parse_count, parse_field_decl, parse_key, parse_trailer, parse_value_at, Cell,
-    Context, Count, Cursor, Field, Ln,
+    Context, Count, Cursor, Field, Identity, Ln,
 };
 
 /// Never reserve more than this many slots from a declared count.
@@ -31,6 +33,9 @@ enum Head {
     /// tabular attachment's list is the shared schema (spec §7.4.5.3) that
     /// every later row's table reuses without copying its names.
     Table(Count, Rc<[Field]>),
+    /// `[N]{fields} group=<col>`: a value-grouped table (spec §7.4.8), with
+    /// the index of the grouping column in the declaration.
+    Grouped(Count, Rc<[Field]>, usize),
     /// `[N]` with no declaration (expanded, or a shared schema for attachments).
     Expanded(Count),
 }
@@ -83,6 +88,12 @@ enum Plan {
     Leaf(usize),
     Object(Members),
 }
+
+/// A top-level [`Plan::Leaf`] at or above this index is constant number
+/// `index - CONST_LEAF` of its table (spec §7.4.7), not a cell: constants
+/// live only at the top, and a third plan variant would cost every leaf of
+/// every row a wider match.
+const CONST_LEAF: usize = usize::MAX / 2;
 
 #[derive(Default)]
 struct Members {
@@ -152,25 +163,76 @@ struct Table {
     /// Inline object schemas per column (indexes into `schemas`); empty until
     /// a row declares one, as most tables never do.
     inline: Vec<Option<usize>>,
-    schemas: Vec<Vec<Key>>,
+    schemas: Vec<Vec<Field>>,
     /// Shared array schemas per column (spec §7.4.5.3).
     shared: Vec<Option<Rc<[Field]>>>,
+    /// Bytes of the constant strings every row receives (0 without
+    /// constants): a row counts them toward the line limit as if they were
+    /// its cells, so factoring never lets a row decode larger than the same
+    /// row written out would be allowed to.
+    const_bytes: usize,
+    /// The constants' values, in declaration order.
+    constants: Vec<Value>,
+}
+
+/// The bytes a constant adds to every row that receives it.
+pub(super) fn const_len(v: &Value) -> usize {
+    match v {
+        Value::String(s) => s.len(),
+        _ => 8,
+    }
 }
 
 impl Table {
-    fn new(
-        fields: Rc<[Field]>,
-        keyed: bool,
-        max_depth: usize,
-    ) -> Result<Table, (ErrorKind, String)> {
+    /// A table from its declaration: the row columns are the declared
+    /// fields that are not constant (spec §7.4.7.3).
+    fn new(decl: Rc<[Field]>, keyed: bool, max_depth: usize) -> Result<Table, (ErrorKind, String)> {
         let first_value = usize::from(keyed);
+        let has_const = decl.iter().any(|f| f.constant.is_some());
+        let fields: Rc<[Field]> = if has_const {
+            if keyed && decl.first().is_some_and(|f| f.constant.is_some()) {
+                return Err((
+                    ErrorKind::InvalidSyntax,
+                    String::from(
+                        "a keyed map's member key column (its first field) cannot be constant",
+                    ),
+                ));
+            }
+            decl.iter()
+                .filter(|f| f.constant.is_none())
+                .cloned()
+                .collect()
+        } else {
+            Rc::clone(&decl)
+        };
         let mut index = KeyIndex::default();
         for i in 0..fields.len() {
             index.record(|j| fields[j].name.as_str(), i + 1);
         }
-        let plan = if fields.iter().skip(first_value).any(|f| is_path(&f.name)) {
+        let mut const_bytes = 0usize;
+        let mut constants = Vec::new();
+        let plan = if has_const || fields.iter().skip(first_value).any(|f| is_path(&f.name)) {
             let mut top = Members::default();
-            for (col, f) in fields.iter().enumerate().skip(first_value) {
+            // Row columns are numbered in declaration order, constants skipped.
+            let mut col = first_value;
+            for f in decl.iter().skip(first_value) {
+                let clash = || {
+                    (
+                        ErrorKind::DuplicateKey,
+                        alloc::format!("column `{}` collides with another column's key", f.name),
+                    )
+                };
+                if let Some(v) = &f.constant {
+                    // A constant's name is literal: encoders factor only plain
+                    // columns, never flattened paths.
+                    if top.find(&f.name).is_some() {
+                        return Err(clash());
+                    }
+                    const_bytes = const_bytes.saturating_add(const_len(v));
+                    top.push(f.name.clone(), Plan::Leaf(CONST_LEAF + constants.len()));
+                    constants.push(v.clone());
+                    continue;
+                }
                 let segments: Vec<&str> = if is_path(&f.name) {
                     f.name.split('>').collect()
                 } else {
@@ -183,11 +245,9 @@ impl Table {
                     ));
                 }
                 if top.insert(&segments, col).is_err() {
-                    return Err((
-                        ErrorKind::DuplicateKey,
-                        alloc::format!("column `{}` collides with another column's key", f.name),
-                    ));
+                    return Err(clash());
                 }
+                col += 1;
             }
             Some(top)
         } else {
@@ -201,6 +261,8 @@ impl Table {
             inline: Vec::new(),
             schemas: Vec::new(),
             shared: Vec::new(),
+            const_bytes,
+            constants,
         })
     }
 
@@ -228,9 +290,23 @@ impl Table {
             }
             Some(top) => {
                 map = Map::with_capacity(top.list.len() + extras.len());
-                for (key, plan) in &top.list {
-                    if let Some(v) = eval(plan, slots).0 {
-                        map.push_unique(key.clone(), v);
+                if self.constants.is_empty() {
+                    for (key, plan) in &top.list {
+                        if let Some(v) = eval(plan, slots).0 {
+                            map.push_unique(key.clone(), v);
+                        }
+                    }
+                } else {
+                    for (key, plan) in &top.list {
+                        let v = match plan {
+                            Plan::Leaf(i) if *i >= CONST_LEAF => {
+                                self.constants.get(i - CONST_LEAF).cloned()
+                            }
+                            _ => eval(plan, slots).0,
+                        };
+                        if let Some(v) = v {
+                            map.push_unique(key.clone(), v);
+                        }
                     }
                 }
             }
@@ -405,6 +481,23 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// A row with its constants counts toward the line limit (spec §12) as
+    /// if the constants were its cells.
+    #[cold]
+    fn check_expanded_row(&self, ln: &Ln<'_>, const_bytes: usize) -> Result<(), Error> {
+        if ln.raw.len().saturating_add(const_bytes) > self.limits.max_line_len {
+            return Err(ln.error(
+                ErrorKind::LimitExceeded,
+                ln.indent,
+                alloc::format!(
+                    "the row with its constant columns is longer than the configured line limit of {} bytes",
+                    self.limits.max_line_len
+                ),
+            ));
+        }
+        Ok(())
+    }
+
     fn check_deferred(&self, ln: &Ln<'_>, counts: Option<Vec<u64>>) -> Result<(), Error> {
         let counts = counts.unwrap_or_default();
         if counts.len() != self.deferred.len() {
@@ -541,8 +634,11 @@ impl<'a> Parser<'a> {
                 Value::Object(self.parse_object(ln.indent + 2, depth + 1, ln)?)
             } else if rest.starts_with(" [") {
                 let head = self.parse_head(ln, end + 1)?;
-                if let (Some(sections), Head::Table(count, fields), 0) =
-                    (&mut self.sections, &head, ln.indent)
+                if let (
+                    Some(sections),
+                    Head::Table(count, fields) | Head::Grouped(count, fields, _),
+                    0,
+                ) = (&mut self.sections, &head, ln.indent)
                 {
                     if !count.keyed {
                         sections.push(super::SectionDecl {
@@ -640,30 +736,7 @@ impl<'a> Parser<'a> {
             return Ok(Head::Inline(values));
         }
         if rest.starts_with('{') {
-            let (fields, end) = parse_field_decl(ln, pos, self.allow_identity)?;
-            if !is_blank(&raw[end..]) {
-                return Err(ln.error(
-                    ErrorKind::InvalidSyntax,
-                    end,
-                    "unexpected characters after the field declaration",
-                ));
-            }
-            if fields.len() > self.limits.max_fields {
-                return Err(ln.error(
-                    ErrorKind::LimitExceeded,
-                    pos,
-                    alloc::format!(
-                        "more than the configured limit of {} fields",
-                        self.limits.max_fields
-                    ),
-                ));
-            }
-            if self.identity_field.is_none() {
-                if let Some(f) = fields.iter().find(|f| f.identity) {
-                    self.identity_field = Some(String::from(f.name.as_str()));
-                }
-            }
-            return Ok(Head::Table(count, Rc::from(fields)));
+            return self.parse_decl_head(ln, count, pos);
         }
         if !is_blank(rest) {
             return Err(ln.error(
@@ -682,6 +755,151 @@ impl<'a> Parser<'a> {
         Ok(Head::Expanded(count))
     }
 
+    /// A count followed by a field declaration at `pos`, and possibly a
+    /// `group=` clause (spec §7.4.8.2).
+    fn parse_decl_head(&mut self, ln: &Ln<'_>, count: Count, pos: usize) -> Result<Head, Error> {
+        let raw = ln.raw;
+        // Only a line that may end in a `group=` clause reads on past a
+        // second `@`: the clause decides what the marks mean.
+        let may_group = raw[pos..].contains(" group=");
+        let mode = match (may_group, self.allow_identity) {
+            (true, _) => Identity::Any,
+            (false, true) => Identity::One,
+            (false, false) => Identity::Reject,
+        };
+        let decl = parse_field_decl(ln, pos, mode)?;
+        let tail = &raw[decl.end..];
+        let mut group = None;
+        if !is_blank(tail) {
+            let clause = tail.trim_start_matches([' ', '\t']);
+            if clause.len() == tail.len() || !clause.starts_with("group=") {
+                return Err(ln.error(
+                    ErrorKind::InvalidSyntax,
+                    decl.end,
+                    "unexpected characters after the field declaration",
+                ));
+            }
+            let at = ln.offset_of(clause);
+            let key_at = at + "group=".len();
+            let (name, end) =
+                parse_key(ln, key_at).map_err(|e| regrade(e, ErrorKind::InvalidGroupHeader))?;
+            if !is_blank(&raw[end..]) {
+                return Err(ln.error(
+                    ErrorKind::InvalidGroupHeader,
+                    end,
+                    "unexpected characters after the `group=` clause",
+                ));
+            }
+            group = Some((name, at, key_at));
+        }
+        if decl.fields.len() > self.limits.max_fields {
+            return Err(ln.error(
+                ErrorKind::LimitExceeded,
+                pos,
+                alloc::format!(
+                    "more than the configured limit of {} fields",
+                    self.limits.max_fields
+                ),
+            ));
+        }
+        let group_col = match group {
+            None => {
+                // Judge the marks the declaration read on past (see `may_group`).
+                match (self.allow_identity, decl.marks) {
+                    (true, [_, Some(second)]) => {
+                        return Err(ln.error(
+                            ErrorKind::InvalidSyntax,
+                            second,
+                            "at most one `@` identity field per declaration",
+                        ))
+                    }
+                    (false, [Some(first), _]) => {
+                        return Err(ln.error(
+                            ErrorKind::InvalidSyntax,
+                            first,
+                            "expected a key (a bare key or a quoted string); an `@` key column needs a `group=` clause or a `key=` header",
+                        ))
+                    }
+                    _ => {}
+                }
+                if decl.constants == decl.fields.len() {
+                    return Err(ln.error(
+                        ErrorKind::NoBareColumn,
+                        pos,
+                        "every field is constant: a row must carry at least one column",
+                    ));
+                }
+                None
+            }
+            Some((name, at, key_at)) => {
+                if count.keyed {
+                    return Err(ln.error(
+                        ErrorKind::InvalidGroupHeader,
+                        at,
+                        "a keyed map `[N:]` cannot be value-grouped",
+                    ));
+                }
+                match decl.marks {
+                    [Some(_), None] => {}
+                    [_, Some(second)] => {
+                        return Err(ln.error(
+                            ErrorKind::InvalidGroupHeader,
+                            second,
+                            "a grouped table marks exactly one `@` key column",
+                        ))
+                    }
+                    [None, None] => {
+                        return Err(ln.error(
+                            ErrorKind::InvalidGroupHeader,
+                            at,
+                            "a grouped table needs exactly one `@` key column",
+                        ))
+                    }
+                }
+                let Some(g) = decl.fields.iter().position(|f| f.name == *name) else {
+                    return Err(ln.error(
+                        ErrorKind::InvalidGroupHeader,
+                        key_at,
+                        alloc::format!("group column `{name}` is not a declared field"),
+                    ));
+                };
+                let problem = if decl.fields[g].identity {
+                    Some("is the `@` key column")
+                } else if decl.fields[g].constant.is_some() {
+                    Some("is a constant column")
+                } else {
+                    None
+                };
+                if let Some(problem) = problem {
+                    return Err(ln.error(
+                        ErrorKind::InvalidGroupHeader,
+                        key_at,
+                        alloc::format!("group column `{name}` {problem}"),
+                    ));
+                }
+                // The group column and the constants carry no cell.
+                if decl.constants + 1 == decl.fields.len() {
+                    return Err(ln.error(
+                        ErrorKind::NoBareColumn,
+                        pos,
+                        "every field but the group column is constant: a row must carry at least one column",
+                    ));
+                }
+                Some(g)
+            }
+        };
+        if self.identity_field.is_none() {
+            if let Some(f) = decl.fields.iter().find(|f| f.identity) {
+                self.identity_field = Some(String::from(f.name.as_str()));
+            }
+        }
+        let fields = Rc::from(decl.fields);
+        Ok(match group_col {
+            Some(g) => Head::Grouped(count, fields, g),
+            None => Head::Table(count, fields),
+        })
+    }
+
     /// The body an array header selected, its lines at `indent`.
     fn array_body(
         &mut self,
@@ -695,6 +913,9 @@ impl<'a> Parser<'a> {
         match head {
             Head::Inline(values) => Ok(Value::Array(values)),
             Head::Table(count, fields) => self.parse_table(hdr, count, fields, indent, depth),
+            Head::Grouped(count, fields, group) => {
+                self.parse_grouped(hdr, count, &fields, group, indent, depth)
+            }
             Head::Expanded(count) => match shared {
                 Some(fields) => self.parse_table(hdr, count, fields, indent, depth),
                 None => self.parse_expanded(hdr, count, indent, depth),
@@ -833,6 +1054,9 @@ impl<'a> Parser<'a> {
             }
             self.cur.bump();
             self.check_len(index + 1, &ln)?;
+            if table.const_bytes != 0 {
+                self.check_expanded_row(&ln, table.const_bytes)?;
+            }
             let (inline, extras) =
                 self.parse_row(&ln, index, &mut table, &mut slots, indent, depth)?;
             last_inline = inline;
@@ -974,7 +1198,7 @@ impl<'a> Parser<'a> {
                     break;
                 } else if let Some(col) = eligible {
                     self.cur.bump();
-                    positional(&child, table, slots, col)?;
+                    positional(&child, table, slots, col, self.limits.max_line_len)?;
                 } else {
                     break;
                 }
@@ -984,7 +1208,7 @@ impl<'a> Parser<'a> {
                     self.traditional(&child, index == 0, table, slots, &mut extras, indent, depth)?;
                 } else if let Some(col) = eligible {
                     self.cur.bump();
-                    positional(&child, table, slots, col)?;
+                    positional(&child, table, slots, col, self.limits.max_line_len)?;
                 } else if has_markers {
                     return Err(child.error(
                         ErrorKind::OrphanInlineAttachment,
@@ -1154,7 +1378,13 @@ impl Parser<'_> {
 }
 
 /// A positional inline object body for the marker in column `col` (spec §7.4.5.2).
-fn positional(ln: &Ln<'_>, table: &Table, slots: &mut [Slot], col: usize) -> Result<(), Error> {
+fn positional(
+    ln: &Ln<'_>,
+    table: &Table,
+    slots: &mut [Slot],
+    col: usize,
+    max_line_len: usize,
+) -> Result<(), Error> {
     let Some(Slot::Marker {
         schema: Some(schema),
         ..
@@ -1162,26 +1392,69 @@ fn positional(ln: &Ln<'_>, table: &Table, slots: &mut [Slot], col: usize) -> Res
     else {
         return Ok(());
     };
-    let names = &table.schemas[*schema];
-    let mut map = Map::with_capacity(names.len());
-    let cells = for_each_token(ln, ln.indent, b'|', Context::Value, |cell, _| {
-        if let (Cell::Value(v), Some(name)) = (cell, names.get(map.len())) {
-            map.push_unique(name.clone(), v);
+    let fields = &table.schemas[*schema];
+    let constants = fields.iter().filter(|f| f.constant.is_some()).count();
+    let width = fields.len() - constants;
+    let mut map = Map::with_capacity(fields.len());
+    let cells = if constants == 0 {
+        for_each_token(ln, ln.indent, b'|', Context::Value, |cell, _| {
+            if let (Cell::Value(v), Some(f)) = (cell, fields.get(map.len())) {
+                map.push_unique(f.name.clone(), v);
+            }
+            Ok(())
+        })?
+    } else {
+        let bytes = fields
+            .iter()
+            .filter_map(|f| f.constant.as_ref())
+            .fold(ln.raw.len(), |n, v| n.saturating_add(const_len(v)));
+        if bytes > max_line_len {
+            return Err(ln.error(
+                ErrorKind::LimitExceeded,
+                ln.indent,
+                "the positional body with its constant fields is longer than the configured line limit",
+            ));
         }
-        Ok(())
-    })?;
-    if cells != names.len() {
+        let mut values = Vec::with_capacity(width);
+        let cells = for_each_token(ln, ln.indent, b'|', Context::Value, |cell, _| {
+            if let (Cell::Value(v), true) = (cell, values.len() < width) {
+                values.push(v);
+            }
+            Ok(())
+        })?;
+        if cells == width {
+            let mut values = values.into_iter();
+            for f in fields {
+                let v = match &f.constant {
+                    Some(c) => c.clone(),
+                    None => values.next().unwrap_or_default(),
+                };
+                map.push_unique(f.name.clone(), v);
+            }
+        }
+        cells
+    };
+    if cells != width {
         return Err(ln.error(
             ErrorKind::InlineWidthMismatch,
             ln.indent,
             alloc::format!(
-                "positional body has {cells} values, its inline schema declares {}",
-                names.len()
+                "positional body has {cells} values, its inline schema declares {width}"
             ),
         ));
     }
     slots[col] = Slot::Filled(Value::Object(map));
     Ok(())
+}
+
+/// `e` with another category, its position and message kept.
+pub(super) fn regrade(e: Error, kind: ErrorKind) -> Error {
+    Error::at(
+        kind,
+        e.line().unwrap_or(0),
+        e.column().unwrap_or(0),
+        String::from(e.message()),
+    )
 }
 
 fn check_duplicate(obj: &ObjectBuilder, key: &str, ln: &Ln<'_>, at: usize) -> Result<(), Error> {
