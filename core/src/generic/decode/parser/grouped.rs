@@ -71,13 +71,17 @@ enum Source {
     Cell(usize),
 }
 
-/// A type-tagged text of a scalar, for finding repeated group values and keys.
+/// A type-tagged text of a scalar, for finding repeated group values and
+/// keys. Numbers compare by value, as the references compare their canonical
+/// texts: `1` and `1.0` are one group (and one key), `1` and `"1"` are two.
 fn scalar_text(v: &Value, out: &mut String) {
     out.clear();
     let _ = match v {
         Value::Null => out.write_str("n"),
         Value::Bool(b) => write!(out, "b{b}"),
         Value::Int(i) => write!(out, "i{i}"),
+        // In range, so the cast is exact.
+        Value::Float(f) if f.fract() == 0.0 && f.abs() < 9.2e18 => write!(out, "i{}", *f as i64),
         Value::Float(f) => write!(out, "f{f:?}"),
         Value::String(s) => write!(out, "s{s}"),
         Value::Array(_) | Value::Object(_) => out.write_str("x"),
