@@ -2,7 +2,8 @@
 # Builds and tests everything in the workspace on a fresh machine: the Rust
 # crates (unit, integration, property, doc tests), the official conformance
 # suite, the no_std/wasm32 builds, and the C ABI + Go bindings when present.
-# Installs what is missing (rustup components, Debian packages, Go).
+# Installs what is missing (rustup components, Debian packages, Go, and the
+# pinned gcf-python reference in its own venv, target/ref-venv).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TERM_COLOR=never
@@ -14,7 +15,11 @@ command -v cargo >/dev/null || { echo "cargo is required (install Rust with rust
 step "cargo build (workspace, all targets)"
 cargo build --workspace --all-targets
 
-step "cargo test (workspace)"
+step "reference gcf-python venv (target/ref-venv, for the interop tests)"
+GCF_REF_PYTHON="$(bash scripts/ref-python.sh)"
+export GCF_REF_PYTHON
+
+step "cargo test (workspace; includes the differential interop tests in interop/)"
 cargo test --workspace
 
 step "conformance suite (../shared/conformance)"
