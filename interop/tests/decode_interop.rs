@@ -98,7 +98,12 @@ fn run_case(stats: &mut Stats, python: &mut Python, seed: u64) {
     }));
 
     match reference::encode(v) {
-        Ok(text) => check(stats, seed, "crate", &text, v, &mut reference::decode),
+        Ok(text) => {
+            check(stats, seed, "crate", &text, v, &mut reference::decode);
+            if seed.is_multiple_of(4) {
+                mutations(stats, seed, &text);
+            }
+        }
         Err(e) => stats.count(format!("crate: encode refused ({})", first_word(&e))),
     }
     match python.encode(v, &json!({})) {
@@ -109,14 +114,17 @@ fn run_case(stats: &mut Stats, python: &mut Python, seed: u64) {
     if let Some((key, group)) = &case.grouping {
         let expected = group_order(v, group);
         match reference::encode_grouped(v, key, group) {
-            Ok(text) => check(
-                stats,
-                seed,
-                "crate grouped",
-                &text,
-                &expected,
-                &mut reference::decode,
-            ),
+            Ok(text) => {
+                check(
+                    stats,
+                    seed,
+                    "crate grouped",
+                    &text,
+                    &expected,
+                    &mut reference::decode,
+                );
+                mutations(stats, seed, &text);
+            }
             Err(e) => stats.count(format!("crate grouped: refused ({})", first_word(&e))),
         }
         match python.encode_grouped(v, key, group) {
@@ -124,6 +132,42 @@ fn run_case(stats: &mut Stats, python: &mut Python, seed: u64) {
                 python_decode(t)
             }),
             Err(e) => stats.count(format!("python grouped: refused ({})", first_word(&e))),
+        }
+    }
+}
+
+/// Hostile input from realistic text: a few random byte edits of a
+/// reference's output must decode or fail with a positioned error, never
+/// panic (a panic fails the test).
+fn mutations(stats: &mut Stats, seed: u64, text: &str) {
+    const BYTES: &[u8] = b"|,\"\\^~-@.#[]{}:=> \t\n?0a";
+    let mut rng = gen::Rng::new(seed.wrapping_mul(31).wrapping_add(7));
+    for _ in 0..4 {
+        let mut bytes = text.as_bytes().to_vec();
+        for _ in 0..1 + rng.below(3) {
+            let at = rng.below(bytes.len().max(1));
+            match rng.below(3) {
+                0 if at < bytes.len() => bytes[at] = *rng.pick(BYTES),
+                1 if at < bytes.len() => {
+                    bytes.remove(at);
+                }
+                _ => bytes.insert(at.min(bytes.len()), *rng.pick(BYTES)),
+            }
+        }
+        match gcf_core::generic::decode_bytes(&bytes) {
+            Ok(_) => stats.count(String::from("mutated texts: decoded")),
+            Err(e) if e.line().is_some() && e.column().is_some() => {
+                stats.count(String::from("mutated texts: positioned error"))
+            }
+            Err(e) if e.kind() == gcf_core::ErrorKind::LimitExceeded => {
+                stats.count(String::from("mutated texts: limit"))
+            }
+            Err(e) => stats.fail(
+                seed,
+                "mutation",
+                &String::from_utf8_lossy(&bytes),
+                format!("error without a position: {e:?}"),
+            ),
         }
     }
 }

@@ -379,3 +379,23 @@ fn decode_any_and_bytes_read_both_forms() {
     let grouped = b"GCF profile=generic\n## [1]{@a,g} group=g\ng=1 [1]\n1\n";
     assert_eq!(decode_bytes(grouped).unwrap(), d("## [1]{a,g}\n1|1\n"));
 }
+
+/// A generic delta whose sections are factored decodes to the rows and the
+/// field list of the written-out delta (canonical cells do not change).
+#[test]
+fn factored_delta_sections() {
+    let head = "GCF profile=generic delta=true base_root=sha256:a new_root=sha256:b key=id\n";
+    let factored = alloc::format!(
+        "{head}## added [2]{{@id,v=0,w}}\n1|a\n2|b\n## changed [1]{{@id,v=0,w}}\n3|c\n"
+    );
+    let written = alloc::format!(
+        "{head}## added [2]{{@id,v,w}}\n1|0|a\n2|0|b\n## changed [1]{{@id,v,w}}\n3|0|c\n"
+    );
+    let f = crate::generic::decode_delta(&factored).unwrap();
+    let w = crate::generic::decode_delta(&written).unwrap();
+    assert_eq!(f.fields, ["id", "v", "w"]);
+    assert_eq!(
+        (f.fields, f.added, f.changed),
+        (w.fields, w.added, w.changed)
+    );
+}
