@@ -49,11 +49,31 @@ pub enum Command {
 
     /// Encode any JSON value with the generic profile.
     ///
-    /// Key order and integers are kept exactly as written in the input.
-    #[command(after_help = "Example:\n  gcf encode-generic examples/orders.json")]
+    /// Key order and integers are kept exactly as written in the input. A
+    /// table column holding the same value in every row is declared once
+    /// (`{id,type=file}`), as the other GCF implementations write it.
+    #[command(
+        after_help = "Examples:\n  gcf encode-generic examples/orders.json\n  \
+                      gcf encode-generic --no-constant-columns examples/orders.json\n  \
+                      gcf encode-generic --group-by id,status issues.json"
+    )]
     EncodeGeneric {
         /// Any JSON document; stdin when absent or `-`.
         file: Option<PathBuf>,
+        /// Repeat a column's value in every row even when it is the same in
+        /// all of them (for decoders that predate constant columns).
+        #[arg(long)]
+        no_constant_columns: bool,
+        /// Write an array of flat records as a value-grouped table: KEY is
+        /// the unique identity field, GROUP the field whose value clusters
+        /// the records (split at the first comma).
+        #[arg(
+            long,
+            value_name = "KEY,GROUP",
+            value_parser = parse_group_by,
+            conflicts_with = "no_constant_columns"
+        )]
+        group_by: Option<(String, String)>,
     },
 
     /// Decode a GCF generic payload into JSON (compact unless --pretty).
@@ -195,4 +215,14 @@ pub enum Trailer {
     Labeled,
     /// `## _summary ... sections=...`, the first drafts' form.
     Legacy,
+}
+
+/// `KEY,GROUP` for `--group-by`: split at the first comma, both non-empty.
+fn parse_group_by(s: &str) -> Result<(String, String), String> {
+    match s.split_once(',') {
+        Some((key, group)) if !key.is_empty() && !group.is_empty() => {
+            Ok((key.to_owned(), group.to_owned()))
+        }
+        _ => Err("expected KEY,GROUP (two field names separated by a comma)".to_owned()),
+    }
 }

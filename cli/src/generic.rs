@@ -106,10 +106,20 @@ fn write_rows(
     Ok(())
 }
 
-/// `gcf encode-generic`: any JSON -> GCF.
-pub fn encode(input: &Source, out: &mut Output) -> Result<()> {
+/// `gcf encode-generic`: any JSON -> GCF, with constant columns factored
+/// or not, or as a value-grouped table (`group_by` = key and group field).
+pub fn encode(
+    input: &Source,
+    constant_columns: bool,
+    group_by: Option<&(String, String)>,
+    out: &mut Output,
+) -> Result<()> {
     let value = generic::from_json(&input.read_json()?)?;
-    out.emit(|sink| generic::encode_to(&value, sink))
+    let mut encoder = generic::Encoder::new().constant_columns(constant_columns);
+    if let Some((key, group)) = group_by {
+        encoder = encoder.group_by(key, group);
+    }
+    out.emit(|sink| encoder.encode_to(&value, sink))
 }
 
 /// The generic encoding of a JSON value, for `gcf stats`.

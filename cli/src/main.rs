@@ -66,7 +66,16 @@ fn run(cli: Cli) -> Result<()> {
     match &cli.command {
         Command::Encode { file } => graph::encode(&source(file), &mut out)?,
         Command::Decode { file } => graph::decode(&source(file), &mut out)?,
-        Command::EncodeGeneric { file } => generic::encode(&source(file), &mut out)?,
+        Command::EncodeGeneric {
+            file,
+            no_constant_columns,
+            group_by,
+        } => generic::encode(
+            &source(file),
+            !no_constant_columns,
+            group_by.as_ref(),
+            &mut out,
+        )?,
         Command::DecodeGeneric { file, pretty } => {
             generic::decode(&source(file), *pretty, &mut out)?
         }

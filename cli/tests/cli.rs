@@ -304,6 +304,42 @@ fn generic_exact_output() {
 }
 
 #[test]
+fn generic_constant_columns_and_groups() {
+    let rows = br#"[{"id":1,"t":"f","s":"a"},{"id":2,"t":"f","s":"b"},{"id":3,"t":"f","s":"a"}]"#;
+    assert_eq!(
+        ok(&gcf(&["encode-generic"], Some(rows))),
+        "GCF profile=generic\n## [3]{id,t=f,s}\n1|a\n2|b\n3|a\n"
+    );
+    assert_eq!(
+        ok(&gcf(
+            &["encode-generic", "--no-constant-columns"],
+            Some(rows)
+        )),
+        "GCF profile=generic\n## [3]{id,t,s}\n1|f|a\n2|f|b\n3|f|a\n"
+    );
+    assert_eq!(
+        ok(&gcf(&["encode-generic", "--group-by", "id,s"], Some(rows))),
+        "GCF profile=generic\n## [3]{@id,t=f,s} group=s\ns=a [2]\n1\n3\ns=b [1]\n2\n"
+    );
+    // Not groupable: a data error; a malformed option: a usage error.
+    let line = expect_error(
+        &gcf(&["encode-generic", "--group-by", "t,s"], Some(rows)),
+        "invalid_input",
+    );
+    assert!(line.contains("not unique"), "{line}");
+    for bad in [
+        &["--group-by", "id"][..],
+        &["--group-by", ",s"],
+        &["--group-by", "id,s", "--no-constant-columns"],
+    ] {
+        let mut args = vec!["encode-generic"];
+        args.extend_from_slice(bad);
+        let run = gcf(&args, Some(rows));
+        assert_eq!(run.code, 2, "{bad:?}: {}", run.stderr);
+    }
+}
+
+#[test]
 fn generic_errors() {
     let run = gcf(&["encode-generic"], Some(b"{\"n\": 18446744073709551616}"));
     expect_error(&run, "out_of_range");

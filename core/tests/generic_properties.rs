@@ -40,15 +40,37 @@ fn generate(seed: u64) -> Value {
     }
 }
 
+/// The round trip through this crate's decoder runs on the output without
+/// constant columns, and the default (factored) output, where it differs,
+/// must decode with the reference decoder (`gcf` 3.1.0) to the same value.
+/// TODO(issue 14): once the decoder reads constant columns, run the round
+/// trip on the default output.
 fn check_round_trip(value: &Value) -> Result<(), String> {
-    let text = generic::encode(value).map_err(|e| format!("encode failed: {e}"))?;
+    let factored = generic::encode(value).map_err(|e| format!("encode failed: {e}"))?;
+    let text = generic::Encoder::new()
+        .constant_columns(false)
+        .encode(value)
+        .map_err(|e| format!("encode failed: {e}"))?;
+    if factored != text {
+        let back = gcf_oracle::decode_generic(&factored)
+            .map_err(|e| format!("reference decode failed: {e}\n{factored}"))
+            .and_then(|j| generic::from_json(&j).map_err(|e| e.to_string()))?;
+        if !same_value(&back, value) {
+            return Err(format!(
+                "the reference decodes factored output differently\nwire:\n{factored}decoded: {back:?}"
+            ));
+        }
+    }
     let back = generic::decode(&text).map_err(|e| format!("decode failed: {e}\n{text}"))?;
     if !same_value(&back, value) {
         return Err(format!(
             "decode(encode(v)) differs\nwire:\n{text}decoded: {back:?}"
         ));
     }
-    let again = generic::encode(&back).map_err(|e| format!("re-encode failed: {e}"))?;
+    let again = generic::Encoder::new()
+        .constant_columns(false)
+        .encode(&back)
+        .map_err(|e| format!("re-encode failed: {e}"))?;
     if again != text {
         return Err(format!(
             "encode(decode(encode(v))) differs\nfirst:\n{text}second:\n{again}"
@@ -327,7 +349,10 @@ fn depth_limit_is_symmetric() {
             let mut rng = Rng::new(first_seed() ^ (seed << 8) ^ levels as u64);
             let value = ValueGen { rng: &mut rng }.chain(levels);
             let depth = nesting(&value);
-            match generic::encode(&value) {
+            match generic::Encoder::new()
+                .constant_columns(false)
+                .encode(&value)
+            {
                 Ok(text) => {
                     assert!(depth <= max, "nesting {depth} encoded");
                     let back = generic::decode(&text)

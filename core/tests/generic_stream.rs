@@ -318,3 +318,58 @@ fn errors_keep_their_kinds() {
         "GCF profile=generic\n## t [?]{a}\n##! summary counts=0\n"
     );
 }
+
+/// A `Write` the reference stream encoder can own while the test reads it.
+#[derive(Clone, Default)]
+struct Shared(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for Shared {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A streamed table cannot know its constants when it writes its header, so
+/// it never factors them: every row carries every cell, as the reference
+/// stream encoders (the crate's and gcf-python's `GenericStreamEncoder`) do,
+/// while the buffered encoder factors the same rows.
+#[test]
+fn streamed_tables_never_factor_constant_columns() {
+    use gcf_oracle::stream_generic::GcfValue;
+    let rows = [(1, "file"), (2, "file"), (3, "file")];
+    let mut w = writer();
+    w.begin_table(Some("files"), &["id", "type"]).unwrap();
+    for (id, kind) in rows {
+        w.row(&[Cell::Int(id), Cell::Str(kind)]).unwrap();
+    }
+    w.end_table().unwrap();
+    let ours = w.finish().unwrap();
+
+    let out = Shared::default();
+    let reference = gcf_oracle::GenericStreamEncoder::new(out.clone());
+    reference.begin_array("files", &["id", "type"]);
+    for (id, kind) in rows {
+        reference.write_row(&[GcfValue::Int(id), GcfValue::Str(kind.into())]);
+    }
+    reference.end_array();
+    reference.close().unwrap();
+    let reference = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+
+    assert_eq!(ours, reference);
+    assert_eq!(
+        ours,
+        "GCF profile=generic\n## files [?]{id,type}\n1|file\n2|file\n3|file\n##! summary counts=3\n"
+    );
+    let buffered: serde_json::Value = serde_json::from_str(
+        r#"{"files":[{"id":1,"type":"file"},{"id":2,"type":"file"},{"id":3,"type":"file"}]}"#,
+    )
+    .unwrap();
+    assert_eq!(
+        gcf_core::generic::encode(&gcf_core::generic::from_json(&buffered).unwrap()).unwrap(),
+        "GCF profile=generic\n## files [3]{id,type=file}\n1\n2\n3\n"
+    );
+}

@@ -16,7 +16,7 @@ pub use delta::{
     apply, apply_delta, decode_delta, diff, encode_delta, encode_full, pack_root, respond,
     DeltaSession, GenericDelta, KeyedSet, Outcome, ReanchorPolicy, DEFAULT_REANCHOR_N,
 };
-pub use encode::{encode, encode_to, Encoder};
+pub use encode::{encode, encode_grouped, encode_to, Encoder};
 #[cfg(feature = "serde_json")]
 pub use json::{
     from_json, generic_delta_from_json, keyed_set_from_json, keyed_set_to_json, to_json,

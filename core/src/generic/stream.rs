@@ -8,6 +8,17 @@
 //! is handed to the [`Sink`] when it fills, on [`StreamWriter::flush`] and on
 //! [`StreamWriter::finish`]. A callback sink therefore sees a few large writes
 //! instead of one call per cell.
+//!
+//! # No constant columns
+//!
+//! A streamed table writes its field declaration before its first row, so it
+//! cannot know which columns will turn out constant, and it never factors
+//! them (`name=value`, the fleet's "§7.4.7", which the buffered
+//! [`encode`](super::encode()) applies by default): every row carries every
+//! cell. The reference stream encoders do the same (the `gcf` 3.1.0 crate's
+//! and gcf-python 2.8.0's `GenericStreamEncoder` write the plain declaration
+//! and every cell), so streamed output stays byte-identical with theirs, and
+//! decoders read both forms.
 
 use alloc::format;
 use alloc::string::String;

@@ -31,6 +31,12 @@
 //!   `^` with a traditional attachment. An array field whose row-0 value and
 //!   every later non-null value are non-empty tables of scalar cells with one
 //!   field list declares it on row 0 only (shared schema, §7.4.5.3).
+//! - **Constant columns** (on by default, [`Encoder::constant_columns`]): a
+//!   table at the root or under a member name, with two or more rows,
+//!   declares a plain column that holds the same scalar in every row once as
+//!   `name=value` and leaves it out of the rows, as the `gcf` 3.1.0 crate and
+//!   gcf-python 2.8.0 do ("§7.4.7" of the fleet's spec v3.6.0; the rules are
+//!   in `constant.rs`).
 //! - **Rows** take an `@id` prefix only when they carry an attachment; their
 //!   attachments follow in header order (inline bodies and `.field` blocks
 //!   interleaved), then the `>` fields in union order.
@@ -50,8 +56,6 @@
 //!   The reference checks this only for the top-level object.
 //! - A field that is `null` in some row gets no inline schema (§7.4.5.1: "A
 //!   present null value makes the field ineligible").
-//! - No constant-column factoring (`{name=value}`): the reference implements a
-//!   later draft's §7.4.7; v3.6.0's `field-decl` (§4) is a list of keys.
 //! - No shared array schema for arrays whose members have nested values or
 //!   `>` names: the reference shares one there and writes rows wider than the
 //!   schema, which no decoder accepts.
@@ -60,6 +64,8 @@
 //! depth 1); deeper input fails with [`ErrorKind::LimitExceeded`]. Each level
 //! costs a few stack frames, so keep the limit in the hundreds.
 
+mod constant;
+mod grouped;
 mod table;
 
 use alloc::string::String;
@@ -110,6 +116,58 @@ pub fn encode_to<K: Sink + ?Sized>(value: &Value, sink: &mut K) -> Result<(), Er
     Encoder::new().encode_to(value, sink)
 }
 
+/// Encodes an array of flat records as a value-grouped table: `key_field`
+/// is the records' unique identity and `group_field` the column they are
+/// clustered by; the same as `Encoder::new().group_by(key_field,
+/// group_field).encode(value)` ([`Encoder::group_by`]).
+///
+/// The layout, byte-identical with the `gcf` 3.1.0 crate's and
+/// gcf-python 2.8.0's `encode_generic_grouped` (the GCF fleet's "§7.4.8"):
+///
+/// - The field declaration is the records' field union in first-appearance
+///   order; the key column is marked `@`, the grouping column is declared
+///   plainly, and every other column holding one scalar in every record (of
+///   two or more) is a constant column `name=value`. A ` group=<column>`
+///   clause follows.
+/// - Clusters come in the order their value first appears, each a
+///   `<column>=<value> [<count>]` subheader and its records in input order;
+///   a row holds the remaining columns (the value, `-` for null, `~` for an
+///   absent field).
+///
+/// Refused with [`ErrorKind::InvalidInput`], in this order (the
+/// references'): not an array; an empty array; the same key and group
+/// field; an item that is not an object; records without fields; a key or
+/// group field no record has; then per record, a nested value (grouped
+/// rows carry no attachments), a missing or null key, a key written like an
+/// earlier one (`1` and `1.0` are one key, `1` and `"1"` are two). A record
+/// without the group field is refused too, where the references file it
+/// under a `null` group that decodes to `group: null` (not the input).
+///
+/// ```
+/// use gcf_core::generic::{self, Map, Value};
+/// use gcf_core::ErrorKind;
+///
+/// let file = |path: &str, kind: &str| {
+///     let mut m = Map::new();
+///     m.insert("path", Value::from(path));
+///     m.insert("kind", Value::from(kind));
+///     Value::Object(m)
+/// };
+/// let files = Value::Array(vec![file("a.rs", "src"), file("b.md", "doc"), file("c.rs", "src")]);
+/// assert_eq!(
+///     generic::encode_grouped(&files, "path", "kind")?,
+///     "GCF profile=generic\n## [3]{@path,kind} group=kind\nkind=src [2]\na.rs\nc.rs\nkind=doc [1]\nb.md\n"
+/// );
+/// let err = generic::encode_grouped(&files, "kind", "path").unwrap_err();
+/// assert_eq!(err.kind(), ErrorKind::InvalidInput); // "src" twice: not a key
+/// # Ok::<(), gcf_core::Error>(())
+/// ```
+pub fn encode_grouped(value: &Value, key_field: &str, group_field: &str) -> Result<String, Error> {
+    Encoder::new()
+        .group_by(key_field, group_field)
+        .encode(value)
+}
+
 /// A configured generic encoder.
 ///
 /// ```
@@ -129,6 +187,10 @@ pub fn encode_to<K: Sink + ?Sized>(value: &Value, sink: &mut K) -> Result<(), Er
 pub struct Encoder {
     limits: Limits,
     tool: Option<String>,
+    /// Constant-column factoring turned off (it is on by default).
+    unfactored: bool,
+    /// The key and group fields of a value-grouped table, if asked for.
+    group_by: Option<(String, String)>,
 }
 
 impl Encoder {
@@ -148,6 +210,80 @@ impl Encoder {
     /// [`ErrorKind::InvalidInput`] otherwise.
     pub fn tool(mut self, name: &str) -> Self {
         self.tool = Some(String::from(name));
+        self
+    }
+
+    /// Whether tables declare a column that holds the same scalar in every
+    /// row once, as `name=value` in the field declaration, instead of
+    /// repeating it in every row (constant-column factoring, "§7.4.7" of the
+    /// GCF fleet). On by default, as in the `gcf` 3.1.0 crate and
+    /// gcf-python 2.8.0, whose output this matches byte for byte; turn it off
+    /// for consumers whose decoders predate it (the output is then exactly
+    /// what this encoder wrote before factoring existed).
+    ///
+    /// Only tables at the root or under an object member's name factor
+    /// constants, never keyed maps, attachment tables or expanded items; a
+    /// table needs two rows, and the last column stays a per-row column if
+    /// every column is constant. The rules are spelled out in the module
+    /// docs.
+    ///
+    /// ```
+    /// use gcf_core::generic::{Encoder, Map, Value};
+    ///
+    /// let row = |id: i64| {
+    ///     let mut m = Map::new();
+    ///     m.insert("id", Value::Int(id));
+    ///     m.insert("type", Value::from("file"));
+    ///     Value::Object(m)
+    /// };
+    /// let rows = Value::Array(vec![row(1), row(2)]);
+    /// assert_eq!(Encoder::new().encode(&rows)?, "GCF profile=generic\n## [2]{id,type=file}\n1\n2\n");
+    /// assert_eq!(
+    ///     Encoder::new().constant_columns(false).encode(&rows)?,
+    ///     "GCF profile=generic\n## [2]{id,type}\n1|file\n2|file\n"
+    /// );
+    /// # Ok::<(), gcf_core::Error>(())
+    /// ```
+    pub fn constant_columns(mut self, on: bool) -> Self {
+        self.unfactored = !on;
+        self
+    }
+
+    /// Writes the value, which must be an array of flat records, as a
+    /// value-grouped table (the GCF fleet's "§7.4.8"), byte-identical with
+    /// the `gcf` 3.1.0 crate's and gcf-python 2.8.0's
+    /// `encode_generic_grouped`: `key_field` is the records' unique identity
+    /// (marked `@`), and the records are clustered by the value of
+    /// `group_field`, written once per cluster. Other constant columns are
+    /// factored whatever [`constant_columns`](Self::constant_columns) says,
+    /// as in the references.
+    ///
+    /// Encoding fails with [`ErrorKind::InvalidInput`] when the value is not
+    /// a non-empty array of objects, the fields are the same, a field is in
+    /// no record, a record holds a nested value, lacks the key or the group
+    /// field, or repeats a key: see [`encode_grouped`] for the layout and
+    /// the refusals.
+    ///
+    /// ```
+    /// use gcf_core::generic::{Encoder, Map, Value};
+    ///
+    /// let issue = |id: i64, state: &str| {
+    ///     let mut m = Map::new();
+    ///     m.insert("id", Value::Int(id));
+    ///     m.insert("state", Value::from(state));
+    ///     m.insert("repo", Value::from("core"));
+    ///     Value::Object(m)
+    /// };
+    /// let issues = Value::Array(vec![issue(1, "open"), issue(2, "closed"), issue(3, "open")]);
+    /// assert_eq!(
+    ///     Encoder::new().group_by("id", "state").encode(&issues)?,
+    ///     "GCF profile=generic\n## [3]{@id,state,repo=core} group=state\n\
+    ///      state=open [2]\n1\n3\nstate=closed [1]\n2\n"
+    /// );
+    /// # Ok::<(), gcf_core::Error>(())
+    /// ```
+    pub fn group_by(mut self, key_field: &str, group_field: &str) -> Self {
+        self.group_by = Some((String::from(key_field), String::from(group_field)));
         self
     }
 
@@ -173,11 +309,17 @@ impl Encoder {
                 ));
             }
         }
+        // A grouped table is checked whole before anything is written.
+        let grouped = match &self.group_by {
+            Some((key, group)) => Some(grouped::GroupedPlan::new(value, key, group)?),
+            None => None,
+        };
         let mut w = Writer {
             sink: Buffered::growing(sink, DEFAULT_CAPACITY),
             numbers: NumberBuffer::new(),
             max_depth: self.limits.max_depth,
             fast_tables: true,
+            factor: !self.unfactored,
         };
         w.raw("GCF profile=generic")?;
         if let Some(tool) = &self.tool {
@@ -185,7 +327,10 @@ impl Encoder {
             w.raw(tool)?;
         }
         w.raw("\n")?;
-        w.root(value)?;
+        match &grouped {
+            Some(plan) => w.grouped(plan)?,
+            None => w.root(value)?,
+        }
         w.sink.flush()
     }
 }
@@ -206,7 +351,8 @@ enum ArrayForm<'a> {
     /// A table whose rows all have row 0's distinct, `>`-free keys in row
     /// 0's order and only scalar values: every field is a plain column and
     /// every row is its values in order, so no [`TablePlan`] is needed.
-    Uniform(&'a Map),
+    /// With its constant columns, if it has any.
+    Uniform(&'a Map, Option<Vec<bool>>),
     Table(TablePlan<'a>),
     Expanded,
 }
@@ -222,6 +368,9 @@ struct Writer<'k, K: Sink + ?Sized> {
     /// (`ArrayForm::Uniform`); off only in tests, to compare against the
     /// general path.
     fast_tables: bool,
+    /// Whether tables at the root and under member names factor constant
+    /// columns (`constant.rs`).
+    factor: bool,
 }
 
 impl<K: Sink + ?Sized> Writer<'_, K> {
@@ -354,6 +503,39 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
         self.raw("\n")
     }
 
+    /// A table row of scalar values at `indent` without its factored columns
+    /// (`left` of them remain), as [`scalar_row`](Self::scalar_row) lays
+    /// out a whole one.
+    fn unfactored_row(
+        &mut self,
+        indent: usize,
+        row: &Map,
+        factored: impl Iterator<Item = bool> + Clone,
+        left: usize,
+    ) -> Result<(), Error> {
+        let cells = || constant::Unfactored::new(row.values(), factored.clone(), left);
+        if let Assembled::Row(len) =
+            assemble_row(self.sink.tail(), &mut self.numbers, indent, None, cells())?
+        {
+            self.sink.commit(len);
+            return Ok(());
+        }
+        self.sink.flush()?;
+        if let Assembled::Row(len) =
+            assemble_row(self.sink.tail(), &mut self.numbers, indent, None, cells())?
+        {
+            self.sink.commit(len);
+            return Ok(());
+        }
+        self.indent(indent)?;
+        let mut first = true;
+        for value in cells() {
+            self.separator(&mut first)?;
+            self.scalar(value)?;
+        }
+        self.raw("\n")
+    }
+
     /// Fails when a container at `depth` (the root is 1) exceeds the limit.
     #[inline]
     fn enter(&self, depth: usize) -> Result<(), Error> {
@@ -390,7 +572,8 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
             Value::Array(items) => {
                 self.enter(1)?;
                 self.raw("## ")?;
-                self.array_tail(items, 0, 1, false)
+                let form = self.array_form(items, 1, self.factor);
+                self.array_body(items, form, 0, 1, false)
             }
             scalar => {
                 self.raw("=")?;
@@ -423,7 +606,7 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
                 Value::Array(items) => {
                     self.enter(depth + 1)?;
                     self.indent(indent)?;
-                    match self.array_form(items, depth + 1) {
+                    match self.array_form(items, depth + 1, self.factor) {
                         ArrayForm::Inline => {
                             write_key(&mut self.sink, key)?;
                             self.inline_array(items)?;
@@ -448,7 +631,9 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
         Ok(())
     }
 
-    fn array_form<'a>(&self, items: &'a [Value], depth: usize) -> ArrayForm<'a> {
+    /// The form of `items` (at `depth`); a table factors its constant
+    /// columns when `factor` says so.
+    fn array_form<'a>(&self, items: &'a [Value], depth: usize, factor: bool) -> ArrayForm<'a> {
         if items.is_empty() {
             return ArrayForm::Empty;
         }
@@ -459,10 +644,15 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
             return ArrayForm::Expanded;
         }
         if let Some(proto) = table::uniform_scalar_rows(items.iter()).filter(|_| self.fast_tables) {
-            return ArrayForm::Uniform(proto);
+            let constants = if factor {
+                constant::uniform_constants(items, proto)
+            } else {
+                None
+            };
+            return ArrayForm::Uniform(proto, constants);
         }
         let rows = items.iter().filter_map(Value::as_object).collect();
-        match TablePlan::new(rows, Vec::new(), self.budget(depth + 1)) {
+        match TablePlan::new(rows, Vec::new(), self.budget(depth + 1), factor) {
             Some(plan) => ArrayForm::Table(plan),
             None => ArrayForm::Expanded,
         }
@@ -482,7 +672,7 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
         }
         let rows = map.values().filter_map(Value::as_object).collect();
         let keys = map.keys().collect();
-        TablePlan::new(rows, keys, self.budget(depth + 1)).map(Keyed::Plan)
+        TablePlan::new(rows, keys, self.budget(depth + 1), false).map(Keyed::Plan)
     }
 
     /// A keyed table's `[N:]{label,fields}` header and its rows at `indent`
@@ -537,7 +727,8 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
         depth: usize,
         omit_fields: bool,
     ) -> Result<(), Error> {
-        let form = self.array_form(items, depth);
+        // Attachment tables and expanded items never factor constants.
+        let form = self.array_form(items, depth, false);
         self.array_body(items, form, indent, depth, omit_fields)
     }
 
@@ -563,7 +754,7 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
                 }
                 self.table_rows(&plan, indent, depth)
             }
-            ArrayForm::Uniform(proto) => {
+            ArrayForm::Uniform(proto, None) => {
                 self.raw("[")?;
                 self.count(items.len())?;
                 self.raw("]")?;
@@ -584,6 +775,32 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
                 for item in items {
                     if let Value::Object(row) = item {
                         self.scalar_row(indent, None, row)?;
+                    }
+                }
+                Ok(())
+            }
+            ArrayForm::Uniform(proto, Some(factored)) => {
+                self.raw("[")?;
+                self.count(items.len())?;
+                self.raw("]{")?;
+                for (i, ((key, value), &constant)) in
+                    proto.as_slice().iter().zip(&factored).enumerate()
+                {
+                    if i > 0 {
+                        self.raw(",")?;
+                    }
+                    if constant {
+                        constant::write_entry(&mut self.sink, key, value, &mut self.numbers)?;
+                    } else {
+                        write_key(&mut self.sink, key)?;
+                    }
+                }
+                self.raw("}\n")?;
+                self.enter(depth + 1)?;
+                let left = factored.iter().filter(|&&c| !c).count();
+                for item in items {
+                    if let Value::Object(row) = item {
+                        self.unfactored_row(indent, row, factored.iter().copied(), left)?;
                     }
                 }
                 Ok(())
@@ -689,6 +906,13 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
                     first = false;
                     write_key(&mut self.sink, field.name)?;
                 }
+                Kind::Constant { value } => {
+                    if !first {
+                        self.raw(",")?;
+                    }
+                    first = false;
+                    constant::write_entry(&mut self.sink, field.name, value, &mut self.numbers)?;
+                }
             }
         }
         self.raw("}\n")
@@ -748,7 +972,12 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
             self.enter(row_depth)?;
             if plan.is_plain_scalar_row(r, row) {
                 // The common row: its values in field order, nothing attached.
-                self.scalar_row(indent, plan.keys.get(r).copied(), row)?;
+                if plan.factors() {
+                    // Only arrays factor, so there is no key.
+                    self.unfactored_row(indent, row, plan.factored(), plan.unfactored)?;
+                } else {
+                    self.scalar_row(indent, plan.keys.get(r).copied(), row)?;
+                }
                 continue;
             }
             let attached = plan.fill_row(r, row, &mut cells);
@@ -766,7 +995,7 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
             for (f, field) in plan.fields.iter().enumerate() {
                 let cell = cells.get(f).copied().flatten();
                 match &field.kind {
-                    Kind::Excluded => {}
+                    Kind::Excluded | Kind::Constant { .. } => {}
                     Kind::Flatten { leaves, .. } => match cell {
                         Some(Value::Object(obj)) => self.leaf_cells(obj, &mut first)?,
                         Some(_) => self.repeat_cell("-", *leaves, &mut first)?,
@@ -1141,6 +1370,7 @@ mod tests {
             numbers: NumberBuffer::new(),
             max_depth: Limits::default().max_depth,
             fast_tables: false,
+            factor: true,
         };
         w.root(value).unwrap();
         w.sink.flush().unwrap();

@@ -22,6 +22,7 @@
 use alloc::vec::Vec;
 use hashbrown::HashMap;
 
+use super::constant::same_cell;
 use crate::generic::{Key, Map, Value};
 
 /// Past this many fields, name lookups go through a hash map.
@@ -49,6 +50,12 @@ pub(super) enum Kind<'a> {
     },
     /// A `>` name: not a column, written as an attachment.
     Excluded,
+    /// A constant column (see `constant.rs`): declared `name=value` and
+    /// absent from the rows. Every row holds `value`'s written form.
+    Constant {
+        /// Row 0's value.
+        value: &'a Value,
+    },
 }
 
 /// One field of the union and its form.
@@ -71,6 +78,9 @@ pub(super) struct TablePlan<'a> {
     aligned: Vec<bool>,
     /// Field positions by name, once the union outgrows a linear scan.
     hashed: Option<HashMap<&'a str, usize>>,
+    /// How many fields are not [`Kind::Constant`] (all of them when the
+    /// table factors nothing).
+    pub(super) unfactored: usize,
 }
 
 /// String equality without a `memcmp` call for the short names that
@@ -131,10 +141,14 @@ impl<'a> TablePlan<'a> {
     ///
     /// `budget` is how many more nesting levels the field values may use;
     /// shape checks never recurse past it.
+    ///
+    /// With `factor`, plain columns holding one scalar in every row (of two
+    /// or more) are marked constant (see `constant.rs`).
     pub(super) fn new(
         rows: Vec<&'a Map>,
         keys: Vec<&'a str>,
         budget: usize,
+        factor: bool,
     ) -> Option<TablePlan<'a>> {
         let mut names: Vec<&'a Key> = Vec::new();
         let mut stats: Vec<Stats<'a>> = Vec::new();
@@ -175,14 +189,93 @@ impl<'a> TablePlan<'a> {
             return None;
         }
         keep_paths_apart(&mut stats);
-        let fields = stats.into_iter().map(Stats::finish).collect();
-        Some(TablePlan {
+        let fields: Vec<Field<'a>> = stats.into_iter().map(Stats::finish).collect();
+        let unfactored = fields.len();
+        let mut plan = TablePlan {
             rows,
             keys,
             fields,
             aligned,
             hashed,
-        })
+            unfactored,
+        };
+        if factor && plan.rows.len() >= 2 {
+            plan.factor_constants();
+        }
+        Some(plan)
+    }
+
+    /// Turns the plain columns that hold one scalar in every row into
+    /// [`Kind::Constant`], keeping at least one column per row. Rows are
+    /// compared in order, all candidates at once, so a table whose columns
+    /// all vary is settled at its second row; planning itself stays
+    /// unchanged.
+    fn factor_constants(&mut self) {
+        let Some(&first_row) = self.rows.first() else {
+            return;
+        };
+        let mut live: Vec<(usize, &'a Value)> = self
+            .fields
+            .iter()
+            .enumerate()
+            .filter(|(_, field)| matches!(field.kind, Kind::Plain { .. }))
+            .filter_map(|(f, _)| {
+                self.value_of(0, first_row, f)
+                    .filter(|v| v.is_scalar())
+                    .map(|v| (f, v))
+            })
+            .collect();
+        for (r, &row) in self.rows.iter().enumerate().skip(1) {
+            if live.is_empty() {
+                return;
+            }
+            live.retain(|&(f, first)| {
+                self.value_of(r, row, f)
+                    .is_some_and(|v| v.is_scalar() && same_cell(first, v))
+            });
+        }
+        if live.is_empty() {
+            return;
+        }
+        // A row keeps at least one cell: the last column, if need be.
+        let columns = self
+            .fields
+            .iter()
+            .filter(|f| !matches!(f.kind, Kind::Excluded))
+            .count();
+        if live.len() == columns {
+            live.pop();
+        }
+        for &(f, value) in &live {
+            if let Some(field) = self.fields.get_mut(f) {
+                field.kind = Kind::Constant { value };
+            }
+        }
+        self.unfactored = self.fields.len() - live.len();
+    }
+
+    /// Row `r`'s value of field `f`, if present.
+    #[inline]
+    fn value_of(&self, r: usize, row: &'a Map, f: usize) -> Option<&'a Value> {
+        if self.aligned.get(r).copied().unwrap_or(false) {
+            return row.as_slice().get(f).map(|(_, v)| v);
+        }
+        let name = self.fields.get(f)?.name;
+        row.iter().find(|(k, _)| same_str(k, name)).map(|(_, v)| v)
+    }
+
+    /// Whether some field is a constant column.
+    #[inline]
+    pub(super) fn factors(&self) -> bool {
+        self.unfactored < self.fields.len()
+    }
+
+    /// Per field, whether it is a constant column.
+    #[inline]
+    pub(super) fn factored(&self) -> impl Iterator<Item = bool> + Clone + '_ {
+        self.fields
+            .iter()
+            .map(|f| matches!(f.kind, Kind::Constant { .. }))
     }
 
     /// Whether row `r` holds every field, each at its union position, and
@@ -192,11 +285,9 @@ impl<'a> TablePlan<'a> {
     pub(super) fn is_plain_scalar_row(&self, r: usize, row: &Map) -> bool {
         self.aligned.get(r).copied().unwrap_or(false)
             && row.len() == self.fields.len()
-            && self
-                .fields
-                .iter()
-                .zip(row.values())
-                .all(|(f, v)| matches!(f.kind, Kind::Plain { .. }) && v.is_scalar())
+            && self.fields.iter().zip(row.values()).all(|(f, v)| {
+                matches!(f.kind, Kind::Plain { .. } | Kind::Constant { .. }) && v.is_scalar()
+            })
     }
 
     /// Fills `cells` (one slot per field) with row `r`'s values and reports

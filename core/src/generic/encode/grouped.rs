@@ -1,0 +1,337 @@
+//! Value-grouped tables (the GCF fleet's "§7.4.8"): an opt-in layout for an
+//! array of records with a unique key column and a low-cardinality column
+//! (a status, a type, an owner). The records are clustered by that column,
+//! which is written once per cluster instead of once per row:
+//!
+//! ```text
+//! GCF profile=generic
+//! ## [3]{@id,state,title} group=state
+//! state=open [2]
+//! 1|Fix a
+//! 3|Fix c
+//! state=closed [1]
+//! 2|Fix b
+//! ```
+//!
+//! The layout and the refusals are documented on
+//! [`encode_grouped`](super::encode_grouped), the public entry point.
+
+use alloc::format;
+use alloc::vec;
+use alloc::vec::Vec;
+use core::hash::{Hash, Hasher};
+
+use hashbrown::HashMap;
+
+use crate::error::{Error, ErrorKind};
+use crate::sink::Sink;
+
+use super::super::scalar::write_key;
+use super::super::{Map, Value};
+use super::constant::{same_cell, write_entry};
+use super::table::same_str;
+use super::Writer;
+
+/// A scalar as a map key, equal to another exactly when they are written
+/// alike ([`same_cell`]): the references compare keys and group values by
+/// their written form.
+#[derive(Clone, Copy)]
+struct Written<'a>(&'a Value);
+
+impl PartialEq for Written<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        same_cell(self.0, other.0)
+    }
+}
+
+impl Eq for Written<'_> {}
+
+impl Hash for Written<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        match self.0 {
+            Value::Null => state.write_u8(0),
+            Value::Bool(b) => {
+                state.write_u8(1);
+                b.hash(state);
+            }
+            // An integral double written as an integer hashes as that integer.
+            Value::Int(i) => {
+                state.write_u8(2);
+                i.hash(state);
+            }
+            Value::Float(f) => {
+                if same_cell(&Value::Int(*f as i64), self.0) {
+                    state.write_u8(2);
+                    (*f as i64).hash(state);
+                } else {
+                    state.write_u8(3);
+                    f.to_bits().hash(state);
+                }
+            }
+            Value::String(s) => {
+                state.write_u8(4);
+                s.hash(state);
+            }
+            Value::Array(_) | Value::Object(_) => state.write_u8(5),
+        }
+    }
+}
+
+fn refuse(message: alloc::string::String) -> Error {
+    Error::new(ErrorKind::InvalidInput, message)
+}
+
+/// A column of the grouped table.
+#[derive(Clone, Copy, PartialEq)]
+enum Role<'a> {
+    Key,
+    Group,
+    Constant(&'a Value),
+    Cell,
+}
+
+/// Everything the grouped layout needs, computed before anything is
+/// written (so a refused input writes nothing).
+pub(super) struct GroupedPlan<'a> {
+    rows: Vec<&'a Map>,
+    /// The field union in first-appearance order, with each field's role.
+    fields: Vec<(&'a str, Role<'a>)>,
+    group_field: &'a str,
+    /// Per cluster, in first-appearance order: its value and row count.
+    groups: Vec<(&'a Value, usize)>,
+    /// Row indices, cluster by cluster, input order within each.
+    order: Vec<usize>,
+}
+
+/// The value of `name` in `row`, trying position `hint` first (rows usually
+/// hold the union in order).
+#[inline]
+fn field_of<'a>(row: &'a Map, name: &str, hint: usize) -> Option<&'a Value> {
+    let slice = row.as_slice();
+    if let Some((k, v)) = slice.get(hint) {
+        if same_str(k, name) {
+            return Some(v);
+        }
+    }
+    slice
+        .iter()
+        .find(|(k, _)| same_str(k, name))
+        .map(|(_, v)| v)
+}
+
+impl<'a> GroupedPlan<'a> {
+    pub(super) fn new(
+        value: &'a Value,
+        key_field: &'a str,
+        group_field: &'a str,
+    ) -> Result<GroupedPlan<'a>, Error> {
+        let Value::Array(items) = value else {
+            return Err(refuse("value-grouping requires an array of records".into()));
+        };
+        if items.is_empty() {
+            return Err(refuse("value-grouping requires a non-empty array".into()));
+        }
+        if key_field == group_field {
+            return Err(refuse(
+                "value-grouping: the key field and the group field must differ".into(),
+            ));
+        }
+        let mut rows = Vec::with_capacity(items.len());
+        for item in items {
+            let Value::Object(row) = item else {
+                return Err(refuse("value-grouping requires an array of objects".into()));
+            };
+            rows.push(row);
+        }
+        let mut names: Vec<&'a str> = Vec::new();
+        let mut index: HashMap<&'a str, usize> = HashMap::new();
+        for row in &rows {
+            for key in row.keys() {
+                if !index.contains_key(key) {
+                    index.insert(key, names.len());
+                    names.push(key);
+                }
+            }
+        }
+        if names.is_empty() {
+            return Err(refuse(
+                "value-grouping requires an array of objects with fields".into(),
+            ));
+        }
+        for (field, what) in [(key_field, "key"), (group_field, "group")] {
+            if !index.contains_key(field) {
+                return Err(refuse(format!(
+                    "value-grouping: {what} field {field:?} is not present in the records"
+                )));
+            }
+        }
+        let key_at = index.get(key_field).copied().unwrap_or(0);
+        let group_at = index.get(group_field).copied().unwrap_or(0);
+
+        let mut seen_keys: HashMap<Written<'a>, ()> = HashMap::with_capacity(rows.len());
+        let mut group_ids: HashMap<Written<'a>, usize> = HashMap::new();
+        let mut groups: Vec<(&'a Value, usize)> = Vec::new();
+        let mut group_of = Vec::with_capacity(rows.len());
+        for row in &rows {
+            if !row.values().all(Value::is_scalar) {
+                // Named in union order, as the references do.
+                let nested = names
+                    .iter()
+                    .find(|name| row.get(name).is_some_and(|v| !v.is_scalar()));
+                return Err(refuse(format!(
+                    "value-grouping does not support nested values: field {:?}",
+                    nested.copied().unwrap_or_default()
+                )));
+            }
+            let key = match field_of(row, key_field, key_at) {
+                None | Some(Value::Null) => {
+                    return Err(refuse(format!(
+                        "value-grouping: key field {key_field:?} is missing in a record"
+                    )))
+                }
+                Some(key) => key,
+            };
+            if seen_keys.insert(Written(key), ()).is_some() {
+                return Err(refuse(format!(
+                    "value-grouping: key field {key_field:?} is not unique ({})",
+                    written(key)
+                )));
+            }
+            let Some(group) = field_of(row, group_field, group_at) else {
+                return Err(refuse(format!(
+                    "value-grouping: group field {group_field:?} is missing in a record"
+                )));
+            };
+            let id = *group_ids.entry(Written(group)).or_insert_with(|| {
+                groups.push((group, 0));
+                groups.len() - 1
+            });
+            if let Some((_, count)) = groups.get_mut(id) {
+                *count += 1;
+            }
+            group_of.push(id);
+        }
+
+        // Rows cluster by cluster, stable: a counting sort.
+        let mut next = vec![0usize; groups.len()];
+        let mut at = 0;
+        for (slot, (_, count)) in next.iter_mut().zip(&groups) {
+            *slot = at;
+            at += count;
+        }
+        let mut order = vec![0usize; rows.len()];
+        for (r, &id) in group_of.iter().enumerate() {
+            if let Some(slot) = next.get_mut(id) {
+                if let Some(place) = order.get_mut(*slot) {
+                    *place = r;
+                }
+                *slot += 1;
+            }
+        }
+
+        let fields = names
+            .iter()
+            .enumerate()
+            .map(|(f, &name)| {
+                let role = if name == key_field {
+                    Role::Key
+                } else if name == group_field {
+                    Role::Group
+                } else {
+                    match constant_of(&rows, name, f) {
+                        Some(value) => Role::Constant(value),
+                        None => Role::Cell,
+                    }
+                };
+                (name, role)
+            })
+            .collect();
+        Ok(GroupedPlan {
+            rows,
+            fields,
+            group_field,
+            groups,
+            order,
+        })
+    }
+}
+
+/// The value of a column that holds one scalar in every row, if it does
+/// (two rows or more; nested values were refused already).
+fn constant_of<'a>(rows: &[&'a Map], name: &str, hint: usize) -> Option<&'a Value> {
+    if rows.len() < 2 {
+        return None;
+    }
+    let first = field_of(rows.first()?, name, hint)?;
+    rows[1..]
+        .iter()
+        .all(|row| field_of(row, name, hint).is_some_and(|v| same_cell(first, v)))
+        .then_some(first)
+}
+
+/// A short rendering of a scalar for messages.
+fn written(v: &Value) -> alloc::string::String {
+    match v {
+        Value::String(s) => format!("{s:?}"),
+        Value::Int(i) => format!("{i}"),
+        Value::Float(f) => format!("{f}"),
+        Value::Bool(b) => format!("{b}"),
+        _ => "-".into(),
+    }
+}
+
+impl<K: Sink + ?Sized> Writer<'_, K> {
+    /// The grouped table of `plan` at the root (after the header line).
+    pub(super) fn grouped(&mut self, plan: &GroupedPlan<'_>) -> Result<(), Error> {
+        self.enter(1)?;
+        self.raw("## [")?;
+        self.count(plan.rows.len())?;
+        self.raw("]{")?;
+        for (f, &(name, role)) in plan.fields.iter().enumerate() {
+            if f > 0 {
+                self.raw(",")?;
+            }
+            match role {
+                Role::Key => {
+                    self.raw("@")?;
+                    write_key(&mut self.sink, name)?;
+                }
+                Role::Constant(value) => {
+                    write_entry(&mut self.sink, name, value, &mut self.numbers)?
+                }
+                Role::Group | Role::Cell => write_key(&mut self.sink, name)?,
+            }
+        }
+        self.raw("} group=")?;
+        write_key(&mut self.sink, plan.group_field)?;
+        self.raw("\n")?;
+        self.enter(2)?;
+        let mut rows = plan.order.iter();
+        for &(value, count) in &plan.groups {
+            write_key(&mut self.sink, plan.group_field)?;
+            self.raw("=")?;
+            self.scalar(value)?;
+            self.raw(" [")?;
+            self.count(count)?;
+            self.raw("]\n")?;
+            for &r in rows.by_ref().take(count) {
+                let Some(row) = plan.rows.get(r) else {
+                    continue;
+                };
+                let mut first = true;
+                for (f, &(name, role)) in plan.fields.iter().enumerate() {
+                    if !matches!(role, Role::Key | Role::Cell) {
+                        continue;
+                    }
+                    self.separator(&mut first)?;
+                    match field_of(row, name, f) {
+                        None => self.raw("~")?,
+                        Some(value) => self.scalar(value)?,
+                    }
+                }
+                self.raw("\n")?;
+            }
+        }
+        Ok(())
+    }
+}
