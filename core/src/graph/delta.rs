@@ -13,7 +13,7 @@ use super::pack_root::pack_root;
 use super::token::check_token;
 use super::types::{Edge, Payload, Symbol};
 use crate::error::{Error, ErrorKind};
-use crate::header::{parse_count, parse_decimal, read_header, Profile};
+use crate::header::{parse_count, parse_distance, read_header, Profile};
 use crate::input::{Line, Lines};
 use crate::limits::Limits;
 use crate::number::NumberBuffer;
@@ -306,9 +306,17 @@ fn parse_added(line: &Line<'_>) -> Result<Symbol, Error> {
     let [kind, qname, score, provenance, distance] =
         split_fields::<5>(rest).ok_or_else(|| malformed(line, shape))?;
     let score = parse_score(line, score)?;
-    let distance = parse_decimal(distance)
-        .and_then(|d| u32::try_from(d).ok())
-        .ok_or_else(|| malformed(line, "the distance must be a decimal"))?;
+    let distance = match parse_distance(distance) {
+        Some(Some(d)) => d,
+        Some(None) => {
+            return Err(line.error_at(
+                ErrorKind::LimitExceeded,
+                line.text.len() - distance.len(),
+                "distance does not fit in 32 bits",
+            ))
+        }
+        None => return Err(malformed(line, "the distance must be a decimal")),
+    };
     Ok(Symbol {
         qualified_name: String::from(qname),
         kind: String::from(expand_kind_cow(kind)),

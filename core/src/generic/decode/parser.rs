@@ -952,20 +952,29 @@ impl<'a> Parser<'a> {
             )
         });
         let mut extras = ObjectBuilder::new();
+        // Attachments only fill markers, so the first marker eligible for a
+        // positional body never moves back: resuming the search where the
+        // last one stopped keeps a wide row's attachments linear in total.
+        let mut eligible_from = 0;
         while let Some(child) = self.cur.peek()? {
             if child.indent < indent {
                 break;
             }
             let text = child.text();
-            let eligible = slots.iter().position(|s| {
-                matches!(
-                    s,
-                    Slot::Marker {
-                        schema: Some(_),
-                        ..
-                    }
-                )
-            });
+            let eligible = slots[eligible_from..]
+                .iter()
+                .position(|s| {
+                    crate::ops::tick(1);
+                    matches!(
+                        s,
+                        Slot::Marker {
+                            schema: Some(_),
+                            ..
+                        }
+                    )
+                })
+                .map(|at| at + eligible_from);
+            eligible_from = eligible.unwrap_or(slots.len());
             if child.indent == indent {
                 if text.starts_with('.') {
                     self.cur.bump();
@@ -1036,19 +1045,27 @@ impl<'a> Parser<'a> {
         let name_at = ln.indent + 1;
         let (name, end) = parse_key(ln, name_at)?;
         // A row has few `^` cells and its attachments name them: matching
-        // among those first skips the lookup over every declared column.
-        let open_marker = slots
-            .iter()
-            .zip(table.fields.iter())
-            .position(|(slot, field)| {
-                matches!(
-                    slot,
-                    Slot::Marker {
-                        declared: false,
-                        ..
-                    }
-                ) && field.name == *name
-            });
+        // among those first skips the lookup over every declared column. In
+        // a wide row that scan per attachment would be quadratic, so there
+        // the hashed column lookup alone answers (field names are unique,
+        // so both find the same column).
+        let open_marker = (slots.len() <= 16)
+            .then(|| {
+                slots
+                    .iter()
+                    .zip(table.fields.iter())
+                    .position(|(slot, field)| {
+                        crate::ops::tick(1);
+                        matches!(
+                            slot,
+                            Slot::Marker {
+                                declared: false,
+                                ..
+                            }
+                        ) && field.name == *name
+                    })
+            })
+            .flatten();
         let col = match open_marker.or_else(|| table.column(&name)) {
             Some(col) => match slots.get(col) {
                 Some(Slot::Marker { declared: false, .. }) => Some(col),

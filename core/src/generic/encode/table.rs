@@ -19,6 +19,7 @@
 //!    traditional attachment; `shared` when row 0 and every later non-null
 //!    value are flat tabular arrays with one field list (§7.4.5.3).
 
+use alloc::string::String;
 use alloc::vec::Vec;
 use hashbrown::HashMap;
 
@@ -79,6 +80,7 @@ pub(super) struct TablePlan<'a> {
 /// which together cover every byte.
 #[inline]
 pub(super) fn same_str(a: &str, b: &str) -> bool {
+    crate::ops::tick(1);
     let (a, b) = (a.as_bytes(), b.as_bytes());
     if a.len() != b.len() {
         return false;
@@ -259,13 +261,13 @@ pub(super) fn uniform_scalar_rows<'a>(
     if keys.is_empty() {
         return None;
     }
-    for (i, (key, value)) in keys.iter().enumerate() {
+    for (key, value) in keys {
         if !value.is_scalar() || is_path_name(key) {
             return None;
         }
-        if keys[..i].iter().any(|(k, _)| same_str(k, key)) {
-            return None;
-        }
+    }
+    if has_duplicate_key(keys) {
+        return None;
     }
     for item in items {
         let Value::Object(row) = item else {
@@ -284,6 +286,20 @@ pub(super) fn uniform_scalar_rows<'a>(
     Some(proto)
 }
 
+/// Whether two members share a key (a [`Map`] built with `push_unique` may
+/// hold duplicates). Pairwise for the small objects of real data, hashed past
+/// [`LINEAR_LOOKUP_MAX`] so one wide record costs linear time, not quadratic.
+fn has_duplicate_key(keys: &[(Key, Value)]) -> bool {
+    if keys.len() <= LINEAR_LOOKUP_MAX {
+        return keys
+            .iter()
+            .enumerate()
+            .any(|(i, (key, _))| keys[..i].iter().any(|(k, _)| same_str(k, key)));
+    }
+    let mut seen = hashbrown::HashSet::with_capacity(keys.len());
+    !keys.iter().all(|(k, _)| seen.insert(k.as_str()))
+}
+
 /// Unflattens a field `f` when the union also holds a literal `f>...` name:
 /// its `."f>..."` attachment would otherwise name one of `f`'s path columns,
 /// and a decoder matches an attachment to a column of its name first
@@ -293,18 +309,22 @@ fn keep_paths_apart(stats: &mut [Stats<'_>]) {
     if !stats.iter().any(|s| s.path_name) {
         return;
     }
-    for i in 0..stats.len() {
-        if !stats[i].flat_ok {
-            continue;
-        }
-        let prefix = stats[i].name;
-        let clash = stats.iter().any(|s| {
-            s.name
-                .strip_prefix(prefix)
-                .is_some_and(|rest| rest.starts_with('>'))
-        });
-        if clash {
-            stats[i].flat_ok = false;
+    // The names sorted once: those starting with `f>` follow `f>` itself
+    // in byte order, so one binary search per field finds a clash (a scan
+    // over every name per field was quadratic in a wide record).
+    let mut sorted: Vec<&str> = stats.iter().map(|s| s.name).collect();
+    sorted.sort_unstable();
+    let mut probe = String::new();
+    for stat in stats.iter_mut().filter(|s| s.flat_ok) {
+        probe.clear();
+        probe.push_str(stat.name);
+        probe.push('>');
+        let at = sorted.partition_point(|n| *n < probe.as_str());
+        if sorted
+            .get(at)
+            .is_some_and(|n| n.starts_with(probe.as_str()))
+        {
+            stat.flat_ok = false;
         }
     }
 }
@@ -517,6 +537,9 @@ fn flat_table_union<'a>(items: &'a [Value], union: &mut Vec<&'a Key>) -> bool {
     if items.is_empty() {
         return false;
     }
+    // Past a few names, membership is hashed: a linear scan per member is
+    // quadratic in a wide array attachment.
+    let mut hashed: Option<hashbrown::HashSet<&'a str>> = None;
     for item in items {
         let Value::Object(obj) = item else {
             return false;
@@ -526,15 +549,23 @@ fn flat_table_union<'a>(items: &'a [Value], union: &mut Vec<&'a Key>) -> bool {
                 return false;
             }
             // A name already in the union was checked for `>` when it joined.
-            if union.get(j).is_some_and(|n| n.same_text(key))
-                || union.iter().any(|n| n.same_text(key))
-            {
+            let known = union.get(j).is_some_and(|n| n.same_text(key))
+                || match &hashed {
+                    Some(set) => set.contains(key.as_str()),
+                    None => union.iter().any(|n| n.same_text(key)),
+                };
+            if known {
                 continue;
             }
             if is_path_name(key) {
                 return false;
             }
             union.push(key);
+            if let Some(set) = &mut hashed {
+                set.insert(key.as_str());
+            } else if union.len() > LINEAR_LOOKUP_MAX {
+                hashed = Some(union.iter().map(|n| n.as_str()).collect());
+            }
         }
     }
     !union.is_empty()
