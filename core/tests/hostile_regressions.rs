@@ -5,7 +5,7 @@
 
 use gcf_core::generic;
 use gcf_core::graph::{self, Payload, Symbol};
-use gcf_core::ErrorKind;
+use gcf_core::{ErrorKind, Limits};
 
 /// The error a decode gives: kind, line, column.
 fn err_of<T: std::fmt::Debug>(r: Result<T, gcf_core::Error>) -> (ErrorKind, usize, usize) {
@@ -338,4 +338,319 @@ fn non_ascii_graph_tokens_are_symmetric() {
             ErrorKind::InvalidInput
         );
     }
+}
+
+// --- 6. deltas: what `diff` accepts encodes; abbreviated kinds match ---
+
+fn keyed_row(fields: &[&str], values: &[generic::Value]) -> generic::Map {
+    let mut m = generic::Map::new();
+    for (f, v) in fields.iter().zip(values) {
+        m.push_unique(*f, v.clone());
+    }
+    m
+}
+
+#[test]
+fn generic_diff_refuses_what_no_payload_carries() {
+    use generic::{KeyedSet, Value};
+    let fields = ["id", "a>b"];
+    let set = |v: i64| KeyedSet {
+        name: "t".into(),
+        key: "id".into(),
+        fields: fields.iter().map(|f| f.to_string()).collect(),
+        rows: vec![keyed_row(&fields, &[Value::Int(1), Value::Int(v)])],
+    };
+    assert_eq!(
+        generic::diff(&set(1), &set(2)).unwrap_err().kind(),
+        ErrorKind::InvalidInput
+    );
+    assert_eq!(
+        generic::encode_full(&set(2), "t").unwrap_err().kind(),
+        ErrorKind::InvalidInput
+    );
+}
+
+/// Random keyed sets, `>` and duplicate fields, nested values, absent and
+/// undeclared members included: whenever `diff` gives a delta, the delta,
+/// the full payload and `respond` all encode, and the delta applies to the
+/// new set's root.
+#[test]
+fn generic_diff_success_implies_every_encoding_succeeds() {
+    use generic::{KeyedSet, Value};
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    let mut next = |n: u64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % n
+    };
+    let names = ["id", "a", "b>c", "a>b", "d", "a"];
+    let mut diffs = 0;
+    for _ in 0..3000 {
+        let width = 1 + next(4) as usize;
+        let mut fields = vec!["id"];
+        for _ in 1..width {
+            fields.push(names[1 + next(5) as usize]);
+        }
+        let make = |next: &mut dyn FnMut(u64) -> u64| KeyedSet {
+            name: "t".into(),
+            key: "id".into(),
+            fields: fields.iter().map(|f| f.to_string()).collect(),
+            rows: (0..next(4))
+                .map(|_| {
+                    let mut m = generic::Map::new();
+                    for f in &fields {
+                        if m.contains_key(f) || next(10) == 0 {
+                            continue;
+                        }
+                        let v = match next(8) {
+                            0 => Value::Null,
+                            1 => Value::Array(vec![]),
+                            2 => Value::from("s"),
+                            _ => Value::Int(next(3) as i64),
+                        };
+                        m.push_unique(*f, v);
+                    }
+                    if next(20) == 0 {
+                        m.push_unique("extra", Value::Int(1));
+                    }
+                    m
+                })
+                .collect(),
+        };
+        let base = make(&mut next);
+        let new = make(&mut next);
+        if let Ok(Some(delta)) = generic::diff(&base, &new) {
+            diffs += 1;
+            let wire = generic::encode_delta(&delta).expect("diff succeeded, so the delta encodes");
+            generic::encode_full(&new, "t").expect("diff succeeded, so the full payload encodes");
+            generic::respond(Some(&base), &new, "t").expect("diff succeeded, so respond answers");
+            let applied = generic::apply_delta(&base, &wire).expect("the delta applies");
+            assert_eq!(
+                generic::pack_root(&applied).unwrap(),
+                generic::pack_root(&new).unwrap()
+            );
+        }
+    }
+    assert!(
+        diffs > 100,
+        "only {diffs} diffs succeeded: the generator is too strict"
+    );
+}
+
+#[test]
+fn graph_delta_removals_match_abbreviated_kinds_in_the_base() {
+    use graph::{Snapshot, Symbol as S};
+    for kind in ["fn", "function", "iface", "widget"] {
+        let base: Snapshot = Snapshot {
+            symbols: vec![S::new("pkg.A".into(), kind.into(), 0.5, "x".into(), 0)],
+            edges: vec![],
+        };
+        let empty: Snapshot = Snapshot::default();
+        let wire = format!(
+            "GCF profile=graph delta=true base_root={} new_root={}\n## removed\n{} pkg.A\n",
+            base.pack_root().unwrap(),
+            empty.pack_root().unwrap(),
+            gcf_core::graph::abbreviate_kind(kind)
+        );
+        let applied = graph::apply_delta(&base, &wire).unwrap_or_else(|e| panic!("{kind}: {e}"));
+        assert!(applied.symbols.is_empty(), "{kind}");
+        // And `diff` sees `fn` and `function` as one symbol.
+        let full: Snapshot = Snapshot {
+            symbols: vec![S::new(
+                "pkg.A".into(),
+                gcf_core::graph::expand_kind(kind).into(),
+                0.5,
+                "x".into(),
+                0,
+            )],
+            edges: vec![],
+        };
+        let d = graph::diff(&base, &full, "t").unwrap();
+        assert!(d.added.is_empty() && d.removed.is_empty(), "{kind}");
+    }
+}
+
+// --- 3. depth: the decoder accepts exactly the values the encoder accepts ---
+
+fn depth_of(v: &generic::Value) -> usize {
+    match v {
+        generic::Value::Object(m) => 1 + m.values().map(depth_of).max().unwrap_or(0),
+        generic::Value::Array(a) => 1 + a.iter().map(depth_of).max().unwrap_or(0),
+        _ => 0,
+    }
+}
+
+/// Sections, tables, path columns (flattened nested objects), traditional
+/// and inline attachments at the end of a path: for every depth limit, both
+/// the decoder and the encoder accept a value exactly when its container
+/// depth is within the limit.
+#[test]
+fn decoder_and_encoder_agree_on_depth() {
+    use generic::{Decoder, Encoder, Map, Value};
+    let obj = |k: &str, v: Value| {
+        let mut m = Map::new();
+        m.push_unique(k, v);
+        Value::Object(m)
+    };
+    let mut shapes = 0;
+    for sections in 0..3 {
+        for path in 1..5 {
+            for leaf in 0..4 {
+                for keyed in [false, true] {
+                    let end = match leaf {
+                        0 => Value::Int(1),
+                        1 => obj("x", Value::Int(1)),
+                        2 => Value::Array(vec![obj("x", Value::Int(1)), obj("y", Value::Int(2))]),
+                        _ => Value::Array(vec![Value::Int(1), Value::Int(2)]),
+                    };
+                    let row = |i: i64| {
+                        let mut v = end.clone();
+                        for _ in 1..path {
+                            v = obj("a", v);
+                        }
+                        let mut m = Map::new();
+                        m.push_unique("id", Value::Int(i));
+                        m.push_unique("a", v);
+                        Value::Object(m)
+                    };
+                    let mut v = if keyed {
+                        let mut m = Map::new();
+                        m.push_unique("r0", row(0));
+                        m.push_unique("r1", row(1));
+                        Value::Object(m)
+                    } else {
+                        Value::Array(vec![row(0), row(1)])
+                    };
+                    for _ in 0..sections {
+                        v = obj("s", v);
+                    }
+                    let text = generic::encode(&v).unwrap();
+                    let depth = depth_of(&v);
+                    for max_depth in 1..=depth + 1 {
+                        let limits = Limits {
+                            max_depth,
+                            ..Limits::default()
+                        };
+                        let decoded = Decoder::new().limits(limits).decode(&text);
+                        let encoded = Encoder::new().limits(limits).encode(&v);
+                        let fits = depth <= max_depth;
+                        assert_eq!(
+                            decoded.is_ok(),
+                            fits,
+                            "decode, depth {depth}, limit {max_depth}:\n{text}"
+                        );
+                        assert_eq!(
+                            encoded.is_ok(),
+                            fits,
+                            "encode, depth {depth}, limit {max_depth}:\n{text}"
+                        );
+                        if let Err(e) = decoded {
+                            assert_eq!(e.kind(), ErrorKind::LimitExceeded);
+                        }
+                    }
+                    shapes += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(shapes, 96);
+}
+
+/// The issue's own input: a 128-segment path column is 129 containers deep
+/// under the default limit of 128, so the decoder refuses it at its header.
+#[test]
+fn long_path_columns_count_toward_depth() {
+    let path = vec!["a"; 128].join(">");
+    let text = format!("GCF profile=generic\n## [1]{{\"{path}\"}}\n1\n");
+    assert_eq!(
+        err_of(generic::decode(&text)),
+        (ErrorKind::LimitExceeded, 2, 4)
+    );
+    let ok = format!(
+        "GCF profile=generic\n## [1]{{\"{}\"}}\n1\n",
+        vec!["a"; 127].join(">")
+    );
+    let v = generic::decode(&ok).unwrap();
+    assert_eq!(depth_of(&v), 128);
+    assert!(generic::encode(&v).is_ok());
+}
+
+// --- 4. the generic stream writer enforces what its decoder enforces ---
+
+/// Drives the writer with nested sections, a table or keyed map, inline
+/// arrays and rows under every small limit: each call either succeeds or
+/// fails with no output, and whatever was written decodes under the same
+/// limits.
+#[test]
+fn generic_stream_writer_never_writes_what_its_decoder_refuses() {
+    use generic::{Cell, StreamOptions, StreamWriter, Value};
+    let mut refused = 0;
+    for max_depth in 1..6 {
+        for max_fields in 1..4 {
+            for max_container_len in 1..4 {
+                for sections in 0..7 {
+                    for keyed in [false, true] {
+                        let limits = Limits {
+                            max_depth,
+                            max_fields,
+                            max_container_len,
+                            ..Limits::default()
+                        };
+                        let mut w = StreamWriter::new(String::new(), StreamOptions::new())
+                            .unwrap()
+                            .limits(limits);
+                        let mut open = 0;
+                        for i in 0..sections {
+                            if w.begin_section(&format!("s{i}")).is_ok() {
+                                open += 1;
+                            } else {
+                                refused += 1;
+                            }
+                        }
+                        let _ = w.inline_array("a", &[Value::Int(1), Value::Int(2)]);
+                        let fields = ["x", "y"];
+                        let opened = if keyed {
+                            w.begin_keyed_map(Some("t"), &fields)
+                        } else {
+                            w.begin_table(Some("t"), &fields)
+                        };
+                        if opened.is_ok() {
+                            for r in 0..4 {
+                                let cells = [Cell::Int(r), Cell::Null];
+                                let _ = if keyed {
+                                    w.keyed_row(&format!("k{r}"), &cells)
+                                } else {
+                                    w.row(&cells)
+                                };
+                            }
+                            w.end_table().unwrap();
+                        }
+                        for _ in 0..open {
+                            w.end_section().unwrap();
+                        }
+                        let text = w.finish().unwrap();
+                        let decoded = generic::Decoder::new().limits(limits).decode(&text);
+                        assert!(decoded.is_ok(), "{limits:?}: {:?}\n{text}", decoded.err());
+                    }
+                }
+            }
+        }
+    }
+    assert!(refused > 100);
+    // The input: 1,000 nested sections under the default limits.
+    let mut w = StreamWriter::new(String::new(), StreamOptions::new()).unwrap();
+    let accepted = (0..1000)
+        .take_while(|i| w.begin_section(&format!("s{i}")).is_ok())
+        .count();
+    assert_eq!(
+        accepted, 127,
+        "the root object is depth 1, so 127 sections reach 128"
+    );
+    assert_eq!(
+        w.begin_section("x").unwrap_err().kind(),
+        ErrorKind::LimitExceeded
+    );
+    let text = w.finish().unwrap();
+    assert!(generic::decode(&text).is_ok());
 }

@@ -158,10 +158,12 @@ struct Table {
 }
 
 impl Table {
+    /// `path_budget` is how many objects a path column may nest inside a
+    /// row: the depth limit less the row's own depth (issue 21).
     fn new(
         fields: Rc<[Field]>,
         keyed: bool,
-        max_depth: usize,
+        path_budget: usize,
     ) -> Result<Table, (ErrorKind, String)> {
         let first_value = usize::from(keyed);
         let mut index = KeyIndex::default();
@@ -176,7 +178,7 @@ impl Table {
                 } else {
                     alloc::vec![f.name.as_str()]
                 };
-                if segments.len() > max_depth {
+                if segments.len() - 1 > path_budget {
                     return Err((
                         ErrorKind::LimitExceeded,
                         alloc::format!("path column `{}` nests too deeply", f.name),
@@ -202,6 +204,16 @@ impl Table {
             schemas: Vec::new(),
             shared: Vec::new(),
         })
+    }
+
+    /// How many objects column `col`'s path nests in a row (`a>b>c`: 2).
+    fn path_nesting(&self, col: usize) -> usize {
+        match self.fields.get(col) {
+            Some(f) if self.plan.is_some() && is_path(&f.name) => {
+                f.name.bytes().filter(|&b| b == b'>').count()
+            }
+            _ => 0,
+        }
     }
 
     fn column(&self, name: &str) -> Option<usize> {
@@ -568,7 +580,11 @@ impl<'a> Parser<'a> {
             let value = match raw.get(end) {
                 Some(b'=') => parse_value_at(ln, end + 1)?,
                 Some(b'[') => match self.parse_head(ln, end)? {
-                    Head::Inline(values) => Value::Array(values),
+                    // An inline array is a container one level down too.
+                    Head::Inline(values) => {
+                        self.check_depth(depth + 1, ln)?;
+                        Value::Array(values)
+                    }
                     _ => {
                         return Err(ln.error(
                             ErrorKind::InvalidSyntax,
@@ -775,8 +791,11 @@ impl<'a> Parser<'a> {
             ));
         }
         self.check_depth(depth + 1, hdr)?;
-        let mut table = Table::new(fields, keyed, self.limits.max_depth)
-            .map_err(|(k, m)| hdr.error(k, count.at, m))?;
+        // Rows sit at `depth + 1`; each `>` of a path column nests one more
+        // object in them, which the encoder counts as depth too.
+        let path_budget = self.limits.max_depth.saturating_sub(depth + 1);
+        let mut table =
+            Table::new(fields, keyed, path_budget).map_err(|(k, m)| hdr.error(k, count.at, m))?;
         let deferred = self.open_deferred(hdr, count);
         // Every row takes at least one byte per declared field (its cell
         // delimiters and line terminator; two for a one-field row, whose
@@ -1113,6 +1132,9 @@ impl<'a> Parser<'a> {
         };
         let rest = &ln.raw[end..];
         let body = indent + 4;
+        // The attached value sits under the row (`depth + 1`) and under the
+        // objects its column's path nests.
+        let depth = depth + col.map_or(0, |c| table.path_nesting(c));
         let value = if rest.trim_end_matches([' ', '\t']) == " {}" {
             Value::Object(self.parse_object(body, depth + 2, ln)?)
         } else if rest.starts_with(" =") {
