@@ -110,6 +110,8 @@ fn unchanged(input: &str) -> Result<Document, Error> {
     while let Some(line) = lines.next() {
         let line = line?;
         if !(line.is_blank() || line.is_comment()) {
+            // A tab-indented line is that error first (spec §4.1).
+            line.indentation()?;
             return Err(line.error_at(
                 ErrorKind::InvalidSyntax,
                 0,

@@ -206,6 +206,27 @@ pub(crate) fn parse_count(
 }
 
 /// `0` or a decimal without leading zeros that fits in a `u64`.
+/// Reads a graph distance, `1*DIGIT` (spec §4 `distance`, and the digits of
+/// a `distance_N` group name): leading zeros are allowed, unlike a count.
+/// `None` when `s` is not all ASCII digits; `Some(None)` when the value does
+/// not fit the `u32` a distance is kept in (a limit, never a silent skip).
+pub(crate) fn parse_distance(s: &str) -> Option<Option<u32>> {
+    let b = s.as_bytes();
+    if b.is_empty() || !b.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let significant = s.trim_start_matches('0');
+    // Past ten significant digits the value is beyond u32 and would overflow
+    // a parse; below, `parse` cannot fail on ASCII digits.
+    if significant.len() > 10 {
+        return Some(None);
+    }
+    if significant.is_empty() {
+        return Some(Some(0));
+    }
+    Some(significant.parse::<u32>().ok())
+}
+
 pub(crate) fn parse_decimal(s: &str) -> Option<u64> {
     let b = s.as_bytes();
     if b.is_empty() || !b.iter().all(u8::is_ascii_digit) || (b.len() > 1 && b[0] == b'0') {

@@ -73,9 +73,11 @@ impl<'a> Line<'a> {
         Ok(n)
     }
 
-    /// Whether the line is empty or only spaces and tabs.
+    /// Whether the line is empty or only spaces. A tab makes it not blank:
+    /// it is leading whitespace with a tab in it, which spec §4.1 and §16.5
+    /// reject as tab indentation, so [`Line::indentation`] reports it.
     pub fn is_blank(&self) -> bool {
-        self.text.bytes().all(|b| b == b' ' || b == b'\t')
+        self.text.bytes().all(|b| b == b' ')
     }
 
     /// Whether the line is a comment: `#` followed by a space (or nothing)
@@ -266,9 +268,15 @@ mod tests {
             text: "#tag=1"
         }
         .is_comment());
-        assert!(Line {
+        // A tab makes a line tab indentation, not blank (issue 21).
+        assert!(!Line {
             number: 1,
             text: " \t"
+        }
+        .is_blank());
+        assert!(Line {
+            number: 1,
+            text: "   "
         }
         .is_blank());
     }

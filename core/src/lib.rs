@@ -60,6 +60,11 @@ mod hint;
 pub mod input;
 mod limits;
 pub mod number;
+#[cfg(feature = "op-counts")]
+#[doc(hidden)]
+pub mod ops;
+#[cfg(not(feature = "op-counts"))]
+mod ops;
 mod protocol;
 mod sink;
 pub mod text;

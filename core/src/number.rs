@@ -20,6 +20,9 @@ pub const NUMBER_BUFFER_LEN: usize = 40;
 pub struct NumberBuffer {
     bytes: [u8; NUMBER_BUFFER_LEN],
     ryu: ryu::Buffer,
+    /// Scores of `2^113` and more: up to 309 integer digits, too long for
+    /// `bytes`; allocated only when such a score is written.
+    wide: alloc::string::String,
 }
 
 impl Default for NumberBuffer {
@@ -35,6 +38,7 @@ impl NumberBuffer {
         NumberBuffer {
             bytes: [0; NUMBER_BUFFER_LEN],
             ryu: ryu::Buffer::new(),
+            wide: alloc::string::String::new(),
         }
     }
 
@@ -118,13 +122,24 @@ impl NumberBuffer {
                 let len = layout_score(&mut self.bytes, value.is_sign_negative(), q);
                 Ok(core::str::from_utf8(&self.bytes[..len]).unwrap_or("0.00"))
             }
-            None => Err(Error::new(
-                ErrorKind::InvalidScore,
-                alloc::format!(
-                    "score {value:e} is too large to write with two decimals (limit 2^113)"
-                ),
-            )),
+            None => Ok(self.format_wide_score(value)),
         }
+    }
+
+    /// A score whose hundredths need more than 128 bits (`|value| >= 2^113`).
+    /// Such a double is an integer, so its two decimals are `.00` and the
+    /// digits are its exact value: what the decoder reads back to the same
+    /// double, and what `{:.2}` (the reference crate's form) writes. Scores
+    /// this large are rare enough that formatting through `core::fmt` into
+    /// an allocated string costs nothing that matters.
+    #[cold]
+    #[inline(never)]
+    fn format_wide_score(&mut self, value: f64) -> &str {
+        use core::fmt::Write as _;
+        self.wide.clear();
+        // Writing into a String cannot fail.
+        let _ = write!(self.wide, "{value:.2}");
+        &self.wide
     }
 }
 
@@ -798,6 +813,9 @@ mod tests {
             1e33,
             1.844_674_407_370_955e17,
             1.844_674_407_370_956e17,
+            1.038_459_371_706_965_5e34,
+            f64::MAX,
+            -f64::MAX,
         ] {
             check(v);
         }
@@ -811,7 +829,8 @@ mod tests {
             check((x % 1000) as f64 / 1000.0);
             check(-((x % 200) as f64) / 8.0);
             let wide = f64::from_bits(x >> 2);
-            if wide.is_finite() && wide.abs() < 1e30 {
+            // Every finite double, 2^113 and beyond included (issue 21).
+            if wide.is_finite() {
                 check(wide);
             }
         }

@@ -96,6 +96,7 @@ pub fn parse_quoted(line: &str, start: usize) -> Result<(Cow<'_, str>, usize), E
             ))
         }
         Some(off) if bytes[body + off] == b'"' => {
+            check_unescaped(line, body, body + off)?;
             return Ok((Cow::Borrowed(&line[body..body + off]), body + off + 1));
         }
         Some(_) => {}
@@ -111,6 +112,7 @@ pub fn parse_quoted(line: &str, start: usize) -> Result<(Cow<'_, str>, usize), E
                 "quoted string has no closing quote",
             ));
         };
+        check_unescaped(line, i, i + off)?;
         out.push_str(&line[i..i + off]);
         i += off;
         if bytes[i] == b'"' {
@@ -196,6 +198,27 @@ pub fn parse_quoted(line: &str, start: usize) -> Result<(Cow<'_, str>, usize), E
             _ => char::from_u32(unit).unwrap_or('\u{FFFD}'),
         };
         out.push(c);
+    }
+}
+
+/// Rejects a raw control character (U+0000-U+001F) in `line[from..to]`, a
+/// run of quoted-string text between escapes: spec §2.2 `unescaped` starts
+/// at `%x20`, so a tab, a NUL or a lone `\r` must be written as an escape.
+/// The category is `invalid_escape`, as in the reference crate: the
+/// character is valid only in its escaped form.
+#[inline]
+fn check_unescaped(line: &str, from: usize, to: usize) -> Result<(), Error> {
+    match line.as_bytes()[from..to].iter().position(|&b| b < 0x20) {
+        None => Ok(()),
+        Some(at) => Err(Error::at(
+            ErrorKind::InvalidEscape,
+            0,
+            column_of(line, from + at),
+            alloc::format!(
+                "raw control character U+{:04X} in a quoted string; write it as an escape",
+                line.as_bytes()[from + at]
+            ),
+        )),
     }
 }
 

@@ -27,6 +27,7 @@ use alloc::vec::Vec;
 
 use crate::buffer::Buffered;
 use crate::error::{Error, ErrorKind, Result};
+use crate::limits::Limits;
 use crate::number::NumberBuffer;
 use crate::sink::Sink;
 
@@ -218,6 +219,10 @@ pub struct StreamWriter<K: Sink> {
     /// Indentation of the open section's rows (sections cannot open or close
     /// while it is open).
     row_indent: usize,
+    /// The limits the decoder enforces, so that the writer never writes a
+    /// payload its own decoder refuses (issue 21): nesting depth, fields per
+    /// header, rows per section and elements per inline array.
+    limits: Limits,
 }
 
 /// Spaces for indentation, written in slices of this size.
@@ -239,6 +244,7 @@ impl<K: Sink> StreamWriter<K> {
             poisoned: false,
             row_width: [NO_ROWS; 2],
             row_indent: 0,
+            limits: Limits::default(),
         };
         w.guard(|w| {
             w.out.write_str("GCF profile=generic")?;
@@ -250,6 +256,56 @@ impl<K: Sink> StreamWriter<K> {
             Ok(())
         })?;
         Ok(w)
+    }
+
+    /// Sets the limits to enforce (by default [`Limits::default`], what
+    /// [`decode`](crate::generic::decode) enforces): a section nested deeper
+    /// than `max_depth` (the root object is depth 1, a table's rows sit two
+    /// below its object), a header with more than `max_fields` fields, and a
+    /// section or inline array longer than `max_container_len` are refused
+    /// with [`ErrorKind::LimitExceeded`] before anything is written.
+    ///
+    /// ```
+    /// use gcf_core::generic::{StreamOptions, StreamWriter};
+    /// use gcf_core::{ErrorKind, Limits};
+    ///
+    /// let limits = Limits { max_depth: 2, ..Limits::default() };
+    /// let mut w = StreamWriter::new(String::new(), StreamOptions::new())?.limits(limits);
+    /// w.begin_section("a")?;
+    /// assert_eq!(w.begin_section("b").unwrap_err().kind(), ErrorKind::LimitExceeded);
+    /// # Ok::<(), gcf_core::Error>(())
+    /// ```
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// Refuses a container at `depth` (the root object is 1) past the limit.
+    fn check_depth(&self, depth: usize, what: &str) -> Result<()> {
+        if depth > self.limits.max_depth {
+            return Err(Error::new(
+                ErrorKind::LimitExceeded,
+                format!(
+                    "{what} would nest {depth} levels deep, past the limit of {} a decoder enforces",
+                    self.limits.max_depth
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Refuses a section or inline array of more than `max_container_len` items.
+    fn check_len(&self, len: u64, what: &str) -> Result<()> {
+        if len > self.limits.max_container_len as u64 {
+            return Err(Error::new(
+                ErrorKind::LimitExceeded,
+                format!(
+                    "{what} would hold more than the limit of {} items a decoder enforces",
+                    self.limits.max_container_len
+                ),
+            ));
+        }
+        Ok(())
     }
 
     /// Writes a `key=value` line in the current object; `value` must be a scalar.
@@ -277,6 +333,8 @@ impl<K: Sink> StreamWriter<K> {
     /// when it is empty (§7.7). Every element must be a scalar.
     pub fn inline_array(&mut self, name: &str, values: &[Value]) -> Result<()> {
         self.check_object_line("inline array")?;
+        self.check_depth(self.scopes.len() + 1, "an inline array")?;
+        self.check_len(values.len() as u64, "an inline array")?;
         for v in values {
             check_cell(scalar_cell(v, "inline array element")?)?;
         }
@@ -310,6 +368,7 @@ impl<K: Sink> StreamWriter<K> {
     /// per level until [`end_section`](Self::end_section).
     pub fn begin_section(&mut self, name: &str) -> Result<()> {
         self.check_header("section")?;
+        self.check_depth(self.scopes.len() + 1, "a section")?;
         self.root = Root::Object;
         self.guard(|w| {
             w.indent()?;
@@ -521,7 +580,7 @@ impl<K: Sink> StreamWriter<K> {
                 ),
             ));
         }
-        Ok(())
+        self.check_len(self.counts.last().map_or(0, |&n| n + 1), "a section")
     }
 
     fn check_object_row(&self, kind: TableKind, object: &Map) -> Result<()> {
@@ -552,6 +611,24 @@ impl<K: Sink> StreamWriter<K> {
             ));
         }
         check_field_names(fields)?;
+        // The table (or map) sits one level below its object, its rows two;
+        // an anonymous root table is the root container itself.
+        let rows_depth = if name.is_none() {
+            2
+        } else {
+            self.scopes.len() + 2
+        };
+        self.check_depth(rows_depth, "a table's rows")?;
+        let declared = fields.len() + usize::from(kind == TableKind::KeyedMap);
+        if declared > self.limits.max_fields {
+            return Err(Error::new(
+                ErrorKind::LimitExceeded,
+                format!(
+                    "{declared} fields are more than the limit of {} a decoder enforces",
+                    self.limits.max_fields
+                ),
+            ));
+        }
         let mut owned = Vec::with_capacity(fields.len());
         owned.extend(fields.iter().map(|f| String::from(*f)));
         let label = (kind == TableKind::KeyedMap).then(|| key_label(fields));
@@ -719,6 +796,10 @@ impl<K: Sink> StreamWriter<K> {
     fn count_row(&mut self) {
         if let Some(count) = self.counts.last_mut() {
             *count += 1;
+            // At the limit, the next row takes `check_row`, which refuses it.
+            if *count >= self.limits.max_container_len as u64 {
+                self.row_width = [NO_ROWS; 2];
+            }
         }
     }
 

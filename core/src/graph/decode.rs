@@ -13,7 +13,7 @@ use super::kind::expand_known;
 use super::token::is_token;
 use super::types::{Edge, Location, Payload, Reference, Symbol};
 use crate::error::{Error, ErrorKind};
-use crate::header::{parse_count, parse_decimal, read_header, Header, Profile};
+use crate::header::{parse_count, parse_decimal, parse_distance, read_header, Header, Profile};
 use crate::input::{validate_utf8, Line, Lines};
 use crate::limits::Limits;
 
@@ -636,14 +636,17 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
                     ),
                 ))
             }
-            _ => match name.strip_prefix("distance_").and_then(parse_decimal) {
-                Some(d) => Section::Group(u32::try_from(d).map_err(|_| {
-                    line.error_at(
+            // §4 `"distance_" 1*DIGIT`: leading zeros included, and a value
+            // too large is a limit error; only a non-digit name is unknown.
+            _ => match name.strip_prefix("distance_").and_then(parse_distance) {
+                Some(Some(d)) => Section::Group(d),
+                Some(None) => {
+                    return Err(line.error_at(
                         ErrorKind::LimitExceeded,
                         3,
                         "distance does not fit in 32 bits",
-                    )
-                })?),
+                    ))
+                }
                 None => Section::Unknown,
             },
         };

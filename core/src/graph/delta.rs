@@ -8,12 +8,12 @@ use hashbrown::{HashMap, HashSet};
 
 use super::decode::{expand_kind_cow, parse_id_prefix, parse_score, split_fields};
 use super::encode::{check_header_value, write_node};
-use super::kind::abbreviate_kind;
+use super::kind::{abbreviate_kind, expand_kind};
 use super::pack_root::pack_root;
 use super::token::check_token;
 use super::types::{Edge, Payload, Symbol};
 use crate::error::{Error, ErrorKind};
-use crate::header::{parse_count, parse_decimal, read_header, Profile};
+use crate::header::{parse_count, parse_distance, read_header, Profile};
 use crate::input::{Line, Lines};
 use crate::limits::Limits;
 use crate::number::NumberBuffer;
@@ -306,9 +306,17 @@ fn parse_added(line: &Line<'_>) -> Result<Symbol, Error> {
     let [kind, qname, score, provenance, distance] =
         split_fields::<5>(rest).ok_or_else(|| malformed(line, shape))?;
     let score = parse_score(line, score)?;
-    let distance = parse_decimal(distance)
-        .and_then(|d| u32::try_from(d).ok())
-        .ok_or_else(|| malformed(line, "the distance must be a decimal"))?;
+    let distance = match parse_distance(distance) {
+        Some(Some(d)) => d,
+        Some(None) => {
+            return Err(line.error_at(
+                ErrorKind::LimitExceeded,
+                line.text.len() - distance.len(),
+                "distance does not fit in 32 bits",
+            ))
+        }
+        None => return Err(malformed(line, "the distance must be a decimal")),
+    };
     Ok(Symbol {
         qualified_name: String::from(qname),
         kind: String::from(expand_kind_cow(kind)),
@@ -366,14 +374,17 @@ pub fn apply_decoded_delta(base: &Snapshot, delta: &Delta) -> Result<Snapshot, E
         ));
     }
     let contradiction = |msg: String| Error::new(ErrorKind::MalformedDelta, msg);
+    // Identity is (kind, name) with the kind in full form: a base may hold
+    // `fn` where the wire (and so the decoded delta) says `function`, and
+    // the pack root already treats both alike.
     let present: HashSet<(&str, &str)> = base
         .symbols
         .iter()
-        .map(|s| (s.kind.as_str(), s.qualified_name.as_str()))
+        .map(|s| (expand_kind(&s.kind), s.qualified_name.as_str()))
         .collect();
     let mut removed: HashSet<(&str, &str)> = HashSet::new();
     for r in &delta.removed {
-        let key = (r.kind.as_str(), r.qualified_name.as_str());
+        let key = (expand_kind(&r.kind), r.qualified_name.as_str());
         if !present.contains(&key) || !removed.insert(key) {
             return Err(contradiction(alloc::format!(
                 "removes {} {}, which the base does not hold",
@@ -384,7 +395,7 @@ pub fn apply_decoded_delta(base: &Snapshot, delta: &Delta) -> Result<Snapshot, E
     }
     let mut added: HashSet<(&str, &str)> = HashSet::new();
     for s in &delta.added {
-        let key = (s.kind.as_str(), s.qualified_name.as_str());
+        let key = (expand_kind(&s.kind), s.qualified_name.as_str());
         if (present.contains(&key) && !removed.contains(&key)) || !added.insert(key) {
             return Err(contradiction(alloc::format!(
                 "adds {} {}, which already exists",
@@ -429,7 +440,7 @@ pub fn apply_decoded_delta(base: &Snapshot, delta: &Delta) -> Result<Snapshot, E
         symbols: base
             .symbols
             .iter()
-            .filter(|s| !removed.contains(&(s.kind.as_str(), s.qualified_name.as_str())))
+            .filter(|s| !removed.contains(&(expand_kind(&s.kind), s.qualified_name.as_str())))
             .cloned()
             .collect(),
         edges: base
@@ -466,11 +477,12 @@ pub fn apply_decoded_delta(base: &Snapshot, delta: &Delta) -> Result<Snapshot, E
 /// ```
 pub fn diff(base: &Snapshot, new: &Snapshot, tool: &str) -> Result<Delta, Error> {
     // A symbol is unchanged only if every field that enters the pack root is.
+    // In the pack root's terms: the abbreviated kind, and zero of either sign.
     let record = |s: &Symbol| {
         (
-            s.kind.clone(),
+            String::from(abbreviate_kind(&s.kind)),
             s.qualified_name.clone(),
-            s.score.to_bits(),
+            if s.score == 0.0 { 0 } else { s.score.to_bits() },
             s.provenance.clone(),
             s.distance,
         )

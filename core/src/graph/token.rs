@@ -27,6 +27,7 @@ pub(crate) fn check_token(what: &str, value: &str) -> Result<(), Error> {
 #[inline]
 pub(crate) fn is_token(value: &str) -> bool {
     let b = value.as_bytes();
+    crate::ops::tick(b.len());
     // Fast path: printable ASCII only. Anything else (including every
     // non-ASCII byte) is decided per character: U+00A0, U+2028, U+3000 and
     // the other Unicode spaces and C1 controls are rejected too.

@@ -41,9 +41,15 @@ impl KeyIndex {
         F: Fn(usize) -> &'k str,
     {
         match &self.table {
-            None => (0..len).find(|&i| keys(i) == key),
+            None => (0..len).find(|&i| {
+                crate::ops::tick(1);
+                keys(i) == key
+            }),
             Some((table, hasher)) => table
-                .find(hasher.hash_one(key), |&i| keys(i) == key)
+                .find(hasher.hash_one(key), |&i| {
+                    crate::ops::tick(1);
+                    keys(i) == key
+                })
                 .copied(),
         }
     }

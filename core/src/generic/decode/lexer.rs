@@ -95,8 +95,7 @@ impl<'a> Cursor<'a> {
             let indent = match b.get(spaces) {
                 None => continue,
                 Some(b'#') if matches!(b.get(spaces + 1), None | Some(b' ')) => continue,
-                // Blank with tabs, or a tab in the indentation.
-                Some(b'\t') if line.is_blank() => continue,
+                // A tab in the indentation, even on an otherwise blank line.
                 Some(b'\t') => line.indentation()?,
                 Some(_) => spaces,
             };

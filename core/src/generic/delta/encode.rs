@@ -2,6 +2,8 @@
 
 use alloc::string::String;
 
+use hashbrown::{HashMap, HashSet};
+
 use crate::error::{Error, ErrorKind, Result};
 use crate::number::NumberBuffer;
 
@@ -168,23 +170,39 @@ fn write_rows_section<'a>(
         write_key(out, field)?;
     }
     out.push_str("}\n");
+    // Wide rows look members up by hash: a scan per field is quadratic.
+    let declared: Option<HashSet<&str>> =
+        (fields.len() > WIDE).then(|| fields.iter().map(String::as_str).collect());
     for row in rows {
-        if let Some(extra) = row.keys().find(|k| !fields.iter().any(|f| f == k)) {
+        let undeclared = |k: &&str| match &declared {
+            Some(set) => !set.contains(k),
+            None => !fields.iter().any(|f| f == k),
+        };
+        if let Some(extra) = row.keys().find(undeclared) {
             return Err(Error::new(
                 ErrorKind::InvalidInput,
                 alloc::format!("row member `{extra}` is not a declared field; it would be lost"),
             ));
         }
+        let members: Option<HashMap<&str, &super::Value>> =
+            (row.len() > WIDE).then(|| row.iter().collect());
         for (i, field) in fields.iter().enumerate() {
             if i > 0 {
                 out.push('|');
             }
-            write_cell(out, row.get(field), numbers)?;
+            let value = match &members {
+                Some(members) => members.get(field.as_str()).copied(),
+                None => row.get(field),
+            };
+            write_cell(out, value, numbers)?;
         }
         out.push('\n');
     }
     Ok(())
 }
+
+/// Rows and field lists longer than this are indexed rather than scanned.
+const WIDE: usize = 16;
 
 /// A tabular cell: a scalar, or `~` for an absent field.
 fn write_cell(
@@ -217,7 +235,7 @@ fn push_tool(out: &mut String, tool: &str) -> Result<()> {
 
 /// The key names a declared field and fits in the header; fields are unique
 /// and none contains `>`.
-fn check_schema(key: &str, fields: &[String]) -> Result<()> {
+pub(super) fn check_schema(key: &str, fields: &[String]) -> Result<()> {
     check_header_value("key", key)?;
     if !fields.iter().any(|f| f == key) {
         return Err(Error::new(

@@ -102,7 +102,10 @@ pub struct GenericDelta {
 /// Computes the delta that turns `base` into `new`, or `None` when a delta is
 /// not allowed and a full payload must be sent (spec §10a.7): no identity
 /// field, a row without an identity, duplicate identities, or a schema change
-/// (a different key or field list).
+/// (a different key or field list). A schema that no payload can carry (a
+/// field containing `>`, a duplicate field, a key unfit for the header) is an
+/// [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput) error, as it is
+/// for [`encode_full`]: whenever `diff` succeeds, its delta encodes.
 ///
 /// `added`, `changed` and `removed` are ordered by the canonical form of the
 /// identity, so the output depends on the sets, not on their row order. Rows
@@ -122,6 +125,11 @@ pub fn diff(base: &KeyedSet, new: &KeyedSet) -> Result<Option<GenericDelta>> {
     if base.key != new.key || base.fields != new.fields || !new.fields.contains(&new.key) {
         return Ok(None);
     }
+    // A schema no payload can carry (a `>` field, which a decoder reads as a
+    // flattened path; a duplicate field; a key unfit for the header) fails
+    // here, as `encode_full` and `encode_delta` would fail on it: a diff
+    // that succeeds always encodes (issue 21).
+    encode::check_schema(&new.key, &new.fields)?;
     // Roots first: they validate every value.
     let base_root = pack_root(base)?;
     let new_root = pack_root(new)?;

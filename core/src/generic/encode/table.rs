@@ -19,6 +19,7 @@
 //!    traditional attachment; `shared` when row 0 and every later non-null
 //!    value are flat tabular arrays with one field list (§7.4.5.3).
 
+use alloc::string::String;
 use alloc::vec::Vec;
 use hashbrown::HashMap;
 
@@ -89,6 +90,7 @@ pub(super) struct TablePlan<'a> {
 /// which together cover every byte.
 #[inline]
 pub(super) fn same_str(a: &str, b: &str) -> bool {
+    crate::ops::tick(1);
     let (a, b) = (a.as_bytes(), b.as_bytes());
     if a.len() != b.len() {
         return false;
@@ -211,6 +213,7 @@ impl<'a> TablePlan<'a> {
     /// all vary is settled at its second row; planning itself stays
     /// unchanged.
     fn factor_constants(&mut self) {
+        // Row 0 is always aligned: the field union starts with its keys.
         let Some(&first_row) = self.rows.first() else {
             return;
         };
@@ -220,19 +223,37 @@ impl<'a> TablePlan<'a> {
             .enumerate()
             .filter(|(_, field)| matches!(field.kind, Kind::Plain { .. }))
             .filter_map(|(f, _)| {
-                self.value_of(0, first_row, f)
+                first_row
+                    .as_slice()
+                    .get(f)
+                    .map(|(_, v)| v)
                     .filter(|v| v.is_scalar())
                     .map(|v| (f, v))
             })
             .collect();
+        // A row whose keys are out of union order is spread into `cells`
+        // once (one hashed lookup per key), so a wide table costs linear
+        // time whatever its rows' key orders.
+        let mut cells: Vec<Option<&'a Value>> = Vec::new();
         for (r, &row) in self.rows.iter().enumerate().skip(1) {
             if live.is_empty() {
                 return;
             }
-            live.retain(|&(f, first)| {
-                self.value_of(r, row, f)
-                    .is_some_and(|v| v.is_scalar() && same_cell(first, v))
-            });
+            let same = |cell: Option<&Value>, first: &Value| {
+                cell.is_some_and(|v| v.is_scalar() && same_cell(first, v))
+            };
+            if self.aligned.get(r).copied().unwrap_or(false) {
+                live.retain(|&(f, first)| same(row.as_slice().get(f).map(|(_, v)| v), first));
+            } else {
+                cells.clear();
+                cells.resize(self.fields.len(), None);
+                for (j, (key, value)) in row.as_slice().iter().enumerate() {
+                    if let Some(slot) = self.find(key.as_str(), j).and_then(|f| cells.get_mut(f)) {
+                        *slot = Some(value);
+                    }
+                }
+                live.retain(|&(f, first)| same(cells.get(f).copied().flatten(), first));
+            }
         }
         if live.is_empty() {
             return;
@@ -252,16 +273,6 @@ impl<'a> TablePlan<'a> {
             }
         }
         self.unfactored = self.fields.len() - live.len();
-    }
-
-    /// Row `r`'s value of field `f`, if present.
-    #[inline]
-    fn value_of(&self, r: usize, row: &'a Map, f: usize) -> Option<&'a Value> {
-        if self.aligned.get(r).copied().unwrap_or(false) {
-            return row.as_slice().get(f).map(|(_, v)| v);
-        }
-        let name = self.fields.get(f)?.name;
-        row.iter().find(|(k, _)| same_str(k, name)).map(|(_, v)| v)
     }
 
     /// Whether some field is a constant column.
@@ -350,13 +361,13 @@ pub(super) fn uniform_scalar_rows<'a>(
     if keys.is_empty() {
         return None;
     }
-    for (i, (key, value)) in keys.iter().enumerate() {
+    for (key, value) in keys {
         if !value.is_scalar() || is_path_name(key) {
             return None;
         }
-        if keys[..i].iter().any(|(k, _)| same_str(k, key)) {
-            return None;
-        }
+    }
+    if has_duplicate_key(keys) {
+        return None;
     }
     for item in items {
         let Value::Object(row) = item else {
@@ -375,6 +386,20 @@ pub(super) fn uniform_scalar_rows<'a>(
     Some(proto)
 }
 
+/// Whether two members share a key (a [`Map`] built with `push_unique` may
+/// hold duplicates). Pairwise for the small objects of real data, hashed past
+/// [`LINEAR_LOOKUP_MAX`] so one wide record costs linear time, not quadratic.
+fn has_duplicate_key(keys: &[(Key, Value)]) -> bool {
+    if keys.len() <= LINEAR_LOOKUP_MAX {
+        return keys
+            .iter()
+            .enumerate()
+            .any(|(i, (key, _))| keys[..i].iter().any(|(k, _)| same_str(k, key)));
+    }
+    let mut seen = hashbrown::HashSet::with_capacity(keys.len());
+    !keys.iter().all(|(k, _)| seen.insert(k.as_str()))
+}
+
 /// Unflattens a field `f` when the union also holds a literal `f>...` name:
 /// its `."f>..."` attachment would otherwise name one of `f`'s path columns,
 /// and a decoder matches an attachment to a column of its name first
@@ -384,18 +409,22 @@ fn keep_paths_apart(stats: &mut [Stats<'_>]) {
     if !stats.iter().any(|s| s.path_name) {
         return;
     }
-    for i in 0..stats.len() {
-        if !stats[i].flat_ok {
-            continue;
-        }
-        let prefix = stats[i].name;
-        let clash = stats.iter().any(|s| {
-            s.name
-                .strip_prefix(prefix)
-                .is_some_and(|rest| rest.starts_with('>'))
-        });
-        if clash {
-            stats[i].flat_ok = false;
+    // The names sorted once: those starting with `f>` follow `f>` itself
+    // in byte order, so one binary search per field finds a clash (a scan
+    // over every name per field was quadratic in a wide record).
+    let mut sorted: Vec<&str> = stats.iter().map(|s| s.name).collect();
+    sorted.sort_unstable();
+    let mut probe = String::new();
+    for stat in stats.iter_mut().filter(|s| s.flat_ok) {
+        probe.clear();
+        probe.push_str(stat.name);
+        probe.push('>');
+        let at = sorted.partition_point(|n| *n < probe.as_str());
+        if sorted
+            .get(at)
+            .is_some_and(|n| n.starts_with(probe.as_str()))
+        {
+            stat.flat_ok = false;
         }
     }
 }
@@ -608,6 +637,9 @@ fn flat_table_union<'a>(items: &'a [Value], union: &mut Vec<&'a Key>) -> bool {
     if items.is_empty() {
         return false;
     }
+    // Past a few names, membership is hashed: a linear scan per member is
+    // quadratic in a wide array attachment.
+    let mut hashed: Option<hashbrown::HashSet<&'a str>> = None;
     for item in items {
         let Value::Object(obj) = item else {
             return false;
@@ -617,15 +649,23 @@ fn flat_table_union<'a>(items: &'a [Value], union: &mut Vec<&'a Key>) -> bool {
                 return false;
             }
             // A name already in the union was checked for `>` when it joined.
-            if union.get(j).is_some_and(|n| n.same_text(key))
-                || union.iter().any(|n| n.same_text(key))
-            {
+            let known = union.get(j).is_some_and(|n| n.same_text(key))
+                || match &hashed {
+                    Some(set) => set.contains(key.as_str()),
+                    None => union.iter().any(|n| n.same_text(key)),
+                };
+            if known {
                 continue;
             }
             if is_path_name(key) {
                 return false;
             }
             union.push(key);
+            if let Some(set) = &mut hashed {
+                set.insert(key.as_str());
+            } else if union.len() > LINEAR_LOOKUP_MAX {
+                hashed = Some(union.iter().map(|n| n.as_str()).collect());
+            }
         }
     }
     !union.is_empty()

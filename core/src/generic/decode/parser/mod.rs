@@ -185,8 +185,14 @@ pub(super) fn const_len(v: &Value) -> usize {
 
 impl Table {
     /// A table from its declaration: the row columns are the declared
-    /// fields that are not constant (spec §7.4.7.3).
-    fn new(decl: Rc<[Field]>, keyed: bool, max_depth: usize) -> Result<Table, (ErrorKind, String)> {
+    /// fields that are not constant (spec §7.4.7.3). `path_budget` is how
+    /// many objects a path column may nest inside a row: the depth limit
+    /// less the row's own depth.
+    fn new(
+        decl: Rc<[Field]>,
+        keyed: bool,
+        path_budget: usize,
+    ) -> Result<Table, (ErrorKind, String)> {
         let first_value = usize::from(keyed);
         let has_const = decl.iter().any(|f| f.constant.is_some());
         let fields: Rc<[Field]> = if has_const {
@@ -238,7 +244,7 @@ impl Table {
                 } else {
                     alloc::vec![f.name.as_str()]
                 };
-                if segments.len() > max_depth {
+                if segments.len() - 1 > path_budget {
                     return Err((
                         ErrorKind::LimitExceeded,
                         alloc::format!("path column `{}` nests too deeply", f.name),
@@ -264,6 +270,16 @@ impl Table {
             const_bytes,
             constants,
         })
+    }
+
+    /// How many objects column `col`'s path nests in a row (`a>b>c`: 2).
+    fn path_nesting(&self, col: usize) -> usize {
+        match self.fields.get(col) {
+            Some(f) if self.plan.is_some() && is_path(&f.name) => {
+                f.name.bytes().filter(|&b| b == b'>').count()
+            }
+            _ => 0,
+        }
     }
 
     fn column(&self, name: &str) -> Option<usize> {
@@ -664,7 +680,11 @@ impl<'a> Parser<'a> {
             let value = match raw.get(end) {
                 Some(b'=') => parse_value_at(ln, end + 1)?,
                 Some(b'[') => match self.parse_head(ln, end)? {
-                    Head::Inline(values) => Value::Array(values),
+                    // An inline array is a container one level down too.
+                    Head::Inline(values) => {
+                        self.check_depth(depth + 1, ln)?;
+                        Value::Array(values)
+                    }
                     _ => {
                         return Err(ln.error(
                             ErrorKind::InvalidSyntax,
@@ -996,8 +1016,11 @@ impl<'a> Parser<'a> {
             ));
         }
         self.check_depth(depth + 1, hdr)?;
-        let mut table = Table::new(fields, keyed, self.limits.max_depth)
-            .map_err(|(k, m)| hdr.error(k, count.at, m))?;
+        // Rows sit at `depth + 1`; each `>` of a path column nests one more
+        // object in them, which the encoder counts as depth too.
+        let path_budget = self.limits.max_depth.saturating_sub(depth + 1);
+        let mut table =
+            Table::new(fields, keyed, path_budget).map_err(|(k, m)| hdr.error(k, count.at, m))?;
         let deferred = self.open_deferred(hdr, count);
         // Every row takes at least one byte per declared field (its cell
         // delimiters and line terminator; two for a one-field row, whose
@@ -1176,20 +1199,29 @@ impl<'a> Parser<'a> {
             )
         });
         let mut extras = ObjectBuilder::new();
+        // Attachments only fill markers, so the first marker eligible for a
+        // positional body never moves back: resuming the search where the
+        // last one stopped keeps a wide row's attachments linear in total.
+        let mut eligible_from = 0;
         while let Some(child) = self.cur.peek()? {
             if child.indent < indent {
                 break;
             }
             let text = child.text();
-            let eligible = slots.iter().position(|s| {
-                matches!(
-                    s,
-                    Slot::Marker {
-                        schema: Some(_),
-                        ..
-                    }
-                )
-            });
+            let eligible = slots[eligible_from..]
+                .iter()
+                .position(|s| {
+                    crate::ops::tick(1);
+                    matches!(
+                        s,
+                        Slot::Marker {
+                            schema: Some(_),
+                            ..
+                        }
+                    )
+                })
+                .map(|at| at + eligible_from);
+            eligible_from = eligible.unwrap_or(slots.len());
             if child.indent == indent {
                 if text.starts_with('.') {
                     self.cur.bump();
@@ -1260,19 +1292,27 @@ impl<'a> Parser<'a> {
         let name_at = ln.indent + 1;
         let (name, end) = parse_key(ln, name_at)?;
         // A row has few `^` cells and its attachments name them: matching
-        // among those first skips the lookup over every declared column.
-        let open_marker = slots
-            .iter()
-            .zip(table.fields.iter())
-            .position(|(slot, field)| {
-                matches!(
-                    slot,
-                    Slot::Marker {
-                        declared: false,
-                        ..
-                    }
-                ) && field.name == *name
-            });
+        // among those first skips the lookup over every declared column. In
+        // a wide row that scan per attachment would be quadratic, so there
+        // the hashed column lookup alone answers (field names are unique,
+        // so both find the same column).
+        let open_marker = (slots.len() <= 16)
+            .then(|| {
+                slots
+                    .iter()
+                    .zip(table.fields.iter())
+                    .position(|(slot, field)| {
+                        crate::ops::tick(1);
+                        matches!(
+                            slot,
+                            Slot::Marker {
+                                declared: false,
+                                ..
+                            }
+                        ) && field.name == *name
+                    })
+            })
+            .flatten();
         let col = match open_marker.or_else(|| table.column(&name)) {
             Some(col) => match slots.get(col) {
                 Some(Slot::Marker { declared: false, .. }) => Some(col),
@@ -1320,6 +1360,9 @@ impl<'a> Parser<'a> {
         };
         let rest = &ln.raw[end..];
         let body = indent + 4;
+        // The attached value sits under the row (`depth + 1`) and under the
+        // objects its column's path nests.
+        let depth = depth + col.map_or(0, |c| table.path_nesting(c));
         let value = if rest.trim_end_matches([' ', '\t']) == " {}" {
             Value::Object(self.parse_object(body, depth + 2, ln)?)
         } else if rest.starts_with(" =") {

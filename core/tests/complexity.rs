@@ -1,0 +1,185 @@
+//! Near-linear cost on adversarial shapes (issue 21), measured by operation
+//! counts (`gcf_core::ops`: key comparisons, slot and column scans, token
+//! bytes checked), never by a timer: each shape is built at 1x, 2x and 4x
+//! size and the count may grow by at most a little more than the input.
+//! One quadratic loop makes the 4x count sixteen times the 1x count.
+//!
+//! One test function: the counter is process-wide.
+
+use gcf_core::generic::{self, Map, Value};
+use gcf_core::graph::{self, Edge, Payload, Symbol};
+use gcf_core::ops;
+
+/// Counts the operations `f` performs.
+fn count(f: impl FnOnce()) -> u64 {
+    ops::reset();
+    f();
+    ops::count()
+}
+
+/// Checks that the count at 2x and 4x grows at most `slack` times linearly.
+fn near_linear(shape: &str, mut at: impl FnMut(usize) -> u64) {
+    const BASE: usize = 2_000;
+    let counts: Vec<u64> = [1, 2, 4].iter().map(|k| at(BASE * k)).collect();
+    assert!(
+        counts[0] > 0,
+        "{shape}: nothing was counted, so the test could not fail"
+    );
+    for (k, &c) in [2u64, 4].iter().zip(&counts[1..]) {
+        // 1.25 * k allows hashing and rounding effects; quadratic gives k * k.
+        assert!(
+            c * 4 <= counts[0] * k * 5,
+            "{shape}: {counts:?} operations at 1x/2x/4x grow faster than the input"
+        );
+    }
+    eprintln!("{shape}: {counts:?}");
+}
+
+fn record(n: usize, name: impl Fn(usize) -> String) -> Map {
+    let mut m = Map::new();
+    for i in 0..n {
+        m.push_unique(name(i).as_str(), Value::Int(i as i64));
+    }
+    m
+}
+
+/// Encodes `value`, decodes the text and encodes that again: the same
+/// text (member order aside, which a table normalises, the value survives).
+fn round_trip(value: &Value) {
+    let text = generic::encode(value).unwrap();
+    let back = generic::decode(&text).unwrap();
+    assert!(
+        generic::encode(&back).unwrap() == text,
+        "re-encoding changed the text"
+    );
+}
+
+#[test]
+fn encoders_and_decoders_are_near_linear_on_adversarial_shapes() {
+    // Wide rows: one record of n keys in a table (was quadratic in encode).
+    near_linear("one wide record", |n| {
+        let v = Value::Array(vec![Value::Object(record(n, |i| format!("k{i}")))]);
+        count(|| round_trip(&v))
+    });
+    // Two wide records with their keys in opposite orders.
+    near_linear("two wide records, reversed", |n| {
+        let a = record(n, |i| format!("k{i}"));
+        let b = record(n, |i| format!("k{}", n - 1 - i));
+        let v = Value::Array(vec![Value::Object(a), Value::Object(b)]);
+        count(|| {
+            let text = generic::encode(&v).unwrap();
+            assert_eq!(generic::decode(&text).unwrap().as_array().unwrap().len(), 2);
+        })
+    });
+    // A wide row whose `>` names become n bare attachments (was quadratic in decode).
+    near_linear("wide row of path-named attachments", |n| {
+        let mut m = record(n, |i| format!("k{i}>x"));
+        for i in 0..n {
+            m.push_unique(format!("k{i}").as_str(), Value::Int(1));
+        }
+        let v = Value::Array(vec![Value::Object(m)]);
+        count(|| round_trip(&v))
+    });
+    // A wide row of inline-schema attachments (positional bodies).
+    near_linear("wide row of inline attachments", |n| {
+        let mut row = Map::new();
+        for i in 0..n {
+            let mut inner = Map::new();
+            inner.push_unique("a", Value::Int(i as i64));
+            row.push_unique(format!("k{i}").as_str(), Value::Object(inner));
+        }
+        let v = Value::Array(vec![Value::Object(row.clone()), Value::Object(row)]);
+        count(|| round_trip(&v))
+    });
+    // A wide array attachment (the shared-schema union).
+    near_linear("wide array attachment", |n| {
+        let a = record(n, |i| format!("k{i}"));
+        let b = record(n, |i| format!("k{}", n - 1 - i));
+        let mut row = Map::new();
+        row.push_unique("x", Value::Array(vec![Value::Object(a), Value::Object(b)]));
+        let v = Value::Array(vec![Value::Object(row.clone()), Value::Object(row)]);
+        count(|| {
+            let text = generic::encode(&v).unwrap();
+            assert_eq!(generic::decode(&text).unwrap().as_array().unwrap().len(), 2);
+        })
+    });
+    // Many sections, each a small object.
+    near_linear("many sections", |n| {
+        let mut m = Map::new();
+        for i in 0..n {
+            let mut inner = Map::new();
+            inner.push_unique("x", Value::Int(1));
+            inner.push_unique("y", Value::Array(vec![]));
+            m.push_unique(format!("s{i}").as_str(), Value::Object(inner));
+        }
+        let v = Value::Object(m);
+        count(|| round_trip(&v))
+    });
+    // Long names: keys and values of n bytes.
+    near_linear("long names", |n| {
+        let mut m = Map::new();
+        for i in 0..8 {
+            m.push_unique(
+                format!("{i}{}", "k".repeat(n * 8)).as_str(),
+                Value::from("v".repeat(n)),
+            );
+        }
+        let v = Value::Array(vec![Value::Object(m.clone()), Value::Object(m)]);
+        count(|| round_trip(&v))
+    });
+    // Deep nesting at the limit, repeated n / 100 times side by side.
+    near_linear("deep values at the depth limit", |n| {
+        let mut deep = Value::Int(1);
+        // 42 objects and 42 arrays of one object: 126 levels, 127 with the root.
+        for i in 0..84 {
+            let mut m = Map::new();
+            m.push_unique(format!("d{}", i % 3).as_str(), deep);
+            deep = if i % 2 == 0 {
+                Value::Object(m)
+            } else {
+                Value::Array(vec![Value::Object(m)])
+            };
+        }
+        let mut wide = Map::new();
+        for i in 0..n / 100 {
+            wide.push_unique(format!("w{i}").as_str(), deep.clone());
+        }
+        let v = Value::Object(wide);
+        count(|| round_trip(&v))
+    });
+    // Many distinct labels: graph kinds, provenances and edge types.
+    near_linear("graph with distinct labels", |n| {
+        let names: Vec<String> = (0..n).map(|i| format!("pkg.S{i}")).collect();
+        let kinds: Vec<String> = (0..n).map(|i| format!("kind{i}")).collect();
+        let provs: Vec<String> = (0..n).map(|i| format!("prov{i}")).collect();
+        let types: Vec<String> = (0..n).map(|i| format!("type{i}")).collect();
+        let p = Payload {
+            tool: "t",
+            symbols: (0..n)
+                .map(|i| {
+                    Symbol::new(
+                        names[i].as_str(),
+                        kinds[i].as_str(),
+                        0.5,
+                        provs[i].as_str(),
+                        (i % 7) as u32,
+                    )
+                })
+                .collect(),
+            edges: (0..n)
+                .map(|i| {
+                    Edge::new(
+                        names[i].as_str(),
+                        names[(i * 7 + 3) % n].as_str(),
+                        types[i].as_str(),
+                    )
+                })
+                .collect(),
+            ..Payload::default()
+        };
+        count(|| {
+            let text = graph::encode(&p).unwrap();
+            assert_eq!(graph::decode(&text).unwrap().symbols.len(), n);
+        })
+    });
+}
