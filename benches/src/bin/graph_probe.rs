@@ -37,40 +37,21 @@ fn main() {
     let decoded = gcf_core::graph::decode(&text).unwrap();
     let ends = endpoints(&decoded);
     let encoder = gcf_core::graph::Encoder::new();
+    let ctx = Ctx {
+        payload: &payload,
+        real_borrowed: &real_borrowed,
+        owned: &owned,
+        text: &text,
+        oracle: &oracle,
+        oracle_owned: &oracle_owned,
+        decoded: &decoded,
+        ends: &ends,
+        encoder: std::cell::RefCell::new(encoder),
+    };
     let mut times = Vec::with_capacity(iters);
     for _ in 0..iters {
         let start = Instant::now();
-        let size = match op {
-            "encode" => gcf_core::graph::encode(&payload).unwrap().len(),
-            "encode-owned" => gcf_core::graph::encode(&owned).unwrap().len(),
-            "encode-reused" => encoder.encode(&owned).unwrap().len(),
-            "encode-borrowed" => gcf_core::graph::encode(&real_borrowed).unwrap().len(),
-            "decode" => gcf_core::graph::decode(&text).unwrap().symbols.len(),
-            "decode-borrowed" => gcf_core::graph::decode_borrowed(&text)
-                .unwrap()
-                .symbols
-                .len(),
-            "decode-shared" => gcf_core::graph::decode_shared(&text).unwrap().symbols.len(),
-            "crate-encode" => gcf_oracle::encode(&oracle).len(),
-            "crate-encode-owned" => gcf_oracle::encode(&oracle_owned).len(),
-            "crate-decode" => gcf_oracle::decode(&text).unwrap().symbols.len(),
-            "copy" => {
-                let mut v = Vec::with_capacity(text.len());
-                v.extend_from_slice(text.as_bytes());
-                std::hint::black_box(&v);
-                v.len()
-            }
-            // Floors: the cost of building (and dropping) a decoded payload's
-            // vectors and strings alone, with no parsing.
-            "floor-borrowed" => {
-                let p: gcf_core::graph::Payload<std::borrow::Cow<str>> =
-                    floor(&decoded, std::borrow::Cow::Borrowed);
-                p.symbols.len()
-            }
-            "floor-owned" => floor(&decoded, String::from).symbols.len(),
-            "floor-shared" => floor_shared(&decoded, &ends).symbols.len(),
-            other => panic!("unknown operation {other}"),
-        };
+        let size = run(op, &ctx);
         times.push(start.elapsed().as_secs_f64() * 1e3);
         std::hint::black_box(size);
     }
@@ -81,6 +62,59 @@ fn main() {
         times[0],
         times[times.len() / 2]
     );
+}
+
+/// Everything the timed operations read, built before timing.
+struct Ctx<'a> {
+    payload: &'a gcf_core::graph::Payload<&'a str>,
+    real_borrowed: &'a gcf_core::graph::Payload<&'a str>,
+    owned: &'a gcf_core::graph::Payload,
+    text: &'a str,
+    oracle: &'a gcf_oracle::Payload,
+    oracle_owned: &'a gcf_oracle::Payload,
+    decoded: &'a gcf_core::graph::Payload,
+    ends: &'a [(usize, usize)],
+    encoder: std::cell::RefCell<gcf_core::graph::Encoder>,
+}
+
+/// One timed operation. Never inlined, so that callgrind can count just
+/// the operations (`--toggle-collect='graph_probe::run'`), not the setup.
+#[inline(never)]
+fn run(op: &str, c: &Ctx<'_>) -> usize {
+    match op {
+        "encode" => gcf_core::graph::encode(c.payload).unwrap().len(),
+        "encode-owned" => gcf_core::graph::encode(c.owned).unwrap().len(),
+        "encode-reused" => c.encoder.borrow_mut().encode(c.owned).unwrap().len(),
+        "encode-borrowed" => gcf_core::graph::encode(c.real_borrowed).unwrap().len(),
+        "decode" => gcf_core::graph::decode(c.text).unwrap().symbols.len(),
+        "decode-borrowed" => gcf_core::graph::decode_borrowed(c.text)
+            .unwrap()
+            .symbols
+            .len(),
+        "decode-shared" => gcf_core::graph::decode_shared(c.text)
+            .unwrap()
+            .symbols
+            .len(),
+        "crate-encode" => gcf_oracle::encode(c.oracle).len(),
+        "crate-encode-owned" => gcf_oracle::encode(c.oracle_owned).len(),
+        "crate-decode" => gcf_oracle::decode(c.text).unwrap().symbols.len(),
+        "copy" => {
+            let mut v = Vec::with_capacity(c.text.len());
+            v.extend_from_slice(c.text.as_bytes());
+            std::hint::black_box(&v);
+            v.len()
+        }
+        // Floors: the cost of building (and dropping) a decoded payload's
+        // vectors and strings alone, with no parsing.
+        "floor-borrowed" => {
+            let p: gcf_core::graph::Payload<std::borrow::Cow<str>> =
+                floor(c.decoded, std::borrow::Cow::Borrowed);
+            p.symbols.len()
+        }
+        "floor-owned" => floor(c.decoded, String::from).symbols.len(),
+        "floor-shared" => floor_shared(c.decoded, c.ends).symbols.len(),
+        other => panic!("unknown operation {other}"),
+    }
 }
 
 /// The `stream_graph` criterion bench (benches/stream.rs) as a probe: `n`

@@ -648,36 +648,88 @@ struct KnownEdge {
 
 /// The distinct `(edge type, written status)` pairs of a payload's edges.
 ///
-/// A payload has a handful of edge types, each usually one `&'static str`
-/// or one interned string: interning them by address checks each distinct
-/// label once, and shrinks the edges the sort moves to twelve bytes. Strings
-/// at new addresses (owned payloads) simply become new labels.
+/// A payload has a handful of edge types, but an owned payload (parsed from
+/// JSON, handed over by a binding) holds a separate copy of the type's text
+/// for every edge. Labels are therefore found by their *text*: types and
+/// statuses of up to 16 bytes become an exact [`ShortKey`] (a few word loads,
+/// no comparison loop, no hashing of the whole string), looked up in a small
+/// memo; each distinct label is checked once. Longer texts, and labels the
+/// memo has no room for, go through [`Labels::find_slow`].
 #[derive(Default)]
 struct Labels<'a> {
     labels: Vec<(&'a str, &'a str)>,
-    /// `(type address, type length, status address, status length) -> label`
-    /// for the labels seen so far (as many as fit).
-    recent: AddressMemo<(usize, usize, usize, usize)>,
-    /// Every label by its text, so that strings at new addresses (or
-    /// evicted from `recent`) find their label instead of adding one.
+    /// The [`ShortKey`]s of each label's type and written status, by label
+    /// (a key that matches nothing for texts longer than 16 bytes).
+    memo: TextMemo<(ShortKey, ShortKey)>,
+    /// The addresses and lengths of the type and status each label was last
+    /// seen at, by label: a borrowed payload's labels are usually one
+    /// `&'static str` each, found here without reading their text.
+    addresses: TextMemo<LabelAddress>,
+    /// Lookups found by text after missing by address.
+    copies: u32,
+    /// Every label by its text, once there are more than a linear scan
+    /// should visit ([`LINEAR_LIMIT`]).
     by_text: hashbrown::HashMap<(&'a str, &'a str), u32>,
 }
+
+/// `(type address, type length, status address, status length)`.
+type LabelAddress = (usize, usize, usize, usize);
+
+/// After this many lookups found by text but not by address, the strings
+/// are separate copies (an owned payload): addresses are no longer tried.
+const COPIES_LIMIT: u32 = 64;
+
+/// How many distinct kinds, provenances or labels a memo miss scans
+/// linearly before a hash map takes over.
+const LINEAR_LIMIT: usize = 32;
 
 impl<'a> Labels<'a> {
     /// The label of an edge, checking its tokens the first time they are seen.
     #[inline(always)]
     fn intern(&mut self, edge_type: &'a str, status: &'a str) -> Result<u32, Error> {
-        let key = (
+        let address = (
             edge_type.as_ptr() as usize,
             edge_type.len(),
             status.as_ptr() as usize,
             status.len(),
         );
-        let home = memo_home(key.0 ^ key.1 ^ key.2.rotate_left(29));
-        match self.recent.get(key, home) {
-            Some(label) => Ok(label),
-            None => self.intern_slow(edge_type, status, key, home),
+        let address_home = memo_home(address.0 ^ address.1 ^ address.2.rotate_left(29));
+        if self.copies < COPIES_LIMIT {
+            if let Some(label) = self.addresses.get(&address, address_home) {
+                return Ok(label);
+            }
         }
+        self.intern_by_text(edge_type, status, address, address_home)
+    }
+
+    #[inline(always)]
+    fn intern_by_text(
+        &mut self,
+        edge_type: &'a str,
+        status: &'a str,
+        address: LabelAddress,
+        address_home: usize,
+    ) -> Result<u32, Error> {
+        // `unchanged` is written as no status: key it as none.
+        let status = if status.len() == 9 && status == "unchanged" {
+            ""
+        } else {
+            status
+        };
+        if let (Some(t), Some(s)) = (ShortKey::of(edge_type), ShortKey::of(status)) {
+            let key = (t, s);
+            let home = memo_home(t.mixed() ^ s.mixed().rotate_left(31));
+            if let Some(label) = self.memo.get(&key, home) {
+                self.copies += 1;
+                if self.copies < COPIES_LIMIT {
+                    self.addresses.replace(address, address_home, label);
+                }
+                return Ok(label);
+            }
+            return self.intern_slow(edge_type, status, key, home, address, address_home);
+        }
+        let none = (ShortKey::NONE, ShortKey::NONE);
+        self.intern_slow(edge_type, status, none, 0, address, address_home)
     }
 
     #[cold]
@@ -686,24 +738,50 @@ impl<'a> Labels<'a> {
         &mut self,
         edge_type: &'a str,
         status: &'a str,
-        key: (usize, usize, usize, usize),
+        key: (ShortKey, ShortKey),
         home: usize,
+        address: LabelAddress,
+        address_home: usize,
     ) -> Result<u32, Error> {
         let written = check_edge(edge_type, status)?;
         let text = (edge_type, if written { status } else { "" });
-        let label = match self.by_text.get(&text) {
-            Some(&label) => label,
+        let label = match self.find_slow(text) {
+            Some(label) => label,
             None => {
                 let label = u32::try_from(self.labels.len()).map_err(|_| {
                     Error::new(ErrorKind::LimitExceeded, "too many distinct edge labels")
                 })?;
                 self.labels.push(text);
-                self.by_text.insert(text, label);
+                self.memo.keys.push(key);
+                self.addresses.keys.push(address);
+                if self.labels.len() > LINEAR_LIMIT {
+                    if self.by_text.is_empty() {
+                        for (k, &text) in self.labels.iter().enumerate() {
+                            self.by_text.insert(text, k as u32);
+                        }
+                    } else {
+                        self.by_text.insert(text, label);
+                    }
+                }
                 label
             }
         };
-        self.recent.insert(key, home, label);
+        if key.0 != ShortKey::NONE {
+            self.memo.insert(home, label);
+        }
+        self.addresses.replace(address, address_home, label);
         Ok(label)
+    }
+
+    /// The label whose text is `text`, without the memo.
+    fn find_slow(&self, text: (&str, &str)) -> Option<u32> {
+        if self.labels.len() > LINEAR_LIMIT {
+            return self.by_text.get(&text).copied();
+        }
+        self.labels
+            .iter()
+            .position(|&label| label == text)
+            .map(|k| k as u32)
     }
 
     #[inline]
@@ -1131,16 +1209,25 @@ fn resolve_edges<'a, S: AsRef<str>>(
 }
 
 /// Padded tokens for the kinds (abbreviated) or provenances of a payload's
-/// symbols, found by the string's address: a payload's few distinct kinds
-/// and provenances are usually each one `&'static str` or one interned
-/// string, so almost every lookup is one comparison in `recent`. Strings
-/// at new addresses (owned payloads) fall back to a map keyed by the text,
-/// so the token list stays as short as the set of distinct values.
+/// symbols, found by the string's text: a payload has a handful of distinct
+/// kinds and provenances, but an owned payload holds a separate copy for
+/// every symbol. Texts of up to 16 bytes (every kind and provenance in
+/// practice) become an exact [`ShortKey`] looked up in a small memo, so a
+/// lookup reads the string once and compares three words; each distinct
+/// text is checked once. Longer texts, and texts the memo has no room for,
+/// go through [`TokenCache::find_slow`].
 struct TokenCache<'a> {
     tokens: Vec<Token<'a>>,
-    /// `(address, length) -> token` of the strings seen so far (as many as
-    /// fit).
-    recent: AddressMemo<(usize, usize)>,
+    /// The text each token was made from.
+    texts: Vec<&'a str>,
+    memo: TextMemo<ShortKey>,
+    /// The address and length each token's text was last seen at: a
+    /// borrowed payload's kinds are usually one `&'static str` each, found
+    /// here without reading their text.
+    addresses: TextMemo<(usize, usize)>,
+    /// Lookups found by text after missing by address.
+    copies: u32,
+    /// Every text, once there are more than [`LINEAR_LIMIT`].
     by_text: hashbrown::HashMap<&'a str, u32>,
     /// What the field is called in an error.
     what: &'static str,
@@ -1152,7 +1239,10 @@ impl<'a> TokenCache<'a> {
     fn new(what: &'static str, written: fn(&'a str) -> &'a str) -> TokenCache<'a> {
         TokenCache {
             tokens: Vec::new(),
-            recent: AddressMemo::default(),
+            texts: Vec::new(),
+            memo: TextMemo::default(),
+            addresses: TextMemo::default(),
+            copies: 0,
             by_text: hashbrown::HashMap::new(),
             what,
             written,
@@ -1161,20 +1251,45 @@ impl<'a> TokenCache<'a> {
 
     /// The index of `text`'s token, checking the text the first time it
     /// is seen ([`check_token`]).
-    #[inline]
+    #[inline(always)]
     fn index(&mut self, text: &'a str) -> Result<u32, Error> {
-        let key = (text.as_ptr() as usize, text.len());
-        let home = memo_home(key.0 ^ key.1.rotate_left(32));
-        match self.recent.get(key, home) {
-            Some(index) => Ok(index),
-            None => self.miss(text, key, home),
+        let address = (text.as_ptr() as usize, text.len());
+        let address_home = memo_home(address.0 ^ address.1.rotate_left(32));
+        if self.copies < COPIES_LIMIT {
+            if let Some(index) = self.addresses.get(&address, address_home) {
+                return Ok(index);
+            }
+        }
+        match ShortKey::of(text) {
+            Some(key) => {
+                let home = memo_home(key.mixed());
+                match self.memo.get(&key, home) {
+                    Some(index) => {
+                        self.copies += 1;
+                        if self.copies < COPIES_LIMIT {
+                            self.addresses.replace(address, address_home, index);
+                        }
+                        Ok(index)
+                    }
+                    None => self.miss(text, key, home, address, address_home),
+                }
+            }
+            None => self.miss(text, ShortKey::NONE, 0, address, address_home),
         }
     }
 
     #[cold]
-    fn miss(&mut self, text: &'a str, key: (usize, usize), home: usize) -> Result<u32, Error> {
-        let index = match self.by_text.get(text) {
-            Some(&index) => index,
+    #[inline(never)]
+    fn miss(
+        &mut self,
+        text: &'a str,
+        key: ShortKey,
+        home: usize,
+        address: (usize, usize),
+        address_home: usize,
+    ) -> Result<u32, Error> {
+        let index = match self.find_slow(text) {
+            Some(index) => index,
             None => {
                 check_token(self.what, text)?;
                 let index = u32::try_from(self.tokens.len()).map_err(|_| {
@@ -1184,88 +1299,174 @@ impl<'a> TokenCache<'a> {
                     )
                 })?;
                 self.tokens.push(Token::new((self.written)(text)));
-                self.by_text.insert(text, index);
+                self.texts.push(text);
+                self.memo.keys.push(key);
+                self.addresses.keys.push(address);
+                if self.texts.len() > LINEAR_LIMIT {
+                    if self.by_text.is_empty() {
+                        for (k, &text) in self.texts.iter().enumerate() {
+                            self.by_text.insert(text, k as u32);
+                        }
+                    } else {
+                        self.by_text.insert(text, index);
+                    }
+                }
                 index
             }
         };
-        self.recent.insert(key, home, index);
+        if key != ShortKey::NONE {
+            self.memo.insert(home, index);
+        }
+        self.addresses.replace(address, address_home, index);
         Ok(index)
+    }
+
+    /// The token made from `text`, without the memo.
+    fn find_slow(&self, text: &str) -> Option<u32> {
+        if self.texts.len() > LINEAR_LIMIT {
+            return self.by_text.get(text).copied();
+        }
+        self.texts.iter().position(|&t| t == text).map(|k| k as u32)
     }
 }
 
-/// A fixed table from a string's address (and length) to a small index,
-/// for the few distinct kinds, provenances and edge labels of a payload:
-/// each is usually one `&'static str` or one interned string, so a lookup
-/// is almost always one comparison.
+/// A text of at most 16 bytes as three words that determine it exactly: its
+/// length and two (possibly overlapping) loads that together cover every
+/// byte. Comparing two keys compares the texts without a loop, and making
+/// one reads the text once.
+#[derive(Clone, Copy, PartialEq, Eq, Default, Debug)]
+struct ShortKey {
+    lo: u64,
+    hi: u64,
+    len: u64,
+}
+
+impl ShortKey {
+    /// Matches no text: [`ShortKey::of`] never gives a length above 16.
+    const NONE: ShortKey = ShortKey {
+        lo: 0,
+        hi: 0,
+        len: u64::MAX,
+    };
+
+    /// The key of `text`, or `None` when it is longer than 16 bytes.
+    #[inline(always)]
+    fn of(text: &str) -> Option<ShortKey> {
+        use crate::words::{load4, load8};
+        let b = text.as_bytes();
+        let n = b.len();
+        let (lo, hi) = if n >= 8 {
+            if n > 16 {
+                return None;
+            }
+            // Bytes 0..8 and n-8..n: all of them for n <= 16.
+            (load8(b, 0), load8(b, n - 8))
+        } else if n >= 4 {
+            (u64::from(load4(b, 0)), u64::from(load4(b, n - 4)))
+        } else if n > 0 {
+            // Bytes 0, n/2 and n-1: all of them for n <= 3.
+            let spread = u64::from(b[0]) | u64::from(b[n / 2]) << 8 | u64::from(b[n - 1]) << 16;
+            (spread, 0)
+        } else {
+            (0, 0)
+        };
+        Some(ShortKey {
+            lo,
+            hi,
+            len: n as u64,
+        })
+    }
+
+    /// The key's words mixed, for [`memo_home`].
+    #[inline(always)]
+    fn mixed(&self) -> usize {
+        (self.lo ^ self.hi.rotate_left(29) ^ self.len.rotate_left(53)) as usize
+    }
+}
+
+/// A small table from a key (the text of a kind, provenance or edge label)
+/// to the index of its token: slots hold `index + 1` (0 when free), and the
+/// keys sit in `keys`, by index, so the table itself is 128 bytes to set up
+/// per call.
 ///
 /// Slots are probed linearly from the key's home slot, so a handful of
-/// keys never evict each other whatever their addresses (a direct-mapped
-/// table lost half its lookups to two frequent labels sharing a slot). A key
-/// that finds no free slot among its probes replaces its home slot's entry;
-/// that entry's next lookup simply misses. No slot is ever emptied, so a
-/// lookup can stop at the first empty slot.
-struct AddressMemo<K> {
-    /// `(key, index + 1)`; 0 marks an empty slot.
-    slots: [(K, u32); MEMO_SLOTS],
+/// keys never evict each other whatever their homes. A key that finds no
+/// free slot among its probes replaces its home slot's entry; that entry's
+/// next lookup simply misses (and finds its index the slow way). No slot is
+/// ever emptied, so a lookup can stop at the first free slot.
+struct TextMemo<K> {
+    slots: [u16; MEMO_SLOTS],
+    /// The key of every index (`keys.len()` is the number of indexes).
+    keys: Vec<K>,
 }
 
 const MEMO_SLOTS: usize = 64;
 const MEMO_PROBES: usize = 4;
 
-impl<K: Copy + Default> Default for AddressMemo<K> {
-    fn default() -> AddressMemo<K> {
-        AddressMemo {
-            slots: [(K::default(), 0); MEMO_SLOTS],
+impl<K> Default for TextMemo<K> {
+    fn default() -> TextMemo<K> {
+        TextMemo {
+            slots: [0; MEMO_SLOTS],
+            keys: Vec::new(),
         }
     }
 }
 
-/// The [`AddressMemo`] home slot of a key whose addresses and lengths mix
-/// to `mixed`.
-#[inline]
+/// The [`TextMemo`] home slot of a key whose words mix to `mixed`.
+#[inline(always)]
 fn memo_home(mixed: usize) -> usize {
     ((mixed as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58) as usize
 }
 
-impl<K: Copy + PartialEq> AddressMemo<K> {
+impl<K: PartialEq> TextMemo<K> {
     /// The index kept for `key`, whose home slot is `home` (from
     /// [`memo_home`]); almost every lookup ends at the home slot.
     #[inline(always)]
-    fn get(&self, key: K, home: usize) -> Option<u32> {
-        if let Some(&(cached, value)) = self.slots.get(home) {
-            if cached == key && value != 0 {
-                return Some(value - 1);
+    fn get(&self, key: &K, home: usize) -> Option<u32> {
+        let slot = usize::from(self.slots[home % MEMO_SLOTS]);
+        if let Some(kept) = slot.checked_sub(1).and_then(|i| self.keys.get(i)) {
+            if kept == key {
+                return Some(slot as u32 - 1);
             }
         }
         self.probe(key, home)
     }
 
     #[inline(never)]
-    fn probe(&self, key: K, home: usize) -> Option<u32> {
-        for probe in 0..MEMO_PROBES {
-            let (cached, value) = self.slots[(home + probe) % MEMO_SLOTS];
-            if value == 0 {
-                return None;
-            }
-            if cached == key {
-                return Some(value - 1);
+    fn probe(&self, key: &K, home: usize) -> Option<u32> {
+        for probe in 1..MEMO_PROBES {
+            let slot = usize::from(self.slots[(home + probe) % MEMO_SLOTS]);
+            let index = slot.checked_sub(1)?;
+            if self.keys.get(index) == Some(key) {
+                return Some(index as u32);
             }
         }
         None
     }
 
-    fn insert(&mut self, key: K, home: usize, index: u32) {
-        let Some(value) = index.checked_add(1) else {
+    /// Makes `key` the key of `index` (replacing the one it had) and
+    /// remembers it at `home`.
+    #[inline]
+    fn replace(&mut self, key: K, home: usize, index: u32) {
+        if let Some(kept) = self.keys.get_mut(index as usize) {
+            *kept = key;
+            self.insert(home, index);
+        }
+    }
+
+    /// Remembers `index` (whose key is `keys[index]`) at `home`.
+    fn insert(&mut self, home: usize, index: u32) {
+        let Some(value) = index.checked_add(1).and_then(|v| u16::try_from(v).ok()) else {
             return;
         };
         for probe in 0..MEMO_PROBES {
             let slot = &mut self.slots[(home + probe) % MEMO_SLOTS];
-            if slot.1 == 0 || slot.0 == key {
-                *slot = (key, value);
+            if *slot == 0 || *slot == value {
+                *slot = value;
                 return;
             }
         }
-        self.slots[home % MEMO_SLOTS] = (key, value);
+        self.slots[home % MEMO_SLOTS] = value;
     }
 }
 
@@ -2006,30 +2207,58 @@ mod tests {
     }
 
     #[test]
-    fn address_memo_finds_what_it_keeps() {
-        let mut memo = AddressMemo::<(usize, usize)>::default();
+    fn text_memo_finds_what_it_keeps() {
+        let mut memo = TextMemo::<u64>::default();
         // Keys crowded onto four home slots, more than their probes hold.
-        let keys: Vec<((usize, usize), usize)> =
-            (0..40).map(|k| ((0x1000 + 8 * k, k), k % 4)).collect();
+        let keys: Vec<(u64, usize)> = (0..40).map(|k| (1000 + k, k as usize % 4)).collect();
         for (index, &(key, home)) in keys.iter().enumerate() {
-            assert_eq!(memo.get(key, home), None);
-            memo.insert(key, home, index as u32);
-            assert_eq!(memo.get(key, home), Some(index as u32));
+            assert_eq!(memo.get(&key, home), None);
+            memo.keys.push(key);
+            memo.insert(home, index as u32);
+            assert_eq!(memo.get(&key, home), Some(index as u32));
         }
         // Evicted keys miss; kept ones still give their own index.
         for (index, &(key, home)) in keys.iter().enumerate() {
-            let found = memo.get(key, home);
+            let found = memo.get(&key, home);
             assert!(found.is_none() || found == Some(index as u32));
         }
         // A handful of keys never evict each other, wherever they land.
-        let mut memo = AddressMemo::<(usize, usize)>::default();
+        let mut memo = TextMemo::<u64>::default();
         for k in 0..MEMO_PROBES {
-            memo.insert((k, 1), 5, k as u32);
+            memo.keys.push(k as u64);
+            memo.insert(5, k as u32);
         }
         for k in 0..MEMO_PROBES {
-            assert_eq!(memo.get((k, 1), 5), Some(k as u32));
+            assert_eq!(memo.get(&(k as u64), 5), Some(k as u32));
         }
-        assert_eq!(memo.get((99, 1), MEMO_SLOTS - 1), None);
+        assert_eq!(memo.get(&99, MEMO_SLOTS - 1), None);
+    }
+
+    #[test]
+    fn short_keys_are_equal_exactly_when_the_texts_are() {
+        // Every text of up to 16 bytes over a small alphabet differs from its
+        // neighbours in one byte at each position; keys must tell them apart.
+        let base = "abcdefghijklmnopq";
+        let mut texts: Vec<String> = Vec::new();
+        for len in 0..=16 {
+            let text = &base[..len];
+            texts.push(String::from(text));
+            for pos in 0..len {
+                let mut bytes = text.as_bytes().to_vec();
+                bytes[pos] = b'Z';
+                texts.push(String::from_utf8(bytes).unwrap());
+            }
+        }
+        for a in &texts {
+            for b in &texts {
+                assert_eq!(ShortKey::of(a) == ShortKey::of(b), a == b, "{a:?} {b:?}");
+            }
+            assert_ne!(ShortKey::of(a), Some(ShortKey::NONE));
+        }
+        assert_eq!(ShortKey::of(&base[..16]).unwrap().len, 16);
+        assert_eq!(ShortKey::of("abcdefghijklmnopqr"), None);
+        assert_eq!(ShortKey::of("é").unwrap(), ShortKey::of("é").unwrap());
+        assert_ne!(ShortKey::of("é"), ShortKey::of("è"));
     }
 
     #[test]
