@@ -3,7 +3,37 @@
 //! workload once, then runs the operation in a loop and prints the fastest
 //! and median iteration. Criterion (`cargo bench`) is the real measurement.
 
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
+
+/// Counts allocations (and reallocations), so the probe can report how
+/// many an operation makes per call.
+struct Counting;
+
+static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+
+// SAFETY: forwards every call to the system allocator unchanged.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Relaxed);
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Relaxed);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
 
 use gcf_benches::workload::{
     endpoints, floor, floor_shared, graph, oracle_from_owned, realistic_graph, SEED,
@@ -49,15 +79,17 @@ fn main() {
         encoder: std::cell::RefCell::new(encoder),
     };
     let mut times = Vec::with_capacity(iters);
+    let allocations = ALLOCATIONS.load(Relaxed);
     for _ in 0..iters {
         let start = Instant::now();
         let size = run(op, &ctx);
         times.push(start.elapsed().as_secs_f64() * 1e3);
         std::hint::black_box(size);
     }
+    let allocations = (ALLOCATIONS.load(Relaxed) - allocations) as f64 / iters.max(1) as f64;
     times.sort_by(f64::total_cmp);
     println!(
-        "{op} n={n} bytes={} min={:.4} ms median={:.4} ms",
+        "{op} n={n} bytes={} min={:.4} ms median={:.4} ms allocations/call={allocations:.1}",
         text.len(),
         times[0],
         times[times.len() / 2]

@@ -218,8 +218,8 @@ pub(crate) fn emission_order<'a, S: AsRef<str>>(
     }
     let order = sort_order(items, max_distance);
     let tokens = SymbolTokens {
-        kinds: kinds.tokens,
-        provenances: provenances.tokens,
+        kinds: kinds.entries,
+        provenances: provenances.entries,
         of,
         hasher,
         name_hashes,
@@ -231,8 +231,8 @@ pub(crate) fn emission_order<'a, S: AsRef<str>>(
 /// payload's symbols, and which of each every symbol has, so that writing a
 /// symbol line looks neither up again.
 pub(crate) struct SymbolTokens<'a> {
-    kinds: Vec<Token<'a>>,
-    provenances: Vec<Token<'a>>,
+    kinds: Vec<TokenEntry<'a>>,
+    provenances: Vec<TokenEntry<'a>>,
     /// `(kind, provenance)` of each symbol, in input order.
     of: Vec<(u32, u32)>,
     /// What hashed the names, for the name index.
@@ -266,8 +266,8 @@ impl<'a> SymbolTokens<'a> {
     fn of(&self, i: usize) -> (&Token<'a>, &Token<'a>) {
         let (kind, provenance) = self.of[i];
         (
-            &self.kinds[kind as usize],
-            &self.provenances[provenance as usize],
+            &self.kinds[kind as usize].token,
+            &self.provenances[provenance as usize].token,
         )
     }
 
@@ -655,21 +655,42 @@ struct KnownEdge {
 /// no comparison loop, no hashing of the whole string), looked up in a small
 /// memo; each distinct label is checked once. Longer texts, and labels the
 /// memo has no room for, go through [`Labels::find_slow`].
-#[derive(Default)]
 struct Labels<'a> {
-    labels: Vec<(&'a str, &'a str)>,
-    /// The [`ShortKey`]s of each label's type and written status, by label
-    /// (a key that matches nothing for texts longer than 16 bytes).
-    memo: TextMemo<(ShortKey, ShortKey)>,
-    /// The addresses and lengths of the type and status each label was last
-    /// seen at, by label: a borrowed payload's labels are usually one
+    entries: Vec<LabelEntry<'a>>,
+    /// Labels by the [`ShortKey`]s of their type and written status.
+    by_key: TextMemo,
+    /// Labels by the addresses and lengths of the type and status they were
+    /// last seen at: a borrowed payload's labels are usually one
     /// `&'static str` each, found here without reading their text.
-    addresses: TextMemo<LabelAddress>,
+    by_address: TextMemo,
     /// Lookups found by text after missing by address.
     copies: u32,
     /// Every label by its text, once there are more than a linear scan
     /// should visit ([`LINEAR_LIMIT`]).
     by_text: hashbrown::HashMap<(&'a str, &'a str), u32>,
+}
+
+/// A distinct label: its text and how it is found.
+#[derive(Clone, Copy)]
+struct LabelEntry<'a> {
+    /// `(edge type, written status)`.
+    text: (&'a str, &'a str),
+    /// The keys of `text` (both [`ShortKey::NONE`] past 16 bytes).
+    key: (ShortKey, ShortKey),
+    /// Where the type and status were last seen.
+    address: LabelAddress,
+}
+
+impl Default for Labels<'_> {
+    fn default() -> Self {
+        Labels {
+            entries: Vec::with_capacity(8),
+            by_key: TextMemo::default(),
+            by_address: TextMemo::default(),
+            copies: 0,
+            by_text: hashbrown::HashMap::new(),
+        }
+    }
 }
 
 /// `(type address, type length, status address, status length)`.
@@ -695,7 +716,10 @@ impl<'a> Labels<'a> {
         );
         let address_home = memo_home(address.0 ^ address.1 ^ address.2.rotate_left(29));
         if self.copies < COPIES_LIMIT {
-            if let Some(label) = self.addresses.get(&address, address_home) {
+            let entries = &self.entries;
+            if let Some(label) = self.by_address.get(address_home, |i| {
+                entries.get(i).is_some_and(|e| e.address == address)
+            }) {
                 return Ok(label);
             }
         }
@@ -719,10 +743,15 @@ impl<'a> Labels<'a> {
         if let (Some(t), Some(s)) = (ShortKey::of(edge_type), ShortKey::of(status)) {
             let key = (t, s);
             let home = memo_home(t.mixed() ^ s.mixed().rotate_left(31));
-            if let Some(label) = self.memo.get(&key, home) {
+            let entries = &self.entries;
+            if let Some(label) = self
+                .by_key
+                .get(home, |i| entries.get(i).is_some_and(|e| e.key == key))
+            {
                 self.copies += 1;
                 if self.copies < COPIES_LIMIT {
-                    self.addresses.replace(address, address_home, label);
+                    self.entries[label as usize].address = address;
+                    self.by_address.insert(address_home, label);
                 }
                 return Ok(label);
             }
@@ -748,16 +777,14 @@ impl<'a> Labels<'a> {
         let label = match self.find_slow(text) {
             Some(label) => label,
             None => {
-                let label = u32::try_from(self.labels.len()).map_err(|_| {
+                let label = u32::try_from(self.entries.len()).map_err(|_| {
                     Error::new(ErrorKind::LimitExceeded, "too many distinct edge labels")
                 })?;
-                self.labels.push(text);
-                self.memo.keys.push(key);
-                self.addresses.keys.push(address);
-                if self.labels.len() > LINEAR_LIMIT {
+                self.entries.push(LabelEntry { text, key, address });
+                if self.entries.len() > LINEAR_LIMIT {
                     if self.by_text.is_empty() {
-                        for (k, &text) in self.labels.iter().enumerate() {
-                            self.by_text.insert(text, k as u32);
+                        for (k, e) in self.entries.iter().enumerate() {
+                            self.by_text.insert(e.text, k as u32);
                         }
                     } else {
                         self.by_text.insert(text, label);
@@ -767,34 +794,44 @@ impl<'a> Labels<'a> {
             }
         };
         if key.0 != ShortKey::NONE {
-            self.memo.insert(home, label);
+            self.by_key.insert(home, label);
         }
-        self.addresses.replace(address, address_home, label);
+        if let Some(entry) = self.entries.get_mut(label as usize) {
+            entry.address = address;
+            self.by_address.insert(address_home, label);
+        }
         Ok(label)
     }
 
     /// The label whose text is `text`, without the memo.
     fn find_slow(&self, text: (&str, &str)) -> Option<u32> {
-        if self.labels.len() > LINEAR_LIMIT {
+        if self.entries.len() > LINEAR_LIMIT {
             return self.by_text.get(&text).copied();
         }
-        self.labels
+        self.entries
             .iter()
-            .position(|&label| label == text)
+            .position(|e| e.text == text)
             .map(|k| k as u32)
     }
 
     #[inline]
     fn get(&self, label: u32) -> (&'a str, &'a str) {
-        self.labels.get(label as usize).copied().unwrap_or(("", ""))
+        self.entries
+            .get(label as usize)
+            .map_or(("", ""), |e| e.text)
+    }
+
+    /// The number of labels.
+    fn len(&self) -> usize {
+        self.entries.len()
     }
 
     /// Each label's rank in edge-type order (labels with one type share a
     /// rank), so that sorting edges compares integers, not strings.
     fn type_ranks(&self) -> Vec<u32> {
-        let mut by_type: Vec<u32> = (0..self.labels.len() as u32).collect();
+        let mut by_type: Vec<u32> = (0..self.len() as u32).collect();
         by_type.sort_by(|&a, &b| self.get(a).0.cmp(self.get(b).0));
-        let mut ranks = vec![0u32; self.labels.len()];
+        let mut ranks = vec![0u32; self.len()];
         let mut rank = 0;
         for (k, &label) in by_type.iter().enumerate() {
             if k > 0 && self.get(by_type[k - 1]).0 != self.get(label).0 {
@@ -944,23 +981,28 @@ impl RunEdge {
     }
 }
 
-/// The text after the ids of each label's edge lines: ` type[ status]\n`.
-fn label_suffixes(labels: &Labels<'_>) -> Vec<Vec<u8>> {
-    labels
-        .labels
+/// The text after the ids of each label's edge lines, ` type[ status]\n`,
+/// one after the other in one buffer, and where each ends.
+fn label_suffixes(labels: &Labels<'_>) -> (Vec<u8>, Vec<usize>) {
+    let total = labels
+        .entries
         .iter()
-        .map(|&(edge_type, status)| {
-            let mut suffix = Vec::with_capacity(edge_type.len() + status.len() + 3);
-            suffix.push(b' ');
-            suffix.extend_from_slice(edge_type.as_bytes());
-            if !status.is_empty() {
-                suffix.push(b' ');
-                suffix.extend_from_slice(status.as_bytes());
-            }
-            suffix.push(b'\n');
-            suffix
-        })
-        .collect()
+        .map(|e| e.text.0.len() + e.text.1.len() + 3)
+        .sum();
+    let mut bytes = Vec::with_capacity(total);
+    let mut ends = Vec::with_capacity(labels.len());
+    for e in &labels.entries {
+        let (edge_type, status) = e.text;
+        bytes.push(b' ');
+        bytes.extend_from_slice(edge_type.as_bytes());
+        if !status.is_empty() {
+            bytes.push(b' ');
+            bytes.extend_from_slice(status.as_bytes());
+        }
+        bytes.push(b'\n');
+        ends.push(bytes.len());
+    }
+    (bytes, ends)
 }
 
 /// Writes sorted edge lines `@target<@source type[ status]`, each assembled
@@ -974,8 +1016,16 @@ fn write_edge_lines(
     ids: &Ids<'_>,
     texts: Option<&IdTexts>,
 ) -> Result<(), Error> {
-    let suffixes = label_suffixes(labels);
-    let tokens: Vec<Token<'_>> = suffixes.iter().map(|s| Token::from_bytes(s)).collect();
+    let (suffixes, ends) = label_suffixes(labels);
+    let mut begin = 0;
+    let tokens: Vec<Token<'_>> = ends
+        .iter()
+        .map(|&end| {
+            let token = Token::from_bytes(&suffixes[begin..end]);
+            begin = end;
+            token
+        })
+        .collect();
     let longest = tokens.iter().map(Token::len).max().unwrap_or(0);
     let max_line = 1 + MAX_DIGITS + 2 + MAX_DIGITS + longest;
     match edges {
@@ -1138,7 +1188,11 @@ fn prepare<'a, S: AsRef<str>>(
             Ids::Session(_) => Vec::new(),
         };
         let known = resolve_edges(&index, &payload.edges, &mut labels, &mut per_source)?;
-        let longest = labels.labels.iter().map(|(t, s)| t.len() + s.len()).max();
+        let longest = labels
+            .entries
+            .iter()
+            .map(|e| e.text.0.len() + e.text.1.len())
+            .max();
         len_hint = len_hint.saturating_add(
             known
                 .len()
@@ -1217,14 +1271,13 @@ fn resolve_edges<'a, S: AsRef<str>>(
 /// text is checked once. Longer texts, and texts the memo has no room for,
 /// go through [`TokenCache::find_slow`].
 struct TokenCache<'a> {
-    tokens: Vec<Token<'a>>,
-    /// The text each token was made from.
-    texts: Vec<&'a str>,
-    memo: TextMemo<ShortKey>,
-    /// The address and length each token's text was last seen at: a
-    /// borrowed payload's kinds are usually one `&'static str` each, found
-    /// here without reading their text.
-    addresses: TextMemo<(usize, usize)>,
+    entries: Vec<TokenEntry<'a>>,
+    /// Entries by their text's [`ShortKey`].
+    by_key: TextMemo,
+    /// Entries by the address their text was last seen at: a borrowed
+    /// payload's kinds are usually one `&'static str` each, found here
+    /// without reading their text.
+    by_address: TextMemo,
     /// Lookups found by text after missing by address.
     copies: u32,
     /// Every text, once there are more than [`LINEAR_LIMIT`].
@@ -1235,13 +1288,25 @@ struct TokenCache<'a> {
     written: fn(&'a str) -> &'a str,
 }
 
+/// A distinct kind or provenance: what is written, and how it is found.
+#[derive(Clone, Copy)]
+pub(crate) struct TokenEntry<'a> {
+    token: Token<'a>,
+    /// The text the token was made from.
+    text: &'a str,
+    /// `text`'s key ([`ShortKey::NONE`] past 16 bytes).
+    key: ShortKey,
+    /// `(address, length)` of the string it was last seen in.
+    address: (usize, usize),
+}
+
 impl<'a> TokenCache<'a> {
     fn new(what: &'static str, written: fn(&'a str) -> &'a str) -> TokenCache<'a> {
         TokenCache {
-            tokens: Vec::new(),
-            texts: Vec::new(),
-            memo: TextMemo::default(),
-            addresses: TextMemo::default(),
+            // A payload's kinds are rarely more, its provenances far fewer.
+            entries: Vec::with_capacity(8),
+            by_key: TextMemo::default(),
+            by_address: TextMemo::default(),
             copies: 0,
             by_text: hashbrown::HashMap::new(),
             what,
@@ -1255,19 +1320,26 @@ impl<'a> TokenCache<'a> {
     fn index(&mut self, text: &'a str) -> Result<u32, Error> {
         let address = (text.as_ptr() as usize, text.len());
         let address_home = memo_home(address.0 ^ address.1.rotate_left(32));
+        let entries = &self.entries;
         if self.copies < COPIES_LIMIT {
-            if let Some(index) = self.addresses.get(&address, address_home) {
+            if let Some(index) = self.by_address.get(address_home, |i| {
+                entries.get(i).is_some_and(|e| e.address == address)
+            }) {
                 return Ok(index);
             }
         }
         match ShortKey::of(text) {
             Some(key) => {
                 let home = memo_home(key.mixed());
-                match self.memo.get(&key, home) {
+                match self
+                    .by_key
+                    .get(home, |i| entries.get(i).is_some_and(|e| e.key == key))
+                {
                     Some(index) => {
                         self.copies += 1;
                         if self.copies < COPIES_LIMIT {
-                            self.addresses.replace(address, address_home, index);
+                            self.entries[index as usize].address = address;
+                            self.by_address.insert(address_home, index);
                         }
                         Ok(index)
                     }
@@ -1292,20 +1364,22 @@ impl<'a> TokenCache<'a> {
             Some(index) => index,
             None => {
                 check_token(self.what, text)?;
-                let index = u32::try_from(self.tokens.len()).map_err(|_| {
+                let index = u32::try_from(self.entries.len()).map_err(|_| {
                     Error::new(
                         ErrorKind::LimitExceeded,
                         alloc::format!("too many distinct {}s", self.what),
                     )
                 })?;
-                self.tokens.push(Token::new((self.written)(text)));
-                self.texts.push(text);
-                self.memo.keys.push(key);
-                self.addresses.keys.push(address);
-                if self.texts.len() > LINEAR_LIMIT {
+                self.entries.push(TokenEntry {
+                    token: Token::new((self.written)(text)),
+                    text,
+                    key,
+                    address,
+                });
+                if self.entries.len() > LINEAR_LIMIT {
                     if self.by_text.is_empty() {
-                        for (k, &text) in self.texts.iter().enumerate() {
-                            self.by_text.insert(text, k as u32);
+                        for (k, e) in self.entries.iter().enumerate() {
+                            self.by_text.insert(e.text, k as u32);
                         }
                     } else {
                         self.by_text.insert(text, index);
@@ -1315,18 +1389,24 @@ impl<'a> TokenCache<'a> {
             }
         };
         if key != ShortKey::NONE {
-            self.memo.insert(home, index);
+            self.by_key.insert(home, index);
         }
-        self.addresses.replace(address, address_home, index);
+        if let Some(entry) = self.entries.get_mut(index as usize) {
+            entry.address = address;
+            self.by_address.insert(address_home, index);
+        }
         Ok(index)
     }
 
     /// The token made from `text`, without the memo.
     fn find_slow(&self, text: &str) -> Option<u32> {
-        if self.texts.len() > LINEAR_LIMIT {
+        if self.entries.len() > LINEAR_LIMIT {
             return self.by_text.get(text).copied();
         }
-        self.texts.iter().position(|&t| t == text).map(|k| k as u32)
+        self.entries
+            .iter()
+            .position(|e| e.text == text)
+            .map(|k| k as u32)
     }
 }
 
@@ -1384,30 +1464,27 @@ impl ShortKey {
     }
 }
 
-/// A small table from a key (the text of a kind, provenance or edge label)
-/// to the index of its token: slots hold `index + 1` (0 when free), and the
-/// keys sit in `keys`, by index, so the table itself is 128 bytes to set up
-/// per call.
+/// A small table from a key (the text of a kind, provenance or edge label,
+/// or the address it was seen at) to the index of its entry: slots hold
+/// `index + 1` (0 when free), and the keys sit in the entries, so the table
+/// itself is 128 bytes to set up per call.
 ///
 /// Slots are probed linearly from the key's home slot, so a handful of
 /// keys never evict each other whatever their homes. A key that finds no
 /// free slot among its probes replaces its home slot's entry; that entry's
 /// next lookup simply misses (and finds its index the slow way). No slot is
 /// ever emptied, so a lookup can stop at the first free slot.
-struct TextMemo<K> {
+struct TextMemo {
     slots: [u16; MEMO_SLOTS],
-    /// The key of every index (`keys.len()` is the number of indexes).
-    keys: Vec<K>,
 }
 
 const MEMO_SLOTS: usize = 64;
 const MEMO_PROBES: usize = 4;
 
-impl<K> Default for TextMemo<K> {
-    fn default() -> TextMemo<K> {
+impl Default for TextMemo {
+    fn default() -> TextMemo {
         TextMemo {
             slots: [0; MEMO_SLOTS],
-            keys: Vec::new(),
         }
     }
 }
@@ -1418,43 +1495,27 @@ fn memo_home(mixed: usize) -> usize {
     ((mixed as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58) as usize
 }
 
-impl<K: PartialEq> TextMemo<K> {
-    /// The index kept for `key`, whose home slot is `home` (from
-    /// [`memo_home`]); almost every lookup ends at the home slot.
+impl TextMemo {
+    /// The index kept at `home` (from [`memo_home`]) or a few slots on
+    /// whose entry `matches`; almost every lookup ends at the home slot.
     #[inline(always)]
-    fn get(&self, key: &K, home: usize) -> Option<u32> {
+    fn get(&self, home: usize, matches: impl Fn(usize) -> bool) -> Option<u32> {
         let slot = usize::from(self.slots[home % MEMO_SLOTS]);
-        if let Some(kept) = slot.checked_sub(1).and_then(|i| self.keys.get(i)) {
-            if kept == key {
-                return Some(slot as u32 - 1);
-            }
+        let index = slot.checked_sub(1)?;
+        if matches(index) {
+            return Some(index as u32);
         }
-        self.probe(key, home)
-    }
-
-    #[inline(never)]
-    fn probe(&self, key: &K, home: usize) -> Option<u32> {
         for probe in 1..MEMO_PROBES {
             let slot = usize::from(self.slots[(home + probe) % MEMO_SLOTS]);
             let index = slot.checked_sub(1)?;
-            if self.keys.get(index) == Some(key) {
+            if matches(index) {
                 return Some(index as u32);
             }
         }
         None
     }
 
-    /// Makes `key` the key of `index` (replacing the one it had) and
-    /// remembers it at `home`.
-    #[inline]
-    fn replace(&mut self, key: K, home: usize, index: u32) {
-        if let Some(kept) = self.keys.get_mut(index as usize) {
-            *kept = key;
-            self.insert(home, index);
-        }
-    }
-
-    /// Remembers `index` (whose key is `keys[index]`) at `home`.
+    /// Remembers `index` at `home`.
     fn insert(&mut self, home: usize, index: u32) {
         let Some(value) = index.checked_add(1).and_then(|v| u16::try_from(v).ok()) else {
             return;
@@ -2208,30 +2269,30 @@ mod tests {
 
     #[test]
     fn text_memo_finds_what_it_keeps() {
-        let mut memo = TextMemo::<u64>::default();
+        let mut memo = TextMemo::default();
+        let mut keys: Vec<u64> = Vec::new();
         // Keys crowded onto four home slots, more than their probes hold.
-        let keys: Vec<(u64, usize)> = (0..40).map(|k| (1000 + k, k as usize % 4)).collect();
-        for (index, &(key, home)) in keys.iter().enumerate() {
-            assert_eq!(memo.get(&key, home), None);
-            memo.keys.push(key);
+        let crowded: Vec<(u64, usize)> = (0..40).map(|k| (1000 + k, k as usize % 4)).collect();
+        for (index, &(key, home)) in crowded.iter().enumerate() {
+            assert_eq!(memo.get(home, |i| keys[i] == key), None);
+            keys.push(key);
             memo.insert(home, index as u32);
-            assert_eq!(memo.get(&key, home), Some(index as u32));
+            assert_eq!(memo.get(home, |i| keys[i] == key), Some(index as u32));
         }
         // Evicted keys miss; kept ones still give their own index.
-        for (index, &(key, home)) in keys.iter().enumerate() {
-            let found = memo.get(&key, home);
+        for (index, &(key, home)) in crowded.iter().enumerate() {
+            let found = memo.get(home, |i| keys[i] == key);
             assert!(found.is_none() || found == Some(index as u32));
         }
         // A handful of keys never evict each other, wherever they land.
-        let mut memo = TextMemo::<u64>::default();
+        let mut memo = TextMemo::default();
         for k in 0..MEMO_PROBES {
-            memo.keys.push(k as u64);
             memo.insert(5, k as u32);
         }
         for k in 0..MEMO_PROBES {
-            assert_eq!(memo.get(&(k as u64), 5), Some(k as u32));
+            assert_eq!(memo.get(5, |i| i == k), Some(k as u32));
         }
-        assert_eq!(memo.get(&99, MEMO_SLOTS - 1), None);
+        assert_eq!(memo.get(MEMO_SLOTS - 1, |_| true), None);
     }
 
     #[test]
