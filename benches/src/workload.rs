@@ -12,8 +12,9 @@ use serde_json::{json, Value as Json};
 /// The seed used by every benchmark and by the report.
 pub const SEED: u64 = 0x6cf_2026;
 
-/// Graph sizes measured by the buffered benchmarks.
-pub const GRAPH_SIZES: [usize; 4] = [100, 1_000, 10_000, 100_000];
+/// Graph sizes measured by the buffered benchmarks: 10-300 symbols is what
+/// an MCP tool result usually holds, where the per-call cost dominates.
+pub const GRAPH_SIZES: [usize; 6] = [10, 30, 100, 1_000, 10_000, 100_000];
 
 /// A small, fast, well-mixed generator (SplitMix64); no dependency, stable forever.
 #[derive(Debug, Clone)]
@@ -325,6 +326,160 @@ impl GraphWorkload {
     pub fn json(&self) -> Json {
         gcf_core::graph::payload_to_json(&self.payload())
     }
+
+    /// The payload as a caller hands it over: written to JSON text, parsed
+    /// back by serde_json and converted with `payload_from_json`, so every
+    /// string (each edge's endpoints, each kind and edge type) is its own
+    /// allocation, as from a JSON parser, Node, Python or a C caller.
+    pub fn owned_payload(&self) -> gcf_core::graph::Payload<String> {
+        let text = serde_json::to_string(&self.json()).unwrap();
+        let parsed: Json = serde_json::from_str(&text).unwrap();
+        gcf_core::graph::payload_from_json(&parsed).unwrap()
+    }
+}
+
+/// The workload of the headline rows: [`graph`]'s symbols and edges with
+/// scores rounded to four decimals (what a ranker reports) and the symbols
+/// shuffled, so that neither memory order nor input order says anything
+/// about emission order. Edges stay grouped by source (as a producer walking
+/// the graph emits them), but the sources come in shuffled order.
+pub fn realistic_graph(n: usize, seed: u64) -> GraphWorkload {
+    let w = graph(n, seed);
+    let mut rng = Rng::new(seed ^ 0x5_4ff1e ^ n as u64);
+    // `from[k]`: the generated symbol placed at position `k`.
+    let mut from: Vec<usize> = (0..n).collect();
+    for i in (1..n).rev() {
+        from.swap(i, rng.below(i + 1));
+    }
+    let mut to = vec![0u32; n];
+    for (k, &i) in from.iter().enumerate() {
+        to[i] = k as u32;
+    }
+    let symbols = from
+        .iter()
+        .map(|&i| {
+            let mut s = w.symbols[i].clone();
+            s.score = (s.score * 10_000.0).round() / 10_000.0;
+            s
+        })
+        .collect();
+    let edges = w
+        .edges
+        .iter()
+        .map(|&(s, t, ty)| (to[s as usize], to[t as usize], ty))
+        .collect();
+    GraphWorkload { symbols, edges }
+}
+
+/// A reference-crate payload with the strings of `p`.
+pub fn oracle_from_owned(p: &gcf_core::graph::Payload<String>) -> gcf_oracle::Payload {
+    gcf_oracle::Payload {
+        tool: p.tool.clone(),
+        tokens_used: p.tokens_used as i64,
+        token_budget: p.token_budget as i64,
+        pack_root: p.pack_root.clone(),
+        symbols: p
+            .symbols
+            .iter()
+            .map(|s| gcf_oracle::Symbol {
+                qualified_name: s.qualified_name.clone(),
+                kind: s.kind.clone(),
+                score: s.score,
+                provenance: s.provenance.clone(),
+                distance: s.distance as i32,
+                signature: String::new(),
+                components: Default::default(),
+            })
+            .collect(),
+        edges: p
+            .edges
+            .iter()
+            .map(|e| oracle_edge(&e.source, &e.target, &e.edge_type))
+            .collect(),
+    }
+}
+
+/// What an owned decode cannot avoid: a payload shaped like `p` (same
+/// symbols and edges, same string lengths) with every string allocated and
+/// filled by `make`, and no parsing. Dropping it is the other half.
+pub fn floor<'a, S: Default>(
+    p: &'a gcf_core::graph::Payload,
+    mut make: impl FnMut(&'a str) -> S,
+) -> gcf_core::graph::Payload<S> {
+    let mut symbols = Vec::with_capacity(p.symbols.len());
+    for s in &p.symbols {
+        symbols.push(gcf_core::graph::Symbol::new(
+            make(std::hint::black_box(&s.qualified_name)),
+            make(&s.kind),
+            s.score,
+            make(&s.provenance),
+            s.distance,
+        ));
+    }
+    let mut edges = Vec::with_capacity(p.edges.len());
+    for e in &p.edges {
+        edges.push(gcf_core::graph::Edge {
+            source: make(std::hint::black_box(&e.source)),
+            target: make(&e.target),
+            edge_type: make(&e.edge_type),
+            status: make(&e.status),
+        });
+    }
+    gcf_core::graph::Payload {
+        symbols,
+        edges,
+        ..gcf_core::graph::Payload::default()
+    }
+}
+
+/// Each edge's endpoints of `p` as symbol indexes, for [`floor_shared`].
+pub fn endpoints(p: &gcf_core::graph::Payload) -> Vec<(usize, usize)> {
+    let index: std::collections::HashMap<&str, usize> = p
+        .symbols
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.qualified_name.as_str(), i))
+        .collect();
+    p.edges
+        .iter()
+        .map(|e| (index[e.source.as_str()], index[e.target.as_str()]))
+        .collect()
+}
+
+/// What a shared decode cannot avoid: one `Arc<str>` per name, cloned for
+/// each edge endpoint, one per distinct label, with no parsing and no
+/// lookups; dropping it is the other half.
+pub fn floor_shared(
+    p: &gcf_core::graph::Payload,
+    endpoints: &[(usize, usize)],
+) -> gcf_core::graph::Payload<std::sync::Arc<str>> {
+    use std::sync::Arc;
+    let label: Arc<str> = Arc::from("function");
+    let mut symbols = Vec::with_capacity(p.symbols.len());
+    for s in &p.symbols {
+        symbols.push(gcf_core::graph::Symbol::new(
+            Arc::from(std::hint::black_box(s.qualified_name.as_str())),
+            Arc::clone(&label),
+            s.score,
+            Arc::clone(&label),
+            s.distance,
+        ));
+    }
+    let mut edges = Vec::with_capacity(endpoints.len());
+    for &(source, target) in endpoints {
+        let (source, target) = std::hint::black_box((source, target));
+        edges.push(gcf_core::graph::Edge {
+            source: Arc::clone(&symbols[source].qualified_name),
+            target: Arc::clone(&symbols[target].qualified_name),
+            edge_type: Arc::clone(&label),
+            status: Arc::clone(&label),
+        });
+    }
+    gcf_core::graph::Payload {
+        symbols,
+        edges,
+        ..gcf_core::graph::Payload::default()
+    }
 }
 
 /// A reference-crate symbol with the fields of `s`.
@@ -632,6 +787,48 @@ mod tests {
             .iter()
             .all(|s| (0.0..1.0).contains(&s.score) && s.distance <= 3));
         assert!((0..4).all(|d| w.symbols.iter().any(|s| s.distance == d)));
+    }
+
+    /// The headline workloads, owned and borrowed, at every benchmarked
+    /// size but the largest (the bench itself checks that one before timing).
+    #[test]
+    fn realistic_graph_encodes_like_the_reference_crate_at_every_size() {
+        for n in GRAPH_SIZES.into_iter().filter(|&n| n <= 10_000) {
+            let w = realistic_graph(n, SEED);
+            let owned = w.owned_payload();
+            let theirs = gcf_oracle::encode(&oracle_from_owned(&owned));
+            assert_eq!(oracle_from_owned(&owned), w.oracle_payload(), "{n}");
+            let ours = gcf_core::graph::encode(&owned).unwrap();
+            assert_eq!(ours, theirs, "owned, {n} symbols");
+            assert_eq!(
+                gcf_core::graph::encode(&w.payload()).unwrap(),
+                theirs,
+                "borrowed, {n} symbols"
+            );
+            // A reused encoder gives the same bytes call after call.
+            let encoder = gcf_core::graph::Encoder::new();
+            for _ in 0..2 {
+                assert_eq!(encoder.encode(&owned).unwrap(), theirs, "reused, {n}");
+            }
+            let back = gcf_core::graph::decode(&ours).unwrap();
+            let crate_back = gcf_oracle::decode(&ours).unwrap();
+            assert_eq!(back.symbols.len(), crate_back.symbols.len());
+            assert_eq!(back.edges.len(), crate_back.edges.len());
+            for (a, b) in back.edges.iter().zip(&crate_back.edges) {
+                assert_eq!((&a.source, &a.target), (&b.source, &b.target));
+            }
+            // Four-decimal scores and shuffled symbols, as advertised.
+            assert!(owned
+                .symbols
+                .iter()
+                .all(|s| (s.score * 10_000.0).round() / 10_000.0 == s.score));
+            let generated = graph(n, SEED);
+            assert!(owned
+                .symbols
+                .iter()
+                .zip(&generated.symbols)
+                .any(|(a, b)| a.qualified_name != b.qualified_name));
+        }
     }
 
     #[test]

@@ -218,8 +218,8 @@ pub(crate) fn emission_order<'a, S: AsRef<str>>(
     }
     let order = sort_order(items, max_distance);
     let tokens = SymbolTokens {
-        kinds: kinds.tokens,
-        provenances: provenances.tokens,
+        kinds: kinds.entries,
+        provenances: provenances.entries,
         of,
         hasher,
         name_hashes,
@@ -231,8 +231,8 @@ pub(crate) fn emission_order<'a, S: AsRef<str>>(
 /// payload's symbols, and which of each every symbol has, so that writing a
 /// symbol line looks neither up again.
 pub(crate) struct SymbolTokens<'a> {
-    kinds: Vec<Token<'a>>,
-    provenances: Vec<Token<'a>>,
+    kinds: Vec<TokenEntry<'a>>,
+    provenances: Vec<TokenEntry<'a>>,
     /// `(kind, provenance)` of each symbol, in input order.
     of: Vec<(u32, u32)>,
     /// What hashed the names, for the name index.
@@ -266,8 +266,8 @@ impl<'a> SymbolTokens<'a> {
     fn of(&self, i: usize) -> (&Token<'a>, &Token<'a>) {
         let (kind, provenance) = self.of[i];
         (
-            &self.kinds[kind as usize],
-            &self.provenances[provenance as usize],
+            &self.kinds[kind as usize].token,
+            &self.provenances[provenance as usize].token,
         )
     }
 
@@ -648,36 +648,117 @@ struct KnownEdge {
 
 /// The distinct `(edge type, written status)` pairs of a payload's edges.
 ///
-/// A payload has a handful of edge types, each usually one `&'static str`
-/// or one interned string: interning them by address checks each distinct
-/// label once, and shrinks the edges the sort moves to twelve bytes. Strings
-/// at new addresses (owned payloads) simply become new labels.
-#[derive(Default)]
+/// A payload has a handful of edge types, but an owned payload (parsed from
+/// JSON, handed over by a binding) holds a separate copy of the type's text
+/// for every edge. Labels are therefore found by their *text*: types and
+/// statuses of up to 16 bytes become an exact [`ShortKey`] (a few word loads,
+/// no comparison loop, no hashing of the whole string), looked up in a small
+/// memo; each distinct label is checked once. Longer texts, and labels the
+/// memo has no room for, go through [`Labels::find_slow`].
 struct Labels<'a> {
-    labels: Vec<(&'a str, &'a str)>,
-    /// `(type address, type length, status address, status length) -> label`
-    /// for the labels seen so far (as many as fit).
-    recent: AddressMemo<(usize, usize, usize, usize)>,
-    /// Every label by its text, so that strings at new addresses (or
-    /// evicted from `recent`) find their label instead of adding one.
+    entries: Vec<LabelEntry<'a>>,
+    /// Labels by the [`ShortKey`]s of their type and written status.
+    by_key: TextMemo,
+    /// Labels by the addresses and lengths of the type and status they were
+    /// last seen at: a borrowed payload's labels are usually one
+    /// `&'static str` each, found here without reading their text.
+    by_address: TextMemo,
+    /// Lookups found by text after missing by address.
+    copies: u32,
+    /// Every label by its text, once there are more than a linear scan
+    /// should visit ([`LINEAR_LIMIT`]).
     by_text: hashbrown::HashMap<(&'a str, &'a str), u32>,
 }
+
+/// A distinct label: its text and how it is found.
+#[derive(Clone, Copy)]
+struct LabelEntry<'a> {
+    /// `(edge type, written status)`.
+    text: (&'a str, &'a str),
+    /// The keys of `text` (both [`ShortKey::NONE`] past 16 bytes).
+    key: (ShortKey, ShortKey),
+    /// Where the type and status were last seen.
+    address: LabelAddress,
+}
+
+impl Default for Labels<'_> {
+    fn default() -> Self {
+        Labels {
+            entries: Vec::with_capacity(8),
+            by_key: TextMemo::default(),
+            by_address: TextMemo::default(),
+            copies: 0,
+            by_text: hashbrown::HashMap::new(),
+        }
+    }
+}
+
+/// `(type address, type length, status address, status length)`.
+type LabelAddress = (usize, usize, usize, usize);
+
+/// After this many lookups found by text but not by address, the strings
+/// are separate copies (an owned payload): addresses are no longer tried.
+const COPIES_LIMIT: u32 = 64;
+
+/// How many distinct kinds, provenances or labels a memo miss scans
+/// linearly before a hash map takes over.
+const LINEAR_LIMIT: usize = 32;
 
 impl<'a> Labels<'a> {
     /// The label of an edge, checking its tokens the first time they are seen.
     #[inline(always)]
     fn intern(&mut self, edge_type: &'a str, status: &'a str) -> Result<u32, Error> {
-        let key = (
+        let address = (
             edge_type.as_ptr() as usize,
             edge_type.len(),
             status.as_ptr() as usize,
             status.len(),
         );
-        let home = memo_home(key.0 ^ key.1 ^ key.2.rotate_left(29));
-        match self.recent.get(key, home) {
-            Some(label) => Ok(label),
-            None => self.intern_slow(edge_type, status, key, home),
+        let address_home = memo_home(address.0 ^ address.1 ^ address.2.rotate_left(29));
+        if self.copies < COPIES_LIMIT {
+            let entries = &self.entries;
+            if let Some(label) = self.by_address.get(address_home, |i| {
+                entries.get(i).is_some_and(|e| e.address == address)
+            }) {
+                return Ok(label);
+            }
         }
+        self.intern_by_text(edge_type, status, address, address_home)
+    }
+
+    #[inline(always)]
+    fn intern_by_text(
+        &mut self,
+        edge_type: &'a str,
+        status: &'a str,
+        address: LabelAddress,
+        address_home: usize,
+    ) -> Result<u32, Error> {
+        // `unchanged` is written as no status: key it as none.
+        let status = if status.len() == 9 && status == "unchanged" {
+            ""
+        } else {
+            status
+        };
+        if let (Some(t), Some(s)) = (ShortKey::of(edge_type), ShortKey::of(status)) {
+            let key = (t, s);
+            let home = memo_home(t.mixed() ^ s.mixed().rotate_left(31));
+            let entries = &self.entries;
+            if let Some(label) = self
+                .by_key
+                .get(home, |i| entries.get(i).is_some_and(|e| e.key == key))
+            {
+                self.copies += 1;
+                if self.copies < COPIES_LIMIT {
+                    self.entries[label as usize].address = address;
+                    self.by_address.insert(address_home, label);
+                }
+                return Ok(label);
+            }
+            return self.intern_slow(edge_type, status, key, home, address, address_home);
+        }
+        let none = (ShortKey::NONE, ShortKey::NONE);
+        self.intern_slow(edge_type, status, none, 0, address, address_home)
     }
 
     #[cold]
@@ -686,37 +767,71 @@ impl<'a> Labels<'a> {
         &mut self,
         edge_type: &'a str,
         status: &'a str,
-        key: (usize, usize, usize, usize),
+        key: (ShortKey, ShortKey),
         home: usize,
+        address: LabelAddress,
+        address_home: usize,
     ) -> Result<u32, Error> {
         let written = check_edge(edge_type, status)?;
         let text = (edge_type, if written { status } else { "" });
-        let label = match self.by_text.get(&text) {
-            Some(&label) => label,
+        let label = match self.find_slow(text) {
+            Some(label) => label,
             None => {
-                let label = u32::try_from(self.labels.len()).map_err(|_| {
+                let label = u32::try_from(self.entries.len()).map_err(|_| {
                     Error::new(ErrorKind::LimitExceeded, "too many distinct edge labels")
                 })?;
-                self.labels.push(text);
-                self.by_text.insert(text, label);
+                self.entries.push(LabelEntry { text, key, address });
+                if self.entries.len() > LINEAR_LIMIT {
+                    if self.by_text.is_empty() {
+                        for (k, e) in self.entries.iter().enumerate() {
+                            self.by_text.insert(e.text, k as u32);
+                        }
+                    } else {
+                        self.by_text.insert(text, label);
+                    }
+                }
                 label
             }
         };
-        self.recent.insert(key, home, label);
+        if key.0 != ShortKey::NONE {
+            self.by_key.insert(home, label);
+        }
+        if let Some(entry) = self.entries.get_mut(label as usize) {
+            entry.address = address;
+            self.by_address.insert(address_home, label);
+        }
         Ok(label)
+    }
+
+    /// The label whose text is `text`, without the memo.
+    fn find_slow(&self, text: (&str, &str)) -> Option<u32> {
+        if self.entries.len() > LINEAR_LIMIT {
+            return self.by_text.get(&text).copied();
+        }
+        self.entries
+            .iter()
+            .position(|e| e.text == text)
+            .map(|k| k as u32)
     }
 
     #[inline]
     fn get(&self, label: u32) -> (&'a str, &'a str) {
-        self.labels.get(label as usize).copied().unwrap_or(("", ""))
+        self.entries
+            .get(label as usize)
+            .map_or(("", ""), |e| e.text)
+    }
+
+    /// The number of labels.
+    fn len(&self) -> usize {
+        self.entries.len()
     }
 
     /// Each label's rank in edge-type order (labels with one type share a
     /// rank), so that sorting edges compares integers, not strings.
     fn type_ranks(&self) -> Vec<u32> {
-        let mut by_type: Vec<u32> = (0..self.labels.len() as u32).collect();
+        let mut by_type: Vec<u32> = (0..self.len() as u32).collect();
         by_type.sort_by(|&a, &b| self.get(a).0.cmp(self.get(b).0));
-        let mut ranks = vec![0u32; self.labels.len()];
+        let mut ranks = vec![0u32; self.len()];
         let mut rank = 0;
         for (k, &label) in by_type.iter().enumerate() {
             if k > 0 && self.get(by_type[k - 1]).0 != self.get(label).0 {
@@ -866,23 +981,28 @@ impl RunEdge {
     }
 }
 
-/// The text after the ids of each label's edge lines: ` type[ status]\n`.
-fn label_suffixes(labels: &Labels<'_>) -> Vec<Vec<u8>> {
-    labels
-        .labels
+/// The text after the ids of each label's edge lines, ` type[ status]\n`,
+/// one after the other in one buffer, and where each ends.
+fn label_suffixes(labels: &Labels<'_>) -> (Vec<u8>, Vec<usize>) {
+    let total = labels
+        .entries
         .iter()
-        .map(|&(edge_type, status)| {
-            let mut suffix = Vec::with_capacity(edge_type.len() + status.len() + 3);
-            suffix.push(b' ');
-            suffix.extend_from_slice(edge_type.as_bytes());
-            if !status.is_empty() {
-                suffix.push(b' ');
-                suffix.extend_from_slice(status.as_bytes());
-            }
-            suffix.push(b'\n');
-            suffix
-        })
-        .collect()
+        .map(|e| e.text.0.len() + e.text.1.len() + 3)
+        .sum();
+    let mut bytes = Vec::with_capacity(total);
+    let mut ends = Vec::with_capacity(labels.len());
+    for e in &labels.entries {
+        let (edge_type, status) = e.text;
+        bytes.push(b' ');
+        bytes.extend_from_slice(edge_type.as_bytes());
+        if !status.is_empty() {
+            bytes.push(b' ');
+            bytes.extend_from_slice(status.as_bytes());
+        }
+        bytes.push(b'\n');
+        ends.push(bytes.len());
+    }
+    (bytes, ends)
 }
 
 /// Writes sorted edge lines `@target<@source type[ status]`, each assembled
@@ -896,8 +1016,16 @@ fn write_edge_lines(
     ids: &Ids<'_>,
     texts: Option<&IdTexts>,
 ) -> Result<(), Error> {
-    let suffixes = label_suffixes(labels);
-    let tokens: Vec<Token<'_>> = suffixes.iter().map(|s| Token::from_bytes(s)).collect();
+    let (suffixes, ends) = label_suffixes(labels);
+    let mut begin = 0;
+    let tokens: Vec<Token<'_>> = ends
+        .iter()
+        .map(|&end| {
+            let token = Token::from_bytes(&suffixes[begin..end]);
+            begin = end;
+            token
+        })
+        .collect();
     let longest = tokens.iter().map(Token::len).max().unwrap_or(0);
     let max_line = 1 + MAX_DIGITS + 2 + MAX_DIGITS + longest;
     match edges {
@@ -1060,7 +1188,11 @@ fn prepare<'a, S: AsRef<str>>(
             Ids::Session(_) => Vec::new(),
         };
         let known = resolve_edges(&index, &payload.edges, &mut labels, &mut per_source)?;
-        let longest = labels.labels.iter().map(|(t, s)| t.len() + s.len()).max();
+        let longest = labels
+            .entries
+            .iter()
+            .map(|e| e.text.0.len() + e.text.1.len())
+            .max();
         len_hint = len_hint.saturating_add(
             known
                 .len()
@@ -1131,16 +1263,24 @@ fn resolve_edges<'a, S: AsRef<str>>(
 }
 
 /// Padded tokens for the kinds (abbreviated) or provenances of a payload's
-/// symbols, found by the string's address: a payload's few distinct kinds
-/// and provenances are usually each one `&'static str` or one interned
-/// string, so almost every lookup is one comparison in `recent`. Strings
-/// at new addresses (owned payloads) fall back to a map keyed by the text,
-/// so the token list stays as short as the set of distinct values.
+/// symbols, found by the string's text: a payload has a handful of distinct
+/// kinds and provenances, but an owned payload holds a separate copy for
+/// every symbol. Texts of up to 16 bytes (every kind and provenance in
+/// practice) become an exact [`ShortKey`] looked up in a small memo, so a
+/// lookup reads the string once and compares three words; each distinct
+/// text is checked once. Longer texts, and texts the memo has no room for,
+/// go through [`TokenCache::find_slow`].
 struct TokenCache<'a> {
-    tokens: Vec<Token<'a>>,
-    /// `(address, length) -> token` of the strings seen so far (as many as
-    /// fit).
-    recent: AddressMemo<(usize, usize)>,
+    entries: Vec<TokenEntry<'a>>,
+    /// Entries by their text's [`ShortKey`].
+    by_key: TextMemo,
+    /// Entries by the address their text was last seen at: a borrowed
+    /// payload's kinds are usually one `&'static str` each, found here
+    /// without reading their text.
+    by_address: TextMemo,
+    /// Lookups found by text after missing by address.
+    copies: u32,
+    /// Every text, once there are more than [`LINEAR_LIMIT`].
     by_text: hashbrown::HashMap<&'a str, u32>,
     /// What the field is called in an error.
     what: &'static str,
@@ -1148,11 +1288,26 @@ struct TokenCache<'a> {
     written: fn(&'a str) -> &'a str,
 }
 
+/// A distinct kind or provenance: what is written, and how it is found.
+#[derive(Clone, Copy)]
+pub(crate) struct TokenEntry<'a> {
+    token: Token<'a>,
+    /// The text the token was made from.
+    text: &'a str,
+    /// `text`'s key ([`ShortKey::NONE`] past 16 bytes).
+    key: ShortKey,
+    /// `(address, length)` of the string it was last seen in.
+    address: (usize, usize),
+}
+
 impl<'a> TokenCache<'a> {
     fn new(what: &'static str, written: fn(&'a str) -> &'a str) -> TokenCache<'a> {
         TokenCache {
-            tokens: Vec::new(),
-            recent: AddressMemo::default(),
+            // A payload's kinds are rarely more, its provenances far fewer.
+            entries: Vec::with_capacity(8),
+            by_key: TextMemo::default(),
+            by_address: TextMemo::default(),
+            copies: 0,
             by_text: hashbrown::HashMap::new(),
             what,
             written,
@@ -1161,111 +1316,218 @@ impl<'a> TokenCache<'a> {
 
     /// The index of `text`'s token, checking the text the first time it
     /// is seen ([`check_token`]).
-    #[inline]
+    #[inline(always)]
     fn index(&mut self, text: &'a str) -> Result<u32, Error> {
-        let key = (text.as_ptr() as usize, text.len());
-        let home = memo_home(key.0 ^ key.1.rotate_left(32));
-        match self.recent.get(key, home) {
-            Some(index) => Ok(index),
-            None => self.miss(text, key, home),
+        let address = (text.as_ptr() as usize, text.len());
+        let address_home = memo_home(address.0 ^ address.1.rotate_left(32));
+        let entries = &self.entries;
+        if self.copies < COPIES_LIMIT {
+            if let Some(index) = self.by_address.get(address_home, |i| {
+                entries.get(i).is_some_and(|e| e.address == address)
+            }) {
+                return Ok(index);
+            }
+        }
+        match ShortKey::of(text) {
+            Some(key) => {
+                let home = memo_home(key.mixed());
+                match self
+                    .by_key
+                    .get(home, |i| entries.get(i).is_some_and(|e| e.key == key))
+                {
+                    Some(index) => {
+                        self.copies += 1;
+                        if self.copies < COPIES_LIMIT {
+                            self.entries[index as usize].address = address;
+                            self.by_address.insert(address_home, index);
+                        }
+                        Ok(index)
+                    }
+                    None => self.miss(text, key, home, address, address_home),
+                }
+            }
+            None => self.miss(text, ShortKey::NONE, 0, address, address_home),
         }
     }
 
     #[cold]
-    fn miss(&mut self, text: &'a str, key: (usize, usize), home: usize) -> Result<u32, Error> {
-        let index = match self.by_text.get(text) {
-            Some(&index) => index,
+    #[inline(never)]
+    fn miss(
+        &mut self,
+        text: &'a str,
+        key: ShortKey,
+        home: usize,
+        address: (usize, usize),
+        address_home: usize,
+    ) -> Result<u32, Error> {
+        let index = match self.find_slow(text) {
+            Some(index) => index,
             None => {
                 check_token(self.what, text)?;
-                let index = u32::try_from(self.tokens.len()).map_err(|_| {
+                let index = u32::try_from(self.entries.len()).map_err(|_| {
                     Error::new(
                         ErrorKind::LimitExceeded,
                         alloc::format!("too many distinct {}s", self.what),
                     )
                 })?;
-                self.tokens.push(Token::new((self.written)(text)));
-                self.by_text.insert(text, index);
+                self.entries.push(TokenEntry {
+                    token: Token::new((self.written)(text)),
+                    text,
+                    key,
+                    address,
+                });
+                if self.entries.len() > LINEAR_LIMIT {
+                    if self.by_text.is_empty() {
+                        for (k, e) in self.entries.iter().enumerate() {
+                            self.by_text.insert(e.text, k as u32);
+                        }
+                    } else {
+                        self.by_text.insert(text, index);
+                    }
+                }
                 index
             }
         };
-        self.recent.insert(key, home, index);
+        if key != ShortKey::NONE {
+            self.by_key.insert(home, index);
+        }
+        if let Some(entry) = self.entries.get_mut(index as usize) {
+            entry.address = address;
+            self.by_address.insert(address_home, index);
+        }
         Ok(index)
+    }
+
+    /// The token made from `text`, without the memo.
+    fn find_slow(&self, text: &str) -> Option<u32> {
+        if self.entries.len() > LINEAR_LIMIT {
+            return self.by_text.get(text).copied();
+        }
+        self.entries
+            .iter()
+            .position(|e| e.text == text)
+            .map(|k| k as u32)
     }
 }
 
-/// A fixed table from a string's address (and length) to a small index,
-/// for the few distinct kinds, provenances and edge labels of a payload:
-/// each is usually one `&'static str` or one interned string, so a lookup
-/// is almost always one comparison.
+/// A text of at most 16 bytes as three words that determine it exactly: its
+/// length and two (possibly overlapping) loads that together cover every
+/// byte. Comparing two keys compares the texts without a loop, and making
+/// one reads the text once.
+#[derive(Clone, Copy, PartialEq, Eq, Default, Debug)]
+struct ShortKey {
+    lo: u64,
+    hi: u64,
+    len: u64,
+}
+
+impl ShortKey {
+    /// Matches no text: [`ShortKey::of`] never gives a length above 16.
+    const NONE: ShortKey = ShortKey {
+        lo: 0,
+        hi: 0,
+        len: u64::MAX,
+    };
+
+    /// The key of `text`, or `None` when it is longer than 16 bytes.
+    #[inline(always)]
+    fn of(text: &str) -> Option<ShortKey> {
+        use crate::words::{load4, load8};
+        let b = text.as_bytes();
+        let n = b.len();
+        let (lo, hi) = if n >= 8 {
+            if n > 16 {
+                return None;
+            }
+            // Bytes 0..8 and n-8..n: all of them for n <= 16.
+            (load8(b, 0), load8(b, n - 8))
+        } else if n >= 4 {
+            (u64::from(load4(b, 0)), u64::from(load4(b, n - 4)))
+        } else if n > 0 {
+            // Bytes 0, n/2 and n-1: all of them for n <= 3.
+            let spread = u64::from(b[0]) | u64::from(b[n / 2]) << 8 | u64::from(b[n - 1]) << 16;
+            (spread, 0)
+        } else {
+            (0, 0)
+        };
+        Some(ShortKey {
+            lo,
+            hi,
+            len: n as u64,
+        })
+    }
+
+    /// The key's words mixed, for [`memo_home`].
+    #[inline(always)]
+    fn mixed(&self) -> usize {
+        (self.lo ^ self.hi.rotate_left(29) ^ self.len.rotate_left(53)) as usize
+    }
+}
+
+/// A small table from a key (the text of a kind, provenance or edge label,
+/// or the address it was seen at) to the index of its entry: slots hold
+/// `index + 1` (0 when free), and the keys sit in the entries, so the table
+/// itself is 128 bytes to set up per call.
 ///
 /// Slots are probed linearly from the key's home slot, so a handful of
-/// keys never evict each other whatever their addresses (a direct-mapped
-/// table lost half its lookups to two frequent labels sharing a slot). A key
-/// that finds no free slot among its probes replaces its home slot's entry;
-/// that entry's next lookup simply misses. No slot is ever emptied, so a
-/// lookup can stop at the first empty slot.
-struct AddressMemo<K> {
-    /// `(key, index + 1)`; 0 marks an empty slot.
-    slots: [(K, u32); MEMO_SLOTS],
+/// keys never evict each other whatever their homes. A key that finds no
+/// free slot among its probes replaces its home slot's entry; that entry's
+/// next lookup simply misses (and finds its index the slow way). No slot is
+/// ever emptied, so a lookup can stop at the first free slot.
+struct TextMemo {
+    slots: [u16; MEMO_SLOTS],
 }
 
 const MEMO_SLOTS: usize = 64;
 const MEMO_PROBES: usize = 4;
 
-impl<K: Copy + Default> Default for AddressMemo<K> {
-    fn default() -> AddressMemo<K> {
-        AddressMemo {
-            slots: [(K::default(), 0); MEMO_SLOTS],
+impl Default for TextMemo {
+    fn default() -> TextMemo {
+        TextMemo {
+            slots: [0; MEMO_SLOTS],
         }
     }
 }
 
-/// The [`AddressMemo`] home slot of a key whose addresses and lengths mix
-/// to `mixed`.
-#[inline]
+/// The [`TextMemo`] home slot of a key whose words mix to `mixed`.
+#[inline(always)]
 fn memo_home(mixed: usize) -> usize {
     ((mixed as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58) as usize
 }
 
-impl<K: Copy + PartialEq> AddressMemo<K> {
-    /// The index kept for `key`, whose home slot is `home` (from
-    /// [`memo_home`]); almost every lookup ends at the home slot.
+impl TextMemo {
+    /// The index kept at `home` (from [`memo_home`]) or a few slots on
+    /// whose entry `matches`; almost every lookup ends at the home slot.
     #[inline(always)]
-    fn get(&self, key: K, home: usize) -> Option<u32> {
-        if let Some(&(cached, value)) = self.slots.get(home) {
-            if cached == key && value != 0 {
-                return Some(value - 1);
-            }
+    fn get(&self, home: usize, matches: impl Fn(usize) -> bool) -> Option<u32> {
+        let slot = usize::from(self.slots[home % MEMO_SLOTS]);
+        let index = slot.checked_sub(1)?;
+        if matches(index) {
+            return Some(index as u32);
         }
-        self.probe(key, home)
-    }
-
-    #[inline(never)]
-    fn probe(&self, key: K, home: usize) -> Option<u32> {
-        for probe in 0..MEMO_PROBES {
-            let (cached, value) = self.slots[(home + probe) % MEMO_SLOTS];
-            if value == 0 {
-                return None;
-            }
-            if cached == key {
-                return Some(value - 1);
+        for probe in 1..MEMO_PROBES {
+            let slot = usize::from(self.slots[(home + probe) % MEMO_SLOTS]);
+            let index = slot.checked_sub(1)?;
+            if matches(index) {
+                return Some(index as u32);
             }
         }
         None
     }
 
-    fn insert(&mut self, key: K, home: usize, index: u32) {
-        let Some(value) = index.checked_add(1) else {
+    /// Remembers `index` at `home`.
+    fn insert(&mut self, home: usize, index: u32) {
+        let Some(value) = index.checked_add(1).and_then(|v| u16::try_from(v).ok()) else {
             return;
         };
         for probe in 0..MEMO_PROBES {
             let slot = &mut self.slots[(home + probe) % MEMO_SLOTS];
-            if slot.1 == 0 || slot.0 == key {
-                *slot = (key, value);
+            if *slot == 0 || *slot == value {
+                *slot = value;
                 return;
             }
         }
-        self.slots[home % MEMO_SLOTS] = (key, value);
+        self.slots[home % MEMO_SLOTS] = value;
     }
 }
 
@@ -2006,30 +2268,58 @@ mod tests {
     }
 
     #[test]
-    fn address_memo_finds_what_it_keeps() {
-        let mut memo = AddressMemo::<(usize, usize)>::default();
+    fn text_memo_finds_what_it_keeps() {
+        let mut memo = TextMemo::default();
+        let mut keys: Vec<u64> = Vec::new();
         // Keys crowded onto four home slots, more than their probes hold.
-        let keys: Vec<((usize, usize), usize)> =
-            (0..40).map(|k| ((0x1000 + 8 * k, k), k % 4)).collect();
-        for (index, &(key, home)) in keys.iter().enumerate() {
-            assert_eq!(memo.get(key, home), None);
-            memo.insert(key, home, index as u32);
-            assert_eq!(memo.get(key, home), Some(index as u32));
+        let crowded: Vec<(u64, usize)> = (0..40).map(|k| (1000 + k, k as usize % 4)).collect();
+        for (index, &(key, home)) in crowded.iter().enumerate() {
+            assert_eq!(memo.get(home, |i| keys[i] == key), None);
+            keys.push(key);
+            memo.insert(home, index as u32);
+            assert_eq!(memo.get(home, |i| keys[i] == key), Some(index as u32));
         }
         // Evicted keys miss; kept ones still give their own index.
-        for (index, &(key, home)) in keys.iter().enumerate() {
-            let found = memo.get(key, home);
+        for (index, &(key, home)) in crowded.iter().enumerate() {
+            let found = memo.get(home, |i| keys[i] == key);
             assert!(found.is_none() || found == Some(index as u32));
         }
         // A handful of keys never evict each other, wherever they land.
-        let mut memo = AddressMemo::<(usize, usize)>::default();
+        let mut memo = TextMemo::default();
         for k in 0..MEMO_PROBES {
-            memo.insert((k, 1), 5, k as u32);
+            memo.insert(5, k as u32);
         }
         for k in 0..MEMO_PROBES {
-            assert_eq!(memo.get((k, 1), 5), Some(k as u32));
+            assert_eq!(memo.get(5, |i| i == k), Some(k as u32));
         }
-        assert_eq!(memo.get((99, 1), MEMO_SLOTS - 1), None);
+        assert_eq!(memo.get(MEMO_SLOTS - 1, |_| true), None);
+    }
+
+    #[test]
+    fn short_keys_are_equal_exactly_when_the_texts_are() {
+        // Every text of up to 16 bytes over a small alphabet differs from its
+        // neighbours in one byte at each position; keys must tell them apart.
+        let base = "abcdefghijklmnopq";
+        let mut texts: Vec<String> = Vec::new();
+        for len in 0..=16 {
+            let text = &base[..len];
+            texts.push(String::from(text));
+            for pos in 0..len {
+                let mut bytes = text.as_bytes().to_vec();
+                bytes[pos] = b'Z';
+                texts.push(String::from_utf8(bytes).unwrap());
+            }
+        }
+        for a in &texts {
+            for b in &texts {
+                assert_eq!(ShortKey::of(a) == ShortKey::of(b), a == b, "{a:?} {b:?}");
+            }
+            assert_ne!(ShortKey::of(a), Some(ShortKey::NONE));
+        }
+        assert_eq!(ShortKey::of(&base[..16]).unwrap().len, 16);
+        assert_eq!(ShortKey::of("abcdefghijklmnopqr"), None);
+        assert_eq!(ShortKey::of("é").unwrap(), ShortKey::of("é").unwrap());
+        assert_ne!(ShortKey::of("é"), ShortKey::of("è"));
     }
 
     #[test]
