@@ -69,7 +69,7 @@ pub mod generic;
 pub mod graph;
 
 pub use document::{decode_any, decode_any_bytes, payload_kind, Document, PayloadKind};
-pub use error::{Error, ErrorKind, Result};
+pub use error::{Error, ErrorClass, ErrorKind, Result};
 pub use header::Profile;
 pub use limits::Limits;
 pub use protocol::{estimate_tokens, Outcome};
