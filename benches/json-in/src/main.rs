@@ -70,7 +70,10 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
 }
 
-fn run(cases: &mut [(&str, Box<dyn FnMut() -> usize + '_>)]) -> Vec<Timing> {
+/// A named case: runs once, returns something to keep it from being optimised away.
+type Case<'a> = (&'a str, Box<dyn FnMut() -> usize + 'a>);
+
+fn run(cases: &mut [Case<'_>]) -> Vec<Timing> {
     let mut times: Vec<Timing> = cases.iter().map(|_| Timing(Vec::new())).collect();
     for _ in 0..ROUNDS {
         for (i, (_, f)) in cases.iter_mut().enumerate() {
