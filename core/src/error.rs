@@ -284,6 +284,17 @@ impl Error {
         Error::new(ErrorKind::Sink, "the output sink refused the write")
     }
 
+    /// The error every call on a poisoned streaming writer returns (see
+    /// the stream lifecycle in [`graph::StreamWriter`](crate::graph::StreamWriter)
+    /// and [`generic::StreamWriter`](crate::generic::StreamWriter)).
+    #[cold]
+    pub(crate) fn poisoned() -> Error {
+        Error::new(
+            ErrorKind::InvalidState,
+            "an earlier write to the sink failed; the payload is incomplete",
+        )
+    }
+
     /// The category.
     pub fn kind(&self) -> ErrorKind {
         self.inner.kind

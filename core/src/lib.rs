@@ -75,7 +75,7 @@ pub use limits::Limits;
 pub use protocol::{estimate_tokens, Outcome};
 #[cfg(feature = "std")]
 pub use sink::IoSink;
-pub use sink::{CountingSink, FnSink, Sink, SinkError};
+pub use sink::{CountingSink, FnSink, HostSink, Sink, SinkError};
 
 /// The README's Rust examples, compiled and run as doc tests.
 #[cfg(doctest)]

@@ -8,6 +8,19 @@
 //! is handed to the [`Sink`] when it fills, on [`StreamWriter::flush`] and on
 //! [`StreamWriter::finish`]. A callback sink therefore sees a few large writes
 //! instead of one call per cell.
+//!
+//! # Lifecycle after an error
+//!
+//! The same rule as the graph writer's
+//! ([`graph::StreamWriter`](crate::graph::StreamWriter)):
+//! - a call refused for its input or its order (a bad value, a row of the
+//!   wrong width, a table not open) writes nothing and leaves the writer as
+//!   it was: skip the row or fix the call and go on;
+//! - a call whose sink write fails returns [`ErrorKind::Sink`] and poisons
+//!   the writer, since part of a line may have reached the sink: every later
+//!   call, `flush` and `finish` included, returns [`ErrorKind::InvalidState`];
+//! - the host's own error behind a failed write stays with its sink
+//!   ([`get_ref`](StreamWriter::get_ref), [`HostSink`](crate::HostSink)).
 
 use alloc::format;
 use alloc::string::String;
@@ -452,9 +465,7 @@ impl<K: Sink> StreamWriter<K> {
 
     fn check_usable(&self) -> Result<()> {
         if self.poisoned {
-            return Err(state_error(
-                "an earlier write to the sink failed; the payload is incomplete",
-            ));
+            return Err(Error::poisoned());
         }
         Ok(())
     }
