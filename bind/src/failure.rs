@@ -71,6 +71,12 @@ impl Failure {
         Failure::new(ErrorClass::Usage, "usage", message)
     }
 
+    /// Host input that parsed as JSON but has the wrong shape (a missing
+    /// required member): class `json`, category `invalid_input`.
+    pub fn shape(message: impl Into<String>) -> Failure {
+        Failure::new(ErrorClass::Json, ErrorKind::InvalidInput.name(), message)
+    }
+
     /// A value the core cannot take, in the `invalid_input` category.
     pub fn invalid_input(message: impl Into<String>) -> Failure {
         Failure::from(Error::new(ErrorKind::InvalidInput, message.into()))

@@ -43,12 +43,12 @@ struct KeyedSetIn<'a> {
 pub fn keyed_set_from_slice(json: &[u8]) -> Result<KeyedSet, Failure> {
     let set: KeyedSetIn = read_object(json, "a keyed set")?;
     if set.key.is_empty() {
-        return Err(Failure::invalid_input(
+        return Err(Failure::shape(
             "`key` must be the name of the identity field",
         ));
     }
     let Some(rows) = set.rows else {
-        return Err(Failure::invalid_input("`rows` must be an array of objects"));
+        return Err(Failure::shape("`rows` must be an array of objects"));
     };
     let rows: Vec<Map> = rows.into_iter().map(|r| r.0).collect();
     let fields = if set.fields.is_empty() {

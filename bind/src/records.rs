@@ -102,7 +102,7 @@ pub fn graph_record(line: &[u8]) -> Result<GraphRecord<'_>, Failure> {
     let r: RecordIn = read_object(line, "each line")?;
     if r.file.is_some() {
         let symbol_id = r.symbol_id.ok_or_else(|| {
-            Failure::invalid_input(
+            Failure::shape(
                 "a location line needs a numeric `symbolId` (the 0-based order of the symbol lines)",
             )
         })?;
@@ -147,10 +147,10 @@ pub fn graph_record(line: &[u8]) -> Result<GraphRecord<'_>, Failure> {
                 status,
             }))
         }
-        (Some(_), None, ..) | (None, Some(_), ..) => Err(Failure::invalid_input(
+        (Some(_), None, ..) | (None, Some(_), ..) => Err(Failure::shape(
             "an edge needs both `sourceId` and `targetId`, or neither",
         )),
-        _ => Err(Failure::invalid_input(
+        _ => Err(Failure::shape(
             "a line must be a symbol (`qualifiedName`), an edge (`source`/`target` or \
              `sourceId`/`targetId`) or a location (`file` and `symbolId`)",
         )),

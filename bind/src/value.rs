@@ -79,8 +79,7 @@ pub fn read_object<'de, T: Deserialize<'de>>(bytes: &'de [u8], what: &str) -> Re
             b' ' | b'\t' | b'\r' => {}
             b'{' => break,
             _ => {
-                let mut f = Failure::invalid_input(format!("{what} must be a JSON object"));
-                f.class = gcf_core::ErrorClass::Json;
+                let mut f = Failure::shape(format!("{what} must be a JSON object"));
                 f.line = Some(line);
                 f.column = Some((i - line_start + 1) as u64);
                 return Err(f);
