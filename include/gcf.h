@@ -139,9 +139,10 @@ typedef struct gcf_generic_delta_session gcf_generic_delta_session;
 // A streaming generic writer (spec §7, §8): tables whose rows reach the
 // callback as they are written, with counts in a trailer written by
 // [`gcf_generic_stream_finish`]. Release with [`gcf_generic_stream_free`].
-// Not thread-safe. After a callback refusal or a panic every later call
-// returns `GCF_STATUS_INVALID_STATE`; a rejected cell or an out-of-order
-// call leaves it usable.
+// Not thread-safe. The lifecycle is the graph stream's (and the core
+// writers'): a rejected cell or an out-of-order call leaves it usable; after
+// a callback refusal or a panic every later call returns
+// `GCF_STATUS_INVALID_STATE`.
 typedef struct gcf_generic_stream gcf_generic_stream;
 
 // A graph session (spec §9): symbols already sent in earlier payloads are
@@ -155,10 +156,12 @@ typedef struct gcf_graph_session gcf_graph_session;
 // written by [`gcf_graph_stream_finish`]. Release with
 // [`gcf_graph_stream_free`]. Not thread-safe.
 //
-// After a callback refusal, a panic, or an error that may have left a partial
-// line behind, the stream is failed: every later call returns
-// `GCF_STATUS_INVALID_STATE`. An unknown symbol id or an out-of-order call
-// leaves it usable.
+// The lifecycle is the core writer's, the same for both profiles: a call
+// refused for its input or order (an unknown id, a name with whitespace, a
+// symbol after an edge) writes nothing and leaves the stream usable; after a
+// callback refusal (`GCF_STATUS_SINK_ERROR`) every later call, finish
+// included, returns `GCF_STATUS_INVALID_STATE`. A panic (a bug) fails the
+// stream the same way.
 typedef struct gcf_graph_stream gcf_graph_stream;
 
 // Bytes owned by the library and handed to the caller: release them with
@@ -272,6 +275,16 @@ gcf_status gcf_error_status(const struct gcf_error *err);
 //
 // `err` is NULL or a live error from this library.
 const char *gcf_error_category(const struct gcf_error *err);
+
+// The class of the error, from the error model every GCF binding shares:
+// `syntax`, `limit`, `reference`, `delta`, `input`, `state`, `sink`,
+// `json`, `io`, `usage` or `panic`. The status is derived from it. A static
+// NUL-terminated string; do not free it. `""` for NULL.
+//
+// # Safety
+//
+// `err` is NULL or a live error from this library.
+const char *gcf_error_class(const struct gcf_error *err);
 
 // The message, NUL-terminated, without position; owned by the error and
 // valid until [`gcf_error_free`]. `""` for NULL.

@@ -1,13 +1,10 @@
-//! The one error type of the tool and the single line it prints for it.
+//! The tool's error type and the single line it prints for it.
 //!
-//! Every failure becomes exactly one stderr line,
+//! Every failure is a [`gcf_bind::Failure`] (the error shape all bindings
+//! share) and prints as exactly one stderr line,
 //! `error[<category>]: <message> (line L, column C)`, so scripts can match
-//! the category and people can jump to the position:
-//!
-//! - data errors from `gcf-core` use [`gcf_core::ErrorKind::name`]
-//!   (`count_mismatch`, `invalid_symbol_id`, ...);
-//! - malformed JSON input is `json`;
-//! - anything the operating system refused is `io`.
+//! the category and people can jump to the position. The exit code comes
+//! from the failure's class ([`gcf_bind::Failure::exit_code`]).
 //!
 //! A closed stdout (`gcf decode big.gcf | head -1`) is not an error: it is
 //! [`Failure::BrokenPipe`] and the tool exits quietly.
@@ -18,17 +15,8 @@ use std::io;
 /// Why a command stopped.
 #[derive(Debug)]
 pub enum Failure {
-    /// Something to report: a category, a message and an optional position.
-    Report {
-        /// `ErrorKind::name()`, `json`, `io`.
-        category: &'static str,
-        /// What went wrong, without the position.
-        message: String,
-        /// 1-based line of the input, when known.
-        line: Option<usize>,
-        /// 1-based column (in characters) of the input, when known.
-        column: Option<usize>,
-    },
+    /// Something to report.
+    Report(gcf_bind::Failure),
     /// The reader of stdout went away; stop without a word.
     BrokenPipe,
 }
@@ -37,19 +25,9 @@ pub enum Failure {
 pub type Result<T, E = Failure> = std::result::Result<T, E>;
 
 impl Failure {
-    /// A failure without a position.
-    pub fn new(category: &'static str, message: impl Into<String>) -> Failure {
-        Failure::Report {
-            category,
-            message: message.into(),
-            line: None,
-            column: None,
-        }
-    }
-
     /// A data error from core in the `invalid_input` category.
     pub fn invalid_input(message: impl Into<String>) -> Failure {
-        Failure::new(gcf_core::ErrorKind::InvalidInput.name(), message)
+        Failure::Report(gcf_bind::Failure::invalid_input(message))
     }
 
     /// An I/O error, with what the tool was doing when it happened.
@@ -57,68 +35,52 @@ impl Failure {
         if error.kind() == io::ErrorKind::BrokenPipe {
             return Failure::BrokenPipe;
         }
-        Failure::new("io", format!("{context}: {error}"))
+        Failure::Report(gcf_bind::Failure::io(context, &error))
     }
 
-    /// A JSON syntax error. serde_json's own message ends with
-    /// ` at line L column C`; that goes into the position instead so the
-    /// line keeps the tool's one format.
-    pub fn json(error: &serde_json::Error) -> Failure {
-        if let Some(kind) = error.io_error_kind() {
-            return Failure::io("reading JSON", io::Error::from(kind));
-        }
-        let text = error.to_string();
-        let suffix = format!(" at line {} column {}", error.line(), error.column());
-        let message = text.strip_suffix(&suffix).unwrap_or(&text);
-        Failure::Report {
-            category: "json",
-            message: format!("invalid JSON: {message}"),
-            line: (error.line() > 0).then_some(error.line()),
-            column: (error.column() > 0).then_some(error.column()),
+    fn map(self, f: impl FnOnce(gcf_bind::Failure) -> gcf_bind::Failure) -> Failure {
+        match self {
+            Failure::Report(r) => Failure::Report(f(r)),
+            other => other,
         }
     }
 
     /// Sets the line (and column, if given) where they are still unknown:
     /// the stream commands know which input line an error came from, the
     /// layer below does not.
-    pub fn at_line(mut self, at: usize, col: Option<usize>) -> Failure {
-        if let Failure::Report { line, column, .. } = &mut self {
-            if line.is_none() && at > 0 {
-                *line = Some(at);
-                if column.is_none() {
-                    *column = col;
-                }
-            }
-        }
-        self
+    pub fn at_line(self, at: usize, col: Option<usize>) -> Failure {
+        self.map(|r| r.at_line(at as u64, col.map(|c| c as u64)))
     }
 
     /// Puts `context: ` before the message (which file or flag it concerns).
-    pub fn context(mut self, context: &str) -> Failure {
-        if let Failure::Report { message, .. } = &mut self {
-            *message = format!("{context}: {message}");
-        }
-        self
+    pub fn context(self, context: &str) -> Failure {
+        self.map(|r| r.context(context))
     }
 
     /// Moves the error to `at`, keeping its column: for a JSON Lines line
     /// parsed on its own, whose parser counts from line 1.
-    pub fn on_line(mut self, at: usize) -> Failure {
-        if let Failure::Report { line, .. } = &mut self {
-            *line = Some(at);
+    pub fn on_line(self, at: usize) -> Failure {
+        self.map(|r| r.on_line(at as u64))
+    }
+
+    /// The process exit code.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Failure::Report(r) => r.exit_code(),
+            Failure::BrokenPipe => 0,
         }
-        self
     }
 }
 
 impl From<gcf_core::Error> for Failure {
     fn from(error: gcf_core::Error) -> Failure {
-        Failure::Report {
-            category: error.kind().name(),
-            message: error.message().to_owned(),
-            line: error.line(),
-            column: error.column(),
-        }
+        Failure::Report(error.into())
+    }
+}
+
+impl From<gcf_bind::Failure> for Failure {
+    fn from(f: gcf_bind::Failure) -> Failure {
+        Failure::Report(f)
     }
 }
 
@@ -126,26 +88,7 @@ impl fmt::Display for Failure {
     /// The stderr line, without its newline.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Failure::Report {
-                category,
-                message,
-                line,
-                column,
-            } => {
-                write!(f, "error[{category}]: ")?;
-                // One line, whatever the message holds.
-                for (i, part) in message.lines().enumerate() {
-                    if i > 0 {
-                        f.write_str(" ")?;
-                    }
-                    f.write_str(part)?;
-                }
-                match (line, column) {
-                    (Some(l), Some(c)) => write!(f, " (line {l}, column {c})"),
-                    (Some(l), None) => write!(f, " (line {l})"),
-                    _ => Ok(()),
-                }
-            }
+            Failure::Report(r) => r.fmt(f),
             Failure::BrokenPipe => f.write_str("error[io]: broken pipe"),
         }
     }
@@ -170,11 +113,64 @@ mod tests {
         );
     }
 
+    /// Every class the tool can meet and the exit code it ends with.
+    #[test]
+    fn exit_codes_by_class() {
+        let table: Vec<(Failure, &str, u8)> = vec![
+            (
+                gcf_core::Error::at(ErrorKind::InvalidSymbolId, 1, 1, "x").into(),
+                "syntax",
+                1,
+            ),
+            (
+                gcf_core::Error::new(ErrorKind::LimitExceeded, "x").into(),
+                "limit",
+                1,
+            ),
+            (
+                gcf_core::Error::new(ErrorKind::UnknownEdgeReference, "x").into(),
+                "reference",
+                1,
+            ),
+            (
+                gcf_core::Error::new(ErrorKind::RootMismatch, "x").into(),
+                "delta",
+                1,
+            ),
+            (
+                gcf_core::Error::new(ErrorKind::OutOfRange, "x").into(),
+                "input",
+                1,
+            ),
+            (
+                gcf_core::Error::new(ErrorKind::InvalidState, "x").into(),
+                "state",
+                1,
+            ),
+            (gcf_core::Error::sink().into(), "sink", 1),
+            (
+                gcf_bind::value::from_slice(b"{").unwrap_err().into(),
+                "json",
+                1,
+            ),
+            (Failure::io("reading", io::Error::other("x")), "io", 1),
+            (gcf_bind::Failure::usage("x").into(), "usage", 2),
+        ];
+        for (failure, class, code) in table {
+            let Failure::Report(r) = &failure else {
+                panic!()
+            };
+            assert_eq!(r.class.name(), class, "{failure}");
+            assert_eq!(failure.exit_code(), code, "{failure}");
+        }
+        assert_eq!(Failure::BrokenPipe.exit_code(), 0);
+    }
+
     #[test]
     fn json_errors_move_the_position_out_of_the_message() {
-        let e = serde_json::from_str::<serde_json::Value>("{\n  \"a\": ]").unwrap_err();
+        let e = gcf_bind::value::from_slice(b"{\n  \"a\": ]").unwrap_err();
         assert_eq!(
-            Failure::json(&e).to_string(),
+            Failure::from(e).to_string(),
             "error[json]: invalid JSON: expected value (line 2, column 8)"
         );
     }
@@ -189,11 +185,6 @@ mod tests {
             "line 0 means no line was read yet"
         );
         let f = f.at_line(9, None).context("in.json");
-        assert_eq!(
-            f.to_string(),
-            "error[invalid_input]: in.json: x (line 4, column 2)"
-        );
-        let f = f.at_line(9, None);
         assert_eq!(
             f.to_string(),
             "error[invalid_input]: in.json: x (line 4, column 2)"

@@ -2,10 +2,10 @@
 //! keyed-set deltas and pack roots. JSON values are converted to core types
 //! here; the format lives in `gcf_core::generic`.
 
-use gcf_core::generic::{self, KeyedSet, Outcome, StreamOptions, StreamWriter, Value};
+use gcf_bind::generic::{keyed_set_from_slice, tool_of};
+use gcf_core::generic::{self, KeyedSet, Map, Outcome, StreamOptions, StreamWriter, Value};
 use gcf_core::header::detect_profile;
 use gcf_core::Profile;
-use serde_json::{Map as JsonMap, Value as Json};
 
 use crate::failure::{Failure, Result};
 use crate::io::{Output, Source};
@@ -23,7 +23,7 @@ pub fn stream(
     let first = next_row(&mut lines)?;
     let declared: Vec<String> = match (fields, &first) {
         (Some(f), _) => f.to_vec(),
-        (None, Some(row)) => row.keys().cloned().collect(),
+        (None, Some(row)) => row.keys().map(String::from).collect(),
         (None, None) => Vec::new(),
     };
     let mut options = StreamOptions::new();
@@ -37,11 +37,14 @@ pub fn stream(
     })
 }
 
-fn next_row(lines: &mut JsonLines) -> Result<Option<JsonMap<String, Json>>> {
-    match lines.next_value()? {
-        None => Ok(None),
-        Some(Json::Object(row)) => Ok(Some(row)),
-        Some(_) => Err(lines.not_an_object()),
+fn next_row(lines: &mut JsonLines) -> Result<Option<Map>> {
+    let Some((at, line)) = lines.next_line()? else {
+        return Ok(None);
+    };
+    let on_line = |f: gcf_bind::Failure| Failure::from(f).on_line(at);
+    match gcf_bind::value::from_slice(line).map_err(on_line)? {
+        Value::Object(row) => Ok(Some(row)),
+        _ => Err(Failure::invalid_input("each line must be a JSON object").at_line(at, Some(1))),
     }
 }
 
@@ -64,7 +67,7 @@ impl From<Failure> for RowFailure {
 
 fn write_rows(
     lines: &mut JsonLines,
-    first: Option<JsonMap<String, Json>>,
+    first: Option<Map>,
     declared: &[String],
     name: &str,
     options: StreamOptions,
@@ -91,12 +94,7 @@ fn write_rows(
         }
         // Core maps members onto the declared columns: an absent field is
         // `~`, an undeclared one is refused with its name (spec 8.3).
-        let object = generic::from_json(&Json::Object(row))
-            .map_err(|e| Failure::from(e).at_line(at, None))?;
-        let Value::Object(object) = object else {
-            return Err(lines.not_an_object().into());
-        };
-        writer.row_object(&object)?;
+        writer.row_object(&row)?;
         next = next_row(lines)?;
     }
     if !field_names.is_empty() {
@@ -114,17 +112,12 @@ pub fn encode(
     group_by: Option<&(String, String)>,
     out: &mut Output,
 ) -> Result<()> {
-    let value = generic::from_json(&input.read_json()?)?;
+    let value = gcf_bind::value::from_slice(&input.read_all()?)?;
     let mut encoder = generic::Encoder::new().constant_columns(constant_columns);
     if let Some((key, group)) = group_by {
         encoder = encoder.group_by(key, group);
     }
     out.emit(|sink| encoder.encode_to(&value, sink))
-}
-
-/// The generic encoding of a JSON value, for `gcf stats`.
-pub fn encode_string(json: &Json) -> Result<String> {
-    Ok(generic::encode(&generic::from_json(json)?)?)
 }
 
 /// `gcf decode-generic`: GCF -> JSON.
@@ -136,19 +129,19 @@ pub fn decode(input: &Source, pretty: bool, out: &mut Output) -> Result<()> {
     }
     // A keyed full payload (`key=` in the header) decodes with its `@` identity field.
     let value = generic::decode(text)?;
-    out.write_json(&generic::to_json(&value), pretty)
+    out.write_json(&gcf_bind::value::Json(&value), pretty)
 }
 
 /// A keyed set from `{"name", "key", "fields", "rows"}` (core's JSON shape;
 /// `name` defaults to `rows`, `fields` to the first row's keys). `what` names
 /// the file in errors.
-fn keyed_set(json: &Json, what: &str) -> Result<KeyedSet> {
-    generic::keyed_set_from_json(json).map_err(|e| Failure::from(e).context(what))
+fn keyed_set(json: &[u8], what: &str) -> Result<KeyedSet> {
+    keyed_set_from_slice(json).map_err(|e| Failure::from(e).context(what))
 }
 
 /// `gcf pack-root --generic`.
 pub fn pack_root(input: &Source, out: &mut Output) -> Result<()> {
-    let set = keyed_set(&input.read_json()?, &input.name())?;
+    let set = keyed_set(&input.read_all()?, &input.name())?;
     let root = generic::pack_root(&set)?;
     out.write_text(&root)?;
     out.write_text("\n")
@@ -159,20 +152,10 @@ pub fn pack_root(input: &Source, out: &mut Output) -> Result<()> {
 /// an echoed root is known when it is one of theirs; an unknown or empty
 /// root gets the full payload. `tool` comes from NEW's `tool` member.
 pub fn delta(base: &Source, new: &Source, echoed: Option<&str>, out: &mut Output) -> Result<()> {
-    let base_set = keyed_set(&base.read_json()?, &base.name())?;
-    let new_json = new.read_json()?;
+    let base_set = keyed_set(&base.read_all()?, &base.name())?;
+    let new_json = new.read_all()?;
     let current = keyed_set(&new_json, &new.name())?;
-    let tool = match new_json.get("tool") {
-        Some(Json::String(t)) => t.as_str(),
-        _ => "",
-    };
-    let base_root = generic::pack_root(&base_set)?;
-    let held = match echoed {
-        None => Some(&base_set),
-        Some(root) if root == base_root => Some(&base_set),
-        Some(root) if !root.is_empty() && root == generic::pack_root(&current)? => Some(&current),
-        Some(_) => None,
-    };
-    let outcome: Outcome = generic::respond(held, &current, tool)?;
+    let tool = tool_of(&new_json)?;
+    let outcome: Outcome = gcf_bind::generic::respond(&base_set, &current, echoed, &tool)?;
     out.write_text(outcome.text())
 }

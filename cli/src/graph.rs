@@ -11,7 +11,8 @@ use crate::io::{Output, Source};
 
 /// `gcf encode`: payload JSON -> GCF.
 pub fn encode(input: &Source, out: &mut Output) -> Result<()> {
-    let payload = graph::payload_from_json(&input.read_json()?)?;
+    let bytes = input.read_all()?;
+    let payload = gcf_bind::graph::payload_from_slice(&bytes)?;
     out.emit(|sink| graph::encode_to(&payload, sink))
 }
 
@@ -29,7 +30,7 @@ pub fn decode(input: &Source, out: &mut Output) -> Result<()> {
         graph::decode_delta(text)?;
     }
     let payload = graph::decode(text)?;
-    out.write_json(&graph::payload_to_json(&payload), true)
+    out.write_json(&gcf_bind::graph::PayloadJson(&payload), true)
 }
 
 /// The error for a payload of the other profile, pointing at the right command.
@@ -42,7 +43,8 @@ pub fn wrong_profile(profile: &str, command: &str) -> Failure {
 
 /// `gcf pack-root`: the snapshot's `sha256:...` root.
 pub fn pack_root(input: &Source, out: &mut Output) -> Result<()> {
-    let snapshot = graph::snapshot_from_json(&input.read_json()?)?;
+    let bytes = input.read_all()?;
+    let snapshot = gcf_bind::graph::snapshot_from_slice(&bytes)?;
     let root = snapshot.pack_root()?;
     out.write_text(&root)?;
     out.write_text("\n")
@@ -58,8 +60,9 @@ pub fn delta(
     echoed_root: Option<&str>,
     out: &mut Output,
 ) -> Result<()> {
-    let base = graph::snapshot_from_json(&base.read_json()?)?;
-    let current = graph::payload_from_json(&new.read_json()?)?;
+    let (base, new) = (base.read_all()?, new.read_all()?);
+    let base = gcf_bind::graph::owned_snapshot(&gcf_bind::graph::snapshot_from_slice(&base)?);
+    let current = gcf_bind::graph::payload_from_slice(&new)?.to_owned_payload();
     let base_root;
     let echoed = match echoed_root {
         Some("") => None,

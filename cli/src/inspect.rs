@@ -72,16 +72,17 @@ impl Size {
 
 /// `gcf stats`: compact JSON vs GCF, in bytes and estimated tokens.
 pub fn stats(input: &Source, profile: Option<args::Profile>, out: &mut Output) -> Result<()> {
-    let json = input.read_json()?;
+    let bytes = input.read_all()?;
+    let json = gcf_bind::value::from_slice(&bytes)?;
     let profile = profile.unwrap_or(match &json {
-        serde_json::Value::Object(o) if o.contains_key("symbols") => args::Profile::Graph,
+        gcf_core::generic::Value::Object(o) if o.contains_key("symbols") => args::Profile::Graph,
         _ => args::Profile::Generic,
     });
-    let compact = serde_json::to_string(&json)
+    let compact = serde_json::to_string(&gcf_bind::value::Json(&json))
         .map_err(|e| crate::failure::Failure::invalid_input(e.to_string()))?;
     let gcf = match profile {
-        args::Profile::Graph => graph::encode(&graph::payload_from_json(&json)?)?,
-        args::Profile::Generic => crate::generic::encode_string(&json)?,
+        args::Profile::Graph => graph::encode(&gcf_bind::graph::payload_from_slice(&bytes)?)?,
+        args::Profile::Generic => gcf_core::generic::encode(&json)?,
     };
     let (j, g) = (Size::of(&compact), Size::of(&gcf));
     let percent = |from: u64, to: u64| {

@@ -56,18 +56,6 @@ impl Source {
             }
         }
     }
-
-    /// Reads and parses the input as one JSON document.
-    pub fn read_json(&self) -> Result<serde_json::Value> {
-        parse_json(&self.read_all()?)
-    }
-}
-
-/// Parses one JSON document, keeping key order and exact numbers (the
-/// workspace enables serde_json's `preserve_order` and
-/// `arbitrary_precision`).
-pub fn parse_json(bytes: &[u8]) -> Result<serde_json::Value> {
-    serde_json::from_slice(bytes).map_err(|e| Failure::json(&e))
 }
 
 /// The temporary file of the running command, removed by the panic hook if
@@ -181,8 +169,9 @@ impl Output {
         result
     }
 
-    /// Writes a JSON value, pretty or compact, and a newline.
-    pub fn write_json(&mut self, value: &serde_json::Value, pretty: bool) -> Result<()> {
+    /// Writes a JSON value (one of `gcf_bind`'s serializers), pretty or
+    /// compact, and a newline.
+    pub fn write_json(&mut self, value: &impl serde::Serialize, pretty: bool) -> Result<()> {
         let written = if pretty {
             serde_json::to_writer_pretty(&mut *self, value)
         } else {
@@ -254,7 +243,12 @@ fn create_temp_beside(target: &Path) -> Result<(File, PathBuf)> {
     let name = target
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
-        .ok_or_else(|| Failure::new("io", format!("{} is not a file name", target.display())))?;
+        .ok_or_else(|| {
+            Failure::io(
+                "choosing the output file",
+                io::Error::other(format!("{} is not a file name", target.display())),
+            )
+        })?;
     let pid = std::process::id();
     let mut attempt = 0u32;
     loop {

@@ -35,7 +35,7 @@ fn main() -> ExitCode {
         Ok(()) | Err(Failure::BrokenPipe) => ExitCode::SUCCESS,
         Err(failure) => {
             let _ = writeln!(std::io::stderr().lock(), "{failure}");
-            ExitCode::FAILURE
+            ExitCode::from(failure.exit_code())
         }
     }
 }

@@ -7,9 +7,9 @@
 
 use std::io::{BufRead, Read};
 
-use gcf_core::graph::{self, StreamOptions, StreamWriter, TrailerForm};
+use gcf_bind::records::graph_record;
+use gcf_core::graph::{StreamOptions, StreamWriter, TrailerForm};
 use gcf_core::{IoSink, Limits};
-use serde_json::{Map as JsonMap, Value as Json};
 
 use crate::args::Trailer;
 use crate::failure::{Failure, Result};
@@ -48,18 +48,13 @@ impl JsonLines {
         })
     }
 
-    /// The error for a line that is not a JSON object.
-    pub fn not_an_object(&self) -> Failure {
-        Failure::invalid_input("each line must be a JSON object").at_line(self.number, Some(1))
-    }
-
     /// The 1-based number of the line last returned.
     pub fn line_number(&self) -> usize {
         self.number
     }
 
-    /// The next non-blank line as a JSON value.
-    pub fn next_value(&mut self) -> Result<Option<Json>> {
+    /// The next non-blank line, without its line end, and its 1-based number.
+    pub fn next_line(&mut self) -> Result<Option<(usize, &[u8])>> {
         let max = Limits::default().max_line_len;
         loop {
             self.buffer.clear();
@@ -79,18 +74,17 @@ impl JsonLines {
             if let Some(rest) = line.strip_suffix(b"\n") {
                 line = rest.strip_suffix(b"\r").unwrap_or(rest);
             } else if line.len() > max {
-                return Err(Failure::new(
-                    gcf_core::ErrorKind::LimitExceeded.name(),
+                return Err(Failure::from(gcf_core::Error::new(
+                    gcf_core::ErrorKind::LimitExceeded,
                     format!("a line is longer than {max} bytes"),
-                )
+                ))
                 .at_line(self.number, None));
             }
             if line.iter().all(u8::is_ascii_whitespace) {
                 continue;
             }
-            return serde_json::from_slice(line)
-                .map(Some)
-                .map_err(|e| Failure::json(&e).on_line(self.number));
+            let end = line.len();
+            return Ok(Some((self.number, &self.buffer[..end])));
         }
     }
 }
@@ -141,84 +135,10 @@ fn write_graph(
 ) -> std::result::Result<(), GraphFailure> {
     let index_names = options.index_names;
     let mut writer = StreamWriter::new(sink, options)?;
-    while let Some(object) = lines.next_value()? {
-        let at = lines.line_number();
-        let Json::Object(fields) = &object else {
-            return Err(lines.not_an_object().into());
-        };
-        if fields.contains_key("file") {
-            let location = graph::location_from_json(&object)?;
-            let id = symbol_id(fields, "symbolId", at)?.ok_or_else(|| {
-                Failure::invalid_input(
-                    "a location line needs a numeric `symbolId` (the 0-based order of the symbol lines)",
-                )
-                .at_line(at, None)
-            })?;
-            writer.write_location(
-                id,
-                &location.file,
-                location.line,
-                location.column,
-                location.end,
-            )?;
-        } else if fields.contains_key("qualifiedName") {
-            writer.write_symbol(&graph::symbol_from_json(&object)?)?;
-        } else if ["source", "target", "sourceId", "targetId"]
-            .iter()
-            .any(|k| fields.contains_key(*k))
-        {
-            let edge = graph::edge_from_json(&object)?;
-            let ids = (
-                symbol_id(fields, "sourceId", at)?,
-                symbol_id(fields, "targetId", at)?,
-            );
-            match ids {
-                (Some(source), Some(target)) => {
-                    writer.write_edge(source, target, &edge.edge_type, &edge.status)?
-                }
-                (None, None) if index_names => writer.write_edge_by_name(
-                    &edge.source,
-                    &edge.target,
-                    &edge.edge_type,
-                    &edge.status,
-                )?,
-                (None, None) => {
-                    return Err(Failure::invalid_input(
-                        "this edge names its symbols; give numeric `sourceId`/`targetId` \
-                         or pass --index-names (keeps every qualified name in memory)",
-                    )
-                    .at_line(at, None)
-                    .into())
-                }
-                _ => {
-                    return Err(Failure::invalid_input(
-                        "an edge needs both `sourceId` and `targetId`, or neither",
-                    )
-                    .at_line(at, None)
-                    .into())
-                }
-            }
-        } else {
-            return Err(Failure::invalid_input(
-                "a line must be a symbol (`qualifiedName`), an edge (`source`/`target` or \
-                 `sourceId`/`targetId`) or a location (`file` and `symbolId`)",
-            )
-            .at_line(at, None)
-            .into());
-        }
+    while let Some((at, line)) = lines.next_line()? {
+        let record = graph_record(line).map_err(|f| Failure::from(f).on_line(at))?;
+        record.write_to(&mut writer, index_names)?;
     }
     writer.finish()?;
     Ok(())
-}
-
-/// A numeric id field, if present.
-fn symbol_id(fields: &JsonMap<String, Json>, key: &str, at: usize) -> Result<Option<u64>> {
-    match fields.get(key) {
-        None | Some(Json::Null) => Ok(None),
-        Some(Json::Number(n)) if n.as_u64().is_some() => Ok(n.as_u64()),
-        Some(_) => Err(
-            Failure::invalid_input(format!("`{key}` must be a non-negative integer"))
-                .at_line(at, None),
-        ),
-    }
 }

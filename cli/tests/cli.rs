@@ -157,7 +157,11 @@ fn encode_errors() {
     );
     let run = gcf(&["encode"], Some(br#"{"symbols":[{"score":"high"}]}"#));
     let line = expect_error(&run, "invalid_input");
-    assert!(line.contains("symbols[0]"), "{line}");
+    // serde names the offending value and its position rather than a path.
+    assert!(
+        line.contains("\"high\"") && line.ends_with("(line 1, column 27)"),
+        "{line}"
+    );
     // Whitespace cannot appear in a graph name: the encoder refuses it.
     let run = gcf(
         &["encode"],

@@ -130,6 +130,103 @@ error_kinds! {
     Sink => "sink",
 }
 
+/// A coarse grouping of [`ErrorKind`]s that every surface maps from: the
+/// CLI's exit code, the C ABI's status, Go's error values and the coming
+/// Node/Python exceptions all branch on the class, and print the kind's
+/// [`name`](ErrorKind::name) as the category.
+///
+/// The core itself only produces the classes its kinds map to; [`Json`](ErrorClass::Json),
+/// [`Io`](ErrorClass::Io), [`Usage`](ErrorClass::Usage) and [`Panic`](ErrorClass::Panic)
+/// exist for the layers that read host input, touch the operating system or
+/// catch panics, so that they share one list instead of inventing their own.
+///
+/// ```
+/// use gcf_core::{ErrorClass, ErrorKind};
+/// assert_eq!(ErrorKind::CountMismatch.class(), ErrorClass::Syntax);
+/// assert_eq!(ErrorKind::UnknownEdgeReference.class().name(), "reference");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorClass {
+    /// GCF text that breaks the grammar or its counts (almost every decode error).
+    Syntax,
+    /// A spec §12 limit was exceeded.
+    Limit,
+    /// A reference to a symbol that was never declared.
+    Reference,
+    /// A delta that cannot be applied: malformed, or verified against the wrong root.
+    Delta,
+    /// A value the encoder cannot represent, or a number outside its domain.
+    Input,
+    /// An API called out of order, or on a writer an earlier failure poisoned.
+    State,
+    /// The output sink refused a write.
+    Sink,
+    /// Host input that is not valid JSON or not of the expected shape (bindings only).
+    Json,
+    /// The operating system refused a read or a write (bindings only).
+    Io,
+    /// A bad argument to the surface itself: a flag, a NULL pointer (bindings only).
+    Usage,
+    /// A bug caught at a language boundary (bindings only).
+    Panic,
+}
+
+impl ErrorClass {
+    /// Every class, in declaration order.
+    pub const ALL: &'static [ErrorClass] = &[
+        ErrorClass::Syntax,
+        ErrorClass::Limit,
+        ErrorClass::Reference,
+        ErrorClass::Delta,
+        ErrorClass::Input,
+        ErrorClass::State,
+        ErrorClass::Sink,
+        ErrorClass::Json,
+        ErrorClass::Io,
+        ErrorClass::Usage,
+        ErrorClass::Panic,
+    ];
+
+    /// The stable lowercase name of the class.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ErrorClass::Syntax => "syntax",
+            ErrorClass::Limit => "limit",
+            ErrorClass::Reference => "reference",
+            ErrorClass::Delta => "delta",
+            ErrorClass::Input => "input",
+            ErrorClass::State => "state",
+            ErrorClass::Sink => "sink",
+            ErrorClass::Json => "json",
+            ErrorClass::Io => "io",
+            ErrorClass::Usage => "usage",
+            ErrorClass::Panic => "panic",
+        }
+    }
+}
+
+impl fmt::Display for ErrorClass {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl ErrorKind {
+    /// The class this category belongs to.
+    pub const fn class(self) -> ErrorClass {
+        match self {
+            ErrorKind::LimitExceeded => ErrorClass::Limit,
+            ErrorKind::UnknownEdgeReference => ErrorClass::Reference,
+            ErrorKind::MalformedDelta | ErrorKind::RootMismatch => ErrorClass::Delta,
+            ErrorKind::InvalidInput | ErrorKind::OutOfRange => ErrorClass::Input,
+            ErrorKind::InvalidState => ErrorClass::State,
+            ErrorKind::Sink => ErrorClass::Sink,
+            _ => ErrorClass::Syntax,
+        }
+    }
+}
+
 impl fmt::Display for ErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -198,6 +295,17 @@ impl Error {
     #[cold]
     pub fn sink() -> Error {
         Error::new(ErrorKind::Sink, "the output sink refused the write")
+    }
+
+    /// The error every call on a poisoned streaming writer returns (see
+    /// the stream lifecycle in [`graph::StreamWriter`](crate::graph::StreamWriter)
+    /// and [`generic::StreamWriter`](crate::generic::StreamWriter)).
+    #[cold]
+    pub(crate) fn poisoned() -> Error {
+        Error::new(
+            ErrorKind::InvalidState,
+            "an earlier write to the sink failed; the payload is incomplete",
+        )
     }
 
     /// The category.
@@ -295,6 +403,28 @@ mod tests {
             assert!(seen.insert(k.name()), "duplicate name {}", k.name());
         }
         assert_eq!(ErrorKind::from_name("nope"), None);
+    }
+
+    #[test]
+    fn every_kind_has_a_core_class() {
+        let core_classes = [
+            ErrorClass::Syntax,
+            ErrorClass::Limit,
+            ErrorClass::Reference,
+            ErrorClass::Delta,
+            ErrorClass::Input,
+            ErrorClass::State,
+            ErrorClass::Sink,
+        ];
+        for &k in ErrorKind::ALL {
+            assert!(core_classes.contains(&k.class()), "{k}");
+        }
+        assert_eq!(ErrorKind::InvalidNodeLine.class(), ErrorClass::Syntax);
+        assert_eq!(ErrorKind::RootMismatch.class(), ErrorClass::Delta);
+        assert_eq!(ErrorKind::OutOfRange.class(), ErrorClass::Input);
+        let names: alloc::collections::BTreeSet<_> =
+            ErrorClass::ALL.iter().map(|c| c.name()).collect();
+        assert_eq!(names.len(), ErrorClass::ALL.len());
     }
 
     #[test]

@@ -74,13 +74,13 @@ pub mod generic;
 pub mod graph;
 
 pub use document::{decode_any, decode_any_bytes, payload_kind, Document, PayloadKind};
-pub use error::{Error, ErrorKind, Result};
+pub use error::{Error, ErrorClass, ErrorKind, Result};
 pub use header::Profile;
 pub use limits::Limits;
 pub use protocol::{estimate_tokens, Outcome};
 #[cfg(feature = "std")]
 pub use sink::IoSink;
-pub use sink::{CountingSink, FnSink, Sink, SinkError};
+pub use sink::{CountingSink, FnSink, HostSink, Sink, SinkError};
 
 /// The README's Rust examples, compiled and run as doc tests.
 #[cfg(doctest)]

@@ -95,6 +95,68 @@ impl<F: FnMut(&[u8]) -> Result<(), SinkError>> Sink for FnSink<F> {
     }
 }
 
+/// A sink over a host callback that returns the host's own error type, and
+/// keeps the first such error for the host to take back after the encoder
+/// reported [`ErrorKind::Sink`](crate::ErrorKind::Sink).
+///
+/// This is the one way bindings recover what went wrong behind a
+/// [`SinkError`]: a C status code, a JavaScript exception, a Python one.
+/// Once it has failed it refuses every later write without calling the
+/// host again (the writers are poisoned by then anyway).
+///
+/// ```
+/// use gcf_core::{graph, ErrorKind, HostSink};
+///
+/// let sink = HostSink::new(|_: &[u8]| Err::<(), _>("disk full"));
+/// let mut w = graph::StreamWriter::new(sink, Default::default())?;
+/// let e = w.flush().unwrap_err();
+/// assert_eq!(e.kind(), ErrorKind::Sink);
+/// assert_eq!(w.get_ref().error(), Some(&"disk full"));
+/// # Ok::<(), gcf_core::Error>(())
+/// ```
+pub struct HostSink<F, E> {
+    callback: F,
+    error: Option<E>,
+}
+
+impl<F, E> HostSink<F, E> {
+    /// Wraps `callback`.
+    pub fn new(callback: F) -> Self {
+        HostSink {
+            callback,
+            error: None,
+        }
+    }
+
+    /// The host's error that made a write fail, if one did.
+    pub fn error(&self) -> Option<&E> {
+        self.error.as_ref()
+    }
+
+    /// Takes the host's error out; later writes are refused all the same.
+    pub fn take_error(&mut self) -> Option<E> {
+        self.error.take()
+    }
+
+    /// Whether a write has failed.
+    pub fn failed(&self) -> bool {
+        self.error.is_some()
+    }
+}
+
+impl<F: FnMut(&[u8]) -> Result<(), E>, E> Sink for HostSink<F, E> {
+    #[inline]
+    fn write_bytes(&mut self, bytes: &[u8]) -> Result<(), SinkError> {
+        if self.error.is_some() {
+            return Err(SinkError);
+        }
+        (self.callback)(bytes).map_err(|e| {
+            self.error = Some(e);
+            SinkError
+        })
+    }
+}
+
 /// A sink that discards everything and counts bytes; useful to measure an
 /// encoding's size without keeping it.
 #[derive(Debug, Default, Clone, Copy)]
@@ -183,6 +245,26 @@ mod tests {
         let mut sink = FnSink(|b: &[u8]| if b == b"no" { Err(SinkError) } else { Ok(()) });
         assert!(sink.write_bytes(b"yes").is_ok());
         assert_eq!(sink.write_bytes(b"no"), Err(SinkError));
+    }
+
+    #[test]
+    fn host_sink_keeps_the_first_error_and_stops_calling() {
+        let calls = core::cell::Cell::new(0);
+        let mut sink = HostSink::new(|b: &[u8]| {
+            calls.set(calls.get() + 1);
+            if b == b"bad" {
+                Err(7)
+            } else {
+                Ok(())
+            }
+        });
+        assert!(sink.write_bytes(b"ok").is_ok());
+        assert_eq!(sink.write_bytes(b"bad"), Err(SinkError));
+        assert_eq!(sink.write_bytes(b"ok"), Err(SinkError));
+        assert_eq!(sink.error(), Some(&7));
+        assert!(sink.failed());
+        assert_eq!(sink.take_error(), Some(7));
+        assert_eq!(calls.get(), 2);
     }
 
     #[test]

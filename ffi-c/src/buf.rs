@@ -4,7 +4,7 @@ use core::ptr;
 
 use gcf_core::ErrorKind;
 
-use crate::error::{gcf_status, FfiError};
+use crate::error::FfiError;
 
 /// Bytes owned by the library and handed to the caller: release them with
 /// [`gcf_buf_free`].
@@ -131,10 +131,10 @@ pub(crate) unsafe fn optional_str_arg<'a>(
     unsafe { str_arg(ptr, len, what) }.map(Some)
 }
 
-/// Parses JSON text given as bytes: invalid UTF-8 is an invalid argument,
-/// malformed JSON a [`gcf_status::GCF_STATUS_JSON_ERROR`] with its position.
-pub(crate) fn parse_json(bytes: &[u8], what: &str) -> Result<serde_json::Value, FfiError> {
-    let text = core::str::from_utf8(bytes).map_err(|e| {
+/// JSON text given as bytes: invalid UTF-8 is an invalid argument (with
+/// the offset of the first bad byte), as it is for every text argument.
+pub(crate) fn json_arg<'a>(bytes: &'a [u8], what: &str) -> Result<&'a [u8], FfiError> {
+    core::str::from_utf8(bytes).map_err(|e| {
         FfiError::argument(
             ErrorKind::InvalidUtf8,
             format!(
@@ -143,13 +143,7 @@ pub(crate) fn parse_json(bytes: &[u8], what: &str) -> Result<serde_json::Value, 
             ),
         )
     })?;
-    serde_json::from_str(text).map_err(|e| FfiError {
-        status: gcf_status::GCF_STATUS_JSON_ERROR,
-        category: ErrorKind::InvalidInput.name(),
-        message: format!("{what} is not valid JSON: {e}"),
-        line: e.line() as u64,
-        column: e.column() as u64,
-    })
+    Ok(bytes)
 }
 
 /// Writes `value` to `out` if `out` is not NULL.
@@ -173,8 +167,9 @@ pub(crate) fn require_out<T>(out: *mut T, what: &str) -> Result<(), FfiError> {
     }
 }
 
-/// Renders `value` as JSON text into a library-owned buffer.
-pub(crate) fn json_out(value: &serde_json::Value) -> Result<gcf_buf, FfiError> {
+/// Renders `value` (one of `gcf_bind`'s serializers) as JSON text into a
+/// library-owned buffer.
+pub(crate) fn json_out(value: &impl serde::Serialize) -> Result<gcf_buf, FfiError> {
     let bytes = serde_json::to_vec(value).map_err(|e| {
         FfiError::from(gcf_core::Error::new(
             gcf_core::ErrorKind::InvalidInput,

@@ -4,7 +4,8 @@ use core::ffi::c_char;
 use std::ffi::CString;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use gcf_core::{Error, ErrorKind};
+use gcf_bind::Failure;
+use gcf_core::{Error, ErrorClass, ErrorKind};
 
 /// The result of every call. The numbers are part of the ABI: they never
 /// change meaning and are never reused.
@@ -36,6 +37,7 @@ pub enum gcf_status {
 /// [`gcf_error_free`].
 pub struct gcf_error {
     status: gcf_status,
+    class: &'static core::ffi::CStr,
     category: &'static str,
     /// The category as a C string when the static table lacks it (never, while
     /// the table's test passes).
@@ -49,6 +51,8 @@ pub struct gcf_error {
 #[derive(Debug)]
 pub(crate) struct FfiError {
     pub(crate) status: gcf_status,
+    /// The shared error model's class (`ErrorClass::name()`).
+    pub(crate) class: ErrorClass,
     /// A snake_case `ErrorKind::name()`, or `"panic"`.
     pub(crate) category: &'static str,
     pub(crate) message: String,
@@ -60,6 +64,7 @@ impl FfiError {
     pub(crate) fn argument(kind: ErrorKind, message: String) -> FfiError {
         FfiError {
             status: gcf_status::GCF_STATUS_INVALID_ARGUMENT,
+            class: ErrorClass::Usage,
             category: kind.name(),
             message,
             line: 0,
@@ -77,6 +82,7 @@ impl FfiError {
     pub(crate) fn state(message: &str) -> FfiError {
         FfiError {
             status: gcf_status::GCF_STATUS_INVALID_STATE,
+            class: ErrorClass::State,
             category: ErrorKind::InvalidState.name(),
             message: message.to_string(),
             line: 0,
@@ -84,13 +90,9 @@ impl FfiError {
         }
     }
 
-    /// A core error from parsing JSON into core types: the JSON's shape is wrong.
-    pub(crate) fn json_shape(e: Error, what: &str) -> FfiError {
-        FfiError {
-            status: gcf_status::GCF_STATUS_JSON_ERROR,
-            message: format!("{what}: {}", e.message()),
-            ..FfiError::from(e)
-        }
+    /// A failure reading the JSON argument `what`, named in the message.
+    pub(crate) fn json(f: Failure, what: &str) -> FfiError {
+        FfiError::from(f.context(what))
     }
 
     fn panic(payload: &(dyn std::any::Any + Send)) -> FfiError {
@@ -101,6 +103,7 @@ impl FfiError {
             .unwrap_or("no message");
         FfiError {
             status: gcf_status::GCF_STATUS_PANIC,
+            class: ErrorClass::Panic,
             category: "panic",
             message: format!("libgcf panicked (a bug, please report it): {detail}"),
             line: 0,
@@ -114,6 +117,7 @@ impl FfiError {
             .unwrap_or_else(|_| CString::from(c"libgcf error"));
         gcf_error {
             status: self.status,
+            class: class_name(self.class),
             category: self.category,
             category_fallback: CString::new(self.category).unwrap_or_default(),
             message,
@@ -123,20 +127,36 @@ impl FfiError {
     }
 }
 
+/// The C status of each error class: the one mapping from the shared
+/// error model ([`gcf_bind::Failure`]) to this ABI.
+pub(crate) fn status_of(class: ErrorClass) -> gcf_status {
+    match class {
+        ErrorClass::Sink => gcf_status::GCF_STATUS_SINK_ERROR,
+        ErrorClass::State => gcf_status::GCF_STATUS_INVALID_STATE,
+        ErrorClass::Json => gcf_status::GCF_STATUS_JSON_ERROR,
+        ErrorClass::Usage => gcf_status::GCF_STATUS_INVALID_ARGUMENT,
+        ErrorClass::Panic => gcf_status::GCF_STATUS_PANIC,
+        // Syntax, limit, reference, delta, input; no call does I/O of its own.
+        _ => gcf_status::GCF_STATUS_DATA_ERROR,
+    }
+}
+
+impl From<Failure> for FfiError {
+    fn from(f: Failure) -> FfiError {
+        FfiError {
+            status: status_of(f.class),
+            class: f.class,
+            category: f.category,
+            message: f.message,
+            line: f.line.unwrap_or(0),
+            column: f.column.unwrap_or(0),
+        }
+    }
+}
+
 impl From<Error> for FfiError {
     fn from(e: Error) -> FfiError {
-        let status = match e.kind() {
-            ErrorKind::Sink => gcf_status::GCF_STATUS_SINK_ERROR,
-            ErrorKind::InvalidState => gcf_status::GCF_STATUS_INVALID_STATE,
-            _ => gcf_status::GCF_STATUS_DATA_ERROR,
-        };
-        FfiError {
-            status,
-            category: e.kind().name(),
-            message: e.message().to_string(),
-            line: e.line().unwrap_or(0) as u64,
-            column: e.column().unwrap_or(0) as u64,
-        }
+        FfiError::from(Failure::from(e))
     }
 }
 
@@ -212,6 +232,41 @@ pub unsafe extern "C" fn gcf_error_category(err: *const gcf_error) -> *const c_c
     match unsafe { err.as_ref() } {
         Some(e) => static_category(e.category).map_or(e.category_fallback.as_ptr(), |c| c.as_ptr()),
         None => c"".as_ptr(),
+    }
+}
+
+/// The class of the error, from the error model every GCF binding shares:
+/// `syntax`, `limit`, `reference`, `delta`, `input`, `state`, `sink`,
+/// `json`, `io`, `usage` or `panic`. The status is derived from it. A static
+/// NUL-terminated string; do not free it. `""` for NULL.
+///
+/// # Safety
+///
+/// `err` is NULL or a live error from this library.
+#[no_mangle]
+pub unsafe extern "C" fn gcf_error_class(err: *const gcf_error) -> *const c_char {
+    // SAFETY: NULL or live, per the contract.
+    match unsafe { err.as_ref() } {
+        Some(e) => e.class.as_ptr(),
+        None => c"".as_ptr(),
+    }
+}
+
+/// The static C string of a class name.
+fn class_name(class: ErrorClass) -> &'static core::ffi::CStr {
+    match class {
+        ErrorClass::Syntax => c"syntax",
+        ErrorClass::Limit => c"limit",
+        ErrorClass::Reference => c"reference",
+        ErrorClass::Delta => c"delta",
+        ErrorClass::Input => c"input",
+        ErrorClass::State => c"state",
+        ErrorClass::Sink => c"sink",
+        ErrorClass::Json => c"json",
+        ErrorClass::Io => c"io",
+        ErrorClass::Usage => c"usage",
+        ErrorClass::Panic => c"panic",
+        _ => c"",
     }
 }
 
@@ -298,6 +353,7 @@ const CATEGORIES: &[&core::ffi::CStr] = &[
     c"invalid_state",
     c"sink",
     c"panic",
+    c"json",
 ];
 
 /// The static C string for a category name; an error carries its own copy
@@ -319,7 +375,54 @@ mod tests {
             let c = static_category(kind.name()).unwrap_or_else(|| panic!("{}", kind.name()));
             assert_eq!(c.to_str().unwrap(), kind.name());
         }
-        assert_eq!(CATEGORIES.len(), ErrorKind::ALL.len() + 1);
+        assert_eq!(CATEGORIES.len(), ErrorKind::ALL.len() + 2);
         assert!(static_category("panic").is_some());
+        assert!(static_category("json").is_some());
+    }
+
+    /// Every class and the status it becomes, and failures of each source.
+    #[test]
+    fn status_by_class() {
+        use gcf_core::ErrorClass as C;
+        use gcf_status as S;
+        let table = [
+            (C::Syntax, S::GCF_STATUS_DATA_ERROR),
+            (C::Limit, S::GCF_STATUS_DATA_ERROR),
+            (C::Reference, S::GCF_STATUS_DATA_ERROR),
+            (C::Delta, S::GCF_STATUS_DATA_ERROR),
+            (C::Input, S::GCF_STATUS_DATA_ERROR),
+            (C::State, S::GCF_STATUS_INVALID_STATE),
+            (C::Sink, S::GCF_STATUS_SINK_ERROR),
+            (C::Json, S::GCF_STATUS_JSON_ERROR),
+            (C::Io, S::GCF_STATUS_DATA_ERROR),
+            (C::Usage, S::GCF_STATUS_INVALID_ARGUMENT),
+            (C::Panic, S::GCF_STATUS_PANIC),
+        ];
+        assert_eq!(table.len(), C::ALL.len());
+        for (class, status) in table {
+            assert_eq!(status_of(class), status, "{class}");
+            assert_eq!(class_name(class).to_str().unwrap(), class.name());
+        }
+        let bad_json = FfiError::from(gcf_bind::value::from_slice(b"{").unwrap_err());
+        assert_eq!(
+            (bad_json.status, bad_json.category),
+            (S::GCF_STATUS_JSON_ERROR, "json")
+        );
+        let shape =
+            FfiError::from(gcf_bind::graph::payload_from_slice(b"{\"edges\": 1}").unwrap_err());
+        assert_eq!(
+            (shape.status, shape.category),
+            (S::GCF_STATUS_JSON_ERROR, "invalid_input")
+        );
+        let big = FfiError::from(gcf_bind::value::from_slice(b"[1e999]").unwrap_err());
+        assert_eq!(
+            (big.status, big.category),
+            (S::GCF_STATUS_DATA_ERROR, "out_of_range")
+        );
+        let sink = FfiError::from(Error::sink());
+        assert_eq!(
+            (sink.status, sink.category),
+            (S::GCF_STATUS_SINK_ERROR, "sink")
+        );
     }
 }

@@ -6,9 +6,9 @@ use core::ffi::{c_char, c_void};
 use gcf_core::generic::{self, Cell, KeyedSet, StreamOptions, StreamWriter, Value};
 use gcf_core::{Error, ErrorKind};
 
-use crate::buf::{bytes_arg, gcf_buf, parse_json, put, require_out, str_arg};
+use crate::buf::{bytes_arg, gcf_buf, json_arg, json_out, put, require_out, str_arg};
 use crate::error::{boundary, gcf_error, gcf_status, FfiError};
-use crate::stream::{gcf_write_callback, CallbackSink};
+use crate::stream::{callback_sink, gcf_write_callback, with_live, CallbackSink};
 
 /// Encodes any JSON value (object member order is kept; integers beyond
 /// int64 are an `out_of_range` data error) as a generic-profile payload.
@@ -29,8 +29,9 @@ pub unsafe extern "C" fn gcf_generic_encode(
         boundary(err, || {
             put(out, gcf_buf::EMPTY);
             require_out(out, "out")?;
-            let json = parse_json(bytes_arg(json, json_len, "json")?, "json")?;
-            let value = generic::from_json(&json)?;
+            let bytes = json_arg(bytes_arg(json, json_len, "json")?, "json")?;
+            let value =
+                gcf_bind::value::from_slice(bytes).map_err(|f| FfiError::json(f, "json"))?;
             put(
                 out,
                 gcf_buf::from_vec(generic::encode(&value)?.into_bytes()),
@@ -59,26 +60,18 @@ pub unsafe extern "C" fn gcf_generic_decode(
             put(out, gcf_buf::EMPTY);
             require_out(out, "out")?;
             let value = generic::decode_bytes(bytes_arg(input, input_len, "input")?)?;
-            let text = serde_json::to_vec(&generic::to_json(&value)).map_err(|e| {
-                FfiError::from(Error::new(
-                    ErrorKind::InvalidInput,
-                    format!("cannot render JSON: {e}"),
-                ))
-            })?;
-            put(out, gcf_buf::from_vec(text));
+            put(out, json_out(&gcf_bind::value::Json(&value))?);
             Ok(())
         })
     }
 }
 
 /// A keyed set from `{"name"?, "key", "fields": [...], "rows": [{...}]}`
-/// through core's bridge; a wrong shape is a JSON error, a bad value (an
-/// integer outside int64) a data error.
-pub(crate) fn keyed_set_from_json(v: &serde_json::Value, what: &str) -> Result<KeyedSet, FfiError> {
-    generic::keyed_set_from_json(v).map_err(|e| match e.kind() {
-        ErrorKind::InvalidInput => FfiError::json_shape(e, what),
-        _ => FfiError::from(e),
-    })
+/// (`gcf_bind::generic`); malformed JSON or a wrong shape is a JSON error,
+/// a bad value (an integer outside int64) a data error.
+pub(crate) fn keyed_set_arg(bytes: &[u8], what: &str) -> Result<KeyedSet, FfiError> {
+    gcf_bind::generic::keyed_set_from_slice(json_arg(bytes, what)?)
+        .map_err(|f| FfiError::json(f, what))
 }
 
 /// The generic pack root (`sha256:<64 hex>`, spec §10a.3) of a keyed set
@@ -99,8 +92,7 @@ pub unsafe extern "C" fn gcf_generic_pack_root(
         boundary(err, || {
             put(out, gcf_buf::EMPTY);
             require_out(out, "out")?;
-            let json = parse_json(bytes_arg(json, json_len, "json")?, "json")?;
-            let set = keyed_set_from_json(&json, "keyed set")?;
+            let set = keyed_set_arg(bytes_arg(json, json_len, "json")?, "keyed set")?;
             put(
                 out,
                 gcf_buf::from_vec(generic::pack_root(&set)?.into_bytes()),
@@ -209,12 +201,13 @@ pub struct gcf_generic_stream_options {
 /// A streaming generic writer (spec §7, §8): tables whose rows reach the
 /// callback as they are written, with counts in a trailer written by
 /// [`gcf_generic_stream_finish`]. Release with [`gcf_generic_stream_free`].
-/// Not thread-safe. After a callback refusal or a panic every later call
-/// returns `GCF_STATUS_INVALID_STATE`; a rejected cell or an out-of-order
-/// call leaves it usable.
+/// Not thread-safe. The lifecycle is the graph stream's (and the core
+/// writers'): a rejected cell or an out-of-order call leaves it usable; after
+/// a callback refusal or a panic every later call returns
+/// `GCF_STATUS_INVALID_STATE`.
 pub struct gcf_generic_stream {
     writer: Option<StreamWriter<CallbackSink>>,
-    failed: bool,
+    panicked: bool,
 }
 
 impl gcf_generic_stream {
@@ -222,20 +215,12 @@ impl gcf_generic_stream {
         &mut self,
         op: impl FnOnce(&mut StreamWriter<CallbackSink>) -> Result<(), Error>,
     ) -> Result<(), FfiError> {
-        if self.failed {
-            return Err(FfiError::state(
-                "the stream failed earlier and cannot be written",
-            ));
-        }
-        let writer = self
-            .writer
-            .as_mut()
-            .ok_or_else(|| FfiError::state("the stream is finished"))?;
-        self.failed = true;
-        let result = op(writer);
-        // Core validates before writing; only a sink failure can leave a partial line.
-        self.failed = matches!(&result, Err(e) if e.kind() == ErrorKind::Sink);
-        result.map_err(FfiError::from)
+        with_live(
+            &mut self.writer,
+            &mut self.panicked,
+            op,
+            StreamWriter::get_ref,
+        )
     }
 }
 
@@ -276,12 +261,12 @@ pub unsafe extern "C" fn gcf_generic_stream_new(
                     opts = opts.tool(str_arg(o.tool, o.tool_len, "options.tool")?);
                 }
             }
-            let writer = StreamWriter::new(CallbackSink::new(callback, user_data), opts)?;
+            let writer = StreamWriter::new(callback_sink(callback, user_data), opts)?;
             put(
                 out,
                 Box::into_raw(Box::new(gcf_generic_stream {
                     writer: Some(writer),
-                    failed: false,
+                    panicked: false,
                 })),
             );
             Ok(())
@@ -492,9 +477,9 @@ pub unsafe extern "C" fn gcf_generic_stream_finish(
     unsafe {
         boundary(err, || {
             let stream = generic_stream_arg(stream)?;
-            if stream.failed {
+            if stream.panicked {
                 return Err(FfiError::state(
-                    "the stream failed earlier and cannot be finished",
+                    "the stream failed earlier (a panic) and cannot be finished",
                 ));
             }
             let writer = stream

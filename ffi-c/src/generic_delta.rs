@@ -3,18 +3,18 @@
 //! producer session behind a handle.
 //!
 //! A keyed set travels as JSON `{"name"?, "key", "fields"?, "rows": [{...}]}`
-//! (core's `generic::keyed_set_from_json`; `name` defaults to `rows`, `fields`
-//! to the first row's members) and comes back in the same shape with every
-//! member present (core's `generic::keyed_set_to_json`).
+//! (`gcf_bind::generic::keyed_set_from_slice`; `name` defaults to `rows`,
+//! `fields` to the first row's members) and comes back in the same shape with
+//! every member present (`gcf_bind::generic::KeyedSetJson`).
 
-use gcf_core::generic::{self, DeltaSession, KeyedSet, ReanchorPolicy};
+use gcf_core::generic::{self, DeltaSession, ReanchorPolicy};
 use gcf_core::{ErrorKind, Outcome};
 
 use crate::buf::{
-    bytes_arg, gcf_buf, json_out, optional_str_arg, parse_json, put, require_out, reset_out,
+    bytes_arg, gcf_buf, json_arg, json_out, optional_str_arg, put, require_out, reset_out,
 };
 use crate::error::{boundary, gcf_error, gcf_status, FfiError};
-use crate::generic::keyed_set_from_json;
+use crate::generic::keyed_set_arg;
 use crate::graph::gcf_outcome;
 
 /// `policy` of [`gcf_generic_delta_session_new`]: every `n`th turn since the
@@ -25,13 +25,6 @@ pub const GCF_REANCHOR_FIXED_N: u32 = 0;
 /// deltas sent since the last one, plus this turn's, reach the size of this
 /// turn's full payload (`n` is ignored).
 pub const GCF_REANCHOR_SIZE_GUARD: u32 = 1;
-
-/// Parses a keyed-set JSON argument: malformed JSON or a wrong shape is a
-/// `GCF_STATUS_JSON_ERROR`, an unrepresentable value (an integer outside
-/// int64) a data error.
-fn keyed_set_arg(bytes: &[u8], what: &str) -> Result<KeyedSet, FfiError> {
-    keyed_set_from_json(&parse_json(bytes, what)?, what)
-}
 
 /// The tool argument: NULL or empty omits `tool=`.
 ///
@@ -96,11 +89,9 @@ pub unsafe extern "C" fn gcf_generic_encode_delta(
     unsafe {
         boundary(err, || {
             reset_out(out)?;
-            let json = parse_json(bytes_arg(delta, delta_len, "delta")?, "delta")?;
-            let delta = generic::generic_delta_from_json(&json).map_err(|e| match e.kind() {
-                ErrorKind::InvalidInput => FfiError::json_shape(e, "delta"),
-                _ => FfiError::from(e),
-            })?;
+            let bytes = json_arg(bytes_arg(delta, delta_len, "delta")?, "delta")?;
+            let delta = gcf_bind::generic::generic_delta_from_slice(bytes)
+                .map_err(|f| FfiError::json(f, "delta"))?;
             let text = generic::encode_delta(&delta)?;
             put(out, gcf_buf::from_vec(text.into_bytes()));
             Ok(())
@@ -135,7 +126,7 @@ pub unsafe extern "C" fn gcf_generic_apply_delta(
             let base = keyed_set_arg(bytes_arg(base, base_len, "base")?, "base")?;
             let text = gcf_core::input::validate_utf8(bytes_arg(delta, delta_len, "delta")?)?;
             let result = generic::apply_delta(&base, text)?;
-            put(out, json_out(&generic::keyed_set_to_json(&result))?);
+            put(out, json_out(&gcf_bind::generic::KeyedSetJson(&result))?);
             Ok(())
         })
     }

@@ -2,12 +2,16 @@
 //!
 //! JSON uses the camelCase field names of the conformance fixtures
 //! (`qualifiedName`, `edgeType`, `tokenBudget`, ...); the conversions are
-//! core's `graph::*_from_json` / `*_to_json`.
+//! `gcf_bind::graph`'s, reading straight from the argument's bytes.
 
 use gcf_core::graph::{self, Outcome, Session};
 
+use std::borrow::Cow;
+
+use gcf_bind::graph as json;
+
 use crate::buf::{
-    bytes_arg, gcf_buf, json_out, optional_str_arg, parse_json, put, require_out, reset_out,
+    bytes_arg, gcf_buf, json_arg, json_out, optional_str_arg, put, require_out, reset_out,
 };
 use crate::error::{boundary, gcf_error, gcf_status, FfiError};
 
@@ -26,14 +30,14 @@ pub enum gcf_outcome {
     GCF_OUTCOME_FULL = 3,
 }
 
-fn payload_arg(bytes: &[u8], what: &str) -> Result<graph::Payload, FfiError> {
-    let json = parse_json(bytes, what)?;
-    graph::payload_from_json(&json).map_err(|e| FfiError::json_shape(e, what))
+fn payload_arg<'a>(bytes: &'a [u8], what: &str) -> Result<graph::Payload<Cow<'a, str>>, FfiError> {
+    json::payload_from_slice(json_arg(bytes, what)?).map_err(|f| FfiError::json(f, what))
 }
 
 fn snapshot_arg(bytes: &[u8], what: &str) -> Result<graph::Snapshot, FfiError> {
-    let json = parse_json(bytes, what)?;
-    graph::snapshot_from_json(&json).map_err(|e| FfiError::json_shape(e, what))
+    let snapshot =
+        json::snapshot_from_slice(json_arg(bytes, what)?).map_err(|f| FfiError::json(f, what))?;
+    Ok(json::owned_snapshot(&snapshot))
 }
 
 /// Encodes a graph payload given as JSON (`{"tool", "tokenBudget",
@@ -84,7 +88,7 @@ pub unsafe extern "C" fn gcf_graph_decode(
         boundary(err, || {
             reset_out(out)?;
             let payload = graph::decode_bytes(bytes_arg(input, input_len, "input")?)?;
-            put(out, json_out(&graph::payload_to_json(&payload))?);
+            put(out, json_out(&json::PayloadJson(&payload))?);
             Ok(())
         })
     }
@@ -108,9 +112,8 @@ pub unsafe extern "C" fn gcf_graph_encode_delta(
     unsafe {
         boundary(err, || {
             reset_out(out)?;
-            let json = parse_json(bytes_arg(json, json_len, "json")?, "json")?;
-            let delta =
-                graph::delta_from_json(&json).map_err(|e| FfiError::json_shape(e, "json"))?;
+            let bytes = json_arg(bytes_arg(json, json_len, "json")?, "json")?;
+            let delta = json::delta_from_slice(bytes).map_err(|f| FfiError::json(f, "json"))?;
             put(
                 out,
                 gcf_buf::from_vec(graph::encode_delta(&delta)?.into_bytes()),
@@ -144,7 +147,7 @@ pub unsafe extern "C" fn gcf_graph_apply_delta(
             let base = snapshot_arg(bytes_arg(base, base_len, "base")?, "base")?;
             let text = gcf_core::input::validate_utf8(bytes_arg(delta, delta_len, "delta")?)?;
             let result = graph::apply_delta(&base, text)?;
-            put(out, json_out(&graph::snapshot_to_json(&result))?);
+            put(out, json_out(&json::SnapshotJson(&result))?);
             Ok(())
         })
     }
@@ -188,7 +191,8 @@ pub unsafe extern "C" fn gcf_graph_delta(
             } else {
                 Some(snapshot_arg(bytes_arg(held, held_len, "held")?, "held")?)
             };
-            let current = payload_arg(bytes_arg(payload, payload_len, "payload")?, "payload")?;
+            let current = payload_arg(bytes_arg(payload, payload_len, "payload")?, "payload")?
+                .to_owned_payload();
             let root = optional_str_arg(echoed_root, echoed_root_len, "echoed_root")?;
             let (kind, text) = match graph::respond(root, held.as_ref(), &current)? {
                 Outcome::Unchanged(t) => (gcf_outcome::GCF_OUTCOME_UNCHANGED, t),

@@ -4,7 +4,7 @@
 use core::ffi::{c_int, c_void};
 
 use gcf_core::graph::{StreamOptions, StreamWriter, Symbol, TrailerForm};
-use gcf_core::{ErrorKind, Sink, SinkError};
+use gcf_core::{ErrorKind, HostSink};
 
 use crate::buf::{put, require_out, str_arg};
 use crate::error::{boundary, gcf_error, gcf_status, FfiError};
@@ -43,41 +43,26 @@ pub struct gcf_graph_stream_options {
     pub index_names: bool,
 }
 
-/// Forwards bytes to the C callback, remembering a refusal's return code.
-pub(crate) struct CallbackSink {
+/// The C callback as a core [`HostSink`]: a refusal's return code is the
+/// host error it keeps.
+pub(crate) type CallbackSink = HostSink<Box<dyn FnMut(&[u8]) -> Result<(), c_int>>, c_int>;
+
+/// A sink calling `callback` with `user_data`; empty writes are not passed on.
+pub(crate) fn callback_sink(
     callback: unsafe extern "C" fn(*mut c_void, *const u8, usize) -> c_int,
     user_data: *mut c_void,
-    refused_with: c_int,
-}
-
-impl CallbackSink {
-    pub(crate) fn new(
-        callback: unsafe extern "C" fn(*mut c_void, *const u8, usize) -> c_int,
-        user_data: *mut c_void,
-    ) -> CallbackSink {
-        CallbackSink {
-            callback,
-            user_data,
-            refused_with: 0,
-        }
-    }
-}
-
-impl Sink for CallbackSink {
-    fn write_bytes(&mut self, bytes: &[u8]) -> Result<(), SinkError> {
+) -> CallbackSink {
+    HostSink::new(Box::new(move |bytes: &[u8]| {
         if bytes.is_empty() {
             return Ok(());
         }
-        // SAFETY: the caller of `gcf_graph_stream_new` promised a callback that
-        // accepts `user_data` and reads `len` bytes for the duration of the call.
-        let rc = unsafe { (self.callback)(self.user_data, bytes.as_ptr(), bytes.len()) };
-        if rc == 0 {
-            Ok(())
-        } else {
-            self.refused_with = rc;
-            Err(SinkError)
+        // SAFETY: the caller of the `*_stream_new` function promised a callback
+        // that accepts `user_data` and reads `len` bytes for the duration of the call.
+        match unsafe { callback(user_data, bytes.as_ptr(), bytes.len()) } {
+            0 => Ok(()),
+            rc => Err(rc),
         }
-    }
+    }))
 }
 
 /// A streaming graph writer (spec §8): symbols and edges reach the callback as
@@ -85,43 +70,50 @@ impl Sink for CallbackSink {
 /// written by [`gcf_graph_stream_finish`]. Release with
 /// [`gcf_graph_stream_free`]. Not thread-safe.
 ///
-/// After a callback refusal, a panic, or an error that may have left a partial
-/// line behind, the stream is failed: every later call returns
-/// `GCF_STATUS_INVALID_STATE`. An unknown symbol id or an out-of-order call
-/// leaves it usable.
+/// The lifecycle is the core writer's, the same for both profiles: a call
+/// refused for its input or order (an unknown id, a name with whitespace, a
+/// symbol after an edge) writes nothing and leaves the stream usable; after a
+/// callback refusal (`GCF_STATUS_SINK_ERROR`) every later call, finish
+/// included, returns `GCF_STATUS_INVALID_STATE`. A panic (a bug) fails the
+/// stream the same way.
 pub struct gcf_graph_stream {
     writer: Option<StreamWriter<CallbackSink>>,
-    failed: bool,
+    panicked: bool,
+}
+
+/// Runs `op` on a stream's live writer; a panic inside fails the stream
+/// for good (the core writer's own rule covers every other failure).
+pub(crate) fn with_live<W, T>(
+    writer: &mut Option<W>,
+    panicked: &mut bool,
+    op: impl FnOnce(&mut W) -> Result<T, gcf_core::Error>,
+    sink: impl FnOnce(&W) -> &CallbackSink,
+) -> Result<T, FfiError> {
+    if *panicked {
+        return Err(FfiError::state(
+            "the stream failed earlier (a panic) and cannot be written",
+        ));
+    }
+    let writer = writer
+        .as_mut()
+        .ok_or_else(|| FfiError::state("the stream is finished"))?;
+    *panicked = true;
+    let result = op(writer);
+    *panicked = false;
+    result.map_err(|e| sink_detail(e, sink(writer)))
 }
 
 impl gcf_graph_stream {
-    /// Runs `op` on the live writer, failing the stream when the error may
-    /// have left output behind.
     fn with_writer<T>(
         &mut self,
         op: impl FnOnce(&mut StreamWriter<CallbackSink>) -> Result<T, gcf_core::Error>,
     ) -> Result<T, FfiError> {
-        if self.failed {
-            return Err(FfiError::state(
-                "the stream failed earlier and cannot be written",
-            ));
-        }
-        let writer = self
-            .writer
-            .as_mut()
-            .ok_or_else(|| FfiError::state("the stream is finished"))?;
-        // Assume the worst until `op` returns: a panic inside leaves it failed.
-        self.failed = true;
-        let result = op(writer);
-        self.failed = match &result {
-            Ok(_) => false,
-            // Core raises these before writing anything.
-            Err(e) => !matches!(
-                e.kind(),
-                ErrorKind::UnknownEdgeReference | ErrorKind::InvalidState
-            ),
-        };
-        result.map_err(|e| sink_detail(e, writer.get_ref()))
+        with_live(
+            &mut self.writer,
+            &mut self.panicked,
+            op,
+            StreamWriter::get_ref,
+        )
     }
 }
 
@@ -129,7 +121,9 @@ impl gcf_graph_stream {
 pub(crate) fn sink_detail(e: gcf_core::Error, sink: &CallbackSink) -> FfiError {
     let mut err = FfiError::from(e);
     if err.status == gcf_status::GCF_STATUS_SINK_ERROR {
-        err.message = format!("the write callback returned {}", sink.refused_with);
+        if let Some(rc) = sink.error() {
+            err.message = format!("the write callback returned {rc}");
+        }
     }
     err
 }
@@ -193,11 +187,7 @@ pub unsafe extern "C" fn gcf_graph_stream_new(
             } else {
                 str_arg(o.tool, o.tool_len, "options.tool")?
             };
-            let sink = CallbackSink {
-                callback,
-                user_data,
-                refused_with: 0,
-            };
+            let sink = callback_sink(callback, user_data);
             let options = StreamOptions {
                 tool,
                 token_budget: o.token_budget,
@@ -210,7 +200,7 @@ pub unsafe extern "C" fn gcf_graph_stream_new(
             let writer = StreamWriter::new(sink, options)?;
             let stream = Box::new(gcf_graph_stream {
                 writer: Some(writer),
-                failed: false,
+                panicked: false,
             });
             put(out, Box::into_raw(stream));
             Ok(())
@@ -378,9 +368,9 @@ pub unsafe extern "C" fn gcf_graph_stream_finish(
     unsafe {
         boundary(err, || {
             let stream = stream_arg(stream)?;
-            if stream.failed {
+            if stream.panicked {
                 return Err(FfiError::state(
-                    "the stream failed earlier and cannot be finished",
+                    "the stream failed earlier (a panic) and cannot be finished",
                 ));
             }
             let writer = stream

@@ -109,7 +109,8 @@ fn errors_carry_category_and_position() {
         call(|o, e| unsafe { gcf_graph_encode(json.as_ptr(), json.len(), o, e) });
     assert_eq!(status, gcf_status::GCF_STATUS_JSON_ERROR);
     let (category, line, column, _) = err.unwrap();
-    assert_eq!((category.as_str(), line, column), ("invalid_input", 1, 14));
+    // Malformed JSON is category `json`, as in the CLI (one error model).
+    assert_eq!((category.as_str(), line, column), ("json", 1, 14));
 
     let json = r#"{"symbols":[{"qualifiedName":"has space","kind":"function","score":0.5,"provenance":"x","distance":0}]}"#;
     let (status, _, err) =
@@ -860,7 +861,7 @@ fn generic_delta_argument_errors() {
         gcf_generic_encode_full(bad_json.as_ptr(), bad_json.len(), ptr::null(), 0, o, e)
     });
     assert_eq!(status, gcf_status::GCF_STATUS_JSON_ERROR);
-    assert_eq!(err.unwrap().0, "invalid_input");
+    assert_eq!(err.unwrap().0, "json");
     let no_key = r#"{"rows":[]}"#;
     // SAFETY: the arguments are live Rust slices and valid out-params.
     let (status, _, err) = call(|o, e| unsafe {
@@ -981,7 +982,7 @@ fn generic_respond_chooses_three_outcomes() {
             gcf_outcome::GCF_OUTCOME_NONE
         )
     );
-    assert!(err.unwrap().3.starts_with("held is not valid JSON"));
+    assert!(err.unwrap().3.starts_with("held: "));
     // SAFETY: NULL `outcome` is what is tested; the other arguments are valid.
     let (status, _, _) = call(|o, e| unsafe {
         gcf_generic_delta(

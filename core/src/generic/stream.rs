@@ -19,6 +19,19 @@
 //! and gcf-python 2.8.0's `GenericStreamEncoder` write the plain declaration
 //! and every cell), so streamed output stays byte-identical with theirs, and
 //! decoders read both forms.
+//!
+//! # Lifecycle after an error
+//!
+//! The same rule as the graph writer's
+//! ([`graph::StreamWriter`](crate::graph::StreamWriter)):
+//! - a call refused for its input or its order (a bad value, a row of the
+//!   wrong width, a table not open) writes nothing and leaves the writer as
+//!   it was: skip the row or fix the call and go on;
+//! - a call whose sink write fails returns [`ErrorKind::Sink`] and poisons
+//!   the writer, since part of a line may have reached the sink: every later
+//!   call, `flush` and `finish` included, returns [`ErrorKind::InvalidState`];
+//! - the host's own error behind a failed write stays with its sink
+//!   ([`get_ref`](StreamWriter::get_ref), [`HostSink`](crate::HostSink)).
 
 use alloc::format;
 use alloc::string::String;
@@ -522,9 +535,7 @@ impl<K: Sink> StreamWriter<K> {
 
     fn check_usable(&self) -> Result<()> {
         if self.poisoned {
-            return Err(state_error(
-                "an earlier write to the sink failed; the payload is incomplete",
-            ));
+            return Err(Error::poisoned());
         }
         Ok(())
     }

@@ -1,5 +1,18 @@
 //! The streaming graph writer (spec §8): symbols and edges are written the
 //! moment they are produced, counts come last in the `##! summary` trailer.
+//!
+//! # Lifecycle after an error
+//!
+//! The same rule as the generic writer's
+//! ([`generic::StreamWriter`](crate::generic::StreamWriter)):
+//! - a call refused for its input or its order (a name with whitespace, an
+//!   unknown id, a symbol after an edge) writes nothing and leaves the
+//!   writer as it was: skip the record or fix the call and go on;
+//! - a call whose sink write fails returns [`ErrorKind::Sink`] and poisons
+//!   the writer, since part of a line may have reached the sink: every later
+//!   call, `flush` and `finish` included, returns [`ErrorKind::InvalidState`];
+//! - the host's own error behind a failed write stays with its sink
+//!   ([`get_ref`](StreamWriter::get_ref), [`HostSink`](crate::HostSink)).
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -99,6 +112,8 @@ pub struct StreamWriter<K: Sink> {
     edge_types: ShortTokens,
     /// The decimal text of the next symbol's id.
     ids: NextId,
+    /// Set when a sink write failed; see the module's lifecycle rule.
+    poisoned: bool,
 }
 
 /// Scores below this take the fixed two-decimal layout ([`line::put_score`]).
@@ -162,11 +177,38 @@ impl<K: Sink> StreamWriter<K> {
             provenances: ShortTokens::new(),
             edge_types: ShortTokens::new(),
             ids: NextId::new(),
+            poisoned: false,
         })
     }
 
+    /// The error for a call on a poisoned writer, or the failure of a call
+    /// that poisons it.
+    #[cold]
+    #[inline(never)]
+    fn failed(&mut self, e: Option<Error>) -> Error {
+        match e {
+            None => Error::poisoned(),
+            Some(e) => {
+                if e.kind() == ErrorKind::Sink {
+                    self.poisoned = true;
+                }
+                e
+            }
+        }
+    }
+
     /// Writes a symbol and returns its id.
+    #[inline]
     pub fn write_symbol<S: AsRef<str>>(&mut self, symbol: &Symbol<S>) -> Result<u64, Error> {
+        if self.poisoned {
+            return Err(self.failed(None));
+        }
+        self.write_symbol_unpoisoned(symbol)
+            .map_err(|e| self.failed(Some(e)))
+    }
+
+    #[inline(always)]
+    fn write_symbol_unpoisoned<S: AsRef<str>>(&mut self, symbol: &Symbol<S>) -> Result<u64, Error> {
         if self.phase != Phase::Symbols {
             return Err(Error::new(
                 ErrorKind::InvalidState,
@@ -267,7 +309,23 @@ impl<K: Sink> StreamWriter<K> {
     }
 
     /// Writes an edge between two symbols already written, by id.
+    #[inline]
     pub fn write_edge(
+        &mut self,
+        source: u64,
+        target: u64,
+        edge_type: &str,
+        status: &str,
+    ) -> Result<(), Error> {
+        if self.poisoned {
+            return Err(self.failed(None));
+        }
+        self.write_edge_unpoisoned(source, target, edge_type, status)
+            .map_err(|e| self.failed(Some(e)))
+    }
+
+    #[inline(always)]
+    fn write_edge_unpoisoned(
         &mut self,
         source: u64,
         target: u64,
@@ -366,6 +424,9 @@ impl<K: Sink> StreamWriter<K> {
         edge_type: &str,
         status: &str,
     ) -> Result<(), Error> {
+        if self.poisoned {
+            return Err(self.failed(None));
+        }
         let Some(names) = &self.names else {
             return Err(Error::new(
                 ErrorKind::InvalidState,
@@ -386,6 +447,21 @@ impl<K: Sink> StreamWriter<K> {
 
     /// Writes a source position for a symbol already written (spec §6b).
     pub fn write_location(
+        &mut self,
+        id: u64,
+        file: &str,
+        line: u32,
+        column: u32,
+        end: Option<(u32, u32)>,
+    ) -> Result<(), Error> {
+        if self.poisoned {
+            return Err(self.failed(None));
+        }
+        self.write_location_unpoisoned(id, file, line, column, end)
+            .map_err(|e| self.failed(Some(e)))
+    }
+
+    fn write_location_unpoisoned(
         &mut self,
         id: u64,
         file: &str,
@@ -422,6 +498,9 @@ impl<K: Sink> StreamWriter<K> {
         column: u32,
         end: Option<(u32, u32)>,
     ) -> Result<(), Error> {
+        if self.poisoned {
+            return Err(self.failed(None));
+        }
         let Some(names) = &self.names else {
             return Err(Error::new(
                 ErrorKind::InvalidState,
@@ -449,7 +528,10 @@ impl<K: Sink> StreamWriter<K> {
 
     /// Hands buffered bytes to the sink now (for example before waiting on more input).
     pub fn flush(&mut self) -> Result<(), Error> {
-        self.out.flush()
+        if self.poisoned {
+            return Err(self.failed(None));
+        }
+        self.out.flush().map_err(|e| self.failed(Some(e)))
     }
 
     /// The sink (bytes still in the writer's buffer are not in it yet).
@@ -464,6 +546,9 @@ impl<K: Sink> StreamWriter<K> {
     /// were written their count follows as `loc=N`, a field decoders that
     /// predate spec 3.6 ignore.
     pub fn finish(mut self) -> Result<K, Error> {
+        if self.poisoned {
+            return Err(Error::poisoned());
+        }
         let mut n = itoa::Buffer::new();
         let out = &mut self.out;
         let legacy = self.trailer == TrailerForm::Legacy;
@@ -797,6 +882,53 @@ mod tests {
             w.write_location(0, "f", 1, 1, None).unwrap_err().kind(),
             ErrorKind::UnknownEdgeReference
         );
+    }
+
+    /// The lifecycle rule of the module docs: a refused call leaves the
+    /// writer usable, a failed sink write poisons it for every later call.
+    #[test]
+    fn sink_failure_poisons_and_refusals_do_not() {
+        let mut budget = 40usize;
+        let sink = crate::FnSink(move |b: &[u8]| {
+            budget = budget.checked_sub(b.len()).ok_or(crate::SinkError)?;
+            Ok(())
+        });
+        let options = StreamOptions {
+            index_names: true,
+            ..StreamOptions::default()
+        };
+        let mut w = StreamWriter::new(sink, options).unwrap();
+        let bad = Symbol::new("a b", "function", 0.5, "x", 0);
+        assert_eq!(
+            w.write_symbol(&bad).unwrap_err().kind(),
+            ErrorKind::InvalidInput
+        );
+        w.write_symbol(&Symbol::new("pkg.A", "function", 0.5, "x", 0))
+            .unwrap();
+        assert_eq!(
+            w.write_edge(0, 9, "calls", "").unwrap_err().kind(),
+            ErrorKind::UnknownEdgeReference
+        );
+        // 18 + 21 bytes so far; the flush exceeds the sink's budget.
+        assert_eq!(w.flush().unwrap_err().kind(), ErrorKind::Sink);
+        let poisoned =
+            |e: Error| e.kind() == ErrorKind::InvalidState && e.message().contains("earlier write");
+        assert!(poisoned(
+            w.write_symbol(&Symbol::new("pkg.B", "function", 0.5, "x", 0))
+                .unwrap_err()
+        ));
+        assert!(poisoned(w.write_edge(0, 0, "calls", "").unwrap_err()));
+        assert!(poisoned(
+            w.write_edge_by_name("pkg.A", "pkg.A", "calls", "")
+                .unwrap_err()
+        ));
+        assert!(poisoned(w.write_location(0, "f", 1, 1, None).unwrap_err()));
+        assert!(poisoned(
+            w.write_location_by_name("pkg.A", "f", 1, 1, None)
+                .unwrap_err()
+        ));
+        assert!(poisoned(w.flush().unwrap_err()));
+        assert!(w.finish().is_err_and(poisoned));
     }
 
     #[test]

@@ -104,7 +104,7 @@ static void test_graph_errors(void) {
   /* Bad JSON: its own status, with serde_json's position. */
   st = gcf_graph_encode(S("{\"symbols\": [}"), &out, &err);
   CHECK(gcf_error_line(err) == 1 && gcf_error_column(err) == 14);
-  expect_error(st, err, GCF_STATUS_JSON_ERROR, "invalid_input");
+  expect_error(st, err, GCF_STATUS_JSON_ERROR, "json");
   st = gcf_graph_encode(S("{\"symbols\": [{\"score\": \"high\"}]}"), &out, &err);
   expect_error(st, err, GCF_STATUS_JSON_ERROR, "invalid_input");
 
@@ -407,7 +407,7 @@ static void test_generic(void) {
   gcf_status st = gcf_generic_encode(S("18446744073709551615"), &out, &err);
   expect_error(st, err, GCF_STATUS_DATA_ERROR, "out_of_range");
   st = gcf_generic_encode(S("{\"a\":"), &out, &err);
-  expect_error(st, err, GCF_STATUS_JSON_ERROR, "invalid_input");
+  expect_error(st, err, GCF_STATUS_JSON_ERROR, "json");
   st = gcf_generic_decode(S("GCF profile=generic\nname=Alice\nname=Bob\n"), &json, &err);
   CHECK(gcf_error_line(err) == 3);
   expect_error(st, err, GCF_STATUS_DATA_ERROR, "duplicate_key");
@@ -595,7 +595,7 @@ static void test_generic_delta(void) {
   /* Bad JSON and wrong shapes: GCF_STATUS_JSON_ERROR with a position. */
   st = gcf_generic_encode_full(S("{\"key\":\"id\",\"rows\":[}"), NULL, 0, &out, &err);
   CHECK(gcf_error_line(err) == 1 && gcf_error_column(err) == 21);
-  expect_error(st, err, GCF_STATUS_JSON_ERROR, "invalid_input");
+  expect_error(st, err, GCF_STATUS_JSON_ERROR, "json");
   st = gcf_generic_encode_delta(S("{\"key\":\"id\",\"added\":{}}"), &out, &err);
   expect_error(st, err, GCF_STATUS_JSON_ERROR, "invalid_input");
   st = gcf_generic_apply_delta(S("{\"rows\":[]}"), S(ORDERS_WIRE), &out, &err);
@@ -676,7 +676,7 @@ static void test_generic_respond(void) {
   st = gcf_generic_delta(NULL, 0, S(ORDERS), NULL, 0, NULL, &out, &err);
   expect_error(st, err, GCF_STATUS_INVALID_ARGUMENT, "invalid_input");
   st = gcf_generic_delta(NULL, 0, NULL, 0, NULL, 0, &outcome, &out, &err);
-  expect_error(st, err, GCF_STATUS_JSON_ERROR, "invalid_input");
+  expect_error(st, err, GCF_STATUS_JSON_ERROR, "json");
   st = gcf_generic_delta(NULL, 0, S(ORDERS), NULL, 0, &outcome, NULL, &err);
   expect_error(st, err, GCF_STATUS_INVALID_ARGUMENT, "invalid_input");
 }
@@ -705,7 +705,7 @@ static void test_generic_delta_session(void) {
   CHECK(!is_full && out.ptr == NULL);
   expect_error(st, err, GCF_STATUS_DATA_ERROR, "out_of_range");
   st = gcf_generic_delta_session_next(s, S("{\"key\":"), &out, &is_full, &err);
-  expect_error(st, err, GCF_STATUS_JSON_ERROR, "invalid_input");
+  expect_error(st, err, GCF_STATUS_JSON_ERROR, "json");
   /* Turn 2 re-anchors (n = 2): back to the first set, in full. */
   CHECK(gcf_generic_delta_session_next(s, (const uint8_t *)open, strlen(open), &out, &is_full, &err) == GCF_STATUS_OK);
   CHECK(is_full && out.len == first.len && memcmp(out.ptr, first.ptr, out.len) == 0);
@@ -753,6 +753,73 @@ static void test_generic_delta_session(void) {
   free(shipped);
 }
 
+/* The stream lifecycle is the core's and the same for both profiles (and for
+ * Rust and Go): a refused call writes nothing and leaves the stream usable;
+ * a refused write poisons it, and every later call, flush and finish
+ * included, is GCF_STATUS_INVALID_STATE without reaching the callback. */
+static void expect_poisoned(gcf_status st, gcf_error *err) {
+  CHECK(err && str_eq(gcf_error_class(err), "state"));
+  CHECK(err && strstr(gcf_error_message(err), "earlier write to the sink failed") != NULL);
+  expect_error(st, err, GCF_STATUS_INVALID_STATE, "invalid_state");
+}
+
+static void test_poisoned_streams_agree(void) {
+  gcf_error *err = NULL;
+  gcf_status st;
+  /* Graph. */
+  sink_t gs = {NULL, 0, 0, 0, 0, 0}; /* refuses the first write */
+  gcf_graph_stream *g = NULL;
+  CHECK(gcf_graph_stream_new(sink_write, &gs, NULL, &g, &err) == GCF_STATUS_OK);
+  st = gcf_graph_stream_write_symbol(g, S("has space"), S("function"), 0.5, S("x"), 0, NULL, &err);
+  CHECK(err && str_eq(gcf_error_class(err), "input"));
+  expect_error(st, err, GCF_STATUS_DATA_ERROR, "invalid_input");
+  CHECK(gcf_graph_stream_write_symbol(g, S("pkg.A"), S("function"), 0.5, S("x"), 0, NULL, &err) == GCF_STATUS_OK);
+  CHECK(gs.calls == 0);
+  st = gcf_graph_stream_flush(g, &err);
+  CHECK(err && str_eq(gcf_error_class(err), "sink") && strstr(gcf_error_message(err), "42") != NULL);
+  expect_error(st, err, GCF_STATUS_SINK_ERROR, "sink");
+  CHECK(gs.calls == 1);
+  st = gcf_graph_stream_write_symbol(g, S("pkg.B"), S("function"), 0.5, S("x"), 0, NULL, &err);
+  expect_poisoned(st, err);
+  st = gcf_graph_stream_write_edge(g, 0, 0, S("calls"), NULL, 0, &err);
+  expect_poisoned(st, err);
+  st = gcf_graph_stream_write_location(g, 0, S("f.go"), 1, 1, 0, 0, &err);
+  expect_poisoned(st, err);
+  st = gcf_graph_stream_flush(g, &err);
+  expect_poisoned(st, err);
+  st = gcf_graph_stream_finish(g, &err);
+  expect_poisoned(st, err);
+  CHECK(gs.calls == 1);
+  gcf_graph_stream_free(g);
+
+  /* Generic: the same steps, the same answers. */
+  sink_t ns = {NULL, 0, 0, 0, 0, 0};
+  gcf_generic_stream *w = NULL;
+  gcf_str fields[1] = {{"a", 1}};
+  CHECK(gcf_generic_stream_new(sink_write, &ns, NULL, &w, &err) == GCF_STATUS_OK);
+  CHECK(gcf_generic_stream_begin_table(w, NULL, 0, fields, 1, &err) == GCF_STATUS_OK);
+  gcf_cell two[2] = {cell_int(1), cell_int(2)};
+  st = gcf_generic_stream_row(w, two, 2, &err);
+  CHECK(err && str_eq(gcf_error_class(err), "syntax"));
+  expect_error(st, err, GCF_STATUS_DATA_ERROR, "row_width_mismatch");
+  CHECK(gcf_generic_stream_row(w, two, 1, &err) == GCF_STATUS_OK);
+  CHECK(ns.calls == 0);
+  st = gcf_generic_stream_flush(w, &err);
+  CHECK(err && str_eq(gcf_error_class(err), "sink") && strstr(gcf_error_message(err), "42") != NULL);
+  expect_error(st, err, GCF_STATUS_SINK_ERROR, "sink");
+  CHECK(ns.calls == 1);
+  st = gcf_generic_stream_row(w, two, 1, &err);
+  expect_poisoned(st, err);
+  st = gcf_generic_stream_end_table(w, &err);
+  expect_poisoned(st, err);
+  st = gcf_generic_stream_flush(w, &err);
+  expect_poisoned(st, err);
+  st = gcf_generic_stream_finish(w, &err);
+  expect_poisoned(st, err);
+  CHECK(ns.calls == 1);
+  gcf_generic_stream_free(w);
+}
+
 int main(void) {
   test_version();
   test_graph_encode_decode();
@@ -767,6 +834,7 @@ int main(void) {
   test_generic_delta();
   test_generic_respond();
   test_generic_delta_session();
+  test_poisoned_streams_agree();
   printf("%d passed, %d failed\n", passed, failed);
   return failed == 0 ? 0 : 1;
 }

@@ -1,0 +1,488 @@
+//! The generic profile's [`Value`] through serde: a visitor that keeps key
+//! order, reads integers exactly and bounds depth, and a serializer.
+//!
+//! Integers: the spec's numeric domain (§2.3.2) is `int64` for a literal
+//! without fraction or exponent, a double otherwise, and a bare integer
+//! beyond `int64` must fail with `out_of_range` rather than turn into a
+//! double. serde hands a visitor `i64`, `u64` or `f64` without the literal,
+//! so the visitor decides what it can (`u64` above `i64::MAX` is out of
+//! range) and notes the one case it cannot: a double of magnitude `>= 2^63`
+//! may have been a bare integer literal too large for `u64`, or a genuine
+//! `1e20`. Only then does [`from_slice`] look at the text again
+//! ([`big_integer_literal`]) to tell them apart, so the common path costs
+//! nothing and `arbitrary_precision` is not needed. When another crate of
+//! the same build does turn that feature on, serde_json hands numbers over
+//! as their literal (a one-member map with a private key), which the
+//! visitor parses exactly as well.
+//!
+//! Hosts that are not JSON text (a JavaScript object, a Python dict) hand
+//! their numbers over typed, so for them the visitor's rules are the whole
+//! story.
+
+use std::cell::Cell;
+use std::fmt;
+
+use gcf_core::generic::{Key, Map, Value};
+use gcf_core::number::{out_of_range_message, parse_number, NumberError, ParsedNumber};
+use gcf_core::{ErrorKind, Limits};
+use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use serde::ser::{SerializeMap, SerializeSeq};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::failure::{tagged, Failure};
+
+/// serde_json's key for a number under `arbitrary_precision`.
+const NUMBER_TOKEN: &str = "$serde_json::private::Number";
+
+thread_local! {
+    /// Set by the visitor when a double could have been a bare integer
+    /// literal beyond `u64`; read and cleared by [`read`].
+    static AMBIGUOUS: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Parses JSON text into `T` (any type of this crate's models, or a plain
+/// serde type), with the exact-integer check of the module docs.
+pub fn read<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T, Failure> {
+    AMBIGUOUS.with(|a| a.set(false));
+    let value = serde_json::from_slice::<T>(bytes);
+    let ambiguous = AMBIGUOUS.with(|a| a.replace(false));
+    // Even when parsing failed: a big literal earlier in the text is the
+    // first error a reader would want to see.
+    if ambiguous {
+        if let Some(f) = big_integer_literal(bytes) {
+            return Err(f);
+        }
+    }
+    value.map_err(|e| {
+        let f = Failure::from_json(&e);
+        // serde points after the literal; the scan points at its start,
+        // whichever way the number reached the visitor.
+        match f.category {
+            "out_of_range" => big_integer_literal(bytes).unwrap_or(f),
+            _ => f,
+        }
+    })
+}
+
+/// [`read`] for a model that must be a JSON object: serde would also build
+/// a struct from an array of its fields in order, which a payload given as
+/// `[]` should not silently become.
+pub fn read_object<'de, T: Deserialize<'de>>(bytes: &'de [u8], what: &str) -> Result<T, Failure> {
+    let mut line = 1;
+    let mut line_start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'\n' => {
+                line += 1;
+                line_start = i + 1;
+            }
+            b' ' | b'\t' | b'\r' => {}
+            b'{' => break,
+            _ => {
+                let mut f = Failure::shape(format!("{what} must be a JSON object"));
+                f.line = Some(line);
+                f.column = Some((i - line_start + 1) as u64);
+                return Err(f);
+            }
+        }
+    }
+    read(bytes)
+}
+
+/// A generic [`Value`] from JSON text.
+///
+/// ```
+/// use gcf_core::generic::Value;
+/// let v = gcf_bind::value::from_slice(br#"{"b": 9223372036854775807, "a": 1e20}"#)?;
+/// let o = v.as_object().unwrap();
+/// assert_eq!(o.keys().collect::<Vec<_>>(), ["b", "a"]);
+/// assert_eq!(o.get("b"), Some(&Value::Int(i64::MAX)));
+/// let e = gcf_bind::value::from_slice(b"[100000000000000000000]").unwrap_err();
+/// assert_eq!(e.category, "out_of_range");
+/// # Ok::<(), gcf_bind::Failure>(())
+/// ```
+pub fn from_slice(bytes: &[u8]) -> Result<Value, Failure> {
+    read::<JsonValue>(bytes).map(|v| v.0)
+}
+
+/// A [`Value`] that deserializes with this module's rules; use it as a field
+/// type, or through [`from_slice`].
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct JsonValue(pub Value);
+
+impl<'de> Deserialize<'de> for JsonValue {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        ValueSeed {
+            depth_left: Limits::default().max_depth,
+        }
+        .deserialize(d)
+        .map(JsonValue)
+    }
+}
+
+/// An object [`Map`] with this module's rules (rows of keyed sets, records
+/// of streams).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct JsonObject(pub Map);
+
+impl<'de> Deserialize<'de> for JsonObject {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match JsonValue::deserialize(d)?.0 {
+            Value::Object(m) => Ok(JsonObject(m)),
+            _ => Err(de::Error::custom(tagged(
+                ErrorKind::InvalidInput,
+                "expected an object",
+            ))),
+        }
+    }
+}
+
+/// The seed that carries the remaining depth down the tree.
+#[derive(Clone, Copy)]
+struct ValueSeed {
+    depth_left: usize,
+}
+
+impl ValueSeed {
+    fn descend<E: de::Error>(self) -> Result<ValueSeed, E> {
+        match self.depth_left.checked_sub(1) {
+            Some(depth_left) => Ok(ValueSeed { depth_left }),
+            None => Err(E::custom(tagged(
+                ErrorKind::LimitExceeded,
+                "JSON value nests deeper than the maximum depth",
+            ))),
+        }
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for ValueSeed {
+    type Value = Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+fn out_of_range<E: de::Error>(literal: impl fmt::Display) -> E {
+    E::custom(tagged(
+        ErrorKind::OutOfRange,
+        out_of_range_message(&literal.to_string()),
+    ))
+}
+
+fn float<E: de::Error>(f: f64) -> Result<Value, E> {
+    if !f.is_finite() {
+        return Err(E::custom(tagged(
+            ErrorKind::OutOfRange,
+            format!("number {f} is not a finite double"),
+        )));
+    }
+    if f.abs() >= 9_223_372_036_854_775_808.0 {
+        AMBIGUOUS.with(|a| a.set(true));
+    }
+    Ok(Value::Float(f))
+}
+
+fn literal<E: de::Error>(text: &str) -> Result<Value, E> {
+    match parse_number(text) {
+        Ok(ParsedNumber::Int(i)) => Ok(Value::Int(i)),
+        Ok(ParsedNumber::Float(f)) => Ok(Value::Float(f)),
+        Err(NumberError::OutOfRange) if !text.contains(['.', 'e', 'E']) => Err(out_of_range(text)),
+        Err(_) => Err(E::custom(tagged(
+            ErrorKind::OutOfRange,
+            format!("number {text} is outside the range of a double"),
+        ))),
+    }
+}
+
+impl<'de> Visitor<'de> for ValueSeed {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E: de::Error>(self, b: bool) -> Result<Value, E> {
+        Ok(Value::Bool(b))
+    }
+
+    fn visit_i64<E: de::Error>(self, i: i64) -> Result<Value, E> {
+        Ok(Value::Int(i))
+    }
+
+    fn visit_u64<E: de::Error>(self, u: u64) -> Result<Value, E> {
+        i64::try_from(u)
+            .map(Value::Int)
+            .map_err(|_| out_of_range(u))
+    }
+
+    fn visit_i128<E: de::Error>(self, i: i128) -> Result<Value, E> {
+        i64::try_from(i)
+            .map(Value::Int)
+            .map_err(|_| out_of_range(i))
+    }
+
+    fn visit_u128<E: de::Error>(self, u: u128) -> Result<Value, E> {
+        i64::try_from(u)
+            .map(Value::Int)
+            .map_err(|_| out_of_range(u))
+    }
+
+    fn visit_f64<E: de::Error>(self, f: f64) -> Result<Value, E> {
+        float(f)
+    }
+
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<Value, E> {
+        Ok(Value::String(s.to_owned()))
+    }
+
+    fn visit_string<E: de::Error>(self, s: String) -> Result<Value, E> {
+        Ok(Value::String(s))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        self.deserialize(d)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let inner = self.descend()?;
+        // A hint from the host is not trusted for more than a page of items.
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+        while let Some(item) = seq.next_element_seed(inner)? {
+            items.push(item);
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let Some(first) = map.next_key_seed(KeySeed)? else {
+            self.descend::<A::Error>()?;
+            return Ok(Value::Object(Map::new()));
+        };
+        if first.as_str() == NUMBER_TOKEN {
+            let text: std::borrow::Cow<'de, str> = map.next_value()?;
+            return literal(&text);
+        }
+        let inner = self.descend()?;
+        let mut entries = Map::with_capacity(map.size_hint().unwrap_or(7).min(4096) + 1);
+        entries.push_unique(first, map.next_value_seed(inner)?);
+        while let Some(key) = map.next_key_seed(KeySeed)? {
+            entries.push_unique(key, map.next_value_seed(inner)?);
+        }
+        Ok(Value::Object(last_wins(entries)))
+    }
+}
+
+/// JSON allows a key twice; like serde_json's own map, the last value wins,
+/// at the first occurrence's position. Checked after the fact because
+/// duplicates are rare and a linear lookup per member is quadratic.
+fn last_wins(map: Map) -> Map {
+    let n = map.len();
+    let unique = if n <= 16 {
+        let keys = map.as_slice();
+        (1..n).all(|i| keys[..i].iter().all(|(k, _)| *k != keys[i].0))
+    } else {
+        let mut seen = std::collections::HashSet::with_capacity(n);
+        map.keys().all(|k| seen.insert(k))
+    };
+    if unique {
+        return map;
+    }
+    let mut out = Map::with_capacity(n);
+    for (k, v) in map.into_vec() {
+        out.insert(k, v);
+    }
+    out
+}
+
+struct KeySeed;
+
+impl<'de> DeserializeSeed<'de> for KeySeed {
+    type Value = Key;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Key, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl Visitor<'_> for KeySeed {
+    type Value = Key;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object key")
+    }
+
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<Key, E> {
+        Ok(Key::new(s))
+    }
+
+    fn visit_string<E: de::Error>(self, s: String) -> Result<Key, E> {
+        Ok(Key::from(s))
+    }
+}
+
+/// The first bare integer literal outside `int64` in JSON text, as an
+/// `out_of_range` failure at its line and column; `None` if there is none.
+///
+/// Strings are skipped (with their escapes); a number token is a run of
+/// `-+.eE0-9` outside strings, and it is "bare" when it has no `.`, `e` or
+/// `E`.
+pub fn big_integer_literal(text: &[u8]) -> Option<Failure> {
+    let (mut i, mut line, mut line_start) = (0usize, 1u64, 0usize);
+    while i < text.len() {
+        match text[i] {
+            b'\n' => {
+                line += 1;
+                line_start = i + 1;
+                i += 1;
+            }
+            b'"' => {
+                i += 1;
+                while i < text.len() && text[i] != b'"' {
+                    i += if text[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            b'-' | b'0'..=b'9' => {
+                let start = i;
+                while i < text.len()
+                    && matches!(text[i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
+                {
+                    i += 1;
+                }
+                let token = std::str::from_utf8(&text[start..i]).unwrap_or("");
+                let bare = !token.contains(['.', 'e', 'E']);
+                if bare && parse_number(token) == Err(NumberError::OutOfRange) {
+                    let mut f = Failure::from(gcf_core::Error::new(
+                        ErrorKind::OutOfRange,
+                        out_of_range_message(token),
+                    ));
+                    f.line = Some(line);
+                    f.column = Some((start - line_start + 1) as u64);
+                    return Some(f);
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// Serializes a [`Value`]: integers as integers, doubles as doubles (a
+/// non-finite double, which no decoder produces, as `null`), members in order.
+///
+/// ```
+/// use gcf_core::generic::Value;
+/// let v = gcf_core::generic::decode("GCF profile=generic\nid=7\nx=1.5\n")?;
+/// assert_eq!(serde_json::to_string(&gcf_bind::value::Json(&v)).unwrap(), r#"{"id":7,"x":1.5}"#);
+/// # Ok::<(), gcf_core::Error>(())
+/// ```
+pub struct Json<'a>(pub &'a Value);
+
+impl Serialize for Json<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            Value::Null => s.serialize_unit(),
+            Value::Bool(b) => s.serialize_bool(*b),
+            Value::Int(i) => s.serialize_i64(*i),
+            Value::Float(f) if f.is_finite() => s.serialize_f64(*f),
+            Value::Float(_) => s.serialize_unit(),
+            Value::String(t) => s.serialize_str(t),
+            Value::Array(items) => {
+                let mut seq = s.serialize_seq(Some(items.len()))?;
+                for item in items {
+                    seq.serialize_element(&Json(item))?;
+                }
+                seq.end()
+            }
+            Value::Object(map) => JsonMap(map).serialize(s),
+        }
+    }
+}
+
+/// Serializes an object [`Map`], members in order.
+pub struct JsonMap<'a>(pub &'a Map);
+
+impl Serialize for JsonMap<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in self.0.iter() {
+            m.serialize_entry(k, &Json(v))?;
+        }
+        m.end()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(s: &str) -> Result<Value, Failure> {
+        from_slice(s.as_bytes())
+    }
+
+    #[test]
+    fn integers_are_exact_and_bounded() {
+        assert_eq!(parse("-9223372036854775808").unwrap(), Value::Int(i64::MIN));
+        assert_eq!(parse("9223372036854775807").unwrap(), Value::Int(i64::MAX));
+        for big in [
+            "9223372036854775808",
+            "18446744073709551615",
+            "100000000000000000000",
+            "-9223372036854775809",
+            "[1, {\"a\": -100000000000000000000000}]",
+        ] {
+            let e = parse(big).unwrap_err();
+            assert_eq!(e.category, "out_of_range", "{big}: {e}");
+            assert!(e.message.contains("model it as a string"), "{e}");
+        }
+        let e = parse("{\n  \"s\": \"1000000000000000000000\",\n  \"n\": 100000000000000000000}")
+            .unwrap_err();
+        assert_eq!((e.line, e.column), (Some(3), Some(8)), "{e}");
+        // Exponent and fraction shapes are doubles whatever their size.
+        for (text, f) in [
+            ("1e20", 1e20),
+            ("1.0E19", 1e19),
+            ("-5e30", -5e30),
+            ("1.5", 1.5),
+        ] {
+            assert!(
+                matches!(parse(text).unwrap(), Value::Float(g) if g == f),
+                "{text}"
+            );
+        }
+        assert_eq!(parse("1e400").unwrap_err().category, "out_of_range");
+    }
+
+    #[test]
+    fn order_duplicates_and_depth() {
+        let v = parse(r#"{"z":1,"a":[true,null,"x\n"],"m":{"k":2.5},"z":3}"#).unwrap();
+        let o = v.as_object().unwrap();
+        assert_eq!(o.keys().collect::<Vec<_>>(), ["z", "a", "m"]);
+        assert_eq!(o.get("z"), Some(&Value::Int(3)));
+        let text = serde_json::to_string(&Json(&v)).unwrap();
+        assert_eq!(text, r#"{"z":3,"a":[true,null,"x\n"],"m":{"k":2.5}}"#);
+        let many: String = (0..40).map(|i| format!("\"k{}\":{i},", i % 30)).collect();
+        let v = parse(&format!("{{{}\"end\":0}}", many)).unwrap();
+        assert_eq!(v.as_object().unwrap().len(), 31);
+        let deep = "[".repeat(129) + &"]".repeat(129);
+        assert_eq!(parse(&deep).unwrap_err().category, "limit_exceeded");
+        let ok = "[".repeat(100) + &"]".repeat(100);
+        assert!(parse(&ok).is_ok());
+    }
+
+    #[test]
+    fn the_literal_scan_skips_strings() {
+        assert!(big_integer_literal(br#"["\"100000000000000000000", 1e30]"#).is_none());
+        let f = big_integer_literal(br#"{"a\\": 100000000000000000000}"#).unwrap();
+        assert_eq!(f.column, Some(9));
+    }
+}
