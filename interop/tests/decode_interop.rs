@@ -97,42 +97,66 @@ fn run_case(stats: &mut Stats, python: &mut Python, seed: u64) {
         "values: general"
     }));
 
-    match reference::encode(v) {
+    let crate_text = reference::encode(v);
+    match &crate_text {
         Ok(text) => {
-            check(stats, seed, "crate", &text, v, &mut reference::decode);
+            check(stats, seed, "crate", text, v, &mut reference::decode);
             if seed.is_multiple_of(4) {
-                mutations(stats, seed, &text);
+                mutations(stats, seed, text);
             }
         }
-        Err(e) => stats.count(format!("crate: encode refused ({})", first_word(&e))),
+        Err(e) => stats.count(format!("crate: encode refused ({})", first_word(e))),
     }
-    match python.encode(v, &json!({})) {
-        Ok(text) => check(stats, seed, "python", &text, v, &mut |t| python_decode(t)),
-        Err(e) => stats.count(format!("python: encode refused ({})", first_word(&e))),
+    let python_text = python.encode(v, &json!({}));
+    match &python_text {
+        Ok(text) => check(stats, seed, "python", text, v, &mut |t| python_decode(t)),
+        Err(e) => stats.count(format!("python: encode refused ({})", first_word(e))),
     }
+    compare_texts(stats, "default", &crate_text, &python_text);
 
     if let Some((key, group)) = &case.grouping {
         let expected = group_order(v, group);
-        match reference::encode_grouped(v, key, group) {
+        let crate_text = reference::encode_grouped(v, key, group);
+        match &crate_text {
             Ok(text) => {
-                check(
-                    stats,
-                    seed,
-                    "crate grouped",
-                    &text,
-                    &expected,
-                    &mut reference::decode,
-                );
-                mutations(stats, seed, &text);
+                let decode = &mut reference::decode;
+                check(stats, seed, "crate grouped", text, &expected, decode);
+                mutations(stats, seed, text);
             }
-            Err(e) => stats.count(format!("crate grouped: refused ({})", first_word(&e))),
+            Err(e) => stats.count(format!("crate grouped: refused ({})", first_word(e))),
         }
-        match python.encode_grouped(v, key, group) {
-            Ok(text) => check(stats, seed, "python grouped", &text, &expected, &mut |t| {
+        let python_text = python.encode_grouped(v, key, group);
+        match &python_text {
+            Ok(text) => check(stats, seed, "python grouped", text, &expected, &mut |t| {
                 python_decode(t)
             }),
-            Err(e) => stats.count(format!("python grouped: refused ({})", first_word(&e))),
+            Err(e) => stats.count(format!("python grouped: refused ({})", first_word(e))),
         }
+        compare_texts(stats, "grouped", &crate_text, &python_text);
+    }
+    // The encode direction (our bytes equal theirs where both are canonical,
+    // and they decode ours) adds its checks here, with `ours::encode` and
+    // the same oracles: `reference::decode`, `python.decode`.
+}
+
+/// Counts whether the two references wrote the same bytes (information for
+/// the encode direction; no requirement of this test).
+fn compare_texts(
+    stats: &mut Stats,
+    what: &str,
+    crate_text: &Result<String, String>,
+    python_text: &Result<String, String>,
+) {
+    if let (Ok(a), Ok(b)) = (crate_text, python_text) {
+        let verdict = if a == b {
+            "same bytes"
+        } else {
+            "different bytes"
+        };
+        if a != b && std::env::var_os("GCF_INTEROP_VERBOSE").is_some() {
+            eprintln!("references differ ({what}):\ncrate:\n{a}python:\n{b}");
+        }
+        stats.count(format!("references, {what} encode: {verdict}"));
     }
 }
 

@@ -284,8 +284,14 @@ fn field_decl_end(bytes: &[u8], open: usize) -> Option<usize> {
             if bytes.get(i) == Some(&b'"') {
                 i = quoted_end(bytes, i)?;
             } else {
-                while !matches!(bytes.get(i)?, b',' | b'}') {
-                    i += 1;
+                // A bare constant holds no `|` (encoders quote it): `^{a=x|b}`
+                // is the cells `^{a=x` and `b}`, as a reference splits it.
+                loop {
+                    match bytes.get(i)? {
+                        b',' | b'}' => break,
+                        b'|' => return None,
+                        _ => i += 1,
+                    }
                 }
             }
         }
@@ -872,6 +878,14 @@ mod tests {
         assert!(matches!(&c[4], Cell::Value(Value::String(s)) if s == "^{a,b}x"));
         assert!(matches!(&c[5], Cell::Marker(Some(f)) if f[0].name == "p|q"));
         assert!(matches!(&c[6], Cell::Value(Value::String(s)) if s == "z"));
+        // A bare constant with a `|` makes no marker either; a quoted one does.
+        let c = cells(r#"^{a=x|b}|^{a="x|y",b}"#).unwrap();
+        assert_eq!(c.len(), 3, "{c:?}");
+        assert!(matches!(&c[0], Cell::Value(Value::String(s)) if s == "^{a=x"));
+        assert!(matches!(&c[1], Cell::Value(Value::String(s)) if s == "b}"));
+        assert!(
+            matches!(&c[2], Cell::Marker(Some(f)) if f[0].constant == Some(Value::from("x|y")))
+        );
         // A complete `^{...}` shape with a malformed declaration is rejected.
         assert_eq!(
             cells("^{.}|1").unwrap_err().kind(),

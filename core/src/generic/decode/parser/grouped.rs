@@ -80,8 +80,9 @@ fn scalar_text(v: &Value, out: &mut String) {
         Value::Null => out.write_str("n"),
         Value::Bool(b) => write!(out, "b{b}"),
         Value::Int(i) => write!(out, "i{i}"),
-        // Integral and in range, so the cast is exact (no `fract` in no_std).
-        Value::Float(f) if -9.2e18 < *f && *f < 9.2e18 && (*f as i64) as f64 == *f => {
+        // An integral double within `i64` (tested by the round trip through
+        // the cast, as `core` has no `fract`): the same number as the integer.
+        Value::Float(f) if (-9.2e18..9.2e18).contains(f) && (*f as i64) as f64 == *f => {
             write!(out, "i{}", *f as i64)
         }
         Value::Float(f) => write!(out, "f{f:?}"),
