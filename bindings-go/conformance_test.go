@@ -207,14 +207,14 @@ func runFixture(f *fixture) (bool, string) {
 		var base, want Snapshot
 		json.Unmarshal(f.BaseSnapshot, &base)
 		json.Unmarshal(f.ExpectedSnap, &want)
-		if r, _ := PackRoot(&base); r != f.BaseRoot {
+		if r, _ := SnapshotPackRoot(&base); r != f.BaseRoot {
 			return true, "base root " + r
 		}
 		got, err := ApplyDelta(&base, text(f.Input))
 		if err != nil {
 			return true, err.Error()
 		}
-		if r, _ := PackRoot(got); r != f.NewRoot {
+		if r, _ := SnapshotPackRoot(got); r != f.NewRoot {
 			return true, "new root " + r
 		}
 		if !reflect.DeepEqual(norm(&Payload{Symbols: got.Symbols, Edges: got.Edges}), norm(&Payload{Symbols: want.Symbols, Edges: want.Edges})) {
