@@ -75,6 +75,26 @@ func TestConformance(t *testing.T) {
 	}
 }
 
+// TestSharedConformanceDispatch runs every fixture through libgcf's shared
+// dispatch, the few lines each binding needs (TestConformance above drives
+// this package's own API instead).
+func TestSharedConformanceDispatch(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(conformanceDir, "*", "*.json"))
+	if len(files) < 281 {
+		t.Fatalf("only %d fixtures under %s", len(files), conformanceDir)
+	}
+	for _, path := range files {
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := runConformanceFixture(raw)
+		if err != nil || v.Status != "pass" {
+			t.Errorf("%s: %s: %s %v", path, v.Operation, v.Detail, err)
+		}
+	}
+}
+
 func sum(m map[string]int) int {
 	n := 0
 	for _, v := range m {

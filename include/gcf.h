@@ -320,6 +320,16 @@ const char *gcf_version(void);
 // not freed since (its `ptr` and `len` unchanged).
 void gcf_buf_free(struct gcf_buf *buf);
 
+// Runs one conformance fixture (the bytes of its `.json` file) and outputs
+// the verdict as JSON: `{"operation", "status": "pass"|"fail", "detail"?}`.
+// A failing fixture is still `GCF_STATUS_OK`; only bad arguments are errors.
+//
+// # Safety
+//
+// `fixture` points to `fixture_len` readable bytes (or is NULL with 0);
+// `out` is a writable `gcf_buf`; `err` is NULL or writable.
+gcf_status gcf_conformance_run(const uint8_t *fixture, size_t fixture_len, struct gcf_buf *out, struct gcf_error **err);
+
 // Releases an error. NULL is a no-op.
 //
 // # Safety

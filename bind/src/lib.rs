@@ -25,6 +25,7 @@
 
 #![deny(missing_docs)]
 
+pub mod conformance;
 pub mod failure;
 pub mod generic;
 pub mod graph;

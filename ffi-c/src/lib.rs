@@ -20,6 +20,7 @@
 #![allow(non_camel_case_types)]
 
 mod buf;
+mod conformance;
 mod error;
 mod generic;
 mod generic_delta;
@@ -28,6 +29,7 @@ mod payload;
 mod stream;
 
 pub use buf::{gcf_buf, gcf_buf_free};
+pub use conformance::gcf_conformance_run;
 pub use error::{
     gcf_error, gcf_error_category, gcf_error_class, gcf_error_column, gcf_error_free,
     gcf_error_line, gcf_error_message, gcf_error_status, gcf_status,

@@ -1201,3 +1201,19 @@ fn payload_structs_encode_like_json() {
     let (status, _, _) = call(|o, e| unsafe { gcf_graph_encode_payload(ptr::null(), o, e) });
     assert_eq!(status, gcf_status::GCF_STATUS_INVALID_ARGUMENT);
 }
+
+#[test]
+fn conformance_fixtures_run_through_the_abi() {
+    let fixture =
+        r#"{"operation":"encode","input":{"id":7},"expected":"GCF profile=generic\nid=7\n"}"#;
+    // SAFETY: a live Rust slice and valid out-params.
+    let (status, verdict, _) =
+        call(|o, e| unsafe { gcf_conformance_run(fixture.as_ptr(), fixture.len(), o, e) });
+    assert_eq!(status, gcf_status::GCF_STATUS_OK);
+    assert_eq!(verdict, r#"{"operation":"encode","status":"pass"}"#);
+    let wrong = r#"{"operation":"encode","input":{"id":7},"expected":"x"}"#;
+    // SAFETY: as above.
+    let (_, verdict, _) =
+        call(|o, e| unsafe { gcf_conformance_run(wrong.as_ptr(), wrong.len(), o, e) });
+    assert!(verdict.contains(r#""status":"fail""#), "{verdict}");
+}
