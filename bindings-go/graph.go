@@ -21,6 +21,18 @@ type Symbol struct {
 	Score         float64 `json:"score"`         // relevance, written with two decimals
 	Provenance    string  `json:"provenance"`    // discovery method: "lsp_resolved", ...
 	Distance      int     `json:"distance"`      // hops from the targets: 0 targets, 1 related, 2 extended
+	// Signature and Components are gcf-go's optional extras, kept so code
+	// written against it compiles unchanged; the wire format carries neither.
+	Signature  string     `json:"-"`
+	Components Components `json:"-"`
+}
+
+// Components is gcf-go's score breakdown of a symbol (not on the wire).
+type Components struct {
+	BlastRadius float64
+	Confidence  float64
+	Recency     float64
+	Distance    float64
 }
 
 // Edge is a directed relationship between two symbols named by qualified name.
