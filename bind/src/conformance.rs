@@ -17,12 +17,13 @@
 use std::borrow::Cow;
 
 use gcf_core::generic::{self as g, Map, Value};
-use gcf_core::graph::{self, StreamOptions, StreamWriter, TrailerForm};
+use gcf_core::graph::{self, StreamWriter};
 use gcf_core::Profile;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 use crate::failure::Failure;
+use crate::options::{reanchor_policy, GraphStreamOptions};
 use crate::{generic as bg, graph as bgr, value as bv};
 
 /// How one fixture ended.
@@ -304,28 +305,18 @@ fn graph_session(f: &Fixture) -> Outcome {
 }
 
 fn graph_stream(f: &Fixture) -> Outcome {
-    #[derive(Deserialize, Default)]
-    #[serde(rename_all = "camelCase")]
-    struct Options {
-        #[serde(default)]
-        labeled_trailer_counts: bool,
-    }
-    let options: Options = match f.options {
-        Some(raw) => serde_json::from_str(raw.get()).map_err(fail)?,
-        None => Options::default(),
-    };
     let payload = bgr::payload_from_slice(bytes(f.input)).map_err(unexpected)?;
-    let stream_options = StreamOptions {
-        tool: &payload.tool,
-        token_budget: payload.token_budget,
-        tokens_used: payload.tokens_used,
-        trailer: if options.labeled_trailer_counts {
-            TrailerForm::Labeled
-        } else {
-            TrailerForm::Positional
-        },
-        index_names: true,
+    // The fixture's options, with the payload's header fields and the name
+    // index the by-name edges need.
+    let mut options = match f.options {
+        Some(raw) => GraphStreamOptions::from_slice(raw.get().as_bytes()).map_err(unexpected)?,
+        None => GraphStreamOptions::default(),
     };
+    options.tool = Cow::Borrowed(payload.tool.as_ref());
+    options.token_budget = payload.token_budget;
+    options.tokens_used = payload.tokens_used;
+    options.index_names = true;
+    let stream_options = options.to_core().map_err(unexpected)?;
     let mut w = StreamWriter::new(Vec::new(), stream_options).map_err(unexpected)?;
     for s in &payload.symbols {
         w.write_symbol(s).map_err(unexpected)?;
@@ -543,12 +534,6 @@ fn generic_delta_verify(f: &Fixture) -> Outcome {
 
 fn generic_delta_session(f: &Fixture) -> Outcome {
     #[derive(Deserialize)]
-    struct Policy {
-        mode: String,
-        #[serde(default)]
-        n: usize,
-    }
-    #[derive(Deserialize)]
     #[serde(rename_all = "camelCase")]
     struct Emission {
         wire: String,
@@ -561,13 +546,7 @@ fn generic_delta_session(f: &Fixture) -> Outcome {
         emissions: Vec<Emission>,
     }
     let input = delta_input(f)?;
-    let policy: Policy =
-        serde_json::from_str(input.policy.map_or("null", RawValue::get)).map_err(fail)?;
-    let policy = match policy.mode.as_str() {
-        "fixedN" => g::ReanchorPolicy::FixedN(policy.n),
-        "sizeGuard" => g::ReanchorPolicy::SizeGuard,
-        other => return Err(format!("unknown policy {other:?}")),
-    };
+    let policy = reanchor_policy(bytes(input.policy)).map_err(unexpected)?;
     let expected: Expected =
         serde_json::from_str(f.expected.map_or("null", RawValue::get)).map_err(fail)?;
     let base = keyed_set(bytes(input.base))?;
