@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"sort"
 	"testing"
+	"time"
 )
 
 // The baseline module github.com/blackwell-systems/gcf-go is not served by
@@ -29,7 +31,7 @@ func BenchmarkEncode500(b *testing.B) {
 	p := benchPayload(500)
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		if _, err := Encode(p); err != nil {
+		if _, err := EncodeChecked(p); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -52,6 +54,46 @@ func BenchmarkEncodeStream500(b *testing.B) {
 	}
 }
 
+func streamAll(b *testing.B, p *Payload) {
+	enc := NewStreamEncoder(io.Discard, p.Tool, StreamOptions{})
+	for _, s := range p.Symbols {
+		enc.WriteSymbol(s)
+	}
+	for _, e := range p.Edges {
+		enc.WriteEdge(e)
+	}
+	if err := enc.Close(); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// BenchmarkEncodeVsStream500 runs Encode and the StreamEncoder on the same
+// 500-symbol payload alternately, so both see the same machine load, and
+// reports the ratio of their median times (issue 15's target: at most 1.5).
+func BenchmarkEncodeVsStream500(b *testing.B) {
+	p := benchPayload(500)
+	enc := make([]time.Duration, 0, b.N)
+	str := make([]time.Duration, 0, b.N)
+	for i := 0; i < b.N; i++ {
+		t := time.Now()
+		if _, err := EncodeChecked(p); err != nil {
+			b.Fatal(err)
+		}
+		enc = append(enc, time.Since(t))
+		t = time.Now()
+		streamAll(b, p)
+		str = append(str, time.Since(t))
+	}
+	median := func(d []time.Duration) float64 {
+		sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
+		return float64(d[len(d)/2].Nanoseconds())
+	}
+	me, ms := median(enc), median(str)
+	b.ReportMetric(me, "encode-ns")
+	b.ReportMetric(ms, "stream-ns")
+	b.ReportMetric(me/ms, "encode/stream")
+}
+
 func BenchmarkEncodeStdlibJSON500(b *testing.B) {
 	p := benchPayload(500)
 	b.ReportAllocs()
@@ -63,7 +105,7 @@ func BenchmarkEncodeStdlibJSON500(b *testing.B) {
 }
 
 func BenchmarkDecode500(b *testing.B) {
-	text, _ := Encode(benchPayload(500))
+	text, _ := EncodeChecked(benchPayload(500))
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		if _, err := Decode(text); err != nil {

@@ -3,9 +3,13 @@
 //
 // Its API mirrors the public Go SDK github.com/blackwell-systems/gcf-go
 // (Payload, Symbol, Edge, Encode, Decode, EncodeDelta, StreamEncoder, ...),
-// so switching is mostly an import change. The one deliberate difference:
-// every call that can fail returns an error (a *Error with a Category such as
-// "count_mismatch"), where the SDK returns bare strings or skips bad input.
+// so a replace directive switches a module over. Where gcf-go's function
+// returns only a value (Encode, EncodeGeneric, EncodeDelta,
+// EncodeWithSession, PackRoot) this one does too and panics with the *Error
+// on input the encoder refuses, as gcf-go's EncodeGeneric does; each has a
+// Checked variant (EncodeChecked, EncodeGenericChecked, ...) that returns the
+// error. Errors are *Error values with the Class, Category, Message, Line and
+// Column of the error model every GCF binding shares.
 //
 // The package links target/release/libgcf.a by path: build it first with
 // `cargo build --release -p gcf-ffi` at the repository root.

@@ -75,6 +75,26 @@ func TestConformance(t *testing.T) {
 	}
 }
 
+// TestSharedConformanceDispatch runs every fixture through libgcf's shared
+// dispatch, the few lines each binding needs (TestConformance above drives
+// this package's own API instead).
+func TestSharedConformanceDispatch(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(conformanceDir, "*", "*.json"))
+	if len(files) < 281 {
+		t.Fatalf("only %d fixtures under %s", len(files), conformanceDir)
+	}
+	for _, path := range files {
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := runConformanceFixture(raw)
+		if err != nil || v.Status != "pass" {
+			t.Errorf("%s: %s: %s %v", path, v.Operation, v.Detail, err)
+		}
+	}
+}
+
 func sum(m map[string]int) int {
 	n := 0
 	for _, v := range m {
@@ -207,14 +227,14 @@ func runFixture(f *fixture) (bool, string) {
 		var base, want Snapshot
 		json.Unmarshal(f.BaseSnapshot, &base)
 		json.Unmarshal(f.ExpectedSnap, &want)
-		if r, _ := PackRoot(&base); r != f.BaseRoot {
+		if r, _ := SnapshotPackRoot(&base); r != f.BaseRoot {
 			return true, "base root " + r
 		}
 		got, err := ApplyDelta(&base, text(f.Input))
 		if err != nil {
 			return true, err.Error()
 		}
-		if r, _ := PackRoot(got); r != f.NewRoot {
+		if r, _ := SnapshotPackRoot(got); r != f.NewRoot {
 			return true, "new root " + r
 		}
 		if !reflect.DeepEqual(norm(&Payload{Symbols: got.Symbols, Edges: got.Edges}), norm(&Payload{Symbols: want.Symbols, Edges: want.Edges})) {

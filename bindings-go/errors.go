@@ -29,12 +29,19 @@ const (
 // input, 0 when unknown.
 type Error struct {
 	status   Status
+	class    string
 	category string
 	message  string
 	line     int
 	column   int
 	cause    error
 }
+
+// Class is the error's class in the error model every GCF binding shares
+// (the CLI's exit code and the C status derive from it too): "syntax",
+// "limit", "reference", "delta", "input", "state", "sink", "json", "io",
+// "usage" or "panic".
+func (e *Error) Class() string { return e.class }
 
 // Category is the error's category name.
 func (e *Error) Category() string { return e.category }
@@ -74,6 +81,7 @@ func takeError(status C.gcf_status, cerr *C.gcf_error) *Error {
 		return e
 	}
 	defer C.gcf_error_free(cerr)
+	e.class = C.GoString(C.gcf_error_class(cerr))
 	e.category = C.GoString(C.gcf_error_category(cerr))
 	e.message = C.GoString(C.gcf_error_message(cerr))
 	e.line = int(C.gcf_error_line(cerr))

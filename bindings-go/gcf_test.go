@@ -2,6 +2,7 @@ package gcf
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -33,7 +34,7 @@ func TestVersion(t *testing.T) {
 }
 
 func TestEncodeDecode(t *testing.T) {
-	out, err := Encode(samplePayload())
+	out, err := EncodeChecked(samplePayload())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,16 +75,16 @@ func TestErrors(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 	bad := &Payload{Symbols: []Symbol{{QualifiedName: "has space", Kind: "function", Provenance: "x"}}}
-	if _, err := Encode(bad); category(err) != "invalid_input" {
+	if _, err := EncodeChecked(bad); category(err) != "invalid_input" {
 		t.Fatalf("got %v", err)
 	}
-	if _, err := EncodeJSON([]byte("{")); category(err) != "invalid_input" || err.(*Error).Status() != StatusJSONError {
+	if _, err := EncodeJSON([]byte("{")); category(err) != "json" || err.(*Error).Status() != StatusJSONError {
 		t.Fatalf("got %v", err)
 	}
 	if _, err := EncodeJSON([]byte("{\"tool\":\"\xff\"}")); category(err) != "invalid_utf8" {
 		t.Fatalf("got %v", err)
 	}
-	if _, err := EncodeJSON(nil); category(err) != "invalid_input" {
+	if _, err := EncodeJSON(nil); category(err) != "json" {
 		t.Fatalf("got %v", err)
 	}
 }
@@ -91,7 +92,7 @@ func TestErrors(t *testing.T) {
 func TestDeltaPackRootSession(t *testing.T) {
 	p := samplePayload()
 	snap := &Snapshot{Symbols: p.Symbols, Edges: p.Edges}
-	root, err := PackRoot(snap)
+	root, err := SnapshotPackRoot(snap)
 	if err != nil || !strings.HasPrefix(root, "sha256:") || len(root) != 71 {
 		t.Fatalf("root %q, %v", root, err)
 	}
@@ -109,9 +110,9 @@ func TestDeltaPackRootSession(t *testing.T) {
 	for i := 0; i < 40; i++ {
 		big.Symbols = append(big.Symbols, Symbol{QualifiedName: fmt.Sprintf("pkg.F%d", i), Kind: "function", Score: 0.5, Provenance: "lsp", Distance: 2})
 	}
-	bigRoot, _ := PackRoot(&Snapshot{Symbols: big.Symbols, Edges: big.Edges})
+	bigRoot, _ := SnapshotPackRoot(&Snapshot{Symbols: big.Symbols, Edges: big.Edges})
 	held := &Snapshot{Symbols: append(append([]Symbol{}, big.Symbols...), Symbol{QualifiedName: "pkg.Gone", Kind: "function", Score: 0.5, Provenance: "lsp"}), Edges: big.Edges}
-	heldRoot, _ := PackRoot(held)
+	heldRoot, _ := SnapshotPackRoot(held)
 	outcome, delta, err := Respond(heldRoot, held, big)
 	if err != nil || outcome != OutcomeDelta || !strings.Contains(delta, "## removed\nfn pkg.Gone\n") {
 		t.Fatalf("%v %q %v", outcome, delta, err)
@@ -120,13 +121,13 @@ func TestDeltaPackRootSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r, _ := PackRoot(applied); r != bigRoot {
+	if r, _ := SnapshotPackRoot(applied); r != bigRoot {
 		t.Fatalf("applied root %s, want %s", r, bigRoot)
 	}
 	if _, err := ApplyDelta(snap, delta); category(err) != "root_mismatch" {
 		t.Fatalf("got %v", err)
 	}
-	d, err := EncodeDelta(&DeltaPayload{
+	d, err := EncodeDeltaChecked(&DeltaPayload{
 		Tool: "context_for_task", BaseRoot: "aaa111", NewRoot: "bbb222",
 		Removed:     []Symbol{{QualifiedName: "pkg.OldFunc", Kind: "function"}},
 		Added:       []Symbol{{QualifiedName: "pkg.NewFunc", Kind: "function", Score: 0.85, Provenance: "rwr"}},
@@ -139,11 +140,11 @@ func TestDeltaPackRootSession(t *testing.T) {
 	}
 	s := NewSession()
 	defer s.Close()
-	first, err := EncodeWithSession(p, s)
+	first, err := EncodeWithSessionChecked(p, s)
 	if err != nil || !strings.Contains(first, "session=true") {
 		t.Fatalf("%q %v", first, err)
 	}
-	second, err := EncodeWithSession(p, s)
+	second, err := EncodeWithSessionChecked(p, s)
 	if err != nil || !strings.Contains(second, "previously transmitted") {
 		t.Fatalf("%q %v", second, err)
 	}
@@ -210,10 +211,11 @@ func TestStreamWriterFailure(t *testing.T) {
 	if category(err) != "sink" || !errors.Is(err, errDiskFull) {
 		t.Fatalf("got %v", err)
 	}
-	if _, again := enc.WriteSymbol(Symbol{QualifiedName: "x", Kind: "function", Provenance: "x"}); again != err {
-		t.Fatalf("errors are sticky: %v", again)
+	// The stream is poisoned: every later call is invalid_state (as in Rust and C).
+	if _, again := enc.WriteSymbol(Symbol{QualifiedName: "x", Kind: "function", Provenance: "x"}); category(again) != "invalid_state" {
+		t.Fatalf("after a sink failure: %v", again)
 	}
-	if cerr := enc.Close(); !errors.Is(cerr, errDiskFull) {
+	if cerr := enc.Close(); category(cerr) != "invalid_state" {
 		t.Fatalf("close: %v", cerr)
 	}
 	// A bad tool fails at creation and every call reports it.
@@ -265,7 +267,7 @@ func TestGeneric(t *testing.T) {
 	if err != nil || v.(map[string]any)["id"].(fmt.Stringer).String() != "9223372036854775807" {
 		t.Fatalf("%v %v", v, err)
 	}
-	if s, err := EncodeGeneric(map[string]any{"b": 1, "a": true}); err != nil || s != "GCF profile=generic\na=true\nb=1\n" {
+	if s, err := EncodeGenericChecked(map[string]any{"b": 1, "a": true}); err != nil || s != "GCF profile=generic\na=true\nb=1\n" {
 		t.Fatalf("%q %v", s, err)
 	}
 	if _, err := EncodeGenericJSON([]byte("18446744073709551615")); category(err) != "out_of_range" {
@@ -324,7 +326,121 @@ func TestGenericStream(t *testing.T) {
 	for i := 0; i < 100000 && err == nil; i++ {
 		err = bad.WriteRow([]any{i})
 	}
-	if err = bad.Close(); !errors.Is(err, errDiskFull) && category(err) != "sink" {
+	if !errors.Is(err, errDiskFull) || category(err) != "sink" {
+		t.Fatalf("got %v", err)
+	}
+	if err = bad.Close(); category(err) != "invalid_state" {
+		t.Fatalf("got %v", err)
+	}
+}
+
+// The error model every binding shares: each failure's class, category and
+// status (the C status derives from the class).
+func TestErrorModel(t *testing.T) {
+	decodeErr := func(text string) error { _, err := Decode(text); return err }
+	table := []struct {
+		err             error
+		class, category string
+		status          Status
+	}{
+		{decodeErr("GCF profile=graph\n## targets\n@x fn a.B 0.50 lsp\n"), "syntax", "invalid_symbol_id", StatusDataError},
+		{decodeErr("GCF profile=graph\n## targets\n@0 fn a 0.50 x\n## edges [1]\n@0<@7 calls\n"), "reference", "unknown_edge_reference", StatusDataError},
+		{func() error {
+			_, err := EncodeChecked(&Payload{Symbols: []Symbol{{QualifiedName: "a b", Kind: "function", Provenance: "x"}}})
+			return err
+		}(), "input", "invalid_input", StatusDataError},
+		{func() error { _, err := EncodeGenericJSON([]byte("[100000000000000000000]")); return err }(), "input", "out_of_range", StatusDataError},
+		{func() error { _, err := EncodeJSON([]byte("{")); return err }(), "json", "json", StatusJSONError},
+		{func() error { _, err := EncodeJSON([]byte(`{"symbols": 1}`)); return err }(), "json", "invalid_input", StatusJSONError},
+		{func() error {
+			_, err := ApplyDelta(&Snapshot{}, "GCF profile=graph delta=true base_root=sha256:x new_root=sha256:y\n")
+			return err
+		}(), "delta", "root_mismatch", StatusDataError},
+		{func() error { _, err := EncodeGenericChecked(1, GenericOptions{NoFlatten: true}); return err }(), "usage", "usage", StatusInvalidArgument},
+	}
+	for i, c := range table {
+		var e *Error
+		if !errors.As(c.err, &e) {
+			t.Fatalf("%d: not an *Error: %v", i, c.err)
+		}
+		if e.Class() != c.class || e.Category() != c.category || e.Status() != c.status {
+			t.Errorf("%d: got (%s, %s, %d), want (%s, %s, %d): %v", i, e.Class(), e.Category(), e.Status(), c.class, c.category, c.status, e)
+		}
+	}
+}
+
+// Value-only calls panic with the *Error, as gcf-go's EncodeGeneric does.
+func TestValueOnlyCallsPanicWithTheError(t *testing.T) {
+	if got := Encode(samplePayload()); !strings.HasPrefix(got, "GCF profile=graph") {
+		t.Fatalf("got %q", got)
+	}
+	defer func() {
+		e, ok := recover().(*Error)
+		if !ok || e.Category() != "out_of_range" {
+			t.Fatalf("recovered %v", e)
+		}
+	}()
+	EncodeGeneric(json.RawMessage("[18446744073709551616]"))
+	t.Fatal("no panic")
+}
+
+type refusingWriter struct{ calls int }
+
+func (w *refusingWriter) Write(p []byte) (int, error) { w.calls++; return 0, errDiskFull }
+
+// A stream poisoned by a failing writer answers as libgcf's streams do from
+// Rust and C (ffi-c/tests/c/test_gcf.c, test_poisoned_streams_agree): a
+// refused call leaves it usable, a failed write poisons it for every later call.
+func TestPoisonedStreamsAgree(t *testing.T) {
+	poisoned := func(err error) bool {
+		var e *Error
+		return errors.As(err, &e) && e.Class() == "state" && e.Status() == StatusInvalidState &&
+			strings.Contains(e.Message(), "earlier write to the sink failed")
+	}
+	w := &refusingWriter{}
+	g := NewStreamEncoder(w, "", StreamOptions{})
+	if _, err := g.WriteSymbol(Symbol{QualifiedName: "has space", Kind: "function", Provenance: "x"}); category(err) != "invalid_input" {
+		t.Fatalf("got %v", err)
+	}
+	if _, err := g.WriteSymbol(Symbol{QualifiedName: "pkg.A", Kind: "function", Score: 0.5, Provenance: "x"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Flush(); category(err) != "sink" || !errors.Is(err, errDiskFull) || w.calls != 1 {
+		t.Fatalf("got %v after %d writes", err, w.calls)
+	}
+	for i, err := range []error{
+		func() error {
+			_, err := g.WriteSymbol(Symbol{QualifiedName: "pkg.B", Kind: "function", Provenance: "x"})
+			return err
+		}(),
+		g.WriteEdgeByID(0, 0, "calls", ""),
+		g.WriteLocation(0, "f.go", 1, 1, 0, 0),
+		g.Flush(),
+		g.Close(),
+	} {
+		if !poisoned(err) {
+			t.Fatalf("graph call %d: %v", i, err)
+		}
+	}
+	if w.calls != 1 {
+		t.Fatalf("the writer was called again: %d", w.calls)
+	}
+
+	w = &refusingWriter{}
+	n := NewGenericStreamEncoder(w)
+	if err := n.BeginArray("", []string{"a"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := n.WriteRow([]any{1, 2}); category(err) != "row_width_mismatch" {
+		t.Fatalf("got %v", err)
+	}
+	if err := n.WriteRow([]any{1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := n.Close(); category(err) != "sink" || !errors.Is(err, errDiskFull) || w.calls != 1 {
+		t.Fatalf("got %v after %d writes", err, w.calls)
+	}
+	if err := n.WriteRow([]any{1}); category(err) != "invalid_state" {
 		t.Fatalf("got %v", err)
 	}
 }

@@ -30,10 +30,33 @@ import (
 	"unsafe"
 )
 
+// GenericOptions is gcf-go's option set for EncodeGeneric. NoFlatten (nested
+// objects as attachments instead of ">" path columns) is not implemented by
+// libgcf: asking for it is a "usage" error from EncodeGenericChecked.
+type GenericOptions struct {
+	NoFlatten bool
+}
+
 // EncodeGeneric encodes any value that encoding/json can marshal as a
-// generic-profile payload (spec §7). Go maps marshal with sorted keys; to keep
-// a member order pass a json.RawMessage, or use EncodeGenericJSON.
-func EncodeGeneric(data any) (string, error) {
+// generic-profile payload (spec §7), returning only the text as gcf-go does:
+// a value outside the format's domain (an integer beyond int64) panics with
+// the *Error. Use EncodeGenericChecked to get the error. Go maps marshal
+// with sorted keys; to keep a member order pass a json.RawMessage, or use
+// EncodeGenericJSON.
+func EncodeGeneric(data any, opts ...GenericOptions) string {
+	s, err := EncodeGenericChecked(data, opts...)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// EncodeGenericChecked is EncodeGeneric returning the error.
+func EncodeGenericChecked(data any, opts ...GenericOptions) (string, error) {
+	if len(opts) > 0 && opts[0].NoFlatten {
+		return "", &Error{status: StatusInvalidArgument, class: "usage", category: "usage",
+			message: "GenericOptions.NoFlatten is not supported by libgcf"}
+	}
 	in, err := marshal(data)
 	if err != nil {
 		return "", err
@@ -69,7 +92,7 @@ func DecodeGeneric(input string) (any, error) {
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		return nil, &Error{status: StatusJSONError, category: "invalid_input", message: err.Error()}
+		return nil, &Error{status: StatusJSONError, class: "json", category: "invalid_input", message: err.Error()}
 	}
 	return v, nil
 }
@@ -188,12 +211,12 @@ func (a *cellArena) setCell(c *C.gcf_cell, v any) error {
 		c.kind, c.int_value = C.GCF_CELL_INT, C.int64_t(x)
 	case uint:
 		if uint64(x) > math.MaxInt64 {
-			return &Error{status: StatusDataError, category: "out_of_range", message: fmt.Sprintf("%d exceeds int64", x)}
+			return &Error{status: StatusDataError, class: "input", category: "out_of_range", message: fmt.Sprintf("%d exceeds int64", x)}
 		}
 		c.kind, c.int_value = C.GCF_CELL_INT, C.int64_t(x)
 	case uint64:
 		if x > math.MaxInt64 {
-			return &Error{status: StatusDataError, category: "out_of_range", message: fmt.Sprintf("%d exceeds int64", x)}
+			return &Error{status: StatusDataError, class: "input", category: "out_of_range", message: fmt.Sprintf("%d exceeds int64", x)}
 		}
 		c.kind, c.int_value = C.GCF_CELL_INT, C.int64_t(x)
 	case float32:
@@ -206,13 +229,13 @@ func (a *cellArena) setCell(c *C.gcf_cell, v any) error {
 		} else if f, err := x.Float64(); err == nil {
 			c.kind, c.float_value = C.GCF_CELL_FLOAT, C.double(f)
 		} else {
-			return &Error{status: StatusDataError, category: "out_of_range", message: "number " + string(x)}
+			return &Error{status: StatusDataError, class: "input", category: "out_of_range", message: "number " + string(x)}
 		}
 	case string:
 		c.kind = C.GCF_CELL_STR
 		c.str_ptr, c.str_len = a.str(x)
 	default:
-		return &Error{status: StatusInvalidArgument, category: "invalid_input",
+		return &Error{status: StatusInvalidArgument, class: "usage", category: "invalid_input",
 			message: fmt.Sprintf("a streaming cell must be a scalar, got %T", v)}
 	}
 	return nil
@@ -268,7 +291,7 @@ func (enc *GenericStreamEncoder) ready() error {
 		return enc.err
 	}
 	if enc.closed {
-		return &Error{status: StatusInvalidState, category: "invalid_state", message: "the stream encoder is closed"}
+		return &Error{status: StatusInvalidState, class: "state", category: "invalid_state", message: "the stream encoder is closed"}
 	}
 	return nil
 }
@@ -283,7 +306,9 @@ func (enc *GenericStreamEncoder) do(f func(e **C.gcf_error) C.gcf_status) error 
 			e.cause = enc.sink.err
 			e.message = "the io.Writer failed: " + enc.sink.err.Error()
 		}
-		if e.status == StatusSinkError || e.status == StatusPanic {
+		// As for StreamEncoder: libgcf poisons the stream after a refused
+		// write; only a panic sticks here.
+		if e.status == StatusPanic {
 			enc.err = err
 		}
 		return err

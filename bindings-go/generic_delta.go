@@ -34,7 +34,7 @@ type GenericDelta struct {
 // libgcf requires the rows array.
 func keyedSetJSON(set *KeyedSet) ([]byte, error) {
 	if set == nil {
-		return nil, &Error{status: StatusInvalidArgument, category: "invalid_input", message: "the keyed set is nil"}
+		return nil, &Error{status: StatusInvalidArgument, class: "usage", category: "invalid_input", message: "the keyed set is nil"}
 	}
 	if set.Rows == nil {
 		c := *set
@@ -50,7 +50,7 @@ func unmarshalKeyedSet(b []byte) (*KeyedSet, error) {
 	dec.UseNumber()
 	set := &KeyedSet{}
 	if err := dec.Decode(set); err != nil {
-		return nil, &Error{status: StatusJSONError, category: "invalid_input", message: "libgcf returned unexpected JSON: " + err.Error()}
+		return nil, &Error{status: StatusJSONError, class: "json", category: "invalid_input", message: "libgcf returned unexpected JSON: " + err.Error()}
 	}
 	return set, nil
 }
@@ -194,7 +194,7 @@ func NewGenericDeltaSession(base *KeyedSet, tool string, policy ReanchorPolicy) 
 // NewGenericDeltaSessionJSON is NewGenericDeltaSession of keyed-set JSON.
 func NewGenericDeltaSessionJSON(base []byte, tool string, policy ReanchorPolicy) (*GenericDeltaSession, error) {
 	if policy.n < 0 {
-		return nil, &Error{status: StatusInvalidArgument, category: "invalid_input", message: "ReanchorFixedN: n is negative"}
+		return nil, &Error{status: StatusInvalidArgument, class: "usage", category: "invalid_input", message: "ReanchorFixedN: n is negative"}
 	}
 	t := []byte(tool)
 	s := &GenericDeltaSession{}
@@ -210,7 +210,7 @@ func NewGenericDeltaSessionJSON(base []byte, tool string, policy ReanchorPolicy)
 }
 
 func errSessionClosed() error {
-	return &Error{status: StatusInvalidState, category: "invalid_state", message: "the generic delta session is closed"}
+	return &Error{status: StatusInvalidState, class: "state", category: "invalid_state", message: "the generic delta session is closed"}
 }
 
 // InitialFull is the full payload of the set the consumer holds now: the

@@ -122,7 +122,7 @@ func TestGenericDeltaErrors(t *testing.T) {
 	if category(err) != "count_mismatch" {
 		t.Fatalf("got %v", err)
 	}
-	if _, err := ApplyGenericDeltaJSON([]byte(`{"key":`), wire); category(err) != "invalid_input" || err.(*Error).Status() != StatusJSONError {
+	if _, err := ApplyGenericDeltaJSON([]byte(`{"key":`), wire); category(err) != "json" || err.(*Error).Status() != StatusJSONError {
 		t.Fatalf("got %v", err)
 	}
 	if _, err := EncodeGenericDeltaJSON([]byte(`{"removed":[18446744073709551616]}`)); category(err) != "out_of_range" {

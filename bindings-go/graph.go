@@ -1,13 +1,17 @@
 package gcf
 
 /*
+#include <stdlib.h>
 #include "gcf.h"
 */
 import "C"
 
 import (
 	"encoding/json"
+	"fmt"
+	"math"
 	"runtime"
+	"unsafe"
 )
 
 // Symbol is a node of a graph payload.
@@ -17,6 +21,18 @@ type Symbol struct {
 	Score         float64 `json:"score"`         // relevance, written with two decimals
 	Provenance    string  `json:"provenance"`    // discovery method: "lsp_resolved", ...
 	Distance      int     `json:"distance"`      // hops from the targets: 0 targets, 1 related, 2 extended
+	// Signature and Components are gcf-go's optional extras, kept so code
+	// written against it compiles unchanged; the wire format carries neither.
+	Signature  string     `json:"-"`
+	Components Components `json:"-"`
+}
+
+// Components is gcf-go's score breakdown of a symbol (not on the wire).
+type Components struct {
+	BlastRadius float64
+	Confidence  float64
+	Recency     float64
+	Distance    float64
 }
 
 // Edge is a directed relationship between two symbols named by qualified name.
@@ -91,25 +107,142 @@ type deltaWire struct {
 func marshal(v any) ([]byte, error) {
 	b, err := json.Marshal(v)
 	if err != nil {
-		return nil, &Error{status: StatusJSONError, category: "invalid_input", message: err.Error()}
+		return nil, &Error{status: StatusJSONError, class: "json", category: "invalid_input", message: err.Error()}
 	}
 	return b, nil
 }
 
 func unmarshal(b []byte, v any) error {
 	if err := json.Unmarshal(b, v); err != nil {
-		return &Error{status: StatusJSONError, category: "invalid_input", message: "libgcf returned unexpected JSON: " + err.Error()}
+		return &Error{status: StatusJSONError, class: "json", category: "invalid_input", message: "libgcf returned unexpected JSON: " + err.Error()}
 	}
 	return nil
 }
 
-// Encode serializes a payload into GCF text (spec §5-6b).
-func Encode(p *Payload) (string, error) {
-	in, err := marshal(p)
+// Encode serializes a payload into GCF text (spec §5-6b). Like gcf-go's
+// Encode it returns only the text; a payload the encoder refuses (a name
+// with whitespace, a bad score) panics with the *Error. Use EncodeChecked to
+// get the error instead.
+func Encode(p *Payload) string {
+	s, err := EncodeChecked(p)
 	if err != nil {
-		return "", err
+		panic(err)
 	}
-	return EncodeJSON(in)
+	return s
+}
+
+// EncodeChecked is Encode returning the error. The payload crosses to libgcf
+// as C structs over one copy of its strings (gcf_graph_encode_payload), not
+// as JSON.
+func EncodeChecked(p *Payload) (string, error) {
+	text := len(p.Tool) + len(p.PackRoot)
+	for i := range p.Symbols {
+		s := &p.Symbols[i]
+		if s.Distance < 0 || s.Distance > math.MaxUint32 {
+			return "", inputError(fmt.Sprintf("symbols[%d]: distance %d is outside 0..4294967295", i, s.Distance))
+		}
+		text += len(s.QualifiedName) + len(s.Kind) + len(s.Provenance)
+	}
+	for i := range p.Edges {
+		e := &p.Edges[i]
+		text += len(e.Source) + len(e.Target) + len(e.EdgeType) + len(e.Status)
+	}
+	for i := range p.Locations {
+		l := &p.Locations[i]
+		for _, n := range [...]int{l.Line, l.Column, l.EndLine, l.EndColumn} {
+			if n < 0 || n > math.MaxUint32 {
+				return "", inputError(fmt.Sprintf("locations[%d]: %d is outside 0..4294967295", i, n))
+			}
+		}
+		text += len(l.QualifiedName) + len(l.File)
+	}
+	ns, ne, nl := len(p.Symbols), len(p.Edges), len(p.Locations)
+	// One C allocation for the structs and the text (libgcf must not see Go
+	// pointers inside memory it reads): the structs' sizes are multiples of
+	// their 8-byte alignment, so each array starts aligned.
+	structs := ns*C.sizeof_gcf_symbol + ne*C.sizeof_gcf_edge + nl*C.sizeof_gcf_location
+	mem := C.malloc(C.size_t(structs + text + 1))
+	if mem == nil {
+		panic("gcf: out of memory")
+	}
+	defer C.free(mem)
+	buf := unsafe.Slice((*byte)(unsafe.Add(mem, structs)), text+1)
+	off := 0
+	str := func(s string) C.gcf_str {
+		if len(s) == 0 {
+			return C.gcf_str{}
+		}
+		at := off
+		off += copy(buf[off:], s)
+		return C.gcf_str{ptr: (*C.char)(unsafe.Pointer(&buf[at])), len: C.size_t(len(s))}
+	}
+	cp := C.gcf_graph_payload{
+		tool: str(p.Tool), token_budget: C.uint64_t(clampU64(p.TokenBudget)),
+		tokens_used: C.uint64_t(clampU64(p.TokensUsed)), pack_root: str(p.PackRoot),
+		symbol_count: C.size_t(ns), edge_count: C.size_t(ne), location_count: C.size_t(nl),
+	}
+	// An edge naming a symbol gets the symbol's own copy of the name, and
+	// repeated kinds, provenances and edge types share one copy: the core
+	// encoder resolves and interns strings it has seen by address first.
+	names := make(map[string]C.gcf_str, ns)
+	var labels [8]struct {
+		s string
+		c C.gcf_str
+	}
+	label := func(s string) C.gcf_str {
+		if len(s) == 0 {
+			return C.gcf_str{}
+		}
+		slot := &labels[(len(s)+int(s[0]))%len(labels)]
+		if slot.s != s || slot.c.ptr == nil {
+			slot.s, slot.c = s, str(s)
+		}
+		return slot.c
+	}
+	if ns > 0 {
+		cp.symbols = (*C.gcf_symbol)(mem)
+		syms := unsafe.Slice(cp.symbols, ns)
+		for i := range p.Symbols {
+			s := &p.Symbols[i]
+			name := str(s.QualifiedName)
+			names[s.QualifiedName] = name
+			syms[i] = C.gcf_symbol{qualified_name: name, kind: label(s.Kind),
+				score: C.double(s.Score), provenance: label(s.Provenance), distance: C.uint32_t(s.Distance)}
+		}
+	}
+	name := func(s string) C.gcf_str {
+		if c, ok := names[s]; ok {
+			return c
+		}
+		return str(s)
+	}
+	if ne > 0 {
+		cp.edges = (*C.gcf_edge)(unsafe.Add(mem, ns*C.sizeof_gcf_symbol))
+		edges := unsafe.Slice(cp.edges, ne)
+		for i := range p.Edges {
+			e := &p.Edges[i]
+			edges[i] = C.gcf_edge{source: name(e.Source), target: name(e.Target), edge_type: label(e.EdgeType), status: label(e.Status)}
+		}
+	}
+	if nl > 0 {
+		cp.locations = (*C.gcf_location)(unsafe.Add(mem, ns*C.sizeof_gcf_symbol+ne*C.sizeof_gcf_edge))
+		locs := unsafe.Slice(cp.locations, nl)
+		for i := range p.Locations {
+			l := &p.Locations[i]
+			locs[i] = C.gcf_location{qualified_name: name(l.QualifiedName), file: str(l.File),
+				line: C.uint32_t(l.Line), column: C.uint32_t(l.Column),
+				end_line: C.uint32_t(l.EndLine), end_column: C.uint32_t(l.EndColumn)}
+		}
+	}
+	// cp lives in Go memory but holds only C pointers, which cgo allows.
+	out, err := callBuf(func(out *C.gcf_buf, e **C.gcf_error) C.gcf_status {
+		return C.gcf_graph_encode_payload(&cp, out, e)
+	})
+	return string(out), err
+}
+
+func inputError(message string) *Error {
+	return &Error{status: StatusDataError, class: "input", category: "invalid_input", message: message}
 }
 
 // EncodeJSON encodes a graph payload given as JSON (camelCase field names).
@@ -137,8 +270,19 @@ func Decode(input string) (*Payload, error) {
 	return p, nil
 }
 
-// EncodeDelta serializes a delta payload (spec §10.1).
-func EncodeDelta(d *DeltaPayload) (string, error) {
+// EncodeDelta serializes a delta payload (spec §10.1), returning only the
+// text as gcf-go does; a delta the encoder refuses panics with the *Error.
+// Use EncodeDeltaChecked to get the error.
+func EncodeDelta(d *DeltaPayload) string {
+	s, err := EncodeDeltaChecked(d)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// EncodeDeltaChecked is EncodeDelta returning the error.
+func EncodeDeltaChecked(d *DeltaPayload) (string, error) {
 	w := deltaWire{
 		Tool: d.Tool, BaseRoot: d.BaseRoot, NewRoot: d.NewRoot,
 		Added: d.Added, RemovedEdges: d.RemovedEdges, AddedEdges: d.AddedEdges,
@@ -158,8 +302,24 @@ func EncodeDelta(d *DeltaPayload) (string, error) {
 	return string(out), err
 }
 
-// PackRoot is the content identity sha256:<hex> of a snapshot (spec §10.2).
-func PackRoot(s *Snapshot) (string, error) {
+// PackRoot is the content identity sha256:<hex> of a graph (spec §10.2),
+// with gcf-go's signature; a snapshot libgcf refuses panics with the
+// *Error. Use PackRootChecked or SnapshotPackRoot to get the error.
+func PackRoot(symbols []Symbol, edges []Edge) string {
+	s, err := PackRootChecked(symbols, edges)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// PackRootChecked is PackRoot returning the error.
+func PackRootChecked(symbols []Symbol, edges []Edge) (string, error) {
+	return SnapshotPackRoot(&Snapshot{Symbols: symbols, Edges: edges})
+}
+
+// SnapshotPackRoot is the pack root of a snapshot.
+func SnapshotPackRoot(s *Snapshot) (string, error) {
 	in, err := marshal(s)
 	if err != nil {
 		return "", err
@@ -257,8 +417,19 @@ func (s *Session) Close() {
 	}
 }
 
-// EncodeWithSession encodes p within session s.
-func EncodeWithSession(p *Payload, s *Session) (string, error) {
+// EncodeWithSession encodes p within session s, returning only the text as
+// gcf-go does; a payload the encoder refuses panics with the *Error. Use
+// EncodeWithSessionChecked to get the error.
+func EncodeWithSession(p *Payload, s *Session) string {
+	out, err := EncodeWithSessionChecked(p, s)
+	if err != nil {
+		panic(err)
+	}
+	return out
+}
+
+// EncodeWithSessionChecked is EncodeWithSession returning the error.
+func EncodeWithSessionChecked(p *Payload, s *Session) (string, error) {
 	in, err := marshal(p)
 	if err != nil {
 		return "", err

@@ -62,8 +62,12 @@ type StreamOptions struct {
 // arrive (spec §8), with counts in a trailer written by Close. Output reaches
 // the writer in chunks of about 8 KiB, and at Close.
 //
-// Errors are sticky: after the first failure (including one creating the
-// encoder) every method returns it. Safe for concurrent use.
+// After an error: a refused symbol, edge or location writes nothing and the
+// encoder stays usable; a failed write to w (a "sink" error that unwraps to
+// w's error) poisons it, and every later call, Flush and Close included,
+// returns an "invalid_state" error, as libgcf's streams do for Rust and C.
+// A failure creating the encoder is returned by every call. Safe for
+// concurrent use.
 type StreamEncoder struct {
 	mu     sync.Mutex
 	ptr    *C.gcf_graph_stream
@@ -137,7 +141,10 @@ func (enc *StreamEncoder) fail(err error) error {
 		e.cause = enc.sink.err
 		e.message = "the io.Writer failed: " + enc.sink.err.Error()
 	}
-	if e, ok := err.(*Error); ok && (e.status == StatusSinkError || e.status == StatusPanic) {
+	// Only a panic sticks here: after a refused write libgcf's stream is
+	// poisoned and answers every later call with "invalid_state" itself, as
+	// it does for Rust and C callers (one lifecycle for every binding).
+	if e, ok := err.(*Error); ok && e.status == StatusPanic {
 		enc.err = err
 	}
 	return err
@@ -148,7 +155,7 @@ func (enc *StreamEncoder) ready() error {
 		return enc.err
 	}
 	if enc.closed {
-		return &Error{status: StatusInvalidState, category: "invalid_state", message: "the stream encoder is closed"}
+		return &Error{status: StatusInvalidState, class: "state", category: "invalid_state", message: "the stream encoder is closed"}
 	}
 	return nil
 }
@@ -199,7 +206,7 @@ func (enc *StreamEncoder) WriteEdgeByID(source, target int, edgeType, status str
 		return err
 	}
 	if source < 0 || target < 0 {
-		return &Error{status: StatusDataError, category: "unknown_edge_reference", message: "negative symbol id"}
+		return &Error{status: StatusDataError, class: "reference", category: "unknown_edge_reference", message: "negative symbol id"}
 	}
 	err := callStatus(func(ce **C.gcf_error) C.gcf_status {
 		return C.gcfgo_write_edge(enc.ptr, C.uint64_t(source), C.uint64_t(target), edgeType, status, ce)
@@ -219,7 +226,7 @@ func (enc *StreamEncoder) WriteLocation(id int, file string, line, column, endLi
 		return err
 	}
 	if id < 0 {
-		return &Error{status: StatusDataError, category: "unknown_edge_reference", message: "negative symbol id"}
+		return &Error{status: StatusDataError, class: "reference", category: "unknown_edge_reference", message: "negative symbol id"}
 	}
 	err := callStatus(func(ce **C.gcf_error) C.gcf_status {
 		return C.gcfgo_write_location(enc.ptr, C.uint64_t(id), file, clampU32(line), clampU32(column),

@@ -212,6 +212,74 @@ typedef struct gcf_str {
   size_t len;
 } gcf_str;
 
+// A symbol of a [`gcf_graph_payload`].
+typedef struct gcf_symbol {
+  // Fully qualified name, UTF-8, no whitespace.
+  struct gcf_str qualified_name;
+  // Kind in full form (`function`, ...).
+  struct gcf_str kind;
+  // Relevance score.
+  double score;
+  // Discovery method.
+  struct gcf_str provenance;
+  // Hops from the targets.
+  uint32_t distance;
+} gcf_symbol;
+
+// An edge of a [`gcf_graph_payload`], naming symbols by qualified name.
+typedef struct gcf_edge {
+  // Qualified name of the source symbol.
+  struct gcf_str source;
+  // Qualified name of the target symbol.
+  struct gcf_str target;
+  // Relationship type.
+  struct gcf_str edge_type;
+  // Status (`added`, `removed`), or empty for none.
+  struct gcf_str status;
+} gcf_edge;
+
+// A location of a [`gcf_graph_payload`] (spec §6b).
+typedef struct gcf_location {
+  // Qualified name of a symbol of the payload.
+  struct gcf_str qualified_name;
+  // Source file path.
+  struct gcf_str file;
+  // 1-based line.
+  uint32_t line;
+  // 1-based column.
+  uint32_t column;
+  // 1-based end line, or 0 with `end_column` 0 for no end.
+  uint32_t end_line;
+  // 1-based end column.
+  uint32_t end_column;
+} gcf_location;
+
+// A graph payload as C structs, the same fields as the JSON form of
+// [`gcf_graph_encode`](crate::gcf_graph_encode). Arrays may be NULL with a
+// count of 0.
+typedef struct gcf_graph_payload {
+  // Producing tool; empty to omit.
+  struct gcf_str tool;
+  // `budget=`; 0 to omit.
+  uint64_t token_budget;
+  // `tokens=`; 0 to omit.
+  uint64_t tokens_used;
+  // `pack_root=`; empty to omit.
+  struct gcf_str pack_root;
+  // The symbols.
+  const struct gcf_symbol *symbols;
+  // Number of symbols.
+  size_t symbol_count;
+  // The edges.
+  const struct gcf_edge *edges;
+  // Number of edges.
+  size_t edge_count;
+  // The locations.
+  const struct gcf_location *locations;
+  // Number of locations.
+  size_t location_count;
+} gcf_graph_payload;
+
 // Header fields and choices for [`gcf_graph_stream_new`]. Pass NULL for all
 // defaults; zero-initialise to get the defaults field by field.
 typedef struct gcf_graph_stream_options {
@@ -251,6 +319,16 @@ const char *gcf_version(void);
 // `buf` is NULL or points to a `gcf_buf` that was filled by this library and
 // not freed since (its `ptr` and `len` unchanged).
 void gcf_buf_free(struct gcf_buf *buf);
+
+// Runs one conformance fixture (the bytes of its `.json` file) and outputs
+// the verdict as JSON: `{"operation", "status": "pass"|"fail", "detail"?}`.
+// A failing fixture is still `GCF_STATUS_OK`; only bad arguments are errors.
+//
+// # Safety
+//
+// `fixture` points to `fixture_len` readable bytes (or is NULL with 0);
+// `out` is a writable `gcf_buf`; `err` is NULL or writable.
+gcf_status gcf_conformance_run(const uint8_t *fixture, size_t fixture_len, struct gcf_buf *out, struct gcf_error **err);
 
 // Releases an error. NULL is a no-op.
 //
@@ -598,6 +676,17 @@ gcf_status gcf_graph_session_encode(struct gcf_graph_session *session, const uin
 //
 // `session` is NULL or a session from [`gcf_graph_session_new`] not freed since.
 void gcf_graph_session_free(struct gcf_graph_session *session);
+
+// Encodes a graph payload given as C structs into GCF text: the same output
+// and errors as [`gcf_graph_encode`](crate::gcf_graph_encode) of the
+// payload's JSON, without the JSON.
+//
+// # Safety
+//
+// `payload` is readable, and each of its strings and arrays points to as
+// many readable bytes or elements as its length says (or is NULL with 0);
+// `out` is a writable `gcf_buf`; `err` is NULL or writable.
+gcf_status gcf_graph_encode_payload(const struct gcf_graph_payload *payload, struct gcf_buf *out, struct gcf_error **err);
 
 // Creates a stream and writes its header through `callback`.
 //

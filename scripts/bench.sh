@@ -50,5 +50,19 @@ if command -v go >/dev/null; then
   cat target/go-bench.txt
 fi
 
+# JSON in through gcf-bind against serde_json on the same bytes (issue 15), and
+# the CLI's time and peak RSS on the same files. Printed here; the numbers of
+# a quiet run go into benches/report-notes.md by hand.
+cargo run --release -q -p gcf-benches --bin json_inputs
+cargo run --release -q -p gcf-bench-json | tee target/json-in.txt
+cargo build --release -q -p gcf-cli
+if [ -x /usr/bin/time ]; then
+  for cmd in "encode target/bench-inputs/graph_100k.json" "encode-generic target/bench-inputs/records_10mb.json"; do
+    # shellcheck disable=SC2086
+    /usr/bin/time -v target/release/gcf $cmd -o target/json-in.gcf 2>&1 \
+      | grep -E 'Elapsed|Maximum resident' | sed "s|^|gcf $cmd: |" | tee -a target/json-in.txt
+  done
+fi
+
 target/release/bench_report target/criterion "$rss" benches/report-notes.md benches/REPORT.md
 echo "wrote benches/REPORT.md"

@@ -96,15 +96,18 @@ pub fn respond(
     echoed: Option<&str>,
     tool: &str,
 ) -> Result<gcf_core::Outcome, Failure> {
-    let held = match echoed {
-        None => Some(base),
-        Some(root) if root == gcf_core::generic::pack_root(base)? => Some(base),
-        Some(root) if !root.is_empty() && root == gcf_core::generic::pack_root(current)? => {
-            Some(current)
-        }
-        Some(_) => None,
+    let base_root = gcf_core::generic::pack_root(base)?;
+    let echoed = match echoed {
+        // The consumer holds nothing: a first request.
+        Some("") => None,
+        // Not given: the consumer holds `base`.
+        None => Some(base_root.as_str()),
+        Some(root) => Some(root),
     };
-    Ok(gcf_core::generic::respond(held, current, tool)?)
+    let held = (echoed == Some(base_root.as_str())).then_some(base);
+    Ok(gcf_core::generic::respond_echoed(
+        echoed, held, current, tool,
+    )?)
 }
 
 /// Serializes a keyed set, every member explicit, the shape

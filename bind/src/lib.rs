@@ -10,9 +10,13 @@
 //!   text allows; a generic [`Value`](gcf_core::generic::Value) visitor that
 //!   keeps key order, reads integers exactly in the `int64` domain and
 //!   bounds depth.
+//! - **Options** ([`options`]): the stream writers' and delta sessions'
+//!   options under the same names in every binding.
 //! - **One error shape** ([`Failure`]): `{class, category, message, line,
 //!   column}`, from which the CLI's exit codes, the C status codes and the
 //!   Go errors are all mapped.
+//! - **The conformance operations as JSON** ([`conformance`]): a fixture in,
+//!   a verdict out, so a binding runs the whole suite in a few lines.
 //!
 //! ```
 //! let payload = gcf_bind::graph::payload_from_slice(
@@ -25,9 +29,11 @@
 
 #![deny(missing_docs)]
 
+pub mod conformance;
 pub mod failure;
 pub mod generic;
 pub mod graph;
+pub mod options;
 pub mod records;
 pub mod value;
 

@@ -20,16 +20,19 @@
 #![allow(non_camel_case_types)]
 
 mod buf;
+mod conformance;
 mod error;
 mod generic;
 mod generic_delta;
 mod graph;
+mod payload;
 mod stream;
 
 pub use buf::{gcf_buf, gcf_buf_free};
+pub use conformance::gcf_conformance_run;
 pub use error::{
-    gcf_error, gcf_error_category, gcf_error_column, gcf_error_free, gcf_error_line,
-    gcf_error_message, gcf_error_status, gcf_status,
+    gcf_error, gcf_error_category, gcf_error_class, gcf_error_column, gcf_error_free,
+    gcf_error_line, gcf_error_message, gcf_error_status, gcf_status,
 };
 pub use generic::{
     gcf_cell, gcf_generic_decode, gcf_generic_encode, gcf_generic_pack_root, gcf_generic_stream,
@@ -49,6 +52,9 @@ pub use graph::{
     gcf_graph_apply_delta, gcf_graph_decode, gcf_graph_delta, gcf_graph_encode,
     gcf_graph_encode_delta, gcf_graph_pack_root, gcf_graph_session, gcf_graph_session_encode,
     gcf_graph_session_free, gcf_graph_session_new, gcf_outcome,
+};
+pub use payload::{
+    gcf_edge, gcf_graph_encode_payload, gcf_graph_payload, gcf_location, gcf_symbol,
 };
 pub use stream::{
     gcf_graph_stream, gcf_graph_stream_finish, gcf_graph_stream_flush, gcf_graph_stream_free,

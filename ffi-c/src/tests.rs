@@ -1115,3 +1115,105 @@ fn generic_delta_session_reanchors() {
         assert_eq!(status, gcf_status::GCF_STATUS_INVALID_ARGUMENT);
     }
 }
+
+fn cstr(s: &str) -> gcf_str {
+    gcf_str {
+        ptr: s.as_ptr().cast(),
+        len: s.len(),
+    }
+}
+
+/// The struct path gives what the JSON path gives, and checks its strings.
+#[test]
+fn payload_structs_encode_like_json() {
+    let names = ["pkg.Auth", "pkg.Server", "pkg.Db"];
+    let symbols: Vec<gcf_symbol> = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| gcf_symbol {
+            qualified_name: cstr(n),
+            kind: cstr("function"),
+            score: 0.25 * i as f64,
+            provenance: cstr("lsp"),
+            distance: i as u32 / 2,
+        })
+        .collect();
+    let edges = [gcf_edge {
+        source: cstr("pkg.Server"),
+        target: cstr("pkg.Auth"),
+        edge_type: cstr("calls"),
+        status: cstr(""),
+    }];
+    let locations = [gcf_location {
+        qualified_name: cstr("pkg.Db"),
+        file: cstr("db.go"),
+        line: 3,
+        column: 1,
+        end_line: 9,
+        end_column: 2,
+    }];
+    let mut payload = gcf_graph_payload {
+        tool: cstr("ctx"),
+        token_budget: 100,
+        tokens_used: 0,
+        pack_root: gcf_str {
+            ptr: ptr::null(),
+            len: 0,
+        },
+        symbols: symbols.as_ptr(),
+        symbol_count: symbols.len(),
+        edges: edges.as_ptr(),
+        edge_count: 1,
+        locations: locations.as_ptr(),
+        location_count: 1,
+    };
+    // SAFETY: every pointer of `payload` is a live slice of its length.
+    let (status, text, _) = call(|o, e| unsafe { gcf_graph_encode_payload(&payload, o, e) });
+    assert_eq!(status, gcf_status::GCF_STATUS_OK);
+    let json = r#"{"tool":"ctx","tokenBudget":100,"symbols":[
+        {"qualifiedName":"pkg.Auth","kind":"function","score":0,"provenance":"lsp","distance":0},
+        {"qualifiedName":"pkg.Server","kind":"function","score":0.25,"provenance":"lsp","distance":0},
+        {"qualifiedName":"pkg.Db","kind":"function","score":0.5,"provenance":"lsp","distance":1}],
+        "edges":[{"source":"pkg.Server","target":"pkg.Auth","edgeType":"calls"}],
+        "locations":[{"qualifiedName":"pkg.Db","file":"db.go","line":3,"column":1,"endLine":9,"endColumn":2}]}"#;
+    // SAFETY: a live Rust slice and valid out-params.
+    let (_, via_json, _) =
+        call(|o, e| unsafe { gcf_graph_encode(json.as_ptr(), json.len(), o, e) });
+    assert_eq!(text, via_json);
+    assert!(text.contains("## loc"), "{text}");
+
+    let bad = [0xffu8];
+    let mut bad_symbols = symbols.clone();
+    bad_symbols[1].kind = gcf_str {
+        ptr: bad.as_ptr().cast(),
+        len: 1,
+    };
+    payload.symbols = bad_symbols.as_ptr();
+    // SAFETY: as above.
+    let (status, _, err) = call(|o, e| unsafe { gcf_graph_encode_payload(&payload, o, e) });
+    assert_eq!(status, gcf_status::GCF_STATUS_INVALID_ARGUMENT);
+    assert_eq!(err.unwrap().0, "invalid_utf8");
+    payload.symbols = ptr::null();
+    // SAFETY: a NULL array with a count is what is tested; it is refused unread.
+    let (status, _, _) = call(|o, e| unsafe { gcf_graph_encode_payload(&payload, o, e) });
+    assert_eq!(status, gcf_status::GCF_STATUS_INVALID_ARGUMENT);
+    // SAFETY: a NULL payload is what is tested.
+    let (status, _, _) = call(|o, e| unsafe { gcf_graph_encode_payload(ptr::null(), o, e) });
+    assert_eq!(status, gcf_status::GCF_STATUS_INVALID_ARGUMENT);
+}
+
+#[test]
+fn conformance_fixtures_run_through_the_abi() {
+    let fixture =
+        r#"{"operation":"encode","input":{"id":7},"expected":"GCF profile=generic\nid=7\n"}"#;
+    // SAFETY: a live Rust slice and valid out-params.
+    let (status, verdict, _) =
+        call(|o, e| unsafe { gcf_conformance_run(fixture.as_ptr(), fixture.len(), o, e) });
+    assert_eq!(status, gcf_status::GCF_STATUS_OK);
+    assert_eq!(verdict, r#"{"operation":"encode","status":"pass"}"#);
+    let wrong = r#"{"operation":"encode","input":{"id":7},"expected":"x"}"#;
+    // SAFETY: as above.
+    let (_, verdict, _) =
+        call(|o, e| unsafe { gcf_conformance_run(wrong.as_ptr(), wrong.len(), o, e) });
+    assert!(verdict.contains(r#""status":"fail""#), "{verdict}");
+}

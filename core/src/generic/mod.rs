@@ -14,7 +14,8 @@ pub use decode::{decode, decode_bytes, Decoder, Document};
 
 pub use delta::{
     apply, apply_delta, decode_delta, diff, encode_delta, encode_full, pack_root, respond,
-    DeltaSession, GenericDelta, KeyedSet, Outcome, ReanchorPolicy, DEFAULT_REANCHOR_N,
+    respond_echoed, DeltaSession, GenericDelta, KeyedSet, Outcome, ReanchorPolicy,
+    DEFAULT_REANCHOR_N,
 };
 pub use encode::{encode, encode_grouped, encode_to, Encoder};
 #[cfg(feature = "serde_json")]

@@ -60,6 +60,37 @@ pub fn respond(held: Option<&KeyedSet>, current: &KeyedSet, tool: &str) -> Resul
     }
 }
 
+/// [`respond`] in the shape of the graph profile's
+/// [`graph::respond`](crate::graph::respond): the consumer echoed
+/// `echoed_root` (`None` on a first request) and the producer still holds
+/// `held` for it (`None` when it no longer knows that root). The answer is
+/// `Unchanged` when the echoed root is `current`'s, a delta against `held`
+/// under the same rules as [`respond`], and `Full` otherwise.
+///
+/// ```
+/// use gcf_core::generic::{pack_root, respond_echoed, KeyedSet, Outcome};
+/// let set = KeyedSet { name: "t".into(), key: "id".into(), fields: vec!["id".into()], rows: vec![] };
+/// let root = pack_root(&set)?;
+/// assert!(matches!(respond_echoed(Some(&root), None, &set, "")?, Outcome::Unchanged(_)));
+/// assert!(matches!(respond_echoed(None, Some(&set), &set, "")?, Outcome::Full(_)));
+/// assert!(matches!(respond_echoed(Some("sha256:00"), None, &set, "")?, Outcome::Full(_)));
+/// # Ok::<(), gcf_core::Error>(())
+/// ```
+pub fn respond_echoed(
+    echoed_root: Option<&str>,
+    held: Option<&KeyedSet>,
+    current: &KeyedSet,
+    tool: &str,
+) -> Result<Outcome> {
+    let Some(echoed) = echoed_root else {
+        return respond(None, current, tool);
+    };
+    if echoed == pack_root(current)? {
+        return respond(Some(current), current, tool);
+    }
+    respond(held, current, tool)
+}
+
 /// The fixed re-anchor cadence the spec suggests (§10a.8).
 pub const DEFAULT_REANCHOR_N: usize = 15;
 
