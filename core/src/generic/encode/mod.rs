@@ -351,8 +351,8 @@ enum ArrayForm<'a> {
     /// A table whose rows all have row 0's distinct, `>`-free keys in row
     /// 0's order and only scalar values: every field is a plain column and
     /// every row is its values in order, so no [`TablePlan`] is needed.
-    /// With its constant columns, if it has any.
-    Uniform(&'a Map, Option<Vec<bool>>),
+    /// With the columns its rows keep when some are constant.
+    Uniform(&'a Map, Option<Vec<usize>>),
     Table(TablePlan<'a>),
     Expanded,
 }
@@ -506,14 +506,8 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
     /// A table row of scalar values at `indent` without its factored columns
     /// (`left` of them remain), as [`scalar_row`](Self::scalar_row) lays
     /// out a whole one.
-    fn unfactored_row(
-        &mut self,
-        indent: usize,
-        row: &Map,
-        factored: impl Iterator<Item = bool> + Clone,
-        left: usize,
-    ) -> Result<(), Error> {
-        let cells = || constant::Unfactored::new(row.values(), factored.clone(), left);
+    fn unfactored_row(&mut self, indent: usize, row: &Map, kept: &[usize]) -> Result<(), Error> {
+        let cells = || constant::kept_cells(row, kept);
         if let Assembled::Row(len) =
             assemble_row(self.sink.tail(), &mut self.numbers, indent, None, cells())?
         {
@@ -779,28 +773,26 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
                 }
                 Ok(())
             }
-            ArrayForm::Uniform(proto, Some(factored)) => {
+            ArrayForm::Uniform(proto, Some(kept)) => {
                 self.raw("[")?;
                 self.count(items.len())?;
                 self.raw("]{")?;
-                for (i, ((key, value), &constant)) in
-                    proto.as_slice().iter().zip(&factored).enumerate()
-                {
+                let mut next_kept = kept.iter().peekable();
+                for (i, (key, value)) in proto.iter().enumerate() {
                     if i > 0 {
                         self.raw(",")?;
                     }
-                    if constant {
-                        constant::write_entry(&mut self.sink, key, value, &mut self.numbers)?;
-                    } else {
+                    if next_kept.next_if_eq(&&i).is_some() {
                         write_key(&mut self.sink, key)?;
+                    } else {
+                        constant::write_entry(&mut self.sink, key, value, &mut self.numbers)?;
                     }
                 }
                 self.raw("}\n")?;
                 self.enter(depth + 1)?;
-                let left = factored.iter().filter(|&&c| !c).count();
                 for item in items {
                     if let Value::Object(row) = item {
-                        self.unfactored_row(indent, row, factored.iter().copied(), left)?;
+                        self.unfactored_row(indent, row, &kept)?;
                     }
                 }
                 Ok(())
@@ -972,9 +964,9 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
             self.enter(row_depth)?;
             if plan.is_plain_scalar_row(r, row) {
                 // The common row: its values in field order, nothing attached.
-                if plan.factors() {
+                if !plan.kept.is_empty() {
                     // Only arrays factor, so there is no key.
-                    self.unfactored_row(indent, row, plan.factored(), plan.unfactored)?;
+                    self.unfactored_row(indent, row, &plan.kept)?;
                 } else {
                     self.scalar_row(indent, plan.keys.get(r).copied(), row)?;
                 }
