@@ -73,6 +73,62 @@ func EncodeGenericJSON(doc []byte) (string, error) {
 	return string(out), err
 }
 
+// GenericOptions adjusts EncodeGenericWithOptions.
+type GenericOptions struct {
+	// NoConstantColumns repeats a table column's value in every row even
+	// when it is the same in all of them, instead of declaring it once in the
+	// field declaration ({id,type=file}), for consumers whose decoders
+	// predate constant columns. The default (false) factors them, as every
+	// GCF implementation does.
+	NoConstantColumns bool
+}
+
+// EncodeGenericWithOptions is EncodeGeneric with options.
+func EncodeGenericWithOptions(data any, opts GenericOptions) (string, error) {
+	in, err := marshal(data)
+	if err != nil {
+		return "", err
+	}
+	return EncodeGenericJSONWithOptions(in, opts)
+}
+
+// EncodeGenericJSONWithOptions is EncodeGenericJSON with options.
+func EncodeGenericJSONWithOptions(doc []byte, opts GenericOptions) (string, error) {
+	var flags C.uint32_t
+	if opts.NoConstantColumns {
+		flags |= C.GCF_GENERIC_NO_CONSTANT_COLUMNS
+	}
+	out, err := callBuf(func(out *C.gcf_buf, e **C.gcf_error) C.gcf_status {
+		return C.gcf_generic_encode_flags(bytesPtr(doc), C.size_t(len(doc)), flags, out, e)
+	})
+	return string(out), err
+}
+
+// EncodeGenericGrouped encodes an array of flat records as a value-grouped
+// table: keyField is the records' unique identity, groupField the field whose
+// value clusters them (written once per cluster). An input that cannot be
+// grouped (not a non-empty array of objects, the same or an absent field, a
+// nested value, a missing or repeated key, a record without the group field)
+// is an "invalid_input" error.
+func EncodeGenericGrouped(data any, keyField, groupField string) (string, error) {
+	in, err := marshal(data)
+	if err != nil {
+		return "", err
+	}
+	return EncodeGenericGroupedJSON(in, keyField, groupField)
+}
+
+// EncodeGenericGroupedJSON is EncodeGenericGrouped of a JSON document
+// (member order kept).
+func EncodeGenericGroupedJSON(doc []byte, keyField, groupField string) (string, error) {
+	key, group := []byte(keyField), []byte(groupField)
+	out, err := callBuf(func(out *C.gcf_buf, e **C.gcf_error) C.gcf_status {
+		return C.gcf_generic_encode_grouped(bytesPtr(doc), C.size_t(len(doc)),
+			bytesPtr(key), C.size_t(len(key)), bytesPtr(group), C.size_t(len(group)), out, e)
+	})
+	return string(out), err
+}
+
 // DecodeGenericJSON decodes generic-profile text into JSON, members in wire order.
 func DecodeGenericJSON(input string) ([]byte, error) {
 	in := []byte(input)

@@ -27,6 +27,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// `gcf_generic_encode_flags` flag: repeat a column's value in every row
+// even when it is the same in all of them, instead of declaring it once
+// (`{id,type=file}`), for consumers whose decoders predate constant columns.
+#define GCF_GENERIC_NO_CONSTANT_COLUMNS 1
+
 // `gcf_cell.kind`: null, written `-`.
 #define GCF_CELL_NULL 0
 
@@ -387,13 +392,38 @@ uint64_t gcf_error_line(const struct gcf_error *err);
 uint64_t gcf_error_column(const struct gcf_error *err);
 
 // Encodes any JSON value (object member order is kept; integers beyond
-// int64 are an `out_of_range` data error) as a generic-profile payload.
+// int64 are an `out_of_range` data error) as a generic-profile payload. A
+// table column holding the same value in every row is declared once
+// (`{id,type=file}`), as the other GCF implementations write it;
+// `gcf_generic_encode_flags` can turn that off.
 //
 // # Safety
 //
 // `json` points to `json_len` readable bytes (or is NULL with 0); `out` is a
 // writable `gcf_buf`; `err` is NULL or writable.
 gcf_status gcf_generic_encode(const uint8_t *json, size_t json_len, struct gcf_buf *out, struct gcf_error **err);
+
+// [`gcf_generic_encode`] with `flags` (0, or
+// `GCF_GENERIC_NO_CONSTANT_COLUMNS`). An unknown flag bit is an
+// `invalid_input` argument error.
+//
+// # Safety
+//
+// As for [`gcf_generic_encode`].
+gcf_status gcf_generic_encode_flags(const uint8_t *json, size_t json_len, uint32_t flags, struct gcf_buf *out, struct gcf_error **err);
+
+// Encodes a JSON array of flat records as a value-grouped table: `key` is
+// the records' unique identity field, `group` the field whose value
+// clusters them. An input that cannot be grouped (not a non-empty array of
+// objects, the same or an absent field, a nested value, a missing or
+// repeated key, a record without the group field) is an `invalid_input`
+// data error.
+//
+// # Safety
+//
+// `json`, `key` and `group` point to their lengths' readable bytes (or are
+// NULL with 0); `out` is a writable `gcf_buf`; `err` is NULL or writable.
+gcf_status gcf_generic_encode_grouped(const uint8_t *json, size_t json_len, const uint8_t *key, size_t key_len, const uint8_t *group, size_t group_len, struct gcf_buf *out, struct gcf_error **err);
 
 // Decodes generic-profile GCF text into JSON (members in wire order).
 //

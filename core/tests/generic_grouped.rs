@@ -80,6 +80,14 @@ fn layout() {
         "a b",
         "## [3]{@\"the id\",\"a b\",c=\"p}q\",d=\"1\"} group=\"a b\"\n\"a b\"=x}y [2]\n1\n3\n\"a b\"=\"true\" [1]\n2\n",
     );
+    // A `>` name is a literal column name in a grouped table (the
+    // references' grouped decoders never unflatten), quoted as a key.
+    check(
+        r#"[{"id":1,"a>b":"x","g":"p"},{"id":2,"a>b":"y","g":"p"}]"#,
+        "id",
+        "g",
+        "## [2]{@id,\"a>b\",g} group=g\ng=p [2]\n1|x\n2|y\n",
+    );
     // 75 and 75.0 are one group value (both written 75).
     check(
         r#"[{"id":1,"v":75,"w":1},{"id":2,"v":75.0,"w":2}]"#,

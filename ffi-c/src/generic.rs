@@ -11,7 +11,10 @@ use crate::error::{boundary, gcf_error, gcf_status, FfiError};
 use crate::stream::{callback_sink, gcf_write_callback, with_live, CallbackSink};
 
 /// Encodes any JSON value (object member order is kept; integers beyond
-/// int64 are an `out_of_range` data error) as a generic-profile payload.
+/// int64 are an `out_of_range` data error) as a generic-profile payload. A
+/// table column holding the same value in every row is declared once
+/// (`{id,type=file}`), as the other GCF implementations write it;
+/// `gcf_generic_encode_flags` can turn that off.
 ///
 /// # Safety
 ///
@@ -29,13 +32,100 @@ pub unsafe extern "C" fn gcf_generic_encode(
         boundary(err, || {
             put(out, gcf_buf::EMPTY);
             require_out(out, "out")?;
-            let bytes = json_arg(bytes_arg(json, json_len, "json")?, "json")?;
-            let value =
-                gcf_bind::value::from_slice(bytes).map_err(|f| FfiError::json(f, "json"))?;
+            let value = generic_json_arg(json, json_len)?;
             put(
                 out,
                 gcf_buf::from_vec(generic::encode(&value)?.into_bytes()),
             );
+            Ok(())
+        })
+    }
+}
+
+/// The generic value of a JSON argument, read through gcf-bind (key order
+/// kept, integers exact).
+///
+/// # Safety
+///
+/// `json` points to `json_len` readable bytes (or is NULL with 0).
+unsafe fn generic_json_arg(json: *const u8, json_len: usize) -> Result<Value, FfiError> {
+    // SAFETY: forwarded from the caller's contract.
+    let bytes = json_arg(unsafe { bytes_arg(json, json_len, "json")? }, "json")?;
+    gcf_bind::value::from_slice(bytes).map_err(|f| FfiError::json(f, "json"))
+}
+
+/// `gcf_generic_encode_flags` flag: repeat a column's value in every row
+/// even when it is the same in all of them, instead of declaring it once
+/// (`{id,type=file}`), for consumers whose decoders predate constant columns.
+pub const GCF_GENERIC_NO_CONSTANT_COLUMNS: u32 = 1;
+
+/// [`gcf_generic_encode`] with `flags` (0, or
+/// `GCF_GENERIC_NO_CONSTANT_COLUMNS`). An unknown flag bit is an
+/// `invalid_input` argument error.
+///
+/// # Safety
+///
+/// As for [`gcf_generic_encode`].
+#[no_mangle]
+pub unsafe extern "C" fn gcf_generic_encode_flags(
+    json: *const u8,
+    json_len: usize,
+    flags: u32,
+    out: *mut gcf_buf,
+    err: *mut *mut gcf_error,
+) -> gcf_status {
+    // SAFETY: the pointers are valid per this function's contract.
+    unsafe {
+        boundary(err, || {
+            put(out, gcf_buf::EMPTY);
+            require_out(out, "out")?;
+            if flags & !GCF_GENERIC_NO_CONSTANT_COLUMNS != 0 {
+                return Err(FfiError::argument(
+                    ErrorKind::InvalidInput,
+                    format!("unknown flag bits {flags:#x}"),
+                ));
+            }
+            let value = generic_json_arg(json, json_len)?;
+            let encoder = generic::Encoder::new()
+                .constant_columns(flags & GCF_GENERIC_NO_CONSTANT_COLUMNS == 0);
+            put(out, gcf_buf::from_vec(encoder.encode(&value)?.into_bytes()));
+            Ok(())
+        })
+    }
+}
+
+/// Encodes a JSON array of flat records as a value-grouped table: `key` is
+/// the records' unique identity field, `group` the field whose value
+/// clusters them. An input that cannot be grouped (not a non-empty array of
+/// objects, the same or an absent field, a nested value, a missing or
+/// repeated key, a record without the group field) is an `invalid_input`
+/// data error.
+///
+/// # Safety
+///
+/// `json`, `key` and `group` point to their lengths' readable bytes (or are
+/// NULL with 0); `out` is a writable `gcf_buf`; `err` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn gcf_generic_encode_grouped(
+    json: *const u8,
+    json_len: usize,
+    key: *const u8,
+    key_len: usize,
+    group: *const u8,
+    group_len: usize,
+    out: *mut gcf_buf,
+    err: *mut *mut gcf_error,
+) -> gcf_status {
+    // SAFETY: the pointers are valid per this function's contract.
+    unsafe {
+        boundary(err, || {
+            put(out, gcf_buf::EMPTY);
+            require_out(out, "out")?;
+            let key = str_arg(key, key_len, "key")?;
+            let group = str_arg(group, group_len, "group")?;
+            let value = generic_json_arg(json, json_len)?;
+            let text = generic::encode_grouped(&value, key, group)?;
+            put(out, gcf_buf::from_vec(text.into_bytes()));
             Ok(())
         })
     }

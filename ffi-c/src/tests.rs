@@ -566,6 +566,87 @@ fn version_is_static_text() {
 }
 
 #[test]
+fn generic_constant_columns_and_groups() {
+    let rows = r#"[{"id":1,"t":"f","s":"a"},{"id":2,"t":"f","s":"b"}]"#;
+    // SAFETY: the arguments are live Rust slices and valid out-params.
+    let (status, text, _) =
+        call(|o, e| unsafe { gcf_generic_encode(rows.as_ptr(), rows.len(), o, e) });
+    assert_eq!(status, gcf_status::GCF_STATUS_OK);
+    assert_eq!(text, "GCF profile=generic\n## [2]{id,t=f,s}\n1|a\n2|b\n");
+    for (flags, expected) in [
+        (0, "GCF profile=generic\n## [2]{id,t=f,s}\n1|a\n2|b\n"),
+        (
+            GCF_GENERIC_NO_CONSTANT_COLUMNS,
+            "GCF profile=generic\n## [2]{id,t,s}\n1|f|a\n2|f|b\n",
+        ),
+    ] {
+        // SAFETY: as above.
+        let (status, text, _) = call(|o, e| unsafe {
+            gcf_generic_encode_flags(rows.as_ptr(), rows.len(), flags, o, e)
+        });
+        assert_eq!(
+            (status, text.as_str()),
+            (gcf_status::GCF_STATUS_OK, expected)
+        );
+    }
+    // SAFETY: as above.
+    let (status, _, err) =
+        call(|o, e| unsafe { gcf_generic_encode_flags(rows.as_ptr(), rows.len(), 6, o, e) });
+    assert_eq!(status, gcf_status::GCF_STATUS_INVALID_ARGUMENT);
+    assert_eq!(err.unwrap().0, "invalid_input");
+
+    let (key, group) = ("id", "s");
+    // SAFETY: as above.
+    let (status, text, _) = call(|o, e| unsafe {
+        gcf_generic_encode_grouped(
+            rows.as_ptr(),
+            rows.len(),
+            key.as_ptr(),
+            key.len(),
+            group.as_ptr(),
+            group.len(),
+            o,
+            e,
+        )
+    });
+    assert_eq!(status, gcf_status::GCF_STATUS_OK);
+    assert_eq!(
+        text,
+        "GCF profile=generic\n## [2]{@id,t=f,s} group=s\ns=a [1]\n1\ns=b [1]\n2\n"
+    );
+    // Not groupable (`t` repeats): a data error.
+    // SAFETY: as above.
+    let (status, _, err) = call(|o, e| unsafe {
+        gcf_generic_encode_grouped(
+            rows.as_ptr(),
+            rows.len(),
+            "t".as_ptr(),
+            1,
+            group.as_ptr(),
+            group.len(),
+            o,
+            e,
+        )
+    });
+    assert_eq!(status, gcf_status::GCF_STATUS_DATA_ERROR);
+    assert_eq!(err.unwrap().0, "invalid_input");
+    // SAFETY: a NULL key with a length is an argument error, never a read.
+    let (status, _, _) = call(|o, e| unsafe {
+        gcf_generic_encode_grouped(
+            rows.as_ptr(),
+            rows.len(),
+            ptr::null(),
+            2,
+            group.as_ptr(),
+            1,
+            o,
+            e,
+        )
+    });
+    assert_eq!(status, gcf_status::GCF_STATUS_INVALID_ARGUMENT);
+}
+
+#[test]
 fn generic_encode_decode_and_pack_root() {
     let json = r#"{"name":"Alice","tags":["a","b"],"id":9223372036854775807}"#;
     // SAFETY: the arguments are live Rust slices and valid out-params.

@@ -432,6 +432,34 @@ static void test_generic(void) {
   expect_error(st, err, GCF_STATUS_JSON_ERROR, "invalid_input");
 }
 
+static void test_generic_constant_columns_and_groups(void) {
+  gcf_buf out = {NULL, 0};
+  gcf_error *err = NULL;
+  static const char rows[] = "[{\"id\":1,\"t\":\"f\",\"s\":\"a\"},{\"id\":2,\"t\":\"f\",\"s\":\"b\"}]";
+  CHECK(gcf_generic_encode(S(rows), &out, &err) == GCF_STATUS_OK);
+  CHECK(buf_eq(&out, "GCF profile=generic\n## [2]{id,t=f,s}\n1|a\n2|b\n"));
+  gcf_buf_free(&out);
+  CHECK(gcf_generic_encode_flags(S(rows), GCF_GENERIC_NO_CONSTANT_COLUMNS, &out, &err) == GCF_STATUS_OK);
+  CHECK(buf_eq(&out, "GCF profile=generic\n## [2]{id,t,s}\n1|f|a\n2|f|b\n"));
+  gcf_buf_free(&out);
+  CHECK(gcf_generic_encode_flags(S(rows), 0, &out, &err) == GCF_STATUS_OK);
+  CHECK(buf_eq(&out, "GCF profile=generic\n## [2]{id,t=f,s}\n1|a\n2|b\n"));
+  gcf_buf_free(&out);
+  gcf_status st = gcf_generic_encode_flags(S(rows), 0x80, &out, &err);
+  expect_error(st, err, GCF_STATUS_INVALID_ARGUMENT, "invalid_input");
+
+  CHECK(gcf_generic_encode_grouped(S(rows), S("id"), S("s"), &out, &err) == GCF_STATUS_OK);
+  CHECK(buf_eq(&out, "GCF profile=generic\n## [2]{@id,t=f,s} group=s\ns=a [1]\n1\ns=b [1]\n2\n"));
+  gcf_buf_free(&out);
+  st = gcf_generic_encode_grouped(S(rows), S("t"), S("s"), &out, &err);
+  CHECK(out.ptr == NULL && out.len == 0);
+  expect_error(st, err, GCF_STATUS_DATA_ERROR, "invalid_input");
+  st = gcf_generic_encode_grouped(S(rows), S("id"), S("id"), &out, &err);
+  expect_error(st, err, GCF_STATUS_DATA_ERROR, "invalid_input");
+  st = gcf_generic_encode_grouped(S(rows), NULL, 2, S("s"), &out, &err);
+  expect_error(st, err, GCF_STATUS_INVALID_ARGUMENT, "invalid_input");
+}
+
 static gcf_cell cell_int(int64_t v) { gcf_cell c = {GCF_CELL_INT, v, 0.0, NULL, 0}; return c; }
 static gcf_cell cell_str(const char *s) { gcf_cell c = {GCF_CELL_STR, 0, 0.0, s, strlen(s)}; return c; }
 static gcf_cell cell_of(uint32_t kind) { gcf_cell c = {kind, 0, 0.0, NULL, 0}; return c; }
@@ -830,6 +858,7 @@ int main(void) {
   test_failing_callback();
   test_million_row_stream();
   test_generic();
+  test_generic_constant_columns_and_groups();
   test_generic_stream();
   test_generic_delta();
   test_generic_respond();

@@ -37,6 +37,7 @@ use crate::text::write_quoted;
 
 use super::super::scalar::{needs_quote, write_key, write_scalar};
 use super::super::{Map, Value};
+use super::table::same_str;
 use crate::number::NumberBuffer;
 
 /// Doubles from this magnitude up are written in exponent form (§2.3.1), so
@@ -59,18 +60,18 @@ pub(super) fn same_cell(a: &Value, b: &Value) -> bool {
             // Below 2^53 an integral double converts exactly both ways.
             -EXPONENT_FROM < *f && *f < EXPONENT_FROM && *f as i64 == *i && *i as f64 == *f
         }
-        (Value::String(x), Value::String(y)) => x == y,
+        (Value::String(x), Value::String(y)) => same_str(x, y),
         _ => false,
     }
 }
 
-/// The constant columns of a table whose rows all have `proto`'s keys in
-/// its order, every value a scalar (`table::uniform_scalar_rows`): `None`
-/// when there are none (the common case, decided without allocating),
-/// otherwise one flag per column. Rows are compared in order, all live
+/// The columns a table keeps in its rows when its rows all have `proto`'s
+/// keys in its order, every value a scalar (`table::uniform_scalar_rows`):
+/// `None` when no column is constant (the common case, decided without
+/// allocating), otherwise the indices of the columns that are not. Rows are compared in order, all live
 /// columns at once, so a table whose columns all vary is settled at its
 /// second row.
-pub(super) fn uniform_constants(items: &[Value], proto: &Map) -> Option<Vec<bool>> {
+pub(super) fn uniform_constants(items: &[Value], proto: &Map) -> Option<Vec<usize>> {
     let cols = proto.len();
     if items.len() < 2 || cols == 0 {
         return None;
@@ -134,7 +135,7 @@ pub(super) fn uniform_constants(items: &[Value], proto: &Map) -> Option<Vec<bool
             *last = false;
         }
     }
-    Some(mask)
+    Some((0..cols).filter(|&j| !mask[j]).collect())
 }
 
 /// Writes a constant column's declaration entry, `name=value`.
@@ -152,50 +153,20 @@ pub(super) fn write_entry<S: Sink + ?Sized>(
     }
 }
 
-/// A row's values without its factored columns: an exact-size source of
-/// cells for the row assembly.
-pub(super) struct Unfactored<I, M> {
-    values: I,
-    factored: M,
-    left: usize,
-}
+/// `Value::Null`, for a kept column a row lacks (which a table that takes
+/// the row fast paths never has).
+static NULL: Value = Value::Null;
 
-impl<'v, I: Iterator<Item = &'v Value>, M: Iterator<Item = bool>> Unfactored<I, M> {
-    /// `values` is a row's values in column order, `factored` says per
-    /// column whether it is factored, and `left` columns are not.
-    #[inline]
-    pub(super) fn new(values: I, factored: M, left: usize) -> Self {
-        Unfactored {
-            values,
-            factored,
-            left,
-        }
-    }
-}
-
-impl<'v, I: Iterator<Item = &'v Value>, M: Iterator<Item = bool>> Iterator for Unfactored<I, M> {
-    type Item = &'v Value;
-
-    #[inline]
-    fn next(&mut self) -> Option<&'v Value> {
-        loop {
-            let value = self.values.next()?;
-            if !self.factored.next().unwrap_or(false) {
-                self.left = self.left.saturating_sub(1);
-                return Some(value);
-            }
-        }
-    }
-
-    #[inline]
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        (self.left, Some(self.left))
-    }
-}
-
-impl<'v, I: Iterator<Item = &'v Value>, M: Iterator<Item = bool>> ExactSizeIterator
-    for Unfactored<I, M>
-{
+/// A row's values in the `kept` columns, in order: an exact-size source of
+/// cells for the row assembly, one index per cell and no test per column.
+#[inline]
+pub(super) fn kept_cells<'v>(
+    row: &'v Map,
+    kept: &'v [usize],
+) -> impl ExactSizeIterator<Item = &'v Value> + Clone + 'v {
+    let values = row.as_slice();
+    kept.iter()
+        .map(move |&j| values.get(j).map_or(&NULL, |(_, v)| v))
 }
 
 #[cfg(test)]
@@ -229,14 +200,11 @@ mod tests {
         };
         let proto = |items: &[Value]| items[0].as_object().cloned().unwrap();
         let all = [row(1, "x"), row(1, "x")];
-        assert_eq!(
-            uniform_constants(&all, &proto(&all)),
-            Some(alloc::vec![true, false])
-        );
+        assert_eq!(uniform_constants(&all, &proto(&all)), Some(alloc::vec![1]));
         let some = [row(1, "x"), row(2, "x"), row(3, "x")];
         assert_eq!(
             uniform_constants(&some, &proto(&some)),
-            Some(alloc::vec![false, true])
+            Some(alloc::vec![0])
         );
         let none = [row(1, "x"), row(2, "y")];
         assert_eq!(uniform_constants(&none, &proto(&none)), None);
@@ -244,11 +212,15 @@ mod tests {
     }
 
     #[test]
-    fn unfactored_rows_are_exact_size() {
-        let values = [Value::Int(1), Value::Int(2), Value::Int(3)];
-        let it = Unfactored::new(values.iter(), [false, true, false].into_iter(), 2);
-        assert_eq!(it.len(), 2);
-        let kept: alloc::vec::Vec<&Value> = it.collect();
-        assert_eq!(kept, [&Value::Int(1), &Value::Int(3)]);
+    fn kept_cells_are_exact_size() {
+        let mut row = Map::new();
+        for (k, v) in [("a", 1), ("b", 2), ("c", 3)] {
+            row.insert(k, Value::Int(v));
+        }
+        let kept = [0, 2, 7];
+        let it = kept_cells(&row, &kept);
+        assert_eq!(it.len(), 3);
+        let cells: alloc::vec::Vec<&Value> = it.collect();
+        assert_eq!(cells, [&Value::Int(1), &Value::Int(3), &Value::Null]);
     }
 }

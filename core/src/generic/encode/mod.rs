@@ -351,8 +351,8 @@ enum ArrayForm<'a> {
     /// A table whose rows all have row 0's distinct, `>`-free keys in row
     /// 0's order and only scalar values: every field is a plain column and
     /// every row is its values in order, so no [`TablePlan`] is needed.
-    /// With its constant columns, if it has any.
-    Uniform(&'a Map, Option<Vec<bool>>),
+    /// With the columns its rows keep when some are constant.
+    Uniform(&'a Map, Option<Vec<usize>>),
     Table(TablePlan<'a>),
     Expanded,
 }
@@ -506,14 +506,8 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
     /// A table row of scalar values at `indent` without its factored columns
     /// (`left` of them remain), as [`scalar_row`](Self::scalar_row) lays
     /// out a whole one.
-    fn unfactored_row(
-        &mut self,
-        indent: usize,
-        row: &Map,
-        factored: impl Iterator<Item = bool> + Clone,
-        left: usize,
-    ) -> Result<(), Error> {
-        let cells = || constant::Unfactored::new(row.values(), factored.clone(), left);
+    fn unfactored_row(&mut self, indent: usize, row: &Map, kept: &[usize]) -> Result<(), Error> {
+        let cells = || constant::kept_cells(row, kept);
         if let Assembled::Row(len) =
             assemble_row(self.sink.tail(), &mut self.numbers, indent, None, cells())?
         {
@@ -779,28 +773,26 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
                 }
                 Ok(())
             }
-            ArrayForm::Uniform(proto, Some(factored)) => {
+            ArrayForm::Uniform(proto, Some(kept)) => {
                 self.raw("[")?;
                 self.count(items.len())?;
                 self.raw("]{")?;
-                for (i, ((key, value), &constant)) in
-                    proto.as_slice().iter().zip(&factored).enumerate()
-                {
+                let mut next_kept = kept.iter().peekable();
+                for (i, (key, value)) in proto.iter().enumerate() {
                     if i > 0 {
                         self.raw(",")?;
                     }
-                    if constant {
-                        constant::write_entry(&mut self.sink, key, value, &mut self.numbers)?;
-                    } else {
+                    if next_kept.next_if_eq(&&i).is_some() {
                         write_key(&mut self.sink, key)?;
+                    } else {
+                        constant::write_entry(&mut self.sink, key, value, &mut self.numbers)?;
                     }
                 }
                 self.raw("}\n")?;
                 self.enter(depth + 1)?;
-                let left = factored.iter().filter(|&&c| !c).count();
                 for item in items {
                     if let Value::Object(row) = item {
-                        self.unfactored_row(indent, row, factored.iter().copied(), left)?;
+                        self.unfactored_row(indent, row, &kept)?;
                     }
                 }
                 Ok(())
@@ -972,9 +964,9 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
             self.enter(row_depth)?;
             if plan.is_plain_scalar_row(r, row) {
                 // The common row: its values in field order, nothing attached.
-                if plan.factors() {
+                if !plan.kept.is_empty() {
                     // Only arrays factor, so there is no key.
-                    self.unfactored_row(indent, row, plan.factored(), plan.unfactored)?;
+                    self.unfactored_row(indent, row, &plan.kept)?;
                 } else {
                     self.scalar_row(indent, plan.keys.get(r).copied(), row)?;
                 }
@@ -1123,440 +1115,4 @@ fn is_label(name: &str, underscores: usize) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::sink::{FnSink, SinkError};
-    use alloc::vec;
-
-    /// Test input from JSON text, independent of the `serde_json` feature.
-    fn json(text: &str) -> Value {
-        fn convert(v: serde_json::Value) -> Value {
-            match v {
-                serde_json::Value::Null => Value::Null,
-                serde_json::Value::Bool(b) => Value::Bool(b),
-                serde_json::Value::Number(n) => {
-                    let text = alloc::format!("{n}");
-                    match crate::number::parse_number(&text).unwrap() {
-                        crate::number::ParsedNumber::Int(i) => Value::Int(i),
-                        crate::number::ParsedNumber::Float(f) => Value::Float(f),
-                    }
-                }
-                serde_json::Value::String(s) => Value::String(s),
-                serde_json::Value::Array(a) => Value::Array(a.into_iter().map(convert).collect()),
-                serde_json::Value::Object(o) => {
-                    let mut m = Map::new();
-                    for (k, v) in o {
-                        m.push_unique(k, convert(v));
-                    }
-                    Value::Object(m)
-                }
-            }
-        }
-        convert(serde_json::from_str(text).unwrap())
-    }
-
-    fn body(text: &str) -> String {
-        let out = encode(&json(text)).unwrap();
-        String::from(out.strip_prefix("GCF profile=generic\n").unwrap())
-    }
-
-    #[test]
-    fn roots() {
-        assert_eq!(body("null"), "=-\n");
-        assert_eq!(body("\"-\""), "=\"-\"\n");
-        assert_eq!(body("1.5"), "=1.5\n");
-        assert_eq!(body("{}"), "");
-        assert_eq!(body("[]"), "## [0]\n");
-        assert_eq!(body("[1,\"a,b\",null]"), "## [3]: 1,\"a,b\",-\n");
-        assert_eq!(body("[{}]"), "## [1]\n@0 {}\n");
-    }
-
-    #[test]
-    fn objects_and_sections() {
-        assert_eq!(
-            body(r#"{"a":1,"b c":{"d":[],"e":{},"f":[true]},"g":"x"}"#),
-            "a=1\n## \"b c\"\n  ## d [0]\n  ## e\n  f[1]: true\ng=x\n"
-        );
-    }
-
-    #[test]
-    fn keyed_maps() {
-        assert_eq!(
-            body(r#"{"a":{"x":1},"b":{"y":2}}"#),
-            "## [2:]{key,x,y}\na|1|~\nb|~|2\n"
-        );
-        assert_eq!(
-            body(r#"{"m":{"a":{"key":1,"_key":2},"b":{"key":3}}}"#),
-            "## m [2:]{__key,key,_key}\na|1|2\nb|3|~\n"
-        );
-        // One member, a scalar member, or only `>` fields: sections.
-        assert_eq!(body(r#"{"a":{"x":1}}"#), "## a\n  x=1\n");
-        assert_eq!(body(r#"{"a":{"x":1},"b":2}"#), "## a\n  x=1\nb=2\n");
-        assert_eq!(
-            body(r#"{"a":{"x>y":1},"b":{"x>y":2}}"#),
-            "## a\n  \"x>y\"=1\n## b\n  \"x>y\"=2\n"
-        );
-        // In an expanded item.
-        assert_eq!(
-            body(r#"[1,{"a":{"x":1},"b":{"x":2}}]"#),
-            "## [2]\n@0 =1\n@1 [2:]{key,x}\n  a|1\n  b|2\n"
-        );
-    }
-
-    #[test]
-    fn tables_null_missing_and_union() {
-        assert_eq!(
-            body(r#"[{"id":1,"n":null},{"id":2,"t":"x"},{}]"#),
-            "## [3]{id,n,t}\n1|-|~\n2|~|x\n~|~|~\n"
-        );
-    }
-
-    #[test]
-    fn expanded_items() {
-        assert_eq!(
-            body(r#"{"m":[1,[2,[3]],{"a":{"b":1}},[{"c":1}],[]]}"#),
-            "## m [5]\n@0 =1\n@1 [2]\n  @0 =2\n  @1 [1]: 3\n@2 {}\n  ## a\n    b=1\n@3 [1]{c}\n  1\n@4 [0]\n"
-        );
-    }
-
-    #[test]
-    fn traditional_attachments() {
-        assert_eq!(
-            body(r#"[{"id":1,"o":{"k":[1]},"a":[]},{"id":2,"o":"s","a":[[1],{"z":{}}]}]"#),
-            "## [2]{id,o,a}\n@0 1|^|^\n.o {}\n    k[1]: 1\n.a [0]\n@1 2|s|^\n.a [2]\n    @0 [1]: 1\n    @1 {}\n      ## z\n"
-        );
-    }
-
-    #[test]
-    fn flattening() {
-        assert_eq!(
-            body(r#"[{"c":{"a":{"x":1},"b":2}},{"c":null},{}]"#),
-            "## [3]{\"c>a>x\",\"c>b\"}\n1|2\n-|-\n~|~\n"
-        );
-        // A group whose leaves are all null would decode as a null object.
-        assert_eq!(
-            body(r#"[{"c":{"a":{"x":null},"b":2}},{"c":{"a":{"x":1},"b":3}}]"#),
-            "## [2]{c}\n@0 ^\n.c {}\n    ## a\n      x=-\n    b=2\n@1 ^\n.c {}\n    ## a\n      x=1\n    b=3\n"
-        );
-        // Different shapes, empty objects and intermediate nulls do not flatten.
-        assert!(body(r#"[{"c":{"a":1}},{"c":{"b":1}}]"#).starts_with("## [2]{c}\n@0 ^\n.c {}"));
-        assert!(body(r#"[{"c":{"a":{}}},{"c":{"a":{}}}]"#).starts_with("## [2]{c}\n"));
-        assert!(body(r#"[{"c":{"a":{"x":1}}},{"c":{"a":null}}]"#).starts_with("## [2]{c}\n"));
-    }
-
-    #[test]
-    fn inline_schemas() {
-        assert_eq!(
-            body(r#"[{"c":{"a>":1,"b":"x|y","c":3}},{},{"c":{"a>":4,"b":5,"c":6}}]"#),
-            "## [3]{c}\n@0 ^{\"a>\",b,c}\n1|\"x|y\"|3\n~\n@2 ^\n4|5|6\n"
-        );
-        // A null, a missing first row, or fewer than three keys: traditional.
-        assert!(body(r#"[{"c":{"a>":1,"b":2,"c":3}},{"c":null}]"#).contains(".c {}"));
-        assert!(body(r#"[{},{"c":{"a>":1,"b":2,"c":3}}]"#).contains(".c {}"));
-        assert!(body(r#"[{"c":{"a>":1,"b":2}},{"c":{"a>":1,"b":2}}]"#).contains(".c {}"));
-    }
-
-    #[test]
-    fn shared_array_schemas() {
-        assert_eq!(
-            body(r#"[{"t":[{"a":1}]},{"t":null},{"t":[{"a":2},{"a":3}]}]"#),
-            "## [3]{t}\n@0 ^\n.t [1]{a}\n    1\n-\n@2 ^\n.t [2]\n    2\n    3\n"
-        );
-        // A different list anywhere, or an array with nested values: no sharing.
-        assert!(body(r#"[{"t":[{"a":1}]},{"t":[{"b":2}]},{"t":[{"a":3}]}]"#)
-            .ends_with(".t [1]{a}\n    3\n"));
-        assert!(body(r#"[{"t":[{"a":[1]}]},{"t":[{"a":[2]}]}]"#).contains("@1 ^\n.t [1]{a}\n"));
-    }
-
-    /// Regression (property test): a literal `a>b` member next to an object
-    /// `a` with a member `b` must not share the name `a>b` between a path
-    /// column and an attachment.
-    #[test]
-    fn flattening_yields_to_a_literal_path_name() {
-        let input = r#"[{"a":{"b":1,"c":2}},{"a":{"b":3,"c":4},"a>b":5}]"#;
-        let out = body(input);
-        assert_eq!(
-            out,
-            "## [2]{a}\n@0 ^\n.a {}\n    b=1\n    c=2\n@1 ^\n.a {}\n    b=3\n    c=4\n.\"a>b\" =5\n"
-        );
-        let text = encode(&json(input)).unwrap();
-        let back = crate::generic::decode(&text).unwrap();
-        let want = json(input);
-        let rows = |v: &Value| v.as_array().unwrap().len();
-        assert_eq!(rows(&back), rows(&want));
-        assert_eq!(
-            back.as_array().unwrap()[1].as_object().unwrap().get("a>b"),
-            Some(&Value::Int(5))
-        );
-        // A `>` name that is no extension of a field's path leaves it flat.
-        assert!(body(r#"[{"a":{"b":1},"ab>c":2}]"#).starts_with("## [1]{\"a>b\"}"));
-    }
-
-    /// Regression (property test): an expanded array attachment after the
-    /// row-0 tabular one for the same field stays expanded on decode.
-    #[test]
-    fn expanded_attachment_after_a_tabular_one() {
-        let input = r#"[{"t":[{"a":1}]},{"t":[1,[2]]},{"t":[{"a":2}]}]"#;
-        let text = encode(&json(input)).unwrap();
-        assert!(text.contains("@1 ^\n.t [2]\n    @0 =1\n"), "{text}");
-        let back = crate::generic::decode(&text).unwrap();
-        assert_eq!(back, json(input));
-    }
-
-    #[test]
-    fn gt_fields_are_attachments() {
-        assert_eq!(
-            body(r#"[{"id":1,"a>b":"s","o":[1]},{"id":2}]"#),
-            "## [2]{id,o}\n@0 1|^\n.o [1]: 1\n.\"a>b\" =s\n2|~\n"
-        );
-        assert_eq!(body(r#"[{"a>b":1}]"#), "## [1]\n@0 {}\n  \"a>b\"=1\n");
-    }
-
-    #[test]
-    fn header_tool() {
-        let enc = Encoder::new().tool("my_tool");
-        assert_eq!(
-            enc.encode(&Value::Null).unwrap(),
-            "GCF profile=generic tool=my_tool\n=-\n"
-        );
-        for bad in ["", "a b", "é"] {
-            assert_eq!(
-                Encoder::new()
-                    .tool(bad)
-                    .encode(&Value::Null)
-                    .unwrap_err()
-                    .kind(),
-                ErrorKind::InvalidInput
-            );
-        }
-    }
-
-    #[test]
-    fn errors() {
-        assert_eq!(
-            encode(&Value::Float(f64::NAN)).unwrap_err().kind(),
-            ErrorKind::OutOfRange
-        );
-        let limits = Limits {
-            max_depth: 2,
-            ..Limits::default()
-        };
-        let enc = Encoder::new().limits(limits);
-        assert!(enc.encode(&json(r#"{"a":{"b":1}}"#)).is_ok());
-        for deep in [
-            r#"{"a":{"b":{}}}"#,
-            r#"[[[1]]]"#,
-            r#"[{"a":{"b":1}}]"#,
-            r#"{"x":[{"a":[1]}]}"#,
-        ] {
-            assert_eq!(
-                enc.encode(&json(deep)).unwrap_err().kind(),
-                ErrorKind::LimitExceeded,
-                "{deep}"
-            );
-        }
-        let mut refusing = FnSink(|_: &[u8]| Err(SinkError));
-        assert_eq!(
-            encode_to(&Value::Null, &mut refusing).unwrap_err().kind(),
-            ErrorKind::Sink
-        );
-    }
-
-    /// `value` encoded with every planning shortcut off.
-    fn encode_general(value: &Value) -> Vec<u8> {
-        let mut out = Vec::new();
-        let mut w = Writer {
-            sink: Buffered::new(&mut out, DEFAULT_CAPACITY),
-            numbers: NumberBuffer::new(),
-            max_depth: Limits::default().max_depth,
-            fast_tables: false,
-            factor: true,
-        };
-        w.root(value).unwrap();
-        w.sink.flush().unwrap();
-        drop(w);
-        out
-    }
-
-    /// The `Uniform` table shortcut writes what planning writes, on tables
-    /// that take it and on near misses that must not.
-    #[test]
-    fn uniform_tables_match_the_general_path() {
-        let scalars = [
-            Value::Null,
-            Value::Bool(true),
-            Value::Int(-7),
-            Value::Float(2.5),
-            Value::Float(1e300),
-            Value::from(""),
-            Value::from("plain"),
-            Value::from("a|b,c"),
-            Value::from("true"),
-            Value::from("12"),
-            Value::from("ünïcödé\u{2028}"),
-            Value::from("x".repeat(70).as_str()),
-            Value::from(" lead"),
-        ];
-        let keysets: [&[&str]; 6] = [
-            &["a"],
-            &["sku", "qty", "price"],
-            &["", "b c", "é"],
-            &["a>b", "c"],
-            &["k", "key", "_key"],
-            &["x", "y", "z", "w", "v"],
-        ];
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
-        let mut checked = 0;
-        for round in 0..3000 {
-            let keys = keysets[next(keysets.len())];
-            let rows = 1 + next(5);
-            let mut items = Vec::new();
-            for r in 0..rows {
-                let mut m = Map::new();
-                for k in keys {
-                    m.push_unique(String::from(*k), scalars[next(scalars.len())].clone());
-                }
-                // Near misses: a container, a missing, extra, duplicate or
-                // reordered key, a non-object item.
-                match (round % 9, r == rows - 1) {
-                    (1, true) => m.push_unique(String::from("extra"), Value::Int(1)),
-                    (2, true) => m.push_unique(String::from(keys[0]), Value::Int(1)),
-                    (3, true) => {
-                        let last = keys[keys.len() - 1];
-                        m.insert(last, Value::Array(vec![Value::Int(1)]));
-                    }
-                    (4, true) => {
-                        let mut pairs = m.into_vec();
-                        pairs.reverse();
-                        m = Map::new();
-                        for (k, v) in pairs {
-                            m.push_unique(k, v);
-                        }
-                    }
-                    (5, true) => {
-                        m = Map::new();
-                    }
-                    _ => {}
-                }
-                items.push(if round % 9 == 6 && r == rows - 1 {
-                    Value::Int(3)
-                } else {
-                    Value::Object(m)
-                });
-            }
-            // The same rows as a keyed map's members: at the root, as a
-            // section and as an expanded item.
-            let member_keys = ["a", "b c", "true", "", "é", "12", "key"];
-            let mut keyed = Map::new();
-            for (k, item) in member_keys.iter().zip(&items) {
-                keyed.push_unique(String::from(*k), item.clone());
-            }
-            let keyed = Value::Object(keyed);
-            let mut section = Map::new();
-            section.push_unique(String::from("s"), keyed.clone());
-            let expanded = Value::Array(vec![Value::Int(0), keyed.clone()]);
-            // Alone, as a member, and as a row field (shared schemas).
-            let array = Value::Array(items);
-            let mut member = Map::new();
-            member.push_unique(String::from("t"), array.clone());
-            let mut outer_rows = Vec::new();
-            for i in 0..2 {
-                let mut row = Map::new();
-                row.push_unique(String::from("id"), Value::Int(i));
-                row.push_unique(String::from("t"), array.clone());
-                outer_rows.push(Value::Object(row));
-            }
-            for v in [
-                array,
-                Value::Object(member),
-                Value::Array(outer_rows),
-                keyed,
-                Value::Object(section),
-                expanded,
-            ] {
-                let mut fast = Vec::new();
-                encode_to(&v, &mut fast).unwrap();
-                let general = encode_general(&v);
-                assert_eq!(
-                    String::from_utf8(fast).unwrap(),
-                    String::from_utf8(general)
-                        .unwrap()
-                        .replacen("", "GCF profile=generic\n", 1),
-                    "{v:?}"
-                );
-                checked += 1;
-            }
-        }
-        assert_eq!(checked, 18000);
-        // The depth limit still applies to the rows.
-        let rows = json(r#"{"a":[{"x":1}]}"#);
-        let enc = Encoder::new().limits(Limits {
-            max_depth: 2,
-            ..Limits::default()
-        });
-        assert_eq!(
-            enc.encode(&rows).unwrap_err().kind(),
-            ErrorKind::LimitExceeded
-        );
-        let keyed = json(r#"{"a":{"m":{"x":1},"n":{"x":2}}}"#);
-        assert_eq!(
-            enc.encode(&keyed).unwrap_err().kind(),
-            ErrorKind::LimitExceeded
-        );
-        assert!(Encoder::new()
-            .limits(Limits {
-                max_depth: 3,
-                ..Limits::default()
-            })
-            .encode(&keyed)
-            .is_ok());
-    }
-
-    /// Scalar rows that meet the end of the buffer's free tail (which is
-    /// then flushed) or are longer than the whole buffer (written piece by
-    /// piece) come out as any other row, in tables and keyed maps.
-    #[test]
-    fn scalar_rows_across_and_beyond_the_buffer() {
-        let long = "y".repeat(DEFAULT_CAPACITY + 100);
-        let cell = |i: usize| match i % 7 {
-            3 => long.clone(),
-            _ => alloc::format!("row {i}"),
-        };
-        let mut items = Vec::new();
-        let mut keyed = Map::new();
-        let mut want_items = String::from("GCF profile=generic\n## [50]{a,b}\n");
-        let mut want_keyed = String::from("GCF profile=generic\n## [50:]{key,a,b}\n");
-        for i in 0..50 {
-            let mut m = Map::new();
-            m.push_unique("a", Value::Int(i as i64));
-            m.push_unique("b", Value::from(cell(i)));
-            items.push(Value::Object(m.clone()));
-            keyed.push_unique(alloc::format!("k{i}"), Value::Object(m));
-            want_items.push_str(&alloc::format!("{i}|{}\n", cell(i)));
-            want_keyed.push_str(&alloc::format!("k{i}|{i}|{}\n", cell(i)));
-        }
-        assert_eq!(encode(&Value::Array(items)).unwrap(), want_items);
-        assert_eq!(encode(&Value::Object(keyed)).unwrap(), want_keyed);
-    }
-
-    #[test]
-    fn sink_receives_the_same_bytes() {
-        let v = json(r#"{"rows":[{"a":1,"b":{"c":[1,2]}},{"a":2}],"m":{"x":{"k":1},"y":{"k":2}}}"#);
-        let mut chunks = vec![];
-        encode_to(
-            &v,
-            &mut FnSink(|b: &[u8]| {
-                chunks.extend_from_slice(b);
-                Ok(())
-            }),
-        )
-        .unwrap();
-        assert_eq!(chunks, encode(&v).unwrap().into_bytes());
-    }
-}
+mod tests;

@@ -79,9 +79,9 @@ pub(super) struct TablePlan<'a> {
     aligned: Vec<bool>,
     /// Field positions by name, once the union outgrows a linear scan.
     hashed: Option<HashMap<&'a str, usize>>,
-    /// How many fields are not [`Kind::Constant`] (all of them when the
-    /// table factors nothing).
-    pub(super) unfactored: usize,
+    /// The fields that are not [`Kind::Constant`], by position, when some
+    /// field is (empty otherwise): the cells of a row on the fast path.
+    pub(super) kept: Vec<usize>,
 }
 
 /// String equality without a `memcmp` call for the short names that
@@ -192,14 +192,13 @@ impl<'a> TablePlan<'a> {
         }
         keep_paths_apart(&mut stats);
         let fields: Vec<Field<'a>> = stats.into_iter().map(Stats::finish).collect();
-        let unfactored = fields.len();
         let mut plan = TablePlan {
             rows,
             keys,
             fields,
             aligned,
             hashed,
-            unfactored,
+            kept: Vec::new(),
         };
         if factor && plan.rows.len() >= 2 {
             plan.factor_constants();
@@ -272,21 +271,13 @@ impl<'a> TablePlan<'a> {
                 field.kind = Kind::Constant { value };
             }
         }
-        self.unfactored = self.fields.len() - live.len();
-    }
-
-    /// Whether some field is a constant column.
-    #[inline]
-    pub(super) fn factors(&self) -> bool {
-        self.unfactored < self.fields.len()
-    }
-
-    /// Per field, whether it is a constant column.
-    #[inline]
-    pub(super) fn factored(&self) -> impl Iterator<Item = bool> + Clone + '_ {
-        self.fields
+        self.kept = self
+            .fields
             .iter()
-            .map(|f| matches!(f.kind, Kind::Constant { .. }))
+            .enumerate()
+            .filter(|(_, field)| !matches!(field.kind, Kind::Constant { .. }))
+            .map(|(f, _)| f)
+            .collect();
     }
 
     /// Whether row `r` holds every field, each at its union position, and
