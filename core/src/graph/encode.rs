@@ -105,6 +105,11 @@ pub(crate) struct Scratch {
     per_source: Vec<u32>,
     targets: Vec<u64>,
     id_texts: Vec<u64>,
+    by_type: Vec<u32>,
+    ranks: Vec<u32>,
+    suffix_bytes: Vec<u8>,
+    suffix_ends: Vec<usize>,
+    suffixes: Vec<Token<'static>>,
     kinds: Vec<TokenEntry<'static>>,
     provenances: Vec<TokenEntry<'static>>,
     labels: Vec<LabelEntry<'static>>,
@@ -959,10 +964,13 @@ impl<'a> Labels<'a> {
 
     /// Each label's rank in edge-type order (labels with one type share a
     /// rank), so that sorting edges compares integers, not strings.
-    fn type_ranks(&self) -> Vec<u32> {
-        let mut by_type: Vec<u32> = (0..self.len() as u32).collect();
+    /// `by_type` and the result are buffers to reuse.
+    fn type_ranks(&self, mut by_type: Vec<u32>, mut ranks: Vec<u32>) -> (Vec<u32>, Vec<u32>) {
+        by_type.clear();
+        by_type.extend(0..self.len() as u32);
         by_type.sort_by(|&a, &b| self.get(a).0.cmp(self.get(b).0));
-        let mut ranks = vec![0u32; self.len()];
+        ranks.clear();
+        ranks.resize(self.len(), 0);
         let mut rank = 0;
         for (k, &label) in by_type.iter().enumerate() {
             if k > 0 && self.get(by_type[k - 1]).0 != self.get(label).0 {
@@ -970,7 +978,7 @@ impl<'a> Labels<'a> {
             }
             ranks[label as usize] = rank;
         }
-        ranks
+        (by_type, ranks)
     }
 }
 
@@ -1015,7 +1023,9 @@ fn sort_edges(
     labels: &Labels<'_>,
     scratch: &mut Scratch,
 ) -> SortedEdges {
-    let ranks = labels.type_ranks();
+    let (by_type, ranks) =
+        labels.type_ranks(cleared(&mut scratch.by_type), cleared(&mut scratch.ranks));
+    scratch.by_type = by_type;
     let rank = |label: u32| ranks.get(label as usize).copied().unwrap_or(0);
     if !matches!(ids, Ids::Sequential) || ranks.len() > RunEdge::MAX_LABELS {
         let mut edges = edges;
@@ -1026,6 +1036,7 @@ fn sort_edges(
                 .then_with(|| id(a.target).cmp(&id(b.target)))
                 .then_with(|| rank(a.label).cmp(&rank(b.label)))
         });
+        scratch.ranks = ranks;
         return SortedEdges::Sorted(edges);
     }
     // ends[s]: first the count of edges from `s`, then (prefix sums) where
@@ -1057,6 +1068,7 @@ fn sort_edges(
         }
         begin = end;
     }
+    scratch.ranks = ranks;
     SortedEdges::BySource { ends, targets }
 }
 
@@ -1116,14 +1128,16 @@ impl RunEdge {
 
 /// The text after the ids of each label's edge lines, ` type[ status]\n`,
 /// one after the other in one buffer, and where each ends.
-fn label_suffixes(labels: &Labels<'_>) -> (Vec<u8>, Vec<usize>) {
+fn label_suffixes(labels: &Labels<'_>, bytes: &mut Vec<u8>, ends: &mut Vec<usize>) {
     let total = labels
         .entries
         .iter()
         .map(|e| e.text.0.len() + e.text.1.len() + 3)
         .sum();
-    let mut bytes = Vec::with_capacity(total);
-    let mut ends = Vec::with_capacity(labels.len());
+    bytes.clear();
+    bytes.reserve(total);
+    ends.clear();
+    ends.reserve(labels.len());
     for e in &labels.entries {
         let (edge_type, status) = e.text;
         bytes.push(b' ');
@@ -1135,7 +1149,6 @@ fn label_suffixes(labels: &Labels<'_>) -> (Vec<u8>, Vec<usize>) {
         bytes.push(b'\n');
         ends.push(bytes.len());
     }
-    (bytes, ends)
 }
 
 /// Writes sorted edge lines `@target<@source type[ status]`, each assembled
@@ -1148,17 +1161,32 @@ fn write_edge_lines(
     labels: &Labels<'_>,
     ids: &Ids<'_>,
     texts: Option<&IdTexts>,
+    scratch: &mut Scratch,
 ) -> Result<(), Error> {
-    let (suffixes, ends) = label_suffixes(labels);
+    let mut suffixes = cleared(&mut scratch.suffix_bytes);
+    let mut ends = cleared(&mut scratch.suffix_ends);
+    label_suffixes(labels, &mut suffixes, &mut ends);
+    let mut tokens: Vec<Token<'_>> = recycle(cleared(&mut scratch.suffixes));
     let mut begin = 0;
-    let tokens: Vec<Token<'_>> = ends
-        .iter()
-        .map(|&end| {
-            let token = Token::from_bytes(&suffixes[begin..end]);
-            begin = end;
-            token
-        })
-        .collect();
+    for &end in &ends {
+        tokens.push(Token::from_bytes(&suffixes[begin..end]));
+        begin = end;
+    }
+    let written = write_edge_tokens(lines, edges, &tokens, ids, texts);
+    scratch.suffixes = recycle(tokens);
+    scratch.suffix_bytes = suffixes;
+    scratch.suffix_ends = ends;
+    written
+}
+
+/// [`write_edge_lines`] with each label's suffix as a token.
+fn write_edge_tokens(
+    lines: &mut Lines<'_>,
+    edges: &SortedEdges,
+    tokens: &[Token<'_>],
+    ids: &Ids<'_>,
+    texts: Option<&IdTexts>,
+) -> Result<(), Error> {
     let longest = tokens.iter().map(Token::len).max().unwrap_or(0);
     let max_line = 1 + MAX_DIGITS + 2 + MAX_DIGITS + longest;
     match edges {
@@ -1167,7 +1195,7 @@ fn write_edge_lines(
                 lines,
                 ends,
                 targets,
-                &tokens,
+                tokens,
                 max_line,
                 |w, at, p| texts.put(w, at, p),
                 |p| texts.prefetch(p),
@@ -1176,7 +1204,7 @@ fn write_edge_lines(
                 lines,
                 ends,
                 targets,
-                &tokens,
+                tokens,
                 max_line,
                 |w, at, p| line::put_u64(w, at, u64::from(p)),
                 |_| {},
@@ -1865,7 +1893,7 @@ fn write_prepared<S: AsRef<str>>(
         sink.write_bytes(b"## edges [")?;
         sink.write_str(n.format(edges.len()))?;
         sink.write_bytes(b"]\n")?;
-        write_edge_lines(sink, edges, &prepared.labels, ids, texts.as_ref())?;
+        write_edge_lines(sink, edges, &prepared.labels, ids, texts.as_ref(), scratch)?;
     }
 
     if !payload.locations.is_empty() {
