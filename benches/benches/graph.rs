@@ -44,7 +44,7 @@ fn graph_encode(c: &mut Criterion) {
             b.iter(|| gcf_core::graph::encode(black_box(p)).unwrap())
         });
         // One encoder kept across calls (a binding serving requests).
-        let encoder = gcf_core::graph::Encoder::new();
+        let mut encoder = gcf_core::graph::Encoder::new();
         group.bench_with_input(BenchmarkId::new("gcf-core-reused", n), &owned, |b, p| {
             b.iter(|| encoder.encode(black_box(p)).unwrap())
         });

@@ -806,7 +806,7 @@ mod tests {
                 "borrowed, {n} symbols"
             );
             // A reused encoder gives the same bytes call after call.
-            let encoder = gcf_core::graph::Encoder::new();
+            let mut encoder = gcf_core::graph::Encoder::new();
             for _ in 0..2 {
                 assert_eq!(encoder.encode(&owned).unwrap(), theirs, "reused, {n}");
             }

@@ -19,6 +19,16 @@ use crate::limits::Limits;
 
 /// Decodes a graph payload into owned data with default [`Limits`].
 ///
+/// This is the reference crate's form, and the slowest one: every string of
+/// the result is its own allocation (both endpoint names of every edge, every
+/// kind and edge type), and allocating, filling and later freeing those
+/// strings alone takes most of the time (see `benches/REPORT.md`,
+/// `floor-owned`). The fast paths return the same payload without them:
+/// [`decode_borrowed`] (strings borrowed from the input, three to four times
+/// faster) when the input outlives the result, and [`decode_shared`]
+/// (`Arc<str>`: one allocation per name, shared by the edges naming it)
+/// when it does not.
+///
 /// ```
 /// use gcf_core::graph::decode;
 /// let p = decode("GCF profile=graph symbols=1\n## related\n@0 iface pkg.Handler 0.90 lsp\n")?;

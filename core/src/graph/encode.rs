@@ -13,7 +13,7 @@ use super::kind::abbreviate_kind;
 use core::mem::MaybeUninit;
 
 use super::line::{self, IdTexts, Lines, Token, MAX_DIGITS, MAX_SCORE, TOKEN_WIDTH};
-use super::name_index::NameIndex;
+use super::name_index::{NameIndex, Tables};
 use super::token::{check_token, NameHasher};
 use super::types::{Edge, Payload, Symbol};
 use crate::digits::ByteSlots;
@@ -63,12 +63,85 @@ pub fn encode_to<S: AsRef<str>, K: Sink + ?Sized>(
 ///
 /// ```
 /// use gcf_core::{graph::{Encoder, Payload}, Limits};
-/// let enc = Encoder::new().limits(Limits { max_container_len: 10, ..Limits::default() });
+/// let mut enc = Encoder::new().limits(Limits { max_container_len: 10, ..Limits::default() });
 /// assert!(enc.encode(&Payload::<&str>::default()).is_ok());
+/// ```
+///
+/// Keep one encoder across calls (a binding serving one request after
+/// another) and it keeps the tables it builds (the emission sort's items, the
+/// name index, the resolved edges, the kind and label lists) between calls:
+/// a call then allocates little more than its output.
+///
+/// ```
+/// use gcf_core::graph::{Edge, Encoder, Payload, Symbol};
+/// let mut enc = Encoder::new();
+/// for score in [0.5, 0.25] {
+///     let p = Payload {
+///         symbols: vec![Symbol::new("a.A".to_string(), "function".into(), score, "x".into(), 0)],
+///         edges: vec![Edge::new("a.A".to_string(), "a.A".into(), "calls".into())],
+///         ..Payload::default()
+///     };
+///     assert!(enc.encode(&p)?.ends_with("## edges [1]\n@0<@0 calls\n"));
+/// }
+/// # Ok::<(), gcf_core::Error>(())
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct Encoder {
     limits: Limits,
+    scratch: Scratch,
+}
+
+/// The buffers an [`Encoder`] keeps between calls, empty between calls.
+/// Those whose elements borrow from a payload are kept with a `'static`
+/// element type and reused through [`recycle`].
+#[derive(Default)]
+pub(crate) struct Scratch {
+    items: Vec<SortItem>,
+    of: Vec<(u32, u32)>,
+    name_hashes: Vec<u64>,
+    order: Vec<u32>,
+    tables: Tables,
+    known: Vec<KnownEdge>,
+    per_source: Vec<u32>,
+    targets: Vec<u64>,
+    id_texts: Vec<u64>,
+    by_type: Vec<u32>,
+    ranks: Vec<u32>,
+    suffix_bytes: Vec<u8>,
+    suffix_ends: Vec<usize>,
+    suffixes: Vec<Token<'static>>,
+    kinds: Vec<TokenEntry<'static>>,
+    provenances: Vec<TokenEntry<'static>>,
+    labels: Vec<LabelEntry<'static>>,
+}
+
+impl Clone for Scratch {
+    /// A clone starts with buffers of its own.
+    fn clone(&self) -> Scratch {
+        Scratch::default()
+    }
+}
+
+impl core::fmt::Debug for Scratch {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("Scratch")
+    }
+}
+
+/// `v` emptied, as a vector of `U`, keeping its allocation when `T` and `U`
+/// have one layout (here: one type at two lifetimes). The standard library
+/// collects a mapped vector iterator in place when the layouts agree; where
+/// it did not, this would only return a new, empty vector.
+fn recycle<T, U>(mut v: Vec<T>) -> Vec<U> {
+    v.clear();
+    v.into_iter().filter_map(|_| None).collect()
+}
+
+/// `v` emptied, for reuse.
+fn cleared<T>(v: &mut Vec<T>) -> Vec<T> {
+    let mut v = core::mem::take(v);
+    v.clear();
+    v
 }
 
 impl Encoder {
@@ -76,6 +149,7 @@ impl Encoder {
     pub fn new() -> Encoder {
         Encoder {
             limits: Limits::default(),
+            scratch: Scratch::default(),
         }
     }
 
@@ -87,13 +161,22 @@ impl Encoder {
     }
 
     /// Encodes into a new `String`.
-    pub fn encode<S: AsRef<str>>(&self, payload: &Payload<S>) -> Result<String, Error> {
-        let (order, tokens) = emission_order(&payload.symbols, &self.limits)?;
+    pub fn encode<S: AsRef<str>>(&mut self, payload: &Payload<S>) -> Result<String, Error> {
+        let scratch = &mut self.scratch;
+        let (order, tokens) = emission_order_in(&payload.symbols, &self.limits, scratch)?;
         let ids = Ids::Sequential;
-        let prepared = prepare(payload, &order, &tokens, &ids, &self.limits)?;
-        let mut lines = Lines::owned(prepared.len_hint);
-        write_prepared(payload, &order, &tokens, &ids, &prepared, &mut lines)?;
-        let bytes = lines.finish()?;
+        let result = prepare(payload, &order, &tokens, &ids, &self.limits, scratch);
+        let bytes = result.and_then(|prepared| {
+            let mut lines = Lines::owned(prepared.len_hint);
+            let written = write_prepared(
+                payload, &order, &tokens, &ids, &prepared, &mut lines, scratch,
+            );
+            scratch.keep_prepared(prepared);
+            written?;
+            lines.finish()
+        });
+        scratch.keep_symbols(order, tokens);
+        let bytes = bytes?;
         // Validating the output again would read all of it once more (about
         // 2 % of encoding a large graph). Debug builds, which the test suite
         // runs, still check every output.
@@ -111,19 +194,47 @@ impl Encoder {
 
     /// Encodes into `sink`.
     pub fn encode_to<S: AsRef<str>, K: Sink + ?Sized>(
-        &self,
+        &mut self,
         payload: &Payload<S>,
         sink: &mut K,
     ) -> Result<(), Error> {
-        let (order, tokens) = emission_order(&payload.symbols, &self.limits)?;
-        write_payload(
+        let scratch = &mut self.scratch;
+        let (order, tokens) = emission_order_in(&payload.symbols, &self.limits, scratch)?;
+        let result = write_payload_in(
             payload,
             &order,
             &tokens,
             &Ids::Sequential,
             &self.limits,
             sink,
-        )
+            scratch,
+        );
+        scratch.keep_symbols(order, tokens);
+        result
+    }
+}
+
+impl Scratch {
+    /// Takes back the buffers of an emission order and its tokens.
+    fn keep_symbols(&mut self, order: Vec<u32>, tokens: SymbolTokens<'_>) {
+        self.order = order;
+        self.of = tokens.of;
+        self.name_hashes = tokens.name_hashes;
+        self.kinds = recycle(tokens.kinds);
+        self.provenances = recycle(tokens.provenances);
+    }
+
+    /// Takes back the buffers of a prepared payload.
+    fn keep_prepared<S: AsRef<str>>(&mut self, prepared: Prepared<'_, S>) {
+        self.tables = prepared.index.into_tables();
+        self.labels = recycle(prepared.labels.entries);
+        match prepared.edges {
+            SortedEdges::BySource { ends, targets } => {
+                self.per_source = ends;
+                self.targets = targets;
+            }
+            SortedEdges::Sorted(known) => self.known = known,
+        }
     }
 }
 
@@ -180,16 +291,36 @@ pub(crate) fn emission_order<'a, S: AsRef<str>>(
     symbols: &'a [Symbol<S>],
     limits: &Limits,
 ) -> Result<(Vec<u32>, SymbolTokens<'a>), Error> {
+    emission_order_in(symbols, limits, &mut Scratch::default())
+}
+
+/// [`emission_order`] in the buffers of `scratch`.
+fn emission_order_in<'a, S: AsRef<str>>(
+    symbols: &'a [Symbol<S>],
+    limits: &Limits,
+    scratch: &mut Scratch,
+) -> Result<(Vec<u32>, SymbolTokens<'a>), Error> {
     check_count("symbols", symbols.len(), limits)?;
-    let mut items: Vec<SortItem> = Vec::with_capacity(symbols.len());
+    let mut items = cleared(&mut scratch.items);
+    items.reserve(symbols.len());
     let mut max_distance = 0u32;
     // Kinds and provenances are a handful of distinct strings: each is
     // checked the first time its text is seen.
-    let mut kinds = TokenCache::new("kind", abbreviate_kind);
-    let mut provenances = TokenCache::new("provenance", identity);
-    let mut of = Vec::with_capacity(symbols.len());
+    let mut kinds = TokenCache::new(
+        "kind",
+        abbreviate_kind,
+        recycle(cleared(&mut scratch.kinds)),
+    );
+    let mut provenances = TokenCache::new(
+        "provenance",
+        identity,
+        recycle(cleared(&mut scratch.provenances)),
+    );
+    let mut of = cleared(&mut scratch.of);
+    of.reserve(symbols.len());
     let hasher = NameHasher::new();
-    let mut name_hashes = Vec::with_capacity(symbols.len());
+    let mut name_hashes = cleared(&mut scratch.name_hashes);
+    name_hashes.reserve(symbols.len());
     for (i, s) in symbols.iter().enumerate() {
         // Checked here, in input order, where the names are read the way
         // they usually sit in memory, rather than while writing, which
@@ -216,7 +347,9 @@ pub(crate) fn emission_order<'a, S: AsRef<str>>(
             distance: s.distance,
         });
     }
-    let order = sort_order(items, max_distance);
+    let mut order = cleared(&mut scratch.order);
+    sort_order(&mut items, max_distance, &mut order);
+    scratch.items = items;
     let tokens = SymbolTokens {
         kinds: kinds.entries,
         provenances: provenances.entries,
@@ -319,23 +452,24 @@ const NARROW_DISTANCE_BITS: u32 = 16;
 
 /// The input indices of `items` (whose `index` is their position) sorted by
 /// (distance, key), ties in input order.
-fn sort_order(items: Vec<SortItem>, max_distance: u32) -> Vec<u32> {
+/// `order` (empty) receives them; `items` is left in any order.
+fn sort_order(items: &mut Vec<SortItem>, max_distance: u32, order: &mut Vec<u32>) {
     debug_assert!(items
         .iter()
         .enumerate()
         .all(|(i, item)| item.index as usize == i));
     if items.len() < RADIX_MIN {
-        let mut items = items;
         items.sort_unstable_by_key(|item| (item.distance, item.key, item.index));
-        return items.iter().map(|item| item.index).collect();
+        order.extend(items.iter().map(|item| item.index));
+        return;
     }
     let distance_bits = 32 - max_distance.leading_zeros();
     if distance_bits <= NARROW_DISTANCE_BITS {
-        return sort_narrow(&items, distance_bits);
+        *order = sort_narrow(items, distance_bits);
+        return;
     }
-    let mut items = items;
-    sort_items(&mut items, max_distance);
-    items.iter().map(|item| item.index).collect()
+    sort_items(items, max_distance);
+    order.extend(items.iter().map(|item| item.index));
 }
 
 /// [`sort_order`] for distances of up to [`NARROW_DISTANCE_BITS`] bits.
@@ -681,10 +815,12 @@ struct LabelEntry<'a> {
     address: LabelAddress,
 }
 
-impl Default for Labels<'_> {
-    fn default() -> Self {
+impl<'a> Labels<'a> {
+    /// Labels filling `entries` (empty; a buffer to reuse).
+    fn with_entries(mut entries: Vec<LabelEntry<'a>>) -> Labels<'a> {
+        entries.reserve(8);
         Labels {
-            entries: Vec::with_capacity(8),
+            entries,
             by_key: TextMemo::default(),
             by_address: TextMemo::default(),
             copies: 0,
@@ -698,7 +834,7 @@ type LabelAddress = (usize, usize, usize, usize);
 
 /// After this many lookups found by text but not by address, the strings
 /// are separate copies (an owned payload): addresses are no longer tried.
-const COPIES_LIMIT: u32 = 64;
+const COPIES_LIMIT: u32 = 8;
 
 /// How many distinct kinds, provenances or labels a memo miss scans
 /// linearly before a hash map takes over.
@@ -828,10 +964,13 @@ impl<'a> Labels<'a> {
 
     /// Each label's rank in edge-type order (labels with one type share a
     /// rank), so that sorting edges compares integers, not strings.
-    fn type_ranks(&self) -> Vec<u32> {
-        let mut by_type: Vec<u32> = (0..self.len() as u32).collect();
+    /// `by_type` and the result are buffers to reuse.
+    fn type_ranks(&self, mut by_type: Vec<u32>, mut ranks: Vec<u32>) -> (Vec<u32>, Vec<u32>) {
+        by_type.clear();
+        by_type.extend(0..self.len() as u32);
         by_type.sort_by(|&a, &b| self.get(a).0.cmp(self.get(b).0));
-        let mut ranks = vec![0u32; self.len()];
+        ranks.clear();
+        ranks.resize(self.len(), 0);
         let mut rank = 0;
         for (k, &label) in by_type.iter().enumerate() {
             if k > 0 && self.get(by_type[k - 1]).0 != self.get(label).0 {
@@ -839,7 +978,7 @@ impl<'a> Labels<'a> {
             }
             ranks[label as usize] = rank;
         }
-        ranks
+        (by_type, ranks)
     }
 }
 
@@ -882,8 +1021,11 @@ fn sort_edges(
     per_source: Vec<u32>,
     ids: &Ids<'_>,
     labels: &Labels<'_>,
+    scratch: &mut Scratch,
 ) -> SortedEdges {
-    let ranks = labels.type_ranks();
+    let (by_type, ranks) =
+        labels.type_ranks(cleared(&mut scratch.by_type), cleared(&mut scratch.ranks));
+    scratch.by_type = by_type;
     let rank = |label: u32| ranks.get(label as usize).copied().unwrap_or(0);
     if !matches!(ids, Ids::Sequential) || ranks.len() > RunEdge::MAX_LABELS {
         let mut edges = edges;
@@ -894,6 +1036,7 @@ fn sort_edges(
                 .then_with(|| id(a.target).cmp(&id(b.target)))
                 .then_with(|| rank(a.label).cmp(&rank(b.label)))
         });
+        scratch.ranks = ranks;
         return SortedEdges::Sorted(edges);
     }
     // ends[s]: first the count of edges from `s`, then (prefix sums) where
@@ -907,13 +1050,14 @@ fn sort_edges(
         *slot = start;
         start += count;
     }
-    let mut targets = vec![0u64; edges.len()];
+    let mut targets = cleared(&mut scratch.targets);
+    targets.resize(edges.len(), 0);
     for e in &edges {
         let slot = &mut ends[e.source as usize];
         targets[*slot as usize] = RunEdge::pack(e.target, rank(e.label), e.label);
         *slot += 1;
     }
-    drop(edges);
+    scratch.known = edges;
     let mut begin = 0usize;
     for &end in &ends {
         let end = end as usize;
@@ -924,6 +1068,7 @@ fn sort_edges(
         }
         begin = end;
     }
+    scratch.ranks = ranks;
     SortedEdges::BySource { ends, targets }
 }
 
@@ -983,14 +1128,16 @@ impl RunEdge {
 
 /// The text after the ids of each label's edge lines, ` type[ status]\n`,
 /// one after the other in one buffer, and where each ends.
-fn label_suffixes(labels: &Labels<'_>) -> (Vec<u8>, Vec<usize>) {
+fn label_suffixes(labels: &Labels<'_>, bytes: &mut Vec<u8>, ends: &mut Vec<usize>) {
     let total = labels
         .entries
         .iter()
         .map(|e| e.text.0.len() + e.text.1.len() + 3)
         .sum();
-    let mut bytes = Vec::with_capacity(total);
-    let mut ends = Vec::with_capacity(labels.len());
+    bytes.clear();
+    bytes.reserve(total);
+    ends.clear();
+    ends.reserve(labels.len());
     for e in &labels.entries {
         let (edge_type, status) = e.text;
         bytes.push(b' ');
@@ -1002,7 +1149,6 @@ fn label_suffixes(labels: &Labels<'_>) -> (Vec<u8>, Vec<usize>) {
         bytes.push(b'\n');
         ends.push(bytes.len());
     }
-    (bytes, ends)
 }
 
 /// Writes sorted edge lines `@target<@source type[ status]`, each assembled
@@ -1015,17 +1161,32 @@ fn write_edge_lines(
     labels: &Labels<'_>,
     ids: &Ids<'_>,
     texts: Option<&IdTexts>,
+    scratch: &mut Scratch,
 ) -> Result<(), Error> {
-    let (suffixes, ends) = label_suffixes(labels);
+    let mut suffixes = cleared(&mut scratch.suffix_bytes);
+    let mut ends = cleared(&mut scratch.suffix_ends);
+    label_suffixes(labels, &mut suffixes, &mut ends);
+    let mut tokens: Vec<Token<'_>> = recycle(cleared(&mut scratch.suffixes));
     let mut begin = 0;
-    let tokens: Vec<Token<'_>> = ends
-        .iter()
-        .map(|&end| {
-            let token = Token::from_bytes(&suffixes[begin..end]);
-            begin = end;
-            token
-        })
-        .collect();
+    for &end in &ends {
+        tokens.push(Token::from_bytes(&suffixes[begin..end]));
+        begin = end;
+    }
+    let written = write_edge_tokens(lines, edges, &tokens, ids, texts);
+    scratch.suffixes = recycle(tokens);
+    scratch.suffix_bytes = suffixes;
+    scratch.suffix_ends = ends;
+    written
+}
+
+/// [`write_edge_lines`] with each label's suffix as a token.
+fn write_edge_tokens(
+    lines: &mut Lines<'_>,
+    edges: &SortedEdges,
+    tokens: &[Token<'_>],
+    ids: &Ids<'_>,
+    texts: Option<&IdTexts>,
+) -> Result<(), Error> {
     let longest = tokens.iter().map(Token::len).max().unwrap_or(0);
     let max_line = 1 + MAX_DIGITS + 2 + MAX_DIGITS + longest;
     match edges {
@@ -1034,7 +1195,7 @@ fn write_edge_lines(
                 lines,
                 ends,
                 targets,
-                &tokens,
+                tokens,
                 max_line,
                 |w, at, p| texts.put(w, at, p),
                 |p| texts.prefetch(p),
@@ -1043,7 +1204,7 @@ fn write_edge_lines(
                 lines,
                 ends,
                 targets,
-                &tokens,
+                tokens,
                 max_line,
                 |w, at, p| line::put_u64(w, at, u64::from(p)),
                 |_| {},
@@ -1132,10 +1293,33 @@ pub(crate) fn write_payload<S: AsRef<str>, K: Sink + ?Sized>(
     limits: &Limits,
     sink: &mut K,
 ) -> Result<(), Error> {
-    let prepared = prepare(payload, order, tokens, ids, limits)?;
+    write_payload_in(
+        payload,
+        order,
+        tokens,
+        ids,
+        limits,
+        sink,
+        &mut Scratch::default(),
+    )
+}
+
+/// [`write_payload`] in the buffers of `scratch`.
+fn write_payload_in<S: AsRef<str>, K: Sink + ?Sized>(
+    payload: &Payload<S>,
+    order: &[u32],
+    tokens: &SymbolTokens<'_>,
+    ids: &Ids<'_>,
+    limits: &Limits,
+    sink: &mut K,
+    scratch: &mut Scratch,
+) -> Result<(), Error> {
+    let prepared = prepare(payload, order, tokens, ids, limits, scratch)?;
     let mut sink = sink;
     let mut lines = Lines::to_sink(&mut sink);
-    write_prepared(payload, order, tokens, ids, &prepared, &mut lines)?;
+    let written = write_prepared(payload, order, tokens, ids, &prepared, &mut lines, scratch);
+    scratch.keep_prepared(prepared);
+    written?;
     lines.finish()?;
     Ok(())
 }
@@ -1161,15 +1345,17 @@ fn prepare<'a, S: AsRef<str>>(
     tokens: &SymbolTokens<'_>,
     ids: &Ids<'_>,
     limits: &Limits,
+    scratch: &mut Scratch,
 ) -> Result<Prepared<'a, S>, Error> {
     check_count("edges", payload.edges.len(), limits)?;
     check_count("locations", payload.locations.len(), limits)?;
     let symbols = &payload.symbols;
     let needs_index = !payload.edges.is_empty() || !payload.locations.is_empty();
+    let tables = core::mem::take(&mut scratch.tables);
     let index = if needs_index {
-        NameIndex::build(symbols, order, tokens.hasher, &tokens.name_hashes)
+        NameIndex::build_in(symbols, order, tokens.hasher, &tokens.name_hashes, tables)
     } else {
-        NameIndex::empty(symbols, tokens.hasher)
+        NameIndex::empty_in(symbols, tokens.hasher, tables)
     };
     let id_digits = match ids {
         Ids::Sequential => symbols.len().max(1).ilog10() as usize + 1,
@@ -1178,16 +1364,17 @@ fn prepare<'a, S: AsRef<str>>(
     let mut len_hint = estimate_len(payload, id_digits);
     // Edges whose endpoints are both known, as positions and a label, so
     // that writing them after the sort reads memory sequentially.
-    let mut labels = Labels::default();
+    let mut labels = Labels::with_entries(recycle(cleared(&mut scratch.labels)));
     let mut edges = SortedEdges::Sorted(Vec::new());
     if !payload.edges.is_empty() {
         // With sequential ids the edges are counted per source while they
         // are resolved, for the counting sort (see [`sort_edges`]).
-        let mut per_source = match ids {
-            Ids::Sequential => vec![0u32; order.len()],
-            Ids::Session(_) => Vec::new(),
-        };
-        let known = resolve_edges(&index, &payload.edges, &mut labels, &mut per_source)?;
+        let mut per_source = cleared(&mut scratch.per_source);
+        if let Ids::Sequential = ids {
+            per_source.resize(order.len(), 0);
+        }
+        let known = cleared(&mut scratch.known);
+        let known = resolve_edges(&index, &payload.edges, &mut labels, &mut per_source, known)?;
         let longest = labels
             .entries
             .iter()
@@ -1198,7 +1385,7 @@ fn prepare<'a, S: AsRef<str>>(
                 .len()
                 .saturating_mul(longest.unwrap_or(0) + 2 * id_digits + 6),
         );
-        edges = sort_edges(known, per_source, ids, &labels);
+        edges = sort_edges(known, per_source, ids, &labels, scratch);
     }
     Ok(Prepared {
         index,
@@ -1221,8 +1408,9 @@ fn resolve_edges<'a, S: AsRef<str>>(
     edges: &'a [Edge<S>],
     labels: &mut Labels<'a>,
     per_source: &mut [u32],
+    mut known: Vec<KnownEdge>,
 ) -> Result<Vec<KnownEdge>, Error> {
-    let mut known: Vec<KnownEdge> = Vec::with_capacity(edges.len());
+    known.reserve(edges.len());
     let endpoints = |e: &'a Edge<S>| (e.source.as_ref(), e.target.as_ref());
     let mut keep = |source: u32, target: u32, e: &'a Edge<S>| -> Result<(), Error> {
         let label = labels.intern(e.edge_type.as_ref(), e.status.as_ref())?;
@@ -1301,10 +1489,16 @@ pub(crate) struct TokenEntry<'a> {
 }
 
 impl<'a> TokenCache<'a> {
-    fn new(what: &'static str, written: fn(&'a str) -> &'a str) -> TokenCache<'a> {
+    /// A cache filling `entries` (empty; a buffer to reuse).
+    fn new(
+        what: &'static str,
+        written: fn(&'a str) -> &'a str,
+        mut entries: Vec<TokenEntry<'a>>,
+    ) -> TokenCache<'a> {
+        // A payload's kinds are rarely more, its provenances far fewer.
+        entries.reserve(8);
         TokenCache {
-            // A payload's kinds are rarely more, its provenances far fewer.
-            entries: Vec::with_capacity(8),
+            entries,
             by_key: TextMemo::default(),
             by_address: TextMemo::default(),
             copies: 0,
@@ -1648,6 +1842,7 @@ fn write_prepared<S: AsRef<str>>(
     ids: &Ids<'_>,
     prepared: &Prepared<'_, S>,
     lines: &mut Lines<'_>,
+    scratch: &mut Scratch,
 ) -> Result<(), Error> {
     let symbols = &payload.symbols;
     let edges = &prepared.edges;
@@ -1687,7 +1882,7 @@ fn write_prepared<S: AsRef<str>>(
     sink.write_bytes(b"\n")?;
 
     let texts = match ids {
-        Ids::Sequential => IdTexts::sequential(order.len()),
+        Ids::Sequential => IdTexts::sequential_in(order.len(), cleared(&mut scratch.id_texts)),
         Ids::Session(_) => None,
     };
     write_symbol_lines(sink, symbols, order, tokens, ids, texts.as_ref())?;
@@ -1698,7 +1893,7 @@ fn write_prepared<S: AsRef<str>>(
         sink.write_bytes(b"## edges [")?;
         sink.write_str(n.format(edges.len()))?;
         sink.write_bytes(b"]\n")?;
-        write_edge_lines(sink, edges, &prepared.labels, ids, texts.as_ref())?;
+        write_edge_lines(sink, edges, &prepared.labels, ids, texts.as_ref(), scratch)?;
     }
 
     if !payload.locations.is_empty() {
@@ -1723,6 +1918,9 @@ fn write_prepared<S: AsRef<str>>(
                 write_loc_line(sink, id, l.file.as_ref(), l.line, l.column, l.end)?;
             }
         }
+    }
+    if let Some(texts) = texts {
+        scratch.id_texts = texts.into_vec();
     }
     Ok(())
 }
@@ -2012,11 +2210,9 @@ mod tests {
                     let narrow = sort_narrow(&items, distance_bits);
                     assert_eq!(narrow, expected, "narrow n={n} shape={shape}");
                 }
-                assert_eq!(
-                    sort_order(items, max_distance),
-                    expected,
-                    "n={n} shape={shape}"
-                );
+                let mut order = Vec::new();
+                sort_order(&mut items.clone(), max_distance, &mut order);
+                assert_eq!(order, expected, "n={n} shape={shape}");
             }
         }
     }
@@ -2265,6 +2461,109 @@ mod tests {
         let edge = RunEdge::pack(u32::MAX, 0xffff, 0xfffe);
         assert_eq!(RunEdge::target(edge), u32::MAX);
         assert_eq!(RunEdge::label(edge), 0xfffe);
+    }
+
+    #[test]
+    fn a_reused_encoder_gives_what_a_fresh_one_gives() {
+        // Payloads of different sizes, label sets and forms, and a failing
+        // one, one after the other through one encoder: each output must
+        // equal a fresh encoder's, whatever the buffers kept from before.
+        let names: Vec<String> = (0..600).map(|i| alloc::format!("p.N{i}")).collect();
+        let build = |n: usize, types: &[&'static str], bad: bool| -> Payload<String> {
+            Payload {
+                tool: String::from("t"),
+                symbols: (0..n)
+                    .map(|i| {
+                        let name = if bad && i == n / 2 {
+                            "a b"
+                        } else {
+                            names[i].as_str()
+                        };
+                        Symbol::new(
+                            String::from(name),
+                            String::from(["function", "type", "widget"][i % 3]),
+                            (i % 7) as f64 / 7.0,
+                            String::from("lsp"),
+                            (i % 3) as u32,
+                        )
+                    })
+                    .collect(),
+                edges: (0..3 * n)
+                    .map(|k| {
+                        Edge::new(
+                            names[k / 3].clone(),
+                            names[(k * 7 + 1) % (n + 1)].clone(),
+                            String::from(types[k % types.len()]),
+                        )
+                    })
+                    .collect(),
+                locations: (0..n / 4)
+                    .map(|i| Location {
+                        qualified_name: names[i * 3].clone(),
+                        file: String::from("f.go"),
+                        line: 1 + i as u32,
+                        column: 1,
+                        end: None,
+                    })
+                    .collect(),
+                ..Payload::default()
+            }
+        };
+        let mut reused = Encoder::new();
+        let cases = [
+            build(300, &["calls", "imports"], false),
+            build(10, &["x"], false),
+            build(40, &["calls", "refs", "embeds"], true),
+            build(500, &["b", "a", "calls"], false),
+            build(0, &["calls"], false),
+            build(25, &["imports"], false),
+        ];
+        for (k, p) in cases.iter().enumerate() {
+            let fresh = Encoder::new().encode(p);
+            let again = reused.encode(p);
+            match (fresh, again) {
+                (Ok(a), Ok(b)) => assert_eq!(a, b, "case {k}"),
+                (Err(a), Err(b)) => assert_eq!(a.kind(), b.kind(), "case {k}"),
+                (a, b) => panic!("case {k}: {a:?} / {b:?}"),
+            }
+            let mut sink = Vec::new();
+            let streamed = reused.encode_to(p, &mut sink);
+            assert_eq!(
+                streamed.is_ok(),
+                Encoder::new().encode(p).is_ok(),
+                "case {k}"
+            );
+            if streamed.is_ok() {
+                assert_eq!(
+                    sink,
+                    Encoder::new().encode(p).unwrap().into_bytes(),
+                    "case {k}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn recycled_buffers_keep_their_allocation() {
+        let mut v: Vec<TokenEntry<'static>> = Vec::with_capacity(32);
+        v.push(TokenEntry {
+            token: Token::new("fn"),
+            text: "function",
+            key: ShortKey::NONE,
+            address: (0, 0),
+        });
+        let text = String::from("local");
+        let mut local: Vec<TokenEntry<'_>> = recycle(v);
+        assert!(local.is_empty());
+        assert!(local.capacity() >= 32);
+        local.push(TokenEntry {
+            token: Token::new(&text),
+            text: &text,
+            key: ShortKey::NONE,
+            address: (0, 0),
+        });
+        let back: Vec<TokenEntry<'static>> = recycle(local);
+        assert!(back.is_empty() && back.capacity() >= 32);
     }
 
     #[test]

@@ -349,14 +349,21 @@ const ID_TEXTS_MAX: usize = 10_000_000;
 
 impl IdTexts {
     /// The texts of `0..n`; `None` when `n` is too large for seven digits.
+    #[cfg(test)]
     pub(crate) fn sequential(n: usize) -> Option<IdTexts> {
+        IdTexts::sequential_in(n, Vec::new())
+    }
+
+    /// [`sequential`](Self::sequential) in `texts` (empty; a buffer to reuse).
+    pub(crate) fn sequential_in(n: usize, mut texts: Vec<u64>) -> Option<IdTexts> {
         if n > ID_TEXTS_MAX {
             return None;
         }
         // Ids come in decades that differ only in their last digit and have
         // one digit count (`10 * k` to `10 * k + 9`): each decade's first
         // text is converted, the other nine add their last digit to it.
-        let mut texts = Vec::with_capacity(n.next_multiple_of(10));
+        texts.clear();
+        texts.reserve(n.next_multiple_of(10));
         for first in (0..n as u32).step_by(10) {
             // The id's eight digits at once; its leading zeros are the low
             // bytes (at least one, as ids have at most seven digits),
@@ -372,6 +379,11 @@ impl IdTexts {
         }
         texts.truncate(n);
         Some(IdTexts(texts))
+    }
+
+    /// The buffer, for reuse.
+    pub(crate) fn into_vec(self) -> Vec<u64> {
+        self.0
     }
 
     /// Writes the text of `id` (below the `n` it was built for) to

@@ -8,6 +8,20 @@
 //! - [`Session`]: stable ids and bare references across calls.
 //! - [`pack_root`], [`encode_delta`], [`apply_delta`], [`respond`]: content
 //!   identity, deltas and the three-outcome protocol.
+//!
+//! # Fast paths
+//!
+//! - Encoding one payload after another (a binding answering requests): keep
+//!   one [`Encoder`]. It keeps the tables it builds between calls, so a call
+//!   allocates only its output. Any `Payload<S: AsRef<str>>` works; owned
+//!   payloads (a separate allocation for every string, as parsed from JSON)
+//!   are resolved by their text, and a `Payload<&str>` whose edges reuse the
+//!   symbols' own `&str` is resolved by address, without reading names.
+//! - Decoding: [`decode`] returns owned `Payload<String>`, whose strings
+//!   (two per edge for its endpoints alone) cost more to allocate and free
+//!   than the parse. Prefer [`decode_borrowed`] (borrows from the input) or,
+//!   when the result must own its text, [`decode_shared`] (`Arc<str>`, one
+//!   allocation per name).
 
 mod decode;
 mod decode_fast;

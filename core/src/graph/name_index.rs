@@ -18,7 +18,7 @@
 use super::token::NameHasher;
 use super::types::Symbol;
 use crate::hint::prefetch;
-use alloc::vec;
+
 use alloc::vec::Vec;
 
 /// How many insertions ahead the build loops prefetch.
@@ -27,6 +27,10 @@ const AHEAD: usize = 8;
 /// From this many symbols on, resolving by name prefetches every step of a
 /// lookup (see [`NameIndex::resolve_pairs`]).
 const DEEP_MIN: usize = 40_000;
+
+/// Up to this many pairs, [`NameIndex::resolve_pairs`] resolves them one by
+/// one without prefetching (everything it reads is in cache).
+const SMALL: usize = 256;
 
 /// `index` value of a free [`NameSlot`].
 const FREE: u32 = u32::MAX;
@@ -66,6 +70,14 @@ impl AddressSlot {
     };
 }
 
+/// The tables of a [`NameIndex`], kept by a reused encoder between calls.
+#[derive(Default)]
+pub(crate) struct Tables {
+    position_of: Vec<u32>,
+    by_name: Vec<NameSlot>,
+    by_address: Vec<AddressSlot>,
+}
+
 /// The index over a payload's symbol names.
 pub(crate) struct NameIndex<'a, S> {
     symbols: &'a [Symbol<S>],
@@ -81,15 +93,42 @@ pub(crate) struct NameIndex<'a, S> {
 
 impl<'a, S: AsRef<str>> NameIndex<'a, S> {
     /// An index that resolves nothing (for payloads without edges or locations).
+    #[cfg(test)]
     pub(crate) fn empty(symbols: &'a [Symbol<S>], hasher: NameHasher) -> NameIndex<'a, S> {
+        NameIndex::empty_in(symbols, hasher, Tables::default())
+    }
+
+    /// An empty index keeping `tables` (emptied) for later reuse.
+    pub(crate) fn empty_in(
+        symbols: &'a [Symbol<S>],
+        hasher: NameHasher,
+        tables: Tables,
+    ) -> NameIndex<'a, S> {
+        let Tables {
+            mut position_of,
+            mut by_name,
+            mut by_address,
+        } = tables;
+        position_of.clear();
+        by_name.clear();
+        by_address.clear();
         NameIndex {
             symbols,
-            position_of: Vec::new(),
-            by_name: Vec::new(),
-            by_address: Vec::new(),
+            position_of,
+            by_name,
+            by_address,
             mask: 0,
             shift: 63,
             hasher,
+        }
+    }
+
+    /// The tables, for reuse.
+    pub(crate) fn into_tables(self) -> Tables {
+        Tables {
+            position_of: self.position_of,
+            by_name: self.by_name,
+            by_address: self.by_address,
         }
     }
 
@@ -98,18 +137,30 @@ impl<'a, S: AsRef<str>> NameIndex<'a, S> {
     /// and whose names `hasher` hashes to `hashes` (in input order, as
     /// `emission_order` computes them while checking the names; names
     /// past the end of `hashes` are hashed here).
+    #[cfg(test)]
     pub(crate) fn build(
         symbols: &'a [Symbol<S>],
         order: &[u32],
         hasher: NameHasher,
         hashes: &[u64],
     ) -> NameIndex<'a, S> {
-        let mut index = NameIndex::empty(symbols, hasher);
+        NameIndex::build_in(symbols, order, hasher, hashes, Tables::default())
+    }
+
+    /// [`build`](Self::build) in `tables` (a buffer to reuse).
+    pub(crate) fn build_in(
+        symbols: &'a [Symbol<S>],
+        order: &[u32],
+        hasher: NameHasher,
+        hashes: &[u64],
+        tables: Tables,
+    ) -> NameIndex<'a, S> {
+        let mut index = NameIndex::empty_in(symbols, hasher, tables);
         let n = symbols.len();
         if n == 0 {
             return index;
         }
-        index.position_of = vec![0u32; n];
+        index.position_of.resize(n, 0);
         for (position, &i) in order.iter().enumerate() {
             if let Some(slot) = index.position_of.get_mut(i as usize) {
                 *slot = position as u32;
@@ -120,8 +171,8 @@ impl<'a, S: AsRef<str>> NameIndex<'a, S> {
         let size = n.saturating_mul(2).next_power_of_two().max(2);
         index.mask = size - 1;
         index.shift = 64 - size.trailing_zeros();
-        index.by_name = vec![NameSlot::FREE; size];
-        index.by_address = vec![AddressSlot::FREE; size];
+        index.by_name.resize(size, NameSlot::FREE);
+        index.by_address.resize(size, AddressSlot::FREE);
 
         // One pass in input order, where the symbols and their names are
         // read the way they usually sit in memory: hash the name, insert it
@@ -400,6 +451,21 @@ impl<'a, S: AsRef<str>> NameIndex<'a, S> {
         // Edges usually come grouped by source: a source with the text of
         // the pair before's (compared in cache) is neither hashed nor looked
         // up again.
+        if count <= SMALL {
+            // A small payload's tables and names sit in the first-level
+            // caches: no prefetching, no hashing ahead.
+            let mut source_position = None;
+            for j in 0..count {
+                let (source, target) = pair(j);
+                if j == 0 || !same_text(pair(j - 1).0.as_bytes(), source.as_bytes()) {
+                    source_position =
+                        self.find_by_name(source, self.hasher.hash(source.as_bytes()));
+                }
+                let target = self.find_by_name(target, self.hasher.hash(target.as_bytes()));
+                resolved(j, source_position, target)?;
+            }
+            return Ok(());
+        }
         const CHUNK: usize = 128;
         // Past this many symbols the tables and names outgrow the caches and
         // every step of a lookup is a miss worth asking for early; below it,
