@@ -196,6 +196,9 @@ pub struct StreamWriter<K: Sink> {
     /// For each open `## name` section (outermost first): whether a table has
     /// been closed directly inside it. Index 0 is the root object.
     scopes: Vec<bool>,
+    /// Members written so far in each open object (parallel to `scopes`),
+    /// held to `max_container_len` as a decoder holds them.
+    members: Vec<u64>,
     root: Root,
     /// Set when a sink write failed part-way through a line.
     poisoned: bool,
@@ -229,6 +232,7 @@ impl<K: Sink> StreamWriter<K> {
             counts: Vec::new(),
             table: None,
             scopes: vec![false],
+            members: vec![0],
             root: Root::Empty,
             poisoned: false,
             row_width: [NO_ROWS; 2],
@@ -283,6 +287,18 @@ impl<K: Sink> StreamWriter<K> {
         Ok(())
     }
 
+    /// Counts one more member of the current object, refusing it past
+    /// `max_container_len`. Called after every other check of the call, so
+    /// a refused call counts nothing.
+    fn add_member(&mut self) -> Result<()> {
+        let n = self.members.last().copied().unwrap_or(0) + 1;
+        self.check_len(n, "an object")?;
+        if let Some(last) = self.members.last_mut() {
+            *last = n;
+        }
+        Ok(())
+    }
+
     /// Refuses a section or inline array of more than `max_container_len` items.
     fn check_len(&self, len: u64, what: &str) -> Result<()> {
         if len > self.limits.max_container_len as u64 {
@@ -307,6 +323,7 @@ impl<K: Sink> StreamWriter<K> {
         self.check_object_line("field")?;
         let cell = scalar_cell(value, "field")?;
         check_cell(cell)?;
+        self.add_member()?;
         self.root = Root::Object;
         self.guard(|w| {
             w.indent()?;
@@ -327,6 +344,7 @@ impl<K: Sink> StreamWriter<K> {
         for v in values {
             check_cell(scalar_cell(v, "inline array element")?)?;
         }
+        self.add_member()?;
         self.root = Root::Object;
         self.guard(|w| {
             w.indent()?;
@@ -358,6 +376,7 @@ impl<K: Sink> StreamWriter<K> {
     pub fn begin_section(&mut self, name: &str) -> Result<()> {
         self.check_header("section")?;
         self.check_depth(self.scopes.len() + 1, "a section")?;
+        self.add_member()?;
         self.root = Root::Object;
         self.guard(|w| {
             w.indent()?;
@@ -367,6 +386,7 @@ impl<K: Sink> StreamWriter<K> {
             Ok(())
         })?;
         self.scopes.push(false);
+        self.members.push(0);
         Ok(())
     }
 
@@ -382,6 +402,7 @@ impl<K: Sink> StreamWriter<K> {
             return Err(state_error("end_section called with no open section"));
         }
         self.scopes.pop();
+        self.members.pop();
         Ok(())
     }
 
@@ -617,6 +638,9 @@ impl<K: Sink> StreamWriter<K> {
                     self.limits.max_fields
                 ),
             ));
+        }
+        if name.is_some() {
+            self.add_member()?;
         }
         let mut owned = Vec::with_capacity(fields.len());
         owned.extend(fields.iter().map(|f| String::from(*f)));
