@@ -141,6 +141,28 @@ struct OpenTable {
     kind: TableKind,
     /// Declared value fields (without a keyed map's key column).
     fields: Vec<String>,
+    /// Field name -> column, for wide tables (built once per table): a scan
+    /// of the fields per member of a row object is quadratic in its width.
+    index: Option<hashbrown::HashMap<String, usize>>,
+}
+
+/// Tables wider than this look row-object members up by hash.
+const WIDE_TABLE: usize = 16;
+
+impl OpenTable {
+    /// The column of field `name`.
+    fn column(&self, name: &str) -> Option<usize> {
+        match &self.index {
+            Some(index) => {
+                crate::ops::tick(1);
+                index.get(name).copied()
+            }
+            None => self.fields.iter().position(|f| {
+                crate::ops::tick(1);
+                f == name
+            }),
+        }
+    }
 }
 
 /// No cell slice is this long (a [`Cell`] is larger than a byte), so as a
@@ -199,6 +221,9 @@ pub struct StreamWriter<K: Sink> {
     /// Members written so far in each open object (parallel to `scopes`),
     /// held to `max_container_len` as a decoder holds them.
     members: Vec<u64>,
+    /// For a row object out of declared order: the member in each column
+    /// (reused, so rows allocate nothing once it has grown).
+    column_member: Vec<usize>,
     root: Root,
     /// Set when a sink write failed part-way through a line.
     poisoned: bool,
@@ -233,6 +258,7 @@ impl<K: Sink> StreamWriter<K> {
             table: None,
             scopes: vec![false],
             members: vec![0],
+            column_member: Vec::new(),
             root: Root::Empty,
             poisoned: false,
             row_width: [NO_ROWS; 2],
@@ -595,9 +621,11 @@ impl<K: Sink> StreamWriter<K> {
 
     fn check_object_row(&self, kind: TableKind, object: &Map) -> Result<()> {
         self.check_row(kind, self.table.as_ref().map_or(0, |t| t.fields.len()))?;
-        let fields = self.table.as_ref().map_or(&[][..], |t| &t.fields[..]);
+        let Some(table) = &self.table else {
+            return Ok(());
+        };
         for (key, value) in object.iter() {
-            if !fields.iter().any(|f| f == key) {
+            if table.column(key).is_none() {
                 return Err(Error::new(
                     ErrorKind::InvalidInput,
                     format!(
@@ -679,9 +707,21 @@ impl<K: Sink> StreamWriter<K> {
         self.row_width = [NO_ROWS; 2];
         self.row_width[kind as usize] = fields.len();
         self.row_indent = 2 * (self.scopes.len() - 1);
+        // Room for the member map of out-of-order row objects, so that rows
+        // allocate nothing.
+        self.column_member.clear();
+        self.column_member.reserve(owned.len());
+        let index = (owned.len() > WIDE_TABLE).then(|| {
+            owned
+                .iter()
+                .enumerate()
+                .map(|(i, f)| (f.clone(), i))
+                .collect()
+        });
         self.table = Some(OpenTable {
             kind,
             fields: owned,
+            index,
         });
         Ok(())
     }
@@ -827,19 +867,53 @@ impl<K: Sink> StreamWriter<K> {
     }
 
     fn write_object_cells(&mut self, object: &Map) -> Result<()> {
-        let width = self.table.as_ref().map_or(0, |t| t.fields.len());
+        let members = object.as_slice();
+        let Some(table) = self.table.as_ref() else {
+            return Ok(());
+        };
+        let width = table.fields.len();
+        // Members in declared order are read in place; any other order maps
+        // each member to its column once (hashed for a wide table), never a
+        // scan of the object per column. The map is reused across rows.
+        let aligned = members.len() == width
+            && members
+                .iter()
+                .zip(&table.fields)
+                .all(|((k, _), f)| k.as_str() == f);
+        let mut column_member = core::mem::take(&mut self.column_member);
+        if !aligned {
+            column_member.clear();
+            column_member.resize(width, usize::MAX);
+            for (m, (key, _)) in members.iter().enumerate() {
+                if let Some(c) = table.column(key) {
+                    column_member[c] = m;
+                }
+            }
+        }
+        let mut result: Result<()> = Ok(());
         for i in 0..width {
-            // Re-borrow per cell: writing needs `&mut self.out`.
-            let cell = match self.table.as_ref().and_then(|t| object.get(&t.fields[i])) {
-                Some(v) => Cell::from_value(v).unwrap_or(Cell::Null),
+            let value = if aligned {
+                members.get(i)
+            } else {
+                column_member.get(i).and_then(|&m| members.get(m))
+            };
+            let cell = match value {
+                Some((_, v)) => Cell::from_value(v).unwrap_or(Cell::Null),
                 None => Cell::Missing,
             };
             if i > 0 {
-                self.out.write_bytes(b"|")?;
+                if let Err(e) = self.out.write_bytes(b"|") {
+                    result = Err(e.into());
+                    break;
+                }
             }
-            self.write_cell(cell)?;
+            if let Err(e) = self.write_cell(cell) {
+                result = Err(e);
+                break;
+            }
         }
-        Ok(())
+        self.column_member = column_member;
+        result
     }
 
     #[inline]
