@@ -28,6 +28,19 @@ cargo run -q -p gcf-spec-tests --bin gcf-conformance
 step "no_std and wasm32 builds of gcf-core"
 bash scripts/check-nostd.sh
 
+# The portable fallbacks of the SSE2 scans, compiled on x86-64 by a cfg and
+# tested directly (their own target directory: different flags).
+step "gcf-core unit tests on the portable (non-SSE2) paths"
+RUSTFLAGS="--cfg gcf_portable" cargo test -q -p gcf-core --lib --target-dir target/portable
+
+step "Miri on the unit tests that reach unsafe code"
+bash scripts/miri.sh
+
+# A short run of every fuzz target (seeded from the conformance suite); the
+# long campaign is `bash scripts/fuzz.sh` (see fuzz/README.md).
+step "fuzz smoke (every cargo-fuzz target, ${FUZZ_SMOKE_SECONDS:-20} s each)"
+FUZZ_SECONDS="${FUZZ_SMOKE_SECONDS:-20}" bash scripts/fuzz.sh
+
 if [ -x scripts/test-ffi.sh ] || [ -f scripts/test-ffi.sh ]; then
   step "C ABI (libgcf) and Go bindings"
   bash scripts/test-ffi.sh

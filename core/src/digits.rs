@@ -160,7 +160,7 @@ pub(crate) fn eight_digits(n: u32) -> u64 {
 /// x86-64 both go through one SSE2 register, sixteen-bit lanes split into
 /// hundreds and then tens with one multiply each for all digits, about half
 /// the instructions of two scalar conversions.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(gcf_portable)))]
 #[inline(always)]
 pub(crate) fn eight_digits_pair(a: u32, b: u32) -> (u64, u64) {
     use core::arch::x86_64::{
@@ -197,7 +197,7 @@ pub(crate) fn eight_digits_pair(a: u32, b: u32) -> (u64, u64) {
 }
 
 /// [`eight_digits_pair`] elsewhere.
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(any(not(target_arch = "x86_64"), gcf_portable))]
 #[inline(always)]
 pub(crate) fn eight_digits_pair(a: u32, b: u32) -> (u64, u64) {
     (eight_digits(a), eight_digits(b))

@@ -147,6 +147,26 @@ fn encoders_and_decoders_are_near_linear_on_adversarial_shapes() {
         let v = Value::Object(wide);
         count(|| round_trip(&v))
     });
+    // The generic stream writer's row objects: wide, in order and reversed.
+    near_linear("stream writer, wide row objects", |n| {
+        let names: Vec<String> = (0..n).map(|i| format!("k{i}")).collect();
+        let fields: Vec<&str> = names.iter().map(String::as_str).collect();
+        let forward = record(n, |i| format!("k{i}"));
+        let reversed = record(n, |i| format!("k{}", n - 1 - i));
+        count(|| {
+            let options = generic::StreamOptions::new();
+            let mut w = generic::StreamWriter::new(String::new(), options).unwrap();
+            w.begin_table(Some("t"), &fields).unwrap();
+            w.row_object(&forward).unwrap();
+            w.row_object(&reversed).unwrap();
+            w.end_table().unwrap();
+            let text = w.finish().unwrap();
+            assert_eq!(
+                generic::decode(&text).unwrap().as_object().unwrap().len(),
+                1
+            );
+        })
+    });
     // Many distinct labels: graph kinds, provenances and edge types.
     near_linear("graph with distinct labels", |n| {
         let names: Vec<String> = (0..n).map(|i| format!("pkg.S{i}")).collect();

@@ -654,3 +654,80 @@ fn generic_stream_writer_never_writes_what_its_decoder_refuses() {
     let text = w.finish().unwrap();
     assert!(generic::decode(&text).is_ok());
 }
+
+/// Found by the `deltas` fuzz target: a payload with two `## edges`
+/// sections repeats an edge, and the delta `diff` made from it failed to
+/// apply. A snapshot that repeats a symbol or an edge now has no delta
+/// (`diff` refuses it, `respond` answers in full).
+#[test]
+fn graph_diff_refuses_multisets_and_respond_sends_full() {
+    let text = "GCF profile=graph\n## targets\n@0 fn a 0.95 lsp\n@1 fn b 0.90 lsp\n## edges [?]\n@0<@1 calls\n\
+                ## edges [?]\n@0<@1 calls\n";
+    let p = graph::decode(text).unwrap();
+    assert_eq!(p.edges.len(), 2);
+    let base = graph::Snapshot {
+        symbols: p.symbols.clone(),
+        edges: p.edges.clone(),
+    };
+    let empty = graph::Snapshot::default();
+    assert_eq!(
+        graph::diff(&base, &empty, "t").unwrap_err().kind(),
+        ErrorKind::InvalidInput
+    );
+    assert_eq!(
+        graph::diff(&empty, &base, "t").unwrap_err().kind(),
+        ErrorKind::InvalidInput
+    );
+    let root = base.pack_root().unwrap();
+    let current = graph::Payload {
+        tool: "t".to_string(),
+        ..graph::Payload::default()
+    };
+    let outcome = graph::respond(Some(&root), Some(&base), &current).unwrap();
+    assert!(matches!(outcome, graph::Outcome::Full(_)));
+    // Without repeats the delta applies and verifies.
+    let set = graph::Snapshot {
+        symbols: p.symbols.clone(),
+        edges: p.edges[..1].to_vec(),
+    };
+    let d = graph::diff(&set, &empty, "t").unwrap();
+    let applied = graph::apply_delta(&set, &graph::encode_delta(&d).unwrap()).unwrap();
+    assert_eq!(applied.pack_root().unwrap(), empty.pack_root().unwrap());
+}
+
+/// Found by the `stream_writers` fuzz target: eight `key=value` lines under
+/// `max_container_len: 1` were written, then refused by the decoder. Object
+/// members count toward the limit in the writer too.
+#[test]
+fn generic_stream_writer_counts_object_members() {
+    use generic::{StreamOptions, StreamWriter, Value};
+    let limits = Limits {
+        max_container_len: 2,
+        ..Limits::default()
+    };
+    let mut w = StreamWriter::new(String::new(), StreamOptions::new())
+        .unwrap()
+        .limits(limits);
+    w.field("a", &Value::Null).unwrap();
+    w.begin_section("s").unwrap();
+    w.field("x", &Value::Int(1)).unwrap();
+    w.inline_array("y", &[Value::Int(1)]).unwrap();
+    assert_eq!(
+        w.field("z", &Value::Null).unwrap_err().kind(),
+        ErrorKind::LimitExceeded
+    );
+    w.end_section().unwrap();
+    assert_eq!(
+        w.field("b", &Value::Null).unwrap_err().kind(),
+        ErrorKind::LimitExceeded
+    );
+    assert_eq!(
+        w.begin_table(Some("t"), &["c"]).unwrap_err().kind(),
+        ErrorKind::LimitExceeded
+    );
+    let text = w.finish().unwrap();
+    assert!(
+        generic::Decoder::new().limits(limits).decode(&text).is_ok(),
+        "{text}"
+    );
+}

@@ -335,6 +335,54 @@ mod tests {
         }
     }
 
+    /// The representation `same_text` relies on (compact_str 0.10.0, pinned
+    /// exactly in the workspace): a heap key's first word is its text's
+    /// address and its second the length; an inline key's words hold its
+    /// bytes from the first, zero-filled to the last byte, which carries the
+    /// length marker; so equal inline text gives equal words however the key
+    /// was built. Any change fails here, loudly, before `same_text` can
+    /// answer wrongly.
+    #[test]
+    fn compact_str_layout_is_what_same_text_assumes() {
+        const WORD: usize = core::mem::size_of::<usize>();
+        let layout_changed = "compact_str's layout changed: Key::same_text is unsound; \
+                              re-derive it or remove the trick before upgrading";
+        let heap = Key::from("a key long enough to live on the heap");
+        assert!(heap.is_heap_allocated(), "{layout_changed}");
+        let words = heap.repr_words();
+        assert_eq!(
+            words[0],
+            heap.as_str().as_ptr() as usize,
+            "{layout_changed}"
+        );
+        assert_eq!(words[1], heap.len(), "{layout_changed}");
+        for len in 0..=CAP {
+            let text = ascii(len);
+            let a = Key::from(text.as_str());
+            let b = Key::from(String::from(text.as_str()));
+            let c = Key::from(Cow::<str>::Owned(text.clone()));
+            assert!(!a.is_heap_allocated(), "{layout_changed}");
+            assert_eq!(a.repr_words(), b.repr_words(), "{layout_changed}: {len}");
+            assert_eq!(a.repr_words(), c.repr_words(), "{layout_changed}: {len}");
+            let bytes: alloc::vec::Vec<u8> = a
+                .repr_words()
+                .iter()
+                .flat_map(|w| w.to_ne_bytes())
+                .collect();
+            assert_eq!(
+                &bytes[..len],
+                text.as_bytes(),
+                "{layout_changed}: inline text first"
+            );
+            if len + 1 < 3 * WORD {
+                assert!(
+                    bytes[len..3 * WORD - 1].iter().all(|&x| x == 0),
+                    "{layout_changed}: zero fill"
+                );
+            }
+        }
+    }
+
     /// `same_text` agrees with text equality for every form a key takes:
     /// inline at every length, heap (equal text in two allocations, and
     /// one allocation shared by a clone), built from `&str` or `String`.

@@ -430,7 +430,7 @@ unsafe fn copy_plainly_bare(line: &mut Line<'_>, pos: usize, src: &[u8]) -> bool
 /// become one byte, and so do `[` and `{` (never quoted, so a false alarm:
 /// it only sends a rare string to [`needs_quote`]), which saves a compare;
 /// the C0 controls that land on `"` or `,` are caught by the low test.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(gcf_portable)))]
 #[inline(always)]
 fn classified_lanes(x: core::arch::x86_64::__m128i) -> core::arch::x86_64::__m128i {
     use core::arch::x86_64::{_mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_or_si128, _mm_set1_epi8};
@@ -450,7 +450,7 @@ fn classified_lanes(x: core::arch::x86_64::__m128i) -> core::arch::x86_64::__m12
 
 /// Whether any of the sixteen bytes of `lo` and `hi` (little-endian) is one
 /// [`copy_plainly_bare`] looks for.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(gcf_portable)))]
 #[inline(always)]
 fn pair_classified(lo: u64, hi: u64) -> bool {
     use core::arch::x86_64::{_mm_movemask_epi8, _mm_set_epi64x};
@@ -459,7 +459,7 @@ fn pair_classified(lo: u64, hi: u64) -> bool {
 }
 
 /// [`pair_classified`] over thirty-two bytes, with one mask extract.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(gcf_portable)))]
 #[inline(always)]
 fn quad_classified(a: u64, b: u64, c: u64, d: u64) -> bool {
     use core::arch::x86_64::{_mm_movemask_epi8, _mm_or_si128, _mm_set_epi64x};
@@ -472,21 +472,21 @@ fn quad_classified(a: u64, b: u64, c: u64, d: u64) -> bool {
 }
 
 /// [`pair_classified`] elsewhere.
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(any(not(target_arch = "x86_64"), gcf_portable))]
 #[inline(always)]
 fn pair_classified(lo: u64, hi: u64) -> bool {
     pair_classified_portable(lo, hi)
 }
 
 /// [`quad_classified`] elsewhere.
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(any(not(target_arch = "x86_64"), gcf_portable))]
 #[inline(always)]
 fn quad_classified(a: u64, b: u64, c: u64, d: u64) -> bool {
     pair_classified_portable(a, b) | pair_classified_portable(c, d)
 }
 
 /// The portable form of [`pair_classified`] (and its test oracle).
-#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+#[cfg_attr(all(target_arch = "x86_64", not(gcf_portable)), allow(dead_code))]
 #[inline]
 fn pair_classified_portable(lo: u64, hi: u64) -> bool {
     lo.to_le_bytes()

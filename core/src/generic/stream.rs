@@ -165,6 +165,28 @@ struct OpenTable {
     kind: TableKind,
     /// Declared value fields (without a keyed map's key column).
     fields: Vec<String>,
+    /// Field name -> column, for wide tables (built once per table): a scan
+    /// of the fields per member of a row object is quadratic in its width.
+    index: Option<hashbrown::HashMap<String, usize>>,
+}
+
+/// Tables wider than this look row-object members up by hash.
+const WIDE_TABLE: usize = 16;
+
+impl OpenTable {
+    /// The column of field `name`.
+    fn column(&self, name: &str) -> Option<usize> {
+        match &self.index {
+            Some(index) => {
+                crate::ops::tick(1);
+                index.get(name).copied()
+            }
+            None => self.fields.iter().position(|f| {
+                crate::ops::tick(1);
+                f == name
+            }),
+        }
+    }
 }
 
 /// No cell slice is this long (a [`Cell`] is larger than a byte), so as a
@@ -220,6 +242,12 @@ pub struct StreamWriter<K: Sink> {
     /// For each open `## name` section (outermost first): whether a table has
     /// been closed directly inside it. Index 0 is the root object.
     scopes: Vec<bool>,
+    /// Members written so far in each open object (parallel to `scopes`),
+    /// held to `max_container_len` as a decoder holds them.
+    members: Vec<u64>,
+    /// For a row object out of declared order: the member in each column
+    /// (reused, so rows allocate nothing once it has grown).
+    column_member: Vec<usize>,
     root: Root,
     /// Set when a sink write failed part-way through a line.
     poisoned: bool,
@@ -253,6 +281,8 @@ impl<K: Sink> StreamWriter<K> {
             counts: Vec::new(),
             table: None,
             scopes: vec![false],
+            members: vec![0],
+            column_member: Vec::new(),
             root: Root::Empty,
             poisoned: false,
             row_width: [NO_ROWS; 2],
@@ -307,6 +337,18 @@ impl<K: Sink> StreamWriter<K> {
         Ok(())
     }
 
+    /// Counts one more member of the current object, refusing it past
+    /// `max_container_len`. Called after every other check of the call, so
+    /// a refused call counts nothing.
+    fn add_member(&mut self) -> Result<()> {
+        let n = self.members.last().copied().unwrap_or(0) + 1;
+        self.check_len(n, "an object")?;
+        if let Some(last) = self.members.last_mut() {
+            *last = n;
+        }
+        Ok(())
+    }
+
     /// Refuses a section or inline array of more than `max_container_len` items.
     fn check_len(&self, len: u64, what: &str) -> Result<()> {
         if len > self.limits.max_container_len as u64 {
@@ -331,6 +373,7 @@ impl<K: Sink> StreamWriter<K> {
         self.check_object_line("field")?;
         let cell = scalar_cell(value, "field")?;
         check_cell(cell)?;
+        self.add_member()?;
         self.root = Root::Object;
         self.guard(|w| {
             w.indent()?;
@@ -351,6 +394,7 @@ impl<K: Sink> StreamWriter<K> {
         for v in values {
             check_cell(scalar_cell(v, "inline array element")?)?;
         }
+        self.add_member()?;
         self.root = Root::Object;
         self.guard(|w| {
             w.indent()?;
@@ -382,6 +426,7 @@ impl<K: Sink> StreamWriter<K> {
     pub fn begin_section(&mut self, name: &str) -> Result<()> {
         self.check_header("section")?;
         self.check_depth(self.scopes.len() + 1, "a section")?;
+        self.add_member()?;
         self.root = Root::Object;
         self.guard(|w| {
             w.indent()?;
@@ -391,6 +436,7 @@ impl<K: Sink> StreamWriter<K> {
             Ok(())
         })?;
         self.scopes.push(false);
+        self.members.push(0);
         Ok(())
     }
 
@@ -406,6 +452,7 @@ impl<K: Sink> StreamWriter<K> {
             return Err(state_error("end_section called with no open section"));
         }
         self.scopes.pop();
+        self.members.pop();
         Ok(())
     }
 
@@ -596,9 +643,11 @@ impl<K: Sink> StreamWriter<K> {
 
     fn check_object_row(&self, kind: TableKind, object: &Map) -> Result<()> {
         self.check_row(kind, self.table.as_ref().map_or(0, |t| t.fields.len()))?;
-        let fields = self.table.as_ref().map_or(&[][..], |t| &t.fields[..]);
+        let Some(table) = &self.table else {
+            return Ok(());
+        };
         for (key, value) in object.iter() {
-            if !fields.iter().any(|f| f == key) {
+            if table.column(key).is_none() {
                 return Err(Error::new(
                     ErrorKind::InvalidInput,
                     format!(
@@ -640,6 +689,9 @@ impl<K: Sink> StreamWriter<K> {
                 ),
             ));
         }
+        if name.is_some() {
+            self.add_member()?;
+        }
         let mut owned = Vec::with_capacity(fields.len());
         owned.extend(fields.iter().map(|f| String::from(*f)));
         let label = (kind == TableKind::KeyedMap).then(|| key_label(fields));
@@ -677,9 +729,21 @@ impl<K: Sink> StreamWriter<K> {
         self.row_width = [NO_ROWS; 2];
         self.row_width[kind as usize] = fields.len();
         self.row_indent = 2 * (self.scopes.len() - 1);
+        // Room for the member map of out-of-order row objects, so that rows
+        // allocate nothing.
+        self.column_member.clear();
+        self.column_member.reserve(owned.len());
+        let index = (owned.len() > WIDE_TABLE).then(|| {
+            owned
+                .iter()
+                .enumerate()
+                .map(|(i, f)| (f.clone(), i))
+                .collect()
+        });
         self.table = Some(OpenTable {
             kind,
             fields: owned,
+            index,
         });
         Ok(())
     }
@@ -825,19 +889,53 @@ impl<K: Sink> StreamWriter<K> {
     }
 
     fn write_object_cells(&mut self, object: &Map) -> Result<()> {
-        let width = self.table.as_ref().map_or(0, |t| t.fields.len());
+        let members = object.as_slice();
+        let Some(table) = self.table.as_ref() else {
+            return Ok(());
+        };
+        let width = table.fields.len();
+        // Members in declared order are read in place; any other order maps
+        // each member to its column once (hashed for a wide table), never a
+        // scan of the object per column. The map is reused across rows.
+        let aligned = members.len() == width
+            && members
+                .iter()
+                .zip(&table.fields)
+                .all(|((k, _), f)| k.as_str() == f);
+        let mut column_member = core::mem::take(&mut self.column_member);
+        if !aligned {
+            column_member.clear();
+            column_member.resize(width, usize::MAX);
+            for (m, (key, _)) in members.iter().enumerate() {
+                if let Some(c) = table.column(key) {
+                    column_member[c] = m;
+                }
+            }
+        }
+        let mut result: Result<()> = Ok(());
         for i in 0..width {
-            // Re-borrow per cell: writing needs `&mut self.out`.
-            let cell = match self.table.as_ref().and_then(|t| object.get(&t.fields[i])) {
-                Some(v) => Cell::from_value(v).unwrap_or(Cell::Null),
+            let value = if aligned {
+                members.get(i)
+            } else {
+                column_member.get(i).and_then(|&m| members.get(m))
+            };
+            let cell = match value {
+                Some((_, v)) => Cell::from_value(v).unwrap_or(Cell::Null),
                 None => Cell::Missing,
             };
             if i > 0 {
-                self.out.write_bytes(b"|")?;
+                if let Err(e) = self.out.write_bytes(b"|") {
+                    result = Err(e.into());
+                    break;
+                }
             }
-            self.write_cell(cell)?;
+            if let Err(e) = self.write_cell(cell) {
+                result = Err(e);
+                break;
+            }
         }
-        Ok(())
+        self.column_member = column_member;
+        result
     }
 
     #[inline]

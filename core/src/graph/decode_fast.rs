@@ -85,7 +85,7 @@ const HIGHS: u64 = 0x8080_8080_8080_8080;
 /// names are most of a node line's bytes and usually longer than 32.
 #[inline(always)]
 pub(super) fn field_end(b: &[u8], mut p: usize) -> usize {
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", not(gcf_portable)))]
     while let Some(chunk) = b.get(p..p + 16) {
         let mask = field_stops16(chunk);
         if mask != 0 {
@@ -112,7 +112,7 @@ pub(super) fn field_end(b: &[u8], mut p: usize) -> usize {
 /// A bit per byte of `chunk` (16 bytes), set where the byte is not
 /// printable ASCII (see [`field_end`]): adding 0x5f moves `0x21..=0x7e` to
 /// `0x80..=0xdd`, which as signed bytes are exactly those below -34.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(gcf_portable)))]
 #[inline(always)]
 fn field_stops16(chunk: &[u8]) -> u32 {
     use core::arch::x86_64::{
@@ -786,7 +786,7 @@ mod tests {
         assert_eq!(field_end(b"", 0), 0);
     }
 
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", not(gcf_portable)))]
     #[test]
     fn field_stops16_flags_exactly_the_bytes_outside_printable_ascii() {
         for c in 0..=255u8 {

@@ -465,7 +465,34 @@ pub fn apply_decoded_delta(base: &Snapshot, delta: &Delta) -> Result<Snapshot, E
     Ok(result)
 }
 
+/// Whether a snapshot repeats a symbol identity (kind in full form, name) or
+/// an edge: a multiset, which no delta reproduces, since applying one
+/// removes every copy and adds one (spec §10.4 rejects duplicate operations).
+fn has_duplicates(snapshot: &Snapshot) -> bool {
+    let mut symbols = HashSet::with_capacity(snapshot.symbols.len());
+    let mut edges = HashSet::with_capacity(snapshot.edges.len());
+    !(snapshot
+        .symbols
+        .iter()
+        .all(|s| symbols.insert((expand_kind(&s.kind), s.qualified_name.as_str())))
+        && snapshot
+            .edges
+            .iter()
+            .all(|e| edges.insert((e.source.as_str(), e.target.as_str(), e.edge_type.as_str()))))
+}
+
+/// The error for snapshots [`has_duplicates`] finds.
+fn multiset_error() -> Error {
+    Error::new(
+        ErrorKind::InvalidInput,
+        "a snapshot repeats a symbol or an edge; no delta reproduces it, so send it in full",
+    )
+}
+
 /// The difference between two snapshots, as a delta with both roots set.
+/// Snapshots that repeat a symbol or an edge are refused with
+/// [`ErrorKind::InvalidInput`]: no delta reproduces a multiset, and a delta
+/// `diff` returns always applies and verifies.
 ///
 /// ```
 /// use gcf_core::graph::{diff, apply_decoded_delta, Snapshot, Symbol};
@@ -476,6 +503,10 @@ pub fn apply_decoded_delta(base: &Snapshot, delta: &Delta) -> Result<Snapshot, E
 /// # Ok::<(), gcf_core::Error>(())
 /// ```
 pub fn diff(base: &Snapshot, new: &Snapshot, tool: &str) -> Result<Delta, Error> {
+    // A delta that applies must verify (issue 21): refuse what it cannot carry.
+    if has_duplicates(base) || has_duplicates(new) {
+        return Err(multiset_error());
+    }
     // A symbol is unchanged only if every field that enters the pack root is.
     // In the pack root's terms: the abbreviated kind, and zero of either sign.
     let record = |s: &Symbol| {
@@ -593,6 +624,9 @@ pub fn respond(
     else {
         return Ok(Outcome::Full(full));
     };
+    if has_duplicates(base) || has_duplicates(&snapshot) {
+        return Ok(Outcome::Full(full));
+    }
     let mut delta = diff(base, &snapshot, tool)?;
     let draft = encode_delta(&delta)?;
     delta.delta_tokens = estimate_tokens(&draft);

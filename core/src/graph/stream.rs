@@ -682,10 +682,10 @@ fn put_printable(out: &mut [u8], at: usize, name: &[u8]) -> (usize, bool) {
 
 /// Whether all the sixteen-byte chunks added so far are printable ASCII:
 /// two SSE2 compares and an AND per chunk, one mask extract at the end.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(gcf_portable)))]
 struct Printable(core::arch::x86_64::__m128i);
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(gcf_portable)))]
 impl Printable {
     #[inline(always)]
     fn new() -> Printable {
@@ -718,10 +718,10 @@ impl Printable {
 }
 
 /// [`Printable`] elsewhere: a byte-wise test on words, its bad bits ORed.
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(any(not(target_arch = "x86_64"), gcf_portable))]
 struct Printable(u64);
 
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(any(not(target_arch = "x86_64"), gcf_portable))]
 impl Printable {
     #[inline(always)]
     fn new() -> Printable {
@@ -744,7 +744,7 @@ impl Printable {
 /// when `b >= 0x21` and `b + 0x01` exactly when `b >= 0x7f`; a carry out of
 /// a byte only comes from a byte `>= 0xa1`, whose own top bit is already set,
 /// so carries never hide a bad byte (in any byte a carry reaches).
-#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+#[cfg_attr(all(target_arch = "x86_64", not(gcf_portable)), allow(dead_code))]
 #[inline(always)]
 fn non_printable_bits(x: u128) -> u64 {
     const ONES: u64 = 0x0101_0101_0101_0101;

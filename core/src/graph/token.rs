@@ -85,7 +85,7 @@ fn has_non_printable_ascii(bytes: &[u8]) -> bool {
 
 /// Whether any of the sixteen bytes of `lo` and `hi` (little-endian) is
 /// outside `0x21..=0x7e`: two SSE2 compares and one mask extract.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(gcf_portable)))]
 #[inline(always)]
 fn pair_non_printable(lo: u64, hi: u64) -> bool {
     use core::arch::x86_64::{
@@ -104,14 +104,14 @@ fn pair_non_printable(lo: u64, hi: u64) -> bool {
 }
 
 /// [`pair_non_printable`] elsewhere.
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(any(not(target_arch = "x86_64"), gcf_portable))]
 #[inline(always)]
 fn pair_non_printable(lo: u64, hi: u64) -> bool {
     pair_non_printable_portable(lo, hi)
 }
 
 /// The portable form of [`pair_non_printable`] (and its test oracle).
-#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+#[cfg_attr(all(target_arch = "x86_64", not(gcf_portable)), allow(dead_code))]
 #[inline(always)]
 fn pair_non_printable_portable(lo: u64, hi: u64) -> bool {
     const ONES: u64 = 0x0101_0101_0101_0101;

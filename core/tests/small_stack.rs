@@ -1,0 +1,123 @@
+//! Values at the default depth limit decode, encode and drop on a 1 MiB
+//! thread stack (issue 21): the recursion per nesting level stays small
+//! enough that a hostile payload at the limit cannot overflow a modest
+//! stack, in a debug build too. Each shape also checks that one level more
+//! is refused with `limit_exceeded` rather than recursing further.
+
+use gcf_core::generic::{self, Map, Value};
+use gcf_core::{ErrorKind, Limits};
+
+const STACK: usize = 1 << 20;
+
+fn on_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new()
+        .stack_size(STACK)
+        .spawn(f)
+        .expect("spawn")
+        .join()
+        .expect("no stack overflow on a 1 MiB stack")
+}
+
+/// A chain `depth` containers deep: objects, arrays of one item, tables
+/// (arrays of one object), keyed maps, in turn by `shape`.
+fn chain(depth: usize, shape: usize) -> Value {
+    let mut v = Value::Int(1);
+    let mut level = 1; // v becomes a container at each step
+    while level <= depth {
+        let mut m = Map::new();
+        match (shape + level) % 4 {
+            0 => {
+                m.push_unique("a", v);
+                v = Value::Object(m);
+                level += 1;
+            }
+            1 => {
+                v = Value::Array(vec![v, Value::Int(2)]);
+                level += 1;
+            }
+            // A table of two rows, the deep value in the first only.
+            2 if level < depth => {
+                m.push_unique("a", v);
+                m.push_unique("b", Value::Int(3));
+                let mut other = Map::new();
+                other.push_unique("b", Value::Int(4));
+                v = Value::Array(vec![Value::Object(m), Value::Object(other)]);
+                level += 2;
+            }
+            // A keyed map of two members, the deep value in the first only.
+            _ if level < depth => {
+                let mut inner = Map::new();
+                inner.push_unique("a", v);
+                inner.push_unique("b", Value::Int(3));
+                let mut other = Map::new();
+                other.push_unique("b", Value::Int(4));
+                m.push_unique("k1", Value::Object(inner));
+                m.push_unique("k2", Value::Object(other));
+                v = Value::Object(m);
+                level += 2;
+            }
+            _ => {
+                m.push_unique("a", v);
+                v = Value::Object(m);
+                level += 1;
+            }
+        }
+    }
+    v
+}
+
+fn depth_of(v: &Value) -> usize {
+    match v {
+        Value::Object(m) => 1 + m.values().map(depth_of).max().unwrap_or(0),
+        Value::Array(a) => 1 + a.iter().map(depth_of).max().unwrap_or(0),
+        _ => 0,
+    }
+}
+
+#[test]
+fn values_at_the_depth_limit_fit_a_one_mebibyte_stack() {
+    let limit = Limits::default().max_depth;
+    for shape in 0..4 {
+        let value = chain(limit, shape);
+        assert_eq!(depth_of(&value), limit, "shape {shape}");
+        let text = generic::encode(&value).unwrap();
+        let (back_ok, re_encoded) = on_small_stack(move || {
+            let back = generic::decode(&text).unwrap();
+            let again = generic::encode(&back).unwrap();
+            let ok = again == text;
+            drop(back);
+            (ok, again.len())
+        });
+        assert!(back_ok && re_encoded > 0, "shape {shape}");
+        // One level deeper is refused on both sides, on the small stack too.
+        let deeper = chain(limit + 1, shape);
+        let over = generic::Encoder::new()
+            .limits(Limits {
+                max_depth: limit + 1,
+                ..Limits::default()
+            })
+            .encode(&deeper)
+            .unwrap();
+        let kinds = on_small_stack(move || {
+            let decoded = generic::decode(&over).map(|_| ()).map_err(|e| e.kind());
+            let encoded = generic::encode(&deeper).map(|_| ()).map_err(|e| e.kind());
+            (decoded, encoded)
+        });
+        assert_eq!(
+            kinds,
+            (Err(ErrorKind::LimitExceeded), Err(ErrorKind::LimitExceeded)),
+            "shape {shape}"
+        );
+    }
+}
+
+#[test]
+fn deep_json_bridges_fit_a_one_mebibyte_stack() {
+    let value = chain(Limits::default().max_depth, 0);
+    on_small_stack(move || {
+        let json = generic::to_json(&value);
+        let back = generic::from_json(&json).unwrap();
+        assert!(back == value);
+        drop(json);
+    });
+}

@@ -1,0 +1,44 @@
+//! The C ABI entry points on arbitrary bytes: decode, encode (of JSON),
+//! pack roots and delta application, with every output buffer and error
+//! freed. A panic must never cross the boundary; a result is a status.
+#![no_main]
+
+use gcf::*;
+use libfuzzer_sys::fuzz_target;
+
+fn run(f: impl FnOnce(*mut gcf_buf, *mut *mut gcf_error) -> gcf_status) {
+    let mut out = gcf_buf {
+        ptr: std::ptr::null_mut(),
+        len: 0,
+    };
+    let mut err: *mut gcf_error = std::ptr::null_mut();
+    let _ = f(&mut out, &mut err);
+    // SAFETY: `out` and `err` were filled by the call (or left empty/NULL).
+    unsafe {
+        if !err.is_null() {
+            let _ = gcf_error_category(err);
+            let _ = gcf_error_line(err);
+            gcf_error_free(err);
+        }
+        gcf_buf_free(&mut out);
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    let (p, n) = (data.as_ptr(), data.len());
+    let split = data.first().map_or(0, |&b| usize::from(b)).min(n);
+    let (a, b) = data.split_at(split);
+    // SAFETY: every pointer is valid for its length, outputs are locals.
+    unsafe {
+        run(|o, e| gcf_graph_decode(p, n, o, e));
+        run(|o, e| gcf_generic_decode(p, n, o, e));
+        run(|o, e| gcf_graph_encode(p, n, o, e));
+        run(|o, e| gcf_generic_encode(p, n, o, e));
+        run(|o, e| gcf_graph_pack_root(p, n, o, e));
+        run(|o, e| gcf_generic_pack_root(p, n, o, e));
+        run(|o, e| gcf_graph_apply_delta(a.as_ptr(), a.len(), b.as_ptr(), b.len(), o, e));
+        run(|o, e| gcf_generic_apply_delta(a.as_ptr(), a.len(), b.as_ptr(), b.len(), o, e));
+        // NULL inputs with a length are refused, not read.
+        run(|o, e| gcf_graph_decode(std::ptr::null(), n, o, e));
+    }
+});

@@ -1,0 +1,36 @@
+//! The generic decoder on arbitrary bytes: `decode` and `decode_bytes`
+//! agree (value, or error kind, line and column); whatever decodes encodes,
+//! decodes back to the same value, and re-encodes to the same text; the
+//! document decoder (identity fields) never panics.
+#![no_main]
+
+use gcf_core::generic;
+use gcf_fuzz::{position, same_value};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let by_bytes = generic::decode_bytes(data);
+    let Ok(text) = std::str::from_utf8(data) else {
+        assert!(by_bytes.is_err());
+        return;
+    };
+    let value = generic::decode(text);
+    match (&value, &by_bytes) {
+        (Ok(v), Ok(b)) => {
+            assert_eq!(v, b);
+            let encoded = generic::encode(v).expect("a decoded value encodes");
+            let back = generic::decode(&encoded).expect("encoded output decodes");
+            assert!(same_value(&back, v), "decode(encode(v)) == v\n{encoded}");
+            assert_eq!(
+                generic::encode(&back).unwrap(),
+                encoded,
+                "re-encoding is idempotent"
+            );
+        }
+        (Err(a), Err(b)) => assert_eq!(position(a), position(b)),
+        _ => panic!("decode and decode_bytes disagree"),
+    }
+    let _ = generic::Decoder::new()
+        .allow_identity_fields(true)
+        .decode_document(text);
+});
