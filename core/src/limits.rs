@@ -25,6 +25,34 @@ pub struct Limits {
     pub max_fields: usize,
     /// Bytes of input a decoder accepts (no normative minimum).
     pub max_input_len: usize,
+    /// The fixed part of a document's expansion budget, in bytes (no
+    /// normative minimum). Some text is written once and decoded into every
+    /// row: a constant column (spec §7.4.7) into each row of its table, a
+    /// group subheader's value (spec §7.4.8) into each row of its group, an
+    /// inline schema's constants into each positional body, and a field
+    /// name too long to store inline (longer than
+    /// [`Key::INLINE_CAPACITY`](crate::generic::Key::INLINE_CAPACITY)) into
+    /// each row as its key. A decoder counts the memory those copies take
+    /// row by row (a map entry per repeated value, plus its string's and
+    /// its long key's bytes) and fails with `limit_exceeded` at the row
+    /// where the document's total passes
+    /// `max_expansion + max_expansion_ratio × input length`
+    /// ([`Limits::expansion_budget`]). Without this bound, a 1 MiB constant
+    /// and a million two-byte rows would decode into a terabyte.
+    ///
+    /// The default (64 MiB) lets any document decode whose repeated values
+    /// take at most that much, whatever its size: 100,000 rows with five
+    /// short constants take about 30 MB.
+    pub max_expansion: usize,
+    /// The proportional part of the expansion budget (see
+    /// [`Limits::max_expansion`]): bytes of repeated values allowed per byte
+    /// of input. The default (64) is about what decoding plain cells costs
+    /// already (a one-byte cell and its delimiter become a 56-byte map entry
+    /// on 64-bit targets), so constants at most double the memory a decode
+    /// of that input could take anyway. It stays above realistic factored
+    /// tables: a million rows of a six-digit id and five short constants
+    /// need about 43 bytes per input byte.
+    pub max_expansion_ratio: usize,
 }
 
 impl Default for Limits {
@@ -35,12 +63,16 @@ impl Default for Limits {
             max_line_len: 64 * 1024 * 1024,
             max_fields: 65_536,
             max_input_len: usize::MAX,
+            max_expansion: 64 * 1024 * 1024,
+            max_expansion_ratio: 64,
         }
     }
 }
 
 impl Limits {
     /// The smallest limits a conforming implementation may impose (spec §12).
+    /// The spec sets no expansion bound; these keep the default one, as an
+    /// unbounded one would let a small input decode into any size.
     pub const fn spec_minimum() -> Limits {
         Limits {
             max_depth: 32,
@@ -48,7 +80,23 @@ impl Limits {
             max_line_len: 65_536,
             max_fields: 1_000,
             max_input_len: usize::MAX,
+            max_expansion: 64 * 1024 * 1024,
+            max_expansion_ratio: 64,
         }
+    }
+
+    /// The expansion budget (see [`Limits::max_expansion`]) of an input of
+    /// `input_len` bytes.
+    ///
+    /// ```
+    /// use gcf_core::Limits;
+    /// let l = Limits { max_expansion: 100, max_expansion_ratio: 2, ..Limits::default() };
+    /// assert_eq!(l.expansion_budget(10), 120);
+    /// assert_eq!(Limits::default().expansion_budget(usize::MAX), usize::MAX);
+    /// ```
+    pub const fn expansion_budget(&self, input_len: usize) -> usize {
+        self.max_expansion
+            .saturating_add(self.max_expansion_ratio.saturating_mul(input_len))
     }
 }
 

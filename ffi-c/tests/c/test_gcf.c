@@ -848,6 +848,67 @@ static void test_poisoned_streams_agree(void) {
   gcf_generic_stream_free(w);
 }
 
+/* The constant-column and grouped-table error categories, and the expansion
+ * budget (Limits::max_expansion), through the C ABI with line and column. */
+static void expect_at(const char *text, size_t len, const char *category, size_t line, size_t column) {
+  gcf_buf json = {NULL, 0};
+  gcf_error *err = NULL;
+  gcf_status st = gcf_generic_decode((const uint8_t *)text, len, &json, &err);
+  CHECK(json.ptr == NULL);
+  CHECK(gcf_error_line(err) == line && gcf_error_column(err) == column);
+  if (gcf_error_line(err) != line || gcf_error_column(err) != column)
+    fprintf(stderr, "  %s: line %zu column %zu\n", category, gcf_error_line(err), gcf_error_column(err));
+  expect_error(st, err, GCF_STATUS_DATA_ERROR, category);
+}
+
+static void test_generic_constant_errors(void) {
+  static const char *const H = "GCF profile=generic\n";
+  static const struct {
+    const char *body, *category;
+    size_t line, column;
+  } cases[] = {
+      {"## [1]{a,b=}\n1\n", "invalid_const_value", 2, 12},
+      {"## [1]{a=1,b=2}\n1\n", "no_bare_column", 2, 7},
+      {"## [1]{id,g} group=g\ng=a [1]\n1\n", "invalid_group_header", 2, 14},
+      {"## [2]{@id,g} group=g\ng=a [1]\n1\ng=a [1]\n2\n", "duplicate_group", 5, 1},
+  };
+  char text[128];
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    int n = snprintf(text, sizeof text, "%s%s", H, cases[i].body);
+    CHECK(n > 0 && (size_t)n < sizeof text);
+    expect_at(text, (size_t)n, cases[i].category, cases[i].line, cases[i].column);
+  }
+
+  /* A 64 KiB constant over 2,000 one-digit rows would decode to 128 MiB of
+   * copies; the default budget (64 MiB + 64 x input length) stops at the row
+   * that passes it. Each row costs the constant plus its 56-byte map entry
+   * (64-bit targets). */
+  enum { BIG = 64 * 1024, ROWS = 2000 };
+  static const char head[] = "GCF profile=generic\n## [2000]{a,b=\"";
+  static const char tail[] = "\"}\n";
+  size_t len = strlen(head) + BIG + strlen(tail) + 2 * ROWS;
+  char *big = malloc(len);
+  CHECK(big != NULL);
+  if (big == NULL) return;
+  char *p = big;
+  memcpy(p, head, strlen(head));
+  p += strlen(head);
+  memset(p, 'x', BIG);
+  p += BIG;
+  memcpy(p, tail, strlen(tail));
+  p += strlen(tail);
+  for (int i = 0; i < ROWS; i++) {
+    *p++ = '1';
+    *p++ = '\n';
+  }
+  CHECK((size_t)(p - big) == len);
+  size_t budget = ((size_t)64 << 20) + 64 * len;
+  size_t row = budget / (BIG + 56) + 1;
+  CHECK(row < ROWS);
+  expect_at(big, len, "limit_exceeded", 2 + row, 1);
+  free(big);
+}
+
 int main(void) {
   test_version();
   test_graph_encode_decode();
@@ -859,6 +920,7 @@ int main(void) {
   test_million_row_stream();
   test_generic();
   test_generic_constant_columns_and_groups();
+  test_generic_constant_errors();
   test_generic_stream();
   test_generic_delta();
   test_generic_respond();

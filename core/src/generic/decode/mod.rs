@@ -12,6 +12,13 @@
 //! declaration and value-grouped tables (`{@id,dept,...} group=dept` with
 //! `dept=Sales [12]` subheaders, spec §7.4.8), as the `gcf` 3.1.0 crate and
 //! gcf-python 2.8.0 write them; `parser/grouped.rs` states the grammar.
+//!
+//! Text written once but decoded into every row (a constant column, a
+//! group subheader's value, a field name too long to store inline) is
+//! counted row by row against one budget per document,
+//! [`Limits::expansion_budget`] of the input's length (a floor plus a fixed
+//! multiple of the input), so no input decodes into more than a fixed
+//! factor of its size: past it, `limit_exceeded` at the row that crossed it.
 
 mod keys;
 pub(crate) mod lexer;
@@ -170,8 +177,12 @@ impl Decoder {
             .iter()
             .map(|&(k, v)| (String::from(k), String::from(v)))
             .collect();
-        let mut parser =
-            parser::Parser::new(lexer::Cursor::new(lines), self.limits, allow_identity);
+        let mut parser = parser::Parser::new(
+            lexer::Cursor::new(lines),
+            self.limits,
+            allow_identity,
+            input.len(),
+        );
         if record_sections {
             parser.sections = Some(Vec::new());
         }

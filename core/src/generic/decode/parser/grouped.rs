@@ -46,7 +46,11 @@
 //!   decoded array lists the records group by group, as written: grouping
 //!   is for keyed sets, whose order does not matter (§7.4.8).
 //! * Limits (§12): constants count toward `max_fields`, and a row with its
-//!   constants toward `max_line_len`, as if they were cells.
+//!   constants toward `max_line_len`, as if they were cells. Across the
+//!   document, every row's constants, group value and long field names
+//!   count toward the expansion budget
+//!   ([`Limits::max_expansion`](crate::Limits::max_expansion)): written
+//!   once, they would otherwise decode into any number of rows.
 
 use alloc::rc::Rc;
 use alloc::string::String;
@@ -60,7 +64,7 @@ use super::super::keys::ObjectBuilder;
 use super::super::lexer::{
     for_each_token, parse_const_token, parse_count, parse_key, Cell, Context, Count, Field, Ln,
 };
-use super::{const_len, regrade, Parser};
+use super::{const_len, key_cost, regrade, repeat_cost, Parser};
 use crate::text::parse_quoted;
 
 /// Where a grouped record's member comes from.
@@ -105,6 +109,9 @@ impl<'a> Parser<'a> {
         self.check_depth(depth + 1, hdr)?;
         let mut width = 0;
         let mut const_bytes = 0usize;
+        // Every row's expansion (see `Limits::max_expansion`) but its group
+        // value's, which each subheader adds.
+        let mut row_cost = 0usize;
         let sources: Vec<Source> = decl
             .iter()
             .enumerate()
@@ -113,8 +120,10 @@ impl<'a> Parser<'a> {
                     Source::Group
                 } else if let Some(v) = &f.constant {
                     const_bytes = const_bytes.saturating_add(const_len(v));
+                    row_cost = row_cost.saturating_add(repeat_cost(&f.name, v));
                     Source::Const
                 } else {
+                    row_cost = row_cost.saturating_add(key_cost(&f.name));
                     width += 1;
                     Source::Cell(width - 1)
                 }
@@ -163,6 +172,7 @@ impl<'a> Parser<'a> {
                 ));
             }
             groups.push(Key::new(&text), Value::Null);
+            let group_cost = row_cost.saturating_add(repeat_cost(&decl[group].name, &value));
             if count
                 .n
                 .is_some_and(|declared| total.saturating_add(n) > declared)
@@ -201,6 +211,7 @@ impl<'a> Parser<'a> {
                 if const_bytes != 0 {
                     self.check_expanded_row(&row, const_bytes)?;
                 }
+                self.spend(&row, group_cost)?;
                 cells.clear();
                 let got = for_each_token(&row, row.indent, b'|', Context::Cell, |cell, at| {
                     if cells.len() < width {

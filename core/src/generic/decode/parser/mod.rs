@@ -64,6 +64,10 @@ pub(crate) struct Parser<'a> {
     /// any depth: one per nesting level at most, so nested tables (an
     /// order's line items) allocate no row scratch of their own.
     slot_pool: Vec<Vec<Slot>>,
+    /// The document's expansion budget (see [`Limits::max_expansion`]),
+    /// and what is left of it.
+    expansion_budget: usize,
+    expansion_left: usize,
 }
 
 fn cap(count: Count) -> usize {
@@ -173,6 +177,9 @@ struct Table {
     const_bytes: usize,
     /// The constants' values, in declaration order.
     constants: Vec<Value>,
+    /// The expansion every row of this table costs (see
+    /// [`Limits::max_expansion`]): its constants and long key names.
+    row_cost: usize,
 }
 
 /// The bytes a constant adds to every row that receives it.
@@ -181,6 +188,59 @@ pub(super) fn const_len(v: &Value) -> usize {
         Value::String(s) => s.len(),
         _ => 8,
     }
+}
+
+/// The expansion a field name costs each row it keys: its bytes when a
+/// [`Key`] stores them on the heap (every row then holds its own copy),
+/// else nothing, as the row's map entry is paid for by its cell.
+pub(super) fn key_cost(name: &str) -> usize {
+    if name.len() > Key::INLINE_CAPACITY {
+        name.len()
+    } else {
+        0
+    }
+}
+
+/// The expansion a value written once costs each row it is repeated into
+/// (see [`Limits::max_expansion`]): the row's map entry for it, the
+/// value's heap bytes and its key's.
+pub(super) fn repeat_cost(name: &str, v: &Value) -> usize {
+    const ENTRY: usize = core::mem::size_of::<Key>() + core::mem::size_of::<Value>();
+    let heap = match v {
+        Value::String(s) => s.len(),
+        _ => 0,
+    };
+    ENTRY.saturating_add(heap).saturating_add(key_cost(name))
+}
+
+/// Takes `cost` from the expansion budget `left` (of `budget` in all), or
+/// fails at `ln`, the row that would pass it.
+pub(super) fn spend(
+    left: &mut usize,
+    cost: usize,
+    budget: usize,
+    ln: &Ln<'_>,
+) -> Result<(), Error> {
+    match left.checked_sub(cost) {
+        Some(rest) => {
+            *left = rest;
+            Ok(())
+        }
+        None => Err(over_budget(budget, ln)),
+    }
+}
+
+#[cold]
+fn over_budget(budget: usize, ln: &Ln<'_>) -> Error {
+    ln.error(
+        ErrorKind::LimitExceeded,
+        ln.indent,
+        alloc::format!(
+            "constant columns, group values and long field names repeated into the rows \
+             expand past the configured budget of {budget} bytes for this input \
+             (Limits::max_expansion and max_expansion_ratio)"
+        ),
+    )
 }
 
 impl Table {
@@ -217,6 +277,14 @@ impl Table {
         }
         let mut const_bytes = 0usize;
         let mut constants = Vec::new();
+        let mut row_cost = 0usize;
+        for f in decl.iter().skip(first_value) {
+            let cost = match &f.constant {
+                Some(v) => repeat_cost(&f.name, v),
+                None => key_cost(&f.name),
+            };
+            row_cost = row_cost.saturating_add(cost);
+        }
         let plan = if has_const || fields.iter().skip(first_value).any(|f| is_path(&f.name)) {
             let mut top = Members::default();
             // Row columns are numbered in declaration order, constants skipped.
@@ -269,6 +337,7 @@ impl Table {
             shared: Vec::new(),
             const_bytes,
             constants,
+            row_cost,
         })
     }
 
@@ -389,8 +458,17 @@ fn parse_item_id(ln: &Ln<'_>) -> Result<(u64, usize), Error> {
 }
 
 impl<'a> Parser<'a> {
-    pub(crate) fn new(cur: Cursor<'a>, limits: Limits, allow_identity: bool) -> Self {
+    /// A parser of `input_len` bytes of input, whose expansion budget
+    /// ([`Limits::expansion_budget`]) it sizes.
+    pub(crate) fn new(
+        cur: Cursor<'a>,
+        limits: Limits,
+        allow_identity: bool,
+        input_len: usize,
+    ) -> Self {
         Parser {
+            expansion_budget: limits.expansion_budget(input_len),
+            expansion_left: limits.expansion_budget(input_len),
             cur,
             limits,
             allow_identity,
@@ -512,6 +590,11 @@ impl<'a> Parser<'a> {
             ));
         }
         Ok(())
+    }
+
+    /// Takes a row's expansion from the document's budget.
+    pub(super) fn spend(&mut self, ln: &Ln<'_>, cost: usize) -> Result<(), Error> {
+        spend(&mut self.expansion_left, cost, self.expansion_budget, ln)
     }
 
     fn check_deferred(&self, ln: &Ln<'_>, counts: Option<Vec<u64>>) -> Result<(), Error> {
@@ -1080,6 +1163,9 @@ impl<'a> Parser<'a> {
             if table.const_bytes != 0 {
                 self.check_expanded_row(&ln, table.const_bytes)?;
             }
+            if table.row_cost != 0 {
+                self.spend(&ln, table.row_cost)?;
+            }
             let (inline, extras) =
                 self.parse_row(&ln, index, &mut table, &mut slots, indent, depth)?;
             last_inline = inline;
@@ -1230,7 +1316,10 @@ impl<'a> Parser<'a> {
                     break;
                 } else if let Some(col) = eligible {
                     self.cur.bump();
-                    positional(&child, table, slots, col, self.limits.max_line_len)?;
+                    {
+                        let left = (&mut self.expansion_left, self.expansion_budget);
+                        positional(&child, table, slots, col, self.limits.max_line_len, left)?;
+                    }
                 } else {
                     break;
                 }
@@ -1240,7 +1329,10 @@ impl<'a> Parser<'a> {
                     self.traditional(&child, index == 0, table, slots, &mut extras, indent, depth)?;
                 } else if let Some(col) = eligible {
                     self.cur.bump();
-                    positional(&child, table, slots, col, self.limits.max_line_len)?;
+                    {
+                        let left = (&mut self.expansion_left, self.expansion_budget);
+                        positional(&child, table, slots, col, self.limits.max_line_len, left)?;
+                    }
                 } else if has_markers {
                     return Err(child.error(
                         ErrorKind::OrphanInlineAttachment,
@@ -1427,6 +1519,7 @@ fn positional(
     slots: &mut [Slot],
     col: usize,
     max_line_len: usize,
+    (left, budget): (&mut usize, usize),
 ) -> Result<(), Error> {
     let Some(Slot::Marker {
         schema: Some(schema),
@@ -1436,6 +1529,17 @@ fn positional(
         return Ok(());
     };
     let fields = &table.schemas[*schema];
+    // The inline schema is written once, in some row's marker, and keys
+    // every later body: its constants and long names repeat into each.
+    let cost = fields.iter().fold(0usize, |n, f| {
+        n.saturating_add(match &f.constant {
+            Some(v) => repeat_cost(&f.name, v),
+            None => key_cost(&f.name),
+        })
+    });
+    if cost != 0 {
+        spend(left, cost, budget, ln)?;
+    }
     let constants = fields.iter().filter(|f| f.constant.is_some()).count();
     let width = fields.len() - constants;
     let mut map = Map::with_capacity(fields.len());
