@@ -48,8 +48,9 @@ pub struct Limits {
     /// [`Limits::max_expansion`]): bytes of repeated values allowed per byte
     /// of input. The default (64) is about what decoding plain cells costs
     /// already (a one-byte cell and its delimiter become a 56-byte map entry
-    /// on 64-bit targets), so constants at most double the memory a decode
-    /// of that input could take anyway. It stays above realistic factored
+    /// on 64-bit targets, 28 bytes per input byte), so repeated values add
+    /// at most a little over twice the memory plain cells of the same input
+    /// could take. It stays above realistic factored
     /// tables: a million rows of a six-digit id and five short constants
     /// need about 43 bytes per input byte.
     pub max_expansion_ratio: usize,
