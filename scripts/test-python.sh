@@ -2,7 +2,9 @@
 # Builds the Python wheel (bindings-python/, pyo3 + maturin) and runs its
 # pytest suite in a fresh venv: every conformance fixture through the public
 # API, the differential test against gcf-python 2.8.0 (its own venv, from
-# scripts/ref-python.sh), and the typing check. Needs python3 and PyPI.
+# scripts/ref-python.sh), the typing check, the console script, and the
+# FastMCP middleware against a real FastMCP server (the [fastmcp] extra).
+# Needs python3 and PyPI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
@@ -31,7 +33,7 @@ wheel=$(ls "$wheels"/gcf_python-*.whl)
 
 venv="$root/target/py-test"
 make_venv "$venv"
-"$venv/bin/pip" install -q --disable-pip-version-check "$wheel" pytest mypy
+"$venv/bin/pip" install -q --disable-pip-version-check "${wheel}[fastmcp]" pytest mypy
 
 GCF_REF_PYTHON="$(bash scripts/ref-python.sh)"
 export GCF_REF_PYTHON
