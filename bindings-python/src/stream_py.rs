@@ -174,6 +174,7 @@ impl GraphStream {
 #[pyclass(module = "gcf._gcf", unsendable)]
 pub struct GenericStream {
     inner: Option<generic::StreamWriter<PySink>>,
+    rows: u64,
 }
 
 fn values(items: &Bound<'_, PyAny>) -> PyResult<Vec<generic::Value>> {
@@ -209,7 +210,10 @@ impl GenericStream {
         }
         let inner = generic::StreamWriter::new(PySink::new(writer, binary), options)
             .py_err(py, Raise::Other)?;
-        Ok(GenericStream { inner: Some(inner) })
+        Ok(GenericStream {
+            inner: Some(inner),
+            rows: 0,
+        })
     }
 
     fn begin_table(&mut self, py: Python<'_>, name: &str, fields: Vec<String>) -> PyResult<()> {
@@ -224,7 +228,15 @@ impl GenericStream {
 
     fn row(&mut self, py: Python<'_>, items: &Bound<'_, PyAny>) -> PyResult<()> {
         let vs = values(items)?;
-        self.call(py, |w| w.row_values(&vs))
+        self.call(py, |w| w.row_values(&vs))?;
+        self.rows += 1;
+        Ok(())
+    }
+
+    /// Rows written so far, over all tables.
+    #[getter]
+    fn row_count(&self) -> u64 {
+        self.rows
     }
 
     fn keyed_row(&mut self, py: Python<'_>, key: &str, items: &Bound<'_, PyAny>) -> PyResult<()> {
@@ -242,7 +254,9 @@ impl GenericStream {
                 }
             }
         }
-        self.call(py, |w| w.keyed_row(key, &cells))
+        self.call(py, |w| w.keyed_row(key, &cells))?;
+        self.rows += 1;
+        Ok(())
     }
 
     fn end_table(&mut self, py: Python<'_>) -> PyResult<()> {

@@ -202,3 +202,20 @@ def test_generic_delta_session_and_full_payloads() -> None:
     assert sess.next(nxt)[1] is False
     assert sess.next(base)[1] is True
     assert sess.turn == 2
+
+
+def test_generic_stream_keyed_map_and_rows_outside_a_table() -> None:
+    out = io.BytesIO()
+    enc = gcf.GenericStreamEncoder(out)
+    enc.write_row([1, 2])  # no table open: ignored, as in 2.8.0
+    enc.begin_keyed_map("users", "key", ["name", "age"])
+    enc.write_row(["u1", "Ann", 30])
+    enc.write_row(["u2", "Bo", None])
+    enc.begin_array("events", ["id"])
+    enc.write_row([7])
+    enc.close()
+    assert enc.row_count == 3
+    assert gcf.decode_generic(out.getvalue()) == {
+        "users": {"u1": {"name": "Ann", "age": 30}, "u2": {"name": "Bo", "age": None}},
+        "events": [{"id": 7}],
+    }

@@ -21,18 +21,21 @@ class GenericStreamEncoder:
         self._native = _gcf.GenericStream(writer, is_binary(writer), tool)
         self._table: Optional[str] = None  # "array" or "keyed" while one is open
         self._section = False
-        self._rows = 0
 
     def _end_table(self) -> None:
         if self._table is not None:
             self._native.end_table()
             self._table = None
+            # Back to the class's write_row, which ignores rows outside a table.
+            self.__dict__.pop("write_row", None)
 
     def begin_array(self, name: str, fields: Sequence[str]) -> None:
         """Start a table section; closes an open one first."""
         self._end_table()
         self._native.begin_table(name, list(fields))
         self._table = "array"
+        # Rows go straight to the native writer: no Python frame per row.
+        self.write_row = self._native.row  # type: ignore[method-assign]
 
     def begin_keyed_map(self, name: str, key_label: str, value_fields: Sequence[str]) -> None:
         """Start a keyed-map section; each row is ``[key, *values]``."""
@@ -41,13 +44,10 @@ class GenericStreamEncoder:
         self._table = "keyed"
 
     def write_row(self, values: Sequence[Any]) -> None:
-        """Write one row of the open table."""
+        """Write one row of the open table (ignored when none is open, as in 2.8.0)."""
         if self._table == "keyed":
             key, *rest = values
             self._native.keyed_row(str(key), rest)
-        else:
-            self._native.row(values)
-        self._rows += 1
 
     def end_array(self) -> None:
         """Close the open table."""
@@ -74,7 +74,7 @@ class GenericStreamEncoder:
     @property
     def row_count(self) -> int:
         """Rows written so far, over all tables."""
-        return self._rows
+        return int(self._native.row_count)
 
     def flush(self) -> None:
         """Hand everything pending to the writer."""
