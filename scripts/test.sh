@@ -46,4 +46,7 @@ if [ -x scripts/test-ffi.sh ] || [ -f scripts/test-ffi.sh ]; then
   bash scripts/test-ffi.sh
 fi
 
+step "Python package (bindings-python: wheel, pytest in a fresh venv)"
+bash scripts/test-python.sh
+
 step "all tests passed"

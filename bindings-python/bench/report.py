@@ -1,0 +1,53 @@
+"""Writes BENCH.md from the two JSON results of bench.py (ours, then 2.8.0)."""
+
+from __future__ import annotations
+
+import json
+import platform
+import sys
+
+ours, ref = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+
+
+def us(s: float) -> str:
+    return f"{s * 1e6:,.1f} µs"
+
+
+rows = [
+    ("graph encode, 10 symbols", "graph_encode_10", 20),
+    ("graph encode, 100 symbols", "graph_encode_100", 20),
+    ("graph encode, 1,000 symbols", "graph_encode_1000", 20),
+    ("graph decode, 10 symbols", "graph_decode_10", 10),
+    ("graph decode, 100 symbols", "graph_decode_100", 10),
+    ("graph decode, 1,000 symbols", "graph_decode_1000", 10),
+    ("generic encode, 10 records", "generic_encode_10", 20),
+    ("generic encode, 1,000 records", "generic_encode_1000", 20),
+    ("generic decode, 10 records", "generic_decode_10", 10),
+    ("generic decode, 1,000 records", "generic_decode_1000", 10),
+]
+print("# Python benchmark: gcf (native) vs gcf-python 2.8.0\n")
+print("Written by `bash scripts/bench-python.sh`: both packages timed in the same run, each in its own")
+print("interpreter, on the same seeded data (`bindings-python/bench/bench.py`); best of 5 batches of CPU time (`time.process_time`) per case.")
+print(f"CPython {platform.python_version()}, {platform.machine()}; a shared 2-core machine, so absolute times are")
+print("noisy (ratios less so).\n")
+print("| case | native | 2.8.0 | speed-up | target |")
+print("|---|---:|---:|---:|---:|")
+for label, key, target in rows:
+    ratio = ref[key] / ours[key]
+    mark = "met" if ratio >= target else "**missed**"
+    print(f"| {label} | {us(ours[key])} | {us(ref[key])} | {ratio:.1f}x | {target}x ({mark}) |")
+print("\nDecode against `json.loads` of the same records as JSON text (target: within 1.5x):\n")
+print("| records | native decode_generic | json.loads | ratio |")
+print("|---|---:|---:|---:|")
+for n in (10, 1000):
+    d, j = ours[f"generic_decode_{n}"], ours[f"json_loads_{n}"]
+    print(f"| {n:,} | {us(d)} | {us(j)} | {d / j:.2f}x |")
+s, r = ours["stream"], ref["stream"]
+print(f"\nStreaming {ours['stream_rows']:,} rows through `GenericStreamEncoder` to a writer that counts bytes"
+      " (target: 20x, flat memory):\n")
+print("| | native | 2.8.0 |")
+print("|---|---:|---:|")
+print(f"| time | {s['seconds']:.2f} s | {r['seconds']:.2f} s |")
+print(f"| speed-up | {r['seconds'] / s['seconds']:.1f}x | |")
+print(f"| peak RSS growth | {s['rss_growth_kib']:,.0f} KiB | {r['rss_growth_kib']:,.0f} KiB |")
+print(f"| bytes written | {s['bytes']:,.0f} | {r['bytes']:,.0f} |")

@@ -1,0 +1,5 @@
+"""``python -m gcf``: the console script."""
+
+from .cli import main
+
+main()

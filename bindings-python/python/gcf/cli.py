@@ -1,0 +1,130 @@
+"""The ``gcf`` console script (also ``python -m gcf``): the commands of
+gcf-python 2.8.0's CLI over the native codec."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, Callable, Dict, List, NoReturn, Optional
+
+from ._errors import GcfError
+from .decode import decode
+from .decode_generic import decode_generic
+from .encode import encode
+from .generic import encode_generic
+from .types import Edge, Payload, Symbol
+
+USAGE = """gcf - GCF (Graph Compact Format) for LLM tool responses
+
+Usage:
+  gcf encode          [file]  JSON graph payload -> GCF (stdin without a file)
+  gcf decode          [file]  GCF graph text -> JSON
+  gcf encode-generic  [file]  any JSON -> GCF generic profile
+  gcf decode-generic  [file]  GCF text -> JSON
+  gcf stats           [file]  JSON vs GCF size of a graph payload
+  gcf version                 print the version
+"""
+
+
+def _fail(message: str, code: int = 1) -> NoReturn:
+    print(message, file=sys.stderr)
+    sys.exit(code)
+
+
+def _read(args: List[str]) -> str:
+    if args and args[0] != "-":
+        with open(args[0], encoding="utf-8") as f:
+            return f.read()
+    return sys.stdin.read()
+
+
+def _json(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        _fail(f"error: invalid JSON: {e}")
+
+
+def _payload(obj: Dict[str, Any]) -> Payload:
+    try:
+        return Payload(
+            tool=obj.get("tool", ""),
+            token_budget=obj.get("tokenBudget", 0),
+            tokens_used=obj.get("tokensUsed", 0),
+            pack_root=obj.get("packRoot", ""),
+            symbols=[
+                Symbol(s["qualifiedName"], s["kind"], s["score"], s["provenance"], s.get("distance", 0))
+                for s in obj.get("symbols", [])
+            ],
+            edges=[
+                Edge(e["source"], e["target"], e["edgeType"], e.get("status", ""))
+                for e in obj.get("edges", [])
+            ],
+        )
+    except (KeyError, TypeError, AttributeError) as e:
+        _fail(f"error: invalid JSON: not a graph payload ({e!r})")
+
+
+def _payload_json(p: Payload) -> str:
+    return json.dumps(
+        {
+            "tool": p.tool,
+            "tokensUsed": p.tokens_used,
+            "tokenBudget": p.token_budget,
+            "packRoot": p.pack_root,
+            "symbols": [
+                {"qualifiedName": s.qualified_name, "kind": s.kind, "score": s.score,
+                 "provenance": s.provenance, "distance": s.distance}
+                for s in p.symbols
+            ],
+            "edges": [
+                dict({"source": e.source, "target": e.target, "edgeType": e.edge_type},
+                     **({"status": e.status} if e.status else {}))
+                for e in p.edges
+            ],
+        },
+        indent=2,
+    )
+
+
+def _stats(text: str) -> None:
+    p = _payload(_json(text))
+    out = encode(p)
+    json_tokens = len(text.strip()) // 4
+    gcf_tokens = len(out.strip()) // 4
+    saved = 100.0 * (1.0 - gcf_tokens / json_tokens) if json_tokens else 0.0
+    print(f"Payload: {len(p.symbols)} symbols, {len(p.edges)} edges\n")
+    print(f"  JSON  {json_tokens} tokens")
+    print(f"  GCF   {gcf_tokens} tokens")
+    print(f"\n  {saved:.1f}% fewer tokens")
+
+
+COMMANDS: Dict[str, Callable[[str], None]] = {
+    "encode": lambda t: print(encode(_payload(_json(t))), end=""),
+    "decode": lambda t: print(_payload_json(decode(t))),
+    "encode-generic": lambda t: print(encode_generic(_json(t)), end=""),
+    "decode-generic": lambda t: print(json.dumps(decode_generic(t))),
+    "stats": _stats,
+}
+
+
+def main(argv: Optional[List[str]] = None) -> None:
+    """Run the CLI on ``argv`` (``sys.argv[1:]`` by default)."""
+    args = sys.argv[1:] if argv is None else argv
+    if not args or args[0] in ("-h", "--help", "help"):
+        print(USAGE, end="")
+        sys.exit(0 if args else 1)
+    cmd, rest = args[0], args[1:]
+    if cmd == "version":
+        from . import __version__
+
+        print(f"gcf {__version__}")
+        return
+    run = COMMANDS.get(cmd)
+    if run is None:
+        _fail(f"unknown command: {cmd}\n\n{USAGE}")
+    try:
+        run(_read(rest))
+    except GcfError as e:
+        where = f" (line {e.line}, column {e.column})" if e.line is not None else ""
+        _fail(f"error[{e.category}]: {e}{where}")

@@ -1,0 +1,13 @@
+"""Value-grouped tables (constant columns and group clauses)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ._gcf import encode_generic_grouped as _grouped
+
+
+def encode_generic_grouped(data: Any, key_field: str, group_field: str) -> str:
+    """Encode a list of flat records as a table grouped by ``group_field``,
+    with ``key_field`` as the unique record identity."""
+    return _grouped(data, key_field, group_field)

@@ -1,0 +1,38 @@
+"""Graph deltas (spec section 10): encode, decode, verified apply."""
+
+from __future__ import annotations
+
+from typing import List, Tuple
+
+from . import _gcf
+from .types import DeltaPayload, Edge, Symbol
+
+
+def encode_delta(d: DeltaPayload) -> str:
+    """Encode a ``DeltaPayload`` as a graph delta."""
+    return _gcf.encode_delta(d)
+
+
+def decode_delta(wire: str) -> DeltaPayload:
+    """Decode graph delta text. Removed symbols carry only kind and name."""
+    return _gcf.decode_delta(wire)
+
+
+def verify_delta(
+    base_symbols: List[Symbol],
+    base_edges: List[Edge],
+    removed: List[Symbol],
+    added: List[Symbol],
+    removed_edges: List[Edge],
+    added_edges: List[Edge],
+    expected_new_root: str,
+) -> Tuple[List[Symbol], List[Edge]]:
+    """Apply a delta to a base snapshot atomically and check the result's pack root.
+
+    Raises ``GcfError`` with category ``malformed_delta`` when the delta
+    removes something absent or adds something present, and ``root_mismatch``
+    when the applied snapshot's root is not ``expected_new_root``.
+    """
+    return _gcf.verify_delta(
+        base_symbols, base_edges, removed, added, removed_edges, added_edges, expected_new_root
+    )

@@ -1,0 +1,158 @@
+"""Generic-profile deltas (spec section 10a): keyed sets, their pack roots,
+full and delta payloads, verified apply, and the re-anchoring session."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Dict, List, Tuple
+
+from . import _gcf
+from .decode_generic import decode_generic
+
+DEFAULT_REANCHOR_N = 15
+
+
+@dataclass
+class GenericSet:
+    """A keyed record set: rows identified by the value of ``key``."""
+
+    key: str
+    fields: List[str]
+    rows: List[Dict[str, Any]]
+    name: str = "rows"
+
+
+@dataclass
+class GenericDeltaPayload:
+    """What changed between two keyed sets (whole-row replacement)."""
+
+    key: str
+    fields: List[str]
+    base_root: str = ""
+    new_root: str = ""
+    added: List[Dict[str, Any]] = field(default_factory=list)
+    changed: List[Dict[str, Any]] = field(default_factory=list)
+    removed: List[Any] = field(default_factory=list)
+    tool: str = ""
+    delta_tokens: int = 0
+    full_tokens: int = 0
+
+
+def generic_pack_root(s: GenericSet) -> str:
+    """The ``sha256:...`` pack root of a keyed set; independent of row order."""
+    return _gcf.generic_pack_root(s)
+
+
+def diff_generic_sets(base: GenericSet, nxt: GenericSet) -> GenericDeltaPayload:
+    """The delta from ``base`` to ``nxt``, sorted by identity. A schema change
+    (other key or fields) raises: send a full payload instead."""
+    return _gcf.diff_generic_sets(base, nxt)
+
+
+def encode_generic_full(s: GenericSet, tool: str = "") -> str:
+    """A full keyed payload, with ``key=`` and ``pack_root=`` in its header."""
+    return _gcf.encode_generic_full(s, tool)
+
+
+def encode_generic_delta(d: GenericDeltaPayload) -> str:
+    """A generic delta payload (added, changed, removed sections)."""
+    return _gcf.encode_generic_delta(d)
+
+
+def decode_generic_delta(text: str) -> GenericDeltaPayload:
+    """Decode a generic delta payload."""
+    return _gcf.decode_generic_delta(text)
+
+
+def verify_generic_delta(base: GenericSet, d: GenericDeltaPayload, expected_new_root: str) -> GenericSet:
+    """Apply ``d`` to ``base`` atomically and check the result's pack root.
+
+    ``base`` must have ``d.base_root`` as its root; the result must have
+    ``expected_new_root`` (else ``root_mismatch``). ``base`` is never changed.
+    """
+    return _gcf.verify_generic_delta(base, d, expected_new_root)
+
+
+def _header_fields(text: str) -> Dict[str, str]:
+    first = text.split("\n", 1)[0].rstrip("\r")
+    out: Dict[str, str] = {}
+    for part in first.split(" ")[1:]:
+        k, sep, v = part.partition("=")
+        if sep:
+            out[k] = v
+    return out
+
+
+def decode_generic_full(text: str) -> Tuple[GenericSet, str]:
+    """Decode a full keyed payload into ``(GenericSet, pack_root)``."""
+    header = _header_fields(text)
+    body = decode_generic(text)
+    key = header.get("key", "")
+    if not isinstance(body, dict) or len(body) != 1:
+        from ._errors import DecodeError
+
+        raise DecodeError("invalid_input: a full keyed payload holds one named table", "invalid_input")
+    (name, rows), = body.items()
+    fields: List[str] = []
+    for row in rows:
+        for f in row:
+            if f not in fields:
+                fields.append(f)
+    return GenericSet(key=key, fields=fields, rows=rows, name=name), header.get("pack_root", "")
+
+
+class ReanchorMode(Enum):
+    """When a ``GenericDeltaSession`` sends a full payload again."""
+
+    FIXED_N = 0
+    SIZE_GUARD = 1
+
+
+@dataclass
+class ReanchorPolicy:
+    """A re-anchor policy; build it with ``fixed_n`` or ``size_guard``."""
+
+    mode: ReanchorMode = ReanchorMode.FIXED_N
+    n: int = 0
+
+
+def fixed_n(n: int) -> ReanchorPolicy:
+    """Re-anchor every ``n`` turns (``n <= 0`` means ``DEFAULT_REANCHOR_N``)."""
+    return ReanchorPolicy(ReanchorMode.FIXED_N, n if n > 0 else DEFAULT_REANCHOR_N)
+
+
+def size_guard() -> ReanchorPolicy:
+    """Re-anchor once the deltas sent since the last full payload reach its size."""
+    return ReanchorPolicy(ReanchorMode.SIZE_GUARD)
+
+
+class GenericDeltaSession:
+    """A producer loop over keyed sets: ``current_full()`` first, then
+    ``next(set)`` per turn, which returns ``(wire, is_full)``."""
+
+    FIXED_N = ReanchorMode.FIXED_N
+    SIZE_GUARD = ReanchorMode.SIZE_GUARD
+
+    def __init__(self, base: GenericSet, tool: str, policy: ReanchorPolicy) -> None:
+        n = None
+        if policy.mode == ReanchorMode.FIXED_N:
+            n = policy.n if policy.n > 0 else DEFAULT_REANCHOR_N
+        self._native = _gcf.NativeDeltaSession(base, tool, n)
+        self._turn = 0
+
+    @property
+    def turn(self) -> int:
+        """How many times ``next`` was called."""
+        return self._turn
+
+    def current_full(self) -> str:
+        """The full payload of the held set."""
+        return self._native.initial_full()
+
+    def next(self, nxt: GenericSet) -> Tuple[str, bool]:
+        """Advance to ``nxt``: a delta, or a full payload when the policy
+        re-anchors or the schema changed. The held set becomes ``nxt``."""
+        out: Tuple[str, bool] = self._native.next(nxt)
+        self._turn += 1
+        return out

@@ -1,0 +1,74 @@
+"""Streaming graph encoder: symbols and edges written as they are produced."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from . import _gcf
+from ._writer import is_binary
+from .types import Edge, Symbol
+
+
+class StreamWriter(Protocol):
+    """Any object with a ``write`` method (text or binary)."""
+
+    def write(self, s: Any) -> Any: ...
+
+
+class StreamEncoder:
+    """Writes a graph payload incrementally, with a ``##! summary`` trailer.
+
+    Output reaches ``writer.write`` in batches (``str`` for text writers,
+    ``bytes`` for binary ones); ``flush()`` hands over what is pending, and
+    ``close()`` writes the trailer. Edges naming a symbol not yet written are
+    dropped, as in gcf-python 2.8.0. Usable as a context manager.
+    """
+
+    def __init__(
+        self,
+        writer: StreamWriter,
+        tool: str = "",
+        *,
+        token_budget: int = 0,
+        tokens_used: int = 0,
+        pack_root: str = "",
+        session: bool = False,
+        labeled_trailer_counts: bool = False,
+    ) -> None:
+        if pack_root or session:
+            raise NotImplementedError("StreamEncoder: pack_root= and session=True are not supported yet")
+        self._native = _gcf.GraphStream(
+            writer, is_binary(writer), tool, token_budget, tokens_used, labeled_trailer_counts
+        )
+
+    def write_symbol(self, s: Symbol) -> None:
+        """Write one symbol; its distance group header comes first when it changes."""
+        self._native.write_symbol(s)
+
+    def write_edge(self, e: Edge) -> None:
+        """Write one edge between symbols already written."""
+        self._native.write_edge(e)
+
+    @property
+    def symbol_count(self) -> int:
+        """Symbols written so far."""
+        return int(self._native.symbol_count)
+
+    @property
+    def edge_count(self) -> int:
+        """Edges written so far (dropped ones not counted)."""
+        return int(self._native.edge_count)
+
+    def flush(self) -> None:
+        """Hand everything pending to the writer."""
+        self._native.flush()
+
+    def close(self) -> None:
+        """Write the trailer and everything pending. Idempotent."""
+        self._native.close()
+
+    def __enter__(self) -> "StreamEncoder":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()

@@ -1,0 +1,95 @@
+"""Streaming generic encoder: tables written row by row."""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Sequence
+
+from . import _gcf
+from ._writer import is_binary
+
+
+class GenericStreamEncoder:
+    """Writes generic-profile output incrementally: tables with deferred
+    counts (``[?]``), key=value lines, sections and inline arrays, then a
+    ``##! summary`` trailer on ``close()``.
+
+    Output reaches ``writer.write`` in batches (``str`` or ``bytes`` to match
+    the writer). Usable as a context manager.
+    """
+
+    def __init__(self, writer: Any, *, tool: str = "") -> None:
+        self._native = _gcf.GenericStream(writer, is_binary(writer), tool)
+        self._table: Optional[str] = None  # "array" or "keyed" while one is open
+        self._section = False
+
+    def _end_table(self) -> None:
+        if self._table is not None:
+            self._native.end_table()
+            self._table = None
+            # Back to the class's write_row, which ignores rows outside a table.
+            self.__dict__.pop("write_row", None)
+
+    def begin_array(self, name: str, fields: Sequence[str]) -> None:
+        """Start a table section; closes an open one first."""
+        self._end_table()
+        self._native.begin_table(name, list(fields))
+        self._table = "array"
+        # Rows go straight to the native writer: no Python frame per row.
+        self.write_row = self._native.row  # type: ignore[method-assign]
+
+    def begin_keyed_map(self, name: str, key_label: str, value_fields: Sequence[str]) -> None:
+        """Start a keyed-map section; each row is ``[key, *values]``."""
+        self._end_table()
+        self._native.begin_keyed_map(name, list(value_fields))
+        self._table = "keyed"
+
+    def write_row(self, values: Sequence[Any]) -> None:
+        """Write one row of the open table (ignored when none is open, as in 2.8.0)."""
+        if self._table == "keyed":
+            key, *rest = values
+            self._native.keyed_row(str(key), rest)
+
+    def end_array(self) -> None:
+        """Close the open table."""
+        self._end_table()
+
+    def write_kv(self, key: str, value: Any) -> None:
+        """Write a ``key=value`` line."""
+        self._end_table()
+        self._native.field(key, value)
+
+    def write_section(self, name: str) -> None:
+        """Start an object section (``## name``); the previous one ends."""
+        self._end_table()
+        if self._section:
+            self._native.end_section()
+        self._native.begin_section(name)
+        self._section = True
+
+    def write_inline_array(self, name: str, values: Sequence[Any]) -> None:
+        """Write a primitive array on one line: ``name[N]: a,b,c``."""
+        self._end_table()
+        self._native.inline_array(name, list(values))
+
+    @property
+    def row_count(self) -> int:
+        """Rows written so far, over all tables."""
+        return int(self._native.row_count)
+
+    def flush(self) -> None:
+        """Hand everything pending to the writer."""
+        self._native.flush()
+
+    def close(self) -> None:
+        """Close what is open and write the trailer. Idempotent."""
+        self._end_table()
+        if self._section:
+            self._native.end_section()
+            self._section = False
+        self._native.close()
+
+    def __enter__(self) -> "GenericStreamEncoder":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()

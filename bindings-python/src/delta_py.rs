@@ -1,0 +1,209 @@
+//! Graph deltas and pack roots over the `gcf.types` dataclasses.
+
+use gcf_core::graph::{self, Delta, Snapshot, SymbolRef};
+use pyo3::intern;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyString, PyTuple};
+
+use crate::errors::{IntoPy, Raise};
+use crate::graph_py::{edge, list_attr, str_attr, symbol, types};
+
+fn items<T>(
+    obj: &Bound<'_, PyAny>,
+    f: impl Fn(&Bound<'_, PyAny>) -> PyResult<T>,
+) -> PyResult<Vec<T>> {
+    let mut out = Vec::with_capacity(obj.len().unwrap_or(0));
+    for item in obj.try_iter()? {
+        out.push(f(&item?)?);
+    }
+    Ok(out)
+}
+
+fn symbol_ref(obj: &Bound<'_, PyAny>) -> PyResult<SymbolRef> {
+    let py = obj.py();
+    Ok(SymbolRef {
+        kind: str_attr(obj, intern!(py, "kind"))?,
+        qualified_name: str_attr(obj, intern!(py, "qualified_name"))?,
+    })
+}
+
+fn uint(obj: &Bound<'_, PyAny>, name: &Bound<'_, PyString>) -> PyResult<u64> {
+    let v = obj.getattr(name)?;
+    if v.is_none() {
+        return Ok(0);
+    }
+    v.extract()
+}
+
+/// Reads a `DeltaPayload`-like object.
+fn delta(obj: &Bound<'_, PyAny>) -> PyResult<Delta> {
+    let py = obj.py();
+    Ok(Delta {
+        tool: str_attr(obj, intern!(py, "tool"))?,
+        base_root: str_attr(obj, intern!(py, "base_root"))?,
+        new_root: str_attr(obj, intern!(py, "new_root"))?,
+        removed: list_attr(obj, intern!(py, "removed"), symbol_ref)?,
+        added: list_attr(obj, intern!(py, "added"), symbol)?,
+        removed_edges: list_attr(obj, intern!(py, "removed_edges"), edge)?,
+        added_edges: list_attr(obj, intern!(py, "added_edges"), edge)?,
+        delta_tokens: uint(obj, intern!(py, "delta_tokens"))?,
+        full_tokens: uint(obj, intern!(py, "full_tokens"))?,
+    })
+}
+
+/// Encodes a `DeltaPayload`.
+#[pyfunction]
+pub fn encode_delta(py: Python<'_>, d: &Bound<'_, PyAny>) -> PyResult<String> {
+    let d = delta(d)?;
+    py.detach(|| graph::encode_delta(&d))
+        .py_err(py, Raise::Other)
+}
+
+/// Decodes a graph delta into a `DeltaPayload` (removed symbols carry only
+/// their kind and name).
+#[pyfunction]
+pub fn decode_delta<'py>(
+    py: Python<'py>,
+    wire: &Bound<'py, PyString>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let s = wire.to_cow()?;
+    let d = py
+        .detach(|| graph::decode_delta(&s))
+        .py_err(py, Raise::Decode)?;
+    let t = types(py)?;
+    let removed: Vec<graph::Symbol<&str>> = d
+        .removed
+        .iter()
+        .map(|r| graph::Symbol::new(r.qualified_name.as_str(), r.kind.as_str(), 0.0, "", 0))
+        .collect();
+    let f = PyDict::new(py);
+    f.set_item(intern!(py, "tool"), &d.tool)?;
+    f.set_item(intern!(py, "base_root"), &d.base_root)?;
+    f.set_item(intern!(py, "new_root"), &d.new_root)?;
+    f.set_item(intern!(py, "removed"), t.symbols(py, &removed)?)?;
+    f.set_item(intern!(py, "added"), t.symbols(py, &d.added)?)?;
+    f.set_item(intern!(py, "removed_edges"), t.edges(py, &d.removed_edges)?)?;
+    f.set_item(intern!(py, "added_edges"), t.edges(py, &d.added_edges)?)?;
+    f.set_item(intern!(py, "delta_tokens"), d.delta_tokens)?;
+    f.set_item(intern!(py, "full_tokens"), d.full_tokens)?;
+    t.instance(py, &t.delta_payload, f)
+}
+
+/// The `gcf-pack-root-v1` of symbols and edges.
+#[pyfunction]
+pub fn pack_root(
+    py: Python<'_>,
+    symbols: &Bound<'_, PyAny>,
+    edges: &Bound<'_, PyAny>,
+) -> PyResult<String> {
+    let symbols = items(symbols, symbol)?;
+    let edges = items(edges, edge)?;
+    py.detach(|| graph::pack_root(&symbols, &edges))
+        .py_err(py, Raise::Other)
+}
+
+/// Applies a delta given as its parts to a base and checks the result's
+/// root; returns the applied `(symbols, edges)`.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+pub fn verify_delta<'py>(
+    py: Python<'py>,
+    base_symbols: &Bound<'py, PyAny>,
+    base_edges: &Bound<'py, PyAny>,
+    removed: &Bound<'py, PyAny>,
+    added: &Bound<'py, PyAny>,
+    removed_edges: &Bound<'py, PyAny>,
+    added_edges: &Bound<'py, PyAny>,
+    expected_new_root: &str,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let base = Snapshot {
+        symbols: items(base_symbols, symbol)?,
+        edges: items(base_edges, edge)?,
+    };
+    let mut d = Delta {
+        new_root: expected_new_root.to_owned(),
+        removed: items(removed, symbol_ref)?,
+        added: items(added, symbol)?,
+        removed_edges: items(removed_edges, edge)?,
+        added_edges: items(added_edges, edge)?,
+        ..Delta::default()
+    };
+    let applied = py
+        .detach(|| {
+            // The parts carry no base root: verifying against the base's own
+            // root checks only the result, as 2.8.0's verify_delta does.
+            d.base_root = base.pack_root()?;
+            graph::apply_decoded_delta(&base, &d)
+        })
+        .py_err(py, Raise::Other)?;
+    let t = types(py)?;
+    PyTuple::new(
+        py,
+        [
+            t.symbols(py, &applied.symbols)?.into_any(),
+            t.edges(py, &applied.edges)?.into_any(),
+        ],
+    )
+}
+
+/// The core's producer session behind `gcf.Session`, with a name index for
+/// 2.8.0's by-name queries (`transmitted`, `get_id`).
+#[pyclass(module = "gcf._gcf")]
+pub struct NativeSession {
+    inner: graph::Session,
+    by_name: std::collections::HashMap<String, u64>,
+}
+
+impl NativeSession {
+    fn index(&mut self, symbols: &[graph::Symbol]) {
+        for s in symbols {
+            if let Some(id) = self.inner.id_of(&s.kind, &s.qualified_name) {
+                self.by_name.entry(s.qualified_name.clone()).or_insert(id);
+            }
+        }
+    }
+}
+
+#[pymethods]
+impl NativeSession {
+    #[new]
+    fn new() -> Self {
+        NativeSession {
+            inner: graph::Session::new(),
+            by_name: std::collections::HashMap::new(),
+        }
+    }
+
+    fn encode(&mut self, py: Python<'_>, p: &Bound<'_, PyAny>) -> PyResult<String> {
+        let payload = crate::graph_py::payload(p)?;
+        let inner = &mut self.inner;
+        let out = py
+            .detach(|| inner.encode(&payload))
+            .py_err(py, Raise::Other)?;
+        self.index(&payload.symbols);
+        Ok(out)
+    }
+
+    fn record(&mut self, py: Python<'_>, symbols: &Bound<'_, PyAny>) -> PyResult<()> {
+        let payload = graph::Payload {
+            symbols: items(symbols, symbol)?,
+            ..graph::Payload::default()
+        };
+        self.inner.encode(&payload).py_err(py, Raise::Other)?;
+        self.index(&payload.symbols);
+        Ok(())
+    }
+
+    fn get_id(&self, qname: &str) -> i64 {
+        self.by_name.get(qname).map_or(-1, |&id| id as i64)
+    }
+
+    fn size(&self) -> usize {
+        self.inner.len()
+    }
+
+    fn reset(&mut self) {
+        self.inner.reset();
+        self.by_name.clear();
+    }
+}

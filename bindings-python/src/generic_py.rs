@@ -1,0 +1,274 @@
+//! Generic deltas, pack roots and the re-anchoring session over the
+//! `gcf.generic_delta` dataclasses (`GenericSet`, `GenericDeltaPayload`).
+
+use gcf_core::generic::{self, DeltaSession, GenericDelta, KeyedSet, Map, ReanchorPolicy};
+use gcf_core::ErrorKind;
+use pyo3::intern;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
+
+use crate::errors::{input, IntoPy, Raise};
+use crate::graph_py::str_attr;
+use crate::value;
+
+fn row(obj: &Bound<'_, PyAny>) -> PyResult<Map> {
+    match value::from_py(obj)? {
+        generic::Value::Object(m) => Ok(m),
+        _ => Err(input(
+            obj.py(),
+            ErrorKind::InvalidInput,
+            "a row must be a dict".into(),
+        )),
+    }
+}
+
+fn rows(obj: &Bound<'_, PyAny>, name: &Bound<'_, PyString>) -> PyResult<Vec<Map>> {
+    let v = obj.getattr(name)?;
+    let mut out = Vec::with_capacity(v.len().unwrap_or(0));
+    for item in v.try_iter()? {
+        out.push(row(&item?)?);
+    }
+    Ok(out)
+}
+
+fn strings(obj: &Bound<'_, PyAny>, name: &Bound<'_, PyString>) -> PyResult<Vec<String>> {
+    let v = obj.getattr(name)?;
+    let mut out = Vec::new();
+    for item in v.try_iter()? {
+        out.push(item?.str()?.to_cow()?.into_owned());
+    }
+    Ok(out)
+}
+
+/// Reads a `GenericSet`-like object.
+pub fn keyed_set(obj: &Bound<'_, PyAny>) -> PyResult<KeyedSet> {
+    let py = obj.py();
+    let name = str_attr(obj, intern!(py, "name"))?;
+    Ok(KeyedSet {
+        name: if name.is_empty() { "rows".into() } else { name },
+        key: str_attr(obj, intern!(py, "key"))?,
+        fields: strings(obj, intern!(py, "fields"))?,
+        rows: rows(obj, intern!(py, "rows"))?,
+    })
+}
+
+fn uint(obj: &Bound<'_, PyAny>, name: &Bound<'_, PyString>) -> PyResult<u64> {
+    let v = obj.getattr(name)?;
+    if v.is_none() {
+        Ok(0)
+    } else {
+        v.extract()
+    }
+}
+
+/// Reads a `GenericDeltaPayload`-like object.
+pub fn delta(obj: &Bound<'_, PyAny>) -> PyResult<GenericDelta> {
+    let py = obj.py();
+    let removed = obj.getattr(intern!(py, "removed"))?;
+    let mut removed_ids = Vec::new();
+    for item in removed.try_iter()? {
+        removed_ids.push(value::from_py(&item?)?);
+    }
+    Ok(GenericDelta {
+        tool: str_attr(obj, intern!(py, "tool"))?,
+        key: str_attr(obj, intern!(py, "key"))?,
+        fields: strings(obj, intern!(py, "fields"))?,
+        base_root: str_attr(obj, intern!(py, "base_root"))?,
+        new_root: str_attr(obj, intern!(py, "new_root"))?,
+        added: rows(obj, intern!(py, "added"))?,
+        changed: rows(obj, intern!(py, "changed"))?,
+        removed: removed_ids,
+        delta_tokens: uint(obj, intern!(py, "delta_tokens"))?,
+        full_tokens: uint(obj, intern!(py, "full_tokens"))?,
+    })
+}
+
+struct Classes {
+    set: Py<PyType>,
+    delta: Py<PyType>,
+}
+
+static CLASSES: PyOnceLock<Classes> = PyOnceLock::new();
+
+fn classes(py: Python<'_>) -> PyResult<&Classes> {
+    CLASSES.get_or_try_init(py, || {
+        let m = py.import("gcf.generic_delta")?;
+        Ok(Classes {
+            set: m.getattr("GenericSet")?.cast_into::<PyType>()?.unbind(),
+            delta: m
+                .getattr("GenericDeltaPayload")?
+                .cast_into::<PyType>()?
+                .unbind(),
+        })
+    })
+}
+
+fn map_list<'py>(py: Python<'py>, maps: &[Map]) -> PyResult<Bound<'py, PyList>> {
+    let l = PyList::empty(py);
+    for m in maps {
+        l.append(value::dict(py, m)?)?;
+    }
+    Ok(l)
+}
+
+/// A `gcf.GenericSet`.
+pub fn set_to_py<'py>(py: Python<'py>, s: &KeyedSet) -> PyResult<Bound<'py, PyAny>> {
+    let kw = PyDict::new(py);
+    kw.set_item("key", &s.key)?;
+    kw.set_item("fields", PyList::new(py, &s.fields)?)?;
+    kw.set_item("rows", map_list(py, &s.rows)?)?;
+    kw.set_item("name", &s.name)?;
+    classes(py)?.set.bind(py).call((), Some(&kw))
+}
+
+/// A `gcf.GenericDeltaPayload`.
+pub fn delta_to_py<'py>(py: Python<'py>, d: &GenericDelta) -> PyResult<Bound<'py, PyAny>> {
+    let kw = PyDict::new(py);
+    kw.set_item("key", &d.key)?;
+    kw.set_item("fields", PyList::new(py, &d.fields)?)?;
+    kw.set_item("base_root", &d.base_root)?;
+    kw.set_item("new_root", &d.new_root)?;
+    kw.set_item("added", map_list(py, &d.added)?)?;
+    kw.set_item("changed", map_list(py, &d.changed)?)?;
+    let removed = PyList::empty(py);
+    for v in &d.removed {
+        removed.append(value::to_py(py, v)?)?;
+    }
+    kw.set_item("removed", removed)?;
+    kw.set_item("tool", &d.tool)?;
+    kw.set_item("delta_tokens", d.delta_tokens)?;
+    kw.set_item("full_tokens", d.full_tokens)?;
+    classes(py)?.delta.bind(py).call((), Some(&kw))
+}
+
+/// A generic delta as the camelCase dict `decode_generic` returns.
+pub fn delta_dict<'py>(py: Python<'py>, d: &GenericDelta) -> PyResult<Bound<'py, PyDict>> {
+    let o = PyDict::new(py);
+    o.set_item("tool", &d.tool)?;
+    o.set_item("key", &d.key)?;
+    o.set_item("fields", PyList::new(py, &d.fields)?)?;
+    o.set_item("baseRoot", &d.base_root)?;
+    o.set_item("newRoot", &d.new_root)?;
+    o.set_item("added", map_list(py, &d.added)?)?;
+    o.set_item("changed", map_list(py, &d.changed)?)?;
+    let removed = PyList::empty(py);
+    for v in &d.removed {
+        removed.append(value::to_py(py, v)?)?;
+    }
+    o.set_item("removed", removed)?;
+    Ok(o)
+}
+
+/// The `gcf-pack-root-v1` of a keyed set.
+#[pyfunction]
+pub fn generic_pack_root(py: Python<'_>, s: &Bound<'_, PyAny>) -> PyResult<String> {
+    let set = keyed_set(s)?;
+    py.detach(|| generic::pack_root(&set))
+        .py_err(py, Raise::Other)
+}
+
+/// The delta from `base` to `nxt`; a schema change raises.
+#[pyfunction]
+pub fn diff_generic_sets<'py>(
+    py: Python<'py>,
+    base: &Bound<'py, PyAny>,
+    nxt: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let (base, new) = (keyed_set(base)?, keyed_set(nxt)?);
+    let d = py
+        .detach(|| generic::diff(&base, &new))
+        .py_err(py, Raise::Other)?;
+    match d {
+        Some(d) => delta_to_py(py, &d),
+        None => Err(input(
+            py,
+            ErrorKind::InvalidInput,
+            "schema change or no identity key: send a full payload".into(),
+        )),
+    }
+}
+
+/// A full keyed payload (`key=` and `pack_root=` in the header).
+#[pyfunction]
+#[pyo3(signature = (s, tool = ""))]
+pub fn encode_generic_full(py: Python<'_>, s: &Bound<'_, PyAny>, tool: &str) -> PyResult<String> {
+    let set = keyed_set(s)?;
+    py.detach(|| generic::encode_full(&set, tool))
+        .py_err(py, Raise::Other)
+}
+
+/// A generic delta payload.
+#[pyfunction]
+pub fn encode_generic_delta(py: Python<'_>, d: &Bound<'_, PyAny>) -> PyResult<String> {
+    let d = delta(d)?;
+    py.detach(|| generic::encode_delta(&d))
+        .py_err(py, Raise::Other)
+}
+
+/// Decodes a generic delta payload.
+#[pyfunction]
+pub fn decode_generic_delta<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    let d = py
+        .detach(|| generic::decode_delta(text))
+        .py_err(py, Raise::Decode)?;
+    delta_to_py(py, &d)
+}
+
+/// Applies `d` to `base` atomically; the result's root must be `expected_new_root`.
+#[pyfunction]
+pub fn verify_generic_delta<'py>(
+    py: Python<'py>,
+    base: &Bound<'py, PyAny>,
+    d: &Bound<'py, PyAny>,
+    expected_new_root: &str,
+) -> PyResult<Bound<'py, PyAny>> {
+    let base = keyed_set(base)?;
+    let mut d = delta(d)?;
+    d.new_root = expected_new_root.to_owned();
+    let out = py
+        .detach(|| generic::apply(&base, &d))
+        .py_err(py, Raise::Other)?;
+    set_to_py(py, &out)
+}
+
+/// The core's re-anchoring producer session; `gcf.GenericDeltaSession`
+/// wraps it with 2.8.0's surface.
+#[pyclass(module = "gcf._gcf")]
+pub struct NativeDeltaSession {
+    inner: DeltaSession,
+}
+
+#[pymethods]
+impl NativeDeltaSession {
+    #[new]
+    #[pyo3(signature = (base, tool, fixed_n = None))]
+    fn new(base: &Bound<'_, PyAny>, tool: &str, fixed_n: Option<usize>) -> PyResult<Self> {
+        let policy = match fixed_n {
+            Some(n) => ReanchorPolicy::FixedN(n),
+            None => ReanchorPolicy::SizeGuard,
+        };
+        Ok(NativeDeltaSession {
+            inner: DeltaSession::new(keyed_set(base)?, tool, policy),
+        })
+    }
+
+    fn initial_full(&self, py: Python<'_>) -> PyResult<String> {
+        self.inner.initial_full().py_err(py, Raise::Other)
+    }
+
+    fn next<'py>(
+        &mut self,
+        py: Python<'py>,
+        nxt: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let set = keyed_set(nxt)?;
+        let inner = &mut self.inner;
+        let (text, full) = py.detach(|| inner.next(set)).py_err(py, Raise::Other)?;
+        (text, full).into_pyobject(py)
+    }
+
+    fn held<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        set_to_py(py, self.inner.held())
+    }
+}

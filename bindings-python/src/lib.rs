@@ -1,0 +1,233 @@
+//! `gcf._gcf`: the native half of the `gcf` Python package, a drop-in for
+//! gcf-python 2.8.0 backed by `gcf-core`.
+//!
+//! The Python package (`python/gcf/`) keeps 2.8.0's module layout, its
+//! dataclasses and its exception classes; this extension does the format
+//! work. Python objects are read directly into core types and results are
+//! built directly as Python objects; the core runs with the GIL released
+//! wherever it touches no Python object.
+
+use std::borrow::Cow;
+
+use gcf_core::generic;
+use gcf_core::graph;
+use gcf_core::Document;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList, PyString};
+
+mod delta_py;
+mod errors;
+mod generic_py;
+mod graph_py;
+mod stream_py;
+mod value;
+
+use errors::{IntoPy, Raise};
+
+/// GCF text handed to a decoder: a `str`, or `bytes` still to be checked
+/// as UTF-8 (so malformed bytes get `invalid_utf8` with a position).
+enum Input<'a> {
+    Text(Cow<'a, str>),
+    Bytes(&'a [u8]),
+}
+
+fn input<'a>(obj: &'a Bound<'_, PyAny>) -> PyResult<Input<'a>> {
+    if let Ok(s) = obj.cast::<PyString>() {
+        return match s.to_cow() {
+            Ok(t) => Ok(Input::Text(t)),
+            // Only a lone surrogate makes a str unencodable as UTF-8.
+            Err(_) => Err(errors::to_py(
+                obj.py(),
+                &gcf_core::Error::new(
+                    gcf_core::ErrorKind::InvalidSurrogate,
+                    "the text holds a lone UTF-16 surrogate",
+                )
+                .into(),
+                Raise::Decode,
+            )),
+        };
+    }
+    if let Ok(b) = obj.cast::<PyBytes>() {
+        return Ok(Input::Bytes(b.as_bytes()));
+    }
+    Err(pyo3::exceptions::PyTypeError::new_err(
+        "GCF input must be str or bytes",
+    ))
+}
+
+/// Encodes a graph `Payload` (any object with its attributes).
+#[pyfunction]
+fn encode(py: Python<'_>, p: &Bound<'_, PyAny>) -> PyResult<String> {
+    let payload = graph_py::payload_shared(p)?;
+    py.detach(|| graph::encode(&payload))
+        .py_err(py, Raise::Other)
+}
+
+/// Decodes graph-profile text into a `gcf.types.Payload`.
+#[pyfunction]
+fn decode<'py>(py: Python<'py>, input_text: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let s = input(input_text)?;
+    let payload = py
+        .detach(|| match &s {
+            Input::Text(t) => graph::decode(t),
+            Input::Bytes(b) => graph::decode_bytes(b),
+        })
+        .py_err(py, Raise::Decode)?;
+    graph_py::types(py)?.payload(py, &payload)
+}
+
+/// Encodes any value in the generic profile.
+#[pyfunction]
+#[pyo3(signature = (data, no_flatten = false))]
+fn encode_generic(py: Python<'_>, data: &Bound<'_, PyAny>, no_flatten: bool) -> PyResult<String> {
+    if no_flatten {
+        return Err(pyo3::exceptions::PyNotImplementedError::new_err(
+            "GenericOptions(no_flatten=True) is not supported yet",
+        ));
+    }
+    let value = value::from_py(data)?;
+    py.detach(|| generic::encode(&value))
+        .py_err(py, Raise::Other)
+}
+
+/// Encodes an array of flat records as a value-grouped table.
+#[pyfunction]
+fn encode_generic_grouped(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    key_field: &str,
+    group_field: &str,
+) -> PyResult<String> {
+    let value = value::from_py(data)?;
+    py.detach(|| generic::encode_grouped(&value, key_field, group_field))
+        .py_err(py, Raise::Other)
+}
+
+/// Decodes any GCF text by its header: generic-profile text into dicts,
+/// lists and scalars; graph-profile text (and deltas) into the camelCase
+/// dicts 2.8.0 returns for them.
+#[pyfunction]
+fn decode_generic<'py>(
+    py: Python<'py>,
+    input_text: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let s = input(input_text)?;
+    let doc = py
+        .detach(|| match &s {
+            Input::Text(t) => gcf_core::decode_any(t),
+            Input::Bytes(b) => gcf_core::decode_any_bytes(b),
+        })
+        .py_err(py, Raise::Decode)?;
+    match doc {
+        Document::Generic(v) => value::to_py(py, &v),
+        Document::Graph(p) => graph_dict(py, &p).map(Bound::into_any),
+        Document::GraphDelta(d) => graph_delta_dict(py, &d).map(Bound::into_any),
+        Document::GenericDelta(d) => generic_py::delta_dict(py, &d).map(Bound::into_any),
+        Document::Unchanged {
+            pack_root, count, ..
+        } => {
+            let d = PyDict::new(py);
+            d.set_item("unchanged", true)?;
+            d.set_item("packRoot", pack_root)?;
+            d.set_item("count", count)?;
+            Ok(d.into_any())
+        }
+    }
+}
+
+fn symbol_dict<'py>(py: Python<'py>, s: &graph::Symbol) -> PyResult<Bound<'py, PyDict>> {
+    let o = PyDict::new(py);
+    o.set_item("qualifiedName", &s.qualified_name)?;
+    o.set_item("kind", &s.kind)?;
+    o.set_item("score", s.score)?;
+    o.set_item("provenance", &s.provenance)?;
+    o.set_item("distance", s.distance)?;
+    Ok(o)
+}
+
+fn edge_dict<'py>(py: Python<'py>, e: &graph::Edge) -> PyResult<Bound<'py, PyDict>> {
+    let o = PyDict::new(py);
+    o.set_item("source", &e.source)?;
+    o.set_item("target", &e.target)?;
+    o.set_item("edgeType", &e.edge_type)?;
+    o.set_item("status", &e.status)?;
+    Ok(o)
+}
+
+fn graph_dict<'py>(py: Python<'py>, p: &graph::Payload) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("tool", &p.tool)?;
+    d.set_item("tokenBudget", p.token_budget)?;
+    d.set_item("tokensUsed", p.tokens_used)?;
+    d.set_item("packRoot", &p.pack_root)?;
+    let symbols = PyList::empty(py);
+    for s in &p.symbols {
+        symbols.append(symbol_dict(py, s)?)?;
+    }
+    d.set_item("symbols", symbols)?;
+    let edges = PyList::empty(py);
+    for e in &p.edges {
+        edges.append(edge_dict(py, e)?)?;
+    }
+    d.set_item("edges", edges)?;
+    Ok(d)
+}
+
+fn graph_delta_dict<'py>(py: Python<'py>, d: &graph::Delta) -> PyResult<Bound<'py, PyDict>> {
+    let o = PyDict::new(py);
+    o.set_item("tool", &d.tool)?;
+    o.set_item("baseRoot", &d.base_root)?;
+    o.set_item("newRoot", &d.new_root)?;
+    let removed = PyList::empty(py);
+    for r in &d.removed {
+        let x = PyDict::new(py);
+        x.set_item("qualifiedName", &r.qualified_name)?;
+        x.set_item("kind", &r.kind)?;
+        removed.append(x)?;
+    }
+    o.set_item("removed", removed)?;
+    let added = PyList::empty(py);
+    for s in &d.added {
+        added.append(symbol_dict(py, s)?)?;
+    }
+    o.set_item("added", added)?;
+    for (name, edges) in [
+        ("removedEdges", &d.removed_edges),
+        ("addedEdges", &d.added_edges),
+    ] {
+        let l = PyList::empty(py);
+        for e in edges {
+            l.append(edge_dict(py, e)?)?;
+        }
+        o.set_item(name, l)?;
+    }
+    o.set_item("deltaTokens", d.delta_tokens)?;
+    o.set_item("fullTokens", d.full_tokens)?;
+    Ok(o)
+}
+
+/// The extension module.
+#[pymodule]
+#[pyo3(name = "_gcf")]
+fn gcf_py(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(encode, m)?)?;
+    m.add_function(wrap_pyfunction!(decode, m)?)?;
+    m.add_function(wrap_pyfunction!(encode_generic, m)?)?;
+    m.add_function(wrap_pyfunction!(encode_generic_grouped, m)?)?;
+    m.add_function(wrap_pyfunction!(decode_generic, m)?)?;
+    m.add_function(wrap_pyfunction!(delta_py::encode_delta, m)?)?;
+    m.add_function(wrap_pyfunction!(delta_py::decode_delta, m)?)?;
+    m.add_function(wrap_pyfunction!(delta_py::verify_delta, m)?)?;
+    m.add_function(wrap_pyfunction!(delta_py::pack_root, m)?)?;
+    m.add_function(wrap_pyfunction!(generic_py::generic_pack_root, m)?)?;
+    m.add_function(wrap_pyfunction!(generic_py::diff_generic_sets, m)?)?;
+    m.add_function(wrap_pyfunction!(generic_py::encode_generic_full, m)?)?;
+    m.add_function(wrap_pyfunction!(generic_py::encode_generic_delta, m)?)?;
+    m.add_function(wrap_pyfunction!(generic_py::decode_generic_delta, m)?)?;
+    m.add_function(wrap_pyfunction!(generic_py::verify_generic_delta, m)?)?;
+    m.add_class::<generic_py::NativeDeltaSession>()?;
+    m.add_class::<delta_py::NativeSession>()?;
+    m.add_class::<stream_py::GraphStream>()?;
+    m.add_class::<stream_py::GenericStream>()?;
+    Ok(())
+}

@@ -1,0 +1,306 @@
+//! Stream writers over any Python object with `write`.
+//!
+//! The core writers buffer their output and hand it to the sink in large
+//! chunks, so each `write` call on the Python side carries a batch of lines,
+//! not one line. Text files get `str`, binary files `bytes`. An exception
+//! raised by `write` fails the core writer's sink (which then refuses every
+//! later call, as the core's stream lifecycle says) and is re-raised as is.
+
+use gcf_core::generic::{self, Cell};
+use gcf_core::graph::{self, StreamOptions, TrailerForm};
+use gcf_core::{ErrorKind, Sink, SinkError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyString};
+use pyo3::{intern, Py};
+
+use crate::errors::{to_py, IntoPy, Raise};
+use crate::graph_py::{edge, symbol};
+use crate::value;
+
+/// The Python writer as a core sink.
+pub struct PySink {
+    writer: Py<PyAny>,
+    binary: bool,
+    /// The exception `write` raised, re-raised by the call that caused it.
+    error: std::cell::Cell<Option<PyErr>>,
+}
+
+impl PySink {
+    fn new(writer: Py<PyAny>, binary: bool) -> Self {
+        PySink {
+            writer,
+            binary,
+            error: std::cell::Cell::new(None),
+        }
+    }
+}
+
+impl Sink for PySink {
+    fn write_bytes(&mut self, bytes: &[u8]) -> Result<(), SinkError> {
+        Python::attach(|py| {
+            let w = self.writer.bind(py);
+            let result = if self.binary {
+                w.call_method1(intern!(py, "write"), (PyBytes::new(py, bytes),))
+            } else {
+                // The core hands over complete UTF-8 runs only.
+                let s = std::str::from_utf8(bytes).map_err(|_| SinkError)?;
+                w.call_method1(intern!(py, "write"), (PyString::new(py, s),))
+            };
+            result.map(drop).map_err(|e| {
+                self.error.set(Some(e));
+                SinkError
+            })
+        })
+    }
+}
+
+/// The error of a failed stream call: the writer's own exception when the
+/// sink failed because `write` raised, else the core error as a `GcfError`.
+fn stream_err(py: Python<'_>, e: gcf_core::Error, sink: Option<&PySink>) -> PyErr {
+    if e.kind() == ErrorKind::Sink {
+        if let Some(err) = sink.and_then(|s| s.error.take()) {
+            return err;
+        }
+    }
+    to_py(py, &e.into(), Raise::Other)
+}
+
+fn closed() -> PyErr {
+    pyo3::exceptions::PyValueError::new_err("invalid_state: the stream is closed")
+}
+
+/// The graph stream writer behind `gcf.StreamEncoder`.
+#[pyclass(module = "gcf._gcf", unsendable)]
+pub struct GraphStream {
+    inner: Option<graph::StreamWriter<PySink>>,
+    symbols: u64,
+    edges: u64,
+}
+
+#[pymethods]
+impl GraphStream {
+    #[new]
+    #[pyo3(signature = (writer, binary, tool, token_budget, tokens_used, labeled_trailer_counts))]
+    fn new(
+        py: Python<'_>,
+        writer: Py<PyAny>,
+        binary: bool,
+        tool: &str,
+        token_budget: u64,
+        tokens_used: u64,
+        labeled_trailer_counts: bool,
+    ) -> PyResult<Self> {
+        let options = StreamOptions {
+            tool,
+            token_budget,
+            tokens_used,
+            trailer: if labeled_trailer_counts {
+                TrailerForm::Labeled
+            } else {
+                TrailerForm::Positional
+            },
+            // 2.8.0 writes edges by qualified name.
+            index_names: true,
+        };
+        let inner = graph::StreamWriter::new(PySink::new(writer, binary), options)
+            .map_err(|e| to_py(py, &e.into(), Raise::Other))?;
+        Ok(GraphStream {
+            inner: Some(inner),
+            symbols: 0,
+            edges: 0,
+        })
+    }
+
+    fn write_symbol(&mut self, py: Python<'_>, s: &Bound<'_, PyAny>) -> PyResult<()> {
+        let sym = symbol(s)?;
+        let w = self.inner.as_mut().ok_or_else(closed)?;
+        match w.write_symbol(&sym) {
+            Ok(_) => {
+                self.symbols += 1;
+                Ok(())
+            }
+            Err(e) => Err(stream_err(py, e, Some(w.get_ref()))),
+        }
+    }
+
+    fn write_edge(&mut self, py: Python<'_>, e: &Bound<'_, PyAny>) -> PyResult<()> {
+        let e = edge(e)?;
+        let w = self.inner.as_mut().ok_or_else(closed)?;
+        match w.write_edge_by_name(&e.source, &e.target, &e.edge_type, &e.status) {
+            Ok(()) => {
+                self.edges += 1;
+                Ok(())
+            }
+            // 2.8.0 drops an edge whose endpoints were not written.
+            Err(err) if err.kind() == ErrorKind::UnknownEdgeReference => Ok(()),
+            Err(err) => Err(stream_err(py, err, Some(w.get_ref()))),
+        }
+    }
+
+    #[getter]
+    fn symbol_count(&self) -> u64 {
+        self.symbols
+    }
+
+    #[getter]
+    fn edge_count(&self) -> u64 {
+        self.edges
+    }
+
+    fn flush(&mut self, py: Python<'_>) -> PyResult<()> {
+        let w = self.inner.as_mut().ok_or_else(closed)?;
+        w.flush().map_err(|e| stream_err(py, e, Some(w.get_ref())))
+    }
+
+    fn close(&mut self, py: Python<'_>) -> PyResult<()> {
+        let Some(w) = self.inner.as_mut() else {
+            return Ok(());
+        };
+        // Flushed first, so a failing `write` is still reported as itself.
+        if let Err(e) = w.flush() {
+            let err = stream_err(py, e, Some(w.get_ref()));
+            self.inner = None;
+            return Err(err);
+        }
+        match self.inner.take() {
+            Some(w) => w.finish().map(drop).map_err(|e| stream_err(py, e, None)),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The generic stream writer behind `gcf.GenericStreamEncoder`: the core
+/// writer's calls, which the Python class maps 2.8.0's surface onto.
+#[pyclass(module = "gcf._gcf", unsendable)]
+pub struct GenericStream {
+    inner: Option<generic::StreamWriter<PySink>>,
+    rows: u64,
+}
+
+fn values(items: &Bound<'_, PyAny>) -> PyResult<Vec<generic::Value>> {
+    let mut out = Vec::with_capacity(items.len().unwrap_or(0));
+    for item in items.try_iter()? {
+        out.push(value::from_py(&item?)?);
+    }
+    Ok(out)
+}
+
+impl GenericStream {
+    fn call<T>(
+        &mut self,
+        py: Python<'_>,
+        f: impl FnOnce(&mut generic::StreamWriter<PySink>) -> gcf_core::Result<T>,
+    ) -> PyResult<T> {
+        let w = self.inner.as_mut().ok_or_else(closed)?;
+        match f(w) {
+            Ok(t) => Ok(t),
+            Err(e) => Err(stream_err(py, e, Some(w.get_ref()))),
+        }
+    }
+}
+
+#[pymethods]
+impl GenericStream {
+    #[new]
+    #[pyo3(signature = (writer, binary, tool))]
+    fn new(py: Python<'_>, writer: Py<PyAny>, binary: bool, tool: &str) -> PyResult<Self> {
+        let mut options = generic::StreamOptions::new();
+        if !tool.is_empty() {
+            options = options.tool(tool);
+        }
+        let inner = generic::StreamWriter::new(PySink::new(writer, binary), options)
+            .py_err(py, Raise::Other)?;
+        Ok(GenericStream {
+            inner: Some(inner),
+            rows: 0,
+        })
+    }
+
+    fn begin_table(&mut self, py: Python<'_>, name: &str, fields: Vec<String>) -> PyResult<()> {
+        let fields: Vec<&str> = fields.iter().map(String::as_str).collect();
+        self.call(py, |w| w.begin_table(Some(name), &fields))
+    }
+
+    fn begin_keyed_map(&mut self, py: Python<'_>, name: &str, fields: Vec<String>) -> PyResult<()> {
+        let fields: Vec<&str> = fields.iter().map(String::as_str).collect();
+        self.call(py, |w| w.begin_keyed_map(Some(name), &fields))
+    }
+
+    fn row(&mut self, py: Python<'_>, items: &Bound<'_, PyAny>) -> PyResult<()> {
+        let vs = values(items)?;
+        self.call(py, |w| w.row_values(&vs))?;
+        self.rows += 1;
+        Ok(())
+    }
+
+    /// Rows written so far, over all tables.
+    #[getter]
+    fn row_count(&self) -> u64 {
+        self.rows
+    }
+
+    fn keyed_row(&mut self, py: Python<'_>, key: &str, items: &Bound<'_, PyAny>) -> PyResult<()> {
+        let vs = values(items)?;
+        let mut cells = Vec::with_capacity(vs.len());
+        for v in &vs {
+            match Cell::from_value(v) {
+                Some(c) => cells.push(c),
+                None => {
+                    return Err(crate::errors::input(
+                        py,
+                        ErrorKind::InvalidInput,
+                        "a streamed cell must be a scalar".into(),
+                    ))
+                }
+            }
+        }
+        self.call(py, |w| w.keyed_row(key, &cells))?;
+        self.rows += 1;
+        Ok(())
+    }
+
+    fn end_table(&mut self, py: Python<'_>) -> PyResult<()> {
+        self.call(py, |w| w.end_table())
+    }
+
+    fn field(&mut self, py: Python<'_>, key: &str, v: &Bound<'_, PyAny>) -> PyResult<()> {
+        let v = value::from_py(v)?;
+        self.call(py, |w| w.field(key, &v))
+    }
+
+    fn begin_section(&mut self, py: Python<'_>, name: &str) -> PyResult<()> {
+        self.call(py, |w| w.begin_section(name))
+    }
+
+    fn end_section(&mut self, py: Python<'_>) -> PyResult<()> {
+        self.call(py, |w| w.end_section())
+    }
+
+    fn inline_array(
+        &mut self,
+        py: Python<'_>,
+        name: &str,
+        items: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let vs = values(items)?;
+        self.call(py, |w| w.inline_array(name, &vs))
+    }
+
+    fn flush(&mut self, py: Python<'_>) -> PyResult<()> {
+        self.call(py, |w| w.flush())
+    }
+
+    fn close(&mut self, py: Python<'_>) -> PyResult<()> {
+        if self.inner.is_none() {
+            return Ok(());
+        }
+        // Flushed first, so a failing `write` is still reported as itself.
+        let flushed = self.call(py, |w| w.flush());
+        let finished = self.inner.take().map(|w| w.finish().map(drop));
+        flushed?;
+        match finished {
+            Some(Err(e)) => Err(stream_err(py, e, None)),
+            _ => Ok(()),
+        }
+    }
+}

@@ -1,0 +1,59 @@
+"""The reference side of the differential test, run by gcf-python 2.8.0's
+interpreter (its own venv: both packages import as ``gcf``).
+
+Reads one JSON array of requests per line on stdin and writes one JSON array
+of answers per line: ``{"ok": result}`` or ``{"err": "message"}``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+
+import gcf
+
+
+def payload(d):
+    return gcf.Payload(
+        tool=d["tool"],
+        tokens_used=d["tokens_used"],
+        token_budget=d["token_budget"],
+        pack_root=d["pack_root"],
+        symbols=[gcf.Symbol(**s) for s in d["symbols"]],
+        edges=[gcf.Edge(**e) for e in d["edges"]],
+    )
+
+
+def answer(req):
+    op, args = req["op"], req["args"]
+    if op == "encode_generic":
+        return gcf.encode_generic(args[0])
+    if op == "encode_generic_grouped":
+        return gcf.encode_generic_grouped(*args)
+    if op == "decode_generic":
+        return gcf.decode_generic(args[0])
+    if op == "encode":
+        return gcf.encode(payload(args[0]))
+    if op == "decode":
+        return dataclasses.asdict(gcf.decode(args[0]))
+    if op == "pack_root":
+        p = payload(args[0])
+        return gcf.pack_root(p.symbols, p.edges)
+    raise KeyError(op)
+
+
+def main() -> None:
+    for line in sys.stdin:
+        out = []
+        for req in json.loads(line):
+            try:
+                out.append({"ok": answer(req)})
+            except Exception as e:  # noqa: BLE001 - every failure is an answer
+                out.append({"err": f"{type(e).__name__}: {e}"})
+        sys.stdout.write(json.dumps(out) + "\n")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,221 @@
+"""The public surface beyond the fixtures: 2.8.0's names and module paths,
+errors with category and position, stream writers, sessions."""
+
+from __future__ import annotations
+
+import importlib
+import io
+import pickle
+from typing import Any, List
+
+import pytest
+
+import gcf
+from gcf import Edge, Payload, Symbol
+
+
+def test_submodule_paths_of_2_8_0() -> None:
+    names = {
+        "gcf.types": ["Symbol", "Edge", "Payload", "DeltaPayload", "Components"],
+        "gcf.encode": ["encode"],
+        "gcf.decode": ["decode", "DecodeError"],
+        "gcf.delta": ["encode_delta", "decode_delta", "verify_delta"],
+        "gcf.session": ["Session", "encode_with_session"],
+        "gcf.stream": ["StreamEncoder"],
+        "gcf.stream_generic": ["GenericStreamEncoder"],
+        "gcf.generic": ["encode_generic", "GenericOptions"],
+        "gcf.decode_generic": ["decode_generic"],
+        "gcf.constant_grouping": ["encode_generic_grouped"],
+        "gcf.generic_delta": ["GenericSet", "GenericDeltaPayload", "GenericDeltaSession", "fixed_n", "size_guard"],
+        "gcf.packroot": ["pack_root"],
+        "gcf.constants": ["KIND_ABBREV", "KIND_EXPAND"],
+    }
+    for module, attrs in names.items():
+        m = importlib.import_module(module)
+        for a in attrs:
+            assert hasattr(m, a), f"{module}.{a}"
+    for a in gcf.__all__:
+        assert hasattr(gcf, a), a
+    assert gcf.KIND_EXPAND["fn"] == "function"
+    assert gcf.GenericDeltaSession.FIXED_N is gcf.ReanchorMode.FIXED_N
+
+
+def test_decode_error_has_category_and_position() -> None:
+    with pytest.raises(gcf.DecodeError) as info:
+        gcf.decode("GCF profile=graph\n## targets\n@0 fn pkg.A notascore lsp\n")
+    e = info.value
+    assert isinstance(e, ValueError)
+    assert e.category == "invalid_score"
+    assert str(e).startswith("invalid_score: ")
+    assert (e.line, e.column) == (3, 13)
+    again = pickle.loads(pickle.dumps(e))
+    assert (type(again), again.category, again.line, str(again)) == (gcf.DecodeError, e.category, 3, str(e))
+
+
+def test_decode_accepts_bytes_and_reports_bad_utf8() -> None:
+    assert gcf.decode_generic(b"GCF profile=generic\na=1\n") == {"a": 1}
+    with pytest.raises(gcf.DecodeError) as info:
+        gcf.decode_generic(b"GCF profile=generic\na=\xff\n")
+    assert (info.value.category, info.value.line, info.value.column) == ("invalid_utf8", 2, 3)
+    with pytest.raises(gcf.DecodeError) as info:
+        gcf.decode_generic("GCF profile=generic\na=\ud800\n")
+    assert info.value.category == "invalid_surrogate"
+
+
+@pytest.mark.parametrize(
+    "value, category",
+    [(2**63, "out_of_range"), (-(2**63) - 1, "out_of_range"), ({"a": [10**30]}, "out_of_range"),
+     (float("nan"), "out_of_range"), (float("inf"), "out_of_range")],
+)
+def test_encode_refuses_values_outside_the_data_model(value: Any, category: str) -> None:
+    with pytest.raises(gcf.GcfError) as info:
+        gcf.encode_generic(value)
+    assert info.value.category == category
+
+
+def test_self_containing_value_is_a_limit_not_a_crash() -> None:
+    a: List[Any] = []
+    a.append(a)
+    with pytest.raises(gcf.GcfError) as info:
+        gcf.encode_generic(a)
+    assert info.value.category == "limit_exceeded"
+
+
+def test_python_objects_read_as_2_8_0_reads_them() -> None:
+    assert gcf.encode_generic(2**63 - 1) == "GCF profile=generic\n=9223372036854775807\n"
+    assert gcf.encode_generic(True) == "GCF profile=generic\n=true\n"
+    # Anything else is str(obj), 2.8.0's scalar fallback.
+    assert gcf.encode_generic({"t": (1, 2)}) == 'GCF profile=generic\nt="(1, 2)"\n'
+    assert gcf.encode_generic({1: "a"}) == 'GCF profile=generic\n"1"=a\n'
+
+
+def test_factoring_is_on_and_grouping_works() -> None:
+    rows = [{"id": 1, "type": "file"}, {"id": 2, "type": "file"}]
+    assert gcf.encode_generic(rows) == "GCF profile=generic\n## [2]{id,type=file}\n1\n2\n"
+    issues = [{"id": 1, "state": "open"}, {"id": 2, "state": "closed"}, {"id": 3, "state": "open"}]
+    text = gcf.encode_generic_grouped(issues, "id", "state")
+    assert "group=state" in text.split("\n")[1]
+    assert sorted(gcf.decode_generic(text), key=lambda r: r["id"]) == issues
+    with pytest.raises(gcf.GcfError) as info:
+        gcf.encode_generic_grouped(issues, "id", "id")
+    assert info.value.category == "invalid_input"
+
+
+def graph_stream_output(writer: Any) -> None:
+    enc = gcf.StreamEncoder(writer, "t", token_budget=10)
+    for i in range(3000):
+        enc.write_symbol(Symbol(f"pkg.S{i}", "function", 0.5, "lsp", i % 2))
+    enc.write_edge(Edge("pkg.S1", "pkg.S0", "calls"))
+    enc.write_edge(Edge("pkg.Nope", "pkg.S0", "calls"))  # dropped, as 2.8.0
+    assert (enc.symbol_count, enc.edge_count) == (3000, 1)
+    enc.close()
+    enc.close()
+
+
+class CountingWriter:
+    def __init__(self) -> None:
+        self.parts: List[str] = []
+
+    def write(self, s: str) -> int:
+        self.parts.append(s)
+        return len(s)
+
+
+def test_stream_encoder_text_binary_and_batches() -> None:
+    text, binary, counting = io.StringIO(), io.BytesIO(), CountingWriter()
+    for w in (text, binary, counting):
+        graph_stream_output(w)
+    out = text.getvalue()
+    assert binary.getvalue().decode() == out == "".join(counting.parts)
+    assert out.startswith("GCF profile=graph tool=t budget=10\n## targets\n@0 fn pkg.S0 0.50 lsp\n")
+    assert out.endswith("##! summary counts=1500,1500,1\n") or "##! summary" in out.splitlines()[-1]
+    # Batched: far fewer write calls than lines.
+    assert len(counting.parts) < out.count("\n") // 10
+
+
+def test_stream_writer_exception_propagates_and_poisons() -> None:
+    class Refusing:
+        def write(self, s: str) -> None:
+            raise OSError("disk full")
+
+    enc = gcf.StreamEncoder(Refusing(), "t")
+    enc.write_symbol(Symbol("a", "function", 0.5, "x", 0))
+    with pytest.raises(OSError, match="disk full"):
+        enc.close()
+
+
+def test_generic_stream_encoder() -> None:
+    out = io.StringIO()
+    with gcf.GenericStreamEncoder(out) as enc:
+        enc.write_kv("total", 2)
+        enc.begin_array("rows", ["id", "name"])
+        enc.write_row([1, "a b"])
+        enc.write_row([2, None])
+        enc.end_array()
+        assert enc.row_count == 2
+    assert gcf.decode_generic(out.getvalue()) == {"total": 2, "rows": [{"id": 1, "name": "a b"}, {"id": 2, "name": None}]}
+
+
+def test_session_by_name_api() -> None:
+    sess = gcf.Session()
+    p = Payload(tool="t", symbols=[Symbol("pkg.A", "function", 0.9, "lsp"), Symbol("pkg.B", "type", 0.5, "lsp", 1)])
+    first = gcf.encode_with_session(p, sess)
+    assert "@0 fn pkg.A" in first
+    assert sess.transmitted("pkg.B") and sess.get_id("pkg.B") == 1 and sess.size() == 2
+    assert "@0  # previously transmitted" in gcf.encode_with_session(p, sess)
+    sess.record([Symbol("pkg.C", "function", 0.1, "x")])
+    assert sess.get_id("pkg.C") == 2
+    sess.reset()
+    assert sess.size() == 0 and sess.get_id("pkg.A") == -1
+    assert gcf.encode_with_session(p) == gcf.encode(p)
+
+
+def test_graph_delta_round_trip_and_verify() -> None:
+    base = [Symbol("pkg.A", "function", 0.9, "lsp"), Symbol("pkg.B", "function", 0.5, "lsp", 1)]
+    edges = [Edge("pkg.B", "pkg.A", "calls")]
+    new_syms = [base[0], Symbol("pkg.C", "type", 0.7, "lsp", 1)]
+    new_root = gcf.pack_root(new_syms, [])
+    d = gcf.DeltaPayload(
+        tool="t", base_root=gcf.pack_root(base, edges), new_root=new_root,
+        removed=[base[1]], added=[new_syms[1]], removed_edges=edges,
+    )
+    back = gcf.decode_delta(gcf.encode_delta(d))
+    syms, es = gcf.verify_delta(base, edges, back.removed, back.added, back.removed_edges, back.added_edges, new_root)
+    assert [s.qualified_name for s in syms] == ["pkg.A", "pkg.C"] and es == []
+    with pytest.raises(gcf.GcfError) as info:
+        gcf.verify_delta(base, edges, back.removed, back.added, [], [], new_root)
+    assert info.value.category == "root_mismatch"
+
+
+def test_generic_delta_session_and_full_payloads() -> None:
+    base = gcf.GenericSet(key="id", fields=["id", "v"], rows=[{"id": 1, "v": "a"}, {"id": 2, "v": "b"}], name="t")
+    nxt = gcf.GenericSet(key="id", fields=["id", "v"], rows=[{"id": 1, "v": "a"}, {"id": 3, "v": "c"}], name="t")
+    full = gcf.encode_generic_full(base, "tool")
+    s, root = gcf.decode_generic_full(full)
+    assert root == gcf.generic_pack_root(base) and s.rows == base.rows and s.key == "id"
+    d = gcf.diff_generic_sets(base, nxt)
+    assert (d.added, d.removed) == ([{"id": 3, "v": "c"}], [2])
+    applied = gcf.verify_generic_delta(base, gcf.decode_generic_delta(gcf.encode_generic_delta(d)), d.new_root)
+    assert gcf.generic_pack_root(applied) == gcf.generic_pack_root(nxt)
+    sess = gcf.GenericDeltaSession(base, "tool", gcf.fixed_n(2))
+    assert sess.current_full() == full
+    assert sess.next(nxt)[1] is False
+    assert sess.next(base)[1] is True
+    assert sess.turn == 2
+
+
+def test_generic_stream_keyed_map_and_rows_outside_a_table() -> None:
+    out = io.BytesIO()
+    enc = gcf.GenericStreamEncoder(out)
+    enc.write_row([1, 2])  # no table open: ignored, as in 2.8.0
+    enc.begin_keyed_map("users", "key", ["name", "age"])
+    enc.write_row(["u1", "Ann", 30])
+    enc.write_row(["u2", "Bo", None])
+    enc.begin_array("events", ["id"])
+    enc.write_row([7])
+    enc.close()
+    assert enc.row_count == 3
+    assert gcf.decode_generic(out.getvalue()) == {
+        "users": {"u1": {"name": "Ann", "age": 30}, "u2": {"name": "Bo", "age": None}},
+        "events": [{"id": 7}],
+    }

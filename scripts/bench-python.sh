@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Benchmarks the gcf Python package against gcf-python 2.8.0 in the same run
+# (each in its own interpreter: both import as `gcf`) and writes
+# bindings-python/BENCH.md. Builds and installs the wheel like
+# scripts/test-python.sh (set GCF_BENCH_SKIP_BUILD=1 to reuse target/py-test).
+# Usage: bash scripts/bench-python.sh [rows to stream, default 1000000]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rows="${1:-1000000}"
+if [ -z "${GCF_BENCH_SKIP_BUILD:-}" ]; then
+  build="$PWD/target/py-build"
+  [ -x "$build/bin/maturin" ] || { python3 -m venv "$build" && "$build/bin/pip" install -q "maturin>=1.9,<2"; }
+  rm -rf target/wheels-py
+  (cd bindings-python && "$build/bin/maturin" build --release -q -o ../target/wheels-py)
+  [ -x target/py-test/bin/python ] || python3 -m venv target/py-test
+  target/py-test/bin/pip install -q --force-reinstall --no-deps target/wheels-py/gcf_python-*.whl
+fi
+ref="$(bash scripts/ref-python.sh)"
+ours_json="$(cd / && "$OLDPWD/target/py-test/bin/python" "$OLDPWD/bindings-python/bench/bench.py" "$rows")"
+ref_json="$(cd / && "$ref" "$OLDPWD/bindings-python/bench/bench.py" "$rows")"
+python3 bindings-python/bench/report.py "$ours_json" "$ref_json" > bindings-python/BENCH.md
+cat bindings-python/BENCH.md
