@@ -33,4 +33,9 @@ if [ -x scripts/test-ffi.sh ] || [ -f scripts/test-ffi.sh ]; then
   bash scripts/test-ffi.sh
 fi
 
+if command -v node >/dev/null; then
+  step "Node package (bindings-node): napi addon, conformance, differential vs 2.5.2"
+  bash scripts/test-node.sh
+fi
+
 step "all tests passed"

@@ -189,6 +189,8 @@ pub struct Encoder {
     tool: Option<String>,
     /// Constant-column factoring turned off (it is on by default).
     unfactored: bool,
+    /// Path-column flattening turned off (it is on by default).
+    unflattened: bool,
     /// The key and group fields of a value-grouped table, if asked for.
     group_by: Option<(String, String)>,
 }
@@ -246,6 +248,32 @@ impl Encoder {
     /// ```
     pub fn constant_columns(mut self, on: bool) -> Self {
         self.unfactored = !on;
+        self
+    }
+
+    /// Whether table fields whose values are objects of one fixed shape are
+    /// written as `"a>b"` path columns (§7.4.6). On by default; turned off,
+    /// such fields take the next form that fits (an inline schema or an
+    /// attachment), as the TypeScript package's `noFlatten` option asks.
+    ///
+    /// ```
+    /// use gcf_core::generic::{Encoder, Map, Value};
+    ///
+    /// let row = |id: i64| {
+    ///     let mut inner = Map::new();
+    ///     inner.insert("name", Value::from("x"));
+    ///     let mut m = Map::new();
+    ///     m.insert("id", Value::Int(id));
+    ///     m.insert("owner", Value::Object(inner));
+    ///     Value::Object(m)
+    /// };
+    /// let rows = Value::Array(vec![row(1), row(2)]);
+    /// assert!(Encoder::new().encode(&rows)?.contains("\"owner>name\""));
+    /// assert!(!Encoder::new().flatten(false).encode(&rows)?.contains('>'));
+    /// # Ok::<(), gcf_core::Error>(())
+    /// ```
+    pub fn flatten(mut self, on: bool) -> Self {
+        self.unflattened = !on;
         self
     }
 
@@ -320,6 +348,7 @@ impl Encoder {
             max_depth: self.limits.max_depth,
             fast_tables: true,
             factor: !self.unfactored,
+            flatten: !self.unflattened,
         };
         w.raw("GCF profile=generic")?;
         if let Some(tool) = &self.tool {
@@ -371,6 +400,8 @@ struct Writer<'k, K: Sink + ?Sized> {
     /// Whether tables at the root and under member names factor constant
     /// columns (`constant.rs`).
     factor: bool,
+    /// Whether fixed-shape object fields may become path columns.
+    flatten: bool,
 }
 
 impl<K: Sink + ?Sized> Writer<'_, K> {
@@ -652,7 +683,13 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
             return ArrayForm::Uniform(proto, constants);
         }
         let rows = items.iter().filter_map(Value::as_object).collect();
-        match TablePlan::new(rows, Vec::new(), self.budget(depth + 1), factor) {
+        match TablePlan::new(
+            rows,
+            Vec::new(),
+            self.budget(depth + 1),
+            factor,
+            self.flatten,
+        ) {
             Some(plan) => ArrayForm::Table(plan),
             None => ArrayForm::Expanded,
         }
@@ -672,7 +709,7 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
         }
         let rows = map.values().filter_map(Value::as_object).collect();
         let keys = map.keys().collect();
-        TablePlan::new(rows, keys, self.budget(depth + 1), false).map(Keyed::Plan)
+        TablePlan::new(rows, keys, self.budget(depth + 1), false, self.flatten).map(Keyed::Plan)
     }
 
     /// A keyed table's `[N:]{label,fields}` header and its rows at `indent`
@@ -1250,8 +1287,14 @@ mod tests {
             body(r#"[{"c":{"a>":1,"b":"x|y","c":3}},{},{"c":{"a>":4,"b":5,"c":6}}]"#),
             "## [3]{c}\n@0 ^{\"a>\",b,c}\n1|\"x|y\"|3\n~\n@2 ^\n4|5|6\n"
         );
-        // A null, a missing first row, or fewer than three keys: traditional.
-        assert!(body(r#"[{"c":{"a>":1,"b":2,"c":3}},{"c":null}]"#).contains(".c {}"));
+        // A later null row is a `-` cell under the schema (gcf 3.1.0 and the
+        // 2.5.2 npm package write the same).
+        assert_eq!(
+            body(r#"[{"c":{"a>":1,"b":2,"c":3}},{"c":null}]"#),
+            "## [2]{c}\n@0 ^{\"a>\",b,c}\n1|2|3\n-\n"
+        );
+        // A null or missing first row, or fewer than three keys: traditional.
+        assert!(body(r#"[{"c":null},{"c":{"a>":1,"b":2,"c":3}}]"#).contains(".c {}"));
         assert!(body(r#"[{},{"c":{"a>":1,"b":2,"c":3}}]"#).contains(".c {}"));
         assert!(body(r#"[{"c":{"a>":1,"b":2}},{"c":{"a>":1,"b":2}}]"#).contains(".c {}"));
     }
@@ -1371,6 +1414,7 @@ mod tests {
             max_depth: Limits::default().max_depth,
             fast_tables: false,
             factor: true,
+            flatten: true,
         };
         w.root(value).unwrap();
         w.sink.flush().unwrap();
