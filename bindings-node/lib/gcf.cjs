@@ -127,3 +127,4 @@ module.exports = {
   parseJSONOrdered,
   GcfError,
 };
+require('./deltas.cjs').install(E, module.exports);

@@ -2,7 +2,7 @@
 //! `packRoot` only when the header has one (`gcf_bind::graph::PayloadJson`
 //! writes it always, which is what the C ABI documents).
 
-use gcf_core::graph::{Delta, Edge, Payload, Symbol};
+use gcf_core::graph::{Delta, Edge, Payload, Snapshot, Symbol};
 
 fn string(out: &mut Vec<u8>, s: &str) {
     // Writing to a Vec cannot fail.
@@ -117,6 +117,17 @@ pub(crate) fn delta<S: AsRef<str>>(d: &Delta<S>) -> String {
     uint(&mut out, d.delta_tokens);
     out.extend_from_slice(b",\"fullTokens\":");
     uint(&mut out, d.full_tokens);
+    out.push(b'}');
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// A snapshot as 2.5.2's `verifyDelta` returns it: `{symbols, edges}`.
+pub(crate) fn snapshot<S: AsRef<str>>(s: &Snapshot<S>) -> String {
+    let mut out = Vec::with_capacity(64 + 96 * s.symbols.len() + 64 * s.edges.len());
+    out.extend_from_slice(b"{\"symbols\":");
+    list(&mut out, &s.symbols, symbol);
+    out.extend_from_slice(b",\"edges\":");
+    list(&mut out, &s.edges, plain_edge);
     out.push(b'}');
     String::from_utf8(out).unwrap_or_default()
 }

@@ -96,6 +96,72 @@ const RUNNERS = {
       f.get('expectedError'),
     );
   },
+  session(f) {
+    const sess = new gcf.Session();
+    for (const call of f.get('calls')) {
+      assert.strictEqual(gcf.encodeWithSession(plain(call.get('input')), sess), call.get('expected'));
+    }
+  },
+  'pack-root'(f) {
+    const input = plain(f.get('input'));
+    assert.strictEqual(gcf.packRoot(input.symbols || [], input.edges || []), f.get('expected'));
+  },
+  delta(f) {
+    if (f.get('input') instanceof Map) return assert.strictEqual(gcf.encodeDelta(plain(f.get('input'))), f.get('expected'));
+    const d = gcf.decodeDelta(f.get('input'));
+    const base = plain(f.get('base_snapshot'));
+    assert.strictEqual(gcf.packRoot(base.symbols, base.edges), f.get('base_root'));
+    assert.strictEqual(d.baseRoot, f.get('base_root'));
+    const next = gcf.verifyDelta(base.symbols, base.edges, d.removed, d.added, d.removedEdges, d.addedEdges, d.newRoot);
+    assert.strictEqual(d.newRoot, f.get('new_root'));
+    const sortBy = (xs) => [...xs].sort((a, b) => show(a).localeCompare(show(b)));
+    const exp = plain(f.get('expected_snapshot'));
+    assert.ok(same(sortBy(next.symbols), sortBy(exp.symbols)), show(next));
+    assert.ok(same(sortBy(next.edges), sortBy(exp.edges.map((e) => ({ source: e.source, target: e.target, edgeType: e.edgeType })))), show(next));
+  },
+  'delta-verify'(f) {
+    const base = plain(f.get('base_snapshot'));
+    const err = categoryOf(() => {
+      const d = gcf.decodeDelta(f.get('input'));
+      if (d.baseRoot !== gcf.packRoot(base.symbols, base.edges)) throw Object.assign(new Error('root_mismatch'), { category: 'root_mismatch' });
+      gcf.verifyDelta(base.symbols, base.edges, d.removed, d.added, d.removedEdges, d.addedEdges, d.newRoot);
+    }, f.get('expectedError'));
+    assert.strictEqual(err, f.get('expectedError'));
+  },
+  'generic-pack-root'(f) {
+    assert.strictEqual(gcf.genericPackRoot(f.get('input')), f.get('expected'));
+  },
+  'generic-delta'(f) {
+    assert.strictEqual(gcf.encodeGenericDelta(f.get('input')), f.get('expected'));
+  },
+  'generic-delta-decode'(f) {
+    const input = f.get('input');
+    const run = () => {
+      const d = gcf.decodeGenericDelta(input.get('wire'));
+      const next = gcf.verifyGenericDelta(input.get('base'), d, input.get('expectedNewRoot') || d.newRoot);
+      return gcf.genericPackRoot(next);
+    };
+    if (f.has('expectedError')) return assert.strictEqual(categoryOf(run, f.get('expectedError')), f.get('expectedError'));
+    assert.strictEqual(run(), f.get('expected'));
+  },
+  'generic-delta-verify'(f) {
+    const input = f.get('input');
+    const run = () => gcf.genericPackRoot(gcf.verifyGenericDelta(input.get('base'), input.get('delta'), input.get('expectedNewRoot')));
+    if (f.has('expectedError')) return assert.strictEqual(categoryOf(run, f.get('expectedError')), f.get('expectedError'));
+    assert.strictEqual(run(), f.get('expected'));
+  },
+  'generic-delta-session'(f) {
+    const input = f.get('input');
+    const policy = input.get('policy');
+    const p = policy.get('mode') === 'sizeGuard' ? gcf.sizeGuard() : gcf.fixedN(Number(policy.get('n') || 0));
+    const sess = new gcf.GenericDeltaSession(input.get('base'), input.get('tool') || '', p);
+    const expected = f.get('expected');
+    assert.strictEqual(sess.currentFull(), expected.get('initialFull'));
+    const got = input.get('updates').map((u) => sess.next(u));
+    const want = expected.get('emissions').map((e) => ({ wire: e.get('wire'), isFull: e.get('isFull') }));
+    assert.deepStrictEqual(got, want);
+    assert.strictEqual(sess.turn(), want.length);
+  },
 };
 
 const all = fixtures(DIR);
