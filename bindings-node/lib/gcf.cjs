@@ -128,3 +128,4 @@ module.exports = {
   GcfError,
 };
 require('./deltas.cjs').install(E, module.exports);
+require('./scalars.cjs').install(E, module.exports);

@@ -19,6 +19,7 @@
 #![cfg_attr(test, allow(dead_code))]
 
 mod more;
+mod scalar;
 mod shape;
 mod tagged;
 

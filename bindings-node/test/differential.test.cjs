@@ -68,3 +68,18 @@ test('parseJSONOrdered agrees with 2.5.2 on random JSON texts', () => {
     assert.ok(same(gcf.parseJSONOrdered(text), ref.parseJSONOrdered(text)), text);
   }
 });
+
+test('scalar helpers agree with 2.5.2 on random strings and scalars', () => {
+  const g = make(SEED ^ 0x7f4a7c15);
+  const ALPHABET = ['a', 'Z', '_', '0', '9', ' ', '-', '.', '|', ',', ':', '"', '\\', '\n', '\t', '~', '^', '@', '#', '=', '[', ']', '{', '}', 'é', '日', '😀', '\u0001', 'e', '+'];
+  for (let i = 0; i < N; i++) {
+    let s = '';
+    for (let j = 0, n = g.int(6); j < n; j++) s += ALPHABET[g.int(ALPHABET.length)];
+    for (const fn of ['needsQuote', 'quoteString', 'formatKey', 'canonicalCell']) {
+      assert.strictEqual(gcf[fn](s), ref[fn](s), `${fn}(${JSON.stringify(s)})`);
+    }
+    assert.strictEqual(gcf.formatScalar(s, 124), ref.formatScalar(s, 124), `formatScalar(${JSON.stringify(s)}, '|')`);
+    const v = [null, true, false, g.int(1000) - 500, g.r() * 1000, s][g.int(6)];
+    assert.strictEqual(gcf.formatScalar(v), ref.formatScalar(v), `formatScalar(${JSON.stringify(v)})`);
+  }
+});

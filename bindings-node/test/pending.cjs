@@ -4,12 +4,6 @@
 const PENDING_EXPORTS = [
   'GenericStreamEncoder',
   'StreamEncoder',
-  'canonicalCell',
-  'decodeGenericFull',
-  'formatKey',
-  'formatScalar',
-  'needsQuote',
-  'parseScalar',
-  'quoteString'
+  'decodeGenericFull'
 ];
 module.exports = { PENDING_EXPORTS };

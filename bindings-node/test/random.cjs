@@ -64,7 +64,7 @@ function make(seed) {
       case 2:
         return int(2000) - 1000;
       case 3:
-        return pick([0.5, -1.25, 1e-7, 1.5e300, 3.14159, 0.1, 100.0, 1e21, 123456.789, -0]);
+        return pick([0.5, -1.25, 1e-7, 1.5e300, 3.14159, 0.1, 100.0, 1e21, 123456.789, -0, r() * 1000, (r() - 0.5) * 1e-5, r() * 1e15, r() * 1e25]);
       default:
         return pick(STRINGS);
     }
