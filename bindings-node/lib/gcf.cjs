@@ -8,7 +8,7 @@
 
 const engines = require('./engine/index.cjs');
 const { GcfError, rethrow } = require('./errors.cjs');
-const { toJSON, fromTagged, checkLargeIntMode } = require('./convert.cjs');
+const { valueJSON, fromTagged, checkLargeIntMode } = require('./convert.cjs');
 const { parseJSONOrdered } = require('./json_ordered.cjs');
 
 const E = engines.get();
@@ -96,7 +96,7 @@ function encodeGeneric(data, opts) {
     if (opts.constantColumns) flags |= CONSTANT_COLUMNS;
     if (opts.largeInt !== undefined) largeInt = checkLargeIntMode(opts.largeInt);
   }
-  const json = toJSON(data, largeInt);
+  const json = largeInt === 'error' ? require('./convert.cjs').toJSON(data, largeInt) : valueJSON(data, largeInt);
   try {
     return E.genericEncode(json, flags);
   } catch (e) {
@@ -129,3 +129,4 @@ module.exports = {
 };
 require('./deltas.cjs').install(E, module.exports);
 require('./scalars.cjs').install(E, module.exports);
+require('./stream.cjs').install(E, module.exports);

@@ -21,6 +21,7 @@
 mod more;
 mod scalar;
 mod shape;
+mod stream;
 mod tagged;
 
 use gcf_bind::Failure;

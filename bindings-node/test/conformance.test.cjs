@@ -128,6 +128,16 @@ const RUNNERS = {
     }, f.get('expectedError'));
     assert.strictEqual(err, f.get('expectedError'));
   },
+  'graph-stream-encode'(f) {
+    const input = plain(f.get('input'));
+    const opts = f.has('options') ? plain(f.get('options')) : {};
+    let out = '';
+    const enc = new gcf.StreamEncoder({ write: (s) => (out += s) }, input.tool, { tokenBudget: input.tokenBudget, tokensUsed: input.tokensUsed, ...opts });
+    for (const s of input.symbols || []) enc.writeSymbol(s);
+    for (const e of input.edges || []) enc.writeEdge(e);
+    enc.close();
+    assert.strictEqual(out, f.get('expected'));
+  },
   'generic-pack-root'(f) {
     assert.strictEqual(gcf.genericPackRoot(f.get('input')), f.get('expected'));
   },
