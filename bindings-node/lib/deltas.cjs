@@ -75,6 +75,7 @@ function install(E, gcf) {
   const genericPackRoot = (s) => call(() => E.genericPackRoot(setJSON(s)));
   const encodeGenericFull = (s, tool) => call(() => E.genericEncodeFull(setJSON(s), tool == null ? '' : String(tool)));
   const encodeGenericDelta = (d) => call(() => E.genericEncodeDelta(setJSON(d)));
+  const decodeGenericFull = (text) => JSON.parse(call(() => E.genericDecodeFull(String(text))));
   const decodeGenericDelta = (text) => JSON.parse(call(() => E.genericDecodeDelta(String(text))));
   const diffGenericSets = (base, next) => JSON.parse(call(() => E.genericDiff(setJSON(base), setJSON(next))));
   const verifyGenericDelta = (base, d, expectedNewRoot) =>
@@ -114,6 +115,7 @@ function install(E, gcf) {
     diffGenericSets,
     encodeGenericFull,
     encodeGenericDelta,
+    decodeGenericFull,
     decodeGenericDelta,
     verifyGenericDelta,
     GenericDeltaSession,

@@ -224,3 +224,58 @@ impl NativeGenericDeltaSession {
         Ok(out)
     }
 }
+
+/// Decodes a delta-participating full payload (`key=` and `pack_root=` in
+/// the header, one keyed table) into `{"set": keyed set, "packRoot"}` JSON,
+/// as 2.5.2's `decodeGenericFull` returns it.
+#[napi(js_name = "genericDecodeFull")]
+pub fn generic_decode_full(text: String) -> napi::Result<String> {
+    let doc = generic::Decoder::new()
+        .allow_identity_fields(true)
+        .decode_document(&text)
+        .map_err(core_fail)?;
+    let header = |name: &str| {
+        doc.header
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.clone())
+    };
+    let (name, rows) = match &doc.value {
+        generic::Value::Array(rows) => (String::new(), rows.as_slice()),
+        generic::Value::Object(m) => match m.iter().next() {
+            Some((name, generic::Value::Array(rows))) if m.len() == 1 => {
+                (String::from(name), rows.as_slice())
+            }
+            _ => (String::new(), &[][..]),
+        },
+        _ => (String::new(), &[][..]),
+    };
+    let mut fields: Vec<String> = Vec::new();
+    let mut maps = Vec::with_capacity(rows.len());
+    for row in rows {
+        let Some(m) = row.as_object() else {
+            return Err(fail(gcf_bind::Failure::invalid_input(
+                "a full payload's rows must be records",
+            )));
+        };
+        for k in m.keys() {
+            if !fields.iter().any(|f| f == k) {
+                fields.push(String::from(k));
+            }
+        }
+        maps.push(m.clone());
+    }
+    let key = header("key")
+        .or_else(|| doc.identity_field.clone())
+        .unwrap_or_default();
+    let set = KeyedSet {
+        name,
+        key,
+        fields,
+        rows: maps,
+    };
+    let set_json = to_json(&KeyedSetJson(&set))?;
+    let root = serde_json::to_string(&header("pack_root").unwrap_or_default())
+        .map_err(|e| fail(gcf_bind::Failure::from(e)))?;
+    Ok(format!("{{\"set\":{set_json},\"packRoot\":{root}}}"))
+}

@@ -20,3 +20,17 @@ try {
   }
 }
 console.log(back.symbols.length, v, abbrev);
+
+import { Session, encodeWithSession, GenericDeltaSession, fixedN, StreamEncoder, genericPackRoot, formatScalar } from '@blackwell-systems/gcf';
+import type { GenericSet, SessionEmission } from '@blackwell-systems/gcf';
+const sess = new Session();
+const withSession: string = encodeWithSession(payload, sess);
+const set: GenericSet = { name: 'rows', key: 'id', fields: ['id'], rows: [{ id: 1 }] };
+const gds = new GenericDeltaSession(set, 'tool', fixedN(3));
+const emission: SessionEmission = gds.next(set);
+const chunks: string[] = [];
+const enc = new StreamEncoder({ write: (s) => chunks.push(s) }, 'tool', { tokenBudget: 100 });
+enc.writeSymbol(sym);
+enc.close();
+const n: number = enc.symbolCount + enc.edgeCount_;
+console.log(withSession, emission.isFull, genericPackRoot(set), formatScalar(1), n);

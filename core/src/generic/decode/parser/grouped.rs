@@ -80,8 +80,11 @@ fn scalar_text(v: &Value, out: &mut String) {
         Value::Null => out.write_str("n"),
         Value::Bool(b) => write!(out, "b{b}"),
         Value::Int(i) => write!(out, "i{i}"),
-        // In range, so the cast is exact.
-        Value::Float(f) if f.fract() == 0.0 && f.abs() < 9.2e18 => write!(out, "i{}", *f as i64),
+        // In range, so the cast is exact; an integral double survives the
+        // round trip through i64 (`f64::fract` is std-only, this is no_std).
+        Value::Float(f) if f.abs() < 9.2e18 && (*f as i64) as f64 == *f => {
+            write!(out, "i{}", *f as i64)
+        }
         Value::Float(f) => write!(out, "f{f:?}"),
         Value::String(s) => write!(out, "s{s}"),
         Value::Array(_) | Value::Object(_) => out.write_str("x"),
