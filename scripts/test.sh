@@ -49,4 +49,7 @@ fi
 step "Python package (bindings-python: wheel, pytest in a fresh venv)"
 bash scripts/test-python.sh
 
+step "Node package (bindings-node): napi addon, conformance, differential vs 2.5.2"
+bash scripts/test-node.sh
+
 step "all tests passed"

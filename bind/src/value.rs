@@ -430,6 +430,17 @@ mod tests {
     }
 
     #[test]
+    fn doubles_are_read_exactly() {
+        // serde_json's default parser reads these one ulp off.
+        for (text, exact) in [
+            ("248.71073360554874", 248.710_733_605_548_74_f64),
+            ("105.39966868236661", 105.399_668_682_366_61_f64),
+        ] {
+            assert_eq!(parse(text).unwrap(), Value::Float(exact), "{text}");
+        }
+    }
+
+    #[test]
     fn integers_are_exact_and_bounded() {
         assert_eq!(parse("-9223372036854775808").unwrap(), Value::Int(i64::MIN));
         assert_eq!(parse("9223372036854775807").unwrap(), Value::Int(i64::MAX));

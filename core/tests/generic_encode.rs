@@ -196,14 +196,7 @@ fn path_separators(text: &str) -> usize {
 /// it is one. The reference crate (3.1.0) departs from spec v3.6.0 in these
 /// ways, and the spec wins:
 fn explained_difference(reference: &str, ours: &str) -> Option<&'static str> {
-    // 1. It declares an inline object schema for a field that is null in
-    //    some row; §7.4.5.1: "A present null value makes the field ineligible
-    //    for inline schema encoding", so we use traditional attachments.
-    let schemas = |t: &str| t.matches("|^{").count() + t.matches(" ^{").count();
-    if schemas(reference) > schemas(ours) {
-        return Some("inline schema despite a null (§7.4.5.1)");
-    }
-    // 2. It flattens a nested object whose leaves are all null in some row;
+    // 1. It flattens a nested object whose leaves are all null in some row;
     //    a decoder reads an all-`-` leaf group as a null object (§7.4.6.2
     //    rule 5), breaking the round trip §7.4.6.3 requires.
     if path_separators(reference) > path_separators(ours) {

@@ -13,8 +13,8 @@ mod value;
 pub use decode::{decode, decode_bytes, Decoder, Document};
 
 pub use delta::{
-    apply, apply_delta, decode_delta, diff, encode_delta, encode_full, pack_root, respond,
-    respond_echoed, DeltaSession, GenericDelta, KeyedSet, Outcome, ReanchorPolicy,
+    apply, apply_delta, canonical_cell, decode_delta, diff, encode_delta, encode_full, pack_root,
+    respond, respond_echoed, DeltaSession, GenericDelta, KeyedSet, Outcome, ReanchorPolicy,
     DEFAULT_REANCHOR_N,
 };
 pub use encode::{encode, encode_grouped, encode_to, Encoder};

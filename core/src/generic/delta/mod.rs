@@ -48,7 +48,7 @@ use super::{Map, Value};
 
 pub use apply::{apply, apply_delta, decode_delta};
 pub use encode::{encode_delta, encode_full};
-pub use pack_root::pack_root;
+pub use pack_root::{canonical_cell, pack_root};
 pub use session::{
     respond, respond_echoed, DeltaSession, Outcome, ReanchorPolicy, DEFAULT_REANCHOR_N,
 };

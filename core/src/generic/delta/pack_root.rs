@@ -75,6 +75,24 @@ pub fn pack_root(set: &KeyedSet) -> Result<String> {
     Ok(crate::protocol::format_root(&hasher.finalize()))
 }
 
+/// One cell's hashing form (spec §10a.3): `-` for null, `true`/`false`,
+/// canonical numbers, strings always quoted. Nested values have none
+/// ([`ErrorKind::InvalidInput`]).
+///
+/// ```
+/// use gcf_core::generic::{canonical_cell, Value};
+/// assert_eq!(canonical_cell(&Value::from("true"))?, "\"true\"");
+/// assert_eq!(canonical_cell(&Value::Null)?, "-");
+/// assert_eq!(canonical_cell(&Value::Float(1.5))?, "1.5");
+/// # Ok::<(), gcf_core::Error>(())
+/// ```
+pub fn canonical_cell(value: &Value) -> Result<String> {
+    let mut out = Vec::new();
+    write_canonical(&mut out, Some(value), &mut NumberBuffer::new())?;
+    String::from_utf8(out)
+        .map_err(|_| Error::new(ErrorKind::InvalidState, "canonical cell is not UTF-8"))
+}
+
 /// Writes one value in its hashing form (not its wire form): strings always
 /// quoted, so `"true"` cannot collide with `true` nor a tab break the record.
 pub(super) fn write_canonical(

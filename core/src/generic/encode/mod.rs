@@ -54,8 +54,6 @@
 //!   `{"a": {"x": null}}`) is never flattened: §7.4.6.2 rule 5 decodes an
 //!   all-`-` leaf group as a null object, so §7.4.6.3's round trip would fail.
 //!   The reference checks this only for the top-level object.
-//! - A field that is `null` in some row gets no inline schema (§7.4.5.1: "A
-//!   present null value makes the field ineligible").
 //! - No shared array schema for arrays whose members have nested values or
 //!   `>` names: the reference shares one there and writes rows wider than the
 //!   schema, which no decoder accepts.
@@ -189,6 +187,8 @@ pub struct Encoder {
     tool: Option<String>,
     /// Constant-column factoring turned off (it is on by default).
     unfactored: bool,
+    /// Path-column flattening turned off (it is on by default).
+    unflattened: bool,
     /// The key and group fields of a value-grouped table, if asked for.
     group_by: Option<(String, String)>,
 }
@@ -246,6 +246,32 @@ impl Encoder {
     /// ```
     pub fn constant_columns(mut self, on: bool) -> Self {
         self.unfactored = !on;
+        self
+    }
+
+    /// Whether table fields whose values are objects of one fixed shape are
+    /// written as `"a>b"` path columns (§7.4.6). On by default; turned off,
+    /// such fields take the next form that fits (an inline schema or an
+    /// attachment), as the TypeScript package's `noFlatten` option asks.
+    ///
+    /// ```
+    /// use gcf_core::generic::{Encoder, Map, Value};
+    ///
+    /// let row = |id: i64| {
+    ///     let mut inner = Map::new();
+    ///     inner.insert("name", Value::from("x"));
+    ///     let mut m = Map::new();
+    ///     m.insert("id", Value::Int(id));
+    ///     m.insert("owner", Value::Object(inner));
+    ///     Value::Object(m)
+    /// };
+    /// let rows = Value::Array(vec![row(1), row(2)]);
+    /// assert!(Encoder::new().encode(&rows)?.contains("\"owner>name\""));
+    /// assert!(!Encoder::new().flatten(false).encode(&rows)?.contains('>'));
+    /// # Ok::<(), gcf_core::Error>(())
+    /// ```
+    pub fn flatten(mut self, on: bool) -> Self {
+        self.unflattened = !on;
         self
     }
 
@@ -320,6 +346,7 @@ impl Encoder {
             max_depth: self.limits.max_depth,
             fast_tables: true,
             factor: !self.unfactored,
+            flatten: !self.unflattened,
         };
         w.raw("GCF profile=generic")?;
         if let Some(tool) = &self.tool {
@@ -371,6 +398,8 @@ struct Writer<'k, K: Sink + ?Sized> {
     /// Whether tables at the root and under member names factor constant
     /// columns (`constant.rs`).
     factor: bool,
+    /// Whether fixed-shape object fields may become path columns.
+    flatten: bool,
 }
 
 impl<K: Sink + ?Sized> Writer<'_, K> {
@@ -646,7 +675,13 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
             return ArrayForm::Uniform(proto, constants);
         }
         let rows = items.iter().filter_map(Value::as_object).collect();
-        match TablePlan::new(rows, Vec::new(), self.budget(depth + 1), factor) {
+        match TablePlan::new(
+            rows,
+            Vec::new(),
+            self.budget(depth + 1),
+            factor,
+            self.flatten,
+        ) {
             Some(plan) => ArrayForm::Table(plan),
             None => ArrayForm::Expanded,
         }
@@ -666,7 +701,7 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
         }
         let rows = map.values().filter_map(Value::as_object).collect();
         let keys = map.keys().collect();
-        TablePlan::new(rows, keys, self.budget(depth + 1), false).map(Keyed::Plan)
+        TablePlan::new(rows, keys, self.budget(depth + 1), false, self.flatten).map(Keyed::Plan)
     }
 
     /// A keyed table's `[N:]{label,fields}` header and its rows at `indent`

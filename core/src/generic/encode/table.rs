@@ -145,12 +145,14 @@ impl<'a> TablePlan<'a> {
     /// shape checks never recurse past it.
     ///
     /// With `factor`, plain columns holding one scalar in every row (of two
-    /// or more) are marked constant (see `constant.rs`).
+    /// or more) are marked constant (see `constant.rs`); without `flatten`,
+    /// no field becomes path columns.
     pub(super) fn new(
         rows: Vec<&'a Map>,
         keys: Vec<&'a str>,
         budget: usize,
         factor: bool,
+        flatten: bool,
     ) -> Option<TablePlan<'a>> {
         let mut names: Vec<&'a Key> = Vec::new();
         let mut stats: Vec<Stats<'a>> = Vec::new();
@@ -164,7 +166,7 @@ impl<'a> TablePlan<'a> {
                     Some(f) => f,
                     None => {
                         names.push(key);
-                        stats.push(Stats::new(key));
+                        stats.push(Stats::new(key, flatten));
                         let f = names.len() - 1;
                         if let Some(map) = &mut hashed {
                             map.insert(key, f);
@@ -316,7 +318,9 @@ impl<'a> TablePlan<'a> {
             *slot = Some(value);
             attached |= match self.fields.get(f).map(|x| &x.kind) {
                 Some(Kind::Plain { .. }) => !value.is_scalar(),
-                Some(Kind::Inline { .. }) | Some(Kind::Excluded) => true,
+                // A null in an inline field is a plain `-` cell.
+                Some(Kind::Inline { .. }) => !value.is_scalar(),
+                Some(Kind::Excluded) => true,
                 _ => false,
             };
         }
@@ -442,14 +446,14 @@ struct Stats<'a> {
 }
 
 impl<'a> Stats<'a> {
-    fn new(name: &'a str) -> Stats<'a> {
+    fn new(name: &'a str, flatten: bool) -> Stats<'a> {
         let path_name = is_path_name(name);
         let usable = !path_name;
         Stats {
             name,
             path_name,
             open: usable,
-            flat_ok: usable && !name.is_empty(),
+            flat_ok: flatten && usable && !name.is_empty(),
             flat_proto: None,
             inline_ok: usable,
             inline_proto: None,
@@ -507,7 +511,11 @@ impl<'a> Stats<'a> {
                     }
                 }
             }
-            Value::Null => self.inline_ok = false,
+            // A null row writes `-` in an inline field's cell and reads
+            // back as null, so it leaves the schema standing, as in the gcf
+            // 3.1.0 crate and the 2.5.2 npm package (which skip null rows
+            // when they look for one); row 0 must still hold the object.
+            Value::Null => {}
             _ => {
                 self.flat_ok = false;
                 self.inline_ok = false;

@@ -127,8 +127,14 @@ fn inline_schemas() {
         body(r#"[{"c":{"a>":1,"b":"x|y","c":3}},{},{"c":{"a>":4,"b":5,"c":6}}]"#),
         "## [3]{c}\n@0 ^{\"a>\",b,c}\n1|\"x|y\"|3\n~\n@2 ^\n4|5|6\n"
     );
-    // A null, a missing first row, or fewer than three keys: traditional.
-    assert!(body(r#"[{"c":{"a>":1,"b":2,"c":3}},{"c":null}]"#).contains(".c {}"));
+    // A later null row is a `-` cell under the schema (gcf 3.1.0 and the
+    // 2.5.2 npm package write the same).
+    assert_eq!(
+        body(r#"[{"c":{"a>":1,"b":2,"c":3}},{"c":null}]"#),
+        "## [2]{c}\n@0 ^{\"a>\",b,c}\n1|2|3\n-\n"
+    );
+    // A null or missing first row, or fewer than three keys: traditional.
+    assert!(body(r#"[{"c":null},{"c":{"a>":1,"b":2,"c":3}}]"#).contains(".c {}"));
     assert!(body(r#"[{},{"c":{"a>":1,"b":2,"c":3}}]"#).contains(".c {}"));
     assert!(body(r#"[{"c":{"a>":1,"b":2}},{"c":{"a>":1,"b":2}}]"#).contains(".c {}"));
 }
@@ -248,6 +254,7 @@ fn encode_general(value: &Value) -> Vec<u8> {
         max_depth: Limits::default().max_depth,
         fast_tables: false,
         factor: true,
+        flatten: true,
     };
     w.root(value).unwrap();
     w.sink.flush().unwrap();

@@ -1,0 +1,81 @@
+#!/usr/bin/env node
+// The `gcf` command of the package: the 2.5.2 commands over the native core.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { encode, decode, encodeGeneric, decodeGeneric, parseJSONOrdered } from '../index.mjs';
+
+const require = createRequire(import.meta.url);
+const HELP = `gcf - GCF (Graph Compact Format) for LLM tool responses
+
+Usage:
+  gcf encode [file]           graph payload JSON -> GCF (stdin without a file)
+  gcf decode [file]           graph GCF -> JSON
+  gcf encode-generic [file]   any JSON -> generic GCF
+  gcf decode-generic [file]   generic GCF -> JSON
+  gcf stats [file]            bytes and estimated tokens, JSON vs GCF
+  gcf version                 print the version
+`;
+
+// Maps back to JSON text with members in decoded order.
+function toText(v, indent, level = 0) {
+  const pad = ' '.repeat(indent * (level + 1));
+  const end = ' '.repeat(indent * level);
+  if (v instanceof Map) {
+    if (v.size === 0) return '{}';
+    const parts = [...v].map(([k, x]) => `${pad}${JSON.stringify(k)}: ${toText(x, indent, level + 1)}`);
+    return `{\n${parts.join(',\n')}\n${end}}`;
+  }
+  if (Array.isArray(v)) {
+    if (v.length === 0) return '[]';
+    return `[\n${v.map((x) => pad + toText(x, indent, level + 1)).join(',\n')}\n${end}]`;
+  }
+  return typeof v === 'bigint' ? v.toString() : JSON.stringify(v);
+}
+
+function input(file) {
+  return readFileSync(file ?? 0, 'utf8');
+}
+
+const tokens = (s) => Math.ceil(s.length / 4);
+
+function main(argv) {
+  const [cmd, file] = argv;
+  switch (cmd) {
+    case 'encode':
+      return process.stdout.write(encode(JSON.parse(input(file))));
+    case 'decode':
+      return process.stdout.write(JSON.stringify(decode(input(file)), null, 2) + '\n');
+    case 'encode-generic':
+      return process.stdout.write(encodeGeneric(parseJSONOrdered(input(file), { largeInt: 'bigint' })));
+    case 'decode-generic':
+      return process.stdout.write(toText(decodeGeneric(input(file), { largeInt: 'bigint' }), 2) + '\n');
+    case 'stats': {
+      const text = input(file);
+      const value = parseJSONOrdered(text, { largeInt: 'bigint' });
+      const isGraph = value instanceof Map && value.has('symbols');
+      const out = isGraph ? encode(JSON.parse(text)) : encodeGeneric(value);
+      const json = JSON.stringify(JSON.parse(text));
+      const saved = json.length ? (100 * (1 - out.length / json.length)).toFixed(1) : '0.0';
+      return process.stdout.write(
+        `JSON: ${json.length} bytes, ~${tokens(json)} tokens\nGCF:  ${out.length} bytes, ~${tokens(out)} tokens\nsaved: ${saved}%\n`,
+      );
+    }
+    case 'version':
+      return process.stdout.write(`${require('../package.json').version}\n`);
+    case undefined:
+    case 'help':
+    case '-h':
+    case '--help':
+      return process.stdout.write(HELP);
+    default:
+      process.stderr.write(`gcf: unknown command ${JSON.stringify(cmd)}\n${HELP}`);
+      process.exit(2);
+  }
+}
+
+try {
+  main(process.argv.slice(2));
+} catch (e) {
+  process.stderr.write(`gcf: ${e.message}\n`);
+  process.exit(1);
+}

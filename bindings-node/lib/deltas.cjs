@@ -1,0 +1,129 @@
+'use strict';
+// Sessions, deltas and pack roots (2.5.2's session.ts, delta.ts,
+// generic_delta.ts, generic_delta_session.ts): the policy is the core's; this
+// file converts arguments and results.
+
+const { rethrow } = require('./errors.cjs');
+const { toJSON } = require('./convert.cjs');
+
+function call(fn) {
+  try {
+    return fn();
+  } catch (e) {
+    return rethrow(e);
+  }
+}
+
+function install(E, gcf) {
+  /** Symbols already sent to a client (spec §9), by qualified name. */
+  class Session {
+    constructor() {
+      this._native = new E.NativeGraphSession();
+      this._ids = new Map();
+    }
+    transmitted(qname) {
+      return this._ids.has(qname);
+    }
+    getID(qname) {
+      const id = this._ids.get(qname);
+      return id === undefined ? -1 : id;
+    }
+    /** Marks symbols as sent, assigning their ids the way an encode would. */
+    record(symbols) {
+      const fresh = symbols.filter((s) => !this._ids.has(s.qualifiedName));
+      if (fresh.length === 0) return;
+      call(() => this._native.encode(JSON.stringify({ tool: 'session', symbols: fresh, edges: [] })));
+      this._learn(fresh);
+    }
+    size() {
+      return this._native.size();
+    }
+    nextSessionID() {
+      return this._native.size();
+    }
+    reset() {
+      this._native.reset();
+      this._ids.clear();
+    }
+    _learn(symbols) {
+      for (const s of symbols) {
+        const id = this._native.idOf(s.kind, s.qualifiedName);
+        if (id >= 0) this._ids.set(s.qualifiedName, id);
+      }
+    }
+  }
+
+  function encodeWithSession(p, sess) {
+    if (!sess) return gcf.encode(p);
+    const text = call(() => sess._native.encode(JSON.stringify(p)));
+    sess._learn(p.symbols || []);
+    return text;
+  }
+
+  function verifyDelta(baseSymbols, baseEdges, removedSymbols, addedSymbols, removedEdges, addedEdges, expectedNewRoot) {
+    const base = JSON.stringify({ symbols: baseSymbols, edges: baseEdges });
+    const delta = JSON.stringify({ removed: removedSymbols, added: addedSymbols, removedEdges, addedEdges });
+    return JSON.parse(call(() => E.graphVerifyDelta(base, delta, String(expectedNewRoot))));
+  }
+
+  function packRoot(symbols, edges) {
+    return call(() => E.graphPackRoot(JSON.stringify({ symbols, edges })));
+  }
+
+  const setJSON = (s) => toJSON(s, 'number');
+
+  const genericPackRoot = (s) => call(() => E.genericPackRoot(setJSON(s)));
+  const encodeGenericFull = (s, tool) => call(() => E.genericEncodeFull(setJSON(s), tool == null ? '' : String(tool)));
+  const encodeGenericDelta = (d) => call(() => E.genericEncodeDelta(setJSON(d)));
+  const decodeGenericFull = (text) => JSON.parse(call(() => E.genericDecodeFull(String(text))));
+  const decodeGenericDelta = (text) => JSON.parse(call(() => E.genericDecodeDelta(String(text))));
+  const diffGenericSets = (base, next) => JSON.parse(call(() => E.genericDiff(setJSON(base), setJSON(next))));
+  const verifyGenericDelta = (base, d, expectedNewRoot) =>
+    JSON.parse(call(() => E.genericVerifyDelta(setJSON(base), setJSON(d), String(expectedNewRoot))));
+
+  const ReanchorMode = Object.freeze({ FixedN: 0, SizeGuard: 1, 0: 'FixedN', 1: 'SizeGuard' });
+  const DEFAULT_REANCHOR_N = 15;
+  const fixedN = (n) => ({ mode: ReanchorMode.FixedN, n: n > 0 ? n : DEFAULT_REANCHOR_N });
+  const sizeGuard = () => ({ mode: ReanchorMode.SizeGuard, n: 0 });
+
+  /** The re-anchor cadence of a generic delta stream (spec §10a.8). */
+  class GenericDeltaSession {
+    constructor(base, tool, policy) {
+      const p = policy || fixedN(DEFAULT_REANCHOR_N);
+      this._native = call(() => new E.NativeGenericDeltaSession(setJSON(base), tool == null ? '' : String(tool), p.mode, p.n || 0));
+      this._turn = 0;
+    }
+    currentFull() {
+      return call(() => this._native.currentFull());
+    }
+    turn() {
+      return this._turn;
+    }
+    next(nextSet) {
+      const out = call(() => this._native.next(setJSON(nextSet)));
+      this._turn++;
+      return { wire: out.slice(1), isFull: out[0] === 'F' };
+    }
+  }
+
+  Object.assign(gcf, {
+    Session,
+    encodeWithSession,
+    verifyDelta,
+    packRoot,
+    genericPackRoot,
+    diffGenericSets,
+    encodeGenericFull,
+    encodeGenericDelta,
+    decodeGenericFull,
+    decodeGenericDelta,
+    verifyGenericDelta,
+    GenericDeltaSession,
+    ReanchorMode,
+    fixedN,
+    sizeGuard,
+    DEFAULT_REANCHOR_N,
+  });
+}
+
+module.exports = { install };

@@ -1,0 +1,38 @@
+'use strict';
+// 2.5.2 throws plain Errors whose messages start with the spec's category
+// ("count_mismatch: ..."), and callers match on that prefix. GcfError keeps
+// both (it is an Error, and its message starts the same way) and adds the
+// category, the failure class and the position as properties.
+
+class GcfError extends Error {
+  constructor(category, message, line, column, errorClass) {
+    const where = line != null ? (column != null ? ` (line ${line}, column ${column})` : ` (line ${line})`) : '';
+    super(`${category}: ${message}${where}`);
+    this.category = category;
+    this.line = line == null ? undefined : line;
+    this.column = column == null ? undefined : column;
+    this.errorClass = errorClass || 'data';
+    this.detail = message;
+  }
+}
+Object.defineProperty(GcfError.prototype, 'name', { value: 'Error', writable: true, configurable: true });
+
+// Engines throw an Error whose message is "\u0001" + the Failure as JSON.
+function fromEngine(e) {
+  if (e && typeof e.message === 'string' && e.message.charCodeAt(0) === 1) {
+    let f;
+    try {
+      f = JSON.parse(e.message.slice(1));
+    } catch (_) {
+      return e;
+    }
+    return new GcfError(f.category, f.message, f.line, f.column, f.class);
+  }
+  return e;
+}
+
+function rethrow(e) {
+  throw fromEngine(e);
+}
+
+module.exports = { GcfError, rethrow, fromEngine };

@@ -1,0 +1,46 @@
+'use strict';
+// 2.5.2's scalar helpers over the core's scalar grammar.
+
+const { rethrow, GcfError } = require('./errors.cjs');
+const { toJSON } = require('./convert.cjs');
+
+const MISSING = Symbol('missing');
+const ATTACHMENT = Symbol('attachment');
+
+function install(E, gcf) {
+  const call = (fn) => {
+    try {
+      return fn();
+    } catch (e) {
+      return rethrow(e);
+    }
+  };
+  const needsQuote = (s) => E.needsQuote(String(s));
+  const quoteString = (s) => call(() => E.quoteString(String(s)));
+  const formatKey = (s) => call(() => E.formatKey(String(s)));
+  function formatScalar(v, delimiter) {
+    if (v === undefined) v = null;
+    if (typeof v === 'object' && v !== null) return formatScalar(String(v), delimiter);
+    return call(() => E.formatScalar(toJSON(v, 'number'), delimiter ? Number(delimiter) : 0));
+  }
+  const canonicalCell = (v) => call(() => E.canonicalCell(toJSON(v === undefined ? null : v, 'number')));
+
+  /** One scalar token (§2.1 precedence); `~` and `^` only in a row cell. */
+  function parseScalar(s, tabularContext) {
+    s = String(s);
+    if (s === '~') {
+      if (!tabularContext) throw new GcfError('invalid_missing', '~ outside tabular row cell');
+      return MISSING;
+    }
+    if (s === '^' || (s.startsWith('^{') && s.endsWith('}'))) {
+      if (!tabularContext) throw new GcfError('invalid_attachment_marker', '^ outside tabular row cell');
+      return s === '^' ? ATTACHMENT : { __inlineSchema: s.slice(1) };
+    }
+    if (s === '') return '';
+    return gcf.decodeGeneric(`GCF profile=generic\nv=${s}\n`).get('v');
+  }
+
+  Object.assign(gcf, { needsQuote, quoteString, formatKey, formatScalar, parseScalar, canonicalCell });
+}
+
+module.exports = { install, MISSING, ATTACHMENT };

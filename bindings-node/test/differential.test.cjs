@@ -1,0 +1,85 @@
+'use strict';
+// Differential against the real 2.5.2 package (devDependency gcf-reference):
+// random graph payloads and generic values, byte-identical encode, equal
+// decode (Maps compared as Maps, in order). GCF_DIFF_N sets the count per kind
+// (default 10,000), GCF_DIFF_SEED the seed (printed on failure).
+const test = require('node:test');
+const assert = require('node:assert');
+const gcf = require('../index.cjs');
+const ref = require('gcf-reference');
+const { make } = require('./random.cjs');
+const { same, show } = require('./helpers.cjs');
+
+const N = Number(process.env.GCF_DIFF_N || 10000);
+const SEED = Number(process.env.GCF_DIFF_SEED || Date.now() % 2147483647);
+
+function outcome(fn) {
+  try {
+    return { ok: true, value: fn() };
+  } catch (e) {
+    return { ok: false, error: e };
+  }
+}
+
+test(`graph payloads: ${N} random, seed ${SEED}`, () => {
+  const g = make(SEED);
+  for (let i = 0; i < N; i++) {
+    const p = g.graph();
+    const ours = outcome(() => gcf.encode(p));
+    const theirs = outcome(() => ref.encode(p));
+    assert.strictEqual(ours.ok, theirs.ok, `#${i} ${show(p)}: ${ours.error || theirs.error}`);
+    if (!ours.ok) continue;
+    assert.strictEqual(ours.value, theirs.value, `#${i} encode of ${show(p)}`);
+    const a = gcf.decode(ours.value);
+    const b = ref.decode(ours.value);
+    assert.ok(same(a, b), `#${i} decode of ${JSON.stringify(ours.value)}: ${show(a)} vs ${show(b)}`);
+  }
+});
+
+test(`generic values: ${N} random, seed ${SEED}`, () => {
+  const g = make(SEED ^ 0x5bd1e995);
+  let encoded = 0;
+  let tables = 0;
+  for (let i = 0; i < N; i++) {
+    const v = g.generic();
+    const noFlatten = g.r() < 0.25;
+    const opts = noFlatten ? { noFlatten: true } : undefined;
+    const input = g.r() < 0.3 ? gcf.parseJSONOrdered(JSON.stringify(v)) : v;
+    const ours = outcome(() => gcf.encodeGeneric(input, opts));
+    const theirs = outcome(() => ref.encodeGeneric(input, opts));
+    assert.strictEqual(ours.ok, theirs.ok, `#${i} ${show(v)}: ${ours.error || theirs.error}`);
+    if (!ours.ok) continue;
+    assert.strictEqual(ours.value, theirs.value, `#${i} encode of ${show(v)} ${show(opts)}`);
+    encoded++;
+    if (ours.value.includes('}\n')) tables++;
+    const a = gcf.decodeGeneric(ours.value);
+    const b = ref.decodeGeneric(ours.value);
+    assert.ok(same(a, b), `#${i} decode of ${JSON.stringify(ours.value)}: ${show(a)} vs ${show(b)}`);
+  }
+  // The generator must reach the encoder's table forms, not only errors.
+  assert.ok(encoded > N * 0.9, `only ${encoded} of ${N} encoded`);
+  assert.ok(tables > N * 0.2, `only ${tables} of ${N} wrote a table`);
+});
+
+test('parseJSONOrdered agrees with 2.5.2 on random JSON texts', () => {
+  const g = make(SEED ^ 0x1234567);
+  for (let i = 0; i < N / 10; i++) {
+    const text = JSON.stringify(g.generic());
+    assert.ok(same(gcf.parseJSONOrdered(text), ref.parseJSONOrdered(text)), text);
+  }
+});
+
+test('scalar helpers agree with 2.5.2 on random strings and scalars', () => {
+  const g = make(SEED ^ 0x7f4a7c15);
+  const ALPHABET = ['a', 'Z', '_', '0', '9', ' ', '-', '.', '|', ',', ':', '"', '\\', '\n', '\t', '~', '^', '@', '#', '=', '[', ']', '{', '}', 'é', '日', '😀', '\u0001', 'e', '+'];
+  for (let i = 0; i < N; i++) {
+    let s = '';
+    for (let j = 0, n = g.int(6); j < n; j++) s += ALPHABET[g.int(ALPHABET.length)];
+    for (const fn of ['needsQuote', 'quoteString', 'formatKey', 'canonicalCell']) {
+      assert.strictEqual(gcf[fn](s), ref[fn](s), `${fn}(${JSON.stringify(s)})`);
+    }
+    assert.strictEqual(gcf.formatScalar(s, 124), ref.formatScalar(s, 124), `formatScalar(${JSON.stringify(s)}, '|')`);
+    const v = [null, true, false, g.int(1000) - 500, g.r() * 1000, s][g.int(6)];
+    assert.strictEqual(gcf.formatScalar(v), ref.formatScalar(v), `formatScalar(${JSON.stringify(v)})`);
+  }
+});

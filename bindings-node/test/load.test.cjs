@@ -1,0 +1,80 @@
+'use strict';
+// The package loads as CommonJS and as ESM through its own exports map (a
+// self-reference by name), both give one module, and the bin runs.
+const test = require('node:test');
+const assert = require('node:assert');
+const { execFileSync } = require('node:child_process');
+const path = require('node:path');
+
+const EXPORTS = ['KIND_ABBREV', 'KIND_EXPAND', 'encode', 'decode', 'encodeGeneric', 'decodeGeneric', 'parseJSONOrdered'];
+
+test('require by package name (exports "require")', () => {
+  const gcf = require('@blackwell-systems/gcf');
+  for (const name of EXPORTS) assert.ok(name in gcf, name);
+  assert.strictEqual(gcf.encodeGeneric({ a: 1 }), 'GCF profile=generic\na=1\n');
+});
+
+test('import by package name (exports "import") gives the same functions', async () => {
+  const esm = await import('@blackwell-systems/gcf');
+  const cjs = require('@blackwell-systems/gcf');
+  for (const name of EXPORTS) assert.strictEqual(esm[name], cjs[name], name);
+  const browser = await import('@blackwell-systems/gcf/browser');
+  assert.strictEqual(browser.encode, cjs.encode);
+});
+
+test('every runtime export of 2.5.2 is here', () => {
+  const ref = require('gcf-reference');
+  const ours = require('@blackwell-systems/gcf');
+  const missing = Object.keys(ref).filter((k) => !(k in ours));
+  assert.deepStrictEqual(missing, require('./pending.cjs').PENDING_EXPORTS);
+});
+
+test('errors: an Error whose message starts with the category, with category, line and column', () => {
+  const gcf = require('@blackwell-systems/gcf');
+  const ref = require('gcf-reference');
+  const text = 'GCF profile=generic\n## [3]{a}\n1\n';
+  assert.throws(() => ref.decodeGeneric(text), /^Error: count_mismatch: /);
+  try {
+    gcf.decodeGeneric(text);
+    assert.fail('no error');
+  } catch (e) {
+    assert.ok(e instanceof Error);
+    assert.match(String(e), /^Error: count_mismatch: /);
+    assert.strictEqual(e.category, 'count_mismatch');
+    assert.strictEqual(e.line, 2);
+    assert.strictEqual(typeof e.column, 'number');
+  }
+});
+
+test('largeInt modes on decode', () => {
+  const gcf = require('@blackwell-systems/gcf');
+  const text = 'GCF profile=generic\nn=9007199254740993\n';
+  assert.strictEqual(gcf.decodeGeneric(text).get('n'), 9007199254740992);
+  assert.strictEqual(gcf.decodeGeneric(text, { largeInt: 'string' }).get('n'), '9007199254740993');
+  assert.strictEqual(gcf.decodeGeneric(text, { largeInt: 'bigint' }).get('n'), 9007199254740993n);
+  assert.throws(() => gcf.decodeGeneric(text, { largeInt: 'error' }), (e) => e.category === 'out_of_range');
+  assert.throws(() => gcf.decodeGeneric(text, { largeInt: 'nope' }), (e) => e.category === 'usage');
+  assert.strictEqual(gcf.parseJSONOrdered('{"n":9007199254740993}', { largeInt: 'bigint' }).get('n'), 9007199254740993n);
+  assert.strictEqual(gcf.encodeGeneric({ n: 9007199254740993n }), text);
+  assert.throws(() => gcf.encodeGeneric({ n: 2 ** 60 }, { largeInt: 'error' }), (e) => e.category === 'out_of_range');
+});
+
+test('constant columns are off by default and on when asked', () => {
+  const gcf = require('@blackwell-systems/gcf');
+  const rows = [{ id: 1, t: 'f' }, { id: 2, t: 'f' }];
+  assert.strictEqual(gcf.encodeGeneric(rows), 'GCF profile=generic\n## [2]{id,t}\n1|f\n2|f\n');
+  assert.strictEqual(gcf.encodeGeneric(rows, { constantColumns: true }), 'GCF profile=generic\n## [2]{id,t=f}\n1\n2\n');
+});
+
+test('the gcf bin encodes and decodes', () => {
+  const bin = path.join(__dirname, '..', 'bin', 'gcf.mjs');
+  const out = execFileSync(process.execPath, [bin, 'encode-generic'], { input: '{"5":1,"a":[{"x":1},{"x":2}]}' }).toString();
+  assert.strictEqual(out, 'GCF profile=generic\n"5"=1\n## a [2]{x}\n1\n2\n');
+  const back = execFileSync(process.execPath, [bin, 'decode-generic'], { input: out }).toString();
+  assert.deepStrictEqual(JSON.parse(back), { 5: 1, a: [{ x: 1 }, { x: 2 }] });
+});
+
+test('the .d.ts type-checks a sample program with tsc', () => {
+  const tsc = require.resolve('typescript/bin/tsc');
+  execFileSync(process.execPath, [tsc, '-p', path.join(__dirname, 'types', 'tsconfig.json')], { stdio: 'pipe' });
+});

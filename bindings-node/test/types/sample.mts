@@ -1,0 +1,36 @@
+// Type-checked by tsc (test/load.test.cjs): the 2.5.2 API as an MCP server uses it.
+import { encode, decode, encodeGeneric, decodeGeneric, parseJSONOrdered, KIND_ABBREV, GcfError } from '@blackwell-systems/gcf';
+import type { Payload, Symbol, Edge, GenericOptions } from '@blackwell-systems/gcf';
+
+const sym: Symbol = { qualifiedName: 'pkg.A', kind: 'function', score: 0.5, provenance: 'lsp', distance: 0 };
+const edge: Edge = { source: 'pkg.A', target: 'pkg.A', edgeType: 'calls' };
+const payload: Payload = { tool: 't', tokenBudget: 10, tokensUsed: 1, symbols: [sym], edges: [edge] };
+const text: string = encode(payload);
+const back: Payload = decode(text);
+const opts: GenericOptions = { noFlatten: true };
+const g: string = encodeGeneric(parseJSONOrdered('{"a":1}'), opts);
+const v: unknown = decodeGeneric(g, { largeInt: 'bigint' });
+const abbrev: string | undefined = KIND_ABBREV['function'];
+try {
+  decodeGeneric('x');
+} catch (e) {
+  if (e instanceof GcfError) {
+    const where: number | undefined = e.line;
+    console.log(e.category, where, e.column);
+  }
+}
+console.log(back.symbols.length, v, abbrev);
+
+import { Session, encodeWithSession, GenericDeltaSession, fixedN, StreamEncoder, genericPackRoot, formatScalar } from '@blackwell-systems/gcf';
+import type { GenericSet, SessionEmission } from '@blackwell-systems/gcf';
+const sess = new Session();
+const withSession: string = encodeWithSession(payload, sess);
+const set: GenericSet = { name: 'rows', key: 'id', fields: ['id'], rows: [{ id: 1 }] };
+const gds = new GenericDeltaSession(set, 'tool', fixedN(3));
+const emission: SessionEmission = gds.next(set);
+const chunks: string[] = [];
+const enc = new StreamEncoder({ write: (s) => chunks.push(s) }, 'tool', { tokenBudget: 100 });
+enc.writeSymbol(sym);
+enc.close();
+const n: number = enc.symbolCount + enc.edgeCount_;
+console.log(withSession, emission.isFull, genericPackRoot(set), formatScalar(1), n);
