@@ -575,6 +575,17 @@ gcf_status gcf_generic_encode_value_grouped(const uint8_t *json, size_t json_len
 // a writable `gcf_buf`; `err` is NULL or writable.
 gcf_status gcf_graph_decode_delta(const uint8_t *delta, size_t delta_len, struct gcf_buf *out, struct gcf_error **err);
 
+// [`gcf_generic_encode`](crate::generic::gcf_generic_encode) with constant-column
+// factoring (`{id,type=user}`, the fleet's §7.4.7) switched by
+// `constant_columns`: gcf-go v1.7.1 and other decoders that predate it read
+// only the unfactored form, which the gcf-go drop-in writes.
+//
+// # Safety
+//
+// `json` points to `json_len` readable bytes (or is NULL with 0); `out` is
+// a writable `gcf_buf`; `err` is NULL or writable.
+gcf_status gcf_generic_encode_with_constant_columns(const uint8_t *json, size_t json_len, bool constant_columns, struct gcf_buf *out, struct gcf_error **err);
+
 // Answers a consumer of a keyed set (spec §10a.4): unchanged, a delta, or
 // the full payload, chosen by core's `generic::respond`.
 //

@@ -124,6 +124,13 @@ func TestEncodeGenericGoValues(t *testing.T) {
 	}
 }
 
+func TestEncodeGenericDoesNotFactorConstantColumns(t *testing.T) {
+	got := EncodeGeneric([]any{map[string]any{"a": 1, "t": "x"}, map[string]any{"a": 2, "t": "x"}})
+	if want := "GCF profile=generic\n## [2]{a,t}\n1|x\n2|x\n"; got != want {
+		t.Fatalf("got %q want %q", got, want)
+	}
+}
+
 func TestParseJSONOrdered(t *testing.T) {
 	v, err := ParseJSONOrdered([]byte(`{"b":[],"a":"\u00e9\ud83d\ude00","n":-3,"f":2.5}`))
 	if err != nil {

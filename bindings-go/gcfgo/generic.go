@@ -17,6 +17,9 @@ type GenericOptions struct {
 // unsigned integer above math.MaxInt64); EncodeGenericChecked returns that
 // error instead.
 //
+// Constant columns are written in every row, as gcf-go v1.7.1 writes them
+// (no {field=value} factoring, which its decoder cannot read).
+//
 // Objects: an *OrderedMap keeps its order, a map[string]any (and any other
 // map, or a struct by field name) is written in sorted key order.
 func EncodeGeneric(data any, optsList ...GenericOptions) string {
@@ -34,7 +37,9 @@ func EncodeGenericChecked(data any, optsList ...GenericOptions) (string, error) 
 	if err != nil {
 		return "", err
 	}
-	s, err := native.EncodeGenericJSON(doc)
+	// gcf-go v1.7.1 writes constant columns in every row; its decoder (and
+	// others of its time) cannot read the factored form {id,type=user}.
+	s, err := native.EncodeGenericJSONConstantColumns(doc, false)
 	return s, wrap(err, "")
 }
 

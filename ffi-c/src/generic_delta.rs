@@ -264,6 +264,39 @@ pub unsafe extern "C" fn gcf_graph_decode_delta(
     }
 }
 
+/// [`gcf_generic_encode`](crate::generic::gcf_generic_encode) with constant-column
+/// factoring (`{id,type=user}`, the fleet's §7.4.7) switched by
+/// `constant_columns`: gcf-go v1.7.1 and other decoders that predate it read
+/// only the unfactored form, which the gcf-go drop-in writes.
+///
+/// # Safety
+///
+/// `json` points to `json_len` readable bytes (or is NULL with 0); `out` is
+/// a writable `gcf_buf`; `err` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn gcf_generic_encode_with_constant_columns(
+    json: *const u8,
+    json_len: usize,
+    constant_columns: bool,
+    out: *mut gcf_buf,
+    err: *mut *mut gcf_error,
+) -> gcf_status {
+    // SAFETY: the pointers are valid per this function's contract.
+    unsafe {
+        boundary(err, || {
+            reset_out(out)?;
+            let bytes = json_arg(bytes_arg(json, json_len, "json")?, "json")?;
+            let value =
+                gcf_bind::value::from_slice(bytes).map_err(|f| FfiError::json(f, "json"))?;
+            let text = generic::Encoder::new()
+                .constant_columns(constant_columns)
+                .encode(&value)?;
+            put(out, gcf_buf::from_vec(text.into_bytes()));
+            Ok(())
+        })
+    }
+}
+
 /// Answers a consumer of a keyed set (spec §10a.4): unchanged, a delta, or
 /// the full payload, chosen by core's `generic::respond`.
 ///

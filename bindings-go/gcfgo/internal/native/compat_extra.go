@@ -6,6 +6,7 @@ package gcf
 // unchanged.
 
 /*
+#include <stdbool.h>
 #include "gcf.h"
 */
 import "C"
@@ -61,4 +62,14 @@ func EncodeGenericGroupedJSON(doc []byte, key, group string) (string, error) {
 // NewError builds an *Error for a failure found on the Go side.
 func NewError(class, category, message string) *Error {
 	return &Error{status: StatusDataError, class: class, category: category, message: message}
+}
+
+// EncodeGenericJSONConstantColumns is EncodeGenericJSON with constant-column
+// factoring switched on or off.
+func EncodeGenericJSONConstantColumns(doc []byte, constantColumns bool) (string, error) {
+	out, err := callBuf(func(out *C.gcf_buf, e **C.gcf_error) C.gcf_status {
+		return C.gcf_generic_encode_with_constant_columns(bytesPtr(doc), C.size_t(len(doc)), C.bool(constantColumns), out, e)
+	})
+	runtime.KeepAlive(doc)
+	return string(out), err
 }
