@@ -5,9 +5,12 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
+
+	native "github.com/blackwell-systems/gcf-go/internal/native"
 )
 
 // TestNativeLinks: internal/native is the native package linked file by
@@ -272,5 +275,54 @@ func TestStreamsReportUnsupportedAtClose(t *testing.T) {
 	g.WriteInlineArray("x", []any{1})
 	if err := g.Close(); !errors.As(err, &e) || e.Category() != "usage" {
 		t.Fatalf("inline array: %v", err)
+	}
+}
+
+// TestSharedLayouts backs the in-place slice reinterpretation of
+// toNativeSymbols and toNativeEdges: same size, same field offsets.
+func TestSharedLayouts(t *testing.T) {
+	check := func(a, b reflect.Type) {
+		if a.Size() != b.Size() || a.NumField() != b.NumField() {
+			t.Fatalf("%v and %v differ in size or fields", a, b)
+		}
+		for i := 0; i < a.NumField(); i++ {
+			fa, fb := a.Field(i), b.Field(i)
+			if fa.Name != fb.Name || fa.Offset != fb.Offset || fa.Type != fb.Type && fa.Type.String() != fb.Type.String() {
+				t.Fatalf("%v.%s and %v.%s differ", a, fa.Name, b, fb.Name)
+			}
+		}
+	}
+	check(reflect.TypeOf(Symbol{}), reflect.TypeOf(native.Symbol{}))
+	check(reflect.TypeOf(Edge{}), reflect.TypeOf(native.Edge{}))
+	syms := []Symbol{{QualifiedName: "a", Kind: "function", Score: 0.25, Provenance: "p", Distance: 2, Signature: "s"}}
+	if n := toNativeSymbols(syms); n[0].QualifiedName != "a" || n[0].Distance != 2 || n[0].Signature != "s" || n[0].Score != 0.25 {
+		t.Fatalf("reinterpreted %+v", n[0])
+	}
+	edges := []Edge{{Source: "a", Target: "b", EdgeType: "calls", Status: "added"}}
+	if n := toNativeEdges(edges); n[0].Target != "b" || n[0].Status != "added" {
+		t.Fatalf("reinterpreted %+v", n[0])
+	}
+}
+
+func TestOrderedMapPastTheIndexSize(t *testing.T) {
+	m := NewOrderedMap()
+	for i := 0; i < 40; i++ {
+		m.Set(string(rune('a'+i%26))+strings.Repeat("x", i/26), i)
+	}
+	m.Set("c", "again")
+	if m.Len() != 40 || m.Keys()[2] != "c" {
+		t.Fatalf("len %d keys %v", m.Len(), m.Keys()[:3])
+	}
+	if v, ok := m.Get("c"); !ok || v != "again" {
+		t.Fatalf("c = %v", v)
+	}
+	if v, ok := m.Get("nx"); !ok || v != 39 {
+		t.Fatalf("nx = %v %v", v, ok)
+	}
+	if _, ok := m.Get("zz"); ok {
+		t.Fatal("zz found")
+	}
+	if len(m.ToMap()) != 40 {
+		t.Fatal("ToMap")
 	}
 }

@@ -2,6 +2,7 @@ package gcf
 
 import (
 	"encoding/json"
+	"unsafe"
 
 	native "github.com/blackwell-systems/gcf-go/internal/native"
 )
@@ -56,18 +57,24 @@ var KindExpand = map[string]string{
 	"ext": "external", "file": "file", "pkg": "package", "svc": "service",
 }
 
-// The conversions below are struct conversions: Symbol and Edge have the
-// native types' fields in the same order (tags differ, which Go ignores).
+// Symbol and Edge have the native types' fields in the same order (tags
+// differ, which Go ignores): element conversions are struct conversions,
+// and slices going to libgcf are reinterpreted in place, not copied.
 
 func toNativeSymbols(ss []Symbol) []native.Symbol {
-	if ss == nil {
-		return nil
+	if len(ss) == 0 {
+		if ss == nil {
+			return nil
+		}
+		return []native.Symbol{}
 	}
-	out := make([]native.Symbol, len(ss))
-	for i := range ss {
-		out[i] = native.Symbol(ss[i])
-	}
-	return out
+	// SAFETY: Symbol and native.Symbol have the same fields with the same
+	// types in the same order (the struct conversion native.Symbol(s)
+	// compiles, which Go allows only then; tags do not affect layout), so
+	// their layouts are identical; TestSharedLayouts checks sizes and
+	// offsets. The native encoders only read the slice, and no Go pointer
+	// is stored in C memory.
+	return unsafe.Slice((*native.Symbol)(unsafe.Pointer(&ss[0])), len(ss))
 }
 
 func fromNativeSymbols(ss []native.Symbol) []Symbol {
@@ -82,14 +89,15 @@ func fromNativeSymbols(ss []native.Symbol) []Symbol {
 }
 
 func toNativeEdges(es []Edge) []native.Edge {
-	if es == nil {
-		return nil
+	if len(es) == 0 {
+		if es == nil {
+			return nil
+		}
+		return []native.Edge{}
 	}
-	out := make([]native.Edge, len(es))
-	for i := range es {
-		out[i] = native.Edge(es[i])
-	}
-	return out
+	// SAFETY: as for toNativeSymbols: Edge and native.Edge are convertible
+	// struct types, so their layouts are identical (TestSharedLayouts).
+	return unsafe.Slice((*native.Edge)(unsafe.Pointer(&es[0])), len(es))
 }
 
 func fromNativeEdges(es []native.Edge) []Edge {

@@ -53,7 +53,7 @@ func (p *jsonParser) value() (any, error) {
 			if err != nil {
 				return nil, err
 			}
-			m.Set(k, v)
+			m.Set(k, v) // Set, not append: a repeated member keeps one entry
 			p.ws()
 			if p.b[p.i] == ',' {
 				p.i++
@@ -218,7 +218,7 @@ func (w *jsonWriter) value(v any) error {
 			}
 			w.str(k)
 			w.b = append(w.b, ':')
-			if err := w.value(x.values[k]); err != nil {
+			if err := w.value(x.values[i]); err != nil {
 				return err
 			}
 		}

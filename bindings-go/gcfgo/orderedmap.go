@@ -9,32 +9,68 @@ import (
 // DecodeGeneric and ParseJSONOrdered return objects as *OrderedMap, and
 // EncodeGeneric writes an *OrderedMap's members in its order (a
 // map[string]any's in sorted order).
+//
+// Keys and values are kept in two parallel slices; a hash index is built
+// only once a map grows past a few keys, so the many small objects a decode
+// produces cost two allocations, not a Go map each.
 type OrderedMap struct {
 	keys   []string
-	values map[string]any
+	values []any
+	index  map[string]int
 }
+
+// indexFrom is the size at which lookups switch from a scan to the index.
+const indexFrom = 12
 
 // NewOrderedMap creates an empty OrderedMap.
 func NewOrderedMap() *OrderedMap {
-	return &OrderedMap{values: make(map[string]any)}
+	return &OrderedMap{}
 }
 
 func newOrderedMapCap(n int) *OrderedMap {
-	return &OrderedMap{keys: make([]string, 0, n), values: make(map[string]any, n)}
+	return &OrderedMap{keys: make([]string, 0, n), values: make([]any, 0, n)}
+}
+
+func (m *OrderedMap) find(key string) int {
+	if m.index != nil {
+		if i, ok := m.index[key]; ok {
+			return i
+		}
+		return -1
+	}
+	for i, k := range m.keys {
+		if k == key {
+			return i
+		}
+	}
+	if len(m.keys) >= indexFrom {
+		m.index = make(map[string]int, len(m.keys))
+		for i, k := range m.keys {
+			m.index[k] = i
+		}
+	}
+	return -1
 }
 
 // Set adds or updates a key-value pair; a new key goes last.
 func (m *OrderedMap) Set(key string, value any) {
-	if _, exists := m.values[key]; !exists {
-		m.keys = append(m.keys, key)
+	if i := m.find(key); i >= 0 {
+		m.values[i] = value
+		return
 	}
-	m.values[key] = value
+	if m.index != nil {
+		m.index[key] = len(m.keys)
+	}
+	m.keys = append(m.keys, key)
+	m.values = append(m.values, value)
 }
 
 // Get retrieves a value by key.
 func (m *OrderedMap) Get(key string) (any, bool) {
-	v, ok := m.values[key]
-	return v, ok
+	if i := m.find(key); i >= 0 {
+		return m.values[i], true
+	}
+	return nil, false
 }
 
 // Keys returns the keys in insertion order.
@@ -46,8 +82,8 @@ func (m *OrderedMap) Len() int { return len(m.keys) }
 // ToMap converts to a plain map[string]any, recursively (order is lost).
 func (m *OrderedMap) ToMap() map[string]any {
 	out := make(map[string]any, len(m.keys))
-	for _, k := range m.keys {
-		out[k] = plain(m.values[k])
+	for i, k := range m.keys {
+		out[k] = plain(m.values[i])
 	}
 	return out
 }
@@ -77,7 +113,7 @@ func (m *OrderedMap) MarshalJSON() ([]byte, error) {
 		kj, _ := json.Marshal(k)
 		b.Write(kj)
 		b.WriteByte(':')
-		vj, err := json.Marshal(m.values[k])
+		vj, err := json.Marshal(m.values[i])
 		if err != nil {
 			return nil, err
 		}
