@@ -11,7 +11,11 @@
 // does (an integer outside int64). Errors read like gcf-go's: they start
 // with the spec's error category ("count_mismatch: ..."), and graph Decode's
 // start with "gcf: ". Every error is an *Error, so errors.As gives its
-// Category, Class, Line and Column.
+// Category, Class, Line and Column; the one exception is ParseJSONOrdered's
+// JSON syntax errors, which are encoding/json's, as in gcf-go.
+//
+// DIFFERENCES.md in this folder lists every way the module differs from
+// gcf-go v1.7.1.
 //
 // libgcf is linked statically from target/release/libgcf.a at the
 // repository root: run `cargo build --release -p gcf-ffi` there first.
