@@ -41,3 +41,21 @@ export GOFLAGS="${GOFLAGS:-} -count=1"
 go test -v ./... 2>&1 | grep -v '^=== RUN' | tail -n 40
 echo "== go test -race (bindings-go)"
 go test -race ./... 2>&1 | tail -n 40
+
+# gcf-go drop-in (bindings-go/gcfgo, module github.com/blackwell-systems/gcf-go):
+# vet, tests with cgo's full pointer checks, -race, and the sample program
+# written against gcf-go's API, built through its one replace line.
+# cgo's full pointer checks: GODEBUG=cgocheck=2 until Go 1.20, the cgocheck2
+# experiment (a build setting) from Go 1.21.
+go_minor="$(go env GOVERSION | sed -E 's/^go1\.([0-9]+).*/\1/')"
+if [ "${go_minor:-0}" -ge 21 ] 2>/dev/null; then cgocheck=(env GOEXPERIMENT=cgocheck2)
+else cgocheck=(env GODEBUG=cgocheck=2); fi
+cd gcfgo
+echo "== go vet (bindings-go/gcfgo)"
+go vet ./...
+echo "== go test, full cgo pointer checks (bindings-go/gcfgo)"
+"${cgocheck[@]}" go test ./... 2>&1 | tail -n 20
+echo "== go test -race (bindings-go/gcfgo)"
+go test -race ./... 2>&1 | tail -n 20
+echo "== gcf-go sample program through the replace line (bindings-go/gcfgo/sample)"
+(cd sample && go vet ./... && go run . >/dev/null && echo "sample: ok")

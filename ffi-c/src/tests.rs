@@ -1298,3 +1298,68 @@ fn conformance_fixtures_run_through_the_abi() {
         call(|o, e| unsafe { gcf_conformance_run(wrong.as_ptr(), wrong.len(), o, e) });
     assert!(verdict.contains(r#""status":"fail""#), "{verdict}");
 }
+
+/// The exports gcf-go's drop-in (bindings-go/gcfgo) needs: delta decoders, the
+/// keyed-set diff, grouped encode and encode without constant-column factoring.
+#[test]
+fn gcf_go_drop_in_exports() {
+    let text = |s: &str| (s.as_ptr(), s.len());
+    let graph = "GCF profile=graph tool=t delta=true base_root=sha256:a new_root=sha256:b\n## added\n@0 fn pkg.A 0.50 lsp 1\n";
+    let (p, n) = text(graph);
+    // SAFETY: valid pointers and lengths for the call.
+    let (status, json, _) = call(|o, e| unsafe { gcf_graph_decode_delta(p, n, o, e) });
+    assert_eq!(status, gcf_status::GCF_STATUS_OK);
+    assert!(
+        json.contains(r#""kind":"function""#) && json.contains(r#""baseRoot":"sha256:a""#),
+        "{json}"
+    );
+    let (p, n) = text("GCF profile=graph tool=t\n");
+    // SAFETY: as above.
+    let (status, _, err) = call(|o, e| unsafe { gcf_graph_decode_delta(p, n, o, e) });
+    assert_eq!(status, gcf_status::GCF_STATUS_DATA_ERROR, "{err:?}");
+
+    let generic = "GCF profile=generic delta=true base_root=sha256:a new_root=sha256:b key=id\n## removed [1]{@id}\n3\n";
+    let (p, n) = text(generic);
+    // SAFETY: as above.
+    let (status, json, _) = call(|o, e| unsafe { gcf_generic_decode_delta(p, n, o, e) });
+    assert_eq!(status, gcf_status::GCF_STATUS_OK);
+    assert!(json.contains(r#""removed":[3]"#), "{json}");
+
+    let base = r#"{"key":"id","fields":["id","v"],"rows":[{"id":1,"v":"a"},{"id":2,"v":"b"}]}"#;
+    let next = r#"{"key":"id","fields":["id","v"],"rows":[{"id":1,"v":"z"}]}"#;
+    let other = r#"{"key":"id","fields":["id"],"rows":[]}"#;
+    let ((b, bn), (x, xn), (y, yn)) = (text(base), text(next), text(other));
+    // SAFETY: as above.
+    let (status, json, _) = call(|o, e| unsafe { gcf_generic_diff(b, bn, x, xn, o, e) });
+    assert_eq!(status, gcf_status::GCF_STATUS_OK);
+    assert!(
+        json.contains(r#""removed":[2]"#) && json.contains(r#""changed":[{"id":1,"v":"z"}]"#),
+        "{json}"
+    );
+    // SAFETY: as above.
+    let (status, json, _) = call(|o, e| unsafe { gcf_generic_diff(b, bn, y, yn, o, e) });
+    assert_eq!((status, json.as_str()), (gcf_status::GCF_STATUS_OK, "null"));
+
+    let files = r#"[{"path":"a.rs","kind":"src"},{"path":"b.md","kind":"doc"},{"path":"c.rs","kind":"src"}]"#;
+    let ((f, fn_), (k, kn), (g, gn)) = (text(files), text("path"), text("kind"));
+    // SAFETY: as above.
+    let (status, out, _) =
+        call(|o, e| unsafe { gcf_generic_encode_value_grouped(f, fn_, k, kn, g, gn, o, e) });
+    assert_eq!(status, gcf_status::GCF_STATUS_OK);
+    assert!(out.contains("group=kind"), "{out}");
+    // SAFETY: as above.
+    let (status, _, _) =
+        call(|o, e| unsafe { gcf_generic_encode_value_grouped(f, fn_, g, gn, k, kn, o, e) });
+    assert_eq!(status, gcf_status::GCF_STATUS_DATA_ERROR);
+
+    let rows = r#"[{"a":1,"t":"x"},{"a":2,"t":"x"}]"#;
+    let (r, rn) = text(rows);
+    // SAFETY: as above.
+    let (_, plain, _) =
+        call(|o, e| unsafe { gcf_generic_encode_with_constant_columns(r, rn, false, o, e) });
+    assert_eq!(plain, "GCF profile=generic\n## [2]{a,t}\n1|x\n2|x\n");
+    // SAFETY: as above.
+    let (_, factored, _) =
+        call(|o, e| unsafe { gcf_generic_encode_with_constant_columns(r, rn, true, o, e) });
+    assert_eq!(factored, "GCF profile=generic\n## [2]{a,t=x}\n1\n2\n");
+}

@@ -1,0 +1,328 @@
+package gcf
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	native "github.com/blackwell-systems/gcf-go/internal/native"
+)
+
+// TestNativeLinks: internal/native is the native package linked file by
+// file; a file added to bindings-go without a link here would leave this
+// module building an older package, so the two lists must agree.
+func TestNativeLinks(t *testing.T) {
+	want := map[string]bool{}
+	for _, pat := range []string{"../*.go", "../*.c", "../*.h"} {
+		files, _ := filepath.Glob(pat)
+		for _, f := range files {
+			if !strings.HasSuffix(f, "_test.go") {
+				want[filepath.Base(f)] = true
+			}
+		}
+	}
+	entries, err := os.ReadDir("internal/native")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, e := range entries {
+		if e.Type()&os.ModeSymlink != 0 {
+			got[e.Name()] = true
+			if _, err := os.Stat(filepath.Join("internal/native", e.Name())); err != nil {
+				t.Errorf("dangling link %s", e.Name())
+			}
+		}
+	}
+	for f := range want {
+		if !got[f] {
+			t.Errorf("bindings-go/%s has no link in gcfgo/internal/native (ln -s ../../../%s bindings-go/gcfgo/internal/native/)", f, f)
+		}
+	}
+	for f := range got {
+		if !want[f] {
+			t.Errorf("gcfgo/internal/native/%s links to no file", f)
+		}
+	}
+}
+
+func TestErrorsAs(t *testing.T) {
+	_, err := Decode("GCF profile=graph tool=t\n## targets\n@0 fn a 0.50 x\n## edges [2]\n@0<@0 calls\n")
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("not an *Error: %v", err)
+	}
+	if e.Category() != "count_mismatch" || e.Line() == 0 || !strings.HasPrefix(err.Error(), "gcf: count_mismatch: ") {
+		t.Fatalf("got %q (category %q, line %d)", err, e.Category(), e.Line())
+	}
+	_, err = DecodeGeneric("GCF profile=generic\n## [3]{id}\n1\n2\n")
+	if !errors.As(err, &e) || e.Category() != "count_mismatch" || !strings.HasPrefix(err.Error(), "count_mismatch: ") || e.Line() == 0 {
+		t.Fatalf("generic: %v", err)
+	}
+}
+
+func TestEncodeSkipsUnknownEdgesAndNeverPanics(t *testing.T) {
+	p := &Payload{Tool: "t", Symbols: []Symbol{{QualifiedName: "a", Kind: "function", Score: 0.5, Provenance: "x"}},
+		Edges: []Edge{{Source: "a", Target: "a", EdgeType: "calls"}, {Source: "a", Target: "zzz", EdgeType: "calls"}}}
+	out := Encode(p)
+	if !strings.Contains(out, "## edges [1]\n@0<@0 calls\n") {
+		t.Fatalf("got %q", out)
+	}
+	bad := &Payload{Tool: "t", Symbols: []Symbol{{QualifiedName: "a b", Kind: "function", Score: 0.5, Provenance: "x"}}}
+	if Encode(bad) != "" {
+		t.Fatal("an unencodable payload must give \"\"")
+	}
+	if _, err := EncodeChecked(bad); err == nil {
+		t.Fatal("EncodeChecked must report it")
+	}
+}
+
+func TestEncodeGenericPanicsOnlyOutOfRange(t *testing.T) {
+	defer func() {
+		r := recover()
+		e, ok := r.(*Error)
+		if !ok || e.Category() != "out_of_range" || !strings.HasPrefix(e.Error(), "out_of_range: ") {
+			t.Fatalf("recovered %v", r)
+		}
+	}()
+	if EncodeGeneric(map[string]any{"a": 1}, GenericOptions{NoFlatten: true}) == "" {
+		t.Fatal("empty")
+	}
+	EncodeGeneric([]uint64{1 << 63})
+	t.Fatal("no panic")
+}
+
+func TestEncodeGenericGoValues(t *testing.T) {
+	type row struct {
+		Name string
+		ID   int
+	}
+	got := EncodeGeneric([]row{{"a", 1}, {"b", 2}})
+	want := "GCF profile=generic\n## [2]{ID,Name}\n1|a\n2|b\n"
+	if got != want {
+		t.Fatalf("got %q want %q", got, want)
+	}
+	m := NewOrderedMap()
+	m.Set("z", 1.5)
+	m.Set("a", int64(9007199254740993))
+	m.Set("big", 1e21)
+	back, err := DecodeGeneric(EncodeGeneric(m))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bm := back.(*OrderedMap)
+	if strings.Join(bm.Keys(), ",") != "z,a,big" {
+		t.Fatalf("keys %v", bm.Keys())
+	}
+	if v, _ := bm.Get("a"); v != int64(9007199254740993) {
+		t.Fatalf("a = %#v", v)
+	}
+	if v, _ := bm.Get("big"); v != 1e21 {
+		t.Fatalf("big = %#v", v)
+	}
+}
+
+func TestEncodeGenericDoesNotFactorConstantColumns(t *testing.T) {
+	got := EncodeGeneric([]any{map[string]any{"a": 1, "t": "x"}, map[string]any{"a": 2, "t": "x"}})
+	if want := "GCF profile=generic\n## [2]{a,t}\n1|x\n2|x\n"; got != want {
+		t.Fatalf("got %q want %q", got, want)
+	}
+}
+
+func TestParseJSONOrdered(t *testing.T) {
+	v, err := ParseJSONOrdered([]byte(`{"b":[],"a":"\u00e9\ud83d\ude00","n":-3,"f":2.5}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := v.(*OrderedMap)
+	if strings.Join(m.Keys(), ",") != "b,a,n,f" {
+		t.Fatalf("keys %v", m.Keys())
+	}
+	if b, _ := m.Get("b"); b.([]any) != nil {
+		t.Fatal("an empty array is nil, as in gcf-go")
+	}
+	if a, _ := m.Get("a"); a != "é😀" {
+		t.Fatalf("a = %q", a)
+	}
+	if n, _ := m.Get("n"); n != int64(-3) {
+		t.Fatalf("n = %#v", n)
+	}
+	if _, err := ParseJSONOrdered([]byte(`[99999999999999999999]`)); err == nil || !strings.HasPrefix(err.Error(), "out_of_range: ") {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := ParseJSONOrdered([]byte(`{"a":`)); err == nil {
+		t.Fatal("truncated JSON accepted")
+	}
+}
+
+func set(rows ...map[string]any) GenericSet {
+	return GenericSet{Name: "orders", Key: "id", Fields: []string{"id", "total"}, Rows: rows}
+}
+
+func TestGenericDeltaRoundTrip(t *testing.T) {
+	base := set(map[string]any{"id": int64(1), "total": 5.5}, map[string]any{"id": int64(2), "total": int64(7)})
+	next := set(map[string]any{"id": int64(2), "total": int64(8)}, map[string]any{"id": int64(3), "total": int64(1)})
+	d, err := DiffGenericSets(base, next)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Added) != 1 || len(d.Changed) != 1 || len(d.Removed) != 1 || d.Removed[0] != int64(1) {
+		t.Fatalf("diff %+v", d)
+	}
+	wire := EncodeGenericDelta(d)
+	back, err := DecodeGenericDelta(wire)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := VerifyGenericDelta(base, back, GenericPackRoot(next))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if GenericPackRoot(got) != GenericPackRoot(next) {
+		t.Fatal("applied set differs")
+	}
+	_, err = VerifyGenericDelta(base, back, GenericPackRoot(base))
+	var e *Error
+	if !errors.As(err, &e) || e.Category() != "root_mismatch" {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := DiffGenericSets(base, GenericSet{Key: "id", Fields: []string{"id"}}); err == nil || !strings.HasPrefix(err.Error(), "delta_invalid: ") {
+		t.Fatalf("schema change: %v", err)
+	}
+	full := EncodeGenericFull(next, "tool")
+	s, root, err := DecodeGenericFull(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if root != GenericPackRoot(next) || s.Name != "orders" || s.Key != "id" || GenericPackRoot(s) != root {
+		t.Fatalf("full: %+v %s", s, root)
+	}
+}
+
+func TestEncodeGenericGrouped(t *testing.T) {
+	files := []any{
+		map[string]any{"path": "a.rs", "kind": "src"},
+		map[string]any{"path": "b.md", "kind": "doc"},
+		map[string]any{"path": "c.rs", "kind": "src"},
+	}
+	got, err := EncodeGenericGrouped(files, "path", "kind")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(got, "group=kind") {
+		t.Fatalf("got %q", got)
+	}
+	if _, err := EncodeGenericGrouped(files, "kind", "path"); err == nil {
+		t.Fatal("a repeated key must be refused")
+	}
+}
+
+func TestSessionMirrorsIDs(t *testing.T) {
+	s := NewSession()
+	sym := func(n string) Symbol { return Symbol{QualifiedName: n, Kind: "function", Score: 0.5, Provenance: "x"} }
+	EncodeWithSession(&Payload{Tool: "t", Symbols: []Symbol{sym("a"), sym("b")}}, s)
+	s.Record([]Symbol{sym("c")})
+	out := EncodeWithSession(&Payload{Tool: "t", Symbols: []Symbol{sym("c"), sym("d")}}, s)
+	if s.GetID("c") != 2 || s.GetID("d") != 3 || s.Size() != 4 || !strings.Contains(out, "@2  # previously transmitted") || !strings.Contains(out, "@3 fn d") {
+		t.Fatalf("ids c=%d d=%d size=%d out=%q", s.GetID("c"), s.GetID("d"), s.Size(), out)
+	}
+	s.Reset()
+	if s.Size() != 0 || s.Transmitted("a") {
+		t.Fatal("reset")
+	}
+}
+
+func TestStreamsReportUnsupportedAtClose(t *testing.T) {
+	var buf bytes.Buffer
+	enc := NewStreamEncoder(&buf, "t", StreamOptions{})
+	enc.WriteSymbol(Symbol{QualifiedName: "a", Kind: "function", Score: 1, Provenance: "x"})
+	enc.WriteEdge(Edge{Source: "a", Target: "nope", EdgeType: "calls"})
+	if err := enc.Close(); err != nil || enc.EdgeCount() != 0 || enc.SymbolCount() != 1 {
+		t.Fatalf("close %v, %d edges", err, enc.EdgeCount())
+	}
+	enc = NewStreamEncoder(&buf, "t", StreamOptions{})
+	enc.WriteBareRef("a", 0)
+	var e *Error
+	if err := enc.Close(); !errors.As(err, &e) || e.Category() != "usage" {
+		t.Fatalf("bare ref: %v", err)
+	}
+	buf.Reset()
+	g := NewGenericStreamEncoder(&buf)
+	g.BeginArray("rows", []string{"id", "name"})
+	g.WriteRow([]any{1, "a"})
+	g.WriteRow([]any{uint(2), "b"})
+	g.EndArray()
+	if err := g.Close(); err != nil {
+		t.Fatal(err)
+	}
+	v, err := DecodeGeneric(buf.String())
+	if err != nil {
+		t.Fatalf("%v\n%s", err, buf.String())
+	}
+	rows, _ := v.(*OrderedMap).Get("rows")
+	if len(rows.([]any)) != 2 {
+		t.Fatalf("%s", buf.String())
+	}
+	var keys []string
+	keys = append(keys, v.(*OrderedMap).Keys()...)
+	sort.Strings(keys)
+	g = NewGenericStreamEncoder(&buf)
+	g.WriteInlineArray("x", []any{1})
+	if err := g.Close(); !errors.As(err, &e) || e.Category() != "usage" {
+		t.Fatalf("inline array: %v", err)
+	}
+}
+
+// TestSharedLayouts backs the in-place slice reinterpretation of
+// toNativeSymbols and toNativeEdges: same size, same field offsets.
+func TestSharedLayouts(t *testing.T) {
+	check := func(a, b reflect.Type) {
+		if a.Size() != b.Size() || a.NumField() != b.NumField() {
+			t.Fatalf("%v and %v differ in size or fields", a, b)
+		}
+		for i := 0; i < a.NumField(); i++ {
+			fa, fb := a.Field(i), b.Field(i)
+			if fa.Name != fb.Name || fa.Offset != fb.Offset || fa.Type != fb.Type && fa.Type.String() != fb.Type.String() {
+				t.Fatalf("%v.%s and %v.%s differ", a, fa.Name, b, fb.Name)
+			}
+		}
+	}
+	check(reflect.TypeOf(Symbol{}), reflect.TypeOf(native.Symbol{}))
+	check(reflect.TypeOf(Edge{}), reflect.TypeOf(native.Edge{}))
+	syms := []Symbol{{QualifiedName: "a", Kind: "function", Score: 0.25, Provenance: "p", Distance: 2, Signature: "s"}}
+	if n := toNativeSymbols(syms); n[0].QualifiedName != "a" || n[0].Distance != 2 || n[0].Signature != "s" || n[0].Score != 0.25 {
+		t.Fatalf("reinterpreted %+v", n[0])
+	}
+	edges := []Edge{{Source: "a", Target: "b", EdgeType: "calls", Status: "added"}}
+	if n := toNativeEdges(edges); n[0].Target != "b" || n[0].Status != "added" {
+		t.Fatalf("reinterpreted %+v", n[0])
+	}
+}
+
+func TestOrderedMapPastTheIndexSize(t *testing.T) {
+	m := NewOrderedMap()
+	for i := 0; i < 40; i++ {
+		m.Set(string(rune('a'+i%26))+strings.Repeat("x", i/26), i)
+	}
+	m.Set("c", "again")
+	if m.Len() != 40 || m.Keys()[2] != "c" {
+		t.Fatalf("len %d keys %v", m.Len(), m.Keys()[:3])
+	}
+	if v, ok := m.Get("c"); !ok || v != "again" {
+		t.Fatalf("c = %v", v)
+	}
+	if v, ok := m.Get("nx"); !ok || v != 39 {
+		t.Fatalf("nx = %v %v", v, ok)
+	}
+	if _, ok := m.Get("zz"); ok {
+		t.Fatal("zz found")
+	}
+	if len(m.ToMap()) != 40 {
+		t.Fatal("ToMap")
+	}
+}

@@ -1,0 +1,3 @@
+module github.com/blackwell-systems/gcf-go
+
+go 1.19

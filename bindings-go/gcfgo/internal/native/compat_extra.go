@@ -1,0 +1,75 @@
+package gcf
+
+// The libgcf calls gcf-go's API needs beyond the native package's own API.
+// This file lives only in the gcfgo module (the other files of this folder
+// are links to ../../../, the native package), so the native package is
+// unchanged.
+
+/*
+#include <stdbool.h>
+#include "gcf.h"
+*/
+import "C"
+
+import "runtime"
+
+// GraphDecodeDeltaJSON decodes graph delta text into delta JSON (kinds
+// expanded), without applying it.
+func GraphDecodeDeltaJSON(delta string) ([]byte, error) {
+	in := []byte(delta)
+	out, err := callBuf(func(out *C.gcf_buf, e **C.gcf_error) C.gcf_status {
+		return C.gcf_graph_decode_delta(bytesPtr(in), C.size_t(len(in)), out, e)
+	})
+	runtime.KeepAlive(in)
+	return out, err
+}
+
+// GenericDecodeDeltaJSON decodes generic delta text into delta JSON.
+func GenericDecodeDeltaJSON(delta string) ([]byte, error) {
+	in := []byte(delta)
+	out, err := callBuf(func(out *C.gcf_buf, e **C.gcf_error) C.gcf_status {
+		return C.gcf_generic_decode_delta(bytesPtr(in), C.size_t(len(in)), out, e)
+	})
+	runtime.KeepAlive(in)
+	return out, err
+}
+
+// GenericDiffJSON is the delta JSON from keyed set base to next, or "null"
+// when the schema changed.
+func GenericDiffJSON(base, next []byte) ([]byte, error) {
+	out, err := callBuf(func(out *C.gcf_buf, e **C.gcf_error) C.gcf_status {
+		return C.gcf_generic_diff(bytesPtr(base), C.size_t(len(base)), bytesPtr(next), C.size_t(len(next)), out, e)
+	})
+	runtime.KeepAlive(base)
+	runtime.KeepAlive(next)
+	return out, err
+}
+
+// EncodeGenericGroupedJSON encodes a JSON array of records as a value-grouped
+// keyed table (spec §7.4.8).
+func EncodeGenericGroupedJSON(doc []byte, key, group string) (string, error) {
+	k, g := []byte(key), []byte(group)
+	out, err := callBuf(func(out *C.gcf_buf, e **C.gcf_error) C.gcf_status {
+		return C.gcf_generic_encode_value_grouped(bytesPtr(doc), C.size_t(len(doc)),
+			bytesPtr(k), C.size_t(len(k)), bytesPtr(g), C.size_t(len(g)), out, e)
+	})
+	runtime.KeepAlive(doc)
+	runtime.KeepAlive(k)
+	runtime.KeepAlive(g)
+	return string(out), err
+}
+
+// NewError builds an *Error for a failure found on the Go side.
+func NewError(class, category, message string) *Error {
+	return &Error{status: StatusDataError, class: class, category: category, message: message}
+}
+
+// EncodeGenericJSONConstantColumns is EncodeGenericJSON with constant-column
+// factoring switched on or off.
+func EncodeGenericJSONConstantColumns(doc []byte, constantColumns bool) (string, error) {
+	out, err := callBuf(func(out *C.gcf_buf, e **C.gcf_error) C.gcf_status {
+		return C.gcf_generic_encode_with_constant_columns(bytesPtr(doc), C.size_t(len(doc)), C.bool(constantColumns), out, e)
+	})
+	runtime.KeepAlive(doc)
+	return string(out), err
+}

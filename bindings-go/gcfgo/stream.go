@@ -1,0 +1,256 @@
+package gcf
+
+import (
+	"io"
+	"sync"
+
+	native "github.com/blackwell-systems/gcf-go/internal/native"
+)
+
+// StreamOptions configures the streaming encoder.
+type StreamOptions struct {
+	TokenBudget int
+	TokensUsed  int
+	// PackRoot and Session are gcf-go header fields libgcf's stream writer
+	// does not write: setting either makes Close return a "usage" error
+	// rather than a header that silently lacks them.
+	PackRoot string
+	Session  bool
+	// LabeledTrailerCounts writes counts=targets:2,related:1,edges:3
+	// (SPEC 8.4.1) instead of the positional counts=2,1,3.
+	LabeledTrailerCounts bool
+}
+
+// StreamEncoder writes a graph payload incrementally as symbols and edges
+// arrive, with the counts in a "##! summary" trailer written by Close.
+// libgcf buffers about 8 KiB before writing to w, and flushes at Close.
+//
+// As in gcf-go, WriteSymbol and WriteEdge return nothing and an edge naming
+// an unknown symbol is skipped; any other failure (w's error, a symbol
+// libgcf refuses) is kept and returned by Close. Safe for concurrent use.
+type StreamEncoder struct {
+	mu      sync.Mutex
+	enc     *native.StreamEncoder
+	err     error
+	symbols int
+	edges   int
+}
+
+// NewStreamEncoder creates a streaming encoder that writes to w; the header
+// is written at once.
+func NewStreamEncoder(w io.Writer, tool string, opts StreamOptions) *StreamEncoder {
+	enc := &StreamEncoder{enc: native.NewStreamEncoder(w, tool, native.StreamOptions{
+		TokenBudget: opts.TokenBudget, TokensUsed: opts.TokensUsed, LabeledTrailerCounts: opts.LabeledTrailerCounts,
+	})}
+	if opts.PackRoot != "" || opts.Session {
+		enc.err = newError("usage", "usage", "StreamOptions.PackRoot and StreamOptions.Session are not supported by libgcf's stream writer")
+	}
+	return enc
+}
+
+func (enc *StreamEncoder) keep(err error) {
+	if err != nil && enc.err == nil {
+		enc.err = wrap(err, "")
+	}
+}
+
+// WriteSymbol writes a symbol line; a group header comes first when the
+// distance changes.
+func (enc *StreamEncoder) WriteSymbol(s Symbol) {
+	enc.mu.Lock()
+	defer enc.mu.Unlock()
+	_, err := enc.enc.WriteSymbol(native.Symbol(s))
+	if err == nil {
+		enc.symbols++
+	}
+	enc.keep(err)
+}
+
+// WriteEdge writes an edge between previously written symbols; the edges
+// section header ("## edges [?]") comes before the first. An edge naming a
+// symbol not yet written is skipped.
+func (enc *StreamEncoder) WriteEdge(e Edge) {
+	enc.mu.Lock()
+	defer enc.mu.Unlock()
+	err := enc.enc.WriteEdge(native.Edge(e))
+	if err == nil {
+		enc.edges++
+		return
+	}
+	if category(wrap(err, "")) == "unknown_edge_reference" {
+		return
+	}
+	enc.keep(err)
+}
+
+// WriteBareRef is gcf-go's session-mode bare reference. libgcf's stream
+// writer has no session mode, so it writes nothing and makes Close return a
+// "usage" error.
+func (enc *StreamEncoder) WriteBareRef(qname string, distance int) {
+	enc.mu.Lock()
+	defer enc.mu.Unlock()
+	if enc.err == nil {
+		enc.err = newError("usage", "usage", "WriteBareRef (%s): libgcf's stream writer has no session mode", qname)
+	}
+}
+
+// Close writes the "##! summary" trailer and flushes. It returns the first
+// error of the encoder's life.
+func (enc *StreamEncoder) Close() error {
+	enc.mu.Lock()
+	defer enc.mu.Unlock()
+	err := enc.enc.Close()
+	if enc.err != nil {
+		return enc.err
+	}
+	return wrap(err, "")
+}
+
+// SymbolCount returns the number of symbols written so far.
+func (enc *StreamEncoder) SymbolCount() int {
+	enc.mu.Lock()
+	defer enc.mu.Unlock()
+	return enc.symbols
+}
+
+// EdgeCount returns the number of edges written so far.
+func (enc *StreamEncoder) EdgeCount() int {
+	enc.mu.Lock()
+	defer enc.mu.Unlock()
+	return enc.edges
+}
+
+// GenericStreamEncoder writes generic-profile tabular output incrementally
+// as rows arrive, with the counts in a "##! summary" trailer written by
+// Close. As in gcf-go its methods return nothing but Close, which returns
+// the first error (w's, or a value libgcf refuses). Safe for concurrent use.
+type GenericStreamEncoder struct {
+	mu      sync.Mutex
+	enc     *native.GenericStreamEncoder
+	err     error
+	inArray bool
+}
+
+// NewGenericStreamEncoder creates a streaming encoder for tabular/generic
+// data; the header is written at once.
+func NewGenericStreamEncoder(w io.Writer) *GenericStreamEncoder {
+	return &GenericStreamEncoder{enc: native.NewGenericStreamEncoder(w)}
+}
+
+func (enc *GenericStreamEncoder) keep(err error) {
+	if err != nil && enc.err == nil {
+		enc.err = wrap(err, "")
+	}
+}
+
+// BeginArray starts a tabular section with a deferred count ([?]); an open
+// array is ended first.
+func (enc *GenericStreamEncoder) BeginArray(name string, fields []string) {
+	enc.mu.Lock()
+	defer enc.mu.Unlock()
+	if enc.err != nil {
+		return
+	}
+	if enc.inArray {
+		enc.keep(enc.enc.EndArray())
+		enc.inArray = false
+	}
+	err := enc.enc.BeginArray(name, fields)
+	enc.keep(err)
+	enc.inArray = err == nil
+}
+
+// BeginKeyedMap is gcf-go's streamed keyed map ([?:]); libgcf's stream
+// writer has none, so it makes Close return a "usage" error.
+func (enc *GenericStreamEncoder) BeginKeyedMap(name, keyLabel string, valueFields []string) {
+	enc.mu.Lock()
+	defer enc.mu.Unlock()
+	if enc.err == nil {
+		enc.err = newError("usage", "usage", "BeginKeyedMap (%s): libgcf's stream writer has no keyed-map section", name)
+	}
+}
+
+// WriteRow writes one row of the open array; without one it does nothing.
+func (enc *GenericStreamEncoder) WriteRow(values []any) {
+	enc.mu.Lock()
+	defer enc.mu.Unlock()
+	if enc.err != nil || !enc.inArray {
+		return
+	}
+	norm, err := normalizeRow(values)
+	if err != nil {
+		enc.keep(err)
+		return
+	}
+	enc.keep(enc.enc.WriteRow(norm))
+}
+
+// EndArray ends the open array, if any.
+func (enc *GenericStreamEncoder) EndArray() {
+	enc.mu.Lock()
+	defer enc.mu.Unlock()
+	if enc.err != nil || !enc.inArray {
+		return
+	}
+	enc.keep(enc.enc.EndArray())
+	enc.inArray = false
+}
+
+// WriteKV writes a key=value line.
+func (enc *GenericStreamEncoder) WriteKV(key string, value any) {
+	enc.mu.Lock()
+	defer enc.mu.Unlock()
+	if enc.err != nil {
+		return
+	}
+	if enc.inArray {
+		enc.keep(enc.enc.EndArray())
+		enc.inArray = false
+	}
+	v, err := normalizeScalar(value)
+	if err != nil {
+		enc.keep(err)
+		return
+	}
+	enc.keep(enc.enc.WriteKV(key, v))
+}
+
+// WriteSection starts a nested object section (## name), ending an open
+// array first.
+func (enc *GenericStreamEncoder) WriteSection(name string) {
+	enc.mu.Lock()
+	defer enc.mu.Unlock()
+	if enc.err != nil {
+		return
+	}
+	if enc.inArray {
+		enc.keep(enc.enc.EndArray())
+		enc.inArray = false
+	}
+	enc.keep(enc.enc.WriteSection(name))
+}
+
+// WriteInlineArray is gcf-go's inline primitive array (name[N]: a,b);
+// libgcf's stream writer has none, so it makes Close return a "usage" error.
+func (enc *GenericStreamEncoder) WriteInlineArray(name string, values []any) {
+	enc.mu.Lock()
+	defer enc.mu.Unlock()
+	if enc.err == nil {
+		enc.err = newError("usage", "usage", "WriteInlineArray (%s): libgcf's stream writer has no inline arrays", name)
+	}
+}
+
+// Close ends an open array, writes the "##! summary" trailer and flushes.
+func (enc *GenericStreamEncoder) Close() error {
+	enc.mu.Lock()
+	defer enc.mu.Unlock()
+	if enc.inArray && enc.err == nil {
+		enc.keep(enc.enc.EndArray())
+		enc.inArray = false
+	}
+	err := enc.enc.Close()
+	if enc.err != nil {
+		return enc.err
+	}
+	return wrap(err, "")
+}
