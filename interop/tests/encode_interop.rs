@@ -93,6 +93,10 @@ enum Class {
     /// form (ours, the crate's) is `0.00007063`: the texts differ only in
     /// number tokens that parse to the same double.
     PythonDoubleDigits,
+    /// gcf-python rounds some doubles to 15 or 16 significant digits,
+    /// naming a neighbouring double: the texts differ only in number tokens
+    /// within 5e-15 relative of each other (15 significant digits), and ours is exact.
+    PythonDoubleRounding,
 }
 
 impl Class {
@@ -103,6 +107,9 @@ impl Class {
             Class::ReferenceLossy => "reference text does not round-trip through its own decoder",
             Class::PythonDoubleDigits => {
                 "gcf-python spells a double with 17 digits, not the shortest form"
+            }
+            Class::PythonDoubleRounding => {
+                "gcf-python rounds a double to 15-16 digits (another double)"
             }
         }
     }
@@ -128,6 +135,9 @@ fn explain(
     }
     if who == Who::Python && same_but_number_spelling(ours, theirs) {
         return Ok(Class::PythonDoubleDigits);
+    }
+    if who == Who::Python && differs_by_python_rounding(ours, theirs) {
+        return Ok(Class::PythonDoubleRounding);
     }
     let our_reading = ours::decode(theirs).map_err(|e| format!("we cannot read theirs: {e:?}"));
     if let Ok(got) = &our_reading {
@@ -155,6 +165,22 @@ fn explain(
 /// into the same runs of number characters and other text, the other text
 /// equal, every differing run a double equal to its counterpart.
 fn same_but_number_spelling(a: &str, b: &str) -> bool {
+    numbers_differ_only(a, b, |x, y| x == y)
+}
+
+/// Whether `a` (ours) and `b` differ only in numbers with a fraction or an
+/// exponent where `b` holds a different double within 15 significant digits
+/// of `a`'s (gcf-python formats some doubles with 15 or 16 significant
+/// digits, which names a neighbouring double, so its text is lossy).
+fn differs_by_python_rounding(a: &str, b: &str) -> bool {
+    numbers_differ_only(a, b, |x, y| (x - y).abs() <= x.abs().max(y.abs()) * 5e-15)
+        && !same_but_number_spelling(a, b)
+}
+
+/// Whether `a` and `b` cut into the same runs of number characters and other
+/// text, the other text equal, and every differing run, in both, a number
+/// with a fraction or an exponent, the pair `close`.
+fn numbers_differ_only(a: &str, b: &str, close: impl Fn(f64, f64) -> bool) -> bool {
     fn runs(t: &str) -> Vec<&str> {
         let num = |c: char| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '+' | '-');
         let mut out = Vec::new();
@@ -186,7 +212,10 @@ fn same_but_number_spelling(a: &str, b: &str) -> bool {
                     && s.contains(['.', 'e', 'E'])
                     && s.parse::<f64>().is_ok()
             };
-            double(x) && double(y) && x.parse::<f64>().ok() == y.parse::<f64>().ok()
+            match (x.parse::<f64>(), y.parse::<f64>()) {
+                (Ok(f), Ok(g)) => double(x) && double(y) && close(f, g),
+                _ => false,
+            }
         });
     ok && differ
 }
@@ -636,4 +665,8 @@ fn number_spelling_is_narrow() {
     // An integer respelled as a double is a different token, not excused.
     assert!(!same_but_number_spelling(a, &a.replace("1|", "1.0|")));
     assert!(!same_but_number_spelling(a, &a.replace("|x", "|y")));
+    let r = "1|0.1234567890123457\n";
+    assert!(differs_by_python_rounding(r, &r.replace("457", "46")));
+    assert!(!differs_by_python_rounding(r, &r.replace("457", "5")));
+    assert!(!differs_by_python_rounding(r, r));
 }
