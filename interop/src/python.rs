@@ -104,6 +104,45 @@ impl Python {
         Ok(a["text"].take().as_str().unwrap_or_default().to_owned())
     }
 
+    /// Several requests in one exchange (one line each way), answered in
+    /// order, each as if alone: `Ok(answer)` or `Err(exception)`. The
+    /// requests are the oracle's ops (see `python/oracle.py`); build them
+    /// with [`Python::encode_request`], [`Python::encode_grouped_request`]
+    /// and [`Python::decode_request`].
+    pub fn batch(&mut self, requests: Vec<Json>) -> Result<Vec<Result<Json, String>>, String> {
+        let mut a = self.call(&json!({"op": "batch", "requests": requests}))?;
+        let Json::Array(answers) = a["answers"].take() else {
+            return Err(String::from("a batch answer without answers"));
+        };
+        Ok(answers
+            .into_iter()
+            .map(|mut a| {
+                if a["ok"] == Json::Bool(true) {
+                    Ok(a)
+                } else {
+                    Err(a["error"].take().as_str().unwrap_or("?").to_owned())
+                }
+            })
+            .collect())
+    }
+
+    /// The request of [`Python::encode`], for [`Python::batch`]; its answer's
+    /// `text` is the encoding.
+    pub fn encode_request(value: &Json, opts: &Json) -> Json {
+        json!({"op": "encode", "value": value, "opts": opts})
+    }
+
+    /// The request of [`Python::encode_grouped`], for [`Python::batch`].
+    pub fn encode_grouped_request(value: &Json, key: &str, group: &str) -> Json {
+        json!({"op": "encode_grouped", "value": value, "key": key, "group": group})
+    }
+
+    /// The request of [`Python::decode`], for [`Python::batch`]; its answer's
+    /// `value` is the decoded value.
+    pub fn decode_request(text: &str) -> Json {
+        json!({"op": "decode", "text": text})
+    }
+
     /// `gcf.decode_generic(text)`.
     pub fn decode(&mut self, text: &str) -> Result<Json, String> {
         let mut a = self.call(&json!({"op": "decode", "text": text}))?;

@@ -135,8 +135,7 @@ fn run_case(stats: &mut Stats, python: &mut Python, seed: u64) {
         compare_texts(stats, "grouped", &crate_text, &python_text);
     }
     // The encode direction (our bytes equal theirs where both are canonical,
-    // and they decode ours) adds its checks here, with `ours::encode` and
-    // the same oracles: `reference::decode`, `python.decode`.
+    // and they decode ours) is `tests/encode_interop.rs`.
 }
 
 /// Counts whether the two references wrote the same bytes (information for

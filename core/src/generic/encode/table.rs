@@ -395,32 +395,53 @@ fn has_duplicate_key(keys: &[(Key, Value)]) -> bool {
     !keys.iter().all(|(k, _)| seen.insert(k.as_str()))
 }
 
-/// Unflattens a field `f` when the union also holds a literal `f>...` name:
-/// its `."f>..."` attachment would otherwise name one of `f`'s path columns,
-/// and a decoder matches an attachment to a column of its name first
-/// (§7.4.6.1 rules 3-4 keep `>` names and path columns apart only when they
-/// cannot coincide).
+/// Unflattens a field `f` when the union also holds a literal `>` name equal
+/// to one of `f`'s path columns (`f>a` for a leaf `a`): its `."f>a"`
+/// attachment would name that column, and a decoder matches an attachment to
+/// a column of its name first (§7.4.6.1 rules 3-4 keep `>` names and path
+/// columns apart only when they cannot coincide). A literal `f>...` that
+/// names no leaf (`f>y>z` beside leaves `f>a`, `f>b`) is no clash: it stays
+/// a literal attachment beside the path columns, as the `gcf` 3.1.0 crate
+/// writes it.
 fn keep_paths_apart(stats: &mut [Stats<'_>]) {
     if !stats.iter().any(|s| s.path_name) {
         return;
     }
     // The names sorted once: those starting with `f>` follow `f>` itself
-    // in byte order, so one binary search per field finds a clash (a scan
-    // over every name per field was quadratic in a wide record).
+    // in byte order, so one binary search per field finds the candidates (a
+    // scan over every name per field was quadratic in a wide record).
     let mut sorted: Vec<&str> = stats.iter().map(|s| s.name).collect();
     sorted.sort_unstable();
     let mut probe = String::new();
     for stat in stats.iter_mut().filter(|s| s.flat_ok) {
+        let Some(proto) = stat.flat_proto else {
+            continue;
+        };
         probe.clear();
         probe.push_str(stat.name);
         probe.push('>');
         let at = sorted.partition_point(|n| *n < probe.as_str());
-        if sorted
-            .get(at)
-            .is_some_and(|n| n.starts_with(probe.as_str()))
-        {
+        let clash = sorted[at..]
+            .iter()
+            .take_while(|n| n.starts_with(probe.as_str()))
+            .any(|n| is_leaf_path(proto, &n[probe.len()..]));
+        if clash {
             stat.flat_ok = false;
         }
+    }
+}
+
+/// Whether `path` (`a>b>c`) names a scalar leaf of `proto`, an object that
+/// passed [`flat_shape`] (whose keys hold no `>`).
+fn is_leaf_path(proto: &Map, path: &str) -> bool {
+    let (head, rest) = match path.split_once('>') {
+        Some((head, rest)) => (head, Some(rest)),
+        None => (path, None),
+    };
+    match (proto.get(head), rest) {
+        (Some(Value::Object(inner)), Some(rest)) => is_leaf_path(inner, rest),
+        (Some(Value::Object(_)), None) | (None, _) | (Some(_), Some(_)) => false,
+        (Some(_), None) => true,
     }
 }
 

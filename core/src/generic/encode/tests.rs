@@ -175,6 +175,31 @@ fn flattening_yields_to_a_literal_path_name() {
     assert!(body(r#"[{"a":{"b":1},"ab>c":2}]"#).starts_with("## [1]{\"a>b\"}"));
 }
 
+/// Regression (interop, seed 20056 of `encode_interop`): a literal `f>...`
+/// name that is none of `f`'s path columns leaves `f` flat, beside the
+/// literal's attachment, byte for byte as the `gcf` 3.1.0 crate and
+/// gcf-python 2.8.0 write it (this encoder used an inline schema there), and
+/// it reads back as the input. Deeper leaves clash only on their exact path.
+#[test]
+fn flattening_beside_a_literal_name_that_is_no_leaf() {
+    let input = r#"[{"k":"s","x":{"r":-662,"id":"src","t":"d"},"x>y>z":382}]"#;
+    let out = body(input);
+    assert_eq!(
+        out,
+        "## [1]{k,\"x>r\",\"x>id\",\"x>t\"}\n@0 s|-662|src|d\n.\"x>y>z\" =382\n"
+    );
+    let text = encode(&json(input)).unwrap();
+    assert_eq!(crate::generic::decode(&text).unwrap(), json(input));
+    // Nested: `x>a>b` is a leaf (a clash), `x>a` is not (no clash).
+    let clash = body(r#"[{"x":{"a":{"b":1,"c":2}},"x>a>b":3}]"#);
+    assert!(clash.starts_with("## [1]{x}\n"), "{clash}");
+    let apart = body(r#"[{"x":{"a":{"b":1,"c":2}},"x>a":3}]"#);
+    assert!(
+        apart.starts_with("## [1]{\"x>a>b\",\"x>a>c\"}\n"),
+        "{apart}"
+    );
+}
+
 /// Regression (property test): an expanded array attachment after the
 /// row-0 tabular one for the same field stays expanded on decode.
 #[test]
