@@ -731,3 +731,56 @@ fn generic_stream_writer_counts_object_members() {
         "{text}"
     );
 }
+
+/// Found by the `deltas` fuzz target: a full payload may hold a symbol of
+/// kind `##` (any token is a kind on decode), and its `## removed` line
+/// `## name` read back as a section header. A kind or edge source that would
+/// start a delta line as `#` (a comment) or `##` (a section) has no delta:
+/// `diff` refuses it, `encode_delta` refuses it, `respond` sends it in full.
+#[test]
+fn graph_delta_lines_never_start_as_comments_or_sections() {
+    let text = "GCF profile=graph\n## targets\n@0 fn a 0.95 lsp\n@1 ## targetsonfig 0.55 ast\n@2 fn # 0.50 x\n\
+                ## edges [1]\n@0<@2 calls\n";
+    let p = graph::decode(text).unwrap();
+    assert_eq!(p.symbols[1].kind, "##");
+    let base = graph::Snapshot {
+        symbols: p.symbols.clone(),
+        edges: p.edges.clone(),
+    };
+    let empty = graph::Snapshot::default();
+    assert_eq!(
+        graph::diff(&base, &empty, "t").unwrap_err().kind(),
+        ErrorKind::InvalidInput
+    );
+    let root = base.pack_root().unwrap();
+    let current = graph::Payload {
+        tool: "t".to_string(),
+        ..graph::Payload::default()
+    };
+    assert!(matches!(
+        graph::respond(Some(&root), Some(&base), &current).unwrap(),
+        graph::Outcome::Full(_)
+    ));
+    // Each case alone: the `##` kind, and the `#` edge source.
+    let only_kind = graph::Snapshot {
+        symbols: p.symbols[..2].to_vec(),
+        edges: vec![],
+    };
+    assert!(graph::diff(&only_kind, &empty, "t").is_err());
+    let only_edge = graph::Snapshot {
+        symbols: vec![p.symbols[0].clone(), p.symbols[2].clone()],
+        edges: p.edges.clone(),
+    };
+    let with_source_hash = graph::Snapshot {
+        symbols: only_edge.symbols.clone(),
+        edges: vec![],
+    };
+    assert!(graph::diff(&with_source_hash, &only_edge, "t").is_err());
+    // Without them the delta encodes, applies and verifies.
+    let plain = graph::Snapshot {
+        symbols: vec![p.symbols[0].clone()],
+        edges: vec![],
+    };
+    let d = graph::diff(&plain, &empty, "t").unwrap();
+    graph::apply_delta(&plain, &graph::encode_delta(&d).unwrap()).unwrap();
+}

@@ -133,6 +133,7 @@ pub fn encode_delta_to<S: AsRef<str>, K: Sink + ?Sized>(
         for r in &delta.removed {
             check_token("kind", r.kind.as_ref())?;
             check_token("qualified name", r.qualified_name.as_ref())?;
+            check_line_start("kind", abbreviate_kind(r.kind.as_ref()))?;
             sink.write_str(abbreviate_kind(r.kind.as_ref()))?;
             sink.write_bytes(b" ")?;
             sink.write_str(r.qualified_name.as_ref())?;
@@ -165,6 +166,7 @@ pub fn encode_delta_to<S: AsRef<str>, K: Sink + ?Sized>(
             ] {
                 check_token(what, v)?;
             }
+            check_line_start("source", e.source.as_ref())?;
             sink.write_str(e.source.as_ref())?;
             sink.write_bytes(b" -> ")?;
             sink.write_str(e.target.as_ref())?;
@@ -465,6 +467,35 @@ pub fn apply_decoded_delta(base: &Snapshot, delta: &Delta) -> Result<Snapshot, E
     Ok(result)
 }
 
+/// Refuses a token that would start a delta line as a comment (`#`) or a
+/// section header (`##`): a `## removed` line starts with the kind and an
+/// edge line with the source name, and the decoder would read `# x` as a
+/// comment and `## x` as a section (found by fuzzing: a full payload may
+/// hold a symbol of kind `##`).
+fn check_line_start(what: &str, token: &str) -> Result<(), Error> {
+    if token == "#" || token == "##" {
+        return Err(Error::new(
+            ErrorKind::InvalidInput,
+            alloc::format!(
+                "{what} `{token}` cannot start a delta line (it reads as a comment or a section); send the snapshot in full"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Whether every line of `delta` can be written: what [`encode_delta`]
+/// refuses, [`diff`] refuses up front and [`respond`] answers in full.
+fn delta_lines_fit(delta: &Delta) -> Result<(), Error> {
+    for r in &delta.removed {
+        check_line_start("kind", abbreviate_kind(&r.kind))?;
+    }
+    for e in delta.removed_edges.iter().chain(&delta.added_edges) {
+        check_line_start("source", &e.source)?;
+    }
+    Ok(())
+}
+
 /// Whether a snapshot repeats a symbol identity (kind in full form, name) or
 /// an edge: a multiset, which no delta reproduces, since applying one
 /// removes every copy and adds one (spec §10.4 rejects duplicate operations).
@@ -491,8 +522,10 @@ fn multiset_error() -> Error {
 
 /// The difference between two snapshots, as a delta with both roots set.
 /// Snapshots that repeat a symbol or an edge are refused with
-/// [`ErrorKind::InvalidInput`]: no delta reproduces a multiset, and a delta
-/// `diff` returns always applies and verifies.
+/// [`ErrorKind::InvalidInput`] (no delta reproduces a multiset), and so is a
+/// delta whose line would start with a kind or source name `#` or `##`
+/// (which reads as a comment or a section): a delta `diff` returns always
+/// encodes, applies and verifies.
 ///
 /// ```
 /// use gcf_core::graph::{diff, apply_decoded_delta, Snapshot, Symbol};
@@ -507,6 +540,13 @@ pub fn diff(base: &Snapshot, new: &Snapshot, tool: &str) -> Result<Delta, Error>
     if has_duplicates(base) || has_duplicates(new) {
         return Err(multiset_error());
     }
+    let delta = diff_sets(base, new, tool)?;
+    delta_lines_fit(&delta)?;
+    Ok(delta)
+}
+
+/// [`diff`] of two sets, before the check that every line can be written.
+fn diff_sets(base: &Snapshot, new: &Snapshot, tool: &str) -> Result<Delta, Error> {
     // A symbol is unchanged only if every field that enters the pack root is.
     // In the pack root's terms: the abbreviated kind, and zero of either sign.
     let record = |s: &Symbol| {
@@ -627,7 +667,10 @@ pub fn respond(
     if has_duplicates(base) || has_duplicates(&snapshot) {
         return Ok(Outcome::Full(full));
     }
-    let mut delta = diff(base, &snapshot, tool)?;
+    let mut delta = diff_sets(base, &snapshot, tool)?;
+    if delta_lines_fit(&delta).is_err() {
+        return Ok(Outcome::Full(full));
+    }
     let draft = encode_delta(&delta)?;
     delta.delta_tokens = estimate_tokens(&draft);
     delta.full_tokens = estimate_tokens(&full);
