@@ -1,5 +1,5 @@
-// ESM entry: the same module instance as the CommonJS entry, so ESM and CJS
-// callers share one engine.
+// Browser entry: the names 2.5.2's browser build exports, from the same
+// module as the main entry (the wasm engine behind it is issue 19).
 import gcf from './lib/gcf.cjs';
 
 export const {
@@ -10,6 +10,12 @@ export const {
   encodeGeneric,
   decodeGeneric,
   parseJSONOrdered,
+  formatScalar,
+  formatKey,
+  parseScalar,
+  needsQuote,
+  quoteString,
+  StreamEncoder,
   GcfError,
 } = gcf;
 export default gcf;

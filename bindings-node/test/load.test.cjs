@@ -22,6 +22,21 @@ test('import by package name (exports "import") gives the same functions', async
   assert.strictEqual(browser.encode, cjs.encode);
 });
 
+test('every named ESM export of 2.5.2 (main and browser entries) is a named ESM export here', async () => {
+  const { PENDING_EXPORTS } = require('./pending.cjs');
+  const cjs = require('@blackwell-systems/gcf');
+  const pairs = [
+    [await import('gcf-reference'), await import('@blackwell-systems/gcf')],
+    [await import('gcf-reference/browser'), await import('@blackwell-systems/gcf/browser')],
+  ];
+  for (const [ref, ours] of pairs) {
+    const missing = Object.keys(ref).filter(
+      (k) => k !== 'default' && !PENDING_EXPORTS.includes(k) && !(k in ours && ours[k] === cjs[k]),
+    );
+    assert.deepStrictEqual(missing, []);
+  }
+});
+
 test('every runtime export of 2.5.2 is here', () => {
   const ref = require('gcf-reference');
   const ours = require('@blackwell-systems/gcf');
