@@ -30,11 +30,18 @@ import (
 	"unsafe"
 )
 
-// GenericOptions is gcf-go's option set for EncodeGeneric. NoFlatten (nested
-// objects as attachments instead of ">" path columns) is not implemented by
-// libgcf: asking for it is a "usage" error from EncodeGenericChecked.
+// GenericOptions adjusts EncodeGeneric and EncodeGenericWithOptions.
 type GenericOptions struct {
+	// NoFlatten is gcf-go's option (nested objects as attachments instead of
+	// ">" path columns). libgcf does not implement it: asking for it is a
+	// "usage" error.
 	NoFlatten bool
+	// NoConstantColumns repeats a table column's value in every row even
+	// when it is the same in all of them, instead of declaring it once in the
+	// field declaration ({id,type=file}), for consumers whose decoders
+	// predate constant columns. The default (false) factors them, as every
+	// GCF implementation does.
+	NoConstantColumns bool
 }
 
 // EncodeGeneric encodes any value that encoding/json can marshal as a
@@ -53,15 +60,11 @@ func EncodeGeneric(data any, opts ...GenericOptions) string {
 
 // EncodeGenericChecked is EncodeGeneric returning the error.
 func EncodeGenericChecked(data any, opts ...GenericOptions) (string, error) {
-	if len(opts) > 0 && opts[0].NoFlatten {
-		return "", &Error{status: StatusInvalidArgument, class: "usage", category: "usage",
-			message: "GenericOptions.NoFlatten is not supported by libgcf"}
+	var o GenericOptions
+	if len(opts) > 0 {
+		o = opts[0]
 	}
-	in, err := marshal(data)
-	if err != nil {
-		return "", err
-	}
-	return EncodeGenericJSON(in)
+	return EncodeGenericWithOptions(data, o)
 }
 
 // EncodeGenericJSON encodes a JSON document, keeping its member order and
@@ -73,18 +76,17 @@ func EncodeGenericJSON(doc []byte) (string, error) {
 	return string(out), err
 }
 
-// GenericOptions adjusts EncodeGenericWithOptions.
-type GenericOptions struct {
-	// NoConstantColumns repeats a table column's value in every row even
-	// when it is the same in all of them, instead of declaring it once in the
-	// field declaration ({id,type=file}), for consumers whose decoders
-	// predate constant columns. The default (false) factors them, as every
-	// GCF implementation does.
-	NoConstantColumns bool
+// errNoFlatten is the "usage" error for GenericOptions.NoFlatten.
+func errNoFlatten() error {
+	return &Error{status: StatusInvalidArgument, class: "usage", category: "usage",
+		message: "GenericOptions.NoFlatten is not supported by libgcf"}
 }
 
-// EncodeGenericWithOptions is EncodeGeneric with options.
+// EncodeGenericWithOptions is EncodeGeneric with options, returning the error.
 func EncodeGenericWithOptions(data any, opts GenericOptions) (string, error) {
+	if opts.NoFlatten {
+		return "", errNoFlatten()
+	}
 	in, err := marshal(data)
 	if err != nil {
 		return "", err
@@ -94,6 +96,9 @@ func EncodeGenericWithOptions(data any, opts GenericOptions) (string, error) {
 
 // EncodeGenericJSONWithOptions is EncodeGenericJSON with options.
 func EncodeGenericJSONWithOptions(doc []byte, opts GenericOptions) (string, error) {
+	if opts.NoFlatten {
+		return "", errNoFlatten()
+	}
 	var flags C.uint32_t
 	if opts.NoConstantColumns {
 		flags |= C.GCF_GENERIC_NO_CONSTANT_COLUMNS

@@ -580,18 +580,6 @@ gcf_status gcf_generic_decode_delta(const uint8_t *delta, size_t delta_len, stru
 // with 0); `out` is a writable `gcf_buf`; `err` is NULL or writable.
 gcf_status gcf_generic_diff(const uint8_t *base, size_t base_len, const uint8_t *next, size_t next_len, struct gcf_buf *out, struct gcf_error **err);
 
-// Encodes the JSON array `json` of records as a value-grouped keyed table
-// (spec §7.4.8, core's `generic::encode_grouped`): `key` names the unique
-// identity field, `group` the field the records are clustered by. Refusals
-// (not an array of flat records, a missing or repeated key, ...) are
-// `invalid_input` data errors. gcf-go's `EncodeGenericGrouped` (v1.8.0).
-//
-// # Safety
-//
-// `json`, `key` and `group` point to their lengths' readable bytes (or are
-// NULL with 0); `out` is a writable `gcf_buf`; `err` is NULL or writable.
-gcf_status gcf_generic_encode_value_grouped(const uint8_t *json, size_t json_len, const uint8_t *key, size_t key_len, const uint8_t *group, size_t group_len, struct gcf_buf *out, struct gcf_error **err);
-
 // Decodes graph delta text (spec §10.1) into the delta JSON that
 // `gcf_graph_encode_delta` reads (`{"tool", "baseRoot", "newRoot",
 // "removed", "added", "removedEdges", "addedEdges", "deltaTokens",
@@ -604,17 +592,6 @@ gcf_status gcf_generic_encode_value_grouped(const uint8_t *json, size_t json_len
 // `delta` points to `delta_len` readable bytes (or is NULL with 0); `out` is
 // a writable `gcf_buf`; `err` is NULL or writable.
 gcf_status gcf_graph_decode_delta(const uint8_t *delta, size_t delta_len, struct gcf_buf *out, struct gcf_error **err);
-
-// [`gcf_generic_encode`](crate::generic::gcf_generic_encode) with constant-column
-// factoring (`{id,type=user}`, the fleet's §7.4.7) switched by
-// `constant_columns`: gcf-go v1.7.1 and other decoders that predate it read
-// only the unfactored form, which the gcf-go drop-in writes.
-//
-// # Safety
-//
-// `json` points to `json_len` readable bytes (or is NULL with 0); `out` is
-// a writable `gcf_buf`; `err` is NULL or writable.
-gcf_status gcf_generic_encode_with_constant_columns(const uint8_t *json, size_t json_len, bool constant_columns, struct gcf_buf *out, struct gcf_error **err);
 
 // Answers a consumer of a keyed set (spec §10a.4): unchanged, a delta, or
 // the full payload, chosen by core's `generic::respond`.

@@ -197,43 +197,6 @@ pub unsafe extern "C" fn gcf_generic_diff(
     }
 }
 
-/// Encodes the JSON array `json` of records as a value-grouped keyed table
-/// (spec §7.4.8, core's `generic::encode_grouped`): `key` names the unique
-/// identity field, `group` the field the records are clustered by. Refusals
-/// (not an array of flat records, a missing or repeated key, ...) are
-/// `invalid_input` data errors. gcf-go's `EncodeGenericGrouped` (v1.8.0).
-///
-/// # Safety
-///
-/// `json`, `key` and `group` point to their lengths' readable bytes (or are
-/// NULL with 0); `out` is a writable `gcf_buf`; `err` is NULL or writable.
-#[no_mangle]
-pub unsafe extern "C" fn gcf_generic_encode_value_grouped(
-    json: *const u8,
-    json_len: usize,
-    key: *const u8,
-    key_len: usize,
-    group: *const u8,
-    group_len: usize,
-    out: *mut gcf_buf,
-    err: *mut *mut gcf_error,
-) -> gcf_status {
-    // SAFETY: the pointers are valid per this function's contract.
-    unsafe {
-        boundary(err, || {
-            reset_out(out)?;
-            let bytes = json_arg(bytes_arg(json, json_len, "json")?, "json")?;
-            let value =
-                gcf_bind::value::from_slice(bytes).map_err(|f| FfiError::json(f, "json"))?;
-            let key = tool_arg(key, key_len)?;
-            let group = tool_arg(group, group_len)?;
-            let text = generic::encode_grouped(&value, key, group)?;
-            put(out, gcf_buf::from_vec(text.into_bytes()));
-            Ok(())
-        })
-    }
-}
-
 /// Decodes graph delta text (spec §10.1) into the delta JSON that
 /// `gcf_graph_encode_delta` reads (`{"tool", "baseRoot", "newRoot",
 /// "removed", "added", "removedEdges", "addedEdges", "deltaTokens",
@@ -259,39 +222,6 @@ pub unsafe extern "C" fn gcf_graph_decode_delta(
             let text = gcf_core::input::validate_utf8(bytes_arg(delta, delta_len, "delta")?)?;
             let decoded = gcf_core::graph::decode_delta(text)?;
             put(out, json_out(&gcf_bind::graph::DeltaJson(&decoded))?);
-            Ok(())
-        })
-    }
-}
-
-/// [`gcf_generic_encode`](crate::generic::gcf_generic_encode) with constant-column
-/// factoring (`{id,type=user}`, the fleet's §7.4.7) switched by
-/// `constant_columns`: gcf-go v1.7.1 and other decoders that predate it read
-/// only the unfactored form, which the gcf-go drop-in writes.
-///
-/// # Safety
-///
-/// `json` points to `json_len` readable bytes (or is NULL with 0); `out` is
-/// a writable `gcf_buf`; `err` is NULL or writable.
-#[no_mangle]
-pub unsafe extern "C" fn gcf_generic_encode_with_constant_columns(
-    json: *const u8,
-    json_len: usize,
-    constant_columns: bool,
-    out: *mut gcf_buf,
-    err: *mut *mut gcf_error,
-) -> gcf_status {
-    // SAFETY: the pointers are valid per this function's contract.
-    unsafe {
-        boundary(err, || {
-            reset_out(out)?;
-            let bytes = json_arg(bytes_arg(json, json_len, "json")?, "json")?;
-            let value =
-                gcf_bind::value::from_slice(bytes).map_err(|f| FfiError::json(f, "json"))?;
-            let text = generic::Encoder::new()
-                .constant_columns(constant_columns)
-                .encode(&value)?;
-            put(out, gcf_buf::from_vec(text.into_bytes()));
             Ok(())
         })
     }

@@ -51,10 +51,7 @@ pub use generic_delta::{
     gcf_generic_encode_full, GCF_REANCHOR_FIXED_N, GCF_REANCHOR_SIZE_GUARD,
 };
 // For gcf-go's drop-in (bindings-go/gcfgo).
-pub use generic_delta::{
-    gcf_generic_decode_delta, gcf_generic_diff, gcf_generic_encode_value_grouped,
-    gcf_generic_encode_with_constant_columns, gcf_graph_decode_delta,
-};
+pub use generic_delta::{gcf_generic_decode_delta, gcf_generic_diff, gcf_graph_decode_delta};
 pub use graph::{
     gcf_graph_apply_delta, gcf_graph_decode, gcf_graph_delta, gcf_graph_encode,
     gcf_graph_encode_delta, gcf_graph_pack_root, gcf_graph_session, gcf_graph_session_encode,

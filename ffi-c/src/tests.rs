@@ -1344,22 +1344,22 @@ fn gcf_go_drop_in_exports() {
     let ((f, fn_), (k, kn), (g, gn)) = (text(files), text("path"), text("kind"));
     // SAFETY: as above.
     let (status, out, _) =
-        call(|o, e| unsafe { gcf_generic_encode_value_grouped(f, fn_, k, kn, g, gn, o, e) });
+        call(|o, e| unsafe { gcf_generic_encode_grouped(f, fn_, k, kn, g, gn, o, e) });
     assert_eq!(status, gcf_status::GCF_STATUS_OK);
     assert!(out.contains("group=kind"), "{out}");
     // SAFETY: as above.
     let (status, _, _) =
-        call(|o, e| unsafe { gcf_generic_encode_value_grouped(f, fn_, g, gn, k, kn, o, e) });
+        call(|o, e| unsafe { gcf_generic_encode_grouped(f, fn_, g, gn, k, kn, o, e) });
     assert_eq!(status, gcf_status::GCF_STATUS_DATA_ERROR);
 
     let rows = r#"[{"a":1,"t":"x"},{"a":2,"t":"x"}]"#;
     let (r, rn) = text(rows);
     // SAFETY: as above.
-    let (_, plain, _) =
-        call(|o, e| unsafe { gcf_generic_encode_with_constant_columns(r, rn, false, o, e) });
+    let (_, plain, _) = call(|o, e| unsafe {
+        gcf_generic_encode_flags(r, rn, GCF_GENERIC_NO_CONSTANT_COLUMNS, o, e)
+    });
     assert_eq!(plain, "GCF profile=generic\n## [2]{a,t}\n1|x\n2|x\n");
     // SAFETY: as above.
-    let (_, factored, _) =
-        call(|o, e| unsafe { gcf_generic_encode_with_constant_columns(r, rn, true, o, e) });
+    let (_, factored, _) = call(|o, e| unsafe { gcf_generic_encode_flags(r, rn, 0, o, e) });
     assert_eq!(factored, "GCF profile=generic\n## [2]{a,t=x}\n1\n2\n");
 }

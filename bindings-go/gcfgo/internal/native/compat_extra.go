@@ -45,20 +45,6 @@ func GenericDiffJSON(base, next []byte) ([]byte, error) {
 	return out, err
 }
 
-// EncodeGenericGroupedJSON encodes a JSON array of records as a value-grouped
-// keyed table (spec §7.4.8).
-func EncodeGenericGroupedJSON(doc []byte, key, group string) (string, error) {
-	k, g := []byte(key), []byte(group)
-	out, err := callBuf(func(out *C.gcf_buf, e **C.gcf_error) C.gcf_status {
-		return C.gcf_generic_encode_value_grouped(bytesPtr(doc), C.size_t(len(doc)),
-			bytesPtr(k), C.size_t(len(k)), bytesPtr(g), C.size_t(len(g)), out, e)
-	})
-	runtime.KeepAlive(doc)
-	runtime.KeepAlive(k)
-	runtime.KeepAlive(g)
-	return string(out), err
-}
-
 // NewError builds an *Error for a failure found on the Go side.
 func NewError(class, category, message string) *Error {
 	return &Error{status: StatusDataError, class: class, category: category, message: message}
@@ -67,9 +53,5 @@ func NewError(class, category, message string) *Error {
 // EncodeGenericJSONConstantColumns is EncodeGenericJSON with constant-column
 // factoring switched on or off.
 func EncodeGenericJSONConstantColumns(doc []byte, constantColumns bool) (string, error) {
-	out, err := callBuf(func(out *C.gcf_buf, e **C.gcf_error) C.gcf_status {
-		return C.gcf_generic_encode_with_constant_columns(bytesPtr(doc), C.size_t(len(doc)), C.bool(constantColumns), out, e)
-	})
-	runtime.KeepAlive(doc)
-	return string(out), err
+	return EncodeGenericJSONWithOptions(doc, GenericOptions{NoConstantColumns: !constantColumns})
 }
