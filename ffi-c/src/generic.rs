@@ -27,19 +27,8 @@ pub unsafe extern "C" fn gcf_generic_encode(
     out: *mut gcf_buf,
     err: *mut *mut gcf_error,
 ) -> gcf_status {
-    // SAFETY: the pointers are valid per this function's contract.
-    unsafe {
-        boundary(err, || {
-            put(out, gcf_buf::EMPTY);
-            require_out(out, "out")?;
-            let value = generic_json_arg(json, json_len)?;
-            put(
-                out,
-                gcf_buf::from_vec(generic::encode(&value)?.into_bytes()),
-            );
-            Ok(())
-        })
-    }
+    // SAFETY: the same contract as gcf_generic_encode_flags, with no flags.
+    unsafe { gcf_generic_encode_flags(json, json_len, 0, out, err) }
 }
 
 /// The generic value of a JSON argument, read through gcf-bind (key order
