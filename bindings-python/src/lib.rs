@@ -80,13 +80,11 @@ fn decode<'py>(py: Python<'py>, input_text: &Bound<'py, PyAny>) -> PyResult<Boun
 #[pyfunction]
 #[pyo3(signature = (data, no_flatten = false))]
 fn encode_generic(py: Python<'_>, data: &Bound<'_, PyAny>, no_flatten: bool) -> PyResult<String> {
-    if no_flatten {
-        return Err(pyo3::exceptions::PyNotImplementedError::new_err(
-            "GenericOptions(no_flatten=True) is not supported yet",
-        ));
-    }
     let value = value::from_py(data)?;
-    py.detach(|| generic::encode(&value))
+    // 2.8.0's no_flatten turns off path columns only: constant columns and
+    // the other table forms stay as they are.
+    let encoder = generic::Encoder::new().flatten(!no_flatten);
+    py.detach(|| encoder.encode(&value))
         .py_err(py, Raise::Other)
 }
 

@@ -23,6 +23,10 @@ pub struct PySink {
     binary: bool,
     /// The exception `write` raised, re-raised by the call that caused it.
     error: std::cell::Cell<Option<PyErr>>,
+    /// Header fields the core stream writer has no option for (2.8.0's
+    /// `pack_root=` and `session=true`), spliced in at the end of the
+    /// header line, which is the first line the sink receives.
+    header_tail: Option<Vec<u8>>,
 }
 
 impl PySink {
@@ -31,12 +35,11 @@ impl PySink {
             writer,
             binary,
             error: std::cell::Cell::new(None),
+            header_tail: None,
         }
     }
-}
 
-impl Sink for PySink {
-    fn write_bytes(&mut self, bytes: &[u8]) -> Result<(), SinkError> {
+    fn send(&mut self, bytes: &[u8]) -> Result<(), SinkError> {
         Python::attach(|py| {
             let w = self.writer.bind(py);
             let result = if self.binary {
@@ -52,6 +55,45 @@ impl Sink for PySink {
             })
         })
     }
+}
+
+impl Sink for PySink {
+    fn write_bytes(&mut self, bytes: &[u8]) -> Result<(), SinkError> {
+        let Some(tail) = self.header_tail.take() else {
+            return self.send(bytes);
+        };
+        // The core writes the whole header line before anything else, and
+        // its buffer hands it over in one piece.
+        let end = bytes.iter().position(|&b| b == b'\n').ok_or(SinkError)?;
+        let mut first = Vec::with_capacity(bytes.len() + tail.len());
+        first.extend_from_slice(&bytes[..end]);
+        first.extend_from_slice(&tail);
+        first.extend_from_slice(&bytes[end..]);
+        self.send(&first)
+    }
+}
+
+/// The header fields after `tokens=` that 2.8.0's `StreamEncoder` writes
+/// and the core stream writer does not: ` pack_root=...` and
+/// ` session=true`. A pack root must be one header token (§4: printable
+/// ASCII, no space), or the header would not parse back.
+fn header_tail(py: Python<'_>, pack_root: &str, session: bool) -> PyResult<Option<Vec<u8>>> {
+    let mut tail = Vec::new();
+    if !pack_root.is_empty() {
+        if !pack_root.bytes().all(|b| (0x21..=0x7e).contains(&b)) {
+            return Err(crate::errors::input(
+                py,
+                ErrorKind::InvalidInput,
+                format!("pack_root {pack_root:?} must be printable ASCII without spaces"),
+            ));
+        }
+        tail.extend_from_slice(b" pack_root=");
+        tail.extend_from_slice(pack_root.as_bytes());
+    }
+    if session {
+        tail.extend_from_slice(b" session=true");
+    }
+    Ok((!tail.is_empty()).then_some(tail))
 }
 
 /// The error of a failed stream call: the writer's own exception when the
@@ -80,7 +122,8 @@ pub struct GraphStream {
 #[pymethods]
 impl GraphStream {
     #[new]
-    #[pyo3(signature = (writer, binary, tool, token_budget, tokens_used, labeled_trailer_counts))]
+    #[pyo3(signature = (writer, binary, tool, token_budget, tokens_used, labeled_trailer_counts, pack_root = "", session = false))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         writer: Py<PyAny>,
@@ -89,6 +132,8 @@ impl GraphStream {
         token_budget: u64,
         tokens_used: u64,
         labeled_trailer_counts: bool,
+        pack_root: &str,
+        session: bool,
     ) -> PyResult<Self> {
         let options = StreamOptions {
             tool,
@@ -102,7 +147,9 @@ impl GraphStream {
             // 2.8.0 writes edges by qualified name.
             index_names: true,
         };
-        let inner = graph::StreamWriter::new(PySink::new(writer, binary), options)
+        let mut sink = PySink::new(writer, binary);
+        sink.header_tail = header_tail(py, pack_root, session)?;
+        let inner = graph::StreamWriter::new(sink, options)
             .map_err(|e| to_py(py, &e.into(), Raise::Other))?;
         Ok(GraphStream {
             inner: Some(inner),

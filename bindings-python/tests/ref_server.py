@@ -8,6 +8,7 @@ of answers per line: ``{"ok": result}`` or ``{"err": "message"}``.
 from __future__ import annotations
 
 import dataclasses
+import io
 import json
 import sys
 
@@ -29,6 +30,19 @@ def answer(req):
     op, args = req["op"], req["args"]
     if op == "encode_generic":
         return gcf.encode_generic(args[0])
+    if op == "encode_generic_no_flatten":
+        return gcf.encode_generic(args[0], gcf.GenericOptions(no_flatten=True))
+    if op == "stream":
+        # A graph stream: args[0] are the StreamEncoder keywords, args[1] a payload.
+        out = io.StringIO()
+        p = payload(args[1])
+        enc = gcf.StreamEncoder(out, p.tool, **args[0])
+        for sym in p.symbols:
+            enc.write_symbol(sym)
+        for e in p.edges:
+            enc.write_edge(e)
+        enc.close()
+        return out.getvalue()
     if op == "encode_generic_grouped":
         return gcf.encode_generic_grouped(*args)
     if op == "decode_generic":

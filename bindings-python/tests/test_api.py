@@ -219,3 +219,30 @@ def test_generic_stream_keyed_map_and_rows_outside_a_table() -> None:
         "users": {"u1": {"name": "Ann", "age": 30}, "u2": {"name": "Bo", "age": None}},
         "events": [{"id": 7}],
     }
+
+
+def test_stream_encoder_pack_root_and_session_header() -> None:
+    for w in (io.StringIO(), io.BytesIO(), CountingWriter()):
+        enc = gcf.StreamEncoder(w, "t", token_budget=5, pack_root="sha256:ab", session=True)
+        for i in range(3000):  # past one batch: the header is spliced into the first only
+            enc.write_symbol(Symbol(f"pkg.S{i}", "function", 0.5, "lsp", 0))
+        enc.close()
+        out = w.getvalue() if not isinstance(w, CountingWriter) else "".join(w.parts)
+        if isinstance(out, bytes):
+            out = out.decode()
+        assert out.startswith("GCF profile=graph tool=t budget=5 pack_root=sha256:ab session=true\n## targets\n")
+        assert out.count("pack_root=") == 1
+        back = gcf.decode(out)
+        assert back.pack_root == "sha256:ab" and len(back.symbols) == 3000
+    # One header token or nothing: a space would end the field.
+    with pytest.raises(gcf.GcfError, match="invalid_input"):
+        gcf.StreamEncoder(io.StringIO(), "t", pack_root="a b")
+
+
+def test_no_flatten_writes_attachments_and_keeps_constants() -> None:
+    rows = [{"id": i, "kind": "file", "c": {"a": i, "b": "x"}} for i in range(3)]
+    flat = gcf.encode_generic(rows)
+    assert '"c>a"' in flat
+    plain = gcf.encode_generic(rows, gcf.GenericOptions(no_flatten=True))
+    assert ">" not in plain and ".c" in plain and "kind=file" in plain
+    assert gcf.decode_generic(plain) == rows

@@ -35,10 +35,9 @@ class StreamEncoder:
         session: bool = False,
         labeled_trailer_counts: bool = False,
     ) -> None:
-        if pack_root or session:
-            raise NotImplementedError("StreamEncoder: pack_root= and session=True are not supported yet")
         self._native = _gcf.GraphStream(
-            writer, is_binary(writer), tool, token_budget, tokens_used, labeled_trailer_counts
+            writer, is_binary(writer), tool, token_budget, tokens_used, labeled_trailer_counts,
+            pack_root, session,
         )
 
     def write_symbol(self, s: Symbol) -> None:

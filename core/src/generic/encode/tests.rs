@@ -121,6 +121,26 @@ fn flattening() {
     assert!(body(r#"[{"c":{"a":{"x":1}}},{"c":{"a":null}}]"#).starts_with("## [2]{c}\n"));
 }
 
+/// Regression (gcf-python 2.8.0 differential, seed 2941204312): objects
+/// with the same keys in another order do not flatten (§7.4.6.1 rule 1:
+/// "exactly the same keys in exactly the same order"), at any level, since
+/// path columns would read every row back in the first row's key order
+/// (§7.4.6.3). gcf-python 2.8.0 flattens them; the gcf 3.1.0 crate does not.
+#[test]
+fn flattening_needs_one_key_order() {
+    assert_eq!(
+        body(r#"[{"k":{"a":1,"x y":2}},{"k":{"x y":3,"a":4}}]"#),
+        "## [2]{k}\n@0 ^\n.k {}\n    a=1\n    \"x y\"=2\n@1 ^\n.k {}\n    \"x y\"=3\n    a=4\n"
+    );
+    let nested = body(r#"[{"k":{"o":{"a":1,"b":2}}},{"k":{"o":{"b":3,"a":4}}}]"#);
+    assert!(nested.starts_with("## [2]{k}\n@0 ^\n.k {}\n"), "{nested}");
+    // The same order flattens.
+    assert_eq!(
+        body(r#"[{"k":{"a":1,"x y":2}},{"k":{"a":3,"x y":4}}]"#),
+        "## [2]{\"k>a\",\"k>x y\"}\n1|2\n3|4\n"
+    );
+}
+
 #[test]
 fn inline_schemas() {
     assert_eq!(
