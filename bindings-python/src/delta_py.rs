@@ -3,7 +3,7 @@
 use gcf_core::graph::{self, Delta, Snapshot, SymbolRef};
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString, PyTuple};
+use pyo3::types::{PyString, PyTuple};
 
 use crate::errors::{IntoPy, Raise};
 use crate::graph_py::{edge, list_attr, str_attr, symbol, types};
@@ -76,17 +76,34 @@ pub fn decode_delta<'py>(
         .iter()
         .map(|r| graph::Symbol::new(r.qualified_name.as_str(), r.kind.as_str(), 0.0, "", 0))
         .collect();
-    let f = PyDict::new(py);
-    f.set_item(intern!(py, "tool"), &d.tool)?;
-    f.set_item(intern!(py, "base_root"), &d.base_root)?;
-    f.set_item(intern!(py, "new_root"), &d.new_root)?;
-    f.set_item(intern!(py, "removed"), t.symbols(py, &removed)?)?;
-    f.set_item(intern!(py, "added"), t.symbols(py, &d.added)?)?;
-    f.set_item(intern!(py, "removed_edges"), t.edges(py, &d.removed_edges)?)?;
-    f.set_item(intern!(py, "added_edges"), t.edges(py, &d.added_edges)?)?;
-    f.set_item(intern!(py, "delta_tokens"), d.delta_tokens)?;
-    f.set_item(intern!(py, "full_tokens"), d.full_tokens)?;
-    t.instance(py, &t.delta_payload, f)
+    let s = |v: &str| PyString::new(py, v).into_any();
+    t.instance(
+        py,
+        &t.delta_payload,
+        &[
+            (intern!(py, "tool"), s(&d.tool)),
+            (intern!(py, "base_root"), s(&d.base_root)),
+            (intern!(py, "new_root"), s(&d.new_root)),
+            (intern!(py, "removed"), t.symbols(py, &removed)?.into_any()),
+            (intern!(py, "added"), t.symbols(py, &d.added)?.into_any()),
+            (
+                intern!(py, "removed_edges"),
+                t.edges(py, &d.removed_edges)?.into_any(),
+            ),
+            (
+                intern!(py, "added_edges"),
+                t.edges(py, &d.added_edges)?.into_any(),
+            ),
+            (
+                intern!(py, "delta_tokens"),
+                d.delta_tokens.into_pyobject(py)?.into_any(),
+            ),
+            (
+                intern!(py, "full_tokens"),
+                d.full_tokens.into_pyobject(py)?.into_any(),
+            ),
+        ],
+    )
 }
 
 /// The `gcf-pack-root-v1` of symbols and edges.

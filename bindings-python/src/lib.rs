@@ -67,13 +67,23 @@ fn encode(py: Python<'_>, p: &Bound<'_, PyAny>) -> PyResult<String> {
 #[pyfunction]
 fn decode<'py>(py: Python<'py>, input_text: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     let s = input(input_text)?;
+    // Shared strings: each distinct name becomes one Python `str`.
     let payload = py
         .detach(|| match &s {
-            Input::Text(t) => graph::decode(t),
-            Input::Bytes(b) => graph::decode_bytes(b),
+            Input::Text(t) => graph::decode_shared(t),
+            Input::Bytes(b) => match std::str::from_utf8(b) {
+                Ok(t) => graph::decode_shared(t),
+                // The byte decoder reports where the bad sequence is.
+                Err(_) => graph::decode_bytes(b).and_then(|_| {
+                    Err(gcf_core::Error::new(
+                        gcf_core::ErrorKind::InvalidUtf8,
+                        "the input is not UTF-8",
+                    ))
+                }),
+            },
         })
         .py_err(py, Raise::Decode)?;
-    graph_py::types(py)?.payload(py, &payload)
+    graph_py::types(py)?.payload_shared(py, &payload)
 }
 
 /// Encodes any value in the generic profile.
