@@ -106,8 +106,9 @@ fn classes(py: Python<'_>) -> PyResult<&Classes> {
 
 fn map_list<'py>(py: Python<'py>, maps: &[Map]) -> PyResult<Bound<'py, PyList>> {
     let l = PyList::empty(py);
+    let mut b = value::Builder::new(py);
     for m in maps {
-        l.append(value::dict(py, m)?)?;
+        l.append(b.dict(m)?)?;
     }
     Ok(l)
 }

@@ -93,7 +93,7 @@ impl<'a, 'py> Fields<'a, 'py> {
     pub fn list<T>(
         &self,
         name: &Bound<'py, PyString>,
-        f: impl Fn(&Bound<'_, PyAny>) -> PyResult<T>,
+        f: impl Fn(&Bound<'py, PyAny>) -> PyResult<T>,
     ) -> PyResult<Vec<T>> {
         let v = self.get(name)?;
         if v.is_none() {
@@ -353,7 +353,8 @@ impl Types {
     }
 }
 
-/// Hashes an address: the maps below are keyed by object identity, where
+/// Hashes an address (or a short key): the maps below are keyed by object
+/// identity, where
 /// SipHash (the std default, built against hash flooding of untrusted keys)
 /// was the largest single cost of reading a payload (a fifth of a graph
 /// encode's instructions, measured with callgrind). Addresses are not
@@ -366,10 +367,21 @@ impl std::hash::Hasher for AddrHasher {
         self.0
     }
 
+    // Short strings (dict keys), eight bytes at a time.
     fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.mix(u64::from_le_bytes(w));
         }
+        let mut w = [0u8; 8];
+        w[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+        self.mix(u64::from_le_bytes(w) ^ (bytes.len() as u64) << 56);
+    }
+
+    fn write_u8(&mut self, b: u8) {
+        self.mix(u64::from(b));
     }
 
     fn write_usize(&mut self, addr: usize) {
@@ -382,6 +394,13 @@ impl std::hash::Hasher for AddrHasher {
     }
 }
 
+impl AddrHasher {
+    #[inline]
+    fn mix(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(23) ^ word).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
 /// A map keyed by an object's address.
 pub type AddrMap<V> =
     std::collections::HashMap<usize, V, std::hash::BuildHasherDefault<AddrHasher>>;
@@ -391,21 +410,23 @@ pub type AddrMap<V> =
 /// kinds, provenances and edge types, so most fields are objects already
 /// converted. Keyed by object identity, which is stable while the payload
 /// being read holds the objects.
-#[derive(Default)]
-pub struct StrCache {
-    seen: AddrMap<Arc<str>>,
+/// The cache holds a reference to each object it has seen, so a string
+/// made on the fly (a property) cannot be freed and its address reused by
+/// another string while the payload is read.
+pub struct StrCache<'py> {
+    seen: AddrMap<(Arc<str>, Bound<'py, PyString>)>,
 }
 
-impl StrCache {
-    fn get(&mut self, f: &Fields<'_, '_>, name: &Bound<'_, PyString>) -> PyResult<Arc<str>> {
+impl<'py> StrCache<'py> {
+    fn get(&mut self, f: &Fields<'_, 'py>, name: &Bound<'py, PyString>) -> PyResult<Arc<str>> {
         let v = f.get(name)?;
-        if let Ok(s) = v.cast::<PyString>() {
+        if let Ok(s) = v.cast_into::<PyString>() {
             let key = s.as_ptr() as usize;
-            if let Some(hit) = self.seen.get(&key) {
+            if let Some((hit, _)) = self.seen.get(&key) {
                 return Ok(hit.clone());
             }
             let text: Arc<str> = Arc::from(s.to_cow()?.as_ref());
-            self.seen.insert(key, text.clone());
+            self.seen.insert(key, (text.clone(), s));
             return Ok(text);
         }
         Ok(Arc::from(f.str(name)?))
@@ -492,7 +513,9 @@ impl Types {
 pub fn payload_shared(obj: &Bound<'_, PyAny>) -> PyResult<Payload<Arc<str>>> {
     let py = obj.py();
     let f = Fields::of(obj);
-    let cache = std::cell::RefCell::new(StrCache::default());
+    let cache = std::cell::RefCell::new(StrCache {
+        seen: AddrMap::default(),
+    });
     let symbols = f.list(intern!(py, "symbols"), |o| {
         let f = Fields::of(o);
         let mut c = cache.borrow_mut();

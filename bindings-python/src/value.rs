@@ -8,12 +8,13 @@
 //! what 2.8.0's scalar formatter falls back to (a tuple is therefore a
 //! string, not an array).
 
-use gcf_core::generic::{Map, Value};
+use gcf_core::generic::{Key, Map, Value};
 use gcf_core::ErrorKind;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString};
 
 use crate::errors::input;
+use crate::graph_py::AddrMap;
 
 /// Deeper than any limit the core accepts, shallow enough for the Rust
 /// stack: a cyclic or absurdly deep Python structure stops here with
@@ -22,70 +23,95 @@ const MAX_DEPTH: usize = 1000;
 
 /// Reads `obj` as a generic value.
 pub fn from_py(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
-    read(obj, 0)
+    Reader::default().read(obj, 0)
 }
 
-fn read(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<Value> {
-    let py = obj.py();
-    if depth > MAX_DEPTH {
-        return Err(input(
-            py,
-            ErrorKind::LimitExceeded,
-            format!("value nests deeper than {MAX_DEPTH} levels (or contains itself)"),
-        ));
+/// Converts values, remembering the dict keys it has converted: the rows
+/// of a table repeat the same key objects (string literals, interned
+/// names), and converting a `str` under the limited API of Python 3.9
+/// copies it through a temporary `bytes` object. Keyed by object identity;
+/// the map holds a reference to each key object, so no address is reused
+/// for another string while it is in use (a `__str__` called on the way
+/// could free a dict and its keys).
+#[derive(Default)]
+pub struct Reader<'py> {
+    keys: AddrMap<(Key, Bound<'py, PyString>)>,
+}
+
+impl<'py> Reader<'py> {
+    fn key(&mut self, k: &Bound<'py, PyString>) -> PyResult<Key> {
+        let addr = k.as_ptr() as usize;
+        if let Some((key, _)) = self.keys.get(&addr) {
+            return Ok(key.clone());
+        }
+        let key = Key::from(k.to_cow()?);
+        self.keys.insert(addr, (key.clone(), k.clone()));
+        Ok(key)
     }
-    if obj.is_none() {
-        return Ok(Value::Null);
-    }
-    // Exact type checks first: they are pointer compares, and `bool` must be
-    // seen before `int` (it is a subclass).
-    if let Ok(s) = obj.cast_exact::<PyString>() {
-        return Ok(Value::String(s.to_cow()?.into_owned()));
-    }
-    if let Ok(b) = obj.cast_exact::<PyBool>() {
-        return Ok(Value::Bool(b.is_true()));
-    }
-    if obj.is_exact_instance_of::<PyInt>() {
-        return int(obj);
-    }
-    if let Ok(f) = obj.cast_exact::<PyFloat>() {
-        return Ok(Value::Float(f.value()));
-    }
-    if let Ok(d) = obj.cast::<PyDict>() {
-        let mut map = Map::with_capacity(d.len());
-        for (k, v) in d.iter() {
-            let value = read(&v, depth + 1)?;
-            if let Ok(k) = k.cast_exact::<PyString>() {
-                // A dict's str keys are unique already.
-                map.push_unique(k.to_cow()?.as_ref(), value);
-            } else {
-                // str(1) and "1" can collide: the later member wins, as in
-                // a dict built from the written text.
-                map.insert(k.str()?.to_cow()?.as_ref(), value);
+
+    /// Reads `obj` as a generic value.
+    pub fn read(&mut self, obj: &Bound<'py, PyAny>, depth: usize) -> PyResult<Value> {
+        let py = obj.py();
+        if depth > MAX_DEPTH {
+            return Err(input(
+                py,
+                ErrorKind::LimitExceeded,
+                format!("value nests deeper than {MAX_DEPTH} levels (or contains itself)"),
+            ));
+        }
+        if obj.is_none() {
+            return Ok(Value::Null);
+        }
+        // Exact type checks first: they are pointer compares, and `bool` must be
+        // seen before `int` (it is a subclass).
+        if let Ok(s) = obj.cast_exact::<PyString>() {
+            return Ok(Value::String(s.to_cow()?.into_owned()));
+        }
+        if let Ok(b) = obj.cast_exact::<PyBool>() {
+            return Ok(Value::Bool(b.is_true()));
+        }
+        if obj.is_exact_instance_of::<PyInt>() {
+            return int(obj);
+        }
+        if let Ok(f) = obj.cast_exact::<PyFloat>() {
+            return Ok(Value::Float(f.value()));
+        }
+        if let Ok(d) = obj.cast::<PyDict>() {
+            let mut map = Map::with_capacity(d.len());
+            for (k, v) in d.iter() {
+                let value = self.read(&v, depth + 1)?;
+                if let Ok(k) = k.cast_exact::<PyString>() {
+                    // A dict's str keys are unique already.
+                    map.push_unique(self.key(k)?, value);
+                } else {
+                    // str(1) and "1" can collide: the later member wins, as in
+                    // a dict built from the written text.
+                    map.insert(k.str()?.to_cow()?.as_ref(), value);
+                }
             }
+            return Ok(Value::Object(map));
         }
-        return Ok(Value::Object(map));
-    }
-    if let Ok(l) = obj.cast::<PyList>() {
-        let mut items = Vec::with_capacity(l.len());
-        for item in l.iter() {
-            items.push(read(&item, depth + 1)?);
+        if let Ok(l) = obj.cast::<PyList>() {
+            let mut items = Vec::with_capacity(l.len());
+            for item in l.iter() {
+                items.push(self.read(&item, depth + 1)?);
+            }
+            return Ok(Value::Array(items));
         }
-        return Ok(Value::Array(items));
+        if obj.is_instance_of::<PyBool>() {
+            return Ok(Value::Bool(obj.is_truthy()?));
+        }
+        if obj.is_instance_of::<PyInt>() {
+            return int(obj);
+        }
+        if let Ok(f) = obj.cast::<PyFloat>() {
+            return Ok(Value::Float(f.value()));
+        }
+        if let Ok(s) = obj.cast::<PyString>() {
+            return Ok(Value::String(s.to_cow()?.into_owned()));
+        }
+        Ok(Value::String(obj.str()?.to_cow()?.into_owned()))
     }
-    if obj.is_instance_of::<PyBool>() {
-        return Ok(Value::Bool(obj.is_truthy()?));
-    }
-    if obj.is_instance_of::<PyInt>() {
-        return int(obj);
-    }
-    if let Ok(f) = obj.cast::<PyFloat>() {
-        return Ok(Value::Float(f.value()));
-    }
-    if let Ok(s) = obj.cast::<PyString>() {
-        return Ok(Value::String(s.to_cow()?.into_owned()));
-    }
-    Ok(Value::String(obj.str()?.to_cow()?.into_owned()))
 }
 
 fn int(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
@@ -106,28 +132,71 @@ fn int(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
 /// Builds the Python object for `value`: dicts, lists, str, int, float,
 /// bool and None.
 pub fn to_py<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, PyAny>> {
-    Ok(match value {
-        Value::Null => py.None().into_bound(py),
-        Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
-        Value::Int(i) => i.into_pyobject(py)?.into_any(),
-        Value::Float(f) => PyFloat::new(py, *f).into_any(),
-        Value::String(s) => PyString::new(py, s).into_any(),
-        Value::Array(items) => {
-            let list = PyList::empty(py);
-            for item in items {
-                list.append(to_py(py, item)?)?;
-            }
-            list.into_any()
-        }
-        Value::Object(map) => dict(py, map)?.into_any(),
-    })
+    Builder::new(py).build(value)
 }
 
-/// A dict of `map`'s members in order.
-pub fn dict<'py>(py: Python<'py>, map: &Map) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    for (k, v) in map.iter() {
-        d.set_item(PyString::new(py, k), to_py(py, v)?)?;
+/// Builds Python objects, making one `str` per distinct dict key: every
+/// row of a decoded table repeats its column names, and a shared key
+/// object is created once, hashed once (CPython caches a str's hash) and
+/// stored once, where a fresh `str` per member was an eighth of a
+/// 1,000-record `decode_generic` (callgrind).
+pub struct Builder<'py> {
+    py: Python<'py>,
+    keys: std::collections::HashMap<
+        Key,
+        Bound<'py, PyString>,
+        std::hash::BuildHasherDefault<crate::graph_py::AddrHasher>,
+    >,
+}
+
+impl<'py> Builder<'py> {
+    /// A builder with no keys made yet.
+    pub fn new(py: Python<'py>) -> Self {
+        Builder {
+            py,
+            keys: Default::default(),
+        }
     }
-    Ok(d)
+
+    fn key(&mut self, k: &str) -> Bound<'py, PyString> {
+        if let Some(s) = self.keys.get(k) {
+            return s.clone();
+        }
+        let s = PyString::new(self.py, k);
+        // Bounded: past this many distinct keys (an object used as a map
+        // of ids), caching stops paying and only holds memory.
+        if self.keys.len() < 4096 {
+            self.keys.insert(Key::from(k), s.clone());
+        }
+        s
+    }
+
+    /// The Python object for `value`.
+    pub fn build(&mut self, value: &Value) -> PyResult<Bound<'py, PyAny>> {
+        let py = self.py;
+        Ok(match value {
+            Value::Null => py.None().into_bound(py),
+            Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
+            Value::Int(i) => i.into_pyobject(py)?.into_any(),
+            Value::Float(f) => PyFloat::new(py, *f).into_any(),
+            Value::String(s) => PyString::new(py, s).into_any(),
+            Value::Array(items) => {
+                let list = PyList::empty(py);
+                for item in items {
+                    list.append(self.build(item)?)?;
+                }
+                list.into_any()
+            }
+            Value::Object(map) => self.dict(map)?.into_any(),
+        })
+    }
+
+    /// A dict of `map`'s members in order.
+    pub fn dict(&mut self, map: &Map) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(self.py);
+        for (k, v) in map.iter() {
+            d.set_item(self.key(k), self.build(v)?)?;
+        }
+        Ok(d)
+    }
 }

@@ -246,3 +246,41 @@ def test_no_flatten_writes_attachments_and_keeps_constants() -> None:
     plain = gcf.encode_generic(rows, gcf.GenericOptions(no_flatten=True))
     assert ">" not in plain and ".c" in plain and "kind=file" in plain
     assert gcf.decode_generic(plain) == rows
+
+
+def test_fields_made_on_the_fly_are_read_one_by_one() -> None:
+    # Strings cached by object identity must not be confused when a
+    # property builds a fresh str per read (freed right after, so CPython
+    # may hand its address to the next one).
+    class Lazy:
+        def __init__(self, i: int) -> None:
+            self.i = i
+
+        @property
+        def qualified_name(self) -> str:
+            return "pkg.S" + str(self.i)
+
+        @property
+        def kind(self) -> str:
+            return ["function", "method", "type"][self.i % 3] + ""
+
+        score = 0.5
+        provenance = "lsp"
+        distance = 0
+
+    lazy = gcf.Payload(tool="t", symbols=[Lazy(i) for i in range(300)])  # type: ignore[misc]
+    plain = gcf.Payload(
+        tool="t",
+        symbols=[Symbol("pkg.S" + str(i), ["function", "method", "type"][i % 3], 0.5, "lsp", 0) for i in range(300)],
+    )
+    assert gcf.encode(lazy) == gcf.encode(plain)
+
+
+def test_decoded_keys_and_names_are_shared_objects() -> None:
+    rows = [{"id": i, "name": f"n{i}"} for i in range(3)]
+    back = gcf.decode_generic(gcf.encode_generic(rows))
+    assert back == rows
+    assert [next(iter(r)) for r in back][0] is [next(iter(r)) for r in back][2]
+    p = gcf.decode("GCF profile=graph symbols=2 edges=1\n## targets\n@0 fn pkg.A 0.50 lsp\n@1 fn pkg.B 0.40 lsp\n"
+                   "## edges [1]\n@0<@1 calls\n")
+    assert p.edges[0].source is p.symbols[1].qualified_name
