@@ -61,6 +61,10 @@ impl<'a, 'py> Fields<'a, 'py> {
         let v = self.get(name)?;
         let wide: i128 = if v.is_none() {
             0
+        } else if let Ok(i) = v.extract::<i64>() {
+            // The common case first: under the limited API, extracting an
+            // i128 goes through shifts and byte arrays.
+            i128::from(i)
         } else {
             match v.extract::<i128>() {
                 Ok(i) => i,
