@@ -10,7 +10,7 @@ use gcf_core::generic::{self, Cell};
 use gcf_core::graph::{self, StreamOptions, TrailerForm};
 use gcf_core::{ErrorKind, Sink, SinkError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyString};
+use pyo3::types::{PyBytes, PyList, PyString};
 use pyo3::{intern, Py};
 
 use crate::errors::{to_py, IntoPy, Raise};
@@ -224,10 +224,20 @@ pub struct GenericStream {
     rows: u64,
 }
 
+/// The cells of a row: one reader for the row, and a list (what callers
+/// pass) indexed directly rather than through the iterator protocol.
 fn values(items: &Bound<'_, PyAny>) -> PyResult<Vec<generic::Value>> {
+    let mut reader = value::Reader::default();
+    if let Ok(list) = items.cast::<PyList>() {
+        let mut out = Vec::with_capacity(list.len());
+        for item in list.iter() {
+            out.push(reader.read(&item, 0)?);
+        }
+        return Ok(out);
+    }
     let mut out = Vec::with_capacity(items.len().unwrap_or(0));
     for item in items.try_iter()? {
-        out.push(value::from_py(&item?)?);
+        out.push(reader.read(&item?, 0)?);
     }
     Ok(out)
 }
