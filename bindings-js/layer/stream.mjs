@@ -1,14 +1,13 @@
-'use strict';
 // StreamEncoder (2.5.2's stream.ts) over the core's graph stream writer.
 // 2.5.2 calls write() once per line; here the core's output is handed to the
 // writer in chunks of about BATCH bytes (and the rest on close), so a
 // million-row stream costs a few hundred write() calls.
 //
-// Sinks: any {write(string)}; toNodeWritable() and toWebWritable() adapt a
-// Node Writable (honouring backpressure: `await sink.ready()` resolves once a
-// full buffer has drained) and a WHATWG WritableStream.
+// Sinks: any {write(string)}; toWebWritable() adapts a WHATWG
+// WritableStream (`await sink.ready()` resolves once it can take more). The
+// Node Writable adapter is Node-only and lives in bindings-node/lib/node.cjs.
 
-const { rethrow, GcfError } = require('./errors.cjs');
+import { rethrow, GcfError } from './errors.mjs';
 
 const BATCH = 64 * 1024;
 
@@ -20,25 +19,7 @@ function call(fn) {
   }
 }
 
-function toNodeWritable(writable) {
-  let blocked = null;
-  return {
-    write(chunk) {
-      if (!writable.write(chunk) && !blocked) {
-        blocked = new Promise((resolve) => writable.once('drain', () => {
-          blocked = null;
-          resolve();
-        }));
-      }
-    },
-    /** Resolves when the writable can take more (at once if it can now). */
-    ready() {
-      return blocked || Promise.resolve();
-    },
-  };
-}
-
-function toWebWritable(stream) {
+export function toWebWritable(stream) {
   const writer = stream.getWriter();
   let failed = null;
   return {
@@ -57,7 +38,7 @@ function toWebWritable(stream) {
   };
 }
 
-function install(E, gcf) {
+export function install(E, gcf) {
   class StreamEncoder {
     constructor(w, tool, opts) {
       const o = opts || {};
@@ -99,7 +80,5 @@ function install(E, gcf) {
       return this._edges;
     }
   }
-  Object.assign(gcf, { StreamEncoder, toNodeWritable, toWebWritable });
+  Object.assign(gcf, { StreamEncoder, toWebWritable });
 }
-
-module.exports = { install, toNodeWritable, toWebWritable };

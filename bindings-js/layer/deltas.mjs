@@ -1,10 +1,9 @@
-'use strict';
 // Sessions, deltas and pack roots (2.5.2's session.ts, delta.ts,
 // generic_delta.ts, generic_delta_session.ts): the policy is the core's; this
 // file converts arguments and results.
 
-const { rethrow } = require('./errors.cjs');
-const { toJSON } = require('./convert.cjs');
+import { rethrow } from './errors.mjs';
+import { toJSON } from './convert.mjs';
 
 function call(fn) {
   try {
@@ -14,7 +13,7 @@ function call(fn) {
   }
 }
 
-function install(E, gcf) {
+export function install(E, gcf) {
   /** Symbols already sent to a client (spec §9), by qualified name. */
   class Session {
     constructor() {
@@ -125,5 +124,3 @@ function install(E, gcf) {
     DEFAULT_REANCHOR_N,
   });
 }
-
-module.exports = { install };
