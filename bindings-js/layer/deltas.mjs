@@ -74,7 +74,13 @@ export function install(E, gcf) {
   const genericPackRoot = (s) => call(() => E.genericPackRoot(setJSON(s)));
   const encodeGenericFull = (s, tool) => call(() => E.genericEncodeFull(setJSON(s), tool == null ? '' : String(tool)));
   const encodeGenericDelta = (d) => call(() => E.genericEncodeDelta(setJSON(d)));
-  const decodeGenericFull = (text) => JSON.parse(call(() => E.genericDecodeFull(String(text))));
+  function decodeGenericFull(text) {
+    const { set: s, packRoot } = JSON.parse(call(() => E.genericDecodeFull(String(text))));
+    // 2.5.2's member order, and a name only when a section line gave one.
+    const set = { key: s.key, fields: s.fields, rows: s.rows };
+    if (s.name) set.name = s.name;
+    return { set, packRoot };
+  }
   const decodeGenericDelta = (text) => JSON.parse(call(() => E.genericDecodeDelta(String(text))));
   const diffGenericSets = (base, next) => JSON.parse(call(() => E.genericDiff(setJSON(base), setJSON(next))));
   const verifyGenericDelta = (base, d, expectedNewRoot) =>

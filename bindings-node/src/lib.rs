@@ -232,12 +232,17 @@ fn count(n: i64) -> u64 {
 impl NativeGraphStream {
     /// See [`gcf_js_engine::GraphStream::new`].
     #[napi(constructor)]
-    pub fn new(tool: String, budget: i64, used: i64, labeled: bool) -> napi::Result<Self> {
+    pub fn new(
+        tool: String,
+        budget: i64,
+        used: i64,
+        labeled: bool,
+        pack_root: String,
+        session: bool,
+    ) -> napi::Result<Self> {
+        let (budget, used) = (count(budget), count(used));
         js(engine::GraphStream::new(
-            &tool,
-            count(budget),
-            count(used),
-            labeled,
+            &tool, budget, used, labeled, &pack_root, session,
         ))
         .map(Self)
     }
@@ -291,5 +296,78 @@ impl NativeGraphStream {
     #[napi(getter, js_name = "edgeCount")]
     pub fn edge_count(&self) -> f64 {
         self.0.edge_count() as f64
+    }
+}
+
+/// See [`gcf_js_engine::GenericStream`].
+#[napi(js_name = "NativeGenericStream")]
+#[derive(Default)]
+pub struct NativeGenericStream(engine::GenericStream);
+
+#[napi]
+impl NativeGenericStream {
+    /// See [`gcf_js_engine::GenericStream::new`].
+    #[napi(constructor)]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// See [`gcf_js_engine::GenericStream::begin_array`].
+    #[napi(js_name = "beginArray")]
+    pub fn begin_array(&mut self, name: String, fields: String) -> napi::Result<u32> {
+        js(self.0.begin_array(&name, &fields))
+    }
+
+    /// See [`gcf_js_engine::GenericStream::begin_keyed_map`].
+    #[napi(js_name = "beginKeyedMap")]
+    pub fn begin_keyed_map(
+        &mut self,
+        name: String,
+        key_label: String,
+        value_fields: String,
+    ) -> napi::Result<u32> {
+        js(self.0.begin_keyed_map(&name, &key_label, &value_fields))
+    }
+
+    /// See [`gcf_js_engine::GenericStream::write_row`].
+    #[napi(js_name = "writeRow")]
+    pub fn write_row(&mut self, values: String) -> napi::Result<u32> {
+        js(self.0.write_row(&values))
+    }
+
+    /// See [`gcf_js_engine::GenericStream::end_array`].
+    #[napi(js_name = "endArray")]
+    pub fn end_array(&mut self) -> u32 {
+        self.0.end_array()
+    }
+
+    /// See [`gcf_js_engine::GenericStream::write_kv`].
+    #[napi(js_name = "writeKV")]
+    pub fn write_kv(&mut self, key: String, value: String) -> napi::Result<u32> {
+        js(self.0.write_kv(&key, &value))
+    }
+
+    /// See [`gcf_js_engine::GenericStream::write_section`].
+    #[napi(js_name = "writeSection")]
+    pub fn write_section(&mut self, name: String) -> napi::Result<u32> {
+        js(self.0.write_section(&name))
+    }
+
+    /// See [`gcf_js_engine::GenericStream::write_inline_array`].
+    #[napi(js_name = "writeInlineArray")]
+    pub fn write_inline_array(&mut self, name: String, values: String) -> napi::Result<u32> {
+        js(self.0.write_inline_array(&name, &values))
+    }
+
+    /// See [`gcf_js_engine::GenericStream::take`].
+    #[napi]
+    pub fn take(&mut self) -> String {
+        self.0.take()
+    }
+
+    /// See [`gcf_js_engine::GenericStream::close`].
+    #[napi]
+    pub fn close(&mut self) -> napi::Result<String> {
+        js(self.0.close())
     }
 }

@@ -211,7 +211,10 @@ pub fn generic_decode_full(text: &str) -> Result<String> {
         },
         _ => (String::new(), &[][..]),
     };
-    let mut fields: Vec<String> = Vec::new();
+    // The declaration, which an empty table (and a row with `~` cells)
+    // does not show in its rows; the text is already validated.
+    let declared = declared_fields(text);
+    let mut fields: Vec<String> = declared.clone().unwrap_or_default();
     let mut maps = Vec::with_capacity(rows.len());
     for row in rows {
         let Some(m) = row.as_object() else {
@@ -219,9 +222,11 @@ pub fn generic_decode_full(text: &str) -> Result<String> {
                 "a full payload's rows must be records",
             ));
         };
-        for k in m.keys() {
-            if !fields.iter().any(|f| f == k) {
-                fields.push(String::from(k));
+        if declared.is_none() {
+            for k in m.keys() {
+                if !fields.iter().any(|f| f == k) {
+                    fields.push(String::from(k));
+                }
             }
         }
         maps.push(m.clone());
@@ -238,4 +243,80 @@ pub fn generic_decode_full(text: &str) -> Result<String> {
     let set_json = to_json(&KeyedSetJson(&set))?;
     let root = serde_json::to_string(&header("pack_root").unwrap_or_default())?;
     Ok(format!("{{\"set\":{set_json},\"packRoot\":{root}}}"))
+}
+
+/// The field names of the first table's declaration (`## name [N]{@a,b}`),
+/// without identity marks; `None` when the text has no such line or it
+/// takes a form a full payload does not use.
+fn declared_fields(text: &str) -> Option<Vec<String>> {
+    let line = text.lines().skip(1).find(|l| l.starts_with("## "))?;
+    let rest = &line[3..];
+    // Past the section name, which may be quoted.
+    let rest = if rest.starts_with('"') {
+        &rest[quoted_len(rest)?..]
+    } else {
+        &rest[rest.find(' ')?..]
+    };
+    let rest = rest.strip_prefix(" [")?;
+    let rest = &rest[rest.find("]{")? + 2..];
+    let mut fields = Vec::new();
+    let mut rest = rest;
+    loop {
+        rest = rest.strip_prefix('@').unwrap_or(rest);
+        let (name, after) = if rest.starts_with('"') {
+            let n = quoted_len(rest)?;
+            (serde_json::from_str::<String>(&rest[..n]).ok()?, &rest[n..])
+        } else {
+            let end = rest.find([',', '}'])?;
+            (String::from(&rest[..end]), &rest[end..])
+        };
+        if name.contains(['=', '>']) {
+            return None;
+        }
+        fields.push(name);
+        match after.as_bytes().first() {
+            Some(b',') => rest = &after[1..],
+            Some(b'}') => return Some(fields),
+            _ => return None,
+        }
+    }
+}
+
+/// The length of the quoted string `s` starts with, quotes included.
+fn quoted_len(s: &str) -> Option<usize> {
+    let bytes = s.as_bytes();
+    let mut i = 1;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b'"' => return Some(i + 1),
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn declared_fields_come_from_the_header_line() {
+        let text = "GCF profile=generic key=id\n## users [0]{@id,\"a,\\\"b\",c}\n";
+        assert_eq!(
+            declared_fields(text),
+            Some(vec!["id".into(), "a,\"b".into(), "c".into()])
+        );
+        assert_eq!(declared_fields("GCF profile=generic\nx=1\n"), None);
+    }
+
+    #[test]
+    fn an_empty_full_payload_keeps_its_fields() {
+        let set = r#"{"name":"users","key":"id","fields":["id","name"],"rows":[]}"#;
+        let text = generic_encode_full(set, "t").unwrap();
+        let back: serde_json::Value =
+            serde_json::from_str(&generic_decode_full(&text).unwrap()).unwrap();
+        assert_eq!(back["set"]["fields"], serde_json::json!(["id", "name"]));
+        assert_eq!(back["set"]["name"], "users");
+    }
 }

@@ -44,8 +44,8 @@
 //! | [`needs_quote`], [`quote_string`], [`format_key`] | string | bool / text |
 //! | [`format_scalar`], [`canonical_cell`] | scalar JSON (, delimiter) | text |
 //!
-//! Stateful objects: [`GraphSession`], [`GraphStream`] (output buffered
-//! here, taken by JS in batches), [`GenericDeltaSession`].
+//! Stateful objects: [`GraphSession`], [`GraphStream`] and [`GenericStream`]
+//! (output buffered here, taken by JS in batches), [`GenericDeltaSession`].
 //!
 //! ```
 //! let gcf = gcf_js_engine::graph_encode(
@@ -60,6 +60,7 @@
 #![deny(missing_docs)]
 
 mod deltas;
+mod generic_stream;
 mod scalar;
 mod shape;
 mod stream;
@@ -71,6 +72,7 @@ pub use deltas::{
     graph_verify_delta, GenericDeltaSession, GraphSession,
 };
 pub use gcf_bind::Failure;
+pub use generic_stream::GenericStream;
 pub use scalar::{canonical_cell, format_key, format_scalar, needs_quote, quote_string};
 pub use stream::GraphStream;
 
@@ -177,7 +179,7 @@ mod tests {
 
     #[test]
     fn the_stream_hands_over_what_it_wrote_once() {
-        let mut s = GraphStream::new("t", 0, 0, false).unwrap();
+        let mut s = GraphStream::new("t", 0, 0, false, "", false).unwrap();
         s.write_symbol("a.B", "function", 1.0, "p", 0).unwrap();
         let head = s.take().unwrap();
         assert!(head.starts_with("GCF profile=graph"), "{head}");
@@ -185,6 +187,16 @@ mod tests {
         let rest = s.finish().unwrap();
         assert!(!rest.is_empty());
         assert!(s.write_symbol("c", "function", 1.0, "p", 0).is_err());
+    }
+
+    #[test]
+    fn the_stream_header_takes_pack_root_and_session() {
+        let mut s = GraphStream::new("t", 5, 0, false, "sha256:ab", true).unwrap();
+        assert_eq!(
+            s.take().unwrap(),
+            "GCF profile=graph tool=t budget=5 pack_root=sha256:ab session=true\n"
+        );
+        assert!(GraphStream::new("t", 0, 0, false, "a b", false).is_err());
     }
 
     #[test]

@@ -38,19 +38,29 @@ pub fn format_key(s: &str) -> Result<String> {
 pub fn format_scalar(json: &str, delimiter: u32) -> Result<String> {
     let value = gcf_bind::value::from_slice(json.as_bytes())?;
     let mut out = Vec::new();
-    if let (generic::Value::String(s), Some(d)) = (&value, char::from_u32(delimiter)) {
+    write_cell(&mut out, &value, delimiter, &mut NumberBuffer::new())?;
+    Ok(text(out))
+}
+
+/// Writes `value` as [`format_scalar`] does.
+pub(crate) fn write_cell(
+    out: &mut Vec<u8>,
+    value: &generic::Value,
+    delimiter: u32,
+    numbers: &mut NumberBuffer,
+) -> Result<()> {
+    if let (generic::Value::String(s), Some(d)) = (value, char::from_u32(delimiter)) {
         if delimiter != 0 && s.contains(d) && !generic::needs_quote(s) {
-            write_quoted(&mut out, s)?;
-            return Ok(text(out));
+            write_quoted(out, s)?;
+            return Ok(());
         }
     }
-    let written = generic::write_scalar(&mut out, &value, &mut NumberBuffer::new())?;
-    if !written {
+    if !generic::write_scalar(out, value, numbers)? {
         return Err(Failure::invalid_input(
             "formatScalar takes a scalar (null, boolean, number or string)",
         ));
     }
-    Ok(text(out))
+    Ok(())
 }
 
 /// The pack-root form of one cell (given as JSON, §10a.3).

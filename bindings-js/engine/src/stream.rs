@@ -29,8 +29,24 @@ pub struct GraphStream {
 }
 
 impl GraphStream {
-    /// Writes the header. `labeled` picks the `label:count` trailer.
-    pub fn new(tool: &str, token_budget: u64, tokens_used: u64, labeled: bool) -> Result<Self> {
+    /// Writes the header. `labeled` picks the `label:count` trailer;
+    /// `pack_root` (when not empty) and `session` add 2.5.2's `pack_root=`
+    /// and `session=true` header fields, after the core's.
+    pub fn new(
+        tool: &str,
+        token_budget: u64,
+        tokens_used: u64,
+        labeled: bool,
+        pack_root: &str,
+        session: bool,
+    ) -> Result<Self> {
+        if !pack_root.is_empty() && !pack_root.bytes().all(|b| b.is_ascii_graphic()) {
+            return Err(gcf_core::Error::new(
+                gcf_core::ErrorKind::InvalidInput,
+                "pack_root must be printable ASCII without spaces",
+            )
+            .into());
+        }
         let pending = Pending::default();
         let options = StreamOptions {
             tool,
@@ -43,7 +59,24 @@ impl GraphStream {
             },
             index_names: true,
         };
-        let writer = StreamWriter::new(pending.clone(), options)?;
+        let mut writer = StreamWriter::new(pending.clone(), options)?;
+        if !pack_root.is_empty() || session {
+            // The core's writer has no such fields: its header line, the
+            // only output so far, is extended before anything follows it.
+            writer.flush()?;
+            let mut head = pending.0.borrow_mut();
+            if head.last() == Some(&b'\n') {
+                head.pop();
+            }
+            if !pack_root.is_empty() {
+                head.extend_from_slice(b" pack_root=");
+                head.extend_from_slice(pack_root.as_bytes());
+            }
+            if session {
+                head.extend_from_slice(b" session=true");
+            }
+            head.push(b'\n');
+        }
         Ok(GraphStream {
             writer: Some(writer),
             pending,
