@@ -60,6 +60,18 @@ pub fn generic_decode_bytes(bytes: Uint8Array) -> napi::Result<String> {
     js(engine::generic_decode_bytes(&bytes))
 }
 
+/// See [`gcf_js_engine::graph_encode_compact`].
+#[napi(js_name = "graphEncodeCompact")]
+pub fn graph_encode_compact(text: String) -> napi::Result<String> {
+    js(engine::graph_encode_compact(&text))
+}
+
+/// See [`gcf_js_engine::graph_decode_compact`].
+#[napi(js_name = "graphDecodeCompact")]
+pub fn graph_decode_compact(text: String) -> napi::Result<String> {
+    js(engine::graph_decode_compact(&text))
+}
+
 /// See [`gcf_js_engine::graph_encode_delta`].
 #[napi(js_name = "graphEncodeDelta")]
 pub fn graph_encode_delta(json: String) -> napi::Result<String> {
