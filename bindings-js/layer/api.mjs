@@ -20,7 +20,7 @@ import * as scalars from './scalars.mjs';
 import * as stream from './stream.mjs';
 
 // Internals for this repository's benches and tests (not on the API object).
-export { GcfError, parseJSONOrdered, toJSON, fromTagged };
+export { GcfError, parseJSONOrdered, toJSON, fromTagged, toCompact, fromCompact };
 
 const KIND_ABBREV = {
   function: 'fn',

@@ -83,45 +83,64 @@ export function install(E, gcf) {
   }
   // A cell as 2.5.2's formatScalar sees it: anything but null, a boolean or
   // a number by its String() form (a bigint too, so it is a quoted string
-  // there and here), undefined as null.
+  // there and here), undefined as null. A non-finite number is refused
+  // here, at its own call, as the engine would refuse it.
   function cell(v) {
     if (v === undefined || v === null) return null;
     const t = typeof v;
-    return t === 'number' || t === 'boolean' || t === 'string' ? v : String(v);
+    if (t === 'number') {
+      if (!Number.isFinite(v)) throw new GcfError('out_of_range', `${v} is not a finite number`, null, null, 'data');
+      return v;
+    }
+    return t === 'boolean' || t === 'string' ? v : String(v);
   }
   const cellsJSON = (values) => valueJSON(Array.from(values, cell), 'number');
   const names = (fields) => JSON.stringify(Array.from(fields, String));
+
+  // Rows wait here and cross ROWS at a time (one engine call and one JSON
+  // text per batch instead of per row); every other call sends them first,
+  // so the wire keeps the call order.
+  const ROWS = 256;
 
   /** 2.5.2's GenericStreamEncoder; output reaches `writer` in batches. */
   class GenericStreamEncoder {
     constructor(writer) {
       this._w = writer;
       this._native = new E.NativeGenericStream();
+      this._rows = [];
     }
     beginArray(name, fields) {
+      this._send();
       this._after(call(() => this._native.beginArray(String(name), names(fields))));
     }
     beginKeyedMap(name, keyLabel, valueFields) {
+      this._send();
       this._after(call(() => this._native.beginKeyedMap(String(name), String(keyLabel), names(valueFields))));
     }
     writeRow(values) {
-      this._after(call(() => this._native.writeRow(cellsJSON(values))));
+      this._rows.push(Array.from(values, cell));
+      if (this._rows.length >= ROWS) this._send();
     }
     endArray() {
+      this._send();
       this._native.endArray();
     }
     writeKV(key, value) {
+      this._send();
       this._after(call(() => this._native.writeKV(String(key), valueJSON(cell(value), 'number'))));
     }
     writeSection(name) {
+      this._send();
       this._after(call(() => this._native.writeSection(String(name))));
     }
     writeInlineArray(name, values) {
+      this._send();
       this._after(call(() => this._native.writeInlineArray(String(name), cellsJSON(values))));
     }
     close() {
       let rest;
       try {
+        this._send();
         rest = this._native.close();
       } catch (e) {
         // 2.5.2 has written every line before close throws.
@@ -130,6 +149,29 @@ export function install(E, gcf) {
         rethrow(e);
       }
       if (rest) this._w.write(rest);
+    }
+    _send() {
+      if (this._rows.length === 0) return;
+      const rows = this._rows;
+      this._rows = [];
+      let n;
+      try {
+        n = this._native.writeRows(valueJSON(rows, 'number'));
+      } catch (_) {
+        // The engine wrote nothing of the batch: row by row, the rows it
+        // takes are written as their own calls would have written them, and
+        // the first refusal is thrown (from this call, not the row's).
+        let first = null;
+        for (const r of rows) {
+          try {
+            n = this._native.writeRow(valueJSON(r, 'number'));
+          } catch (e) {
+            if (first === null) first = e;
+          }
+        }
+        if (first !== null) rethrow(first);
+      }
+      this._after(n);
     }
     _after(n) {
       if (n >= BATCH) {

@@ -347,6 +347,12 @@ impl NativeGenericStream {
         js(self.0.write_row(&values))
     }
 
+    /// See [`gcf_js_engine::GenericStream::write_rows`].
+    #[napi(js_name = "writeRows")]
+    pub fn write_rows(&mut self, rows: String) -> napi::Result<u32> {
+        js(self.0.write_rows(&rows))
+    }
+
     /// See [`gcf_js_engine::GenericStream::end_array`].
     #[napi(js_name = "endArray")]
     pub fn end_array(&mut self) -> u32 {

@@ -130,3 +130,17 @@ test('decodeGenericFull of an empty table keeps the declared fields, as 2.5.2 do
     assert.deepStrictEqual(Object.keys(ours.set), Object.keys(theirs.set));
   }
 });
+
+test('a non-finite cell is refused at its writeRow; a row the engine refuses fails the call that sends its batch', () => {
+  let out = '';
+  const enc = new gcf.GenericStreamEncoder({ write: (s) => (out += s) });
+  enc.beginArray('t', ['a']);
+  assert.throws(() => enc.writeRow([NaN]), (e) => e.category === 'out_of_range');
+  enc.writeRow([1]);
+  // A lone surrogate is not text the core can write.
+  enc.writeRow(['\ud800']);
+  enc.writeRow([3]);
+  assert.throws(() => enc.close(), (e) => typeof e.category === 'string');
+  // The other rows were written, as separate calls would have.
+  assert.strictEqual(out, 'GCF profile=generic\n## t [?]{a}\n1\n3\n');
+});

@@ -154,13 +154,43 @@ impl GenericStream {
     /// One row (`values`: a JSON array of scalars); dropped when no table
     /// is open, as in 2.5.2.
     pub fn write_row(&mut self, values: &str) -> Result<u32> {
-        if let Some(n) = self.open {
+        if self.open.is_some() {
             let values = cells(values)?;
-            self.write_cells(&values, b'|')?;
+            self.put_row(&values)?;
+        }
+        Ok(self.buffered())
+    }
+
+    /// Several rows at once (`rows`: a JSON array of rows), as that many
+    /// [`write_row`](Self::write_row) calls: one crossing instead of one per
+    /// row. All or nothing: when any row is refused, nothing of the batch
+    /// is written (the caller can then send the rows one by one to learn
+    /// which).
+    pub fn write_rows(&mut self, rows: &str) -> Result<u32> {
+        if self.open.is_some() {
+            let (start, open) = (self.out.len(), self.open);
+            let written = cells(rows).and_then(|rows| {
+                rows.iter().try_for_each(|row| match row {
+                    Value::Array(values) => self.put_row(values),
+                    _ => Err(Failure::invalid_input("expected an array of rows")),
+                })
+            });
+            if let Err(e) = written {
+                self.out.truncate(start);
+                self.open = open;
+                return Err(e);
+            }
+        }
+        Ok(self.buffered())
+    }
+
+    fn put_row(&mut self, values: &[Value]) -> Result<()> {
+        if let Some(n) = self.open {
+            self.write_cells(values, b'|')?;
             self.out.push(b'\n');
             self.open = Some(n + 1);
         }
-        Ok(self.buffered())
+        Ok(())
     }
 
     /// Closes the open table.
@@ -261,6 +291,19 @@ mod tests {
             "GCF profile=generic\ntotal=2\n## employees [?]{id,name}\n1|\"Alice|B\"\n2|-\n\
              ## m [?:]{k,v}\na|true\n## meta\ntags[2]: x,\"1\"\n##! summary counts=2,1\n"
         );
+    }
+
+    #[test]
+    fn a_batch_of_rows_is_that_many_rows() {
+        let (mut one, mut batch) = (GenericStream::new(), GenericStream::new());
+        for s in [&mut one, &mut batch] {
+            s.begin_array("t", r#"["a","b"]"#).unwrap();
+        }
+        one.write_row(r#"[1,"x"]"#).unwrap();
+        one.write_row(r#"[2,null]"#).unwrap();
+        batch.write_rows(r#"[[1,"x"],[2,null]]"#).unwrap();
+        assert!(batch.write_rows(r#"[[3,"y"],[[4]],[5,"z"]]"#).is_err());
+        assert_eq!(batch.close().unwrap(), one.close().unwrap());
     }
 
     #[test]
