@@ -7,7 +7,9 @@
 //! ```
 //!
 //! Operations: `graph-encode`, `graph-decode` (of the encoded file),
-//! `generic-encode`, `generic-decode` (of the encoded file).
+//! `graph-encode-compact` (the file in the compact form),
+//! `graph-decode-compact` (of the encoded JSON file), `generic-encode`,
+//! `generic-decode` (of the encoded file).
 
 use std::process::ExitCode;
 
@@ -31,6 +33,17 @@ fn main() -> ExitCode {
             "graph-encode" => {
                 for _ in 0..times {
                     total += gcf_js_engine::graph_encode(&json)?.len();
+                }
+            }
+            "graph-encode-compact" => {
+                for _ in 0..times {
+                    total += gcf_js_engine::graph_encode_compact(&json)?.len();
+                }
+            }
+            "graph-decode-compact" => {
+                let text = gcf_js_engine::graph_encode(&json)?;
+                for _ in 0..times {
+                    total += gcf_js_engine::graph_decode_compact(&text)?.len();
                 }
             }
             "graph-decode" => {
