@@ -12,7 +12,13 @@
 const SEP = '\0';
 const NO = Symbol('no');
 
-const text = (x) => (typeof x === 'string' ? x : x == null ? '' : NO);
+// A lone surrogate would reach the engine as U+FFFD; the JSON route
+// refuses it, so such a string goes that way. (Node 18 has no
+// isWellFormed: any surrogate sends the payload to JSON there.)
+export const wellFormed = String.prototype.isWellFormed
+  ? (s) => s.isWellFormed()
+  : (s) => !/[\ud800-\udfff]/.test(s);
+const text = (x) => (typeof x === 'string' ? (wellFormed(x) ? x : NO) : x == null ? '' : NO);
 const count = (x) => (x == null ? 0 : Number.isSafeInteger(x) && x >= 0 ? x : NO);
 // JSON.stringify writes a non-finite number as null, which reads as 0.
 const score = (x) => (typeof x === 'number' ? (Number.isFinite(x) ? x : 0) : x == null ? 0 : NO);

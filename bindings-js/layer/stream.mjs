@@ -11,6 +11,7 @@
 
 import { rethrow, GcfError } from './errors.mjs';
 import { valueJSON } from './convert.mjs';
+import { wellFormed } from './compact.mjs';
 
 const BATCH = 64 * 1024;
 
@@ -97,10 +98,38 @@ export function install(E, gcf) {
   const cellsJSON = (values) => valueJSON(Array.from(values, cell), 'number');
   const names = (fields) => JSON.stringify(Array.from(fields, String));
 
-  // Rows wait here and cross ROWS at a time (one engine call and one JSON
-  // text per batch instead of per row); every other call sends them first,
+  // Rows wait here and cross ROWS at a time (one engine call and one text
+  // per batch instead of per row); every other call sends them first,
   // so the wire keeps the call order.
-  const ROWS = 256;
+  const ROWS = 1024;
+
+  // The compact row form (an optional engine capability, see
+  // gcf-js-engine's GenericStream::write_rows_compact): the row as text,
+  // or null when a cell must go as JSON (a string holding NUL or a lone
+  // surrogate).
+  const compactRows = typeof E.NativeGenericStream.prototype.writeRowsCompact === 'function';
+  function compactRow(values) {
+    let row = 'r\0';
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i];
+      if (v === undefined || v === null) {
+        row += 'z\0';
+        continue;
+      }
+      const t = typeof v;
+      if (t === 'number') {
+        if (!Number.isFinite(v)) throw new GcfError('out_of_range', `${v} is not a finite number`, null, null, 'data');
+        row += (Number.isSafeInteger(v) ? 'i' : 'f') + v + '\0';
+      } else if (t === 'boolean') {
+        row += v ? 't\0' : 'u\0';
+      } else {
+        const s = t === 'string' ? v : String(v);
+        if (s.indexOf('\0') !== -1 || !wellFormed(s)) return null;
+        row += 's' + s + '\0';
+      }
+    }
+    return row;
+  }
 
   /** 2.5.2's GenericStreamEncoder; output reaches `writer` in batches. */
   class GenericStreamEncoder {
@@ -108,6 +137,8 @@ export function install(E, gcf) {
       this._w = writer;
       this._native = new E.NativeGenericStream();
       this._rows = [];
+      this._compact = '';
+      this._pending = 0;
     }
     beginArray(name, fields) {
       this._send();
@@ -118,8 +149,15 @@ export function install(E, gcf) {
       this._after(call(() => this._native.beginKeyedMap(String(name), String(keyLabel), names(valueFields))));
     }
     writeRow(values) {
+      const row = compactRows ? compactRow(values) : null;
+      if (row !== null) {
+        this._compact += row;
+        if (++this._pending >= ROWS) this._send();
+        return;
+      }
+      if (compactRows) this._send();
       this._rows.push(Array.from(values, cell));
-      if (this._rows.length >= ROWS) this._send();
+      if (compactRows || this._rows.length >= ROWS) this._send();
     }
     endArray() {
       this._send();
@@ -151,6 +189,13 @@ export function install(E, gcf) {
       if (rest) this._w.write(rest);
     }
     _send() {
+      if (this._pending > 0) {
+        const rows = this._compact;
+        this._compact = '';
+        this._pending = 0;
+        // All or nothing; a malformed batch cannot come from compactRow.
+        this._after(call(() => this._native.writeRowsCompact(rows)));
+      }
       if (this._rows.length === 0) return;
       const rows = this._rows;
       this._rows = [];

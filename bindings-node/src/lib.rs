@@ -353,6 +353,12 @@ impl NativeGenericStream {
         js(self.0.write_rows(&rows))
     }
 
+    /// See [`gcf_js_engine::GenericStream::write_rows_compact`].
+    #[napi(js_name = "writeRowsCompact")]
+    pub fn write_rows_compact(&mut self, rows: String) -> napi::Result<u32> {
+        js(self.0.write_rows_compact(&rows))
+    }
+
     /// See [`gcf_js_engine::GenericStream::end_array`].
     #[napi(js_name = "endArray")]
     pub fn end_array(&mut self) -> u32 {

@@ -33,6 +33,8 @@ const ODD = [
   { tool: 't', symbols: [sym({ qualifiedName: 5 })], edges: [] },
   { tool: 't', symbols: [sym({ qualifiedName: 'a\u0000b' })], edges: [] },
   { tool: 'x\u0000', symbols: [], edges: [] },
+  { tool: 't', symbols: [sym({ qualifiedName: 'a\ud800' })], edges: [] },
+  { tool: 't', symbols: [sym({ qualifiedName: 'a\ud83d\ude00' })], edges: [] },
   { tool: 't', symbols: [sym({ score: NaN })], edges: [] },
   { tool: 't', symbols: [sym({ score: '0.5' })], edges: [] },
   { tool: 't', symbols: [sym({ distance: 1.5 })], edges: [] },

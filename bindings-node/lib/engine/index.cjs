@@ -34,12 +34,14 @@
 //       next(setJson) -> "F"|"D" + wire
 //     new NativeGenericStream(): beginArray(name, fieldsJson),
 //       beginKeyedMap(name, keyLabel, valueFieldsJson), writeRow(cellsJson),
+//       writeRows(rowsJson) (all or nothing),
 //       endArray(), writeKV(key, cellJson), writeSection(name),
 //       writeInlineArray(name, cellsJson) (each -> bytes buffered), take(),
 //       close() -> the rest
 //   optional (used when present): graphEncodeCompact(text) -> GCF or "",
 //     graphDecodeCompact(text) -> "\0" + fields, or JSON (see
-//     bindings-js/layer/compact.mjs)
+//     bindings-js/layer/compact.mjs), NativeGenericStream.prototype
+//     .writeRowsCompact(text) (NUL-separated tagged cells, all or nothing)
 //
 // Inputs are JSON in the 2.5.2 package's shapes; results are GCF text or
 // JSON (generic values tagged: objects [k, v, ...], arrays {"a": [...]},
