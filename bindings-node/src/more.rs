@@ -232,7 +232,7 @@ impl NativeGenericDeltaSession {
 pub fn generic_decode_full(text: String) -> napi::Result<String> {
     let doc = generic::Decoder::new()
         .allow_identity_fields(true)
-        .decode_document(&text)
+        .decode_with_header(&text)
         .map_err(core_fail)?;
     let header = |name: &str| {
         doc.header

@@ -2,17 +2,10 @@
 //! scalar grammar (spec §2) so they cannot drift from what the encoders
 //! write.
 
-use gcf_core::generic::{self, needs_quote, write_key};
-use gcf_core::number::NumberBuffer;
-use gcf_core::text::write_quoted;
+use gcf_core::generic::{self, needs_quote};
 use napi_derive::napi;
 
 use crate::{core_fail, fail};
-
-fn text(out: Vec<u8>) -> String {
-    // The core writes UTF-8 only.
-    String::from_utf8(out).unwrap_or_default()
-}
 
 /// Whether a string must be quoted (§2.4).
 #[napi(js_name = "needsQuote")]
@@ -22,18 +15,14 @@ pub fn needs_quote_js(s: String) -> bool {
 
 /// The quoted form of a string, always quoted.
 #[napi(js_name = "quoteString")]
-pub fn quote_string(s: String) -> napi::Result<String> {
-    let mut out = Vec::with_capacity(s.len() + 2);
-    write_quoted(&mut out, &s).map_err(core_fail)?;
-    Ok(text(out))
+pub fn quote_string(s: String) -> String {
+    generic::quote(&s)
 }
 
 /// A key, bare when it can be (§2a.1), else quoted.
 #[napi(js_name = "formatKey")]
-pub fn format_key(s: String) -> napi::Result<String> {
-    let mut out = Vec::with_capacity(s.len() + 2);
-    write_key(&mut out, &s).map_err(core_fail)?;
-    Ok(text(out))
+pub fn format_key(s: String) -> String {
+    generic::format_key(&s)
 }
 
 /// A scalar (given as JSON) as a cell; a string holding `delimiter` (a
@@ -41,21 +30,18 @@ pub fn format_key(s: String) -> napi::Result<String> {
 #[napi(js_name = "formatScalar")]
 pub fn format_scalar(json: String, delimiter: u32) -> napi::Result<String> {
     let value = gcf_bind::value::from_slice(json.as_bytes()).map_err(fail)?;
-    let mut out = Vec::new();
     if let (generic::Value::String(s), Some(d)) = (&value, char::from_u32(delimiter)) {
         if delimiter != 0 && s.contains(d) && !needs_quote(s) {
-            write_quoted(&mut out, s).map_err(core_fail)?;
-            return Ok(text(out));
+            return Ok(generic::quote(s));
         }
     }
-    let written =
-        generic::write_scalar(&mut out, &value, &mut NumberBuffer::new()).map_err(core_fail)?;
-    if !written {
-        return Err(fail(gcf_bind::Failure::invalid_input(
-            "formatScalar takes a scalar (null, boolean, number or string)",
-        )));
-    }
-    Ok(text(out))
+    generic::format_scalar(&value)
+        .map_err(core_fail)?
+        .ok_or_else(|| {
+            fail(gcf_bind::Failure::invalid_input(
+                "formatScalar takes a scalar (null, boolean, number or string)",
+            ))
+        })
 }
 
 /// The pack-root form of one cell (given as JSON, §10a.3).

@@ -14,7 +14,7 @@ use super::token::is_token;
 use super::types::{Edge, Location, Payload, Reference, Symbol};
 use crate::error::{Error, ErrorKind};
 use crate::header::{parse_count, parse_decimal, parse_distance, read_header, Header, Profile};
-use crate::input::{validate_utf8, Line, Lines};
+use crate::input::{validate_utf8, SourceLine, SourceLines};
 use crate::limits::Limits;
 
 /// Decodes a graph payload into owned data with default [`Limits`].
@@ -169,7 +169,7 @@ impl Decoder {
         input: &'a str,
         known: Option<&HashMap<u64, Symbol>>,
     ) -> Result<(Payload<T>, Vec<u64>), Error> {
-        let mut lines = Lines::new(input, &self.limits)?;
+        let mut lines = SourceLines::new(input, &self.limits)?;
         let (header_line, header) = read_header(&mut lines)?;
         if header.profile != Profile::Graph {
             return Err(header_line.error_at(
@@ -413,7 +413,7 @@ pub(crate) enum Label {
 #[derive(Default)]
 pub(crate) struct LabelPool<'a> {
     kinds: [Option<Arc<str>>; 16],
-    lists: [Labels<'a>; 4],
+    lists: [SharedLabels<'a>; 4],
 }
 
 /// One field's interned labels. A payload has a handful of distinct
@@ -425,7 +425,7 @@ pub(crate) struct LabelPool<'a> {
 /// list entry was last found there: usually one compare per lookup.
 #[cfg(target_has_atomic = "ptr")]
 #[derive(Default)]
-pub(crate) struct Labels<'a> {
+pub(crate) struct SharedLabels<'a> {
     recent: Vec<(&'a str, Arc<str>)>,
     /// 1 + the index in `recent` last found for labels of this hash (0: none).
     slots: [u8; 16],
@@ -433,7 +433,7 @@ pub(crate) struct Labels<'a> {
 }
 
 #[cfg(target_has_atomic = "ptr")]
-impl<'a> Labels<'a> {
+impl<'a> SharedLabels<'a> {
     /// Labels kept in the scanned list.
     const RECENT: usize = 16;
 
@@ -514,7 +514,7 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
         self.payload.edges.reserve(edges);
     }
 
-    fn new(line: &Line<'a>, header: &Header<'a>, limits: &'l Limits) -> Result<Self, Error> {
+    fn new(line: &SourceLine<'a>, header: &Header<'a>, limits: &'l Limits) -> Result<Self, Error> {
         let flag = |key: &str| -> Result<bool, Error> {
             match header.get(key) {
                 None | Some("false") => Ok(false),
@@ -552,7 +552,7 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
         })
     }
 
-    fn line(&mut self, line: Line<'a>) -> Result<(), Error> {
+    fn line(&mut self, line: SourceLine<'a>) -> Result<(), Error> {
         let text = line.text;
         if line.is_blank() {
             return Ok(());
@@ -625,7 +625,7 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
         Ok(())
     }
 
-    fn section_header(&mut self, line: &Line<'a>, rest: &'a str) -> Result<(), Error> {
+    fn section_header(&mut self, line: &SourceLine<'a>, rest: &'a str) -> Result<(), Error> {
         self.close_section()?;
         let (name, bracket) = match rest.find(' ') {
             Some(i) => (&rest[..i], Some(&rest[i + 1..])),
@@ -709,7 +709,7 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
         Ok(())
     }
 
-    fn node_line(&mut self, line: &Line<'a>, distance: u32) -> Result<(), Error> {
+    fn node_line(&mut self, line: &SourceLine<'a>, distance: u32) -> Result<(), Error> {
         let (id, rest) = parse_id_prefix(line, line.text, ErrorKind::InvalidNodeLine)?;
         if rest.starts_with("  #") {
             // `@7  # previously transmitted`: a bare session reference (spec §9).
@@ -791,7 +791,7 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
     /// same effect as [`State::line`] on each, without splitting the line
     /// first. Returns at the first line it declines, or one that would be an
     /// error (a duplicate id, a limit), for the general path to handle.
-    fn fast_nodes(&mut self, lines: &mut Lines<'a>, distance: u32) {
+    fn fast_nodes(&mut self, lines: &mut SourceLines<'a>, distance: u32) {
         let max_line_len = self.limits.max_line_len;
         loop {
             let rest = lines.remaining();
@@ -840,7 +840,7 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
     /// symbol, and the batch's edges are then appended in one
     /// `extend`, which writes them into the vector's room without a
     /// capacity check per edge.
-    fn fast_edges(&mut self, lines: &mut Lines<'a>) {
+    fn fast_edges(&mut self, lines: &mut SourceLines<'a>) {
         /// Lines parsed ahead of the loads their edges make.
         const BATCH: usize = 16;
         /// Lookups ahead of the edge being built whose strings are loaded
@@ -947,7 +947,7 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
         }
     }
 
-    fn check_len(&self, line: &Line<'a>) -> Result<(), Error> {
+    fn check_len(&self, line: &SourceLine<'a>) -> Result<(), Error> {
         let n = self.payload.symbols.len() + self.payload.references.len();
         if n > self.limits.max_container_len
             || self.payload.edges.len() > self.limits.max_container_len
@@ -964,7 +964,7 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
         Ok(())
     }
 
-    fn symbol_name(&self, line: &Line<'a>, id: u64, at: usize) -> Result<T, Error> {
+    fn symbol_name(&self, line: &SourceLine<'a>, id: u64, at: usize) -> Result<T, Error> {
         match self.ids.get(id) {
             Some(Slot::Symbol(i)) => Ok(self.endpoint(i)),
             Some(Slot::Reference) => Err(line.error_at(
@@ -982,7 +982,7 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
         }
     }
 
-    fn edge_line(&mut self, line: &Line<'a>) -> Result<(), Error> {
+    fn edge_line(&mut self, line: &SourceLine<'a>) -> Result<(), Error> {
         let edge = parse_edge_line(line)?;
         let source = self.symbol_name(line, edge.source, edge.source_at)?;
         let target = self.symbol_name(line, edge.target, 1)?;
@@ -995,7 +995,7 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
         self.check_len(line)
     }
 
-    fn loc_line(&mut self, line: &Line<'a>) -> Result<(), Error> {
+    fn loc_line(&mut self, line: &SourceLine<'a>) -> Result<(), Error> {
         let (id, rest) = parse_id_prefix(line, line.text, ErrorKind::InvalidNodeLine)?;
         let bad = |msg: &str| {
             line.error_at(
@@ -1053,7 +1053,7 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
         Ok(())
     }
 
-    fn trailer(&mut self, line: &Line<'a>, rest: &'a str) -> Result<(), Error> {
+    fn trailer(&mut self, line: &SourceLine<'a>, rest: &'a str) -> Result<(), Error> {
         self.close_section()?;
         self.section = Section::None;
         let mut trailer = Trailer {
@@ -1090,7 +1090,7 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
         Ok(())
     }
 
-    fn finish(mut self, header_line: &Line<'a>) -> Result<Payload<T>, Error> {
+    fn finish(mut self, header_line: &SourceLine<'a>) -> Result<Payload<T>, Error> {
         self.close_section()?;
         let symbols = (self.payload.symbols.len() + self.payload.references.len()) as u64;
         let edges = self.payload.edges.len() as u64;
@@ -1207,7 +1207,7 @@ fn prefetch_name<'a, T: Text<'a>>(names: &[Option<&'a str>], symbols: &[Symbol<T
 }
 
 #[cold]
-fn duplicate_id(line: &Line<'_>, id: u64) -> Error {
+fn duplicate_id(line: &SourceLine<'_>, id: u64) -> Error {
     line.error_at(
         ErrorKind::InvalidSymbolId,
         1,
@@ -1226,7 +1226,7 @@ pub(crate) fn expand_kind_cow(abbrev: &str) -> Cow<'_, str> {
 
 /// Parses `@<digits>` at the start of `text`, returning the id and the rest.
 pub(crate) fn parse_id_prefix<'a>(
-    line: &Line<'_>,
+    line: &SourceLine<'_>,
     text: &'a str,
     missing: ErrorKind,
 ) -> Result<(u64, &'a str), Error> {
@@ -1278,7 +1278,7 @@ pub(crate) fn split_fields<const N: usize>(rest: &str) -> Option<[&str; N]> {
 }
 
 /// Parses a score with the grammar `[-]DIGITS.2DIGIT` (spec §4).
-pub(crate) fn parse_score(line: &Line<'_>, text: &str) -> Result<f64, Error> {
+pub(crate) fn parse_score(line: &SourceLine<'_>, text: &str) -> Result<f64, Error> {
     let b = text.as_bytes();
     let digits = if b.first() == Some(&b'-') { &b[1..] } else { b };
     let n = digits.len();
@@ -1310,7 +1310,7 @@ pub(crate) struct EdgeLine<'a> {
 }
 
 /// Parses `@target<@source type [status]`.
-pub(crate) fn parse_edge_line<'a>(line: &Line<'a>) -> Result<EdgeLine<'a>, Error> {
+pub(crate) fn parse_edge_line<'a>(line: &SourceLine<'a>) -> Result<EdgeLine<'a>, Error> {
     let text = line.text;
     let Some(lt) = text.find('<') else {
         return Err(line.error_at(
@@ -1379,7 +1379,7 @@ mod tests {
                     @1 fn b 0.40 x\n## edges [1]\n@0<@1 calls\n";
         let p = decode(text).unwrap();
         assert_eq!((p.symbols.len(), p.edges.len()), (2, 1));
-        let mut state_input = Lines::new(text, &Limits::default()).unwrap();
+        let mut state_input = SourceLines::new(text, &Limits::default()).unwrap();
         let line = state_input.next().unwrap().unwrap();
         let header = crate::header::parse_header(&line).unwrap();
         let limits = Limits::default();
@@ -1718,15 +1718,15 @@ mod tests {
     #[test]
     fn labels_past_the_scanned_list_are_interned_in_the_map() {
         let names: Vec<String> = (0..40).map(|i| alloc::format!("label{i}")).collect();
-        let mut pool = Labels::default();
+        let mut pool = SharedLabels::default();
         let first: Vec<Arc<str>> = names.iter().map(|n| pool.get(n)).collect();
         for (name, shared) in names.iter().zip(&first) {
             let again = pool.get(name);
             assert_eq!(&*again, name.as_str());
             assert!(Arc::ptr_eq(&again, shared));
         }
-        assert_eq!(pool.recent.len(), Labels::RECENT);
-        assert_eq!(pool.more.len(), 40 - Labels::RECENT);
+        assert_eq!(pool.recent.len(), SharedLabels::RECENT);
+        assert_eq!(pool.more.len(), 40 - SharedLabels::RECENT);
     }
 
     #[test]

@@ -12,12 +12,13 @@ use alloc::vec::Vec;
 use super::kind::abbreviate_kind;
 use core::mem::MaybeUninit;
 
-use super::line::{self, IdTexts, Lines, Token, MAX_DIGITS, MAX_SCORE, TOKEN_WIDTH};
+use super::line::{self, IdTexts, OutputLines, Token, MAX_DIGITS, MAX_SCORE, TOKEN_WIDTH};
 use super::name_index::{NameIndex, Tables};
 use super::token::{check_token, NameHasher};
 use super::types::{Edge, Payload, Symbol};
 use crate::digits::ByteSlots;
 use crate::error::{Error, ErrorKind};
+use crate::header::check_header_value;
 use crate::limits::Limits;
 use crate::number::NumberBuffer;
 use crate::sink::Sink;
@@ -167,7 +168,7 @@ impl Encoder {
         let ids = Ids::Sequential;
         let result = prepare(payload, &order, &tokens, &ids, &self.limits, scratch);
         let bytes = result.and_then(|prepared| {
-            let mut lines = Lines::owned(prepared.len_hint);
+            let mut lines = OutputLines::owned(prepared.len_hint);
             let written = write_prepared(
                 payload, &order, &tokens, &ids, &prepared, &mut lines, scratch,
             );
@@ -185,7 +186,7 @@ impl Encoder {
         // either the whole of a `&str` from the payload (names, kinds,
         // provenances, edge types, statuses, tool, pack root, file paths) or
         // ASCII the encoder produced (syntax, digits, abbreviations, escapes;
-        // `write_escaped` splits strings only at ASCII bytes). `Lines` only
+        // `write_escaped` splits strings only at ASCII bytes). `OutputLines` only
         // ever commits the end of a complete write, so no character is cut,
         // and the padding a fixed-width copy leaves past a line's end is
         // overwritten or truncated away. Concatenated UTF-8 is UTF-8.
@@ -616,17 +617,6 @@ pub(crate) fn check_count(what: &str, n: usize, limits: &Limits) -> Result<(), E
     Ok(())
 }
 
-/// Checks a header value: printable non-whitespace ASCII (spec §4 `header-value`).
-pub(crate) fn check_header_value(what: &str, value: &str) -> Result<(), Error> {
-    if value.bytes().all(|b| (0x21..=0x7e).contains(&b)) {
-        return Ok(());
-    }
-    Err(Error::new(
-        ErrorKind::InvalidInput,
-        alloc::format!("header field {what}=`{value}` must be printable ASCII without spaces"),
-    ))
-}
-
 /// The group header name for a distance.
 #[inline]
 pub(crate) fn write_group_header<K: Sink + ?Sized>(
@@ -784,12 +774,12 @@ struct KnownEdge {
 ///
 /// A payload has a handful of edge types, but an owned payload (parsed from
 /// JSON, handed over by a binding) holds a separate copy of the type's text
-/// for every edge. Labels are therefore found by their *text*: types and
+/// for every edge. EdgeLabels are therefore found by their *text*: types and
 /// statuses of up to 16 bytes become an exact [`ShortKey`] (a few word loads,
 /// no comparison loop, no hashing of the whole string), looked up in a small
 /// memo; each distinct label is checked once. Longer texts, and labels the
-/// memo has no room for, go through [`Labels::find_slow`].
-struct Labels<'a> {
+/// memo has no room for, go through [`EdgeLabels::find_slow`].
+struct EdgeLabels<'a> {
     entries: Vec<LabelEntry<'a>>,
     /// Labels by the [`ShortKey`]s of their type and written status.
     by_key: TextMemo,
@@ -815,11 +805,11 @@ struct LabelEntry<'a> {
     address: LabelAddress,
 }
 
-impl<'a> Labels<'a> {
+impl<'a> EdgeLabels<'a> {
     /// Labels filling `entries` (empty; a buffer to reuse).
-    fn with_entries(mut entries: Vec<LabelEntry<'a>>) -> Labels<'a> {
+    fn with_entries(mut entries: Vec<LabelEntry<'a>>) -> EdgeLabels<'a> {
         entries.reserve(8);
-        Labels {
+        EdgeLabels {
             entries,
             by_key: TextMemo::default(),
             by_address: TextMemo::default(),
@@ -840,7 +830,7 @@ const COPIES_LIMIT: u32 = 8;
 /// linearly before a hash map takes over.
 const LINEAR_LIMIT: usize = 32;
 
-impl<'a> Labels<'a> {
+impl<'a> EdgeLabels<'a> {
     /// The label of an edge, checking its tokens the first time they are seen.
     #[inline(always)]
     fn intern(&mut self, edge_type: &'a str, status: &'a str) -> Result<u32, Error> {
@@ -1020,7 +1010,7 @@ fn sort_edges(
     edges: Vec<KnownEdge>,
     per_source: Vec<u32>,
     ids: &Ids<'_>,
-    labels: &Labels<'_>,
+    labels: &EdgeLabels<'_>,
     scratch: &mut Scratch,
 ) -> SortedEdges {
     let (by_type, ranks) =
@@ -1128,7 +1118,7 @@ impl RunEdge {
 
 /// The text after the ids of each label's edge lines, ` type[ status]\n`,
 /// one after the other in one buffer, and where each ends.
-fn label_suffixes(labels: &Labels<'_>, bytes: &mut Vec<u8>, ends: &mut Vec<usize>) {
+fn label_suffixes(labels: &EdgeLabels<'_>, bytes: &mut Vec<u8>, ends: &mut Vec<usize>) {
     let total = labels
         .entries
         .iter()
@@ -1156,9 +1146,9 @@ fn label_suffixes(labels: &Labels<'_>, bytes: &mut Vec<u8>, ends: &mut Vec<usize
 /// formatted once per run of edges from the same source (the sort groups
 /// them), so a line is one id's digits and two fixed-width copies.
 fn write_edge_lines(
-    lines: &mut Lines<'_>,
+    lines: &mut OutputLines<'_>,
     edges: &SortedEdges,
-    labels: &Labels<'_>,
+    labels: &EdgeLabels<'_>,
     ids: &Ids<'_>,
     texts: Option<&IdTexts>,
     scratch: &mut Scratch,
@@ -1181,7 +1171,7 @@ fn write_edge_lines(
 
 /// [`write_edge_lines`] with each label's suffix as a token.
 fn write_edge_tokens(
-    lines: &mut Lines<'_>,
+    lines: &mut OutputLines<'_>,
     edges: &SortedEdges,
     tokens: &[Token<'_>],
     ids: &Ids<'_>,
@@ -1237,7 +1227,7 @@ fn write_edge_tokens(
 /// formatting `<@source` once per run.
 #[inline(always)]
 fn write_runs(
-    lines: &mut Lines<'_>,
+    lines: &mut OutputLines<'_>,
     ends: &[u32],
     targets: &[u64],
     suffixes: &[Token<'_>],
@@ -1316,7 +1306,7 @@ fn write_payload_in<S: AsRef<str>, K: Sink + ?Sized>(
 ) -> Result<(), Error> {
     let prepared = prepare(payload, order, tokens, ids, limits, scratch)?;
     let mut sink = sink;
-    let mut lines = Lines::to_sink(&mut sink);
+    let mut lines = OutputLines::to_sink(&mut sink);
     let written = write_prepared(payload, order, tokens, ids, &prepared, &mut lines, scratch);
     scratch.keep_prepared(prepared);
     written?;
@@ -1329,7 +1319,7 @@ fn write_payload_in<S: AsRef<str>, K: Sink + ?Sized>(
 struct Prepared<'a, S> {
     index: NameIndex<'a, S>,
     edges: SortedEdges,
-    labels: Labels<'a>,
+    labels: EdgeLabels<'a>,
     /// A close upper bound on the output's length for ordinary scores.
     len_hint: usize,
 }
@@ -1364,7 +1354,7 @@ fn prepare<'a, S: AsRef<str>>(
     let mut len_hint = estimate_len(payload, id_digits);
     // Edges whose endpoints are both known, as positions and a label, so
     // that writing them after the sort reads memory sequentially.
-    let mut labels = Labels::with_entries(recycle(cleared(&mut scratch.labels)));
+    let mut labels = EdgeLabels::with_entries(recycle(cleared(&mut scratch.labels)));
     let mut edges = SortedEdges::Sorted(Vec::new());
     if !payload.edges.is_empty() {
         // With sequential ids the edges are counted per source while they
@@ -1406,7 +1396,7 @@ fn prepare<'a, S: AsRef<str>>(
 fn resolve_edges<'a, S: AsRef<str>>(
     index: &NameIndex<'a, S>,
     edges: &'a [Edge<S>],
-    labels: &mut Labels<'a>,
+    labels: &mut EdgeLabels<'a>,
     per_source: &mut [u32],
     mut known: Vec<KnownEdge>,
 ) -> Result<Vec<KnownEdge>, Error> {
@@ -1736,7 +1726,7 @@ fn identity(text: &str) -> &str {
 /// the name of the one `AHEAD` ahead (whose symbol is loaded by then), so
 /// the misses overlap. Each line is assembled in place (see [`line`]).
 fn write_symbol_lines<S: AsRef<str>>(
-    lines: &mut Lines<'_>,
+    lines: &mut OutputLines<'_>,
     symbols: &[Symbol<S>],
     order: &[u32],
     tokens: &SymbolTokens<'_>,
@@ -1758,7 +1748,7 @@ fn write_symbol_lines<S: AsRef<str>>(
 
 #[inline(always)]
 fn write_symbol_lines_with<S: AsRef<str>>(
-    lines: &mut Lines<'_>,
+    lines: &mut OutputLines<'_>,
     symbols: &[Symbol<S>],
     order: &[u32],
     tokens: &SymbolTokens<'_>,
@@ -1841,7 +1831,7 @@ fn write_prepared<S: AsRef<str>>(
     tokens: &SymbolTokens<'_>,
     ids: &Ids<'_>,
     prepared: &Prepared<'_, S>,
-    lines: &mut Lines<'_>,
+    lines: &mut OutputLines<'_>,
     scratch: &mut Scratch,
 ) -> Result<(), Error> {
     let symbols = &payload.symbols;
