@@ -179,7 +179,7 @@ fn dispatch(f: &Fixture) -> Outcome {
     let graph_input = || is_graph_input(f.input);
     match f.operation.as_ref() {
         "encode" | "roundtrip" if graph_input() => graph_encode(f),
-        "decode" => match gcf_core::header::detect_profile(&text(f.input)) {
+        "decode" => match gcf_core::detect_profile(&text(f.input)) {
             Ok(Profile::Graph) => graph_decode(f),
             _ => generic_decode(f),
         },

@@ -103,9 +103,9 @@ impl GenericStreamOptions {
     }
 
     /// The core writer's options.
-    pub fn to_core(&self) -> gcf_core::generic::StreamOptions {
+    pub fn to_core(&self) -> gcf_core::generic::StreamOptions<'_> {
         let mut o = gcf_core::generic::StreamOptions::new();
-        if let Some(tool) = self.tool.as_deref().filter(|t| !t.is_empty()) {
+        if let Some(tool) = self.tool.as_deref() {
             o = o.tool(tool);
         }
         if let Some(bytes) = self.buffer_capacity {
@@ -179,6 +179,6 @@ mod tests {
         }
         let g = GenericStreamOptions::from_slice(br#"{"tool": "t", "bufferCapacity": 0}"#).unwrap();
         let core = g.to_core();
-        assert_eq!((core.tool.as_deref(), core.buffer_capacity), (Some("t"), 0));
+        assert_eq!((core.tool, core.buffer_capacity), ("t", 0));
     }
 }

@@ -23,7 +23,9 @@ use std::cell::Cell;
 use std::fmt;
 
 use gcf_core::generic::{Key, Map, Value};
-use gcf_core::number::{out_of_range_message, parse_number, NumberError, ParsedNumber};
+use gcf_core::{
+    int64_out_of_range_message as out_of_range_message, parse_number, NumberError, ParsedNumber,
+};
 use gcf_core::{ErrorKind, Limits};
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde::ser::{SerializeMap, SerializeSeq};

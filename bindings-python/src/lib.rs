@@ -11,7 +11,7 @@ use std::borrow::Cow;
 
 use gcf_core::generic;
 use gcf_core::graph;
-use gcf_core::Document;
+use gcf_core::AnyPayload;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 
@@ -127,11 +127,11 @@ fn decode_generic<'py>(
         })
         .py_err(py, Raise::Decode)?;
     match doc {
-        Document::Generic(v) => value::to_py(py, &v),
-        Document::Graph(p) => graph_dict(py, &p).map(Bound::into_any),
-        Document::GraphDelta(d) => graph_delta_dict(py, &d).map(Bound::into_any),
-        Document::GenericDelta(d) => generic_py::delta_dict(py, &d).map(Bound::into_any),
-        Document::Unchanged {
+        AnyPayload::Generic(v) => value::to_py(py, &v),
+        AnyPayload::Graph(p) => graph_dict(py, &p).map(Bound::into_any),
+        AnyPayload::GraphDelta(d) => graph_delta_dict(py, &d).map(Bound::into_any),
+        AnyPayload::GenericDelta(d) => generic_py::delta_dict(py, &d).map(Bound::into_any),
+        AnyPayload::Unchanged {
             pack_root, count, ..
         } => {
             let d = PyDict::new(py);

@@ -322,7 +322,7 @@ impl GenericStream {
 
     fn field(&mut self, py: Python<'_>, key: &str, v: &Bound<'_, PyAny>) -> PyResult<()> {
         let v = value::from_py(v)?;
-        self.call(py, |w| w.field(key, &v))
+        self.call(py, |w| w.field_value(key, &v))
     }
 
     fn begin_section(&mut self, py: Python<'_>, name: &str) -> PyResult<()> {

@@ -3,8 +3,8 @@
 //! here; the format lives in `gcf_core::generic`.
 
 use gcf_bind::generic::{keyed_set_from_slice, tool_of};
+use gcf_core::detect_profile;
 use gcf_core::generic::{self, KeyedSet, Map, Outcome, StreamOptions, StreamWriter, Value};
-use gcf_core::header::detect_profile;
 use gcf_core::Profile;
 
 use crate::failure::{Failure, Result};
@@ -70,7 +70,7 @@ fn write_rows(
     first: Option<Map>,
     declared: &[String],
     name: &str,
-    options: StreamOptions,
+    options: StreamOptions<'_>,
     out: &mut Output,
 ) -> std::result::Result<(), RowFailure> {
     // Errors before the first row concern the flags, not a line.
@@ -123,7 +123,7 @@ pub fn encode(
 /// `gcf decode-generic`: GCF -> JSON.
 pub fn decode(input: &Source, pretty: bool, out: &mut Output) -> Result<()> {
     let bytes = input.read_all()?;
-    let text = gcf_core::input::validate_utf8(&bytes)?;
+    let text = gcf_core::validate_utf8(&bytes)?;
     if detect_profile(text)? == Profile::Graph {
         return Err(crate::graph::wrong_profile("graph", "gcf decode"));
     }

@@ -3,7 +3,7 @@
 
 use gcf_core::graph;
 
-use gcf_core::header::detect_profile;
+use gcf_core::detect_profile;
 use gcf_core::Profile;
 
 use crate::failure::{Failure, Result};
@@ -19,7 +19,7 @@ pub fn encode(input: &Source, out: &mut Output) -> Result<()> {
 /// `gcf decode`: GCF -> pretty payload JSON.
 pub fn decode(input: &Source, out: &mut Output) -> Result<()> {
     let bytes = input.read_all()?;
-    let text = gcf_core::input::validate_utf8(&bytes)?;
+    let text = gcf_core::validate_utf8(&bytes)?;
     if detect_profile(text)? == Profile::Generic {
         return Err(wrong_profile("generic", "gcf decode-generic"));
     }

@@ -1,7 +1,7 @@
 //! `gcf validate` and `gcf stats`: look at a payload without converting it.
 
 use gcf_core::generic::Value;
-use gcf_core::{graph, Document};
+use gcf_core::{graph, AnyPayload};
 
 use crate::args;
 use crate::failure::Result;
@@ -11,12 +11,12 @@ use crate::io::{Output, Source};
 pub fn validate(input: &Source, out: &mut Output) -> Result<()> {
     let bytes = input.read_all()?;
     let summary = match gcf_core::decode_any_bytes(&bytes)? {
-        Document::Unchanged {
+        AnyPayload::Unchanged {
             profile, pack_root, ..
         } => {
             format!("{} unchanged, pack_root={pack_root}", profile.name())
         }
-        Document::Graph(p) => {
+        AnyPayload::Graph(p) => {
             let mut summary = format!(
                 "graph payload, {} symbols, {} edges",
                 p.symbols.len(),
@@ -27,19 +27,19 @@ pub fn validate(input: &Source, out: &mut Output) -> Result<()> {
             }
             summary
         }
-        Document::GraphDelta(d) => format!(
+        AnyPayload::GraphDelta(d) => format!(
             "graph delta, {} removed, {} added, {} edges removed, {} edges added",
             d.removed.len(),
             d.added.len(),
             d.removed_edges.len(),
             d.added_edges.len()
         ),
-        Document::Generic(value) => match &value {
+        AnyPayload::Generic(value) => match &value {
             Value::Object(m) => format!("generic payload, object with {} keys", m.len()),
             Value::Array(a) => format!("generic payload, array of {} items", a.len()),
             _ => "generic payload, scalar".to_owned(),
         },
-        Document::GenericDelta(d) => format!(
+        AnyPayload::GenericDelta(d) => format!(
             "generic delta, {} added, {} changed, {} removed",
             d.added.len(),
             d.changed.len(),

@@ -3,7 +3,7 @@
 use alloc::vec::Vec;
 
 use crate::error::{Error, ErrorKind};
-use crate::input::Line;
+use crate::input::SourceLine;
 
 /// The two encoding profiles.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -58,19 +58,7 @@ fn is_bare_key(s: &str) -> bool {
         && b.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_')
 }
 
-/// Parses a header line (spec §3, §16.5 header errors).
-///
-/// ```
-/// use gcf_core::header::{parse_header_line, Profile};
-/// let h = parse_header_line("GCF profile=graph tool=t symbols=2").unwrap();
-/// assert_eq!(h.profile, Profile::Graph);
-/// assert_eq!(h.get("symbols"), Some("2"));
-/// ```
-pub fn parse_header_line(text: &str) -> Result<Header<'_>, Error> {
-    parse_header(&Line { number: 1, text })
-}
-
-pub(crate) fn parse_header<'a>(line: &Line<'a>) -> Result<Header<'a>, Error> {
+pub(crate) fn parse_header<'a>(line: &SourceLine<'a>) -> Result<Header<'a>, Error> {
     let text = line.text;
     let rest = match text.strip_prefix("GCF") {
         Some(rest) if rest.is_empty() || rest.starts_with(' ') => rest,
@@ -152,8 +140,8 @@ pub(crate) fn parse_header<'a>(line: &Line<'a>) -> Result<Header<'a>, Error> {
 
 /// Reads the first line of a payload as its header; empty input has none.
 pub(crate) fn read_header<'a>(
-    lines: &mut crate::input::Lines<'a>,
-) -> Result<(Line<'a>, Header<'a>), Error> {
+    lines: &mut crate::input::SourceLines<'a>,
+) -> Result<(SourceLine<'a>, Header<'a>), Error> {
     let line = match lines.next() {
         Some(line) => line?,
         None => {
@@ -169,17 +157,32 @@ pub(crate) fn read_header<'a>(
     Ok((line, header))
 }
 
+/// Checks a value a writer is about to put in a header: non-empty printable
+/// ASCII without spaces (spec §4 `header-value`), so the header reads back as
+/// the same pairs. Every writer of both profiles checks through this one.
+pub(crate) fn check_header_value(key: &str, value: &str) -> Result<(), Error> {
+    if value.is_empty() || !value.bytes().all(|b| (0x21..=0x7e).contains(&b)) {
+        return Err(Error::new(
+            ErrorKind::InvalidInput,
+            alloc::format!(
+                "header field `{key}` must be non-empty printable ASCII without spaces, got {value:?}"
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Reads the profile of a payload from its first line, without decoding it.
 ///
 /// ```
-/// use gcf_core::header::{detect_profile, Profile};
+/// use gcf_core::{detect_profile, Profile};
 /// assert_eq!(detect_profile("GCF profile=generic\n=1\n").unwrap(), Profile::Generic);
 /// assert!(detect_profile("{}").is_err());
 /// ```
 pub fn detect_profile(input: &str) -> Result<Profile, Error> {
     let first = input.split('\n').next().unwrap_or("");
     let first = first.strip_suffix('\r').unwrap_or(first);
-    parse_header(&Line {
+    parse_header(&SourceLine {
         number: 1,
         text: first,
     })
@@ -188,7 +191,7 @@ pub fn detect_profile(input: &str) -> Result<Profile, Error> {
 
 /// Parses a header count (`symbols=`, `edges=`, `count=`): a decimal without leading zeros.
 pub(crate) fn parse_count(
-    line: &Line<'_>,
+    line: &SourceLine<'_>,
     header: &Header<'_>,
     key: &str,
 ) -> Result<Option<u64>, Error> {
@@ -238,6 +241,10 @@ pub(crate) fn parse_decimal(s: &str) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn parse_header_line(text: &str) -> Result<Header<'_>, Error> {
+        parse_header(&SourceLine { number: 1, text })
+    }
 
     fn kind(s: &str) -> ErrorKind {
         parse_header_line(s).unwrap_err().kind()

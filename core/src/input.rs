@@ -44,14 +44,14 @@ pub fn validate_utf8(bytes: &[u8]) -> Result<&str, Error> {
 
 /// One physical line of input.
 #[derive(Debug, Clone, Copy)]
-pub struct Line<'a> {
+pub struct SourceLine<'a> {
     /// 1-based line number.
     pub number: usize,
     /// The line without its terminator (and without a trailing `\r`).
     pub text: &'a str,
 }
 
-impl<'a> Line<'a> {
+impl<'a> SourceLine<'a> {
     /// Counts leading spaces; a tab among them is an error.
     pub fn indentation(&self) -> Result<usize, Error> {
         let bytes = self.text.as_bytes();
@@ -75,7 +75,7 @@ impl<'a> Line<'a> {
 
     /// Whether the line is empty or only spaces. A tab makes it not blank:
     /// it is leading whitespace with a tab in it, which spec §4.1 and §16.5
-    /// reject as tab indentation, so [`Line::indentation`] reports it.
+    /// reject as tab indentation, so [`SourceLine::indentation`] reports it.
     pub fn is_blank(&self) -> bool {
         self.text.bytes().all(|b| b == b' ')
     }
@@ -105,15 +105,15 @@ impl<'a> Line<'a> {
 }
 
 /// Iterates over the lines of a payload, enforcing the line-length limit.
-pub struct Lines<'a> {
+pub struct SourceLines<'a> {
     rest: &'a str,
     number: usize,
     max_line_len: usize,
 }
 
-impl<'a> Lines<'a> {
+impl<'a> SourceLines<'a> {
     /// Lines of `input`, after checking its size against `limits`.
-    pub fn new(input: &'a str, limits: &Limits) -> Result<Lines<'a>, Error> {
+    pub fn new(input: &'a str, limits: &Limits) -> Result<SourceLines<'a>, Error> {
         if input.len() > limits.max_input_len {
             return Err(Error::new(
                 ErrorKind::LimitExceeded,
@@ -124,26 +124,21 @@ impl<'a> Lines<'a> {
                 ),
             ));
         }
-        Ok(Lines {
+        Ok(SourceLines {
             rest: input,
             number: 0,
             max_line_len: limits.max_line_len,
         })
     }
 
-    /// The line number of the last line returned.
-    pub fn line_number(&self) -> usize {
-        self.number
-    }
-
     /// The input not yet returned as lines, for a decoder that parses a
-    /// line in place (finding its end itself) instead of calling [`Lines::next`].
+    /// line in place (finding its end itself) instead of calling [`SourceLines::next`].
     #[inline]
     pub(crate) fn remaining(&self) -> &'a str {
         self.rest
     }
 
-    /// Steps over one line that the caller parsed from [`Lines::remaining`]:
+    /// Steps over one line that the caller parsed from [`SourceLines::remaining`]:
     /// `len` bytes, its terminator included, ending on a char boundary. The
     /// caller has checked the line against the line-length limit.
     #[inline]
@@ -155,7 +150,7 @@ impl<'a> Lines<'a> {
     /// The next line, or `None` at the end of input. A final line terminator
     /// does not produce an empty last line.
     #[allow(clippy::should_implement_trait)]
-    pub fn next(&mut self) -> Option<Result<Line<'a>, Error>> {
+    pub fn next(&mut self) -> Option<Result<SourceLine<'a>, Error>> {
         if self.rest.is_empty() {
             return None;
         }
@@ -180,7 +175,7 @@ impl<'a> Lines<'a> {
                 ),
             )));
         }
-        Some(Ok(Line {
+        Some(Ok(SourceLine {
             number: self.number,
             text,
         }))
@@ -193,7 +188,7 @@ mod tests {
     use alloc::vec::Vec;
 
     fn lines(s: &str) -> Vec<(usize, &str)> {
-        let mut l = Lines::new(s, &Limits::default()).unwrap();
+        let mut l = SourceLines::new(s, &Limits::default()).unwrap();
         let mut out = Vec::new();
         while let Some(line) = l.next() {
             let line = line.unwrap();
@@ -218,7 +213,7 @@ mod tests {
             max_line_len: 3,
             ..Limits::default()
         };
-        let mut l = Lines::new("abc\nabcd\n", &limits).unwrap();
+        let mut l = SourceLines::new("abc\nabcd\n", &limits).unwrap();
         assert!(l.next().unwrap().is_ok());
         let e = l.next().unwrap().unwrap_err();
         assert_eq!((e.kind(), e.line()), (ErrorKind::LimitExceeded, Some(2)));
@@ -226,7 +221,7 @@ mod tests {
             max_input_len: 2,
             ..Limits::default()
         };
-        assert!(Lines::new("abc", &limits).is_err());
+        assert!(SourceLines::new("abc", &limits).is_err());
     }
 
     #[test]
@@ -243,38 +238,38 @@ mod tests {
 
     #[test]
     fn indentation_and_comments() {
-        let l = Line {
+        let l = SourceLine {
             number: 1,
             text: "    x",
         };
         assert_eq!(l.indentation().unwrap(), 4);
-        let l = Line {
+        let l = SourceLine {
             number: 2,
             text: "  \tx",
         };
         assert_eq!(l.indentation().unwrap_err().column(), Some(3));
-        assert!(Line {
+        assert!(SourceLine {
             number: 1,
             text: "  # note"
         }
         .is_comment());
-        assert!(!Line {
+        assert!(!SourceLine {
             number: 1,
             text: "## section"
         }
         .is_comment());
-        assert!(!Line {
+        assert!(!SourceLine {
             number: 1,
             text: "#tag=1"
         }
         .is_comment());
         // A tab makes a line tab indentation, not blank (issue 21).
-        assert!(!Line {
+        assert!(!SourceLine {
             number: 1,
             text: " \t"
         }
         .is_blank());
-        assert!(Line {
+        assert!(SourceLine {
             number: 1,
             text: "   "
         }

@@ -55,14 +55,14 @@
 //!
 //! | where | what | why it is sound | test |
 //! |---|---|---|---|
-//! | `graph/encode.rs`, `Encoder::encode` | `String::from_utf8_unchecked` on the output | the output is whole `&str`s from the payload and ASCII the encoder wrote, and the buffer commits only ends of complete writes; debug builds validate every output | `graph::encode::tests::output_with_multibyte_text_everywhere_is_valid_utf8` |
-//! | `graph/decode_fast.rs`, `field_str` (and its two callers in `graph/decode.rs`) | `str::get_unchecked` for fields the fast parsers found | fields start after an ASCII space and end at an ASCII byte, never inside a UTF-8 sequence; debug assertions | `graph::decode_fast::tests::field_ranges_are_char_boundaries` |
+//! | `graph/encode/mod.rs`, `Encoder::encode` | `String::from_utf8_unchecked` on the output | the output is whole `&str`s from the payload and ASCII the encoder wrote, and the buffer commits only ends of complete writes; debug builds validate every output | `graph::encode::tests::output_with_multibyte_text_everywhere_is_valid_utf8` |
+//! | `graph/decode_fast.rs`, `field_str` (and its two callers in `graph/decode/state.rs`) | `str::get_unchecked` for fields the fast parsers found | fields start after an ASCII space and end at an ASCII byte, never inside a UTF-8 sequence; debug assertions | `graph::decode_fast::tests::field_ranges_are_char_boundaries` |
 //! | `graph/decode_fast.rs`, `field_stops16` | SSE2 compares on register values | SSE2 is in the x86-64 baseline; no memory access | `graph::decode_fast::tests::field_stops16_*`, `field_end_*` |
 //! | `graph/token.rs`, `pair_non_printable`; `generic/row.rs`, `pair_classified`; `graph/stream.rs`, `Printable`; `digits.rs`, `eight_digits_pair` | SSE2 compares and arithmetic on register values | as above; each has a portable version that is its test oracle | `graph::token::tests`, `generic::row::tests`, `graph::stream::tests::printable_names_copy_and_check_in_one_pass`, `digits::tests` |
-//! | `generic/row.rs`, `Line::store_*`, `put_str`, `put_i64`, `put_f64`, `copy_plainly_bare` | raw-pointer stores into the output buffer's free tail | the tail is exclusively borrowed; each piece's room is checked against its length before its stores; every store has a `debug_assert!` of its bounds | `generic::row::tests` (rows against the general writer at every buffer size) |
+//! | `generic/row.rs`, `RowTail::store_*`, `put_str`, `put_i64`, `put_f64`, `copy_plainly_bare` | raw-pointer stores into the output buffer's free tail | the tail is exclusively borrowed; each piece's room is checked against its length before its stores; every store has a `debug_assert!` of its bounds | `generic::row::tests` (rows against the general writer at every buffer size) |
 //! | `generic/row.rs`, `put_f64` | `f64::to_int_unchecked::<u32>` of a float's thousandths | only after `magnitude < 100_000.0` (false for NaN), so the value is below 10^8 + 1 | `generic::row::tests::floats_match_format_f64` |
 //! | `digits.rs`, `ByteSlots for [MaybeUninit<u8>]::put_bytes` | `&[u8]` viewed as `&[MaybeUninit<u8>]` to copy into uninitialised memory | same layout; the source is only read | `digits::tests`, `graph::line::tests::writers_fill_uninitialised_windows_like_initialised_ones` |
-//! | `graph/line.rs`, `Lines::advance`; `graph/encode.rs`, `graph/stream.rs` callers | `Vec::set_len` over the line just assembled in spare capacity | every caller stores its pieces from 0, each where the one before ended, with bounds-checked stores | `graph::line::tests::lines_grow_or_flush_and_keep_every_byte`, `graph::stream::tests::fast_lines_match_the_general_writer` |
+//! | `graph/line.rs`, `OutputLines::advance`; `graph/encode/` (`mod.rs`, `edges.rs`), `graph/stream.rs` callers | `Vec::set_len` over the line just assembled in spare capacity | every caller stores its pieces from 0, each where the one before ended, with bounds-checked stores | `graph::line::tests::lines_grow_or_flush_and_keep_every_byte`, `graph::stream::tests::fast_lines_match_the_general_writer` |
 //! | `hint.rs` | a prefetch hint (no memory access; not compiled under Miri) | a hint cannot fault | `hint::tests` |
 //! | `generic/key.rs`, `Key::same_text` | `transmute_copy` of a `Key` (a `CompactString`) to `[usize; 3]` | `compact_str` is pinned to exactly 0.10.0, whose representation is three fully initialised words, inline text zero-filled; compared as integers | `generic::key::tests::compact_str_layout_is_what_same_text_assumes` (fails loudly on a layout change), `same_text_agrees_with_text_equality` |
 #![no_std]
@@ -73,15 +73,15 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+mod any_payload;
 mod buffer;
 mod digits;
-mod document;
 mod error;
-pub mod header;
+mod header;
 mod hint;
-pub mod input;
+mod input;
 mod limits;
-pub mod number;
+mod number;
 #[cfg(feature = "op-counts")]
 #[doc(hidden)]
 pub mod ops;
@@ -89,16 +89,20 @@ pub mod ops;
 mod ops;
 mod protocol;
 mod sink;
-pub mod text;
+mod text;
 mod words;
 
 pub mod generic;
 pub mod graph;
 
-pub use document::{decode_any, decode_any_bytes, payload_kind, Document, PayloadKind};
+pub use any_payload::{decode_any, decode_any_bytes, payload_kind, AnyPayload, PayloadKind};
 pub use error::{Error, ErrorClass, ErrorKind, Result};
-pub use header::Profile;
+pub use header::{detect_profile, Profile};
+pub use input::validate_utf8;
 pub use limits::Limits;
+pub use number::{
+    out_of_range_message as int64_out_of_range_message, parse_number, NumberError, ParsedNumber,
+};
 pub use protocol::{estimate_tokens, Outcome};
 #[cfg(feature = "std")]
 pub use sink::IoSink;

@@ -46,16 +46,6 @@ impl NumberBuffer {
     ///
     /// Non-finite values are outside the JSON data model and are rejected with
     /// [`ErrorKind::OutOfRange`].
-    ///
-    /// ```
-    /// use gcf_core::number::NumberBuffer;
-    /// let mut b = NumberBuffer::new();
-    /// assert_eq!(b.format_f64(0.5).unwrap(), "0.5");
-    /// assert_eq!(b.format_f64(75.0).unwrap(), "75");
-    /// assert_eq!(b.format_f64(5e18).unwrap(), "5e+18");
-    /// assert_eq!(b.format_f64(4e-7).unwrap(), "4e-7");
-    /// assert_eq!(b.format_f64(-0.0).unwrap(), "0");
-    /// ```
     pub fn format_f64(&mut self, value: f64) -> Result<&str, Error> {
         let bytes = self.format_f64_bytes(value)?;
         // Only ASCII digits, '-', '.', 'e' and '+' were written.
@@ -102,14 +92,6 @@ impl NumberBuffer {
     /// Formats a graph score with exactly two decimals, rounding the exact
     /// binary value half-to-even (spec §5): `0.125` gives `0.12`, `0.625`
     /// gives `0.62`, like C's `%.2f`.
-    ///
-    /// ```
-    /// use gcf_core::number::NumberBuffer;
-    /// let mut b = NumberBuffer::new();
-    /// assert_eq!(b.format_score(0.125).unwrap(), "0.12");
-    /// assert_eq!(b.format_score(0.9).unwrap(), "0.90");
-    /// assert_eq!(b.format_score(12.0).unwrap(), "12.00");
-    /// ```
     pub fn format_score(&mut self, value: f64) -> Result<&str, Error> {
         if !value.is_finite() {
             return Err(Error::new(
@@ -475,7 +457,7 @@ pub enum NumberError {
 /// (ASCII digits only, spec §2.3).
 ///
 /// ```
-/// use gcf_core::number::{parse_number, ParsedNumber, NumberError};
+/// use gcf_core::{parse_number, ParsedNumber, NumberError};
 /// assert_eq!(parse_number("-12"), Ok(ParsedNumber::Int(-12)));
 /// assert_eq!(parse_number("1.5e3"), Ok(ParsedNumber::Float(1500.0)));
 /// assert_eq!(parse_number("01"), Err(NumberError::NotANumber));
@@ -715,6 +697,19 @@ mod tests {
             check((SHORT_DECIMAL_UPPER * 1000.0 - (next() % 1_000_000) as f64) / 1000.0);
         }
         assert!(taken > 1_000_000, "fast path taken {taken} times");
+    }
+
+    #[test]
+    fn formatted_examples() {
+        let mut b = NumberBuffer::new();
+        assert_eq!(b.format_f64(0.5).unwrap(), "0.5");
+        assert_eq!(b.format_f64(75.0).unwrap(), "75");
+        assert_eq!(b.format_f64(5e18).unwrap(), "5e+18");
+        assert_eq!(b.format_f64(4e-7).unwrap(), "4e-7");
+        assert_eq!(b.format_f64(-0.0).unwrap(), "0");
+        assert_eq!(b.format_score(0.125).unwrap(), "0.12");
+        assert_eq!(b.format_score(0.9).unwrap(), "0.90");
+        assert_eq!(b.format_score(12.0).unwrap(), "12.00");
     }
 
     #[test]

@@ -41,6 +41,40 @@ pub fn estimate_tokens(text: &str) -> u64 {
     (text.len() as u64).div_ceil(4)
 }
 
+/// The header-only answer (spec §10.3, §10a.4) of either profile: the
+/// consumer's snapshot, identified by `root`, is still current. `count_key`
+/// is `symbols` (graph) or `count` (generic).
+pub(crate) fn unchanged_answer(
+    profile: &str,
+    tool: &str,
+    root: &str,
+    count_key: &str,
+    count: usize,
+) -> Result<String, crate::Error> {
+    let mut text = String::from("GCF profile=");
+    text.push_str(profile);
+    if !tool.is_empty() {
+        crate::header::check_header_value("tool", tool)?;
+        text.push_str(" tool=");
+        text.push_str(tool);
+    }
+    text.push_str(" unchanged=true pack_root=");
+    text.push_str(root);
+    text.push(' ');
+    text.push_str(count_key);
+    text.push('=');
+    text.push_str(itoa::Buffer::new().format(count));
+    text.push('\n');
+    Ok(text)
+}
+
+/// The size guard of both profiles (spec §10.1, §10a.2): a delta is sent only
+/// when it is under 60% of the full payload in bytes. Integers avoid the
+/// rounding of `0.6 * full`.
+pub(crate) fn delta_pays_off(delta_len: usize, full_len: usize) -> bool {
+    (delta_len as u128) * 10 < (full_len as u128) * 6
+}
+
 /// `sha256:` and the digest in lowercase hex: the text of every root (spec §10.2 step 8).
 pub(crate) fn format_root(digest: &[u8]) -> String {
     const HEX: &[u8; 16] = b"0123456789abcdef";

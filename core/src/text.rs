@@ -69,12 +69,6 @@ pub fn write_escaped<S: Sink + ?Sized>(sink: &mut S, s: &str) -> Result<(), Erro
     Ok(())
 }
 
-/// Whether any byte of `s` would be escaped by [`write_escaped`].
-#[inline]
-pub fn needs_escape(s: &str) -> bool {
-    s.bytes().any(|b| ESCAPE[b as usize] != 0)
-}
-
 /// Parses the quoted string that starts at byte `start` of `line` (which must
 /// be a `"`), returning its value and the byte index just past the closing
 /// quote. Errors carry the column of the offending character relative to
@@ -266,8 +260,6 @@ mod tests {
         assert_eq!(quoted("\n\r\t\u{8}\u{c}"), r#""\n\r\t\b\f""#);
         assert_eq!(quoted("\u{0}\u{1f}"), r#""\u0000\u001f""#);
         assert_eq!(quoted("é/😀\u{7f}"), "\"é/😀\u{7f}\"");
-        assert!(needs_escape("a\tb"));
-        assert!(!needs_escape("a b|c"));
     }
 
     #[test]

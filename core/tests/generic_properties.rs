@@ -226,7 +226,7 @@ fn stream_case(seed: u64) -> Result<(), String> {
     if named && rng.chance(30) {
         let k = (0..).map(|i| format!("f{i}")).find(|k| !taken(k)).unwrap();
         let v = scalar(&mut rng);
-        w.field(&k, &v).map_err(|e| e.to_string())?;
+        w.field_value(&k, &v).map_err(|e| e.to_string())?;
         expected.insert(k, v);
     }
     // Sometimes the tables sit in a section: indented rows and headers.

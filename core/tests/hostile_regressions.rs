@@ -700,7 +700,7 @@ fn graph_diff_refuses_multisets_and_respond_sends_full() {
 /// members count toward the limit in the writer too.
 #[test]
 fn generic_stream_writer_counts_object_members() {
-    use generic::{StreamOptions, StreamWriter, Value};
+    use generic::{Cell, StreamOptions, StreamWriter, Value};
     let limits = Limits {
         max_container_len: 2,
         ..Limits::default()
@@ -708,17 +708,17 @@ fn generic_stream_writer_counts_object_members() {
     let mut w = StreamWriter::new(String::new(), StreamOptions::new())
         .unwrap()
         .limits(limits);
-    w.field("a", &Value::Null).unwrap();
+    w.field("a", Cell::Null).unwrap();
     w.begin_section("s").unwrap();
-    w.field("x", &Value::Int(1)).unwrap();
+    w.field("x", Cell::Int(1)).unwrap();
     w.inline_array("y", &[Value::Int(1)]).unwrap();
     assert_eq!(
-        w.field("z", &Value::Null).unwrap_err().kind(),
+        w.field("z", Cell::Null).unwrap_err().kind(),
         ErrorKind::LimitExceeded
     );
     w.end_section().unwrap();
     assert_eq!(
-        w.field("b", &Value::Null).unwrap_err().kind(),
+        w.field("b", Cell::Null).unwrap_err().kind(),
         ErrorKind::LimitExceeded
     );
     assert_eq!(

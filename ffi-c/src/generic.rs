@@ -387,7 +387,7 @@ pub unsafe extern "C" fn gcf_generic_stream_field(
                     ))
                 }
             };
-            stream.with_writer(|w| w.field(key, &value))
+            stream.with_writer(|w| w.field_value(key, &value))
         })
     }
 }

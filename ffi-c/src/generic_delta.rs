@@ -124,7 +124,7 @@ pub unsafe extern "C" fn gcf_generic_apply_delta(
         boundary(err, || {
             reset_out(out)?;
             let base = keyed_set_arg(bytes_arg(base, base_len, "base")?, "base")?;
-            let text = gcf_core::input::validate_utf8(bytes_arg(delta, delta_len, "delta")?)?;
+            let text = gcf_core::validate_utf8(bytes_arg(delta, delta_len, "delta")?)?;
             let result = generic::apply_delta(&base, text)?;
             put(out, json_out(&gcf_bind::generic::KeyedSetJson(&result))?);
             Ok(())
@@ -153,7 +153,7 @@ pub unsafe extern "C" fn gcf_generic_decode_delta(
     unsafe {
         boundary(err, || {
             reset_out(out)?;
-            let text = gcf_core::input::validate_utf8(bytes_arg(delta, delta_len, "delta")?)?;
+            let text = gcf_core::validate_utf8(bytes_arg(delta, delta_len, "delta")?)?;
             let decoded = generic::decode_delta(text)?;
             put(
                 out,
@@ -219,7 +219,7 @@ pub unsafe extern "C" fn gcf_graph_decode_delta(
     unsafe {
         boundary(err, || {
             reset_out(out)?;
-            let text = gcf_core::input::validate_utf8(bytes_arg(delta, delta_len, "delta")?)?;
+            let text = gcf_core::validate_utf8(bytes_arg(delta, delta_len, "delta")?)?;
             let decoded = gcf_core::graph::decode_delta(text)?;
             put(out, json_out(&gcf_bind::graph::DeltaJson(&decoded))?);
             Ok(())

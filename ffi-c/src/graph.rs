@@ -145,7 +145,7 @@ pub unsafe extern "C" fn gcf_graph_apply_delta(
         boundary(err, || {
             reset_out(out)?;
             let base = snapshot_arg(bytes_arg(base, base_len, "base")?, "base")?;
-            let text = gcf_core::input::validate_utf8(bytes_arg(delta, delta_len, "delta")?)?;
+            let text = gcf_core::validate_utf8(bytes_arg(delta, delta_len, "delta")?)?;
             let result = graph::apply_delta(&base, text)?;
             put(out, json_out(&json::SnapshotJson(&result))?);
             Ok(())

@@ -32,5 +32,5 @@ fuzz_target!(|data: &[u8]| {
     }
     let _ = generic::Decoder::new()
         .allow_identity_fields(true)
-        .decode_document(text);
+        .decode_with_header(text);
 });

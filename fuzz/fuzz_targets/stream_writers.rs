@@ -35,7 +35,7 @@ fn generic_calls(b: &mut Bytes<'_>) {
                      unique: &mut dyn FnMut(&mut Bytes<'_>) -> String|
          -> Vec<String> { (0..b.pick(5)).map(|_| unique(b)).collect() };
         let _ = match b.pick(12) {
-            0 => w.field(&unique(b), &b.value(1)),
+            0 => w.field_value(&unique(b), &b.value(1)),
             1 => {
                 let values: Vec<Value> = (0..b.pick(4)).map(|_| b.value(1)).collect();
                 w.inline_array(&unique(b), &values)

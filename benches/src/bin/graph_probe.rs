@@ -64,6 +64,8 @@ fn main() {
     }
     let oracle = w.oracle_payload();
     let oracle_owned = oracle_from_owned(&owned);
+    // What is profiled must be what the crate writes, byte for byte.
+    assert_eq!(text, gcf_oracle::encode(&oracle_owned), "{n} symbols");
     let decoded = gcf_core::graph::decode(&text).unwrap();
     let ends = endpoints(&decoded);
     let encoder = gcf_core::graph::Encoder::new();

@@ -194,7 +194,7 @@ impl GenericDeltaSession {
 pub fn generic_decode_full(text: &str) -> Result<String> {
     let doc = generic::Decoder::new()
         .allow_identity_fields(true)
-        .decode_document(text)?;
+        .decode_with_header(text)?;
     let header = |name: &str| {
         doc.header
             .iter()

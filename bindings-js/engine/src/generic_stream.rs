@@ -12,9 +12,7 @@
 //! Output collects here; JS takes it in batches.
 
 use gcf_bind::Failure;
-use gcf_core::generic::{self, write_key, Value};
-use gcf_core::number::NumberBuffer;
-use gcf_core::text::write_quoted;
+use gcf_core::generic::{self, ScalarWriter, Value};
 
 use crate::scalar::write_cell;
 use crate::Result;
@@ -31,7 +29,7 @@ pub struct GenericStream {
     open: Option<u64>,
     /// A refused field name, reported by [`close`](Self::close).
     refused: Option<Failure>,
-    numbers: NumberBuffer,
+    scalars: ScalarWriter,
 }
 
 impl Default for GenericStream {
@@ -59,7 +57,7 @@ impl GenericStream {
             counts: Vec::new(),
             open: None,
             refused: None,
-            numbers: NumberBuffer::new(),
+            scalars: ScalarWriter::new(),
         }
     }
 
@@ -89,14 +87,14 @@ impl GenericStream {
     fn table_header(&mut self, name: &str, marker: &[u8], fields: &[String]) -> Result<()> {
         let mut line = Vec::with_capacity(16 + name.len() + 8 * fields.len());
         line.extend_from_slice(b"## ");
-        write_key(&mut line, name)?;
+        self.scalars.key(&mut line, name)?;
         line.extend_from_slice(marker);
         line.push(b'{');
         for (i, f) in fields.iter().enumerate() {
             if i > 0 {
                 line.push(b',');
             }
-            write_key(&mut line, f)?;
+            self.scalars.key(&mut line, f)?;
         }
         line.extend_from_slice(b"}\n");
         // Committed whole, so a refused name leaves nothing behind.
@@ -144,7 +142,7 @@ impl GenericStream {
             if i > 0 {
                 self.out.push(separator);
             }
-            if let Err(e) = write_cell(&mut self.out, v, PIPE, &mut self.numbers) {
+            if let Err(e) = write_cell(&mut self.out, v, PIPE, &mut self.scalars) {
                 self.out.truncate(start);
                 return Err(e);
             }
@@ -236,7 +234,7 @@ impl GenericStream {
                 "s" => {
                     // As `write_cell` writes a string in a row.
                     if generic::needs_quote(text) || text.contains('|') {
-                        write_quoted(&mut self.out, text)?;
+                        self.scalars.quoted(&mut self.out, text)?;
                     } else {
                         self.out.extend_from_slice(text.as_bytes());
                     }
@@ -244,7 +242,7 @@ impl GenericStream {
                 }
                 _ => return Err(bad()),
             };
-            write_cell(&mut self.out, &value, PIPE, &mut self.numbers)?;
+            write_cell(&mut self.out, &value, PIPE, &mut self.scalars)?;
         }
         if !first {
             self.end_compact_row();
@@ -276,7 +274,7 @@ impl GenericStream {
     pub fn write_kv(&mut self, key: &str, value: &str) -> Result<u32> {
         let value = gcf_bind::value::from_slice(value.as_bytes())?;
         let start = self.out.len();
-        write_key(&mut self.out, key)?;
+        self.scalars.key(&mut self.out, key)?;
         self.out.push(b'=');
         if let Err(e) = self.write_cells(core::slice::from_ref(&value), b'|') {
             self.out.truncate(start);
@@ -291,7 +289,7 @@ impl GenericStream {
         self.end_table();
         let start = self.out.len();
         self.out.extend_from_slice(b"## ");
-        if let Err(e) = write_key(&mut self.out, name) {
+        if let Err(e) = self.scalars.key(&mut self.out, name) {
             self.out.truncate(start);
             return Err(e.into());
         }
@@ -303,7 +301,7 @@ impl GenericStream {
     pub fn write_inline_array(&mut self, name: &str, values: &str) -> Result<u32> {
         let values = cells(values)?;
         let start = self.out.len();
-        write_key(&mut self.out, name)?;
+        self.scalars.key(&mut self.out, name)?;
         self.out.push(b'[');
         self.out
             .extend_from_slice(itoa::Buffer::new().format(values.len()).as_bytes());

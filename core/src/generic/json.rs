@@ -4,6 +4,13 @@
 //! its literal, so an integer literal is classified by its lexeme (no `.`, no
 //! exponent) and must fit `int64` (spec §2.3.2); without it, serde_json's own
 //! `i64`/`u64`/`f64` split is used.
+//!
+//! Why this exists beside `gcf-bind`'s serde models: those read JSON *text*
+//! straight into core types (with the bindings' error model); this walks an
+//! in-memory `serde_json::Value` both ways, which the differential tests
+//! (`interop`), the benchmarks' workloads, the fuzz targets and the
+//! conformance cross-check (`spec-tests/tests/serde_model.rs`, which holds
+//! the two against each other) need.
 
 use alloc::string::String;
 use alloc::vec::Vec;

@@ -1,5 +1,6 @@
 //! The generic profile (spec §7): any JSON value, losslessly.
 
+mod cell;
 mod decode;
 mod delta;
 mod encode;
@@ -10,8 +11,9 @@ mod row;
 mod scalar;
 mod stream;
 mod value;
-pub use decode::{decode, decode_bytes, Decoder, Document};
+pub use decode::{decode, decode_bytes, Decoder, ValueWithHeader};
 
+pub use cell::Cell;
 pub use delta::{
     apply, apply_delta, canonical_cell, decode_delta, diff, encode_delta, encode_full, pack_root,
     respond, respond_echoed, DeltaSession, GenericDelta, KeyedSet, Outcome, ReanchorPolicy,
@@ -23,6 +25,6 @@ pub use json::{
     from_json, generic_delta_from_json, keyed_set_from_json, keyed_set_to_json, to_json,
 };
 pub use key::Key;
-pub use scalar::{is_bare_key, needs_quote, write_key, write_scalar, write_string};
-pub use stream::{Cell, StreamOptions, StreamWriter, DEFAULT_STREAM_BUFFER};
+pub use scalar::{format_key, format_scalar, needs_quote, quote, ScalarWriter};
+pub use stream::{StreamOptions, StreamWriter, DEFAULT_STREAM_BUFFER};
 pub use value::{Map, Value};

@@ -6,7 +6,7 @@
 //! row and a change to the row layout is made once.
 //!
 //! A row is laid out straight into the output buffer's free tail through raw
-//! stores ([`Line`]): the room is checked once per cell (against
+//! stores ([`RowTail`]): the room is checked once per cell (against
 //! [`CELL_ROOM`]) and once per string (against its length) instead of once
 //! per store, strings are copied and classified bare or quoted in the same
 //! pass, and numbers are formatted in place. When the tail runs out the
@@ -25,8 +25,8 @@ use crate::sink::{Sink, SinkError};
 use crate::text::write_quoted;
 use crate::words::{load4, load8};
 
+use super::cell::Cell;
 use super::scalar::needs_quote;
-use super::stream::Cell;
 use super::Value;
 
 /// Rejects what could only fail half-way through a line.
@@ -102,17 +102,17 @@ const CELL_ROOM: usize = NUMBER_BUFFER_LEN + 8;
 /// check the compiler cannot see through (two to five instructions a
 /// store). Pieces that are rare (quoted strings, negative or nine-digit
 /// integers, floats outside the short-decimal form) are laid out through
-/// [`Line::rest`], a checked slice.
-struct Line<'a> {
+/// [`RowTail::rest`], a checked slice.
+struct RowTail<'a> {
     base: *mut u8,
     cap: usize,
     _tail: PhantomData<&'a mut [u8]>,
 }
 
-impl<'a> Line<'a> {
+impl<'a> RowTail<'a> {
     #[inline(always)]
     fn new(tail: &'a mut [u8]) -> Self {
-        Line {
+        RowTail {
             base: tail.as_mut_ptr(),
             cap: tail.len(),
             _tail: PhantomData,
@@ -222,7 +222,7 @@ pub(super) fn assemble_row<'c>(
         return Ok(Assembled::Row(indent + 1));
     }
     let mut pos = indent;
-    let mut line = Line::new(dst);
+    let mut line = RowTail::new(dst);
     // From here every cell starts at or before `last_start`, so it has
     // `CELL_ROOM` bytes.
     let last_start = line.cap - CELL_ROOM;
@@ -303,7 +303,7 @@ pub(super) fn assemble_row<'c>(
 /// # Safety
 /// `pos + CELL_ROOM <= line.cap`.
 #[inline(always)]
-unsafe fn put_i64(line: &mut Line<'_>, pos: usize, n: i64) -> usize {
+unsafe fn put_i64(line: &mut RowTail<'_>, pos: usize, n: i64) -> usize {
     if (n as u64) < 100_000_000 {
         let (word, len) = short_digits(n as u32);
         // SAFETY: `pos + 8 <= cap` by the caller's room.
@@ -334,7 +334,7 @@ fn put_i64_general(dst: &mut [u8], n: i64) -> usize {
 ///
 /// [`write_string`]: super::scalar::write_string
 #[inline(always)]
-unsafe fn put_str(line: &mut Line<'_>, pos: usize, s: &str) -> Option<usize> {
+unsafe fn put_str(line: &mut RowTail<'_>, pos: usize, s: &str) -> Option<usize> {
     // SAFETY: the caller's contract.
     if unsafe { copy_plainly_bare(line, pos, s.as_bytes()) } || !needs_quote(s) {
         return Some(pos + s.len());
@@ -361,7 +361,7 @@ unsafe fn put_str(line: &mut Line<'_>, pos: usize, s: &str) -> Option<usize> {
 /// # Safety
 /// `pos + src.len() <= line.cap`.
 #[inline(always)]
-unsafe fn copy_plainly_bare(line: &mut Line<'_>, pos: usize, src: &[u8]) -> bool {
+unsafe fn copy_plainly_bare(line: &mut RowTail<'_>, pos: usize, src: &[u8]) -> bool {
     let n = src.len();
     // A two-level tree over the length: every class is two compares away
     // (a chain tested in turn costs up to five for short words).
@@ -540,7 +540,7 @@ impl Sink for SliceSink<'_> {
 /// `pos + CELL_ROOM <= line.cap`.
 #[inline(always)]
 unsafe fn put_f64(
-    line: &mut Line<'_>,
+    line: &mut RowTail<'_>,
     mut pos: usize,
     numbers: &mut NumberBuffer,
     f: f64,
@@ -623,7 +623,7 @@ static FRACTION_LEN: [usize; 4] = [4, 3, 2, 0];
 /// `pos + 9 <= line.cap` (the word store reaches `pos + 8`, the fraction
 /// store `pos + 9`).
 #[inline(always)]
-unsafe fn put_short_decimal(line: &mut Line<'_>, pos: usize, thousandths: u32) -> usize {
+unsafe fn put_short_decimal(line: &mut RowTail<'_>, pos: usize, thousandths: u32) -> usize {
     let digits = eight_digits(thousandths);
     let marked = digits | 1 << 32;
     let skip = (marked.trailing_zeros() / 8) as usize;
@@ -872,7 +872,8 @@ pub(super) mod tests {
             }
             for v in [v, -v] {
                 // SAFETY: `3 + CELL_ROOM` is the buffer's length.
-                let end = unsafe { put_f64(&mut Line::new(&mut dst), 3, &mut numbers, v) }.unwrap();
+                let end =
+                    unsafe { put_f64(&mut RowTail::new(&mut dst), 3, &mut numbers, v) }.unwrap();
                 let expected = NumberBuffer::new().format_f64(v).unwrap().to_owned();
                 assert_eq!(&dst[3..end], expected.as_bytes(), "{v:e}");
             }
@@ -912,7 +913,7 @@ pub(super) mod tests {
             for pos in [0, 1, 7] {
                 let mut dst = vec![b'#'; pos + n + 9];
                 // SAFETY: the buffer holds `pos + n` bytes and more.
-                let bare = unsafe { copy_plainly_bare(&mut Line::new(&mut dst), pos, &src) };
+                let bare = unsafe { copy_plainly_bare(&mut RowTail::new(&mut dst), pos, &src) };
                 assert_eq!(&dst[pos..pos + n], &src[..]);
                 assert!(dst[..pos].iter().chain(&dst[pos + n..]).all(|&b| b == b'#'));
                 assert_eq!(bare, plainly_bare, "{src:?}");
@@ -929,7 +930,7 @@ pub(super) mod tests {
         ] {
             let mut dst = [0u8; 16];
             // SAFETY: sixteen bytes hold every word here.
-            let got = unsafe { copy_plainly_bare(&mut Line::new(&mut dst), 0, word.as_bytes()) };
+            let got = unsafe { copy_plainly_bare(&mut RowTail::new(&mut dst), 0, word.as_bytes()) };
             assert_eq!(got, bare, "{word}");
         }
         for _ in 0..pairs {
@@ -972,7 +973,7 @@ pub(super) mod tests {
             ] {
                 let mut dst = vec![b'#'; room];
                 // SAFETY: every room here leaves a byte after the bare copy.
-                match unsafe { put_str(&mut Line::new(&mut dst), pos, &s) } {
+                match unsafe { put_str(&mut RowTail::new(&mut dst), pos, &s) } {
                     Some(end) => assert_eq!(
                         core::str::from_utf8(&dst[pos..end]).unwrap(),
                         expected,

@@ -9,6 +9,8 @@ use crate::sink::Sink;
 use crate::text::write_quoted;
 
 use super::Value;
+use alloc::string::String;
+use alloc::vec::Vec;
 
 /// Whether a bare string would be misread, so it must be written quoted (spec §2.4).
 ///
@@ -218,7 +220,7 @@ fn has_inline_array_pattern(b: &[u8]) -> bool {
 
 /// Writes a string value, bare or quoted as §2.4 demands.
 #[inline]
-pub fn write_string<S: Sink + ?Sized>(sink: &mut S, s: &str) -> Result<(), Error> {
+pub(crate) fn write_string<S: Sink + ?Sized>(sink: &mut S, s: &str) -> Result<(), Error> {
     if needs_quote(s) {
         write_quoted(sink, s)
     } else {
@@ -228,7 +230,7 @@ pub fn write_string<S: Sink + ?Sized>(sink: &mut S, s: &str) -> Result<(), Error
 
 /// Whether `key` can be written bare (spec §2a.1): `[A-Za-z_][A-Za-z0-9_]*`.
 #[inline]
-pub fn is_bare_key(key: &str) -> bool {
+pub(crate) fn is_bare_key(key: &str) -> bool {
     let b = key.as_bytes();
     !b.is_empty()
         && (b[0].is_ascii_alphabetic() || b[0] == b'_')
@@ -239,7 +241,7 @@ pub fn is_bare_key(key: &str) -> bool {
 
 /// Writes a key or field name, quoting it unless it is a bare key.
 #[inline]
-pub fn write_key<S: Sink + ?Sized>(sink: &mut S, key: &str) -> Result<(), Error> {
+pub(crate) fn write_key<S: Sink + ?Sized>(sink: &mut S, key: &str) -> Result<(), Error> {
     if is_bare_key(key) {
         sink.write_str(key).map_err(Into::into)
     } else {
@@ -252,7 +254,7 @@ pub fn write_key<S: Sink + ?Sized>(sink: &mut S, key: &str) -> Result<(), Error>
 /// Arrays and objects are not scalars; they write nothing and return `Ok(false)`
 /// so the caller can choose a container form.
 #[inline]
-pub fn write_scalar<S: Sink + ?Sized>(
+pub(crate) fn write_scalar<S: Sink + ?Sized>(
     sink: &mut S,
     value: &Value,
     numbers: &mut NumberBuffer,
@@ -269,11 +271,115 @@ pub fn write_scalar<S: Sink + ?Sized>(
     Ok(true)
 }
 
+/// A key or field name as a line writes it: bare when it can be (§2a.1),
+/// else quoted and escaped.
+///
+/// ```
+/// use gcf_core::generic::format_key;
+/// assert_eq!(format_key("total_2"), "total_2");
+/// assert_eq!(format_key("unit price"), "\"unit price\"");
+/// ```
+pub fn format_key(key: &str) -> String {
+    let mut out = Vec::with_capacity(key.len() + 2);
+    // A `Vec` sink cannot fail and a key is never a number.
+    let _ = write_key(&mut out, key);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// A string in its quoted form (§2.4), whether or not it needs quotes.
+///
+/// ```
+/// use gcf_core::generic::quote;
+/// assert_eq!(quote("a"), "\"a\"");
+/// assert_eq!(quote("say \"hi\""), "\"say \\\"hi\\\"\"");
+/// ```
+pub fn quote(s: &str) -> String {
+    let mut out = Vec::with_capacity(s.len() + 2);
+    let _ = write_quoted(&mut out, s);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// A scalar as a cell writes it: `-`, `true`/`false`, a canonical number
+/// (§2.3.1), or a string quoted when §2.4 demands; `None` for an array or
+/// an object, which are not scalars.
+///
+/// # Errors
+/// [`ErrorKind::OutOfRange`](crate::ErrorKind::OutOfRange) for a non-finite float.
+///
+/// ```
+/// use gcf_core::generic::{format_scalar, Value};
+/// assert_eq!(format_scalar(&Value::Float(2.50))?.as_deref(), Some("2.5"));
+/// assert_eq!(format_scalar(&Value::from("12"))?.as_deref(), Some("\"12\""));
+/// assert_eq!(format_scalar(&Value::Array(vec![]))?, None);
+/// # Ok::<(), gcf_core::Error>(())
+/// ```
+pub fn format_scalar(value: &Value) -> Result<Option<String>, Error> {
+    let mut out = Vec::new();
+    if !write_scalar(&mut out, value, &mut NumberBuffer::new())? {
+        return Ok(None);
+    }
+    Ok(Some(String::from_utf8(out).unwrap_or_default()))
+}
+
+/// Writes scalar tokens (keys, quoted strings, cells) straight into a sink,
+/// with the same quoting and number layout as the encoders, and without
+/// allocating: for binding code that keeps a line layout of its own (the
+/// npm package's `GenericStreamEncoder` keeps 2.5.2's) but must not spell
+/// a token differently from the core.
+///
+/// ```
+/// use gcf_core::generic::{ScalarWriter, Value};
+/// let mut out = Vec::new();
+/// let mut w = ScalarWriter::new();
+/// w.key(&mut out, "unit price")?;
+/// out.push(b'=');
+/// assert!(w.scalar(&mut out, &Value::Float(2.50))?);
+/// assert_eq!(out, b"\"unit price\"=2.5");
+/// # Ok::<(), gcf_core::Error>(())
+/// ```
+#[derive(Default)]
+pub struct ScalarWriter {
+    numbers: NumberBuffer,
+}
+
+impl ScalarWriter {
+    /// A writer with its own number buffer.
+    pub fn new() -> Self {
+        ScalarWriter {
+            numbers: NumberBuffer::new(),
+        }
+    }
+
+    /// A key or field name: bare when it can be (§2a.1), else quoted.
+    ///
+    /// # Errors
+    /// Only the sink's own error.
+    pub fn key<S: Sink + ?Sized>(&mut self, sink: &mut S, key: &str) -> Result<(), Error> {
+        write_key(sink, key)
+    }
+
+    /// A string in its quoted form (§2.4), whether or not it needs quotes.
+    ///
+    /// # Errors
+    /// Only the sink's own error.
+    pub fn quoted<S: Sink + ?Sized>(&mut self, sink: &mut S, s: &str) -> Result<(), Error> {
+        write_quoted(sink, s)
+    }
+
+    /// A scalar as a cell writes it; `Ok(false)` and nothing written for an
+    /// array or an object.
+    ///
+    /// # Errors
+    /// [`ErrorKind::OutOfRange`](crate::ErrorKind::OutOfRange) for a
+    /// non-finite float, or the sink's own error.
+    pub fn scalar<S: Sink + ?Sized>(&mut self, sink: &mut S, value: &Value) -> Result<bool, Error> {
+        write_scalar(sink, value, &mut self.numbers)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use alloc::string::String;
-    use alloc::vec::Vec;
     use alloc::{format, vec};
 
     #[test]
@@ -491,5 +597,27 @@ mod tests {
         }
         assert_eq!(out, "-;true;-5;2.5;x y;\"true\";");
         assert!(!write_scalar(&mut out, &Value::Array(Vec::new()), &mut nb).unwrap());
+    }
+}
+
+#[cfg(test)]
+mod string_form_tests {
+    use super::*;
+
+    #[test]
+    fn string_forms_match_the_writers() {
+        assert_eq!(format_key("a b"), "\"a b\"");
+        assert_eq!(format_key("_k9"), "_k9");
+        assert_eq!(quote("x\ny"), "\"x\\ny\"");
+        assert_eq!(format_scalar(&Value::Null).unwrap().as_deref(), Some("-"));
+        assert_eq!(
+            format_scalar(&Value::Int(-3)).unwrap().as_deref(),
+            Some("-3")
+        );
+        assert_eq!(
+            format_scalar(&Value::from("true")).unwrap().as_deref(),
+            Some("\"true\"")
+        );
+        assert!(format_scalar(&Value::Float(f64::NAN)).is_err());
     }
 }

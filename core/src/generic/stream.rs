@@ -40,10 +40,12 @@ use alloc::vec::Vec;
 
 use crate::buffer::Buffered;
 use crate::error::{Error, ErrorKind, Result};
+use crate::header::check_header_value;
 use crate::limits::Limits;
 use crate::number::NumberBuffer;
 use crate::sink::Sink;
 
+use super::cell::Cell;
 use super::row::{assemble_row, check_cell, Assembled};
 use super::scalar::{write_key, write_string};
 use super::{Map, Value};
@@ -51,41 +53,43 @@ use super::{Map, Value};
 /// The default size of the writer's output buffer.
 pub const DEFAULT_STREAM_BUFFER: usize = 8 * 1024;
 
-/// Options for a [`StreamWriter`].
+/// Header fields and choices for a [`StreamWriter`], in the shape of the
+/// graph profile's [`graph::StreamOptions`](crate::graph::StreamOptions):
+/// public fields, a [`Default`], and a builder method per field.
 ///
 /// ```
 /// use gcf_core::generic::StreamOptions;
 /// let options = StreamOptions::new().tool("export_users").buffer_capacity(64 * 1024);
-/// assert_eq!(options.tool.as_deref(), Some("export_users"));
+/// assert_eq!(options.tool, "export_users");
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StreamOptions {
-    /// The producing tool, written as ` tool=<name>` in the header (spec §3.3).
-    /// It must be printable, non-whitespace ASCII.
-    pub tool: Option<String>,
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StreamOptions<'a> {
+    /// The producing tool, written as ` tool=<name>` in the header (spec §3.3);
+    /// omitted when empty. It must be printable, non-whitespace ASCII.
+    pub tool: &'a str,
     /// Bytes collected before they are handed to the sink; `0` hands every
     /// piece over as soon as it is written.
     pub buffer_capacity: usize,
 }
 
-impl Default for StreamOptions {
+impl Default for StreamOptions<'_> {
     fn default() -> Self {
         StreamOptions {
-            tool: None,
+            tool: "",
             buffer_capacity: DEFAULT_STREAM_BUFFER,
         }
     }
 }
 
-impl StreamOptions {
+impl<'a> StreamOptions<'a> {
     /// No tool, an 8 KiB buffer.
     pub fn new() -> Self {
         Self::default()
     }
 
     /// Names the producing tool.
-    pub fn tool(mut self, tool: impl Into<String>) -> Self {
-        self.tool = Some(tool.into());
+    pub fn tool(mut self, tool: &'a str) -> Self {
+        self.tool = tool;
         self
     }
 
@@ -93,62 +97,6 @@ impl StreamOptions {
     pub fn buffer_capacity(mut self, bytes: usize) -> Self {
         self.buffer_capacity = bytes;
         self
-    }
-}
-
-/// One cell of a streaming row, borrowed from the caller.
-///
-/// [`Cell::Missing`] writes `~`: the field is absent from this record, which
-/// is distinct from [`Cell::Null`] (`-`, spec §7.4.2).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Cell<'a> {
-    /// `null`, written `-`.
-    Null,
-    /// `true` or `false`.
-    Bool(bool),
-    /// An integer, written in canonical decimal.
-    Int(i64),
-    /// A finite double, written canonically (spec §2.3.1).
-    Float(f64),
-    /// A string, quoted only when its bare form would be misread (spec §2.4).
-    Str(&'a str),
-    /// The field is absent from this record, written `~`.
-    Missing,
-}
-
-impl<'a> Cell<'a> {
-    /// The cell for a scalar [`Value`]; `None` for arrays and objects, which a
-    /// streaming row cannot carry.
-    pub fn from_value(value: &'a Value) -> Option<Cell<'a>> {
-        Some(match value {
-            Value::Null => Cell::Null,
-            Value::Bool(b) => Cell::Bool(*b),
-            Value::Int(i) => Cell::Int(*i),
-            Value::Float(f) => Cell::Float(*f),
-            Value::String(s) => Cell::Str(s),
-            Value::Array(_) | Value::Object(_) => return None,
-        })
-    }
-}
-
-impl From<bool> for Cell<'_> {
-    fn from(b: bool) -> Self {
-        Cell::Bool(b)
-    }
-}
-impl From<i64> for Cell<'_> {
-    fn from(i: i64) -> Self {
-        Cell::Int(i)
-    }
-}
-impl From<f64> for Cell<'_> {
-    fn from(f: f64) -> Self {
-        Cell::Float(f)
-    }
-}
-impl<'a> From<&'a str> for Cell<'a> {
-    fn from(s: &'a str) -> Self {
-        Cell::Str(s)
     }
 }
 
@@ -271,8 +219,9 @@ const SPACES: &[u8; 64] = b"                                                    
 
 impl<K: Sink> StreamWriter<K> {
     /// Starts a payload: writes `GCF profile=generic` and, when set, ` tool=<name>`.
-    pub fn new(sink: K, options: StreamOptions) -> Result<Self> {
-        if let Some(tool) = options.tool.as_deref() {
+    pub fn new(sink: K, options: StreamOptions<'_>) -> Result<Self> {
+        let tool = options.tool;
+        if !tool.is_empty() {
             check_header_value("tool", tool)?;
         }
         let mut w = StreamWriter {
@@ -291,7 +240,7 @@ impl<K: Sink> StreamWriter<K> {
         };
         w.guard(|w| {
             w.out.write_str("GCF profile=generic")?;
-            if let Some(tool) = options.tool.as_deref() {
+            if !tool.is_empty() {
                 w.out.write_str(" tool=")?;
                 w.out.write_str(tool)?;
             }
@@ -369,9 +318,23 @@ impl<K: Sink> StreamWriter<K> {
     /// object, a later `key=value` line there would read as one more row; it is
     /// refused with [`ErrorKind::InvalidState`]. Write such fields before the
     /// table, or inside a section.
-    pub fn field(&mut self, key: &str, value: &Value) -> Result<()> {
+    ///
+    /// ```
+    /// use gcf_core::generic::{Cell, StreamOptions, StreamWriter};
+    /// let mut w = StreamWriter::new(String::new(), StreamOptions::new())?;
+    /// w.field("name", Cell::Str("a|b"))?;
+    /// w.field("n", Cell::Int(3))?;
+    /// assert_eq!(w.finish()?, "GCF profile=generic\nname=\"a|b\"\nn=3\n##! summary\n");
+    /// # Ok::<(), gcf_core::Error>(())
+    /// ```
+    pub fn field(&mut self, key: &str, cell: Cell<'_>) -> Result<()> {
         self.check_object_line("field")?;
-        let cell = scalar_cell(value, "field")?;
+        if cell == Cell::Missing {
+            return Err(Error::new(
+                ErrorKind::InvalidInput,
+                "a field cannot be Cell::Missing: `~` marks an absent cell of a row; leave the field out instead",
+            ));
+        }
         check_cell(cell)?;
         self.add_member()?;
         self.root = Root::Object;
@@ -383,6 +346,12 @@ impl<K: Sink> StreamWriter<K> {
             w.out.write_bytes(b"\n")?;
             Ok(())
         })
+    }
+
+    /// [`field`](Self::field) for a scalar [`Value`], as [`row_values`](Self::row_values)
+    /// is [`row`](Self::row) for values.
+    pub fn field_value(&mut self, key: &str, value: &Value) -> Result<()> {
+        self.field(key, scalar_cell(value, "field")?)
     }
 
     /// Writes a primitive array `name[N]: a,b,...` (spec §7.5), or `## name [0]`
@@ -989,17 +958,6 @@ fn scalar_cell<'a>(value: &'a Value, context: &str) -> Result<Cell<'a>> {
     })
 }
 
-/// A header value must be printable, non-whitespace ASCII (spec §4 `header-value`).
-pub(crate) fn check_header_value(key: &str, value: &str) -> Result<()> {
-    if value.is_empty() || !value.bytes().all(|b| (0x21..=0x7e).contains(&b)) {
-        return Err(Error::new(
-            ErrorKind::InvalidInput,
-            format!("header field `{key}` must be non-empty printable ASCII without spaces, got {value:?}"),
-        ));
-    }
-    Ok(())
-}
-
 /// The declared fields of a streaming section: at least one, unique, none
 /// containing `>` (spec §8.3).
 fn check_field_names(fields: &[&str]) -> Result<()> {
@@ -1056,7 +1014,9 @@ mod tests {
             w.finish().unwrap(),
             "GCF profile=generic tool=t1\n##! summary\n"
         );
-        for bad in ["", "a b", "é"] {
+        let w = StreamWriter::new(String::new(), StreamOptions::new().tool("")).unwrap();
+        assert_eq!(w.finish().unwrap(), "GCF profile=generic\n##! summary\n");
+        for bad in ["a b", "é", "t\u{7f}"] {
             let e = StreamWriter::new(String::new(), StreamOptions::new().tool(bad))
                 .err()
                 .unwrap();
@@ -1073,24 +1033,58 @@ mod tests {
     #[test]
     fn objects_sections_and_arrays() {
         let mut w = writer();
-        w.field("name", &Value::from("a|b")).unwrap();
+        w.field("name", Cell::Str("a|b")).unwrap();
         w.inline_array("tags", &[Value::from("x"), Value::from("y,z"), Value::Null])
             .unwrap();
         w.inline_array("none", &[]).unwrap();
         w.begin_section("meta data").unwrap();
-        w.field("active", &Value::Bool(true)).unwrap();
+        w.field("active", Cell::Bool(true)).unwrap();
         w.begin_section("inner").unwrap();
-        w.field("n", &Value::Float(2.5)).unwrap();
+        w.field("n", Cell::Float(2.5)).unwrap();
         w.end_section().unwrap();
         w.begin_table(Some("rows"), &["a"]).unwrap();
         w.row(&[Cell::Int(1)]).unwrap();
         w.end_table().unwrap();
         w.end_section().unwrap();
-        w.field("after", &Value::Int(0)).unwrap();
+        w.field("after", Cell::Int(0)).unwrap();
         assert_eq!(
             w.finish().unwrap(),
             "GCF profile=generic\nname=\"a|b\"\ntags[3]: x,\"y,z\",-\n## none [0]\n## \"meta data\"\n  active=true\n  \
              ## inner\n    n=2.5\n  ## rows [?]{a}\n  1\nafter=0\n##! summary counts=1\n"
+        );
+    }
+
+    #[test]
+    fn field_value_writes_what_field_writes_and_refuses_containers() {
+        let mut by_cell = writer();
+        let mut by_value = writer();
+        let values = [
+            Value::Null,
+            Value::Bool(false),
+            Value::Int(-7),
+            Value::Float(0.25),
+            Value::from("12"),
+        ];
+        for (i, v) in values.iter().enumerate() {
+            let key = alloc::format!("k{i}");
+            by_cell.field(&key, Cell::from_value(v).unwrap()).unwrap();
+            by_value.field_value(&key, v).unwrap();
+        }
+        assert_eq!(by_cell.finish().unwrap(), by_value.finish().unwrap());
+        let mut w = writer();
+        assert_eq!(
+            w.field_value("a", &Value::Array(vec![]))
+                .unwrap_err()
+                .kind(),
+            ErrorKind::InvalidInput
+        );
+        assert_eq!(
+            w.field("a", Cell::Missing).unwrap_err().kind(),
+            ErrorKind::InvalidInput
+        );
+        assert_eq!(
+            w.field("a", Cell::Float(f64::NAN)).unwrap_err().kind(),
+            ErrorKind::OutOfRange
         );
     }
 
@@ -1109,7 +1103,7 @@ mod tests {
             ErrorKind::InvalidState
         );
         assert_eq!(
-            w.field("x", &Value::Null).unwrap_err().kind(),
+            w.field("x", Cell::Null).unwrap_err().kind(),
             ErrorKind::InvalidState
         );
         assert_eq!(
@@ -1125,7 +1119,7 @@ mod tests {
         w.end_table().unwrap();
         // A key=value line after a table in the same object would read as a row.
         assert_eq!(
-            w.field("x", &Value::Null).unwrap_err().kind(),
+            w.field("x", Cell::Null).unwrap_err().kind(),
             ErrorKind::InvalidState
         );
         assert_eq!(
@@ -1186,7 +1180,7 @@ mod tests {
             .unwrap();
         w.end_table().unwrap();
         assert_eq!(
-            w.field("x", &Value::Null).unwrap_err().kind(),
+            w.field("x", Cell::Null).unwrap_err().kind(),
             ErrorKind::InvalidState
         );
         assert_eq!(
@@ -1271,7 +1265,7 @@ mod tests {
         let mut w = StreamWriter::new(sink, StreamOptions::new()).unwrap();
         assert_eq!(w.flush().unwrap_err().kind(), ErrorKind::Sink);
         assert_eq!(
-            w.field("a", &Value::Null).unwrap_err().kind(),
+            w.field("a", Cell::Null).unwrap_err().kind(),
             ErrorKind::InvalidState
         );
     }

@@ -390,7 +390,7 @@ mod tests {
     use super::*;
     use crate::graph::decode::{parse_edge_line, parse_id_prefix, parse_score, split_fields};
     use crate::graph::kind::expand_known;
-    use crate::input::Line;
+    use crate::input::SourceLine;
     use crate::ErrorKind;
     use alloc::format;
     use alloc::string::String;
@@ -399,7 +399,7 @@ mod tests {
     /// The general path's reading of a node line (None if it rejects it or
     /// it is a bare reference).
     fn general_node(text: &str) -> Option<(u64, String, String, f64, String)> {
-        let line = Line { number: 1, text };
+        let line = SourceLine { number: 1, text };
         let (id, rest) = parse_id_prefix(&line, text, ErrorKind::InvalidNodeLine).ok()?;
         if rest.starts_with("  #") {
             return None;
@@ -410,7 +410,7 @@ mod tests {
     }
 
     fn general_edge(text: &str) -> Option<(u64, u64, String, String)> {
-        let line = Line { number: 1, text };
+        let line = SourceLine { number: 1, text };
         let e = parse_edge_line(&line).ok()?;
         Some((e.target, e.source, e.edge_type.into(), e.status.into()))
     }

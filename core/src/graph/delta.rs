@@ -7,17 +7,17 @@ use alloc::vec::Vec;
 use hashbrown::{HashMap, HashSet};
 
 use super::decode::{expand_kind_cow, parse_id_prefix, parse_score, split_fields};
-use super::encode::{check_header_value, write_node};
+use super::encode::write_node;
 use super::kind::{abbreviate_kind, expand_kind};
 use super::pack_root::pack_root;
 use super::token::check_token;
 use super::types::{Edge, Payload, Symbol};
 use crate::error::{Error, ErrorKind};
-use crate::header::{parse_count, parse_distance, read_header, Profile};
-use crate::input::{Line, Lines};
+use crate::header::{check_header_value, parse_count, parse_distance, read_header, Profile};
+use crate::input::{SourceLine, SourceLines};
 use crate::limits::Limits;
 use crate::number::NumberBuffer;
-use crate::protocol::{estimate_tokens, savings_field, Outcome};
+use crate::protocol::{delta_pays_off, estimate_tokens, savings_field, unchanged_answer, Outcome};
 use crate::sink::Sink;
 
 /// A symbol identity: what `## removed` lines carry (spec §10.1).
@@ -112,13 +112,13 @@ pub fn encode_delta_to<S: AsRef<str>, K: Sink + ?Sized>(
         (" base_root=", delta.base_root.as_ref()),
         (" new_root=", delta.new_root.as_ref()),
     ] {
-        check_header_value(key.trim(), value)?;
         if value.is_empty() {
             return Err(Error::new(
                 ErrorKind::InvalidInput,
                 "a delta needs both base_root and new_root",
             ));
         }
+        check_header_value(key.trim(), value)?;
         sink.write_str(key)?;
         sink.write_str(value)?;
     }
@@ -203,7 +203,7 @@ pub fn decode_delta(input: &str) -> Result<Delta, Error> {
 }
 
 fn decode_delta_with(input: &str, limits: &Limits) -> Result<Delta, Error> {
-    let mut lines = Lines::new(input, limits)?;
+    let mut lines = SourceLines::new(input, limits)?;
     let (header_line, header) = read_header(&mut lines)?;
     if header.profile != Profile::Graph {
         return Err(header_line.error_at(ErrorKind::InvalidInput, 4, "not a graph payload"));
@@ -293,7 +293,7 @@ fn decode_delta_with(input: &str, limits: &Limits) -> Result<Delta, Error> {
 }
 
 #[cold]
-fn malformed(line: &Line<'_>, msg: &str) -> Error {
+fn malformed(line: &SourceLine<'_>, msg: &str) -> Error {
     line.error_at(
         ErrorKind::MalformedDelta,
         0,
@@ -301,7 +301,7 @@ fn malformed(line: &Line<'_>, msg: &str) -> Error {
     )
 }
 
-fn parse_added(line: &Line<'_>) -> Result<Symbol, Error> {
+fn parse_added(line: &SourceLine<'_>) -> Result<Symbol, Error> {
     let shape = "an `## added` line is `@id kind qualified_name score provenance distance`";
     let (_, rest) = parse_id_prefix(line, line.text, ErrorKind::MalformedDelta)
         .map_err(|_| malformed(line, shape))?;
@@ -328,7 +328,7 @@ fn parse_added(line: &Line<'_>) -> Result<Symbol, Error> {
     })
 }
 
-fn parse_delta_edge(line: &Line<'_>) -> Result<Edge, Error> {
+fn parse_delta_edge(line: &SourceLine<'_>) -> Result<Edge, Error> {
     let [source, _arrow, target, edge_type] = split_fields::<4>(&alloc::format!(" {}", line.text))
         .filter(|f| f[1] == "->")
         .map(|f| f.map(String::from))
@@ -625,18 +625,8 @@ pub fn respond(
     let root = snapshot.pack_root()?;
     let tool = current.tool.as_str();
     if echoed_root == Some(root.as_str()) {
-        let mut text = String::from("GCF profile=graph");
-        if !tool.is_empty() {
-            check_header_value("tool", tool)?;
-            text.push_str(" tool=");
-            text.push_str(tool);
-        }
-        text.push_str(" unchanged=true pack_root=");
-        text.push_str(&root);
-        text.push_str(" symbols=");
-        text.push_str(itoa::Buffer::new().format(current.symbols.len()));
-        text.push('\n');
-        return Ok(Outcome::Unchanged(text));
+        return unchanged_answer("graph", tool, &root, "symbols", current.symbols.len())
+            .map(Outcome::Unchanged);
     }
     let full_payload = Payload {
         tool,
@@ -675,7 +665,7 @@ pub fn respond(
     delta.delta_tokens = estimate_tokens(&draft);
     delta.full_tokens = estimate_tokens(&full);
     let text = encode_delta(&delta)?;
-    if (text.len() as u128) * 10 < (full.len() as u128) * 6 {
+    if delta_pays_off(text.len(), full.len()) {
         Ok(Outcome::Delta(text))
     } else {
         Ok(Outcome::Full(full))

@@ -4,6 +4,13 @@
 //!
 //! Missing fields take their defaults; a field of the wrong type is an
 //! [`ErrorKind::InvalidInput`] error naming the path.
+//!
+//! Why this exists beside `gcf-bind`'s serde models: those read JSON *text*
+//! straight into core types (with the bindings' error model); this walks an
+//! in-memory `serde_json::Value` both ways, which the differential tests
+//! (`interop`), the benchmarks' workloads, the fuzz targets and the
+//! conformance cross-check (`spec-tests/tests/serde_model.rs`, which holds
+//! the two against each other) need.
 
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;

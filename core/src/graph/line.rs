@@ -6,7 +6,7 @@
 //! that each check capacity and call `memcpy` for a few bytes. Three things
 //! make a line cheap:
 //!
-//! - [`Lines`] hands out a window with room for the line plus [`SLACK`]
+//! - [`OutputLines`] hands out a window with room for the line plus [`SLACK`]
 //!   bytes, one capacity check per line;
 //! - the short strings a payload repeats on every line (kind abbreviations,
 //!   provenances, edge types) are kept as [`Token`]s padded to
@@ -404,7 +404,7 @@ impl IdTexts {
     }
 }
 
-/// Size of the chunk a [`Lines`] writing to a sink fills before handing it
+/// Size of the chunk an [`OutputLines`] writing to a sink fills before handing it
 /// over: large enough that the sink sees few calls, small enough to stay in
 /// the CPU's cache.
 const CHUNK: usize = 32 * 1024;
@@ -419,26 +419,26 @@ const CHUNK: usize = 32 * 1024;
 /// written through [`ByteSlots`] stores, which only store initialised bytes
 /// and are bounds checked; [`advance`](Self::advance) is `unsafe` because
 /// the writer vouches that it wrote every byte it commits.
-pub(crate) struct Lines<'k> {
+pub(crate) struct OutputLines<'k> {
     buf: Vec<u8>,
     sink: Option<&'k mut dyn Sink>,
 }
 
-impl Lines<'static> {
+impl OutputLines<'static> {
     /// Lines that become the output, with room reserved for about
     /// `len_hint` bytes.
-    pub(crate) fn owned(len_hint: usize) -> Lines<'static> {
-        Lines {
+    pub(crate) fn owned(len_hint: usize) -> OutputLines<'static> {
+        OutputLines {
             buf: Vec::with_capacity(len_hint.saturating_add(SLACK)),
             sink: None,
         }
     }
 }
 
-impl<'k> Lines<'k> {
+impl<'k> OutputLines<'k> {
     /// Lines handed to `sink` a chunk at a time.
-    pub(crate) fn to_sink(sink: &'k mut dyn Sink) -> Lines<'k> {
-        Lines {
+    pub(crate) fn to_sink(sink: &'k mut dyn Sink) -> OutputLines<'k> {
+        OutputLines {
             buf: Vec::with_capacity(CHUNK + SLACK),
             sink: Some(sink),
         }
@@ -512,7 +512,7 @@ impl<'k> Lines<'k> {
 
 /// A `Sink` that the encoders can write their rare, irregular parts
 /// (headers, locations) through with the usual helpers.
-impl Sink for Lines<'_> {
+impl Sink for OutputLines<'_> {
     #[inline]
     fn write_bytes(&mut self, bytes: &[u8]) -> Result<(), crate::sink::SinkError> {
         self.put(bytes).map_err(|_| crate::sink::SinkError)
@@ -746,7 +746,7 @@ mod tests {
     #[test]
     fn lines_grow_or_flush_and_keep_every_byte() {
         // Owned: grows past a tiny hint.
-        let mut lines = Lines::owned(4);
+        let mut lines = OutputLines::owned(4);
         let mut expected = Vec::new();
         let count = if cfg!(miri) { 300 } else { 5_000u64 };
         for i in 0..count {
@@ -771,7 +771,7 @@ mod tests {
                 got.extend_from_slice(b);
                 Ok(())
             });
-            let mut lines = Lines::to_sink(&mut sink);
+            let mut lines = OutputLines::to_sink(&mut sink);
             for chunk in expected.chunks(997) {
                 lines.put(chunk).unwrap();
             }
@@ -782,7 +782,7 @@ mod tests {
 
         // A failing sink is an error, not a panic.
         let mut failing = crate::FnSink(|_: &[u8]| Err(crate::SinkError));
-        let mut lines = Lines::to_sink(&mut failing);
+        let mut lines = OutputLines::to_sink(&mut failing);
         let mut result = Ok(());
         for _ in 0..100 {
             result = result.and(lines.put(&[b'a'; 1000]));
@@ -790,7 +790,7 @@ mod tests {
         assert!(result.is_err());
     }
 
-    /// Every writer stores into a `Lines` window (uninitialised memory)
+    /// Every writer stores into an `OutputLines` window (uninitialised memory)
     /// exactly what it stores into initialised bytes; reading the output
     /// back (as Miri does) finds every committed byte written.
     #[test]
@@ -801,9 +801,9 @@ mod tests {
         let texts = IdTexts::sequential(1_000).unwrap();
         let mut expected = Vec::new();
         let mut got: Vec<u8> = Vec::new();
-        let mut owned = Lines::owned(0);
+        let mut owned = OutputLines::owned(0);
         let mut sink = &mut got;
-        let mut to_sink = Lines::to_sink(&mut sink);
+        let mut to_sink = OutputLines::to_sink(&mut sink);
         let write = |w: &mut [MaybeUninit<u8>], i: u32, len: usize| -> usize {
             let mut at = texts.put(w, 0, i);
             at = kind.put(w, at);

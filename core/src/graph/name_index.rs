@@ -11,7 +11,7 @@
 //!   most lookups without hashing, or even reading, the name's bytes. Any
 //!   other string falls back to the table keyed by the name's bytes.
 //! - Both tables are flat open-addressing arrays whose slot for a key is
-//!   known before it is read, so the caller can [`prefetch`](NameIndex::prefetch)
+//!   known before it is read, so the caller can [`prefetch`](NameIndex::prefetch_address_slot)
 //!   the slots of the next few lookups and let the cache misses overlap.
 //!   (hashbrown, the general map used elsewhere, exposes no such hint.)
 
@@ -311,15 +311,6 @@ impl<'a, S: AsRef<str>> NameIndex<'a, S> {
         }
     }
 
-    /// Starts loading what [`position`](Self::position) will read first for
-    /// `name`; call it a few lookups ahead.
-    #[inline]
-    pub(crate) fn prefetch(&self, name: &str) {
-        if !self.by_address.is_empty() {
-            prefetch(&self.by_address[self.address_slot(name)]);
-        }
-    }
-
     /// The emission position `name` resolves to, if it names a symbol.
     #[inline]
     pub(crate) fn position(&self, name: &str) -> Option<u32> {
@@ -400,12 +391,13 @@ impl<'a, S: AsRef<str>> NameIndex<'a, S> {
     /// target), calling `resolved(j, source position, target position)` in
     /// order, with the lookups of later pairs prefetched.
     ///
-    /// Which table leads is decided from the first pairs: when they are
-    /// found by address (the symbols' own strings) every lookup starts
-    /// there; when they are not (strings of their own, as in a payload
-    /// decoded from JSON), probing by address would only add a miss, and the
-    /// names are hashed a chunk ahead so that both the slot and the name it
-    /// holds can be prefetched. Both ways give the same answers.
+    /// Every pair is found by its text, hashed a chunk ahead so that both
+    /// the slot and the name it holds can be prefetched: for strings of
+    /// their own (a payload decoded from JSON), where probing by address
+    /// would only add a miss. The caller samples with
+    /// [`prefers_addresses`](Self::prefers_addresses) first and resolves by
+    /// address when the pairs are the symbols' own strings; sampling here
+    /// again cost a tenth of a 10-symbol owned encode's lookups for nothing.
     pub(crate) fn resolve_pairs<'p, E>(
         &self,
         count: usize,
@@ -415,27 +407,6 @@ impl<'a, S: AsRef<str>> NameIndex<'a, S> {
         if self.by_address.is_empty() {
             for j in 0..count {
                 resolved(j, None, None)?;
-            }
-            return Ok(());
-        }
-        const SAMPLE: usize = 16;
-        let sampled = count.min(SAMPLE);
-        let by_address = (0..sampled)
-            .filter(|&j| {
-                let (source, target) = pair(j);
-                self.position_by_address(source).is_some()
-                    && self.position_by_address(target).is_some()
-            })
-            .count();
-        if by_address * 2 >= sampled {
-            for j in 0..count {
-                if j + AHEAD < count {
-                    let (source, target) = pair(j + AHEAD);
-                    self.prefetch(source);
-                    self.prefetch(target);
-                }
-                let (source, target) = pair(j);
-                resolved(j, self.position(source), self.position(target))?;
             }
             return Ok(());
         }
@@ -693,7 +664,6 @@ mod tests {
         let syms = symbols(&[]);
         let index = NameIndex::build(&syms, &[], NameHasher::new(), &[]);
         assert_eq!(index.position("a"), None);
-        index.prefetch("a");
         let syms = symbols(&["a"]);
         assert_eq!(
             NameIndex::empty(&syms, NameHasher::new()).position(&syms[0].qualified_name),

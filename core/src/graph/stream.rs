@@ -19,9 +19,10 @@ use alloc::vec::Vec;
 
 use hashbrown::HashMap;
 
+use crate::header::check_header_value;
+
 use super::encode::{
-    check_header_value, check_location, write_checked_edge_line, write_checked_node,
-    write_group_header, write_loc_line,
+    check_location, write_checked_edge_line, write_checked_node, write_group_header, write_loc_line,
 };
 use super::kind::abbreviate_kind;
 use super::line::{self, ShortTokens, Written, MAX_DIGITS, MAX_SCORE, TOKEN_WIDTH};
@@ -46,8 +47,16 @@ pub enum TrailerForm {
     Legacy,
 }
 
-/// Header fields and choices for a [`StreamWriter`].
-#[derive(Debug, Clone, Default)]
+/// Header fields and choices for a [`StreamWriter`], in the shape of the
+/// generic profile's [`generic::StreamOptions`](crate::generic::StreamOptions):
+/// public fields, a [`Default`], and a builder method per field.
+///
+/// ```
+/// use gcf_core::graph::{StreamOptions, TrailerForm};
+/// let options = StreamOptions::new().tool("ctx").trailer(TrailerForm::Labeled);
+/// assert_eq!((options.tool, options.trailer), ("ctx", TrailerForm::Labeled));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct StreamOptions<'a> {
     /// Producing tool (`tool=`); omitted when empty.
     pub tool: &'a str,
@@ -62,6 +71,43 @@ pub struct StreamOptions<'a> {
     /// symbol and memory that grows with the stream); leave it off and write
     /// edges by id for constant memory.
     pub index_names: bool,
+}
+
+impl<'a> StreamOptions<'a> {
+    /// No tool, budget or token count, the positional trailer, no name index.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Names the producing tool.
+    pub fn tool(mut self, tool: &'a str) -> Self {
+        self.tool = tool;
+        self
+    }
+
+    /// Sets `budget=`.
+    pub fn token_budget(mut self, tokens: u64) -> Self {
+        self.token_budget = tokens;
+        self
+    }
+
+    /// Sets `tokens=`.
+    pub fn tokens_used(mut self, tokens: u64) -> Self {
+        self.tokens_used = tokens;
+        self
+    }
+
+    /// Chooses the trailer form.
+    pub fn trailer(mut self, trailer: TrailerForm) -> Self {
+        self.trailer = trailer;
+        self
+    }
+
+    /// Keeps a name index for [`StreamWriter::write_edge_by_name`].
+    pub fn index_names(mut self, on: bool) -> Self {
+        self.index_names = on;
+        self
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -100,7 +100,7 @@ fn constants_in_every_position() {
     );
     // Delta-participating payloads mark the identity beside constants.
     let doc = Decoder::new()
-        .decode_document("GCF profile=generic key=id\n## s [2]{@id,v=0}\n1\n2\n")
+        .decode_with_header("GCF profile=generic key=id\n## s [2]{@id,v=0}\n1\n2\n")
         .unwrap();
     assert_eq!(doc.identity_field.as_deref(), Some("id"));
 }
@@ -134,7 +134,7 @@ fn grouped_tables() {
         "## a\n  ## t [1]{k,g}\n  1|x\n  z=2\n",
     );
     let doc = Decoder::new()
-        .decode_document("GCF profile=generic\n## [1]{@id,g} group=g\ng=a [1]\n7\n")
+        .decode_with_header("GCF profile=generic\n## [1]{@id,g} group=g\ng=a [1]\n7\n")
         .unwrap();
     assert_eq!(doc.identity_field.as_deref(), Some("id"));
 }
@@ -373,7 +373,7 @@ fn limits_count_constants() {
 fn decode_any_and_bytes_read_both_forms() {
     let text = "GCF profile=generic\n## [2]{a,b=x}\n1\n2\n";
     match crate::decode_any(text).unwrap() {
-        crate::Document::Generic(v) => assert_eq!(v, d("## [2]{a,b}\n1|x\n2|x\n")),
+        crate::AnyPayload::Generic(v) => assert_eq!(v, d("## [2]{a,b}\n1|x\n2|x\n")),
         other => panic!("{other:?}"),
     }
     let grouped = b"GCF profile=generic\n## [1]{@a,g} group=g\ng=1 [1]\n1\n";

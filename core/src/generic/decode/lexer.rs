@@ -10,7 +10,7 @@ use alloc::vec::Vec;
 
 use crate::error::{Error, ErrorKind};
 use crate::generic::{Key, Value};
-use crate::input::{Line, Lines};
+use crate::input::{SourceLine, SourceLines};
 use crate::number::{out_of_range_message, parse_number, NumberError, ParsedNumber};
 use crate::text::{column_of, parse_quoted};
 
@@ -50,12 +50,12 @@ impl<'a> Ln<'a> {
 
 /// The significant lines of a body, with one line of lookahead.
 pub(crate) struct Cursor<'a> {
-    lines: Lines<'a>,
+    lines: SourceLines<'a>,
     peeked: Option<Ln<'a>>,
 }
 
 impl<'a> Cursor<'a> {
-    pub(crate) fn new(lines: Lines<'a>) -> Self {
+    pub(crate) fn new(lines: SourceLines<'a>) -> Self {
         Cursor {
             lines,
             peeked: None,
@@ -84,7 +84,7 @@ impl<'a> Cursor<'a> {
 
     fn fetch(&mut self) -> Result<Option<Ln<'a>>, Error> {
         while let Some(line) = self.lines.next() {
-            let line: Line<'a> = line?;
+            let line: SourceLine<'a> = line?;
             // One scan of the leading spaces decides what `is_blank`,
             // `is_comment` and `indentation` would, in that order.
             let b = line.text.as_bytes();
@@ -719,7 +719,7 @@ pub(crate) fn parse_trailer(ln: &Ln<'_>) -> Result<Option<Vec<u64>>, Error> {
 #[cfg(test)]
 mod fetch_tests {
     use super::Cursor;
-    use crate::input::Lines;
+    use crate::input::SourceLines;
 
     /// The fused leading-space scan skips and measures lines exactly as
     /// `is_blank`, `is_comment` and `indentation` do.
@@ -736,9 +736,9 @@ mod fetch_tests {
         }
         for text in &lines {
             let limits = crate::Limits::default();
-            let mut cursor = Cursor::new(Lines::new(text, &limits).unwrap());
+            let mut cursor = Cursor::new(SourceLines::new(text, &limits).unwrap());
             let got = cursor.fetch().map(|ln| ln.map(|ln| ln.indent));
-            let line = Lines::new(text, &limits)
+            let line = SourceLines::new(text, &limits)
                 .unwrap()
                 .next()
                 .map(|l| l.unwrap());

@@ -30,7 +30,7 @@ use alloc::vec::Vec;
 use crate::error::{Error, ErrorKind};
 use crate::generic::Value;
 use crate::header::{read_header, Profile};
-use crate::input::{validate_utf8, Lines};
+use crate::input::{validate_utf8, SourceLines};
 use crate::limits::Limits;
 
 /// Decodes a generic-profile payload with the default [`Limits`].
@@ -67,7 +67,7 @@ pub fn decode_bytes(input: &[u8]) -> Result<Value, Error> {
 /// A decoded payload with its header, for callers that need more than the value
 /// (generic deltas, tools that read `pack_root` or `key`).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Document {
+pub struct ValueWithHeader {
     /// The header pairs after `profile=generic`, in order.
     pub header: Vec<(String, String)>,
     /// The decoded body.
@@ -85,7 +85,7 @@ pub struct Document {
 ///
 /// let doc = Decoder::new()
 ///     .allow_identity_fields(true)
-///     .decode_document("GCF profile=generic key=id\n## added [1]{@id,total}\n7|9.5\n")?;
+///     .decode_with_header("GCF profile=generic key=id\n## added [1]{@id,total}\n7|9.5\n")?;
 /// assert_eq!(doc.identity_field.as_deref(), Some("id"));
 /// assert_eq!(doc.header, [("key".to_string(), "id".to_string())]);
 ///
@@ -128,7 +128,7 @@ impl Decoder {
 
     /// Decodes a payload to its value.
     pub fn decode(&self, input: &str) -> Result<Value, Error> {
-        self.decode_document(input).map(|d| d.value)
+        self.decode_with_header(input).map(|d| d.value)
     }
 
     /// Decodes a payload given as bytes, validating UTF-8 first.
@@ -137,7 +137,7 @@ impl Decoder {
     }
 
     /// Decodes a payload to its header, value and identity field.
-    pub fn decode_document(&self, input: &str) -> Result<Document, Error> {
+    pub fn decode_with_header(&self, input: &str) -> Result<ValueWithHeader, Error> {
         self.decode_parts(input, false).map(|(doc, _)| doc)
     }
 
@@ -148,7 +148,7 @@ impl Decoder {
     pub(crate) fn decode_sections(
         &self,
         input: &str,
-    ) -> Result<(Document, Vec<SectionDecl>), Error> {
+    ) -> Result<(ValueWithHeader, Vec<SectionDecl>), Error> {
         self.decode_parts(input, true)
     }
 
@@ -156,8 +156,8 @@ impl Decoder {
         &self,
         input: &str,
         record_sections: bool,
-    ) -> Result<(Document, Vec<SectionDecl>), Error> {
-        let mut lines = Lines::new(input, &self.limits)?;
+    ) -> Result<(ValueWithHeader, Vec<SectionDecl>), Error> {
+        let mut lines = SourceLines::new(input, &self.limits)?;
         let (first, header) = read_header(&mut lines)?;
         if header.profile == Profile::Graph {
             return Err(Error::at(
@@ -200,7 +200,7 @@ impl Decoder {
                 ));
             }
         }
-        let document = Document {
+        let document = ValueWithHeader {
             header,
             value,
             identity_field: parser.identity_field,

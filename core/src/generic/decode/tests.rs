@@ -387,7 +387,7 @@ fn header_errors_and_graph_payloads() {
 fn identity_fields() {
     let dec = Decoder::new().allow_identity_fields(true);
     let doc = dec
-        .decode_document("GCF profile=generic key=id\n## added [1]{@id,total}\n7|9.5\n")
+        .decode_with_header("GCF profile=generic key=id\n## added [1]{@id,total}\n7|9.5\n")
         .unwrap();
     let row = obj(vec![("id", Int(7)), ("total", Float(9.5))]);
     assert_eq!(doc.value, obj(vec![("added", Value::Array(vec![row]))]));
@@ -403,7 +403,7 @@ fn identity_fields() {
     );
     assert_eq!(
         Decoder::new()
-            .decode_document("GCF profile=generic\nx=1\n")
+            .decode_with_header("GCF profile=generic\nx=1\n")
             .unwrap()
             .identity_field,
         None

@@ -8,9 +8,9 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::number::NumberBuffer;
 
 use super::super::scalar::{write_key, write_scalar};
-use super::super::stream::check_header_value;
 use super::super::Map;
 use super::{identity_of, pack_root, GenericDelta, KeyedSet};
+use crate::header::check_header_value;
 
 /// Writes a keyed set as a delta-participating full payload:
 /// `GCF profile=generic [tool=..] pack_root=.. key=..`, then

@@ -4,8 +4,8 @@
 use alloc::string::String;
 
 use crate::error::Result;
+use crate::protocol::{delta_pays_off, unchanged_answer};
 
-use super::super::stream::check_header_value;
 use super::{diff, encode_delta, encode_full, pack_root, KeyedSet};
 
 pub use crate::protocol::Outcome;
@@ -33,18 +33,8 @@ pub fn respond(held: Option<&KeyedSet>, current: &KeyedSet, tool: &str) -> Resul
     };
     let root = pack_root(current)?;
     if pack_root(held)? == root {
-        let mut text = String::from("GCF profile=generic");
-        if !tool.is_empty() {
-            check_header_value("tool", tool)?;
-            text.push_str(" tool=");
-            text.push_str(tool);
-        }
-        text.push_str(" unchanged=true pack_root=");
-        text.push_str(&root);
-        text.push_str(" count=");
-        text.push_str(itoa::Buffer::new().format(current.rows.len()));
-        text.push('\n');
-        return Ok(Outcome::Unchanged(text));
+        return unchanged_answer("generic", tool, &root, "count", current.rows.len())
+            .map(Outcome::Unchanged);
     }
     let full = encode_full(current, tool)?;
     let Some(mut delta) = diff(held, current)? else {
@@ -52,8 +42,7 @@ pub fn respond(held: Option<&KeyedSet>, current: &KeyedSet, tool: &str) -> Resul
     };
     delta.tool = String::from(tool);
     let text = encode_delta(&delta)?;
-    // Delta must be under 60% of full (spec §10a.2); integers avoid rounding.
-    if (text.len() as u128) * 10 < (full.len() as u128) * 6 {
+    if delta_pays_off(text.len(), full.len()) {
         Ok(Outcome::Delta(text))
     } else {
         Ok(Outcome::Full(full))

@@ -79,6 +79,7 @@ use crate::text::{write_escaped, write_quoted};
 use super::row::{assemble_row, Assembled};
 use super::scalar::{write_key, write_scalar, write_string};
 use super::{Map, Value};
+use crate::header::check_header_value;
 use table::{Kind, TablePlan};
 
 /// Encodes `value` as a generic-profile payload with default [`Limits`].
@@ -328,12 +329,7 @@ impl Encoder {
     /// On error, the sink may already hold part of the payload.
     pub fn encode_to<K: Sink + ?Sized>(&self, value: &Value, sink: &mut K) -> Result<(), Error> {
         if let Some(tool) = &self.tool {
-            if tool.is_empty() || !tool.bytes().all(|b| (0x21..=0x7e).contains(&b)) {
-                return Err(Error::new(
-                    ErrorKind::InvalidInput,
-                    "a header tool name must be non-empty printable ASCII without whitespace",
-                ));
-            }
+            check_header_value("tool", tool)?;
         }
         // A grouped table is checked whole before anything is written.
         let grouped = match &self.group_by {

@@ -6,7 +6,7 @@
 
 use crate::error::{Error, ErrorKind};
 use crate::header::{parse_header, read_header, Profile};
-use crate::input::{validate_utf8, Line};
+use crate::input::{validate_utf8, SourceLine};
 use crate::{generic, graph};
 
 /// What a payload is, by its header (spec §3, §10, §10a).
@@ -26,7 +26,7 @@ pub enum PayloadKind {
 
 /// A decoded payload of any kind.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Document {
+pub enum AnyPayload {
     /// A graph payload (also `unchanged=true` answers: see [`graph::Payload::unchanged`]).
     Graph(graph::Payload),
     /// A graph delta.
@@ -56,7 +56,7 @@ pub enum Document {
 /// ```
 pub fn payload_kind(input: &str) -> Result<PayloadKind, Error> {
     let first = input.split('\n').next().unwrap_or("");
-    let line = Line {
+    let line = SourceLine {
         number: 1,
         text: first.strip_suffix('\r').unwrap_or(first),
     };
@@ -86,26 +86,26 @@ pub fn payload_kind(input: &str) -> Result<PayloadKind, Error> {
 /// Decodes any payload with the decoder its header calls for, with default limits.
 ///
 /// ```
-/// use gcf_core::{decode_any, Document};
+/// use gcf_core::{decode_any, AnyPayload};
 /// match decode_any("GCF profile=generic\n## [2]{id,name}\n1|Ann\n2|Bob\n")? {
-///     Document::Generic(v) => assert_eq!(v.as_array().map(<[_]>::len), Some(2)),
+///     AnyPayload::Generic(v) => assert_eq!(v.as_array().map(<[_]>::len), Some(2)),
 ///     other => panic!("unexpected {other:?}"),
 /// }
 /// # Ok::<(), gcf_core::Error>(())
 /// ```
-pub fn decode_any(input: &str) -> Result<Document, Error> {
+pub fn decode_any(input: &str) -> Result<AnyPayload, Error> {
     Ok(match payload_kind(input)? {
-        PayloadKind::Graph => Document::Graph(graph::decode(input)?),
-        PayloadKind::GraphDelta => Document::GraphDelta(graph::decode_delta(input)?),
-        PayloadKind::Generic => Document::Generic(generic::decode(input)?),
-        PayloadKind::GenericDelta => Document::GenericDelta(generic::decode_delta(input)?),
+        PayloadKind::Graph => AnyPayload::Graph(graph::decode(input)?),
+        PayloadKind::GraphDelta => AnyPayload::GraphDelta(graph::decode_delta(input)?),
+        PayloadKind::Generic => AnyPayload::Generic(generic::decode(input)?),
+        PayloadKind::GenericDelta => AnyPayload::GenericDelta(generic::decode_delta(input)?),
         PayloadKind::Unchanged => unchanged(input)?,
     })
 }
 
 /// An `unchanged=true` answer: a header and nothing else but comments and blank lines.
-fn unchanged(input: &str) -> Result<Document, Error> {
-    let mut lines = crate::input::Lines::new(input, &crate::Limits::default())?;
+fn unchanged(input: &str) -> Result<AnyPayload, Error> {
+    let mut lines = crate::input::SourceLines::new(input, &crate::Limits::default())?;
     let (first, header) = read_header(&mut lines)?;
     while let Some(line) = lines.next() {
         let line = line?;
@@ -124,7 +124,7 @@ fn unchanged(input: &str) -> Result<Document, Error> {
     } else {
         "count"
     };
-    Ok(Document::Unchanged {
+    Ok(AnyPayload::Unchanged {
         profile: header.profile,
         pack_root: alloc::string::String::from(header.get("pack_root").unwrap_or("")),
         count: crate::header::parse_count(&first, &header, key)?,
@@ -132,7 +132,7 @@ fn unchanged(input: &str) -> Result<Document, Error> {
 }
 
 /// Validates UTF-8 (reporting the line and column of a bad byte), then [`decode_any`].
-pub fn decode_any_bytes(input: &[u8]) -> Result<Document, Error> {
+pub fn decode_any_bytes(input: &[u8]) -> Result<AnyPayload, Error> {
     decode_any(validate_utf8(input)?)
 }
 
@@ -144,28 +144,28 @@ mod tests {
     fn dispatches_on_the_header() {
         assert!(matches!(
             decode_any("GCF profile=graph symbols=0\n").unwrap(),
-            Document::Graph(_)
+            AnyPayload::Graph(_)
         ));
         assert!(matches!(
             decode_any("GCF profile=graph delta=true base_root=a new_root=b\n## removed\nfn a\n")
                 .unwrap(),
-            Document::GraphDelta(_)
+            AnyPayload::GraphDelta(_)
         ));
         assert!(matches!(
             decode_any("GCF profile=generic\n=1\n").unwrap(),
-            Document::Generic(_)
+            AnyPayload::Generic(_)
         ));
         let generic_delta =
             "GCF profile=generic delta=true base_root=sha256:a new_root=sha256:b key=id\n## removed [1]{@id}\n7\n";
         assert!(matches!(
             decode_any(generic_delta).unwrap(),
-            Document::GenericDelta(_)
+            AnyPayload::GenericDelta(_)
         ));
         let keyed_full =
             "GCF profile=generic pack_root=sha256:a key=id\n## orders [1]{@id,total}\n7|9.5\n";
         assert!(matches!(
             decode_any(keyed_full).unwrap(),
-            Document::Generic(_)
+            AnyPayload::Generic(_)
         ));
         let mismatch =
             "GCF profile=generic pack_root=sha256:a key=sku\n## orders [1]{@id,total}\n7|9.5\n";

@@ -1,0 +1,177 @@
+//! The three result forms (owned, borrowed, shared) behind one trait, and
+//! the label pools that intern kinds, provenances and edge types.
+use alloc::borrow::Cow;
+use alloc::string::String;
+#[cfg(target_has_atomic = "ptr")]
+use alloc::sync::Arc;
+use alloc::vec::Vec;
+
+use hashbrown::HashMap;
+
+use crate::graph::decode_fast;
+
+/// The string type a decode produces: borrowed from the input (`Cow`) or
+/// owned (`String`). Owned decoding builds its strings while it parses
+/// instead of building a borrowed payload and converting it afterwards
+/// (which wrote, then read back, a second copy of every edge).
+pub(crate) trait Text<'a>: AsRef<str> + Default {
+    /// What [`Text::label`] keeps between calls (interned labels).
+    type Pool: Default;
+    /// Edges take their endpoints as [`Text::copy`] of the symbol's own
+    /// string (a reference count for shared strings) rather than making a
+    /// new string from the input.
+    const SHARES: bool = false;
+    /// Making an endpoint reads the name's text (copies it, or counts a
+    /// reference next to it), so the decoder prefetches it.
+    const READS_TEXT: bool = true;
+    /// Text of the input.
+    fn borrowed(text: &'a str) -> Self;
+    /// A kind, provenance, edge type or status (`field`): few distinct
+    /// values repeated over the whole payload, which shared strings intern.
+    #[inline]
+    fn label(_pool: &mut Self::Pool, _field: Label, text: &'a str) -> Self {
+        Self::borrowed(text)
+    }
+    /// The known kind `decode_fast::KNOWN_KINDS[index]`.
+    #[inline]
+    fn known_kind(_pool: &mut Self::Pool, index: usize) -> Self {
+        Self::borrowed(decode_fast::KNOWN_KINDS[index])
+    }
+    /// A possibly unescaped string.
+    fn from_cow(text: Cow<'a, str>) -> Self;
+    /// Another string of the payload being built (an edge's endpoint).
+    fn copy(&self) -> Self;
+}
+
+impl<'a> Text<'a> for Cow<'a, str> {
+    type Pool = ();
+    const READS_TEXT: bool = false;
+    #[inline]
+    fn borrowed(text: &'a str) -> Self {
+        Cow::Borrowed(text)
+    }
+    #[inline]
+    fn from_cow(text: Cow<'a, str>) -> Self {
+        text
+    }
+    #[inline]
+    fn copy(&self) -> Self {
+        self.clone()
+    }
+}
+
+impl<'a> Text<'a> for String {
+    type Pool = ();
+    #[inline]
+    fn borrowed(text: &'a str) -> Self {
+        String::from(text)
+    }
+    #[inline]
+    fn from_cow(text: Cow<'a, str>) -> Self {
+        text.into_owned()
+    }
+    #[inline]
+    fn copy(&self) -> Self {
+        self.clone()
+    }
+}
+
+/// Shared strings: each name is allocated once and shared by the edges that
+/// name it; labels are interned.
+#[cfg(target_has_atomic = "ptr")]
+impl<'a> Text<'a> for Arc<str> {
+    type Pool = LabelPool<'a>;
+    const SHARES: bool = true;
+    #[inline]
+    fn borrowed(text: &'a str) -> Self {
+        Arc::from(text)
+    }
+    #[inline]
+    fn label(pool: &mut LabelPool<'a>, field: Label, text: &'a str) -> Self {
+        pool.lists[field as usize].get(text)
+    }
+    #[inline]
+    fn known_kind(pool: &mut LabelPool<'a>, index: usize) -> Self {
+        Arc::clone(
+            pool.kinds[index].get_or_insert_with(|| Arc::from(decode_fast::KNOWN_KINDS[index])),
+        )
+    }
+    #[inline]
+    fn from_cow(text: Cow<'a, str>) -> Self {
+        Arc::from(text.as_ref())
+    }
+    #[inline]
+    fn copy(&self) -> Self {
+        Arc::clone(self)
+    }
+}
+
+/// Which field of a symbol or edge a label is: each has its own list.
+#[derive(Clone, Copy)]
+pub(crate) enum Label {
+    Kind,
+    Provenance,
+    EdgeType,
+    Status,
+}
+
+/// Interned labels for shared decoding: one string per known kind, and a
+/// list per field for the rest.
+#[cfg(target_has_atomic = "ptr")]
+#[derive(Default)]
+pub(crate) struct LabelPool<'a> {
+    pub(super) kinds: [Option<Arc<str>>; 16],
+    pub(super) lists: [SharedLabels<'a>; 4],
+}
+
+/// One field's interned labels. A payload has a handful of distinct
+/// provenances, edge types and statuses (and unknown kinds), so the first few
+/// are found by a scan of a short list (cheaper than hashing, and most have
+/// different lengths, which `==` compares first); any further ones (only a
+/// payload with many distinct labels has them) go to a map. Before the
+/// scan, a slot chosen by the label's length and first byte remembers which
+/// list entry was last found there: usually one compare per lookup.
+#[cfg(target_has_atomic = "ptr")]
+#[derive(Default)]
+pub(crate) struct SharedLabels<'a> {
+    pub(super) recent: Vec<(&'a str, Arc<str>)>,
+    /// 1 + the index in `recent` last found for labels of this hash (0: none).
+    pub(super) slots: [u8; 16],
+    pub(super) more: HashMap<&'a str, Arc<str>>,
+}
+
+#[cfg(target_has_atomic = "ptr")]
+impl<'a> SharedLabels<'a> {
+    /// Labels kept in the scanned list.
+    pub(super) const RECENT: usize = 16;
+
+    #[inline]
+    pub(super) fn get(&mut self, text: &'a str) -> Arc<str> {
+        let first = text.as_bytes().first().copied().unwrap_or(0);
+        let slot = (text.len().wrapping_add(usize::from(first))) & 15;
+        if let Some((known, shared)) = (self.slots[slot] as usize)
+            .checked_sub(1)
+            .and_then(|i| self.recent.get(i))
+        {
+            if *known == text {
+                return Arc::clone(shared);
+            }
+        }
+        self.get_slow(text, slot)
+    }
+
+    #[inline(never)]
+    pub(super) fn get_slow(&mut self, text: &'a str, slot: usize) -> Arc<str> {
+        if let Some(i) = self.recent.iter().position(|(k, _)| *k == text) {
+            self.slots[slot] = i as u8 + 1;
+            return Arc::clone(&self.recent[i].1);
+        }
+        if self.recent.len() < Self::RECENT {
+            let shared: Arc<str> = Arc::from(text);
+            self.recent.push((text, Arc::clone(&shared)));
+            self.slots[slot] = self.recent.len() as u8;
+            return shared;
+        }
+        Arc::clone(self.more.entry(text).or_insert_with(|| Arc::from(text)))
+    }
+}

@@ -1,0 +1,220 @@
+//! Edge labels (type and written status) resolved by text, each distinct
+//! label checked once.
+use alloc::vec::Vec;
+
+use super::*;
+use crate::error::{Error, ErrorKind};
+
+/// An edge whose endpoints resolved, by emission position, with its label.
+#[derive(Clone, Copy)]
+pub(super) struct KnownEdge {
+    pub(super) source: u32,
+    pub(super) target: u32,
+    pub(super) label: u32,
+}
+
+/// The distinct `(edge type, written status)` pairs of a payload's edges.
+///
+/// A payload has a handful of edge types, but an owned payload (parsed from
+/// JSON, handed over by a binding) holds a separate copy of the type's text
+/// for every edge. EdgeLabels are therefore found by their *text*: types and
+/// statuses of up to 16 bytes become an exact [`ShortKey`] (a few word loads,
+/// no comparison loop, no hashing of the whole string), looked up in a small
+/// memo; each distinct label is checked once. Longer texts, and labels the
+/// memo has no room for, go through [`EdgeLabels::find_slow`].
+pub(super) struct EdgeLabels<'a> {
+    pub(super) entries: Vec<LabelEntry<'a>>,
+    /// Labels by the [`ShortKey`]s of their type and written status.
+    pub(super) by_key: TextMemo,
+    /// Labels by the addresses and lengths of the type and status they were
+    /// last seen at: a borrowed payload's labels are usually one
+    /// `&'static str` each, found here without reading their text.
+    pub(super) by_address: TextMemo,
+    /// Lookups found by text after missing by address.
+    pub(super) copies: u32,
+    /// Every label by its text, once there are more than a linear scan
+    /// should visit ([`LINEAR_LIMIT`]).
+    pub(super) by_text: hashbrown::HashMap<(&'a str, &'a str), u32>,
+}
+
+/// A distinct label: its text and how it is found.
+#[derive(Clone, Copy)]
+pub(super) struct LabelEntry<'a> {
+    /// `(edge type, written status)`.
+    pub(super) text: (&'a str, &'a str),
+    /// The keys of `text` (both [`ShortKey::NONE`] past 16 bytes).
+    pub(super) key: (ShortKey, ShortKey),
+    /// Where the type and status were last seen.
+    pub(super) address: LabelAddress,
+}
+
+impl<'a> EdgeLabels<'a> {
+    /// Labels filling `entries` (empty; a buffer to reuse).
+    pub(super) fn with_entries(mut entries: Vec<LabelEntry<'a>>) -> EdgeLabels<'a> {
+        entries.reserve(8);
+        EdgeLabels {
+            entries,
+            by_key: TextMemo::default(),
+            by_address: TextMemo::default(),
+            copies: 0,
+            by_text: hashbrown::HashMap::new(),
+        }
+    }
+}
+
+/// `(type address, type length, status address, status length)`.
+pub(super) type LabelAddress = (usize, usize, usize, usize);
+
+/// After this many lookups found by text but not by address, the strings
+/// are separate copies (an owned payload): addresses are no longer tried.
+pub(super) const COPIES_LIMIT: u32 = 8;
+
+/// How many distinct kinds, provenances or labels a memo miss scans
+/// linearly before a hash map takes over.
+pub(super) const LINEAR_LIMIT: usize = 32;
+
+impl<'a> EdgeLabels<'a> {
+    /// The label of an edge, checking its tokens the first time they are seen.
+    #[inline(always)]
+    pub(super) fn intern(&mut self, edge_type: &'a str, status: &'a str) -> Result<u32, Error> {
+        let address = (
+            edge_type.as_ptr() as usize,
+            edge_type.len(),
+            status.as_ptr() as usize,
+            status.len(),
+        );
+        let address_home = memo_home(address.0 ^ address.1 ^ address.2.rotate_left(29));
+        if self.copies < COPIES_LIMIT {
+            let entries = &self.entries;
+            if let Some(label) = self.by_address.get(address_home, |i| {
+                entries.get(i).is_some_and(|e| e.address == address)
+            }) {
+                return Ok(label);
+            }
+        }
+        self.intern_by_text(edge_type, status, address, address_home)
+    }
+
+    #[inline(always)]
+    pub(super) fn intern_by_text(
+        &mut self,
+        edge_type: &'a str,
+        status: &'a str,
+        address: LabelAddress,
+        address_home: usize,
+    ) -> Result<u32, Error> {
+        // `unchanged` is written as no status: key it as none.
+        let status = if status.len() == 9 && status == "unchanged" {
+            ""
+        } else {
+            status
+        };
+        if let (Some(t), Some(s)) = (ShortKey::of(edge_type), ShortKey::of(status)) {
+            let key = (t, s);
+            let home = memo_home(t.mixed() ^ s.mixed().rotate_left(31));
+            let entries = &self.entries;
+            if let Some(label) = self
+                .by_key
+                .get(home, |i| entries.get(i).is_some_and(|e| e.key == key))
+            {
+                self.copies += 1;
+                if self.copies < COPIES_LIMIT {
+                    self.entries[label as usize].address = address;
+                    self.by_address.insert(address_home, label);
+                }
+                return Ok(label);
+            }
+            return self.intern_slow(edge_type, status, key, home, address, address_home);
+        }
+        let none = (ShortKey::NONE, ShortKey::NONE);
+        self.intern_slow(edge_type, status, none, 0, address, address_home)
+    }
+
+    #[cold]
+    #[inline(never)]
+    pub(super) fn intern_slow(
+        &mut self,
+        edge_type: &'a str,
+        status: &'a str,
+        key: (ShortKey, ShortKey),
+        home: usize,
+        address: LabelAddress,
+        address_home: usize,
+    ) -> Result<u32, Error> {
+        let written = check_edge(edge_type, status)?;
+        let text = (edge_type, if written { status } else { "" });
+        let label = match self.find_slow(text) {
+            Some(label) => label,
+            None => {
+                let label = u32::try_from(self.entries.len()).map_err(|_| {
+                    Error::new(ErrorKind::LimitExceeded, "too many distinct edge labels")
+                })?;
+                self.entries.push(LabelEntry { text, key, address });
+                if self.entries.len() > LINEAR_LIMIT {
+                    if self.by_text.is_empty() {
+                        for (k, e) in self.entries.iter().enumerate() {
+                            self.by_text.insert(e.text, k as u32);
+                        }
+                    } else {
+                        self.by_text.insert(text, label);
+                    }
+                }
+                label
+            }
+        };
+        if key.0 != ShortKey::NONE {
+            self.by_key.insert(home, label);
+        }
+        if let Some(entry) = self.entries.get_mut(label as usize) {
+            entry.address = address;
+            self.by_address.insert(address_home, label);
+        }
+        Ok(label)
+    }
+
+    /// The label whose text is `text`, without the memo.
+    pub(super) fn find_slow(&self, text: (&str, &str)) -> Option<u32> {
+        if self.entries.len() > LINEAR_LIMIT {
+            return self.by_text.get(&text).copied();
+        }
+        self.entries
+            .iter()
+            .position(|e| e.text == text)
+            .map(|k| k as u32)
+    }
+
+    #[inline]
+    pub(super) fn get(&self, label: u32) -> (&'a str, &'a str) {
+        self.entries
+            .get(label as usize)
+            .map_or(("", ""), |e| e.text)
+    }
+
+    /// The number of labels.
+    pub(super) fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Each label's rank in edge-type order (labels with one type share a
+    /// rank), so that sorting edges compares integers, not strings.
+    /// `by_type` and the result are buffers to reuse.
+    pub(super) fn type_ranks(
+        &self,
+        mut by_type: Vec<u32>,
+        mut ranks: Vec<u32>,
+    ) -> (Vec<u32>, Vec<u32>) {
+        by_type.clear();
+        by_type.extend(0..self.len() as u32);
+        by_type.sort_by(|&a, &b| self.get(a).0.cmp(self.get(b).0));
+        ranks.clear();
+        ranks.resize(self.len(), 0);
+        let mut rank = 0;
+        for (k, &label) in by_type.iter().enumerate() {
+            if k > 0 && self.get(by_type[k - 1]).0 != self.get(label).0 {
+                rank += 1;
+            }
+            ranks[label as usize] = rank;
+        }
+        (by_type, ranks)
+    }
+}
