@@ -67,5 +67,16 @@ node bindings-wasm/tools/build-layer.mjs
 
 size() { stat -c %s "$1"; }
 gz() { gzip -9 -c "$1" | wc -c; }
+OPT=$(size "$TMP/opt.wasm")
+GZ=$(gz "$TMP/opt.wasm")
 printf 'gcf_wasm.wasm: %s B from rustc, %s B after wasm-bindgen, %s B after wasm-opt -Oz (%s B gzip -9)\n' \
-  "$(size "$RAW")" "$(size "$TMP/web/gcf_wasm_bg.wasm")" "$(size "$TMP/opt.wasm")" "$(gz "$TMP/opt.wasm")"
+  "$(size "$RAW")" "$(size "$TMP/web/gcf_wasm_bg.wasm")" "$OPT" "$GZ"
+# The issue's budget: 250 KB, 100 KB gzipped. Reported, and enforced with
+# GCF_WASM_SIZE_STRICT=1 (not by default: the build is over it today, see
+# bindings-wasm/README.md).
+if [ "$OPT" -gt 256000 ] || [ "$GZ" -gt 102400 ]; then
+  echo "size budget (250 KB, 100 KB gzip): OVER"
+  if [ "${GCF_WASM_SIZE_STRICT:-0}" = 1 ]; then exit 1; fi
+else
+  echo "size budget (250 KB, 100 KB gzip): met"
+fi
