@@ -66,6 +66,18 @@ pub fn generic_decode_bytes(bytes: &[u8]) -> Result<String, JsError> {
     js(engine::generic_decode_bytes(bytes))
 }
 
+/// See [`gcf_js_engine::graph_encode_compact`] (the layer's compact route).
+#[wasm_bindgen(js_name = "graphEncodeCompact")]
+pub fn graph_encode_compact(text: &str) -> Result<String, JsError> {
+    js(engine::graph_encode_compact(text))
+}
+
+/// See [`gcf_js_engine::graph_decode_compact`] (the layer's compact route).
+#[wasm_bindgen(js_name = "graphDecodeCompact")]
+pub fn graph_decode_compact(text: &str) -> Result<String, JsError> {
+    js(engine::graph_decode_compact(text))
+}
+
 /// See [`gcf_js_engine::graph_encode_delta`].
 #[wasm_bindgen(js_name = "graphEncodeDelta")]
 pub fn graph_encode_delta(json: &str) -> Result<String, JsError> {
@@ -334,6 +346,18 @@ impl WasmGenericStream {
     #[wasm_bindgen(js_name = "writeRow")]
     pub fn write_row(&mut self, values: &str) -> Result<u32, JsError> {
         js(self.0.write_row(values))
+    }
+
+    /// See [`gcf_js_engine::GenericStream::write_rows`].
+    #[wasm_bindgen(js_name = "writeRows")]
+    pub fn write_rows(&mut self, rows: &str) -> Result<u32, JsError> {
+        js(self.0.write_rows(rows))
+    }
+
+    /// See [`gcf_js_engine::GenericStream::write_rows_compact`].
+    #[wasm_bindgen(js_name = "writeRowsCompact")]
+    pub fn write_rows_compact(&mut self, rows: &str) -> Result<u32, JsError> {
+        js(self.0.write_rows_compact(rows))
     }
 
     /// See [`gcf_js_engine::GenericStream::end_array`].

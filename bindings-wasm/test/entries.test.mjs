@@ -63,7 +63,7 @@ test('node.mjs and index.mjs export the same names; engine.cjs is the engine int
   assert.deepEqual(Object.keys(node).sort(), Object.keys(manual).concat(['ready']).sort());
   const engine = require('../package/engine.cjs');
   for (const name of [
-    'graphEncode', 'graphDecode', 'graphDecodeBytes', 'graphEncodeDelta', 'graphDecodeDelta',
+    'graphEncode', 'graphDecode', 'graphDecodeBytes', 'graphEncodeCompact', 'graphDecodeCompact', 'graphEncodeDelta', 'graphDecodeDelta',
     'graphPackRoot', 'graphVerifyDelta', 'genericEncode', 'genericDecode', 'genericDecodeBytes',
     'genericPackRoot', 'genericEncodeFull', 'genericDecodeFull', 'genericEncodeDelta',
     'genericDecodeDelta', 'genericDiff', 'genericVerifyDelta', 'needsQuote', 'quoteString',
@@ -82,6 +82,8 @@ test('node.mjs and index.mjs export the same names; engine.cjs is the engine int
   const s = new engine.NativeGraphStream('t', 5, 1, false, '', false);
   assert.match(s.take(), /^GCF profile=graph tool=t budget=5/);
   assert.equal(typeof s.symbolCount, 'number');
+  assert.equal(typeof engine.NativeGenericStream.prototype.writeRows, 'function');
+  assert.equal(typeof engine.NativeGenericStream.prototype.writeRowsCompact, 'function');
   const session = new engine.NativeGraphSession();
   assert.equal(session.idOf('function', 'nope'), -1);
 });
