@@ -59,21 +59,37 @@ function debug(msg) {
 }
 
 function loadWasm() {
-  // The wasm package ships the same interface (issue "WebAssembly").
+  // The wasm package ships the same interface (bindings-wasm/package): the
+  // published package when installed, else this repository's build
+  // (scripts/build-wasm.sh).
   try {
-    return require('../../wasm/engine.cjs');
-  } catch (_) {
     return require('@blackwell-systems/gcf-wasm/engine.cjs');
+  } catch (_) {
+    return require('../../../bindings-wasm/package/engine.cjs');
   }
 }
 
+// GCF_ENGINE=wasm skips the native addon (what a platform without a
+// prebuilt binary gets; the tests run the whole suite this way too);
+// GCF_ENGINE=native refuses the fallback.
 function get() {
   if (engine) return engine;
+  const forced = process.env.GCF_ENGINE;
+  if (forced === 'wasm') {
+    engine = loadWasm();
+    name = 'wasm';
+    debug('using the WebAssembly engine (GCF_ENGINE=wasm)');
+    return engine;
+  }
+  if (forced !== undefined && forced !== '' && forced !== 'native') {
+    throw new Error(`gcf: GCF_ENGINE must be "native" or "wasm", got "${forced}"`);
+  }
   try {
     engine = native.load();
     name = 'native';
     debug(`using the native engine (${native.platformTriple()})`);
   } catch (nativeError) {
+    if (forced === 'native') throw nativeError;
     try {
       engine = loadWasm();
       name = 'wasm';
