@@ -184,7 +184,11 @@ func EncodeChecked(p *Payload) (string, error) {
 	// An edge naming a symbol gets the symbol's own copy of the name, and
 	// repeated kinds, provenances and edge types share one copy: the core
 	// encoder resolves and interns strings it has seen by address first.
-	names := make(map[string]C.gcf_str, ns)
+	// Names are matched by the address of their Go bytes in a direct-mapped
+	// table (a collision only costs a copy, which the core then resolves
+	// by content): a map keyed by the names' text cost more than the
+	// whole encode in libgcf at 100,000 symbols.
+	names := newAddrTable(ns, text)
 	var labels [8]struct {
 		s string
 		c C.gcf_str
@@ -199,20 +203,25 @@ func EncodeChecked(p *Payload) (string, error) {
 		}
 		return slot.c
 	}
+	at := func(c C.gcf_str) uint32 {
+		return uint32(uintptr(unsafe.Pointer(c.ptr)) - uintptr(unsafe.Pointer(&buf[0])))
+	}
 	if ns > 0 {
 		cp.symbols = (*C.gcf_symbol)(mem)
 		syms := unsafe.Slice(cp.symbols, ns)
 		for i := range p.Symbols {
 			s := &p.Symbols[i]
 			name := str(s.QualifiedName)
-			names[s.QualifiedName] = name
+			if name.ptr != nil {
+				names.put(s.QualifiedName, at(name))
+			}
 			syms[i] = C.gcf_symbol{qualified_name: name, kind: label(s.Kind),
 				score: C.double(s.Score), provenance: label(s.Provenance), distance: C.uint32_t(s.Distance)}
 		}
 	}
 	name := func(s string) C.gcf_str {
-		if c, ok := names[s]; ok {
-			return c
+		if off, ok := names.get(s); ok {
+			return C.gcf_str{ptr: (*C.char)(unsafe.Pointer(&buf[off])), len: C.size_t(len(s))}
 		}
 		return str(s)
 	}
@@ -235,10 +244,84 @@ func EncodeChecked(p *Payload) (string, error) {
 		}
 	}
 	// cp lives in Go memory but holds only C pointers, which cgo allows.
-	out, err := callBuf(func(out *C.gcf_buf, e **C.gcf_error) C.gcf_status {
+	return callString(func(out *C.gcf_buf, e **C.gcf_error) C.gcf_status {
 		return C.gcf_graph_encode_payload(&cp, out, e)
 	})
-	return string(out), err
+}
+
+// addrTable maps the address and length of a string's Go bytes to the
+// offset of its copy in the C buffer: open addressing with linear probing,
+// at most half full. Slots hold integers only, so the garbage collector
+// neither scans nor keeps anything through them.
+type addrTable struct {
+	slots []addrSlot
+	mask  uint64
+	shift uint
+}
+
+type addrSlot struct {
+	addr uintptr // 0: free
+	len  uint32
+	off  uint32
+}
+
+// newAddrTable sizes a table for n names in a buffer of text bytes; it
+// stays empty (every lookup misses) when offsets or lengths would not fit
+// in 32 bits.
+func newAddrTable(n, text int) addrTable {
+	if n == 0 || text >= math.MaxUint32 {
+		return addrTable{}
+	}
+	bits := uint(1)
+	for 1<<bits < 2*n {
+		bits++
+	}
+	return addrTable{slots: make([]addrSlot, 1<<bits), mask: 1<<bits - 1, shift: 64 - bits}
+}
+
+// home is the first slot probed for addr. Fibonacci hashing: the
+// product's high bits mix every address bit.
+func (t *addrTable) home(addr uintptr) uint64 {
+	return (uint64(addr) * 0x9E3779B97F4A7C15) >> t.shift
+}
+
+// stringAddr is the address of s's bytes. (unsafe.StringData needs Go 1.20;
+// a string's header starts with that pointer in every Go release.)
+func stringAddr(s string) uintptr {
+	return *(*uintptr)(unsafe.Pointer(&s))
+}
+
+// put records s's copy at off; a string seen before (same bytes, same
+// length) keeps its later copy, as a Go map would.
+func (t *addrTable) put(s string, off uint32) {
+	if t.slots == nil {
+		return
+	}
+	addr, n := stringAddr(s), uint32(len(s))
+	for i := t.home(addr); ; i = (i + 1) & t.mask {
+		e := &t.slots[i]
+		if e.addr == 0 || (e.addr == addr && e.len == n) {
+			*e = addrSlot{addr: addr, len: n, off: off}
+			return
+		}
+	}
+}
+
+// get is the offset of the copy of s, if s's bytes were put.
+func (t *addrTable) get(s string) (uint32, bool) {
+	if t.slots == nil || len(s) == 0 {
+		return 0, false
+	}
+	addr, n := stringAddr(s), uint32(len(s))
+	for i := t.home(addr); ; i = (i + 1) & t.mask {
+		e := &t.slots[i]
+		if e.addr == addr && e.len == n {
+			return e.off, true
+		}
+		if e.addr == 0 {
+			return 0, false
+		}
+	}
 }
 
 func inputError(message string) *Error {
