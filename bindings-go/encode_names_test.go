@@ -1,7 +1,10 @@
 package gcf
 
 import (
+	"encoding/binary"
 	"encoding/json"
+	"errors"
+	"reflect"
 	"fmt"
 	"strings"
 	"testing"
@@ -88,4 +91,84 @@ func TestAddrTable(t *testing.T) {
 // cloneString is the text of s in new bytes (strings.Clone needs Go 1.20).
 func cloneString(s string) string {
 	return string(append([]byte(nil), s...))
+}
+
+// Decode reads libgcf's packed result; the JSON result of the same decoder
+// is the reference, on payloads that put text in the arena (kinds in full
+// form, an unescaped quoted path), borrow it from the input, and set every
+// header field.
+func TestDecodePackedMatchesJSON(t *testing.T) {
+	inputs := []string{
+		"GCF profile=graph symbols=0\n",
+		"GCF profile=graph tool=t budget=5000 tokens=1847 pack_root=sha256:" + strings.Repeat("ab", 32) + " symbols=3 edges=2\n" +
+			"## targets\n@0 fn pkg.A 0.50 lsp\n@1 widget pkg.B 0.40 ast\n## related\n@2 iface pkg.C 0.30 lsp\n" +
+			"## edges [2]\n@0<@1 calls\n@2<@0 implements +\n## loc [?]\n@0 \"dir with space/a\\\"b.go\" 3 4\n@1 b.go 1 2 5 6\n" +
+			"##! summary symbols=3 edges=2 counts=targets:2,related:1,edges:2 loc=2\n",
+		"GCF profile=graph session=true symbols=2\n## targets\n@4 fn pkg.S 0.10 x\n@2  # previously transmitted\n",
+		"GCF profile=graph unchanged=true pack_root=sha256:" + strings.Repeat("cd", 32) + "\n",
+		Encode(benchPayload(2000)),
+	}
+	for i, in := range inputs {
+		want, werr := decodeViaJSON(in)
+		got, gerr := Decode(in)
+		if (werr == nil) != (gerr == nil) || (werr != nil && werr.Error() != gerr.Error()) {
+			t.Fatalf("input %d: errors differ: %v / %v", i, gerr, werr)
+		}
+		if werr != nil {
+			t.Logf("input %d: %v", i, werr)
+			continue
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("input %d: packed and JSON decode differ:\n%#v\n%#v", i, got, want)
+		}
+	}
+	for _, bad := range []string{"GCF profile=graph\n## targets\n@0 fn a\xff 0.50 x\n", "GCF profile=graph symbols=2\n## targets\n@0 fn a 0.5 x\n"} {
+		_, werr := decodeViaJSON(bad)
+		_, gerr := Decode(bad)
+		if werr == nil || gerr == nil || werr.Error() != gerr.Error() {
+			t.Fatalf("%q: errors differ: %v / %v", bad, gerr, werr)
+		}
+		var e *Error
+		if !errors.As(gerr, &e) || e.Line() == 0 {
+			t.Fatalf("%q: no line in %v", bad, gerr)
+		}
+	}
+}
+
+// A result that does not fit is refused, never read out of bounds.
+func TestUnpackRejectsBadResults(t *testing.T) {
+	in := "GCF profile=graph symbols=1\n## targets\n@0 fn pkg.A 0.50 lsp\n"
+	if _, err := Decode(in); err != nil {
+		t.Fatal(err)
+	}
+	good := packedOf(t, in)
+	if _, ok := unpackPayload(good, in); !ok {
+		t.Fatal("the real result must unpack")
+	}
+	for cut := 0; cut < len(good); cut += 8 {
+		if _, ok := unpackPayload(good[:cut], in); ok {
+			t.Fatalf("a result cut at %d unpacked", cut)
+		}
+	}
+	// A span past the input's end.
+	bad := append([]byte(nil), good...)
+	binary.LittleEndian.PutUint64(bad[13*8:], uint64(len(in)))
+	if _, ok := unpackPayload(bad, in); ok {
+		t.Fatal("a span past the input unpacked")
+	}
+	// A symbol count no result of this size can hold.
+	bad = append([]byte(nil), good...)
+	binary.LittleEndian.PutUint64(bad[8*8:], 1<<40)
+	if _, ok := unpackPayload(bad, in); ok {
+		t.Fatal("a huge count unpacked")
+	}
+}
+
+func packedOf(t *testing.T, input string) []byte {
+	t.Helper()
+	b, err := packedResult(input)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

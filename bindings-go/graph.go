@@ -7,6 +7,7 @@ package gcf
 import "C"
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -337,8 +338,37 @@ func EncodeJSON(payloadJSON []byte) (string, error) {
 	return string(out), err
 }
 
-// Decode parses graph-profile GCF text.
+// Decode parses graph-profile GCF text. The strings of the result are
+// substrings of input wherever the text is there verbatim (names,
+// provenances, edge types), so they share input's memory instead of copying
+// it; only text the decoder produces (kinds in full form, unescaped paths)
+// is new.
 func Decode(input string) (*Payload, error) {
+	var out C.gcf_buf
+	var cerr *C.gcf_error
+	// libgcf reads input's bytes in place: string memory holds no Go
+	// pointers, so cgo allows passing it for the call.
+	status := C.gcf_graph_decode_packed(stringPtr(input), C.size_t(len(input)), &out, &cerr)
+	runtime.KeepAlive(input)
+	if status != C.GCF_STATUS_OK {
+		return nil, takeError(status, cerr)
+	}
+	defer C.gcf_buf_free(&out)
+	var b []byte
+	if out.ptr != nil {
+		b = unsafe.Slice((*byte)(unsafe.Pointer(out.ptr)), int(out.len))
+	}
+	p, ok := unpackPayload(b, input)
+	if !ok {
+		return nil, &Error{status: StatusJSONError, class: "json", category: "invalid_input",
+			message: "libgcf returned an unexpected packed payload"}
+	}
+	return p, nil
+}
+
+// decodeViaJSON is Decode through libgcf's JSON output, the form Decode
+// used before gcf_graph_decode_packed: the tests' reference.
+func decodeViaJSON(input string) (*Payload, error) {
 	in := []byte(input)
 	out, err := callBuf(func(out *C.gcf_buf, e **C.gcf_error) C.gcf_status {
 		return C.gcf_graph_decode(bytesPtr(in), C.size_t(len(in)), out, e)
@@ -351,6 +381,125 @@ func Decode(input string) (*Payload, error) {
 		return nil, err
 	}
 	return p, nil
+}
+
+// packedResult is a Go copy of gcf_graph_decode_packed's result, for tests.
+func packedResult(input string) ([]byte, error) {
+	in := []byte(input)
+	return callBuf(func(out *C.gcf_buf, e **C.gcf_error) C.gcf_status {
+		return C.gcf_graph_decode_packed(bytesPtr(in), C.size_t(len(in)), out, e)
+	})
+}
+
+// stringPtr is a pointer to s's first byte for a C call, or nil when empty.
+func stringPtr(s string) *C.uint8_t {
+	if len(s) == 0 {
+		return nil
+	}
+	return (*C.uint8_t)(*(*unsafe.Pointer)(unsafe.Pointer(&s)))
+}
+
+// unpacker reads gcf_graph_decode_packed's result (described in gcf.h).
+// Every read is bounds-checked: a result that does not fit sets bad.
+type unpacker struct {
+	b            []byte
+	pos          int
+	input, arena string
+	bad          bool
+}
+
+func (u *unpacker) word() uint64 {
+	if u.pos > len(u.b)-8 {
+		u.bad = true
+		return 0
+	}
+	w := binary.LittleEndian.Uint64(u.b[u.pos:])
+	u.pos += 8
+	return w
+}
+
+func (u *unpacker) int() int {
+	w := u.word()
+	if w > math.MaxInt {
+		u.bad = true
+		return 0
+	}
+	return int(w)
+}
+
+func (u *unpacker) span() string {
+	off, n := u.word(), u.word()
+	if n == 0 {
+		return ""
+	}
+	src := u.input
+	if off&C.GCF_PACKED_ARENA != 0 {
+		src, off = u.arena, off&^C.GCF_PACKED_ARENA
+	}
+	if off > uint64(len(src)) || n > uint64(len(src))-off {
+		u.bad = true
+		return ""
+	}
+	return src[off : off+n]
+}
+
+// records is a record count read from the header, refused when that many
+// 8-word records cannot be in the result (no allocation from a bad count).
+func (u *unpacker) records() int {
+	n := u.word()
+	if n > uint64(len(u.b))/64 {
+		u.bad = true
+		return 0
+	}
+	return int(n)
+}
+
+func unpackPayload(b []byte, input string) (*Payload, bool) {
+	u := &unpacker{b: b, input: input}
+	if u.word() != C.GCF_PACKED_VERSION {
+		return nil, false
+	}
+	// The arena's place is in the header after the spans; read it first.
+	u.pos = 11 * 8
+	arenaOff, arenaLen := u.word(), u.word()
+	if u.bad || arenaOff > uint64(len(b)) || arenaLen > uint64(len(b))-arenaOff {
+		return nil, false
+	}
+	// The one copy of decoded text: what is not in input.
+	u.arena = string(b[arenaOff : arenaOff+arenaLen])
+	u.pos = 8
+	flags := u.word()
+	p := &Payload{Session: flags&1 != 0, Unchanged: flags&2 != 0}
+	p.TokenBudget, p.TokensUsed = u.int(), u.int()
+	p.Tool, p.PackRoot = u.span(), u.span()
+	ns, ne, nl := u.records(), u.records(), u.records()
+	u.pos += 16
+	if u.bad {
+		return nil, false
+	}
+	// Symbols and edges empty, not nil, and locations nil when there are
+	// none, as the JSON form decoded.
+	p.Symbols = make([]Symbol, ns)
+	for i := range p.Symbols {
+		s := &p.Symbols[i]
+		s.QualifiedName, s.Kind, s.Provenance = u.span(), u.span(), u.span()
+		s.Score = math.Float64frombits(u.word())
+		s.Distance = int(u.word())
+	}
+	p.Edges = make([]Edge, ne)
+	for i := range p.Edges {
+		e := &p.Edges[i]
+		e.Source, e.Target, e.EdgeType, e.Status = u.span(), u.span(), u.span(), u.span()
+	}
+	if nl > 0 {
+		p.Locations = make([]Location, nl)
+	}
+	for i := range p.Locations {
+		l := &p.Locations[i]
+		l.QualifiedName, l.File = u.span(), u.span()
+		l.Line, l.Column, l.EndLine, l.EndColumn = u.int(), u.int(), u.int(), u.int()
+	}
+	return p, !u.bad
 }
 
 // EncodeDelta serializes a delta payload (spec §10.1), returning only the

@@ -27,6 +27,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// Format version of [`gcf_graph_decode_packed`]'s result, its first word.
+#define GCF_PACKED_VERSION 1
+
+// A span's offset has this bit set when it counts from the start of the
+// result's arena instead of the input.
+#define GCF_PACKED_ARENA 9223372036854775808ull
+
 // `gcf_generic_encode_flags` flag: repeat a column's value in every row
 // even when it is the same in all of them, instead of declaring it once
 // (`{id,type=file}`), for consumers whose decoders predate constant columns.
@@ -334,6 +341,33 @@ void gcf_buf_free(struct gcf_buf *buf);
 // `fixture` points to `fixture_len` readable bytes (or is NULL with 0);
 // `out` is a writable `gcf_buf`; `err` is NULL or writable.
 gcf_status gcf_conformance_run(const uint8_t *fixture, size_t fixture_len, struct gcf_buf *out, struct gcf_error **err);
+
+// Decodes graph-profile GCF text into a binary description of the payload
+// instead of JSON; the same decoder and errors as
+// [`gcf_graph_decode`](crate::gcf_graph_decode).
+//
+// `out` receives little-endian 64-bit words:
+//
+// - header (13 words): format version ([`GCF_PACKED_VERSION`]); flags (bit
+//   0 `session=true`, bit 1 `unchanged=true`); token budget; tokens used;
+//   tool and pack root as spans; the numbers of symbols, edges and
+//   locations; the byte offset of the arena in `out` and its length;
+// - per symbol (8 words): name, kind (in full form) and provenance spans,
+//   the score's IEEE 754 bits, the distance;
+// - per edge (8 words): source, target, edge type and status spans;
+// - per location (8 words): name and file spans, line, column, end line,
+//   end column (0 and 0 for no end);
+// - the arena: text that is not in the input.
+//
+// A span is two words, offset and length. Its offset counts bytes from the
+// start of `input` or, with [`GCF_PACKED_ARENA`] set, from the start of the
+// arena. Bare session references are not described.
+//
+// # Safety
+//
+// `input` points to `input_len` readable bytes (or is NULL with 0); `out`
+// is a writable `gcf_buf`; `err` is NULL or writable.
+gcf_status gcf_graph_decode_packed(const uint8_t *input, size_t input_len, struct gcf_buf *out, struct gcf_error **err);
 
 // Releases an error. NULL is a no-op.
 //

@@ -21,6 +21,7 @@
 
 mod buf;
 mod conformance;
+mod decoded;
 mod error;
 mod generic;
 mod generic_delta;
@@ -30,6 +31,7 @@ mod stream;
 
 pub use buf::{gcf_buf, gcf_buf_free};
 pub use conformance::gcf_conformance_run;
+pub use decoded::{gcf_graph_decode_packed, GCF_PACKED_ARENA, GCF_PACKED_VERSION};
 pub use error::{
     gcf_error, gcf_error_category, gcf_error_class, gcf_error_column, gcf_error_free,
     gcf_error_line, gcf_error_message, gcf_error_status, gcf_status,

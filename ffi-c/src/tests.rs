@@ -1363,3 +1363,125 @@ fn gcf_go_drop_in_exports() {
     let (_, factored, _) = call(|o, e| unsafe { gcf_generic_encode_flags(r, rn, 0, o, e) });
     assert_eq!(factored, "GCF profile=generic\n## [2]{a,t=x}\n1\n2\n");
 }
+
+/// Reads [`gcf_graph_decode_packed`]'s result the way a host does.
+fn packed_decode(input: &[u8]) -> Result<Vec<u64>, (gcf_status, Detail)> {
+    let mut out = gcf_buf::EMPTY;
+    let mut err: *mut gcf_error = ptr::null_mut();
+    // SAFETY: the arguments are live Rust slices and valid out-params.
+    let status =
+        unsafe { gcf_graph_decode_packed(input.as_ptr(), input.len(), &mut out, &mut err) };
+    if status != gcf_status::GCF_STATUS_OK {
+        assert!(out.ptr.is_null());
+        // SAFETY: `err` is a live error from the library.
+        let detail = unsafe {
+            let d = (
+                CStr::from_ptr(gcf_error_category(err))
+                    .to_str()
+                    .unwrap()
+                    .to_string(),
+                gcf_error_line(err),
+                gcf_error_column(err),
+                CStr::from_ptr(gcf_error_message(err))
+                    .to_str()
+                    .unwrap()
+                    .to_string(),
+            );
+            gcf_error_free(err);
+            d
+        };
+        return Err((status, detail));
+    }
+    // SAFETY: the library filled `out` with `len` bytes.
+    let bytes = unsafe { core::slice::from_raw_parts(out.ptr, out.len) }.to_vec();
+    // SAFETY: `out` came from the library.
+    unsafe { gcf_buf_free(&mut out) };
+    // The arena is bytes, not words: keep it as its own tail below.
+    let mut words: Vec<u64> = bytes
+        .chunks(8)
+        .map(|c| {
+            let mut w = [0u8; 8];
+            w[..c.len()].copy_from_slice(c);
+            u64::from_le_bytes(w)
+        })
+        .collect();
+    words.push(bytes.len() as u64);
+    Ok(words)
+}
+
+#[test]
+fn decode_packed_describes_the_payload() {
+    let input = "GCF profile=graph tool=ctx budget=500 symbols=2 edges=1\n## targets\n@0 fn pkg.Auth 0.78 lsp\n\
+                 ## related\n@1 widget pkg.Server 0.54 lsp\n## edges [1]\n@0<@1 calls +\n\
+                 ## loc [?]\n@1 \"a b\\\".go\" 3 4 5 6\n";
+    let w = packed_decode(input.as_bytes()).unwrap();
+    let raw = {
+        let mut out = gcf_buf::EMPTY;
+        // SAFETY: as above.
+        let s = unsafe {
+            gcf_graph_decode_packed(input.as_ptr(), input.len(), &mut out, ptr::null_mut())
+        };
+        assert_eq!(s, gcf_status::GCF_STATUS_OK);
+        // SAFETY: filled by the library.
+        let v = unsafe { core::slice::from_raw_parts(out.ptr, out.len) }.to_vec();
+        // SAFETY: `out` came from the library.
+        unsafe { gcf_buf_free(&mut out) };
+        v
+    };
+    assert_eq!(w[0], GCF_PACKED_VERSION);
+    assert_eq!((w[1], w[2], w[3]), (0, 500, 0));
+    let (arena_at, arena_len) = (w[11] as usize, w[12] as usize);
+    assert_eq!(arena_at + arena_len, raw.len());
+    let arena = &raw[arena_at..];
+    let text = |off: u64, len: u64| -> &str {
+        let (src, off) = if off & GCF_PACKED_ARENA != 0 {
+            (arena, (off & !GCF_PACKED_ARENA) as usize)
+        } else {
+            (input.as_bytes(), off as usize)
+        };
+        core::str::from_utf8(&src[off..off + len as usize]).unwrap()
+    };
+    assert_eq!(text(w[4], w[5]), "ctx");
+    assert_eq!(
+        w[4] & GCF_PACKED_ARENA,
+        0,
+        "the tool is borrowed from the input"
+    );
+    assert_eq!((w[6], w[7]), (0, 0), "no pack root");
+    assert_eq!((w[8], w[9], w[10]), (2, 1, 1));
+    let sym = |i: usize| &w[13 + 8 * i..13 + 8 * i + 8];
+    assert_eq!(text(sym(0)[0], sym(0)[1]), "pkg.Auth");
+    assert_eq!(text(sym(0)[2], sym(0)[3]), "function");
+    assert_ne!(
+        sym(0)[2] & GCF_PACKED_ARENA,
+        0,
+        "an expanded kind lies in the arena"
+    );
+    assert_eq!(text(sym(0)[4], sym(0)[5]), "lsp");
+    assert_eq!(f64::from_bits(sym(0)[6]), 0.78);
+    assert_eq!(sym(0)[7], 0);
+    assert_eq!(text(sym(1)[2], sym(1)[3]), "widget");
+    assert_eq!(sym(1)[7], 1);
+    let edge = &w[13 + 16..13 + 24];
+    assert_eq!(text(edge[0], edge[1]), "pkg.Server");
+    assert_eq!(text(edge[2], edge[3]), "pkg.Auth");
+    assert_eq!(text(edge[4], edge[5]), "calls");
+    assert_eq!(text(edge[6], edge[7]), "+");
+    let loc = &w[13 + 24..13 + 32];
+    assert_eq!(text(loc[0], loc[1]), "pkg.Server");
+    assert_eq!(text(loc[2], loc[3]), "a b\".go");
+    assert_eq!(&loc[4..8], &[3, 4, 5, 6]);
+    assert_eq!(arena_at, (13 + 32) * 8);
+
+    // The same errors as gcf_graph_decode, malformed UTF-8 included.
+    for bad in [
+        &b"GCF profile=graph\n## targets\n@x fn a.B 0.50 lsp\n"[..],
+        &b"GCF profile=graph\n## targets\n@0 fn a\xff 0.50 x\n"[..],
+    ] {
+        let (status, detail) = packed_decode(bad).unwrap_err();
+        let (json_status, _, json_detail) =
+            // SAFETY: the arguments are live Rust slices and valid out-params.
+            call(|o, e| unsafe { gcf_graph_decode(bad.as_ptr(), bad.len(), o, e) });
+        assert_eq!((status, Some(detail)), (json_status, json_detail));
+    }
+}
