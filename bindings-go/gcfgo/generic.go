@@ -33,14 +33,19 @@ func EncodeGeneric(data any, optsList ...GenericOptions) string {
 // EncodeGenericChecked is EncodeGeneric returning the error: "out_of_range"
 // for an integer outside int64, or what libgcf refuses.
 func EncodeGenericChecked(data any, optsList ...GenericOptions) (string, error) {
-	doc, err := toJSON(data)
+	var s string
+	err := withJSON(data, func(doc []byte) error {
+		// gcf-go v1.7.1 writes constant columns in every row; its decoder
+		// (and others of its time) cannot read the factored form
+		// {id,type=user}.
+		var err error
+		s, err = native.EncodeGenericJSONConstantColumns(doc, false)
+		return wrap(err, "")
+	})
 	if err != nil {
 		return "", err
 	}
-	// gcf-go v1.7.1 writes constant columns in every row; its decoder (and
-	// others of its time) cannot read the factored form {id,type=user}.
-	s, err := native.EncodeGenericJSONConstantColumns(doc, false)
-	return s, wrap(err, "")
+	return s, nil
 }
 
 // DecodeGeneric parses generic-profile GCF text: objects as *OrderedMap,

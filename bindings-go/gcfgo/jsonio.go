@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"sort"
 	"strconv"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -199,8 +200,27 @@ func (p *jsonParser) hex4() rune {
 // "out_of_range" error), floats in gcf-go's canonical number shape, and
 // anything else as its fmt %v text.
 type jsonWriter struct {
-	b []byte
+	b    []byte
+	keys []string
 }
+
+// sortKeys sorts a map's keys: insertion sort for the few keys of a
+// record (sort.Strings would allocate for its interface on every map).
+func sortKeys(keys []string) {
+	if len(keys) > 12 {
+		sort.Strings(keys)
+		return
+	}
+	for i := 1; i < len(keys); i++ {
+		for j := i; j > 0 && keys[j] < keys[j-1]; j-- {
+			keys[j], keys[j-1] = keys[j-1], keys[j]
+		}
+	}
+}
+
+// jsonBufs keeps the buffers of documents that only cross to libgcf, so a
+// large document is not grown from 256 bytes again on every call.
+var jsonBufs = sync.Pool{New: func() any { return new(jsonWriter) }}
 
 func (w *jsonWriter) value(v any) error {
 	switch x := v.(type) {
@@ -224,11 +244,15 @@ func (w *jsonWriter) value(v any) error {
 		}
 		w.b = append(w.b, '}')
 	case map[string]any:
-		keys := make([]string, 0, len(x))
+		// The keys go on a stack shared by the whole document: nested maps
+		// push theirs above, so no map allocates a slice of its own.
+		base := len(w.keys)
 		for k := range x {
-			keys = append(keys, k)
+			w.keys = append(w.keys, k)
 		}
-		sort.Strings(keys)
+		keys := w.keys[base:]
+		defer func() { w.keys = w.keys[:base] }()
+		sortKeys(keys)
 		w.b = append(w.b, '{')
 		for i, k := range keys {
 			if i > 0 {
@@ -354,6 +378,15 @@ func (w *jsonWriter) reflect(v reflect.Value) error {
 
 const hexDigits = "0123456789abcdef"
 
+// jsonPlain marks the bytes a JSON string holds as they are: printable
+// ASCII but '"' and '\\'.
+var jsonPlain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 // str writes s as a JSON string; invalid UTF-8 becomes U+FFFD, as
 // encoding/json writes it.
 func (w *jsonWriter) str(s string) {
@@ -361,11 +394,11 @@ func (w *jsonWriter) str(s string) {
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
+		if jsonPlain[c] {
+			i++
+			continue
+		}
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
 			w.b = append(w.b, s[start:i]...)
 			switch c {
 			case '"', '\\':
@@ -404,6 +437,26 @@ func toJSON(data any) ([]byte, error) {
 		return nil, err
 	}
 	return w.b, nil
+}
+
+// withJSON calls f with data as JSON in a pooled buffer, which f must not
+// keep.
+func withJSON(data any, f func(doc []byte) error) error {
+	w := jsonBufs.Get().(*jsonWriter)
+	w.b, w.keys = w.b[:0], w.keys[:0]
+	err := w.value(data)
+	if err == nil {
+		err = f(w.b)
+	}
+	// A buffer far larger than most documents is left to the collector
+	// rather than held.
+	if cap(w.b) <= 64<<20 {
+		for i := range w.keys[:cap(w.keys)] {
+			w.keys[:cap(w.keys)][i] = ""
+		}
+		jsonBufs.Put(w)
+	}
+	return err
 }
 
 // normalizeScalar is a streamed cell as gcf-go formats it: the scalar types
