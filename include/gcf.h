@@ -34,6 +34,9 @@
 // result's arena instead of the input.
 #define GCF_PACKED_ARENA 9223372036854775808ull
 
+// Format version of [`gcf_generic_decode_packed`]'s result, its first byte.
+#define GCF_GENERIC_PACKED_VERSION 1
+
 // `gcf_generic_encode_flags` flag: repeat a column's value in every row
 // even when it is the same in all of them, instead of declaring it once
 // (`{id,type=file}`), for consumers whose decoders predate constant columns.
@@ -368,6 +371,23 @@ gcf_status gcf_conformance_run(const uint8_t *fixture, size_t fixture_len, struc
 // `input` points to `input_len` readable bytes (or is NULL with 0); `out`
 // is a writable `gcf_buf`; `err` is NULL or writable.
 gcf_status gcf_graph_decode_packed(const uint8_t *input, size_t input_len, struct gcf_buf *out, struct gcf_error **err);
+
+// Decodes generic-profile GCF text into a binary description of the value
+// instead of JSON; the same decoder and errors as
+// [`gcf_generic_decode`](crate::gcf_generic_decode).
+//
+// `out` holds the format version ([`GCF_GENERIC_PACKED_VERSION`], one
+// byte), then the value: a tag byte and what the tag says. 0 null, 1
+// false, 2 true; 3 an integer, 4 a double (its IEEE 754 bits), each as 8
+// little-endian bytes; 5 a string: its length in bytes as unsigned LEB128,
+// then its UTF-8; 6 an array: the number of items (LEB128), then each item;
+// 7 an object: the number of members (LEB128), then each member's key (as
+// a string without its tag) and value, in order, keys unique.
+//
+// # Safety
+//
+// As for [`gcf_graph_decode_packed`].
+gcf_status gcf_generic_decode_packed(const uint8_t *input, size_t input_len, struct gcf_buf *out, struct gcf_error **err);
 
 // Releases an error. NULL is a no-op.
 //

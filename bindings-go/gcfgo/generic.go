@@ -53,6 +53,20 @@ func EncodeGenericChecked(data any, optsList ...GenericOptions) (string, error) 
 // booleans and nil. Errors start with the spec category and carry the line
 // and column (errors.As to *Error).
 func DecodeGeneric(input string) (any, error) {
+	packed, err := native.GenericDecodePacked(input)
+	if err != nil {
+		return nil, wrap(err, "")
+	}
+	v, ok := unpackGeneric(packed)
+	if !ok {
+		return nil, newError("json", "invalid_input", "libgcf returned an unexpected packed value")
+	}
+	return v, nil
+}
+
+// decodeGenericViaJSON is DecodeGeneric through libgcf's JSON output, the
+// form it used before gcf_generic_decode_packed: the tests' reference.
+func decodeGenericViaJSON(input string) (any, error) {
 	out, err := native.DecodeGenericJSON(input)
 	if err != nil {
 		return nil, wrap(err, "")

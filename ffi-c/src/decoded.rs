@@ -3,13 +3,14 @@
 //! writing JSON in Rust and parsing it again in the host costs more than the
 //! decode itself.
 //!
-//! The result points into the caller's input wherever the decoder borrowed
+//! The graph result points into the caller's input wherever the decoder borrowed
 //! from it (names, provenances, edge types: nearly every string), so a host
 //! whose strings can share one buffer (Go substrings) builds its payload
 //! without copying any text.
 
 use std::borrow::Cow;
 
+use gcf_core::generic::{self, Value};
 use gcf_core::graph::{self, Payload};
 use gcf_core::ErrorKind;
 
@@ -176,6 +177,98 @@ pub unsafe extern "C" fn gcf_graph_decode_packed(
             };
             let payload = graph::decode_borrowed(text)?;
             put(out, gcf_buf::from_vec(pack(bytes, &payload)));
+            Ok(())
+        })
+    }
+}
+
+/// Format version of [`gcf_generic_decode_packed`]'s result, its first byte.
+pub const GCF_GENERIC_PACKED_VERSION: u8 = 1;
+
+/// Appends `n` as unsigned LEB128.
+fn uvarint(out: &mut Vec<u8>, mut n: u64) {
+    while n >= 0x80 {
+        out.push(n as u8 | 0x80);
+        n >>= 7;
+    }
+    out.push(n as u8);
+}
+
+fn packed_text(out: &mut Vec<u8>, s: &str) {
+    uvarint(out, s.len() as u64);
+    out.extend_from_slice(s.as_bytes());
+}
+
+/// Appends `v` in the form [`gcf_generic_decode_packed`] describes. The
+/// depth is the decoder's, which §12's limits bound.
+fn pack_value(out: &mut Vec<u8>, v: &Value) {
+    match v {
+        Value::Null => out.push(0),
+        Value::Bool(false) => out.push(1),
+        Value::Bool(true) => out.push(2),
+        Value::Int(n) => {
+            out.push(3);
+            out.extend_from_slice(&n.to_le_bytes());
+        }
+        Value::Float(f) => {
+            out.push(4);
+            out.extend_from_slice(&f.to_bits().to_le_bytes());
+        }
+        Value::String(s) => {
+            out.push(5);
+            packed_text(out, s);
+        }
+        Value::Array(items) => {
+            out.push(6);
+            uvarint(out, items.len() as u64);
+            for item in items {
+                pack_value(out, item);
+            }
+        }
+        Value::Object(map) => {
+            out.push(7);
+            uvarint(out, map.len() as u64);
+            for (k, item) in map.iter() {
+                packed_text(out, k);
+                pack_value(out, item);
+            }
+        }
+    }
+}
+
+/// Decodes generic-profile GCF text into a binary description of the value
+/// instead of JSON; the same decoder and errors as
+/// [`gcf_generic_decode`](crate::gcf_generic_decode).
+///
+/// `out` holds the format version ([`GCF_GENERIC_PACKED_VERSION`], one
+/// byte), then the value: a tag byte and what the tag says. 0 null, 1
+/// false, 2 true; 3 an integer, 4 a double (its IEEE 754 bits), each as 8
+/// little-endian bytes; 5 a string: its length in bytes as unsigned LEB128,
+/// then its UTF-8; 6 an array: the number of items (LEB128), then each item;
+/// 7 an object: the number of members (LEB128), then each member's key (as
+/// a string without its tag) and value, in order, keys unique.
+///
+/// # Safety
+///
+/// As for [`gcf_graph_decode_packed`].
+#[no_mangle]
+pub unsafe extern "C" fn gcf_generic_decode_packed(
+    input: *const u8,
+    input_len: usize,
+    out: *mut gcf_buf,
+    err: *mut *mut gcf_error,
+) -> gcf_status {
+    // SAFETY: the pointers are valid per this function's contract.
+    unsafe {
+        boundary(err, || {
+            reset_out(out)?;
+            let bytes = bytes_arg(input, input_len, "input")?;
+            let value = generic::decode_bytes(bytes)?;
+            // The text is about as long as its values' bytes.
+            let mut packed = Vec::with_capacity(bytes.len() + 64);
+            packed.push(GCF_GENERIC_PACKED_VERSION);
+            pack_value(&mut packed, &value);
+            put(out, gcf_buf::from_vec(packed));
             Ok(())
         })
     }

@@ -31,7 +31,10 @@ mod stream;
 
 pub use buf::{gcf_buf, gcf_buf_free};
 pub use conformance::gcf_conformance_run;
-pub use decoded::{gcf_graph_decode_packed, GCF_PACKED_ARENA, GCF_PACKED_VERSION};
+pub use decoded::{
+    gcf_generic_decode_packed, gcf_graph_decode_packed, GCF_GENERIC_PACKED_VERSION,
+    GCF_PACKED_ARENA, GCF_PACKED_VERSION,
+};
 pub use error::{
     gcf_error, gcf_error_category, gcf_error_class, gcf_error_column, gcf_error_free,
     gcf_error_line, gcf_error_message, gcf_error_status, gcf_status,

@@ -1485,3 +1485,37 @@ fn decode_packed_describes_the_payload() {
         assert_eq!((status, Some(detail)), (json_status, json_detail));
     }
 }
+
+#[test]
+fn generic_decode_packed_describes_the_value() {
+    let input = "GCF profile=generic\na=1\nb=x\nc[2]: 2.5,true\nd=-\n";
+    let mut out = gcf_buf::EMPTY;
+    // SAFETY: the arguments are live Rust slices and valid out-params.
+    let status = unsafe {
+        gcf_generic_decode_packed(input.as_ptr(), input.len(), &mut out, ptr::null_mut())
+    };
+    assert_eq!(status, gcf_status::GCF_STATUS_OK);
+    // SAFETY: filled by the library.
+    let got = unsafe { core::slice::from_raw_parts(out.ptr, out.len) }.to_vec();
+    // SAFETY: `out` came from the library.
+    unsafe { gcf_buf_free(&mut out) };
+    let mut want = vec![GCF_GENERIC_PACKED_VERSION, 7, 4];
+    want.extend_from_slice(&[1, b'a', 3]);
+    want.extend_from_slice(&1i64.to_le_bytes());
+    want.extend_from_slice(&[1, b'b', 5, 1, b'x']);
+    want.extend_from_slice(&[1, b'c', 6, 2, 4]);
+    want.extend_from_slice(&2.5f64.to_bits().to_le_bytes());
+    want.extend_from_slice(&[2, 1, b'd', 0]);
+    assert_eq!(got, want);
+
+    // The same errors as gcf_generic_decode.
+    let bad = b"GCF profile=generic\n## [2]{a}\n1\n";
+    let (status, _, detail) =
+        // SAFETY: the arguments are live Rust slices and valid out-params.
+        call(|o, e| unsafe { gcf_generic_decode_packed(bad.as_ptr(), bad.len(), o, e) });
+    let (json_status, _, json_detail) =
+        // SAFETY: the arguments are live Rust slices and valid out-params.
+        call(|o, e| unsafe { gcf_generic_decode(bad.as_ptr(), bad.len(), o, e) });
+    assert_ne!(status, gcf_status::GCF_STATUS_OK);
+    assert_eq!((status, detail), (json_status, json_detail));
+}

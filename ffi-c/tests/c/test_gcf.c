@@ -119,6 +119,16 @@ static void test_graph_decode_packed(void) {
   err = NULL;
   st = gcf_graph_decode_packed(NULL, 5, &out, &err);
   expect_error(st, err, GCF_STATUS_INVALID_ARGUMENT, "invalid_input");
+
+  /* Generic: {"a": 1} as version, object tag, 1 member, key "a", int 1. */
+  err = NULL;
+  CHECK(gcf_generic_decode_packed(S("GCF profile=generic\na=1\n"), &out, &err) == GCF_STATUS_OK);
+  static const uint8_t want[] = {GCF_GENERIC_PACKED_VERSION, 7, 1, 1, 'a', 3, 1, 0, 0, 0, 0, 0, 0, 0};
+  CHECK(out.len == sizeof want && memcmp(out.ptr, want, sizeof want) == 0);
+  gcf_buf_free(&out);
+  st = gcf_generic_decode_packed(S("GCF profile=generic\n## [2]{a}\n1\n"), &out, &err);
+  CHECK(out.ptr == NULL);
+  expect_error(st, err, GCF_STATUS_DATA_ERROR, "count_mismatch");
 }
 
 static void test_graph_errors(void) {
