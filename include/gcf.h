@@ -797,6 +797,26 @@ gcf_status gcf_graph_session_encode(struct gcf_graph_session *session, const uin
 // `session` is NULL or a session from [`gcf_graph_session_new`] not freed since.
 void gcf_graph_session_free(struct gcf_graph_session *session);
 
+// [`gcf_generic_encode_flags`](crate::gcf_generic_encode_flags) of a value
+// given in a binary form instead of JSON: the same output and encode
+// errors.
+//
+// The value is a tag byte and what the tag says: 0 null, 1 false, 2 true;
+// 3 an integer, 4 a finite double (its IEEE 754 bits), each as 8
+// little-endian bytes; 5 a string: its length in bytes as unsigned LEB128,
+// then its UTF-8; 6 an array: the number of items (LEB128), then each
+// item; 7 an object: the number of members (LEB128), then each member's
+// key (a string without its tag) and value, in order (a repeated key keeps
+// its first position and its last value). A malformed form is an
+// `invalid_input` argument error; nesting beyond the default depth limit a
+// `limit_exceeded` one.
+//
+// # Safety
+//
+// `value` points to `value_len` readable bytes (or is NULL with 0); `out`
+// is a writable `gcf_buf`; `err` is NULL or writable.
+gcf_status gcf_generic_encode_packed(const uint8_t *value, size_t value_len, uint32_t flags, struct gcf_buf *out, struct gcf_error **err);
+
 // Encodes a graph payload given as C structs into GCF text: the same output
 // and errors as [`gcf_graph_encode`](crate::gcf_graph_encode) of the
 // payload's JSON, without the JSON.

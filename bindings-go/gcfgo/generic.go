@@ -34,12 +34,14 @@ func EncodeGeneric(data any, optsList ...GenericOptions) string {
 // for an integer outside int64, or what libgcf refuses.
 func EncodeGenericChecked(data any, optsList ...GenericOptions) (string, error) {
 	var s string
-	err := withJSON(data, func(doc []byte) error {
+	// The value crosses in libgcf's packed form: the same value the JSON
+	// form carried, without writing and parsing numbers and strings as text.
+	err := withPacked(data, func(doc []byte) error {
 		// gcf-go v1.7.1 writes constant columns in every row; its decoder
 		// (and others of its time) cannot read the factored form
 		// {id,type=user}.
 		var err error
-		s, err = native.EncodeGenericJSONConstantColumns(doc, false)
+		s, err = native.EncodeGenericPacked(doc, false)
 		return wrap(err, "")
 	})
 	if err != nil {
@@ -62,6 +64,18 @@ func DecodeGeneric(input string) (any, error) {
 		return nil, newError("json", "invalid_input", "libgcf returned an unexpected packed value")
 	}
 	return v, nil
+}
+
+// encodeGenericViaJSON is EncodeGenericChecked through the JSON form it used
+// before gcf_generic_encode_packed: the tests' reference.
+func encodeGenericViaJSON(data any) (string, error) {
+	var s string
+	err := withJSON(data, func(doc []byte) error {
+		var err error
+		s, err = native.EncodeGenericJSONConstantColumns(doc, false)
+		return wrap(err, "")
+	})
+	return s, err
 }
 
 // decodeGenericViaJSON is DecodeGeneric through libgcf's JSON output, the

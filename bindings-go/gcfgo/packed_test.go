@@ -2,6 +2,9 @@ package gcf
 
 import (
 	"encoding/json"
+	"errors"
+	"math"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -78,5 +81,123 @@ func TestUnpackGenericRejectsBadResults(t *testing.T) {
 		if _, ok := unpackGeneric(bad); ok {
 			t.Fatalf("%q unpacked", bad)
 		}
+	}
+}
+
+// EncodeGeneric hands libgcf its packed value form; the JSON form it used
+// before is the reference: the same bytes and the same errors, for every
+// kind of Go value EncodeGeneric takes and for random nested values.
+func TestEncodeGenericPackedMatchesJSON(t *testing.T) {
+	type inner struct {
+		Name  string
+		Score float32
+		Tags  []string
+		skip  int
+	}
+	om := NewOrderedMap()
+	om.Set("z", int64(1))
+	om.Set("a", []any{om2(), nil})
+	values := []any{
+		benchRecords(300),
+		[]any{0.0, math.Copysign(0, -1), math.NaN(), math.Inf(1), math.Inf(-1), 1e-7, 1e-6, 0.5, 3.0, -3.0,
+			9007199254740991.0, 9007199254740992.0, 9007199254740994.0, 1e300, -2.5e-300, float32(0.1), float32(3)},
+		[]any{int8(-8), int16(300), int32(-70000), int64(math.MinInt64), uint8(255), uint16(65535), uint32(1 << 31),
+			uint64(math.MaxInt64), uint(7), uintptr(9)},
+		[]any{"ok", "bad \xff byte", "\xe2\x82", "é中\t\"\\", ""},
+		map[int]string{3: "c", 1: "a", 20: "t"},
+		[]inner{{Name: "n", Score: 0.25, Tags: []string{"x"}}, {Name: "m", Tags: nil}},
+		&inner{Name: "p"},
+		[]*inner{nil, {Name: "q"}},
+		om,
+		map[string]any{"nilslice": []int(nil), "empty": []any{}, "obj": map[string]any{}, "ptr": (*int)(nil)},
+		[]any{uint64(math.MaxInt64) + 1},
+		map[string]any{"deep": []any{uint(math.MaxUint64)}},
+		struct{ C complex128 }{1 + 2i},
+	}
+	rng := rand.New(rand.NewSource(7))
+	for i := 0; i < 2000; i++ {
+		values = append(values, randomValue(rng, 4))
+	}
+	for i, v := range values {
+		want, werr := encodeGenericViaJSON(v)
+		got, gerr := EncodeGenericChecked(v)
+		if (werr == nil) != (gerr == nil) || (werr != nil && werr.Error() != gerr.Error()) {
+			t.Fatalf("value %d: errors differ: %v / %v", i, gerr, werr)
+		}
+		if got != want {
+			t.Fatalf("value %d (%#v): packed and JSON encode differ:\n%s\n----\n%s", i, v, got, want)
+		}
+	}
+}
+
+func om2() *OrderedMap {
+	m := NewOrderedMap()
+	m.Set("k", "v")
+	m.Set("b", 2.5)
+	return m
+}
+
+// randomValue is a random nested value of the kinds records carry.
+func randomValue(rng *rand.Rand, depth int) any {
+	switch k := rng.Intn(10); {
+	case depth <= 0 || k < 5:
+		switch rng.Intn(7) {
+		case 0:
+			return nil
+		case 1:
+			return rng.Intn(2) == 0
+		case 2:
+			return int64(rng.Uint64())
+		case 3:
+			return float64(rng.Intn(2000)-1000) / 8
+		case 4:
+			return math.Float64frombits(rng.Uint64()&^(0x7ff<<52) | uint64(rng.Intn(2046)+1)<<52)
+		case 5:
+			return []string{"a", "b c", "x|y", "-", "", "é", "1", "true"}[rng.Intn(8)]
+		default:
+			return rng.Intn(100)
+		}
+	case k < 7:
+		n := rng.Intn(4)
+		arr := make([]any, n)
+		for i := range arr {
+			arr[i] = randomValue(rng, depth-1)
+		}
+		return arr
+	case k < 9:
+		// Arrays of records with one shape: the tables most values become.
+		n, keys := 1+rng.Intn(4), []string{"id", "name", "v", "w"}[:1+rng.Intn(4)]
+		rows := make([]any, n)
+		for i := range rows {
+			m := map[string]any{}
+			for _, key := range keys {
+				m[key] = randomValue(rng, depth-2)
+			}
+			rows[i] = m
+		}
+		return rows
+	default:
+		m := NewOrderedMap()
+		for i, n := 0, rng.Intn(4); i < n; i++ {
+			m.Set([]string{"a", "b", "c>d", "e f", ""}[rng.Intn(5)], randomValue(rng, depth-1))
+		}
+		return m
+	}
+}
+
+// A malformed packed value is refused with an invalid_input error, never
+// read out of bounds.
+func TestEncodePackedRejectsMalformedValues(t *testing.T) {
+	for _, bad := range []string{"", "\x09", "\x03\x01", "\x06\x05\x00", "\x05\x02a", "\x05\x01\xff", "\x00\x00",
+		"\x07\x01\x01a", "\x04\x00\x00\x00\x00\x00\x00\xf0\x7f"} {
+		_, err := native.EncodeGenericPacked([]byte(bad), false)
+		var e *native.Error
+		if !errors.As(err, &e) || e.Category() == "" {
+			t.Fatalf("%q: %v", bad, err)
+		}
+	}
+	deep := strings.Repeat("\x06\x01", 100000) + "\x00"
+	if _, err := native.EncodeGenericPacked([]byte(deep), false); err == nil || !strings.Contains(err.Error(), "limit_exceeded") {
+		t.Fatalf("deep: %v", err)
 	}
 }

@@ -26,6 +26,7 @@ mod error;
 mod generic;
 mod generic_delta;
 mod graph;
+mod packed;
 mod payload;
 mod stream;
 
@@ -62,6 +63,7 @@ pub use graph::{
     gcf_graph_encode_delta, gcf_graph_pack_root, gcf_graph_session, gcf_graph_session_encode,
     gcf_graph_session_free, gcf_graph_session_new, gcf_outcome,
 };
+pub use packed::gcf_generic_encode_packed;
 pub use payload::{
     gcf_edge, gcf_graph_encode_payload, gcf_graph_payload, gcf_location, gcf_symbol,
 };

@@ -1519,3 +1519,52 @@ fn generic_decode_packed_describes_the_value() {
     assert_ne!(status, gcf_status::GCF_STATUS_OK);
     assert_eq!((status, detail), (json_status, json_detail));
 }
+
+#[test]
+fn generic_encode_packed_matches_the_json_form() {
+    // {"b": [1, 2.5, "x", null, true], "a": false}
+    let mut packed = vec![7, 2, 1, b'b', 6, 5, 3];
+    packed.extend_from_slice(&1i64.to_le_bytes());
+    packed.push(4);
+    packed.extend_from_slice(&2.5f64.to_bits().to_le_bytes());
+    packed.extend_from_slice(&[5, 1, b'x', 0, 2, 1, b'a', 1]);
+    let json = r#"{"b":[1,2.5,"x",null,true],"a":false}"#;
+    for flags in [0, GCF_GENERIC_NO_CONSTANT_COLUMNS] {
+        let (status, got, _) =
+            // SAFETY: the arguments are live Rust slices and valid out-params.
+            call(|o, e| unsafe { gcf_generic_encode_packed(packed.as_ptr(), packed.len(), flags, o, e) });
+        assert_eq!(status, gcf_status::GCF_STATUS_OK);
+        let (_, want, _) =
+            // SAFETY: the arguments are live Rust slices and valid out-params.
+            call(|o, e| unsafe { gcf_generic_encode_flags(json.as_ptr(), json.len(), flags, o, e) });
+        assert_eq!(got, want);
+    }
+    // A repeated key keeps its first position and its last value.
+    let dup = [7, 2, 1, b'k', 3, 1, 0, 0, 0, 0, 0, 0, 0, 1, b'k', 2];
+    let (_, got, _) =
+        // SAFETY: the arguments are live Rust slices and valid out-params.
+        call(|o, e| unsafe { gcf_generic_encode_packed(dup.as_ptr(), dup.len(), 0, o, e) });
+    assert_eq!(got, "GCF profile=generic\nk=true\n");
+    // Malformed forms are argument errors, never reads past the end.
+    for bad in [
+        &[][..],
+        &[9],
+        &[3, 1],
+        &[6, 5, 0],
+        &[5, 2, b'a'],
+        &[5, 1, 0xff],
+        &[0, 0],
+        &[4, 0, 0, 0, 0, 0, 0, 0xf0, 0x7f],
+    ] {
+        let (status, _, detail) =
+            // SAFETY: the arguments are live Rust slices and valid out-params.
+            call(|o, e| unsafe { gcf_generic_encode_packed(bad.as_ptr(), bad.len(), 0, o, e) });
+        assert_eq!(status, gcf_status::GCF_STATUS_INVALID_ARGUMENT, "{bad:?}");
+        assert!(detail.is_some());
+    }
+    let deep: Vec<u8> = [6u8, 1].repeat(10_000).into_iter().chain([0]).collect();
+    let (_, _, detail) =
+        // SAFETY: the arguments are live Rust slices and valid out-params.
+        call(|o, e| unsafe { gcf_generic_encode_packed(deep.as_ptr(), deep.len(), 0, o, e) });
+    assert_eq!(detail.unwrap().0, "limit_exceeded");
+}

@@ -129,6 +129,16 @@ static void test_graph_decode_packed(void) {
   st = gcf_generic_decode_packed(S("GCF profile=generic\n## [2]{a}\n1\n"), &out, &err);
   CHECK(out.ptr == NULL);
   expect_error(st, err, GCF_STATUS_DATA_ERROR, "count_mismatch");
+
+  /* The packed form as input: {"a": 1} encodes as the JSON form does. */
+  static const uint8_t value[] = {7, 1, 1, 'a', 3, 1, 0, 0, 0, 0, 0, 0, 0};
+  err = NULL;
+  CHECK(gcf_generic_encode_packed(value, sizeof value, 0, &out, &err) == GCF_STATUS_OK);
+  CHECK(buf_eq(&out, "GCF profile=generic\na=1\n"));
+  gcf_buf_free(&out);
+  st = gcf_generic_encode_packed(value, sizeof value - 1, 0, &out, &err);
+  CHECK(out.ptr == NULL);
+  expect_error(st, err, GCF_STATUS_INVALID_ARGUMENT, "invalid_input");
 }
 
 static void test_graph_errors(void) {
