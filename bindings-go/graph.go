@@ -245,8 +245,9 @@ func EncodeChecked(p *Payload) (string, error) {
 		}
 	}
 	// cp lives in Go memory but holds only C pointers, which cgo allows.
+	// Every string is a part of buf, so libgcf checks buf for UTF-8 once.
 	return callString(func(out *C.gcf_buf, e **C.gcf_error) C.gcf_status {
-		return C.gcf_graph_encode_payload(&cp, out, e)
+		return C.gcf_graph_encode_payload_in(&cp, (*C.uint8_t)(unsafe.Pointer(&buf[0])), C.size_t(off), out, e)
 	})
 }
 

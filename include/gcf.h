@@ -828,6 +828,19 @@ gcf_status gcf_generic_encode_packed(const uint8_t *value, size_t value_len, uin
 // `out` is a writable `gcf_buf`; `err` is NULL or writable.
 gcf_status gcf_graph_encode_payload(const struct gcf_graph_payload *payload, struct gcf_buf *out, struct gcf_error **err);
 
+// [`gcf_graph_encode_payload`] for a payload whose strings all lie in
+// `text[0..text_len]`: the text is checked for UTF-8 once instead of string
+// by string (a fifth of the call's instructions at 100,000 symbols). A
+// string outside the text, or starting or ending inside a character, is an
+// `invalid_input` argument error; otherwise the output and errors are
+// [`gcf_graph_encode_payload`]'s.
+//
+// # Safety
+//
+// As for [`gcf_graph_encode_payload`], and `text` points to `text_len`
+// readable bytes (or is NULL with 0).
+gcf_status gcf_graph_encode_payload_in(const struct gcf_graph_payload *payload, const uint8_t *text, size_t text_len, struct gcf_buf *out, struct gcf_error **err);
+
 // Creates a stream and writes its header through `callback`.
 //
 // # Safety

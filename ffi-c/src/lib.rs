@@ -65,7 +65,8 @@ pub use graph::{
 };
 pub use packed::gcf_generic_encode_packed;
 pub use payload::{
-    gcf_edge, gcf_graph_encode_payload, gcf_graph_payload, gcf_location, gcf_symbol,
+    gcf_edge, gcf_graph_encode_payload, gcf_graph_encode_payload_in, gcf_graph_payload,
+    gcf_location, gcf_symbol,
 };
 pub use stream::{
     gcf_graph_stream, gcf_graph_stream_finish, gcf_graph_stream_flush, gcf_graph_stream_free,

@@ -1568,3 +1568,95 @@ fn generic_encode_packed_matches_the_json_form() {
         call(|o, e| unsafe { gcf_generic_encode_packed(deep.as_ptr(), deep.len(), 0, o, e) });
     assert_eq!(detail.unwrap().0, "limit_exceeded");
 }
+
+#[test]
+fn encode_payload_in_checks_the_text_once() {
+    let text = "pkg.Authpkg.Serverfunctionlspcallsé";
+    let at = |off: usize, len: usize| gcf_str {
+        ptr: text[off..].as_ptr().cast(),
+        len,
+    };
+    let symbols = [
+        gcf_symbol {
+            qualified_name: at(0, 8),
+            kind: at(18, 8),
+            score: 0.78,
+            provenance: at(26, 3),
+            distance: 0,
+        },
+        gcf_symbol {
+            qualified_name: at(8, 10),
+            kind: at(18, 8),
+            score: 0.54,
+            provenance: at(26, 3),
+            distance: 1,
+        },
+    ];
+    let edges = [gcf_edge {
+        source: at(8, 10),
+        target: at(0, 8),
+        edge_type: at(29, 5),
+        status: gcf_str {
+            ptr: ptr::null(),
+            len: 0,
+        },
+    }];
+    let mut p = gcf_graph_payload {
+        tool: gcf_str {
+            ptr: ptr::null(),
+            len: 0,
+        },
+        token_budget: 0,
+        tokens_used: 0,
+        pack_root: gcf_str {
+            ptr: ptr::null(),
+            len: 0,
+        },
+        symbols: symbols.as_ptr(),
+        symbol_count: 2,
+        edges: edges.as_ptr(),
+        edge_count: 1,
+        locations: ptr::null(),
+        location_count: 0,
+    };
+    let (status, got, _) =
+        // SAFETY: `p` and `text` are live; every string lies in `text`.
+        call(|o, e| unsafe { gcf_graph_encode_payload_in(&p, text.as_ptr(), text.len(), o, e) });
+    assert_eq!(status, gcf_status::GCF_STATUS_OK);
+    let (_, want, _) =
+        // SAFETY: as above.
+        call(|o, e| unsafe { gcf_graph_encode_payload(&p, o, e) });
+    assert_eq!(got, want);
+    assert!(got.contains("@1 fn pkg.Server 0.54 lsp"), "{got}");
+
+    // A string inside a character, or outside the text, is refused.
+    let mut bad = symbols;
+    // One byte from the second byte of `é` (bytes 34 and 35).
+    bad[0].qualified_name = gcf_str {
+        ptr: text[34..].as_ptr().wrapping_add(1).cast(),
+        len: 1,
+    };
+    p.symbols = bad.as_ptr();
+    let (status, _, detail) =
+        // SAFETY: as above; the string's place is what is checked.
+        call(|o, e| unsafe { gcf_graph_encode_payload_in(&p, text.as_ptr(), text.len(), o, e) });
+    assert_eq!(status, gcf_status::GCF_STATUS_INVALID_ARGUMENT);
+    assert_eq!(detail.unwrap().0, "invalid_input");
+    let other = String::from("pkg.Elsewhere");
+    bad[0].qualified_name = gcf_str {
+        ptr: other.as_ptr().cast(),
+        len: other.len(),
+    };
+    p.symbols = bad.as_ptr();
+    let (status, _, _) =
+        // SAFETY: as above.
+        call(|o, e| unsafe { gcf_graph_encode_payload_in(&p, text.as_ptr(), text.len(), o, e) });
+    assert_eq!(status, gcf_status::GCF_STATUS_INVALID_ARGUMENT);
+    // Text that is not UTF-8 is refused before any string is read.
+    let bytes = b"pkg.A\xff";
+    let (status, _, detail) =
+        // SAFETY: `bytes` is live; the payload's strings are never read.
+        call(|o, e| unsafe { gcf_graph_encode_payload_in(&p, bytes.as_ptr(), bytes.len(), o, e) });
+    assert_eq!(status, gcf_status::GCF_STATUS_INVALID_ARGUMENT);
+    assert_eq!(detail.unwrap().0, "invalid_utf8");
+}

@@ -141,6 +141,28 @@ static void test_graph_decode_packed(void) {
   expect_error(st, err, GCF_STATUS_INVALID_ARGUMENT, "invalid_input");
 }
 
+/* A payload as C structs, every string a part of one text. */
+static void test_graph_encode_payload(void) {
+  static const char text[] = "ctxpkg.Authpkg.Serverfunctionlsp_resolvedcalls";
+  const gcf_str tool = {text, 3}, auth = {text + 3, 8}, server = {text + 11, 10}, kind = {text + 21, 8},
+                prov = {text + 29, 12}, calls = {text + 41, 5}, none = {NULL, 0};
+  gcf_symbol symbols[2] = {{auth, kind, 0.78, prov, 0}, {server, kind, 0.54, prov, 1}};
+  gcf_edge edges[1] = {{server, auth, calls, none}};
+  gcf_graph_payload p = {tool, 0, 0, none, symbols, 2, edges, 1, NULL, 0};
+  gcf_buf out = {NULL, 0};
+  gcf_error *err = NULL;
+  CHECK(gcf_graph_encode_payload(&p, &out, &err) == GCF_STATUS_OK);
+  CHECK(buf_eq(&out, TEXT));
+  gcf_buf_free(&out);
+  CHECK(gcf_graph_encode_payload_in(&p, (const uint8_t *)text, sizeof text - 1, &out, &err) == GCF_STATUS_OK);
+  CHECK(buf_eq(&out, TEXT));
+  gcf_buf_free(&out);
+  /* The text must hold every string. */
+  gcf_status st = gcf_graph_encode_payload_in(&p, (const uint8_t *)text, 20, &out, &err);
+  CHECK(out.ptr == NULL);
+  expect_error(st, err, GCF_STATUS_INVALID_ARGUMENT, "invalid_input");
+}
+
 static void test_graph_errors(void) {
   gcf_buf out = {NULL, 0};
   gcf_error *err = NULL;
@@ -979,6 +1001,7 @@ int main(void) {
   test_version();
   test_graph_encode_decode();
   test_graph_errors();
+  test_graph_encode_payload();
   test_graph_decode_packed();
   test_graph_delta_pack_root();
   test_graph_session();
