@@ -4,8 +4,8 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
-	"reflect"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 )
