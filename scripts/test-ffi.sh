@@ -34,8 +34,15 @@ cc -Wall -Wextra -Werror -std=c11 -Iinclude ffi-c/tests/c/test_gcf.c target/rele
   -lpthread -ldl -lm -o "$tmp/test_gcf"
 valgrind --quiet --leak-check=full --errors-for-leak-kinds=all --error-exitcode=1 "$tmp/test_gcf"
 
-echo "== go test (bindings-go)"
+echo "== gofmt (bindings-go)"
 cd bindings-go
+unformatted="$(gofmt -l .)"
+if [ -n "$unformatted" ]; then
+  echo "not gofmt-formatted (run gofmt -w):" >&2
+  echo "$unformatted" >&2
+  exit 1
+fi
+echo "== go test (bindings-go)"
 export GOFLAGS="${GOFLAGS:-} -count=1"
 # pipefail: a failing go test fails the script; tail keeps the closing lines.
 go test -v ./... 2>&1 | grep -v '^=== RUN' | tail -n 40
