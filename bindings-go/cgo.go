@@ -57,6 +57,22 @@ func callBuf(f func(out *C.gcf_buf, err **C.gcf_error) C.gcf_status) ([]byte, er
 	return C.GoBytes(unsafe.Pointer(out.ptr), C.int(out.len)), nil
 }
 
+// callString is callBuf for a text result: one copy, straight from libgcf's
+// buffer into the string (callBuf then string() would copy twice).
+func callString(f func(out *C.gcf_buf, err **C.gcf_error) C.gcf_status) (string, error) {
+	var out C.gcf_buf
+	var cerr *C.gcf_error
+	status := f(&out, &cerr)
+	if status != C.GCF_STATUS_OK {
+		return "", takeError(status, cerr)
+	}
+	defer C.gcf_buf_free(&out)
+	if out.ptr == nil || out.len == 0 {
+		return "", nil
+	}
+	return string(unsafe.Slice((*byte)(unsafe.Pointer(out.ptr)), int(out.len))), nil
+}
+
 // callStatus runs a libgcf call that only reports a status.
 func callStatus(f func(err **C.gcf_error) C.gcf_status) error {
 	var cerr *C.gcf_error

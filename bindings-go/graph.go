@@ -7,6 +7,7 @@ package gcf
 import "C"
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -184,7 +185,11 @@ func EncodeChecked(p *Payload) (string, error) {
 	// An edge naming a symbol gets the symbol's own copy of the name, and
 	// repeated kinds, provenances and edge types share one copy: the core
 	// encoder resolves and interns strings it has seen by address first.
-	names := make(map[string]C.gcf_str, ns)
+	// Names are matched by the address of their Go bytes in a direct-mapped
+	// table (a collision only costs a copy, which the core then resolves
+	// by content): a map keyed by the names' text cost more than the
+	// whole encode in libgcf at 100,000 symbols.
+	names := newAddrTable(ns, text)
 	var labels [8]struct {
 		s string
 		c C.gcf_str
@@ -199,20 +204,25 @@ func EncodeChecked(p *Payload) (string, error) {
 		}
 		return slot.c
 	}
+	at := func(c C.gcf_str) uint32 {
+		return uint32(uintptr(unsafe.Pointer(c.ptr)) - uintptr(unsafe.Pointer(&buf[0])))
+	}
 	if ns > 0 {
 		cp.symbols = (*C.gcf_symbol)(mem)
 		syms := unsafe.Slice(cp.symbols, ns)
 		for i := range p.Symbols {
 			s := &p.Symbols[i]
 			name := str(s.QualifiedName)
-			names[s.QualifiedName] = name
+			if name.ptr != nil {
+				names.put(s.QualifiedName, at(name))
+			}
 			syms[i] = C.gcf_symbol{qualified_name: name, kind: label(s.Kind),
 				score: C.double(s.Score), provenance: label(s.Provenance), distance: C.uint32_t(s.Distance)}
 		}
 	}
 	name := func(s string) C.gcf_str {
-		if c, ok := names[s]; ok {
-			return c
+		if off, ok := names.get(s); ok {
+			return C.gcf_str{ptr: (*C.char)(unsafe.Pointer(&buf[off])), len: C.size_t(len(s))}
 		}
 		return str(s)
 	}
@@ -235,10 +245,85 @@ func EncodeChecked(p *Payload) (string, error) {
 		}
 	}
 	// cp lives in Go memory but holds only C pointers, which cgo allows.
-	out, err := callBuf(func(out *C.gcf_buf, e **C.gcf_error) C.gcf_status {
-		return C.gcf_graph_encode_payload(&cp, out, e)
+	// Every string is a part of buf, so libgcf checks buf for UTF-8 once.
+	return callString(func(out *C.gcf_buf, e **C.gcf_error) C.gcf_status {
+		return C.gcf_graph_encode_payload_in(&cp, (*C.uint8_t)(unsafe.Pointer(&buf[0])), C.size_t(off), out, e)
 	})
-	return string(out), err
+}
+
+// addrTable maps the address and length of a string's Go bytes to the
+// offset of its copy in the C buffer: open addressing with linear probing,
+// at most half full. Slots hold integers only, so the garbage collector
+// neither scans nor keeps anything through them.
+type addrTable struct {
+	slots []addrSlot
+	mask  uint64
+	shift uint
+}
+
+type addrSlot struct {
+	addr uintptr // 0: free
+	len  uint32
+	off  uint32
+}
+
+// newAddrTable sizes a table for n names in a buffer of text bytes; it
+// stays empty (every lookup misses) when offsets or lengths would not fit
+// in 32 bits.
+func newAddrTable(n, text int) addrTable {
+	if n == 0 || text >= math.MaxUint32 {
+		return addrTable{}
+	}
+	bits := uint(1)
+	for 1<<bits < 2*n {
+		bits++
+	}
+	return addrTable{slots: make([]addrSlot, 1<<bits), mask: 1<<bits - 1, shift: 64 - bits}
+}
+
+// home is the first slot probed for addr. Fibonacci hashing: the
+// product's high bits mix every address bit.
+func (t *addrTable) home(addr uintptr) uint64 {
+	return (uint64(addr) * 0x9E3779B97F4A7C15) >> t.shift
+}
+
+// stringAddr is the address of s's bytes. (unsafe.StringData needs Go 1.20;
+// a string's header starts with that pointer in every Go release.)
+func stringAddr(s string) uintptr {
+	return *(*uintptr)(unsafe.Pointer(&s))
+}
+
+// put records s's copy at off; a string seen before (same bytes, same
+// length) keeps its later copy, as a Go map would.
+func (t *addrTable) put(s string, off uint32) {
+	if t.slots == nil {
+		return
+	}
+	addr, n := stringAddr(s), uint32(len(s))
+	for i := t.home(addr); ; i = (i + 1) & t.mask {
+		e := &t.slots[i]
+		if e.addr == 0 || (e.addr == addr && e.len == n) {
+			*e = addrSlot{addr: addr, len: n, off: off}
+			return
+		}
+	}
+}
+
+// get is the offset of the copy of s, if s's bytes were put.
+func (t *addrTable) get(s string) (uint32, bool) {
+	if t.slots == nil || len(s) == 0 {
+		return 0, false
+	}
+	addr, n := stringAddr(s), uint32(len(s))
+	for i := t.home(addr); ; i = (i + 1) & t.mask {
+		e := &t.slots[i]
+		if e.addr == addr && e.len == n {
+			return e.off, true
+		}
+		if e.addr == 0 {
+			return 0, false
+		}
+	}
 }
 
 func inputError(message string) *Error {
@@ -254,8 +339,37 @@ func EncodeJSON(payloadJSON []byte) (string, error) {
 	return string(out), err
 }
 
-// Decode parses graph-profile GCF text.
+// Decode parses graph-profile GCF text. The strings of the result are
+// substrings of input wherever the text is there verbatim (names,
+// provenances, edge types), so they share input's memory instead of copying
+// it; only text the decoder produces (kinds in full form, unescaped paths)
+// is new.
 func Decode(input string) (*Payload, error) {
+	var out C.gcf_buf
+	var cerr *C.gcf_error
+	// libgcf reads input's bytes in place: string memory holds no Go
+	// pointers, so cgo allows passing it for the call.
+	status := C.gcf_graph_decode_packed(stringPtr(input), C.size_t(len(input)), &out, &cerr)
+	runtime.KeepAlive(input)
+	if status != C.GCF_STATUS_OK {
+		return nil, takeError(status, cerr)
+	}
+	defer C.gcf_buf_free(&out)
+	var b []byte
+	if out.ptr != nil {
+		b = unsafe.Slice((*byte)(unsafe.Pointer(out.ptr)), int(out.len))
+	}
+	p, ok := unpackPayload(b, input)
+	if !ok {
+		return nil, &Error{status: StatusJSONError, class: "json", category: "invalid_input",
+			message: "libgcf returned an unexpected packed payload"}
+	}
+	return p, nil
+}
+
+// decodeViaJSON is Decode through libgcf's JSON output, the form Decode
+// used before gcf_graph_decode_packed: the tests' reference.
+func decodeViaJSON(input string) (*Payload, error) {
 	in := []byte(input)
 	out, err := callBuf(func(out *C.gcf_buf, e **C.gcf_error) C.gcf_status {
 		return C.gcf_graph_decode(bytesPtr(in), C.size_t(len(in)), out, e)
@@ -268,6 +382,125 @@ func Decode(input string) (*Payload, error) {
 		return nil, err
 	}
 	return p, nil
+}
+
+// packedResult is a Go copy of gcf_graph_decode_packed's result, for tests.
+func packedResult(input string) ([]byte, error) {
+	in := []byte(input)
+	return callBuf(func(out *C.gcf_buf, e **C.gcf_error) C.gcf_status {
+		return C.gcf_graph_decode_packed(bytesPtr(in), C.size_t(len(in)), out, e)
+	})
+}
+
+// stringPtr is a pointer to s's first byte for a C call, or nil when empty.
+func stringPtr(s string) *C.uint8_t {
+	if len(s) == 0 {
+		return nil
+	}
+	return (*C.uint8_t)(*(*unsafe.Pointer)(unsafe.Pointer(&s)))
+}
+
+// unpacker reads gcf_graph_decode_packed's result (described in gcf.h).
+// Every read is bounds-checked: a result that does not fit sets bad.
+type unpacker struct {
+	b            []byte
+	pos          int
+	input, arena string
+	bad          bool
+}
+
+func (u *unpacker) word() uint64 {
+	if u.pos > len(u.b)-8 {
+		u.bad = true
+		return 0
+	}
+	w := binary.LittleEndian.Uint64(u.b[u.pos:])
+	u.pos += 8
+	return w
+}
+
+func (u *unpacker) int() int {
+	w := u.word()
+	if w > math.MaxInt {
+		u.bad = true
+		return 0
+	}
+	return int(w)
+}
+
+func (u *unpacker) span() string {
+	off, n := u.word(), u.word()
+	if n == 0 {
+		return ""
+	}
+	src := u.input
+	if off&C.GCF_PACKED_ARENA != 0 {
+		src, off = u.arena, off&^C.GCF_PACKED_ARENA
+	}
+	if off > uint64(len(src)) || n > uint64(len(src))-off {
+		u.bad = true
+		return ""
+	}
+	return src[off : off+n]
+}
+
+// records is a record count read from the header, refused when that many
+// 8-word records cannot be in the result (no allocation from a bad count).
+func (u *unpacker) records() int {
+	n := u.word()
+	if n > uint64(len(u.b))/64 {
+		u.bad = true
+		return 0
+	}
+	return int(n)
+}
+
+func unpackPayload(b []byte, input string) (*Payload, bool) {
+	u := &unpacker{b: b, input: input}
+	if u.word() != C.GCF_PACKED_VERSION {
+		return nil, false
+	}
+	// The arena's place is in the header after the spans; read it first.
+	u.pos = 11 * 8
+	arenaOff, arenaLen := u.word(), u.word()
+	if u.bad || arenaOff > uint64(len(b)) || arenaLen > uint64(len(b))-arenaOff {
+		return nil, false
+	}
+	// The one copy of decoded text: what is not in input.
+	u.arena = string(b[arenaOff : arenaOff+arenaLen])
+	u.pos = 8
+	flags := u.word()
+	p := &Payload{Session: flags&1 != 0, Unchanged: flags&2 != 0}
+	p.TokenBudget, p.TokensUsed = u.int(), u.int()
+	p.Tool, p.PackRoot = u.span(), u.span()
+	ns, ne, nl := u.records(), u.records(), u.records()
+	u.pos += 16
+	if u.bad {
+		return nil, false
+	}
+	// Symbols and edges empty, not nil, and locations nil when there are
+	// none, as the JSON form decoded.
+	p.Symbols = make([]Symbol, ns)
+	for i := range p.Symbols {
+		s := &p.Symbols[i]
+		s.QualifiedName, s.Kind, s.Provenance = u.span(), u.span(), u.span()
+		s.Score = math.Float64frombits(u.word())
+		s.Distance = int(u.word())
+	}
+	p.Edges = make([]Edge, ne)
+	for i := range p.Edges {
+		e := &p.Edges[i]
+		e.Source, e.Target, e.EdgeType, e.Status = u.span(), u.span(), u.span(), u.span()
+	}
+	if nl > 0 {
+		p.Locations = make([]Location, nl)
+	}
+	for i := range p.Locations {
+		l := &p.Locations[i]
+		l.QualifiedName, l.File = u.span(), u.span()
+		l.Line, l.Column, l.EndLine, l.EndColumn = u.int(), u.int(), u.int(), u.int()
+	}
+	return p, !u.bad
 }
 
 // EncodeDelta serializes a delta payload (spec §10.1), returning only the

@@ -34,8 +34,15 @@ cc -Wall -Wextra -Werror -std=c11 -Iinclude ffi-c/tests/c/test_gcf.c target/rele
   -lpthread -ldl -lm -o "$tmp/test_gcf"
 valgrind --quiet --leak-check=full --errors-for-leak-kinds=all --error-exitcode=1 "$tmp/test_gcf"
 
-echo "== go test (bindings-go)"
+echo "== gofmt (bindings-go)"
 cd bindings-go
+unformatted="$(gofmt -l .)"
+if [ -n "$unformatted" ]; then
+  echo "not gofmt-formatted (run gofmt -w):" >&2
+  echo "$unformatted" >&2
+  exit 1
+fi
+echo "== go test (bindings-go)"
 export GOFLAGS="${GOFLAGS:-} -count=1"
 # pipefail: a failing go test fails the script; tail keeps the closing lines.
 go test -v ./... 2>&1 | grep -v '^=== RUN' | tail -n 40
@@ -59,3 +66,19 @@ echo "== go test -race (bindings-go/gcfgo)"
 go test -race ./... 2>&1 | tail -n 20
 echo "== gcf-go sample program through the replace line (bindings-go/gcfgo/sample)"
 (cd sample && go vet ./... && go run . >/dev/null && echo "sample: ok")
+
+# The module's go.mod says go 1.19 for users on older toolchains: build and
+# test it, the native package and the sample with Go 1.19 itself (Debian's
+# golang-1.19-go, installed with apt when missing), with cgo's full pointer
+# checks (GODEBUG=cgocheck=2 needs no rebuild before Go 1.21).
+go119=/usr/lib/go-1.19/bin/go
+[ -x "$go119" ] || apt_install golang-1.19-go || true
+if [ ! -x "$go119" ]; then
+  echo "Go 1.19 is not available ($go119 missing, apt could not install golang-1.19-go)" >&2
+  exit 1
+fi
+echo "== Go 1.19: go vet and go test (bindings-go, bindings-go/gcfgo), the sample program"
+(cd .. && GOTOOLCHAIN=local GODEBUG=cgocheck=2 "$go119" test ./... 2>&1 | tail -n 5)
+GOTOOLCHAIN=local "$go119" vet ./...
+GOTOOLCHAIN=local GODEBUG=cgocheck=2 "$go119" test ./... 2>&1 | tail -n 5
+(cd sample && GOTOOLCHAIN=local "$go119" vet ./... && GOTOOLCHAIN=local "$go119" run . >/dev/null && echo "sample (Go 1.19): ok")

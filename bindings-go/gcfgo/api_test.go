@@ -326,3 +326,70 @@ func TestOrderedMapPastTheIndexSize(t *testing.T) {
 		t.Fatal("ToMap")
 	}
 }
+
+// PackRoot and Session reach the header as gcf-go writes them; a pack root
+// that would break the header is refused, and nothing reaches w.
+func TestStreamHeaderPackRootAndSession(t *testing.T) {
+	root := "sha256:" + strings.Repeat("0f", 32)
+	var buf bytes.Buffer
+	// A writer taking one byte at a time sees the same bytes.
+	enc := NewStreamEncoder(&buf, "t", StreamOptions{TokenBudget: 5000, TokensUsed: 7, PackRoot: root, Session: true})
+	enc.WriteSymbol(Symbol{QualifiedName: "pkg.A", Kind: "function", Score: 0.5, Provenance: "lsp"})
+	enc.WriteSymbol(Symbol{QualifiedName: "pkg.B", Kind: "type", Score: 0.25, Provenance: "lsp", Distance: 1})
+	enc.WriteEdge(Edge{Source: "pkg.B", Target: "pkg.A", EdgeType: "uses"})
+	if err := enc.Close(); err != nil {
+		t.Fatal(err)
+	}
+	want := "GCF profile=graph tool=t budget=5000 tokens=7 pack_root=" + root + " session=true\n" +
+		"## targets\n@0 fn pkg.A 0.50 lsp\n## related\n@1 type pkg.B 0.25 lsp\n## edges [?]\n@0<@1 uses\n" +
+		"##! summary symbols=2 edges=1 counts=1,1,1\n"
+	if buf.String() != want {
+		t.Fatalf("got\n%s\nwant\n%s", buf.String(), want)
+	}
+	p, err := Decode(buf.String())
+	if err != nil || p.PackRoot != root || len(p.Symbols) != 2 {
+		t.Fatalf("decode: %v %+v", err, p)
+	}
+	// The header reaching headerFields in pieces gets the fields at its end.
+	var pieces bytes.Buffer
+	h := &headerFields{w: &pieces, extra: []byte(" pack_root=" + root + " session=true")}
+	plain := strings.Replace(want, " pack_root="+root+" session=true", "", 1)
+	for i := 0; i < len(plain); i++ {
+		if n, err := h.Write([]byte{plain[i]}); n != 1 || err != nil {
+			t.Fatal(n, err)
+		}
+	}
+	if pieces.String() != want {
+		t.Fatalf("in pieces:\n%s", pieces.String())
+	}
+	buf.Reset()
+	enc = NewStreamEncoder(&buf, "t", StreamOptions{PackRoot: "sha256:a b"})
+	enc.WriteSymbol(Symbol{QualifiedName: "pkg.A", Kind: "function", Score: 0.5, Provenance: "lsp"})
+	var e *Error
+	if err := enc.Close(); !errors.As(err, &e) || e.Category() != "invalid_input" || buf.Len() != 0 || enc.SymbolCount() != 0 {
+		t.Fatalf("bad pack root: %v, %q", err, buf.String())
+	}
+
+	// After a bare reference (which libgcf cannot write) nothing more is
+	// written: gcf-go would have given it an id, shifting every later one.
+	buf.Reset()
+	enc = NewStreamEncoder(&buf, "t", StreamOptions{Session: true})
+	enc.WriteSymbol(Symbol{QualifiedName: "pkg.A", Kind: "function", Score: 0.5, Provenance: "lsp"})
+	enc.WriteBareRef("pkg.Old", 0)
+	enc.WriteSymbol(Symbol{QualifiedName: "pkg.B", Kind: "function", Score: 0.5, Provenance: "lsp"})
+	if err := enc.Close(); !errors.As(err, &e) || e.Category() != "usage" || enc.SymbolCount() != 1 || strings.Contains(buf.String(), "pkg.B") {
+		t.Fatalf("bare ref: %v\n%s", err, buf.String())
+	}
+}
+
+// A field with an inline schema on row 0 keeps it when a later row holds
+// null there (written "-"), as gcf-go v1.7.1's inlineSchemaFields skips
+// null rows; the literal "x>a" keeps x from being flattened.
+func TestInlineSchemaWithALaterNull(t *testing.T) {
+	x := map[string]any{"a": int64(1), "b": int64(2), "c": "z"}
+	v := []any{map[string]any{"x": x, "x>a": int64(5)}, map[string]any{"x": nil, "x>a": int64(6)}}
+	want := "GCF profile=generic\n## [2]{x}\n@0 ^{a,b,c}\n1|2|z\n.\"x>a\" =5\n@1 -\n.\"x>a\" =6\n"
+	if got := EncodeGeneric(v); got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"strconv"
 	"testing"
 
 	native "github.com/blackwell-systems/gcf-go/internal/native"
@@ -146,5 +148,76 @@ func TestBenchDataRoundTrips(t *testing.T) {
 	}
 	if enc.Close() != nil {
 		t.Fatal("stream")
+	}
+}
+
+// TestCountOp runs one benchmark operation GCF_COUNT_N times, for
+// instruction counts that load on the machine does not move:
+//
+//	go test -c -o /tmp/gcfgo.test
+//	GODEBUG=asyncpreemptoff=1 GCF_COUNT_OP=encode GCF_COUNT_SIZE=100000 GCF_COUNT_N=2 \
+//	  valgrind --tool=callgrind /tmp/gcfgo.test -test.run TestCountOp
+//
+// The operation's cost is the difference between runs with GCF_COUNT_N=2
+// and GCF_COUNT_N=0 (same setup), halved. Skipped without GCF_COUNT_OP.
+func TestCountOp(t *testing.T) {
+	op := os.Getenv("GCF_COUNT_OP")
+	if op == "" {
+		t.Skip("GCF_COUNT_OP not set")
+	}
+	size, err := strconv.Atoi(os.Getenv("GCF_COUNT_SIZE"))
+	if err != nil {
+		t.Fatal("GCF_COUNT_SIZE: ", err)
+	}
+	n, err := strconv.Atoi(os.Getenv("GCF_COUNT_N"))
+	if err != nil {
+		t.Fatal("GCF_COUNT_N: ", err)
+	}
+	p, rows := benchPayload(size), benchRecords(size)
+	var run func()
+	switch op {
+	case "encode":
+		run = func() { Encode(p) }
+	case "encode-json":
+		run = func() { json.Marshal(p) }
+	case "decode":
+		text := Encode(p)
+		run = func() { Decode(text) }
+	case "decode-json":
+		js, _ := json.Marshal(p)
+		run = func() {
+			var q Payload
+			json.Unmarshal(js, &q)
+		}
+	case "stream":
+		syms, edges := toNativeSymbols(p.Symbols), toNativeEdges(p.Edges)
+		run = func() {
+			enc := native.NewStreamEncoder(io.Discard, p.Tool, native.StreamOptions{TokenBudget: p.TokenBudget})
+			for _, s := range syms {
+				enc.WriteSymbol(s)
+			}
+			for _, e := range edges {
+				enc.WriteEdge(e)
+			}
+			enc.Close()
+		}
+	case "encode-generic":
+		run = func() { EncodeGeneric(rows) }
+	case "encode-generic-json":
+		run = func() { json.Marshal(rows) }
+	case "decode-generic":
+		text := EncodeGeneric(rows)
+		run = func() { DecodeGeneric(text) }
+	case "decode-generic-json":
+		js, _ := json.Marshal(rows)
+		run = func() {
+			var v any
+			json.Unmarshal(js, &v)
+		}
+	default:
+		t.Fatalf("unknown GCF_COUNT_OP %q", op)
+	}
+	for i := 0; i < n; i++ {
+		run()
 	}
 }

@@ -33,14 +33,21 @@ func EncodeGeneric(data any, optsList ...GenericOptions) string {
 // EncodeGenericChecked is EncodeGeneric returning the error: "out_of_range"
 // for an integer outside int64, or what libgcf refuses.
 func EncodeGenericChecked(data any, optsList ...GenericOptions) (string, error) {
-	doc, err := toJSON(data)
+	var s string
+	// The value crosses in libgcf's packed form: the same value the JSON
+	// form carried, without writing and parsing numbers and strings as text.
+	err := withPacked(data, func(doc []byte) error {
+		// gcf-go v1.7.1 writes constant columns in every row; its decoder
+		// (and others of its time) cannot read the factored form
+		// {id,type=user}.
+		var err error
+		s, err = native.EncodeGenericPacked(doc, false)
+		return wrap(err, "")
+	})
 	if err != nil {
 		return "", err
 	}
-	// gcf-go v1.7.1 writes constant columns in every row; its decoder (and
-	// others of its time) cannot read the factored form {id,type=user}.
-	s, err := native.EncodeGenericJSONConstantColumns(doc, false)
-	return s, wrap(err, "")
+	return s, nil
 }
 
 // DecodeGeneric parses generic-profile GCF text: objects as *OrderedMap,
@@ -48,6 +55,32 @@ func EncodeGenericChecked(data any, optsList ...GenericOptions) (string, error) 
 // booleans and nil. Errors start with the spec category and carry the line
 // and column (errors.As to *Error).
 func DecodeGeneric(input string) (any, error) {
+	packed, err := native.GenericDecodePacked(input)
+	if err != nil {
+		return nil, wrap(err, "")
+	}
+	v, ok := unpackGeneric(packed)
+	if !ok {
+		return nil, newError("json", "invalid_input", "libgcf returned an unexpected packed value")
+	}
+	return v, nil
+}
+
+// encodeGenericViaJSON is EncodeGenericChecked through the JSON form it used
+// before gcf_generic_encode_packed: the tests' reference.
+func encodeGenericViaJSON(data any) (string, error) {
+	var s string
+	err := withJSON(data, func(doc []byte) error {
+		var err error
+		s, err = native.EncodeGenericJSONConstantColumns(doc, false)
+		return wrap(err, "")
+	})
+	return s, err
+}
+
+// decodeGenericViaJSON is DecodeGeneric through libgcf's JSON output, the
+// form it used before gcf_generic_decode_packed: the tests' reference.
+func decodeGenericViaJSON(input string) (any, error) {
 	out, err := native.DecodeGenericJSON(input)
 	if err != nil {
 		return nil, wrap(err, "")

@@ -166,8 +166,28 @@ func Decode(input string) (*Payload, error) {
 	}
 	return &Payload{
 		Tool: np.Tool, TokensUsed: np.TokensUsed, TokenBudget: np.TokenBudget, PackRoot: np.PackRoot,
-		Symbols: fromNativeSymbols(np.Symbols), Edges: fromNativeEdges(np.Edges),
+		Symbols: ownNativeSymbols(np.Symbols), Edges: ownNativeEdges(np.Edges),
 	}, nil
+}
+
+// ownNativeSymbols is ss as []Symbol without a copy, for a slice nothing
+// else holds (a fresh decode result).
+func ownNativeSymbols(ss []native.Symbol) []Symbol {
+	if len(ss) == 0 {
+		return fromNativeSymbols(ss)
+	}
+	// SAFETY: as for toNativeSymbols, the layouts are identical
+	// (TestSharedLayouts); the caller gives up ss.
+	return unsafe.Slice((*Symbol)(unsafe.Pointer(&ss[0])), len(ss))
+}
+
+// ownNativeEdges is ownNativeSymbols for edges.
+func ownNativeEdges(es []native.Edge) []Edge {
+	if len(es) == 0 {
+		return fromNativeEdges(es)
+	}
+	// SAFETY: as for toNativeEdges (TestSharedLayouts).
+	return unsafe.Slice((*Edge)(unsafe.Pointer(&es[0])), len(es))
 }
 
 // DeltaPayload represents the diff between a prior context pack and the

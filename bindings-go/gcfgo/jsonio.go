@@ -1,11 +1,13 @@
 package gcf
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"reflect"
 	"sort"
 	"strconv"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -199,84 +201,209 @@ func (p *jsonParser) hex4() rune {
 // "out_of_range" error), floats in gcf-go's canonical number shape, and
 // anything else as its fmt %v text.
 type jsonWriter struct {
-	b []byte
+	b    []byte
+	keys []string
+	// packed writes libgcf's binary value form (gcf_generic_encode_packed)
+	// instead of JSON: the same value, without formatting or parsing text.
+	packed bool
 }
+
+// sortKeys sorts a map's keys: insertion sort for the few keys of a
+// record (sort.Strings would allocate for its interface on every map).
+func sortKeys(keys []string) {
+	if len(keys) > 12 {
+		sort.Strings(keys)
+		return
+	}
+	for i := 1; i < len(keys); i++ {
+		for j := i; j > 0 && keys[j] < keys[j-1]; j-- {
+			keys[j], keys[j-1] = keys[j-1], keys[j]
+		}
+	}
+}
+
+// jsonBufs keeps the buffers of documents that only cross to libgcf, so a
+// large document is not grown from 256 bytes again on every call.
+var jsonBufs = sync.Pool{New: func() any { return new(jsonWriter) }}
 
 func (w *jsonWriter) value(v any) error {
 	switch x := v.(type) {
 	case nil:
-		w.b = append(w.b, "null"...)
+		w.null()
 	case *OrderedMap:
 		if x == nil {
-			w.b = append(w.b, "null"...)
+			w.null()
 			return nil
 		}
-		w.b = append(w.b, '{')
+		w.beginObject(len(x.keys))
 		for i, k := range x.keys {
-			if i > 0 {
-				w.b = append(w.b, ',')
-			}
-			w.str(k)
-			w.b = append(w.b, ':')
+			w.key(i, k)
 			if err := w.value(x.values[i]); err != nil {
 				return err
 			}
 		}
-		w.b = append(w.b, '}')
+		w.end('}')
 	case map[string]any:
-		keys := make([]string, 0, len(x))
+		// The keys go on a stack shared by the whole document: nested maps
+		// push theirs above, so no map allocates a slice of its own.
+		base := len(w.keys)
 		for k := range x {
-			keys = append(keys, k)
+			w.keys = append(w.keys, k)
 		}
-		sort.Strings(keys)
-		w.b = append(w.b, '{')
+		keys := w.keys[base:]
+		defer func() { w.keys = w.keys[:base] }()
+		sortKeys(keys)
+		w.beginObject(len(keys))
 		for i, k := range keys {
-			if i > 0 {
-				w.b = append(w.b, ',')
-			}
-			w.str(k)
-			w.b = append(w.b, ':')
+			w.key(i, k)
 			if err := w.value(x[k]); err != nil {
 				return err
 			}
 		}
-		w.b = append(w.b, '}')
+		w.end('}')
 	case []any:
-		w.b = append(w.b, '[')
+		w.beginArray(len(x))
 		for i, e := range x {
-			if i > 0 {
-				w.b = append(w.b, ',')
-			}
+			w.elem(i)
 			if err := w.value(e); err != nil {
 				return err
 			}
 		}
-		w.b = append(w.b, ']')
+		w.end(']')
 	case string:
 		w.str(x)
 	case bool:
-		w.b = strconv.AppendBool(w.b, x)
+		w.boolean(x)
 	case float64:
 		w.float(x)
 	case int:
-		w.b = strconv.AppendInt(w.b, int64(x), 10)
+		w.int(int64(x))
 	case int64:
-		w.b = strconv.AppendInt(w.b, x, 10)
+		w.int(x)
 	default:
 		return w.reflect(reflect.ValueOf(v))
 	}
 	return nil
 }
 
+// The tags of the packed form (gcf_generic_encode_packed in gcf.h).
+const (
+	tagNull = iota
+	tagFalse
+	tagTrue
+	tagInt
+	tagFloat
+	tagString
+	tagArray
+	tagObject
+)
+
+func (w *jsonWriter) null() {
+	if w.packed {
+		w.b = append(w.b, tagNull)
+		return
+	}
+	w.b = append(w.b, "null"...)
+}
+
+func (w *jsonWriter) boolean(b bool) {
+	switch {
+	case w.packed && b:
+		w.b = append(w.b, tagTrue)
+	case w.packed:
+		w.b = append(w.b, tagFalse)
+	default:
+		w.b = strconv.AppendBool(w.b, b)
+	}
+}
+
+func (w *jsonWriter) int(n int64) {
+	if w.packed {
+		w.b = append(w.b, tagInt)
+		w.b = appendU64(w.b, uint64(n))
+		return
+	}
+	w.b = strconv.AppendInt(w.b, n, 10)
+}
+
+// appendU64 appends n as 8 little-endian bytes.
+func appendU64(b []byte, n uint64) []byte {
+	return append(b, byte(n), byte(n>>8), byte(n>>16), byte(n>>24), byte(n>>32), byte(n>>40), byte(n>>48), byte(n>>56))
+}
+
+func (w *jsonWriter) beginObject(n int) {
+	if w.packed {
+		w.b = append(w.b, tagObject)
+		w.b = binary.AppendUvarint(w.b, uint64(n))
+		return
+	}
+	w.b = append(w.b, '{')
+}
+
+func (w *jsonWriter) key(i int, k string) {
+	if w.packed {
+		w.text(k)
+		return
+	}
+	if i > 0 {
+		w.b = append(w.b, ',')
+	}
+	w.str(k)
+	w.b = append(w.b, ':')
+}
+
+func (w *jsonWriter) beginArray(n int) {
+	if w.packed {
+		w.b = append(w.b, tagArray)
+		w.b = binary.AppendUvarint(w.b, uint64(n))
+		return
+	}
+	w.b = append(w.b, '[')
+}
+
+func (w *jsonWriter) elem(i int) {
+	if !w.packed && i > 0 {
+		w.b = append(w.b, ',')
+	}
+}
+
+// end closes an object or array (packed containers carry their counts).
+func (w *jsonWriter) end(c byte) {
+	if !w.packed {
+		w.b = append(w.b, c)
+	}
+}
+
 // float writes f as gcf-go's formatNumber would, in a JSON-valid spelling:
 // plain decimal in [1e-6, 2^53), exponent form outside, 0 for NaN/Inf.
+// Packed, it is the value libgcf reads from that spelling: an integer for
+// 0, NaN, Inf and whole numbers below 2^53 (written without a point), a
+// double otherwise.
 func (w *jsonWriter) float(f float64) {
 	if math.IsNaN(f) || math.IsInf(f, 0) || f == 0 {
+		if w.packed {
+			w.int(0)
+			return
+		}
 		w.b = append(w.b, '0')
 		return
 	}
 	if a := math.Abs(f); a >= 1e-6 && a < 9007199254740992.0 {
+		if w.packed {
+			if f == math.Trunc(f) {
+				w.int(int64(f))
+				return
+			}
+			w.b = append(w.b, tagFloat)
+			w.b = appendU64(w.b, math.Float64bits(f))
+			return
+		}
 		w.b = strconv.AppendFloat(w.b, f, 'f', -1, 64)
+		return
+	}
+	if w.packed {
+		w.b = append(w.b, tagFloat)
+		w.b = appendU64(w.b, math.Float64bits(f))
 		return
 	}
 	w.b = strconv.AppendFloat(w.b, f, 'e', -1, 64)
@@ -285,13 +412,13 @@ func (w *jsonWriter) float(f float64) {
 func (w *jsonWriter) reflect(v reflect.Value) error {
 	for v.IsValid() && (v.Kind() == reflect.Ptr || v.Kind() == reflect.Interface) {
 		if v.IsNil() {
-			w.b = append(w.b, "null"...)
+			w.null()
 			return nil
 		}
 		v = v.Elem()
 	}
 	if !v.IsValid() {
-		w.b = append(w.b, "null"...)
+		w.null()
 		return nil
 	}
 	if v.CanInterface() {
@@ -310,19 +437,17 @@ func (w *jsonWriter) reflect(v reflect.Value) error {
 		return w.value(m)
 	case reflect.Slice, reflect.Array:
 		if v.Kind() == reflect.Slice && v.IsNil() {
-			w.b = append(w.b, "null"...)
+			w.null()
 			return nil
 		}
-		w.b = append(w.b, '[')
+		w.beginArray(v.Len())
 		for i := 0; i < v.Len(); i++ {
-			if i > 0 {
-				w.b = append(w.b, ',')
-			}
+			w.elem(i)
 			if err := w.reflect(v.Index(i)); err != nil {
 				return err
 			}
 		}
-		w.b = append(w.b, ']')
+		w.end(']')
 	case reflect.Struct:
 		t := v.Type()
 		m := make(map[string]any, v.NumField())
@@ -333,15 +458,15 @@ func (w *jsonWriter) reflect(v reflect.Value) error {
 		}
 		return w.value(m)
 	case reflect.Bool:
-		w.b = strconv.AppendBool(w.b, v.Bool())
+		w.boolean(v.Bool())
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		w.b = strconv.AppendInt(w.b, v.Int(), 10)
+		w.int(v.Int())
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 		u := v.Uint()
 		if u > math.MaxInt64 {
 			return newError("input", "out_of_range", "integer %d is outside the canonical int64 domain [-9223372036854775808, 9223372036854775807]; model larger values as strings (SPEC 2.3.2)", u)
 		}
-		w.b = strconv.AppendUint(w.b, u, 10)
+		w.int(int64(u))
 	case reflect.Float32, reflect.Float64:
 		w.float(v.Float())
 	case reflect.String:
@@ -354,18 +479,32 @@ func (w *jsonWriter) reflect(v reflect.Value) error {
 
 const hexDigits = "0123456789abcdef"
 
+// jsonPlain marks the bytes a JSON string holds as they are: printable
+// ASCII but '"' and '\\'.
+var jsonPlain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 // str writes s as a JSON string; invalid UTF-8 becomes U+FFFD, as
 // encoding/json writes it.
 func (w *jsonWriter) str(s string) {
+	if w.packed {
+		w.b = append(w.b, tagString)
+		w.text(s)
+		return
+	}
 	w.b = append(w.b, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
+		if jsonPlain[c] {
+			i++
+			continue
+		}
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
 			w.b = append(w.b, s[start:i]...)
 			switch c {
 			case '"', '\\':
@@ -397,6 +536,26 @@ func (w *jsonWriter) str(s string) {
 	w.b = append(w.b, '"')
 }
 
+// text writes s packed: its length as LEB128, then its bytes, each byte
+// of invalid UTF-8 replaced by U+FFFD as the JSON form does.
+func (w *jsonWriter) text(s string) {
+	if !utf8.ValidString(s) {
+		var b []byte
+		for i := 0; i < len(s); {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				b = append(b, "\ufffd"...)
+			} else {
+				b = append(b, s[i:i+size]...)
+			}
+			i += size
+		}
+		s = string(b)
+	}
+	w.b = binary.AppendUvarint(w.b, uint64(len(s)))
+	w.b = append(w.b, s...)
+}
+
 // toJSON is data as JSON for libgcf.
 func toJSON(data any) ([]byte, error) {
 	w := jsonWriter{b: make([]byte, 0, 256)}
@@ -404,6 +563,35 @@ func toJSON(data any) ([]byte, error) {
 		return nil, err
 	}
 	return w.b, nil
+}
+
+// withJSON calls f with data as JSON in a pooled buffer, which f must not
+// keep.
+func withJSON(data any, f func(doc []byte) error) error {
+	return withDoc(data, false, f)
+}
+
+// withPacked is withJSON writing libgcf's packed value form.
+func withPacked(data any, f func(doc []byte) error) error {
+	return withDoc(data, true, f)
+}
+
+func withDoc(data any, packed bool, f func(doc []byte) error) error {
+	w := jsonBufs.Get().(*jsonWriter)
+	w.b, w.keys, w.packed = w.b[:0], w.keys[:0], packed
+	err := w.value(data)
+	if err == nil {
+		err = f(w.b)
+	}
+	// A buffer far larger than most documents is left to the collector
+	// rather than held.
+	if cap(w.b) <= 64<<20 {
+		for i := range w.keys[:cap(w.keys)] {
+			w.keys[:cap(w.keys)][i] = ""
+		}
+		jsonBufs.Put(w)
+	}
+	return err
 }
 
 // normalizeScalar is a streamed cell as gcf-go formats it: the scalar types

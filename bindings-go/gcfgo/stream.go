@@ -1,6 +1,7 @@
 package gcf
 
 import (
+	"bytes"
 	"io"
 	"sync"
 
@@ -11,9 +12,11 @@ import (
 type StreamOptions struct {
 	TokenBudget int
 	TokensUsed  int
-	// PackRoot and Session are gcf-go header fields libgcf's stream writer
-	// does not write: setting either makes Close return a "usage" error
-	// rather than a header that silently lacks them.
+	// PackRoot and Session go into the header as gcf-go writes them
+	// (pack_root=..., session=true, after budget= and tokens=). A pack root
+	// that is not printable ASCII without spaces would break the header:
+	// the encoder then writes nothing more and Close returns an
+	// "invalid_input" error.
 	PackRoot string
 	Session  bool
 	// LabeledTrailerCounts writes counts=targets:2,related:1,edges:3
@@ -32,6 +35,7 @@ type StreamEncoder struct {
 	mu      sync.Mutex
 	enc     *native.StreamEncoder
 	err     error
+	stopped bool // nothing more is written: the stream cannot be gcf-go's
 	symbols int
 	edges   int
 }
@@ -39,13 +43,64 @@ type StreamEncoder struct {
 // NewStreamEncoder creates a streaming encoder that writes to w; the header
 // is written at once.
 func NewStreamEncoder(w io.Writer, tool string, opts StreamOptions) *StreamEncoder {
-	enc := &StreamEncoder{enc: native.NewStreamEncoder(w, tool, native.StreamOptions{
-		TokenBudget: opts.TokenBudget, TokensUsed: opts.TokensUsed, LabeledTrailerCounts: opts.LabeledTrailerCounts,
-	})}
-	if opts.PackRoot != "" || opts.Session {
-		enc.err = newError("usage", "usage", "StreamOptions.PackRoot and StreamOptions.Session are not supported by libgcf's stream writer")
+	enc := &StreamEncoder{}
+	var extra []byte
+	if opts.PackRoot != "" {
+		if !headerValue(opts.PackRoot) {
+			enc.err = newError("input", "invalid_input", "StreamOptions.PackRoot %q must be printable ASCII without spaces", opts.PackRoot)
+			enc.stopped = true
+			w = io.Discard
+		}
+		extra = append(append(extra, " pack_root="...), opts.PackRoot...)
 	}
+	if opts.Session {
+		extra = append(extra, " session=true"...)
+	}
+	if len(extra) > 0 && !enc.stopped {
+		w = &headerFields{w: w, extra: extra}
+	}
+	enc.enc = native.NewStreamEncoder(w, tool, native.StreamOptions{
+		TokenBudget: opts.TokenBudget, TokensUsed: opts.TokensUsed, LabeledTrailerCounts: opts.LabeledTrailerCounts,
+	})
 	return enc
+}
+
+// headerValue reports whether v can be a header field's value.
+func headerValue(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if v[i] < 0x21 || v[i] > 0x7e {
+			return false
+		}
+	}
+	return true
+}
+
+// headerFields passes libgcf's stream output on to w with extra inserted
+// at the end of the header line (libgcf's stream writer writes no pack
+// root or session flag).
+type headerFields struct {
+	w     io.Writer
+	extra []byte
+	done  bool
+}
+
+func (h *headerFields) Write(p []byte) (int, error) {
+	if h.done {
+		return h.w.Write(p)
+	}
+	i := bytes.IndexByte(p, '\n')
+	if i < 0 {
+		return h.w.Write(p)
+	}
+	if n, err := h.w.Write(p[:i]); err != nil {
+		return n, err
+	}
+	if _, err := h.w.Write(h.extra); err != nil {
+		return i, err
+	}
+	h.done = true
+	n, err := h.w.Write(p[i:])
+	return i + n, err
 }
 
 func (enc *StreamEncoder) keep(err error) {
@@ -59,6 +114,9 @@ func (enc *StreamEncoder) keep(err error) {
 func (enc *StreamEncoder) WriteSymbol(s Symbol) {
 	enc.mu.Lock()
 	defer enc.mu.Unlock()
+	if enc.stopped {
+		return
+	}
 	_, err := enc.enc.WriteSymbol(native.Symbol(s))
 	if err == nil {
 		enc.symbols++
@@ -72,6 +130,9 @@ func (enc *StreamEncoder) WriteSymbol(s Symbol) {
 func (enc *StreamEncoder) WriteEdge(e Edge) {
 	enc.mu.Lock()
 	defer enc.mu.Unlock()
+	if enc.stopped {
+		return
+	}
 	err := enc.enc.WriteEdge(native.Edge(e))
 	if err == nil {
 		enc.edges++
@@ -92,6 +153,9 @@ func (enc *StreamEncoder) WriteBareRef(qname string, distance int) {
 	if enc.err == nil {
 		enc.err = newError("usage", "usage", "WriteBareRef (%s): libgcf's stream writer has no session mode", qname)
 	}
+	// gcf-go gives the reference the next id: every later symbol's id and
+	// every edge would differ from gcf-go's, so nothing more is written.
+	enc.stopped = true
 }
 
 // Close writes the "##! summary" trailer and flushes. It returns the first

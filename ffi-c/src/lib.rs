@@ -21,15 +21,21 @@
 
 mod buf;
 mod conformance;
+mod decoded;
 mod error;
 mod generic;
 mod generic_delta;
 mod graph;
+mod packed;
 mod payload;
 mod stream;
 
 pub use buf::{gcf_buf, gcf_buf_free};
 pub use conformance::gcf_conformance_run;
+pub use decoded::{
+    gcf_generic_decode_packed, gcf_graph_decode_packed, GCF_GENERIC_PACKED_VERSION,
+    GCF_PACKED_ARENA, GCF_PACKED_VERSION,
+};
 pub use error::{
     gcf_error, gcf_error_category, gcf_error_class, gcf_error_column, gcf_error_free,
     gcf_error_line, gcf_error_message, gcf_error_status, gcf_status,
@@ -57,8 +63,10 @@ pub use graph::{
     gcf_graph_encode_delta, gcf_graph_pack_root, gcf_graph_session, gcf_graph_session_encode,
     gcf_graph_session_free, gcf_graph_session_new, gcf_outcome,
 };
+pub use packed::gcf_generic_encode_packed;
 pub use payload::{
-    gcf_edge, gcf_graph_encode_payload, gcf_graph_payload, gcf_location, gcf_symbol,
+    gcf_edge, gcf_graph_encode_payload, gcf_graph_encode_payload_in, gcf_graph_payload,
+    gcf_location, gcf_symbol,
 };
 pub use stream::{
     gcf_graph_stream, gcf_graph_stream_finish, gcf_graph_stream_flush, gcf_graph_stream_free,

@@ -1363,3 +1363,300 @@ fn gcf_go_drop_in_exports() {
     let (_, factored, _) = call(|o, e| unsafe { gcf_generic_encode_flags(r, rn, 0, o, e) });
     assert_eq!(factored, "GCF profile=generic\n## [2]{a,t=x}\n1\n2\n");
 }
+
+/// Reads [`gcf_graph_decode_packed`]'s result the way a host does.
+fn packed_decode(input: &[u8]) -> Result<Vec<u64>, (gcf_status, Detail)> {
+    let mut out = gcf_buf::EMPTY;
+    let mut err: *mut gcf_error = ptr::null_mut();
+    // SAFETY: the arguments are live Rust slices and valid out-params.
+    let status =
+        unsafe { gcf_graph_decode_packed(input.as_ptr(), input.len(), &mut out, &mut err) };
+    if status != gcf_status::GCF_STATUS_OK {
+        assert!(out.ptr.is_null());
+        // SAFETY: `err` is a live error from the library.
+        let detail = unsafe {
+            let d = (
+                CStr::from_ptr(gcf_error_category(err))
+                    .to_str()
+                    .unwrap()
+                    .to_string(),
+                gcf_error_line(err),
+                gcf_error_column(err),
+                CStr::from_ptr(gcf_error_message(err))
+                    .to_str()
+                    .unwrap()
+                    .to_string(),
+            );
+            gcf_error_free(err);
+            d
+        };
+        return Err((status, detail));
+    }
+    // SAFETY: the library filled `out` with `len` bytes.
+    let bytes = unsafe { core::slice::from_raw_parts(out.ptr, out.len) }.to_vec();
+    // SAFETY: `out` came from the library.
+    unsafe { gcf_buf_free(&mut out) };
+    // The arena is bytes, not words: keep it as its own tail below.
+    let mut words: Vec<u64> = bytes
+        .chunks(8)
+        .map(|c| {
+            let mut w = [0u8; 8];
+            w[..c.len()].copy_from_slice(c);
+            u64::from_le_bytes(w)
+        })
+        .collect();
+    words.push(bytes.len() as u64);
+    Ok(words)
+}
+
+#[test]
+fn decode_packed_describes_the_payload() {
+    let input = "GCF profile=graph tool=ctx budget=500 symbols=2 edges=1\n## targets\n@0 fn pkg.Auth 0.78 lsp\n\
+                 ## related\n@1 widget pkg.Server 0.54 lsp\n## edges [1]\n@0<@1 calls +\n\
+                 ## loc [?]\n@1 \"a b\\\".go\" 3 4 5 6\n";
+    let w = packed_decode(input.as_bytes()).unwrap();
+    let raw = {
+        let mut out = gcf_buf::EMPTY;
+        // SAFETY: as above.
+        let s = unsafe {
+            gcf_graph_decode_packed(input.as_ptr(), input.len(), &mut out, ptr::null_mut())
+        };
+        assert_eq!(s, gcf_status::GCF_STATUS_OK);
+        // SAFETY: filled by the library.
+        let v = unsafe { core::slice::from_raw_parts(out.ptr, out.len) }.to_vec();
+        // SAFETY: `out` came from the library.
+        unsafe { gcf_buf_free(&mut out) };
+        v
+    };
+    assert_eq!(w[0], GCF_PACKED_VERSION);
+    assert_eq!((w[1], w[2], w[3]), (0, 500, 0));
+    let (arena_at, arena_len) = (w[11] as usize, w[12] as usize);
+    assert_eq!(arena_at + arena_len, raw.len());
+    let arena = &raw[arena_at..];
+    let text = |off: u64, len: u64| -> &str {
+        let (src, off) = if off & GCF_PACKED_ARENA != 0 {
+            (arena, (off & !GCF_PACKED_ARENA) as usize)
+        } else {
+            (input.as_bytes(), off as usize)
+        };
+        core::str::from_utf8(&src[off..off + len as usize]).unwrap()
+    };
+    assert_eq!(text(w[4], w[5]), "ctx");
+    assert_eq!(
+        w[4] & GCF_PACKED_ARENA,
+        0,
+        "the tool is borrowed from the input"
+    );
+    assert_eq!((w[6], w[7]), (0, 0), "no pack root");
+    assert_eq!((w[8], w[9], w[10]), (2, 1, 1));
+    let sym = |i: usize| &w[13 + 8 * i..13 + 8 * i + 8];
+    assert_eq!(text(sym(0)[0], sym(0)[1]), "pkg.Auth");
+    assert_eq!(text(sym(0)[2], sym(0)[3]), "function");
+    assert_ne!(
+        sym(0)[2] & GCF_PACKED_ARENA,
+        0,
+        "an expanded kind lies in the arena"
+    );
+    assert_eq!(text(sym(0)[4], sym(0)[5]), "lsp");
+    assert_eq!(f64::from_bits(sym(0)[6]), 0.78);
+    assert_eq!(sym(0)[7], 0);
+    assert_eq!(text(sym(1)[2], sym(1)[3]), "widget");
+    assert_eq!(sym(1)[7], 1);
+    let edge = &w[13 + 16..13 + 24];
+    assert_eq!(text(edge[0], edge[1]), "pkg.Server");
+    assert_eq!(text(edge[2], edge[3]), "pkg.Auth");
+    assert_eq!(text(edge[4], edge[5]), "calls");
+    assert_eq!(text(edge[6], edge[7]), "+");
+    let loc = &w[13 + 24..13 + 32];
+    assert_eq!(text(loc[0], loc[1]), "pkg.Server");
+    assert_eq!(text(loc[2], loc[3]), "a b\".go");
+    assert_eq!(&loc[4..8], &[3, 4, 5, 6]);
+    assert_eq!(arena_at, (13 + 32) * 8);
+
+    // The same errors as gcf_graph_decode, malformed UTF-8 included.
+    for bad in [
+        &b"GCF profile=graph\n## targets\n@x fn a.B 0.50 lsp\n"[..],
+        &b"GCF profile=graph\n## targets\n@0 fn a\xff 0.50 x\n"[..],
+    ] {
+        let (status, detail) = packed_decode(bad).unwrap_err();
+        let (json_status, _, json_detail) =
+            // SAFETY: the arguments are live Rust slices and valid out-params.
+            call(|o, e| unsafe { gcf_graph_decode(bad.as_ptr(), bad.len(), o, e) });
+        assert_eq!((status, Some(detail)), (json_status, json_detail));
+    }
+}
+
+#[test]
+fn generic_decode_packed_describes_the_value() {
+    let input = "GCF profile=generic\na=1\nb=x\nc[2]: 2.5,true\nd=-\n";
+    let mut out = gcf_buf::EMPTY;
+    // SAFETY: the arguments are live Rust slices and valid out-params.
+    let status = unsafe {
+        gcf_generic_decode_packed(input.as_ptr(), input.len(), &mut out, ptr::null_mut())
+    };
+    assert_eq!(status, gcf_status::GCF_STATUS_OK);
+    // SAFETY: filled by the library.
+    let got = unsafe { core::slice::from_raw_parts(out.ptr, out.len) }.to_vec();
+    // SAFETY: `out` came from the library.
+    unsafe { gcf_buf_free(&mut out) };
+    let mut want = vec![GCF_GENERIC_PACKED_VERSION, 7, 4];
+    want.extend_from_slice(&[1, b'a', 3]);
+    want.extend_from_slice(&1i64.to_le_bytes());
+    want.extend_from_slice(&[1, b'b', 5, 1, b'x']);
+    want.extend_from_slice(&[1, b'c', 6, 2, 4]);
+    want.extend_from_slice(&2.5f64.to_bits().to_le_bytes());
+    want.extend_from_slice(&[2, 1, b'd', 0]);
+    assert_eq!(got, want);
+
+    // The same errors as gcf_generic_decode.
+    let bad = b"GCF profile=generic\n## [2]{a}\n1\n";
+    let (status, _, detail) =
+        // SAFETY: the arguments are live Rust slices and valid out-params.
+        call(|o, e| unsafe { gcf_generic_decode_packed(bad.as_ptr(), bad.len(), o, e) });
+    let (json_status, _, json_detail) =
+        // SAFETY: the arguments are live Rust slices and valid out-params.
+        call(|o, e| unsafe { gcf_generic_decode(bad.as_ptr(), bad.len(), o, e) });
+    assert_ne!(status, gcf_status::GCF_STATUS_OK);
+    assert_eq!((status, detail), (json_status, json_detail));
+}
+
+#[test]
+fn generic_encode_packed_matches_the_json_form() {
+    // {"b": [1, 2.5, "x", null, true], "a": false}
+    let mut packed = vec![7, 2, 1, b'b', 6, 5, 3];
+    packed.extend_from_slice(&1i64.to_le_bytes());
+    packed.push(4);
+    packed.extend_from_slice(&2.5f64.to_bits().to_le_bytes());
+    packed.extend_from_slice(&[5, 1, b'x', 0, 2, 1, b'a', 1]);
+    let json = r#"{"b":[1,2.5,"x",null,true],"a":false}"#;
+    for flags in [0, GCF_GENERIC_NO_CONSTANT_COLUMNS] {
+        let (status, got, _) =
+            // SAFETY: the arguments are live Rust slices and valid out-params.
+            call(|o, e| unsafe { gcf_generic_encode_packed(packed.as_ptr(), packed.len(), flags, o, e) });
+        assert_eq!(status, gcf_status::GCF_STATUS_OK);
+        let (_, want, _) =
+            // SAFETY: the arguments are live Rust slices and valid out-params.
+            call(|o, e| unsafe { gcf_generic_encode_flags(json.as_ptr(), json.len(), flags, o, e) });
+        assert_eq!(got, want);
+    }
+    // A repeated key keeps its first position and its last value.
+    let dup = [7, 2, 1, b'k', 3, 1, 0, 0, 0, 0, 0, 0, 0, 1, b'k', 2];
+    let (_, got, _) =
+        // SAFETY: the arguments are live Rust slices and valid out-params.
+        call(|o, e| unsafe { gcf_generic_encode_packed(dup.as_ptr(), dup.len(), 0, o, e) });
+    assert_eq!(got, "GCF profile=generic\nk=true\n");
+    // Malformed forms are argument errors, never reads past the end.
+    for bad in [
+        &[][..],
+        &[9],
+        &[3, 1],
+        &[6, 5, 0],
+        &[5, 2, b'a'],
+        &[5, 1, 0xff],
+        &[0, 0],
+        &[4, 0, 0, 0, 0, 0, 0, 0xf0, 0x7f],
+    ] {
+        let (status, _, detail) =
+            // SAFETY: the arguments are live Rust slices and valid out-params.
+            call(|o, e| unsafe { gcf_generic_encode_packed(bad.as_ptr(), bad.len(), 0, o, e) });
+        assert_eq!(status, gcf_status::GCF_STATUS_INVALID_ARGUMENT, "{bad:?}");
+        assert!(detail.is_some());
+    }
+    let deep: Vec<u8> = [6u8, 1].repeat(10_000).into_iter().chain([0]).collect();
+    let (_, _, detail) =
+        // SAFETY: the arguments are live Rust slices and valid out-params.
+        call(|o, e| unsafe { gcf_generic_encode_packed(deep.as_ptr(), deep.len(), 0, o, e) });
+    assert_eq!(detail.unwrap().0, "limit_exceeded");
+}
+
+#[test]
+fn encode_payload_in_checks_the_text_once() {
+    let text = "pkg.Authpkg.Serverfunctionlspcallsé";
+    let at = |off: usize, len: usize| gcf_str {
+        ptr: text[off..].as_ptr().cast(),
+        len,
+    };
+    let symbols = [
+        gcf_symbol {
+            qualified_name: at(0, 8),
+            kind: at(18, 8),
+            score: 0.78,
+            provenance: at(26, 3),
+            distance: 0,
+        },
+        gcf_symbol {
+            qualified_name: at(8, 10),
+            kind: at(18, 8),
+            score: 0.54,
+            provenance: at(26, 3),
+            distance: 1,
+        },
+    ];
+    let edges = [gcf_edge {
+        source: at(8, 10),
+        target: at(0, 8),
+        edge_type: at(29, 5),
+        status: gcf_str {
+            ptr: ptr::null(),
+            len: 0,
+        },
+    }];
+    let mut p = gcf_graph_payload {
+        tool: gcf_str {
+            ptr: ptr::null(),
+            len: 0,
+        },
+        token_budget: 0,
+        tokens_used: 0,
+        pack_root: gcf_str {
+            ptr: ptr::null(),
+            len: 0,
+        },
+        symbols: symbols.as_ptr(),
+        symbol_count: 2,
+        edges: edges.as_ptr(),
+        edge_count: 1,
+        locations: ptr::null(),
+        location_count: 0,
+    };
+    let (status, got, _) =
+        // SAFETY: `p` and `text` are live; every string lies in `text`.
+        call(|o, e| unsafe { gcf_graph_encode_payload_in(&p, text.as_ptr(), text.len(), o, e) });
+    assert_eq!(status, gcf_status::GCF_STATUS_OK);
+    let (_, want, _) =
+        // SAFETY: as above.
+        call(|o, e| unsafe { gcf_graph_encode_payload(&p, o, e) });
+    assert_eq!(got, want);
+    assert!(got.contains("@1 fn pkg.Server 0.54 lsp"), "{got}");
+
+    // A string inside a character, or outside the text, is refused.
+    let mut bad = symbols;
+    // One byte from the second byte of `é` (bytes 34 and 35).
+    bad[0].qualified_name = gcf_str {
+        ptr: text[34..].as_ptr().wrapping_add(1).cast(),
+        len: 1,
+    };
+    p.symbols = bad.as_ptr();
+    let (status, _, detail) =
+        // SAFETY: as above; the string's place is what is checked.
+        call(|o, e| unsafe { gcf_graph_encode_payload_in(&p, text.as_ptr(), text.len(), o, e) });
+    assert_eq!(status, gcf_status::GCF_STATUS_INVALID_ARGUMENT);
+    assert_eq!(detail.unwrap().0, "invalid_input");
+    let other = String::from("pkg.Elsewhere");
+    bad[0].qualified_name = gcf_str {
+        ptr: other.as_ptr().cast(),
+        len: other.len(),
+    };
+    p.symbols = bad.as_ptr();
+    let (status, _, _) =
+        // SAFETY: as above.
+        call(|o, e| unsafe { gcf_graph_encode_payload_in(&p, text.as_ptr(), text.len(), o, e) });
+    assert_eq!(status, gcf_status::GCF_STATUS_INVALID_ARGUMENT);
+    // Text that is not UTF-8 is refused before any string is read.
+    let bytes = b"pkg.A\xff";
+    let (status, _, detail) =
+        // SAFETY: `bytes` is live; the payload's strings are never read.
+        call(|o, e| unsafe { gcf_graph_encode_payload_in(&p, bytes.as_ptr(), bytes.len(), o, e) });
+    assert_eq!(status, gcf_status::GCF_STATUS_INVALID_ARGUMENT);
+    assert_eq!(detail.unwrap().0, "invalid_utf8");
+}

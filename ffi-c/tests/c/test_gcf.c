@@ -75,6 +75,94 @@ static void test_graph_encode_decode(void) {
   gcf_buf_free(NULL);
 }
 
+/* Word i of a gcf_graph_decode_packed result (little-endian, any alignment). */
+static uint64_t packed_word(const gcf_buf *b, size_t i) {
+  uint64_t w = 0;
+  for (int k = 7; k >= 0; k--) w = (w << 8) | b->ptr[i * 8 + (size_t)k];
+  return w;
+}
+
+/* Whether span (off, len) of result b over input names text. */
+static int packed_span_is(const gcf_buf *b, const char *input, uint64_t off, uint64_t len, const char *text) {
+  const uint8_t *src = (const uint8_t *)input;
+  if (off & GCF_PACKED_ARENA) {
+    src = b->ptr + packed_word(b, 11);
+    off &= ~GCF_PACKED_ARENA;
+  }
+  return len == strlen(text) && memcmp(src + off, text, (size_t)len) == 0;
+}
+
+static void test_graph_decode_packed(void) {
+  gcf_buf out = {NULL, 0};
+  gcf_error *err = NULL;
+  CHECK(gcf_graph_decode_packed(S(TEXT), &out, &err) == GCF_STATUS_OK);
+  CHECK(err == NULL);
+  CHECK(packed_word(&out, 0) == GCF_PACKED_VERSION);
+  CHECK(packed_word(&out, 8) == 2 && packed_word(&out, 9) == 1 && packed_word(&out, 10) == 0);
+  CHECK(packed_span_is(&out, TEXT, packed_word(&out, 4), packed_word(&out, 5), "ctx"));
+  /* Symbol 1: pkg.Server, kind expanded into the arena, distance 1. */
+  CHECK(packed_span_is(&out, TEXT, packed_word(&out, 21), packed_word(&out, 22), "pkg.Server"));
+  CHECK(packed_span_is(&out, TEXT, packed_word(&out, 23), packed_word(&out, 24), "function"));
+  CHECK((packed_word(&out, 23) & GCF_PACKED_ARENA) != 0);
+  CHECK(packed_word(&out, 28) == 1);
+  /* The edge: pkg.Server -> pkg.Auth, calls. */
+  CHECK(packed_span_is(&out, TEXT, packed_word(&out, 29), packed_word(&out, 30), "pkg.Server"));
+  CHECK(packed_span_is(&out, TEXT, packed_word(&out, 31), packed_word(&out, 32), "pkg.Auth"));
+  CHECK(packed_span_is(&out, TEXT, packed_word(&out, 33), packed_word(&out, 34), "calls"));
+  CHECK(packed_word(&out, 11) + packed_word(&out, 12) == out.len);
+  gcf_buf_free(&out);
+  /* The decoder's errors, as gcf_graph_decode gives them. */
+  gcf_status st = gcf_graph_decode_packed(S("GCF profile=graph\n## targets\n@0 fn a\xff 0.50 x\n"), &out, &err);
+  CHECK(out.ptr == NULL);
+  CHECK(err != NULL && gcf_error_line(err) == 3);
+  expect_error(st, err, GCF_STATUS_DATA_ERROR, "invalid_utf8");
+  err = NULL;
+  st = gcf_graph_decode_packed(NULL, 5, &out, &err);
+  expect_error(st, err, GCF_STATUS_INVALID_ARGUMENT, "invalid_input");
+
+  /* Generic: {"a": 1} as version, object tag, 1 member, key "a", int 1. */
+  err = NULL;
+  CHECK(gcf_generic_decode_packed(S("GCF profile=generic\na=1\n"), &out, &err) == GCF_STATUS_OK);
+  static const uint8_t want[] = {GCF_GENERIC_PACKED_VERSION, 7, 1, 1, 'a', 3, 1, 0, 0, 0, 0, 0, 0, 0};
+  CHECK(out.len == sizeof want && memcmp(out.ptr, want, sizeof want) == 0);
+  gcf_buf_free(&out);
+  st = gcf_generic_decode_packed(S("GCF profile=generic\n## [2]{a}\n1\n"), &out, &err);
+  CHECK(out.ptr == NULL);
+  expect_error(st, err, GCF_STATUS_DATA_ERROR, "count_mismatch");
+
+  /* The packed form as input: {"a": 1} encodes as the JSON form does. */
+  static const uint8_t value[] = {7, 1, 1, 'a', 3, 1, 0, 0, 0, 0, 0, 0, 0};
+  err = NULL;
+  CHECK(gcf_generic_encode_packed(value, sizeof value, 0, &out, &err) == GCF_STATUS_OK);
+  CHECK(buf_eq(&out, "GCF profile=generic\na=1\n"));
+  gcf_buf_free(&out);
+  st = gcf_generic_encode_packed(value, sizeof value - 1, 0, &out, &err);
+  CHECK(out.ptr == NULL);
+  expect_error(st, err, GCF_STATUS_INVALID_ARGUMENT, "invalid_input");
+}
+
+/* A payload as C structs, every string a part of one text. */
+static void test_graph_encode_payload(void) {
+  static const char text[] = "ctxpkg.Authpkg.Serverfunctionlsp_resolvedcalls";
+  const gcf_str tool = {text, 3}, auth = {text + 3, 8}, server = {text + 11, 10}, kind = {text + 21, 8},
+                prov = {text + 29, 12}, calls = {text + 41, 5}, none = {NULL, 0};
+  gcf_symbol symbols[2] = {{auth, kind, 0.78, prov, 0}, {server, kind, 0.54, prov, 1}};
+  gcf_edge edges[1] = {{server, auth, calls, none}};
+  gcf_graph_payload p = {tool, 0, 0, none, symbols, 2, edges, 1, NULL, 0};
+  gcf_buf out = {NULL, 0};
+  gcf_error *err = NULL;
+  CHECK(gcf_graph_encode_payload(&p, &out, &err) == GCF_STATUS_OK);
+  CHECK(buf_eq(&out, TEXT));
+  gcf_buf_free(&out);
+  CHECK(gcf_graph_encode_payload_in(&p, (const uint8_t *)text, sizeof text - 1, &out, &err) == GCF_STATUS_OK);
+  CHECK(buf_eq(&out, TEXT));
+  gcf_buf_free(&out);
+  /* The text must hold every string. */
+  gcf_status st = gcf_graph_encode_payload_in(&p, (const uint8_t *)text, 20, &out, &err);
+  CHECK(out.ptr == NULL);
+  expect_error(st, err, GCF_STATUS_INVALID_ARGUMENT, "invalid_input");
+}
+
 static void test_graph_errors(void) {
   gcf_buf out = {NULL, 0};
   gcf_error *err = NULL;
@@ -913,6 +1001,8 @@ int main(void) {
   test_version();
   test_graph_encode_decode();
   test_graph_errors();
+  test_graph_encode_payload();
+  test_graph_decode_packed();
   test_graph_delta_pack_root();
   test_graph_session();
   test_graph_stream();

@@ -11,7 +11,10 @@ package gcf
 */
 import "C"
 
-import "runtime"
+import (
+	"runtime"
+	"unsafe"
+)
 
 // GraphDecodeDeltaJSON decodes graph delta text into delta JSON (kinds
 // expanded), without applying it.
@@ -54,4 +57,42 @@ func NewError(class, category, message string) *Error {
 // factoring switched on or off.
 func EncodeGenericJSONConstantColumns(doc []byte, constantColumns bool) (string, error) {
 	return EncodeGenericJSONWithOptions(doc, GenericOptions{NoConstantColumns: !constantColumns})
+}
+
+// GenericDecodePacked is gcf_generic_decode_packed's result as one string
+// (the one copy out of libgcf's buffer), for the drop-in's DecodeGeneric to
+// read its values from, strings as substrings.
+func GenericDecodePacked(input string) (string, error) {
+	var out C.gcf_buf
+	var cerr *C.gcf_error
+	// libgcf reads input's bytes in place (string memory holds no Go
+	// pointers).
+	status := C.gcf_generic_decode_packed(stringPtr(input), C.size_t(len(input)), &out, &cerr)
+	runtime.KeepAlive(input)
+	if status != C.GCF_STATUS_OK {
+		return "", takeError(status, cerr)
+	}
+	defer C.gcf_buf_free(&out)
+	if out.ptr == nil {
+		return "", nil
+	}
+	return string(unsafe.Slice((*byte)(unsafe.Pointer(out.ptr)), int(out.len))), nil
+}
+
+// GenericPackedVersion is the format version GenericDecodePacked's result
+// starts with.
+const GenericPackedVersion = C.GCF_GENERIC_PACKED_VERSION
+
+// EncodeGenericPacked encodes a value given in libgcf's packed form
+// (gcf_generic_encode_packed), constant columns factored or not.
+func EncodeGenericPacked(doc []byte, constantColumns bool) (string, error) {
+	var flags C.uint32_t
+	if !constantColumns {
+		flags = C.GCF_GENERIC_NO_CONSTANT_COLUMNS
+	}
+	s, err := callString(func(out *C.gcf_buf, e **C.gcf_error) C.gcf_status {
+		return C.gcf_generic_encode_packed(bytesPtr(doc), C.size_t(len(doc)), flags, out, e)
+	})
+	runtime.KeepAlive(doc)
+	return s, err
 }
