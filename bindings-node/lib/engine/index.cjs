@@ -1,12 +1,53 @@
 'use strict';
-// Picks the engine under the one public surface (lib/gcf.cjs): the native
-// addon when it loads, else the WebAssembly build (bindings-wasm, which
-// implements the same interface). With GCF_DEBUG set, says once on stderr
-// which one is in use and why.
+// Picks the engine under the one public surface: the native addon when it
+// loads, else the WebAssembly build (bindings-wasm, which implements the same
+// interface). With GCF_DEBUG set, says once on stderr which one is in use and
+// why. Node-only: the shared layer (bindings-js/layer) receives the engine
+// through createApi(engine) and never loads one itself.
 //
-// The engine interface: every function takes and returns strings (JSON or
-// GCF text) and throws an Error whose message is "\u0001" + a Failure as JSON
-// ({class, category, message, line, column}) for a GCF failure.
+// The engine interface. Both engines are one-line wrappers over the Rust
+// crate gcf-js-engine (bindings-js/engine), whose docs are the reference;
+// the names below are the JS names both hosts export.
+//
+//   functions (string/Uint8Array in, string out unless noted):
+//     graphEncode(json)                 graphDecode(text)
+//     graphDecodeBytes(bytes)           graphEncodeDelta(json)
+//     graphDecodeDelta(text)            graphPackRoot(json)
+//     graphVerifyDelta(baseJson, deltaJson, expectedRoot)
+//     genericEncode(json, flags)        flags: 1 noFlatten, 2 constantColumns
+//     genericDecode(text)               genericDecodeBytes(bytes)  -> tagged JSON
+//     genericPackRoot(setJson)          genericEncodeFull(setJson, tool)
+//     genericDecodeFull(text)           genericEncodeDelta(json)
+//     genericDecodeDelta(text)          genericDiff(baseJson, nextJson)
+//     genericVerifyDelta(baseJson, deltaJson, expectedRoot)
+//     needsQuote(s) -> boolean          quoteString(s)   formatKey(s)
+//     formatScalar(json, delimiterCode) canonicalCell(json)
+//   classes:
+//     new NativeGraphSession(): encode(json), idOf(kind, qname) -> number
+//       (-1 if unsent), size() -> number, reset()
+//     new NativeGraphStream(tool, tokenBudget, tokensUsed, labeled, packRoot,
+//       session):
+//       writeSymbol(qname, kind, score, provenance, distance) -> bytes
+//       buffered, writeEdge(source, target, edgeType, status) -> bytes
+//       buffered, take(), finish(), symbolCount, edgeCount (getters)
+//     new NativeGenericDeltaSession(setJson, tool, mode, n): currentFull(),
+//       next(setJson) -> "F"|"D" + wire
+//     new NativeGenericStream(): beginArray(name, fieldsJson),
+//       beginKeyedMap(name, keyLabel, valueFieldsJson), writeRow(cellsJson),
+//       writeRows(rowsJson) (all or nothing),
+//       endArray(), writeKV(key, cellJson), writeSection(name),
+//       writeInlineArray(name, cellsJson) (each -> bytes buffered), take(),
+//       close() -> the rest
+//   optional (used when present): graphEncodeCompact(text) -> GCF or "",
+//     graphDecodeCompact(text) -> "\0" + fields, or JSON (see
+//     bindings-js/layer/compact.mjs), NativeGenericStream.prototype
+//     .writeRowsCompact(text) (NUL-separated tagged cells, all or nothing)
+//
+// Inputs are JSON in the 2.5.2 package's shapes; results are GCF text or
+// JSON (generic values tagged: objects [k, v, ...], arrays {"a": [...]},
+// integers beyond 2^53 {"i": "digits"}). A GCF failure is thrown as an Error
+// whose message is "\u0001" + the Failure as JSON ({class, category,
+// message, line, column}); the layer turns it into GcfError.
 
 const native = require('./native.cjs');
 

@@ -1,0 +1,427 @@
+//! The generic stream behind 2.5.2's `GenericStreamEncoder`.
+//!
+//! 2.5.2's encoder is looser than the core's `generic::StreamWriter`: a row
+//! with no open table is dropped, a new table or section closes the open
+//! table, `writeSection` does not indent what follows, the key column of a
+//! keyed map is named by the caller, `close` writes no trailer when no table
+//! was written, and a `>` in a field name is reported at `close`. Callers
+//! rely on that wire, so this type keeps 2.5.2's sequencing; every cell, key
+//! and field name is still written by the core's scalar grammar (spec §2),
+//! so the text of each token cannot drift from the encoders'.
+//!
+//! Output collects here; JS takes it in batches.
+
+use gcf_bind::Failure;
+use gcf_core::generic::{self, write_key, Value};
+use gcf_core::number::NumberBuffer;
+use gcf_core::text::write_quoted;
+
+use crate::scalar::write_cell;
+use crate::Result;
+
+/// `|`: cells are formatted for a row, as 2.5.2 formats every value here.
+const PIPE: u32 = b'|' as u32;
+
+/// A generic stream; see the module docs.
+pub struct GenericStream {
+    out: Vec<u8>,
+    /// Rows per closed table, in order.
+    counts: Vec<u64>,
+    /// Rows written to the open table.
+    open: Option<u64>,
+    /// A refused field name, reported by [`close`](Self::close).
+    refused: Option<Failure>,
+    numbers: NumberBuffer,
+}
+
+impl Default for GenericStream {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+fn strings(json: &str) -> Result<Vec<String>> {
+    Ok(serde_json::from_str(json)?)
+}
+
+fn cells(json: &str) -> Result<Vec<Value>> {
+    match gcf_bind::value::from_slice(json.as_bytes())? {
+        Value::Array(items) => Ok(items),
+        _ => Err(Failure::invalid_input("expected an array of values")),
+    }
+}
+
+impl GenericStream {
+    /// Writes the header.
+    pub fn new() -> Self {
+        GenericStream {
+            out: b"GCF profile=generic\n".to_vec(),
+            counts: Vec::new(),
+            open: None,
+            refused: None,
+            numbers: NumberBuffer::new(),
+        }
+    }
+
+    fn buffered(&self) -> u32 {
+        u32::try_from(self.out.len()).unwrap_or(u32::MAX)
+    }
+
+    fn end_table(&mut self) {
+        if let Some(n) = self.open.take() {
+            self.counts.push(n);
+        }
+    }
+
+    /// Refuses (at `close`, as 2.5.2 does) a field that reads as a
+    /// flattened path.
+    fn refuse_paths(&mut self, fields: &[String]) -> bool {
+        if let Some(f) = fields.iter().find(|f| f.contains('>')) {
+            let quoted = serde_json::to_string(f).unwrap_or_default();
+            self.refused = Some(Failure::invalid_input(format!(
+                "streaming field name {quoted} contains '>' (a flattened path is not representable in a streaming row)"
+            )));
+            return true;
+        }
+        false
+    }
+
+    fn table_header(&mut self, name: &str, marker: &[u8], fields: &[String]) -> Result<()> {
+        let mut line = Vec::with_capacity(16 + name.len() + 8 * fields.len());
+        line.extend_from_slice(b"## ");
+        write_key(&mut line, name)?;
+        line.extend_from_slice(marker);
+        line.push(b'{');
+        for (i, f) in fields.iter().enumerate() {
+            if i > 0 {
+                line.push(b',');
+            }
+            write_key(&mut line, f)?;
+        }
+        line.extend_from_slice(b"}\n");
+        // Committed whole, so a refused name leaves nothing behind.
+        self.out.extend_from_slice(&line);
+        self.open = Some(0);
+        Ok(())
+    }
+
+    /// `## name [?]{fields}` (`fields`: a JSON array of strings); returns
+    /// the bytes waiting to be taken.
+    pub fn begin_array(&mut self, name: &str, fields: &str) -> Result<u32> {
+        let fields = strings(fields)?;
+        if self.refused.is_none() {
+            self.end_table();
+            if !self.refuse_paths(&fields) {
+                self.table_header(name, b" [?]", &fields)?;
+            }
+        }
+        Ok(self.buffered())
+    }
+
+    /// `## name [?:]{key_label,value_fields}` (spec §7.2a).
+    pub fn begin_keyed_map(
+        &mut self,
+        name: &str,
+        key_label: &str,
+        value_fields: &str,
+    ) -> Result<u32> {
+        let value_fields = strings(value_fields)?;
+        if self.refused.is_none() {
+            self.end_table();
+            if !self.refuse_paths(&value_fields) {
+                let mut fields = Vec::with_capacity(value_fields.len() + 1);
+                fields.push(String::from(key_label));
+                fields.extend(value_fields);
+                self.table_header(name, b" [?:]", &fields)?;
+            }
+        }
+        Ok(self.buffered())
+    }
+
+    fn write_cells(&mut self, values: &[Value], separator: u8) -> Result<()> {
+        let start = self.out.len();
+        for (i, v) in values.iter().enumerate() {
+            if i > 0 {
+                self.out.push(separator);
+            }
+            if let Err(e) = write_cell(&mut self.out, v, PIPE, &mut self.numbers) {
+                self.out.truncate(start);
+                return Err(e);
+            }
+        }
+        Ok(())
+    }
+
+    /// One row (`values`: a JSON array of scalars); dropped when no table
+    /// is open, as in 2.5.2.
+    pub fn write_row(&mut self, values: &str) -> Result<u32> {
+        if self.open.is_some() {
+            let values = cells(values)?;
+            self.put_row(&values)?;
+        }
+        Ok(self.buffered())
+    }
+
+    /// Several rows at once (`rows`: a JSON array of rows), as that many
+    /// [`write_row`](Self::write_row) calls: one crossing instead of one per
+    /// row. All or nothing: when any row is refused, nothing of the batch
+    /// is written (the caller can then send the rows one by one to learn
+    /// which).
+    pub fn write_rows(&mut self, rows: &str) -> Result<u32> {
+        if self.open.is_some() {
+            let (start, open) = (self.out.len(), self.open);
+            let written = cells(rows).and_then(|rows| {
+                rows.iter().try_for_each(|row| match row {
+                    Value::Array(values) => self.put_row(values),
+                    _ => Err(Failure::invalid_input("expected an array of rows")),
+                })
+            });
+            if let Err(e) = written {
+                self.out.truncate(start);
+                self.open = open;
+                return Err(e);
+            }
+        }
+        Ok(self.buffered())
+    }
+
+    /// [`write_rows`](Self::write_rows) of rows in the compact form, which
+    /// skips JSON and the value tree: every token is followed by NUL; `r`
+    /// starts a row, then one token per cell: `z` null, `t` true, `u`
+    /// false, `i` + a decimal integer, `f` + a finite double (JS's
+    /// `String(number)`), `s` + text (holding no NUL: the caller sends such
+    /// a row as JSON). All or nothing, as `write_rows`.
+    pub fn write_rows_compact(&mut self, rows: &str) -> Result<u32> {
+        if self.open.is_some() {
+            let (start, open) = (self.out.len(), self.open);
+            if let Err(e) = self.put_compact_rows(rows) {
+                self.out.truncate(start);
+                self.open = open;
+                return Err(e);
+            }
+        }
+        Ok(self.buffered())
+    }
+
+    fn put_compact_rows(&mut self, rows: &str) -> Result<()> {
+        let bad = || Failure::invalid_input("malformed compact rows");
+        let Some(body) = rows.strip_suffix('\0') else {
+            return if rows.is_empty() { Ok(()) } else { Err(bad()) };
+        };
+        let mut first = true;
+        let mut cells = 0;
+        for token in body.split('\0') {
+            let (tag, text) = token.split_at(token.len().min(1));
+            if tag == "r" {
+                if !first {
+                    self.end_compact_row();
+                }
+                first = false;
+                cells = 0;
+                continue;
+            }
+            if first {
+                return Err(bad());
+            }
+            if cells > 0 {
+                self.out.push(b'|');
+            }
+            cells += 1;
+            let value = match tag {
+                "z" => Value::Null,
+                "t" => Value::Bool(true),
+                "u" => Value::Bool(false),
+                "i" => Value::Int(text.parse().map_err(|_| bad())?),
+                "f" => Value::Float(text.parse().map_err(|_| bad())?),
+                "s" => {
+                    // As `write_cell` writes a string in a row.
+                    if generic::needs_quote(text) || text.contains('|') {
+                        write_quoted(&mut self.out, text)?;
+                    } else {
+                        self.out.extend_from_slice(text.as_bytes());
+                    }
+                    continue;
+                }
+                _ => return Err(bad()),
+            };
+            write_cell(&mut self.out, &value, PIPE, &mut self.numbers)?;
+        }
+        if !first {
+            self.end_compact_row();
+        }
+        Ok(())
+    }
+
+    fn end_compact_row(&mut self) {
+        self.out.push(b'\n');
+        self.open = self.open.map(|n| n + 1);
+    }
+
+    fn put_row(&mut self, values: &[Value]) -> Result<()> {
+        if let Some(n) = self.open {
+            self.write_cells(values, b'|')?;
+            self.out.push(b'\n');
+            self.open = Some(n + 1);
+        }
+        Ok(())
+    }
+
+    /// Closes the open table.
+    pub fn end_array(&mut self) -> u32 {
+        self.end_table();
+        self.buffered()
+    }
+
+    /// `key=value` (`value`: a scalar as JSON).
+    pub fn write_kv(&mut self, key: &str, value: &str) -> Result<u32> {
+        let value = gcf_bind::value::from_slice(value.as_bytes())?;
+        let start = self.out.len();
+        write_key(&mut self.out, key)?;
+        self.out.push(b'=');
+        if let Err(e) = self.write_cells(core::slice::from_ref(&value), b'|') {
+            self.out.truncate(start);
+            return Err(e);
+        }
+        self.out.push(b'\n');
+        Ok(self.buffered())
+    }
+
+    /// `## name`, closing the open table.
+    pub fn write_section(&mut self, name: &str) -> Result<u32> {
+        self.end_table();
+        let start = self.out.len();
+        self.out.extend_from_slice(b"## ");
+        if let Err(e) = write_key(&mut self.out, name) {
+            self.out.truncate(start);
+            return Err(e.into());
+        }
+        self.out.push(b'\n');
+        Ok(self.buffered())
+    }
+
+    /// `name[N]: a,b,...` (`values`: a JSON array of scalars).
+    pub fn write_inline_array(&mut self, name: &str, values: &str) -> Result<u32> {
+        let values = cells(values)?;
+        let start = self.out.len();
+        write_key(&mut self.out, name)?;
+        self.out.push(b'[');
+        self.out
+            .extend_from_slice(itoa::Buffer::new().format(values.len()).as_bytes());
+        self.out.extend_from_slice(b"]: ");
+        if let Err(e) = self.write_cells(&values, b',') {
+            self.out.truncate(start);
+            return Err(e);
+        }
+        self.out.push(b'\n');
+        Ok(self.buffered())
+    }
+
+    /// Everything written so far, handed over once.
+    pub fn take(&mut self) -> String {
+        // Only UTF-8 pieces are written.
+        String::from_utf8(core::mem::take(&mut self.out)).unwrap_or_default()
+    }
+
+    /// The trailer (none when no table was written) and the rest of the
+    /// output; a refused field name is reported here.
+    pub fn close(&mut self) -> Result<String> {
+        if let Some(f) = &self.refused {
+            return Err(f.clone());
+        }
+        self.end_table();
+        if !self.counts.is_empty() {
+            self.out.extend_from_slice(b"##! summary counts=");
+            let mut digits = itoa::Buffer::new();
+            for (i, n) in self.counts.iter().enumerate() {
+                if i > 0 {
+                    self.out.push(b',');
+                }
+                self.out.extend_from_slice(digits.format(*n).as_bytes());
+            }
+            self.out.push(b'\n');
+        }
+        Ok(self.take())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_rows_and_the_trailer() {
+        let mut s = GenericStream::new();
+        s.write_kv("total", "2").unwrap();
+        s.begin_array("employees", r#"["id","name"]"#).unwrap();
+        s.write_row(r#"[1,"Alice|B"]"#).unwrap();
+        s.write_row(r#"[2,null]"#).unwrap();
+        s.begin_keyed_map("m", "k", r#"["v"]"#).unwrap();
+        s.write_row(r#"["a",true]"#).unwrap();
+        s.write_section("meta").unwrap();
+        s.write_inline_array("tags", r#"["x","1"]"#).unwrap();
+        assert_eq!(
+            s.close().unwrap(),
+            "GCF profile=generic\ntotal=2\n## employees [?]{id,name}\n1|\"Alice|B\"\n2|-\n\
+             ## m [?:]{k,v}\na|true\n## meta\ntags[2]: x,\"1\"\n##! summary counts=2,1\n"
+        );
+    }
+
+    #[test]
+    fn a_batch_of_rows_is_that_many_rows() {
+        let (mut one, mut batch) = (GenericStream::new(), GenericStream::new());
+        for s in [&mut one, &mut batch] {
+            s.begin_array("t", r#"["a","b"]"#).unwrap();
+        }
+        one.write_row(r#"[1,"x"]"#).unwrap();
+        one.write_row(r#"[2,null]"#).unwrap();
+        batch.write_rows(r#"[[1,"x"],[2,null]]"#).unwrap();
+        assert!(batch.write_rows(r#"[[3,"y"],[[4]],[5,"z"]]"#).is_err());
+        assert_eq!(batch.close().unwrap(), one.close().unwrap());
+    }
+
+    #[test]
+    fn compact_rows_are_json_rows() {
+        let (mut json, mut compact) = (GenericStream::new(), GenericStream::new());
+        for s in [&mut json, &mut compact] {
+            s.begin_array("t", r#"["a","b","c"]"#).unwrap();
+        }
+        json.write_rows(r#"[[1,"x|y",null],[true,false,1.5e300],["",-7,"-"],[]]"#)
+            .unwrap();
+        compact
+            .write_rows_compact("r\0i1\0sx|y\0z\0r\0t\0u\0f1.5e+300\0r\0s\0i-7\0s-\0r\0")
+            .unwrap();
+        assert_eq!(compact.close().unwrap(), json.close().unwrap());
+    }
+
+    #[test]
+    fn malformed_compact_rows_write_nothing() {
+        let mut s = GenericStream::new();
+        s.begin_array("t", r#"["a"]"#).unwrap();
+        for bad in ["i1\0", "r\0q\0", "r\0ix\0", "r\0i1", "r\0f1e999x\0"] {
+            assert!(s.write_rows_compact(bad).is_err(), "{bad:?}");
+        }
+        assert_eq!(
+            s.close().unwrap(),
+            "GCF profile=generic\n## t [?]{a}\n##! summary counts=0\n"
+        );
+    }
+
+    #[test]
+    fn a_row_without_a_table_is_dropped_and_no_table_means_no_trailer() {
+        let mut s = GenericStream::new();
+        s.write_row("[1]").unwrap();
+        assert_eq!(s.close().unwrap(), "GCF profile=generic\n");
+    }
+
+    #[test]
+    fn a_path_field_is_reported_at_close_and_a_bad_cell_leaves_nothing() {
+        let mut s = GenericStream::new();
+        s.begin_array("t", r#"["a"]"#).unwrap();
+        assert!(s.write_row(r#"[[1]]"#).is_err());
+        s.begin_array("u", r#"["a>b"]"#).unwrap();
+        s.write_row("[1]").unwrap();
+        let e = s.close().unwrap_err();
+        assert_eq!(e.category, "invalid_input");
+        assert!(e.message.contains("\"a>b\""), "{}", e.message);
+    }
+}

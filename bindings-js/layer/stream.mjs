@@ -1,0 +1,230 @@
+// StreamEncoder (2.5.2's stream.ts) over the core's graph stream writer, and
+// GenericStreamEncoder (2.5.2's stream_generic.ts) over the engine's generic
+// stream (2.5.2's sequencing, the core's scalar grammar).
+// 2.5.2 calls write() once per line; here the core's output is handed to the
+// writer in chunks of about BATCH bytes (and the rest on close), so a
+// million-row stream costs a few hundred write() calls.
+//
+// Sinks: any {write(string)}; toWebWritable() adapts a WHATWG
+// WritableStream (`await sink.ready()` resolves once it can take more). The
+// Node Writable adapter is Node-only and lives in bindings-node/lib/node.cjs.
+
+import { rethrow, GcfError } from './errors.mjs';
+import { valueJSON } from './convert.mjs';
+import { wellFormed } from './compact.mjs';
+
+const BATCH = 64 * 1024;
+
+function call(fn) {
+  try {
+    return fn();
+  } catch (e) {
+    return rethrow(e);
+  }
+}
+
+export function toWebWritable(stream) {
+  const writer = stream.getWriter();
+  let failed = null;
+  return {
+    write(chunk) {
+      if (failed) throw failed;
+      writer.write(chunk).catch((e) => {
+        failed = e;
+      });
+    },
+    ready() {
+      return writer.ready;
+    },
+    close() {
+      return writer.close();
+    },
+  };
+}
+
+export function install(E, gcf) {
+  class StreamEncoder {
+    constructor(w, tool, opts) {
+      const o = opts || {};
+      this._w = w;
+      this._native = call(() => new E.NativeGraphStream(tool == null ? '' : String(tool), o.tokenBudget || 0, o.tokensUsed || 0, !!o.labeledTrailerCounts, o.packRoot ? String(o.packRoot) : '', !!o.session));
+      this._symbols = 0;
+      this._edges = 0;
+    }
+    writeSymbol(s) {
+      const n = call(() => this._native.writeSymbol(s.qualifiedName, s.kind, s.score, s.provenance, s.distance));
+      this._symbols++;
+      if (n >= BATCH) this._drain();
+    }
+    writeEdge(e) {
+      const n = call(() => this._native.writeEdge(e.source, e.target, e.edgeType, e.status || ''));
+      this._edges++;
+      if (n >= BATCH) this._drain();
+    }
+    writeBareRef() {
+      // The core's stream writer has no bare-reference line yet (it needs
+      // one that advances its ids and group counts); refusing is better
+      // than a wire with wrong ids.
+      throw new GcfError('usage', 'StreamEncoder: writeBareRef is not supported yet', null, null, 'usage');
+    }
+    close() {
+      const rest = call(() => this._native.finish());
+      if (rest) this._w.write(rest);
+    }
+    _drain() {
+      const chunk = call(() => this._native.take());
+      if (chunk) this._w.write(chunk);
+    }
+    get symbolCount() {
+      return this._symbols;
+    }
+    get edgeCount_() {
+      return this._edges;
+    }
+  }
+  // A cell as 2.5.2's formatScalar sees it: anything but null, a boolean or
+  // a number by its String() form (a bigint too, so it is a quoted string
+  // there and here), undefined as null. A non-finite number is refused
+  // here, at its own call, as the engine would refuse it.
+  function cell(v) {
+    if (v === undefined || v === null) return null;
+    const t = typeof v;
+    if (t === 'number') {
+      if (!Number.isFinite(v)) throw new GcfError('out_of_range', `${v} is not a finite number`, null, null, 'data');
+      return v;
+    }
+    return t === 'boolean' || t === 'string' ? v : String(v);
+  }
+  const cellsJSON = (values) => valueJSON(Array.from(values, cell), 'number');
+  const names = (fields) => JSON.stringify(Array.from(fields, String));
+
+  // Rows wait here and cross ROWS at a time (one engine call and one text
+  // per batch instead of per row); every other call sends them first,
+  // so the wire keeps the call order.
+  const ROWS = 1024;
+
+  // The compact row form (an optional engine capability, see
+  // gcf-js-engine's GenericStream::write_rows_compact): the row as text,
+  // or null when a cell must go as JSON (a string holding NUL or a lone
+  // surrogate).
+  const compactRows = typeof E.NativeGenericStream.prototype.writeRowsCompact === 'function';
+  function compactRow(values) {
+    let row = 'r\0';
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i];
+      if (v === undefined || v === null) {
+        row += 'z\0';
+        continue;
+      }
+      const t = typeof v;
+      if (t === 'number') {
+        if (!Number.isFinite(v)) throw new GcfError('out_of_range', `${v} is not a finite number`, null, null, 'data');
+        row += (Number.isSafeInteger(v) ? 'i' : 'f') + v + '\0';
+      } else if (t === 'boolean') {
+        row += v ? 't\0' : 'u\0';
+      } else {
+        const s = t === 'string' ? v : String(v);
+        if (s.indexOf('\0') !== -1 || !wellFormed(s)) return null;
+        row += 's' + s + '\0';
+      }
+    }
+    return row;
+  }
+
+  /** 2.5.2's GenericStreamEncoder; output reaches `writer` in batches. */
+  class GenericStreamEncoder {
+    constructor(writer) {
+      this._w = writer;
+      this._native = new E.NativeGenericStream();
+      this._rows = [];
+      this._compact = '';
+      this._pending = 0;
+    }
+    beginArray(name, fields) {
+      this._send();
+      this._after(call(() => this._native.beginArray(String(name), names(fields))));
+    }
+    beginKeyedMap(name, keyLabel, valueFields) {
+      this._send();
+      this._after(call(() => this._native.beginKeyedMap(String(name), String(keyLabel), names(valueFields))));
+    }
+    writeRow(values) {
+      const row = compactRows ? compactRow(values) : null;
+      if (row !== null) {
+        this._compact += row;
+        if (++this._pending >= ROWS) this._send();
+        return;
+      }
+      if (compactRows) this._send();
+      this._rows.push(Array.from(values, cell));
+      if (compactRows || this._rows.length >= ROWS) this._send();
+    }
+    endArray() {
+      this._send();
+      this._native.endArray();
+    }
+    writeKV(key, value) {
+      this._send();
+      this._after(call(() => this._native.writeKV(String(key), valueJSON(cell(value), 'number'))));
+    }
+    writeSection(name) {
+      this._send();
+      this._after(call(() => this._native.writeSection(String(name))));
+    }
+    writeInlineArray(name, values) {
+      this._send();
+      this._after(call(() => this._native.writeInlineArray(String(name), cellsJSON(values))));
+    }
+    close() {
+      let rest;
+      try {
+        this._send();
+        rest = this._native.close();
+      } catch (e) {
+        // 2.5.2 has written every line before close throws.
+        const written = this._native.take();
+        if (written) this._w.write(written);
+        rethrow(e);
+      }
+      if (rest) this._w.write(rest);
+    }
+    _send() {
+      if (this._pending > 0) {
+        const rows = this._compact;
+        this._compact = '';
+        this._pending = 0;
+        // All or nothing; a malformed batch cannot come from compactRow.
+        this._after(call(() => this._native.writeRowsCompact(rows)));
+      }
+      if (this._rows.length === 0) return;
+      const rows = this._rows;
+      this._rows = [];
+      let n;
+      try {
+        n = this._native.writeRows(valueJSON(rows, 'number'));
+      } catch (_) {
+        // The engine wrote nothing of the batch: row by row, the rows it
+        // takes are written as their own calls would have written them, and
+        // the first refusal is thrown (from this call, not the row's).
+        let first = null;
+        for (const r of rows) {
+          try {
+            n = this._native.writeRow(valueJSON(r, 'number'));
+          } catch (e) {
+            if (first === null) first = e;
+          }
+        }
+        if (first !== null) rethrow(first);
+      }
+      this._after(n);
+    }
+    _after(n) {
+      if (n >= BATCH) {
+        const chunk = this._native.take();
+        if (chunk) this._w.write(chunk);
+      }
+    }
+  }
+
+  Object.assign(gcf, { StreamEncoder, GenericStreamEncoder, toWebWritable });
+}
