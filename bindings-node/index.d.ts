@@ -214,7 +214,7 @@ export declare class StreamEncoder {
   constructor(w: StreamWriter, tool: string, opts?: StreamOptions);
   writeSymbol(s: Symbol): void;
   writeEdge(e: Edge): void;
-  /** Not supported yet: throws a `usage` error. */
+  /** Emit a bare reference for a previously-transmitted symbol (session mode): the next id, counted in its distance group. */
   writeBareRef(qname: string, distance: number): void;
   close(): void;
   get symbolCount(): number;

@@ -860,6 +860,18 @@ gcf_status gcf_graph_stream_new(gcf_write_callback callback, void *user_data, co
 // many readable bytes; `id` is NULL or writable; `err` is NULL or writable.
 gcf_status gcf_graph_stream_write_symbol(struct gcf_graph_stream *stream, const uint8_t *qualified_name, size_t qualified_name_len, const uint8_t *kind, size_t kind_len, double score, const uint8_t *provenance, size_t provenance_len, uint32_t distance, uint64_t *id, struct gcf_error **err);
 
+// Writes a bare session reference (spec §9), `@id  # previously
+// transmitted`, for a symbol the reader already has, and sets `*id` to the
+// id it takes (the next one, as for a symbol). It counts as a symbol of
+// the group of `distance`. `qualified_name` is not written: with
+// `index_names` it names the reference for
+// [`gcf_graph_stream_write_edge_by_name`]; it may be NULL.
+//
+// # Safety
+//
+// As for [`gcf_graph_stream_write_symbol`].
+gcf_status gcf_graph_stream_write_bare_ref(struct gcf_graph_stream *stream, const uint8_t *qualified_name, size_t qualified_name_len, uint32_t distance, uint64_t *id, struct gcf_error **err);
+
 // Writes an edge `source -> target` between symbols already written, by id.
 // `status` may be NULL (no status).
 //

@@ -61,11 +61,10 @@ export function install(E, gcf) {
       this._edges++;
       if (n >= BATCH) this._drain();
     }
-    writeBareRef() {
-      // The core's stream writer has no bare-reference line yet (it needs
-      // one that advances its ids and group counts); refusing is better
-      // than a wire with wrong ids.
-      throw new GcfError('usage', 'StreamEncoder: writeBareRef is not supported yet', null, null, 'usage');
+    writeBareRef(qname, distance) {
+      const n = call(() => this._native.writeBareRef(String(qname), distance));
+      this._symbols++;
+      if (n >= BATCH) this._drain();
     }
     close() {
       const rest = call(() => this._native.finish());

@@ -274,6 +274,12 @@ impl NativeGraphStream {
             .write_symbol(&qualified_name, &kind, score, &provenance, distance))
     }
 
+    /// See [`gcf_js_engine::GraphStream::write_bare_ref`].
+    #[napi(js_name = "writeBareRef")]
+    pub fn write_bare_ref(&mut self, qualified_name: String, distance: u32) -> napi::Result<u32> {
+        js(self.0.write_bare_ref(&qualified_name, distance))
+    }
+
     /// See [`gcf_js_engine::GraphStream::write_edge`].
     #[napi(js_name = "writeEdge")]
     pub fn write_edge(

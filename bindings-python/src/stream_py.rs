@@ -184,6 +184,17 @@ impl GraphStream {
         }
     }
 
+    fn write_bare_ref(&mut self, py: Python<'_>, qname: &str, distance: u32) -> PyResult<()> {
+        let w = self.inner.as_mut().ok_or_else(closed)?;
+        match w.write_bare_ref(qname, distance) {
+            Ok(_) => {
+                self.symbols += 1;
+                Ok(())
+            }
+            Err(e) => Err(stream_err(py, e, Some(w.get_ref()))),
+        }
+    }
+
     #[getter]
     fn symbol_count(&self) -> u64 {
         self.symbols

@@ -43,6 +43,20 @@ def answer(req):
             enc.write_edge(e)
         enc.close()
         return out.getvalue()
+    if op == "stream_bare":
+        # A graph stream where args[2][i] sends symbol i as a bare reference.
+        out = io.StringIO()
+        p = payload(args[1])
+        enc = gcf.StreamEncoder(out, p.tool, **args[0])
+        for sym, bare in zip(p.symbols, args[2]):
+            if bare:
+                enc.write_bare_ref(sym.qualified_name, sym.distance)
+            else:
+                enc.write_symbol(sym)
+        for e in p.edges:
+            enc.write_edge(e)
+        enc.close()
+        return out.getvalue()
     if op == "encode_generic_grouped":
         return gcf.encode_generic_grouped(*args)
     if op == "decode_generic":

@@ -133,6 +133,29 @@ def test_stream_encoder_text_binary_and_batches() -> None:
     assert len(counting.parts) < out.count("\n") // 10
 
 
+
+def test_stream_encoder_bare_refs() -> None:
+    out = io.StringIO()
+    enc = gcf.StreamEncoder(out, "t", session=True)
+    enc.write_bare_ref("a.A", 0)
+    enc.write_symbol(Symbol("a.B", "function", 0.5, "lsp", 1))
+    enc.write_bare_ref("a.C", 4)
+    enc.write_edge(Edge("a.C", "a.A", "calls"))
+    assert (enc.symbol_count, enc.edge_count) == (3, 1)
+    enc.close()
+    assert out.getvalue() == (
+        "GCF profile=graph tool=t session=true\n## targets\n@0  # previously transmitted\n"
+        "## related\n@1 fn a.B 0.50 lsp\n## distance_4\n@2  # previously transmitted\n"
+        "## edges [?]\n@0<@2 calls\n##! summary symbols=3 edges=1 counts=1,1,1,1\n"
+    )
+    enc = gcf.StreamEncoder(io.StringIO(), "t")
+    enc.write_symbol(Symbol("a", "function", 0.5, "x", 0))
+    enc.write_edge(Edge("a", "a", "calls"))
+    with pytest.raises(gcf.GcfError) as info:
+        enc.write_bare_ref("b", 0)
+    assert info.value.category == "invalid_state"
+
+
 def test_stream_writer_exception_propagates_and_poisons() -> None:
     class Refusing:
         def write(self, s: str) -> None:

@@ -398,6 +398,36 @@ def test_graph_payloads(ref: Reference) -> None:
     assert not failures, f"seed {SEED}: {len(failures)} differences, first: " + "\n".join(failures[:5])
 
 
+
+def test_stream_encoder_bare_refs(ref: Reference) -> None:
+    """write_bare_ref, mixed with write_symbol over every distance group,
+    writes 2.8.0's bytes; edges may name the references."""
+    r = random.Random(SEED + 5)
+    graphs = [graph(r) for _ in range(300)]
+    for g in graphs:
+        g["symbols"].sort(key=lambda s: s["distance"])
+    bare = [[r.random() < 0.4 for _ in g["symbols"]] for g in graphs]
+    options = [{"session": r.random() < 0.7, "labeled_trailer_counts": r.random() < 0.3} for _ in graphs]
+    theirs = ref.ask([{"op": "stream_bare", "args": [o, g, b]} for o, g, b in zip(options, graphs, bare)])
+    failures = []
+    for o, g, b, t in zip(options, graphs, bare, theirs):
+        p = native_payload(g)
+        out = io.StringIO()
+        enc = gcf.StreamEncoder(out, p.tool, **o)
+        for s, is_bare in zip(p.symbols, b):
+            if is_bare:
+                enc.write_bare_ref(s.qualified_name, s.distance)
+            else:
+                enc.write_symbol(s)
+        for e in p.edges:
+            enc.write_edge(e)
+        enc.close()
+        if {"ok": out.getvalue()} != t:
+            failures.append(f"stream_bare({o!r}, {g!r}, {b!r}): ours {out.getvalue()!r}, 2.8.0 {t!r}")
+    assert not failures, f"{len(failures)} differences, first: " + "\n".join(failures[:3])
+    assert sum(map(sum, bare)) > 0
+
+
 def test_small_doubles_keep_every_digit() -> None:
     # Where 2.8.0 cuts digits (below 1e-4 it formats with 20 decimals), the
     # core writes the shortest exact decimal, so the value round-trips.

@@ -70,10 +70,10 @@ pub use payload::{
 };
 pub use stream::{
     gcf_graph_stream, gcf_graph_stream_finish, gcf_graph_stream_flush, gcf_graph_stream_free,
-    gcf_graph_stream_new, gcf_graph_stream_options, gcf_graph_stream_write_edge,
-    gcf_graph_stream_write_edge_by_name, gcf_graph_stream_write_location,
-    gcf_graph_stream_write_symbol, gcf_write_callback, GCF_TRAILER_LABELED, GCF_TRAILER_LEGACY,
-    GCF_TRAILER_POSITIONAL,
+    gcf_graph_stream_new, gcf_graph_stream_options, gcf_graph_stream_write_bare_ref,
+    gcf_graph_stream_write_edge, gcf_graph_stream_write_edge_by_name,
+    gcf_graph_stream_write_location, gcf_graph_stream_write_symbol, gcf_write_callback,
+    GCF_TRAILER_LABELED, GCF_TRAILER_LEGACY, GCF_TRAILER_POSITIONAL,
 };
 
 use core::ffi::c_char;

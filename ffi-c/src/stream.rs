@@ -247,6 +247,37 @@ pub unsafe extern "C" fn gcf_graph_stream_write_symbol(
     }
 }
 
+/// Writes a bare session reference (spec §9), `@id  # previously
+/// transmitted`, for a symbol the reader already has, and sets `*id` to the
+/// id it takes (the next one, as for a symbol). It counts as a symbol of
+/// the group of `distance`. `qualified_name` is not written: with
+/// `index_names` it names the reference for
+/// [`gcf_graph_stream_write_edge_by_name`]; it may be NULL.
+///
+/// # Safety
+///
+/// As for [`gcf_graph_stream_write_symbol`].
+#[no_mangle]
+pub unsafe extern "C" fn gcf_graph_stream_write_bare_ref(
+    stream: *mut gcf_graph_stream,
+    qualified_name: *const u8,
+    qualified_name_len: usize,
+    distance: u32,
+    id: *mut u64,
+    err: *mut *mut gcf_error,
+) -> gcf_status {
+    // SAFETY: the pointers are valid per this function's contract.
+    unsafe {
+        boundary(err, || {
+            let stream = stream_arg(stream)?;
+            let qualified_name = str_arg(qualified_name, qualified_name_len, "qualified_name")?;
+            let written = stream.with_writer(|w| w.write_bare_ref(qualified_name, distance))?;
+            put(id, written);
+            Ok(())
+        })
+    }
+}
+
 /// Writes an edge `source -> target` between symbols already written, by id.
 /// `status` may be NULL (no status).
 ///

@@ -346,6 +346,77 @@ fn status_of(f: impl FnOnce(*mut *mut gcf_error) -> gcf_status) -> (gcf_status, 
     }
 }
 
+/// A bare reference through the C ABI: the next id, counted in its group,
+/// named by edges through the index.
+#[test]
+fn stream_writes_bare_references() {
+    let mut sink = Collected {
+        bytes: Vec::new(),
+        calls: 0,
+        fail_after: usize::MAX,
+    };
+    let options = gcf_graph_stream_options {
+        tool: ptr::null(),
+        tool_len: 0,
+        token_budget: 0,
+        tokens_used: 0,
+        trailer: GCF_TRAILER_POSITIONAL,
+        index_names: true,
+    };
+    let mut stream = ptr::null_mut();
+    // SAFETY: all pointers are valid for the calls; the stream is freed once.
+    unsafe {
+        let (s, _) = status_of(|e| {
+            gcf_graph_stream_new(
+                Some(collect),
+                (&mut sink as *mut Collected).cast(),
+                &options,
+                &mut stream,
+                e,
+            )
+        });
+        assert_eq!(s, gcf_status::GCF_STATUS_OK);
+        let mut ids = [99u64; 2];
+        for (name, id) in [b"a.A".as_slice(), b"a.B"].into_iter().zip(&mut ids) {
+            let (s, _) = status_of(|e| {
+                gcf_graph_stream_write_bare_ref(stream, name.as_ptr(), name.len(), 2, id, e)
+            });
+            assert_eq!(s, gcf_status::GCF_STATUS_OK);
+        }
+        assert_eq!(ids, [0, 1]);
+        let (s, _) = status_of(|e| {
+            gcf_graph_stream_write_edge_by_name(
+                stream,
+                b"a.A".as_ptr(),
+                3,
+                b"a.B".as_ptr(),
+                3,
+                b"calls".as_ptr(),
+                5,
+                ptr::null(),
+                0,
+                e,
+            )
+        });
+        assert_eq!(s, gcf_status::GCF_STATUS_OK);
+        let (s, cat) = status_of(|e| {
+            gcf_graph_stream_write_bare_ref(stream, ptr::null(), 0, 2, ptr::null_mut(), e)
+        });
+        assert_eq!(
+            (s, cat.as_deref()),
+            (gcf_status::GCF_STATUS_INVALID_STATE, Some("invalid_state"))
+        );
+        let (s, _) = status_of(|e| gcf_graph_stream_finish(stream, e));
+        assert_eq!(s, gcf_status::GCF_STATUS_OK);
+        gcf_graph_stream_free(stream);
+    }
+    assert_eq!(
+        String::from_utf8(sink.bytes).unwrap(),
+        "GCF profile=graph\n## extended\n@0  # previously transmitted\n@1  # previously transmitted\n\
+         ## edges [?]\n@1<@0 calls\n##! summary symbols=2 edges=1 counts=2,1\n"
+    );
+}
+
 #[test]
 fn stream_writes_through_the_callback() {
     let mut sink = Collected {

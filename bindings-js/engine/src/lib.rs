@@ -192,6 +192,21 @@ mod tests {
     }
 
     #[test]
+    fn the_stream_writes_bare_references() {
+        let mut s = GraphStream::new("t", 0, 0, false, "", true).unwrap();
+        s.write_symbol("a.B", "function", 1.0, "p", 0).unwrap();
+        s.write_bare_ref("a.C", 1).unwrap();
+        s.write_edge("a.C", "a.B", "calls", "").unwrap();
+        assert_eq!(
+            s.finish().unwrap(),
+            "GCF profile=graph tool=t session=true\n## targets\n@0 fn a.B 1.00 p\n\
+             ## related\n@1  # previously transmitted\n## edges [?]\n@0<@1 calls\n\
+             ##! summary symbols=2 edges=1 counts=1,1,1\n"
+        );
+        assert!(s.write_bare_ref("a.D", 0).is_err());
+    }
+
+    #[test]
     fn the_stream_header_takes_pack_root_and_session() {
         let mut s = GraphStream::new("t", 5, 0, false, "sha256:ab", true).unwrap();
         assert_eq!(

@@ -109,6 +109,14 @@ impl GraphStream {
         Ok(self.buffered())
     }
 
+    /// Writes a bare session reference (2.5.2's `writeBareRef`): the next
+    /// id, counted in the group of `distance`; `qualified_name` names it
+    /// for later edges. Returns how many bytes wait to be taken.
+    pub fn write_bare_ref(&mut self, qualified_name: &str, distance: u32) -> Result<u32> {
+        self.writer()?.write_bare_ref(qualified_name, distance)?;
+        Ok(self.buffered())
+    }
+
     /// Writes one edge between written symbols, by name.
     pub fn write_edge(
         &mut self,

@@ -48,6 +48,12 @@ class StreamEncoder:
         """Write one edge between symbols already written."""
         self._native.write_edge(e)
 
+    def write_bare_ref(self, qname: str, distance: int) -> None:
+        """Write a bare reference (``@id  # previously transmitted``) for a
+        symbol the reader already has (session mode): it takes the next id,
+        counts in its distance group, and edges can name it by ``qname``."""
+        self._native.write_bare_ref(qname, distance)
+
     @property
     def symbol_count(self) -> int:
         """Symbols written so far."""

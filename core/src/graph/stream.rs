@@ -354,6 +354,62 @@ impl<K: Sink> StreamWriter<K> {
         id
     }
 
+    /// Writes a bare session reference (spec §9) for a symbol the reader
+    /// already has, `@id  # previously transmitted`, in the distance group
+    /// of `distance`, and returns its id.
+    ///
+    /// The reference takes the next stream id and counts as a symbol of its
+    /// group in the trailer, as a written symbol does, so edges and
+    /// locations can name it by that id (or by `qualified_name` with
+    /// [`StreamOptions::index_names`]). `qualified_name` is not written: it
+    /// only keys the name index, so it is not checked as a token. The
+    /// consumer resolves the id against the symbols its session already
+    /// holds, so a stream that mixes references with new symbols is only
+    /// meaningful when its ids continue the session's numbering.
+    ///
+    /// ```
+    /// use gcf_core::graph::{StreamOptions, StreamWriter, Symbol};
+    ///
+    /// let mut w = StreamWriter::new(Vec::new(), StreamOptions::default())?;
+    /// w.write_symbol(&Symbol::new("pkg.Auth", "function", 0.95, "lsp", 0))?;
+    /// assert_eq!(w.write_bare_ref("pkg.Server", 1)?, 1);
+    /// assert_eq!(
+    ///     String::from_utf8(w.finish()?).unwrap(),
+    ///     "GCF profile=graph\n## targets\n@0 fn pkg.Auth 0.95 lsp\n## related\n\
+    ///      @1  # previously transmitted\n##! summary symbols=2 edges=0 counts=1,1,0\n"
+    /// );
+    /// # Ok::<(), gcf_core::Error>(())
+    /// ```
+    pub fn write_bare_ref(&mut self, qualified_name: &str, distance: u32) -> Result<u64, Error> {
+        if self.poisoned {
+            return Err(self.failed(None));
+        }
+        self.write_bare_ref_unpoisoned(qualified_name, distance)
+            .map_err(|e| self.failed(Some(e)))
+    }
+
+    fn write_bare_ref_unpoisoned(
+        &mut self,
+        qualified_name: &str,
+        distance: u32,
+    ) -> Result<u64, Error> {
+        if self.phase != Phase::Symbols {
+            return Err(Error::new(
+                ErrorKind::InvalidState,
+                "bare references must be written before any edge or location",
+            ));
+        }
+        if self.groups.last().map(|g| g.0) != Some(distance) {
+            write_group_header(&mut self.out, distance)?;
+            self.groups.push((distance, 0));
+        }
+        self.out.write_bytes(b"@")?;
+        self.out
+            .write_str(itoa::Buffer::new().format(self.symbols))?;
+        self.out.write_bytes(b"  # previously transmitted\n")?;
+        Ok(self.count_symbol(qualified_name))
+    }
+
     /// Writes an edge between two symbols already written, by id.
     #[inline]
     pub fn write_edge(
@@ -975,6 +1031,100 @@ mod tests {
         ));
         assert!(poisoned(w.flush().unwrap_err()));
         assert!(w.finish().is_err_and(poisoned));
+    }
+
+    /// Byte for byte what 2.5.2's `writeBareRef` and gcf-python 2.8.0's
+    /// `write_bare_ref` write: the next id, the group header when the
+    /// distance changes, the reference counted in its group and in
+    /// `symbols=`; edges can name it.
+    #[test]
+    fn bare_references_take_ids_and_group_counts() {
+        let options = StreamOptions {
+            tool: "t",
+            index_names: true,
+            trailer: TrailerForm::Labeled,
+            ..StreamOptions::default()
+        };
+        let mut w = StreamWriter::new(Vec::new(), options).unwrap();
+        assert_eq!(w.write_bare_ref("pkg.A", 0).unwrap(), 0);
+        w.write_symbol(&Symbol::new("pkg.B", "function", 0.5, "x", 0))
+            .unwrap();
+        assert_eq!(w.write_bare_ref("pkg.C", 1).unwrap(), 2);
+        assert_eq!(w.write_bare_ref("pkg.D", 7).unwrap(), 3);
+        w.write_symbol(&Symbol::new("pkg.E", "function", 0.5, "x", 7))
+            .unwrap();
+        assert_eq!(w.symbol_count(), 5);
+        w.write_edge_by_name("pkg.C", "pkg.E", "calls", "").unwrap();
+        w.write_edge(0, 1, "uses", "").unwrap();
+        assert_eq!(
+            w.write_bare_ref("pkg.F", 7).unwrap_err().kind(),
+            ErrorKind::InvalidState
+        );
+        assert_eq!(
+            text(w.finish().unwrap()),
+            "GCF profile=graph tool=t\n## targets\n@0  # previously transmitted\n\
+             @1 fn pkg.B 0.50 x\n## related\n@2  # previously transmitted\n\
+             ## distance_7\n@3  # previously transmitted\n@4 fn pkg.E 0.50 x\n\
+             ## edges [?]\n@4<@2 calls\n@1<@0 uses\n\
+             ##! summary symbols=5 edges=2 counts=targets:2,related:1,distance_7:2,edges:2\n"
+        );
+    }
+
+    /// A streamed reference decodes as the decoder reads a session's: a
+    /// [`Reference`](crate::graph::Reference) in its group, within the
+    /// trailer's counts; a session consumer that delivered the symbol under
+    /// that id gets it back whole.
+    #[test]
+    fn bare_references_decode() {
+        use crate::graph::{Payload, Reference, Session, SessionDecoder};
+        let mut w = StreamWriter::new(Vec::new(), StreamOptions::default()).unwrap();
+        w.write_bare_ref("pkg.A", 1).unwrap();
+        w.write_symbol(&Symbol::new("pkg.B", "function", 0.5, "x", 1))
+            .unwrap();
+        let wire = text(w.finish().unwrap());
+        let p = decode(&wire).unwrap();
+        assert_eq!(p.references, [Reference { id: 0, distance: 1 }]);
+        assert_eq!(p.symbols.len(), 1);
+
+        let first = Payload {
+            symbols: vec![Symbol::new("pkg.A", "function", 0.9, "lsp", 0)],
+            ..Payload::default()
+        };
+        let mut consumer = SessionDecoder::new();
+        consumer
+            .decode(&Session::new().encode(&first).unwrap())
+            .unwrap();
+        let again = consumer.decode(&wire).unwrap();
+        assert_eq!(again.symbols[0].qualified_name, "pkg.A");
+        assert_eq!(again.symbols[0].distance, 1);
+        assert_eq!(again.symbols[1].qualified_name, "pkg.B");
+    }
+
+    /// The module's lifecycle rule holds for references: a failed sink
+    /// write poisons, and a poisoned writer refuses them.
+    #[test]
+    fn bare_references_follow_the_lifecycle() {
+        let mut budget = 30usize;
+        let sink = crate::FnSink(move |b: &[u8]| {
+            budget = budget.checked_sub(b.len()).ok_or(crate::SinkError)?;
+            Ok(())
+        });
+        let mut w = StreamWriter::new(sink, StreamOptions::default()).unwrap();
+        w.write_bare_ref("a", 0).unwrap();
+        assert_eq!(w.flush().unwrap_err().kind(), ErrorKind::Sink);
+        let e = w.write_bare_ref("b", 0).unwrap_err();
+        assert!(e.kind() == ErrorKind::InvalidState && e.message().contains("earlier write"));
+        let sink = crate::FnSink(|_: &[u8]| Err(crate::SinkError));
+        let mut w = StreamWriter::new(sink, StreamOptions::default()).unwrap();
+        let mut failed = None;
+        for i in 0..1000 {
+            if let Err(e) = w.write_bare_ref("a", i / 100) {
+                failed = Some(e.kind());
+                break;
+            }
+        }
+        assert_eq!(failed, Some(ErrorKind::Sink));
+        assert!(w.write_bare_ref("a", 0).is_err());
     }
 
     #[test]

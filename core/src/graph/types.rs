@@ -91,7 +91,8 @@ pub struct Reference {
 /// The encoder reads `tool`, `token_budget`, `tokens_used`, `pack_root`,
 /// `symbols`, `edges` and `locations`. The decoder also fills `session`,
 /// `unchanged` and `references`, which describe the payload it read; to
-/// *write* bare references use a [`Session`](crate::graph::Session).
+/// *write* bare references use a [`Session`](crate::graph::Session) (or
+/// [`StreamWriter::write_bare_ref`](crate::graph::StreamWriter::write_bare_ref)).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Payload<S = String> {
     /// Producing tool; omitted from the header when empty.

@@ -415,6 +415,34 @@ static void test_graph_stream(void) {
   gcf_graph_stream_free(NULL);
 }
 
+/* Bare session references (spec §9) in a stream: the next id, counted in
+ * their group; edges name them by id or, with index_names, by name. */
+static void test_graph_stream_bare_refs(void) {
+  char text[1024];
+  sink_t sink = {text, 0, sizeof text, 0, 0, -1};
+  gcf_graph_stream *w = NULL;
+  gcf_error *err = NULL;
+  gcf_graph_stream_options opts;
+  memset(&opts, 0, sizeof opts);
+  opts.index_names = true;
+  CHECK(gcf_graph_stream_new(sink_write, &sink, &opts, &w, &err) == GCF_STATUS_OK);
+  uint64_t a = 99, b = 99, c = 99;
+  CHECK(gcf_graph_stream_write_bare_ref(w, S("pkg.Auth"), 0, &a, &err) == GCF_STATUS_OK);
+  CHECK(gcf_graph_stream_write_symbol(w, S("pkg.Server"), S("function"), 0.6, S("lsp"), 1, &b, &err) == GCF_STATUS_OK);
+  CHECK(gcf_graph_stream_write_bare_ref(w, NULL, 0, 1, &c, &err) == GCF_STATUS_OK);
+  CHECK(a == 0 && b == 1 && c == 2);
+  CHECK(gcf_graph_stream_write_edge_by_name(w, S("pkg.Server"), S("pkg.Auth"), S("calls"), NULL, 0, &err) == GCF_STATUS_OK);
+  gcf_status st = gcf_graph_stream_write_bare_ref(w, S("late"), 0, NULL, &err);
+  expect_error(st, err, GCF_STATUS_INVALID_STATE, "invalid_state");
+  st = gcf_graph_stream_write_bare_ref(NULL, S("a"), 0, NULL, &err);
+  expect_error(st, err, GCF_STATUS_INVALID_ARGUMENT, "invalid_input");
+  CHECK(gcf_graph_stream_finish(w, &err) == GCF_STATUS_OK);
+  gcf_graph_stream_free(w);
+  CHECK(str_eq(text,
+               "GCF profile=graph\n## targets\n@0  # previously transmitted\n## related\n@1 fn pkg.Server 0.60 lsp\n"
+               "@2  # previously transmitted\n## edges [?]\n@0<@1 calls\n##! summary symbols=3 edges=1 counts=1,2,1\n"));
+}
+
 static void test_failing_callback(void) {
   sink_t sink = {NULL, 0, 0, 0, 0, 0}; /* refuses the first write */
   gcf_graph_stream *w = NULL;
@@ -1006,6 +1034,7 @@ int main(void) {
   test_graph_delta_pack_root();
   test_graph_session();
   test_graph_stream();
+  test_graph_stream_bare_refs();
   test_failing_callback();
   test_million_row_stream();
   test_generic();
