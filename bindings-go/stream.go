@@ -18,6 +18,12 @@ static gcf_status gcfgo_write_symbol(gcf_graph_stream *w, _GoString_ name, _GoSt
                                        distance, id, err);
 }
 
+static gcf_status gcfgo_write_bare_ref(gcf_graph_stream *w, _GoString_ name, uint32_t distance, uint64_t *id,
+                                       gcf_error **err) {
+  return gcf_graph_stream_write_bare_ref(w, (const uint8_t *)_GoStringPtr(name), _GoStringLen(name), distance, id,
+                                         err);
+}
+
 static gcf_status gcfgo_write_edge(gcf_graph_stream *w, uint64_t source, uint64_t target, _GoString_ type,
                                    _GoString_ status, gcf_error **err) {
   return gcf_graph_stream_write_edge(w, source, target, (const uint8_t *)_GoStringPtr(type), _GoStringLen(type),
@@ -172,6 +178,26 @@ func (enc *StreamEncoder) WriteSymbol(s Symbol) (int, error) {
 	err := callStatus(func(e **C.gcf_error) C.gcf_status {
 		return C.gcfgo_write_symbol(enc.ptr, s.QualifiedName, s.Kind, C.double(s.Score), s.Provenance,
 			clampU32(s.Distance), &id, e)
+	})
+	if err != nil {
+		return 0, enc.fail(err)
+	}
+	return int(id), nil
+}
+
+// WriteBareRef writes a session bare reference ("@<id>  # previously
+// transmitted") for a symbol the reader already holds, under the distance
+// group of distance; it takes the next id, as a symbol does, and later edges
+// may name it. It returns that id.
+func (enc *StreamEncoder) WriteBareRef(qualifiedName string, distance int) (int, error) {
+	enc.mu.Lock()
+	defer enc.mu.Unlock()
+	if err := enc.ready(); err != nil {
+		return 0, err
+	}
+	var id C.uint64_t
+	err := callStatus(func(e **C.gcf_error) C.gcf_status {
+		return C.gcfgo_write_bare_ref(enc.ptr, qualifiedName, clampU32(distance), &id, e)
 	})
 	if err != nil {
 		return 0, enc.fail(err)

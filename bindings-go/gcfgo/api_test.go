@@ -245,12 +245,7 @@ func TestStreamsReportUnsupportedAtClose(t *testing.T) {
 	if err := enc.Close(); err != nil || enc.EdgeCount() != 0 || enc.SymbolCount() != 1 {
 		t.Fatalf("close %v, %d edges", err, enc.EdgeCount())
 	}
-	enc = NewStreamEncoder(&buf, "t", StreamOptions{})
-	enc.WriteBareRef("a", 0)
 	var e *Error
-	if err := enc.Close(); !errors.As(err, &e) || e.Category() != "usage" {
-		t.Fatalf("bare ref: %v", err)
-	}
 	buf.Reset()
 	g := NewGenericStreamEncoder(&buf)
 	g.BeginArray("rows", []string{"id", "name"})
@@ -370,15 +365,21 @@ func TestStreamHeaderPackRootAndSession(t *testing.T) {
 		t.Fatalf("bad pack root: %v, %q", err, buf.String())
 	}
 
-	// After a bare reference (which libgcf cannot write) nothing more is
-	// written: gcf-go would have given it an id, shifting every later one.
+	// A bare reference takes the next id, as in gcf-go, counts as a symbol
+	// and can be named by later edges.
 	buf.Reset()
 	enc = NewStreamEncoder(&buf, "t", StreamOptions{Session: true})
 	enc.WriteSymbol(Symbol{QualifiedName: "pkg.A", Kind: "function", Score: 0.5, Provenance: "lsp"})
-	enc.WriteBareRef("pkg.Old", 0)
-	enc.WriteSymbol(Symbol{QualifiedName: "pkg.B", Kind: "function", Score: 0.5, Provenance: "lsp"})
-	if err := enc.Close(); !errors.As(err, &e) || e.Category() != "usage" || enc.SymbolCount() != 1 || strings.Contains(buf.String(), "pkg.B") {
-		t.Fatalf("bare ref: %v\n%s", err, buf.String())
+	enc.WriteBareRef("pkg.Old", 1)
+	enc.WriteSymbol(Symbol{QualifiedName: "pkg.B", Kind: "function", Score: 0.5, Provenance: "lsp", Distance: 1})
+	enc.WriteEdge(Edge{Source: "pkg.B", Target: "pkg.Old", EdgeType: "calls"})
+	if err := enc.Close(); err != nil || enc.SymbolCount() != 3 || enc.EdgeCount() != 1 {
+		t.Fatalf("bare ref: %v, %d symbols\n%s", err, enc.SymbolCount(), buf.String())
+	}
+	for _, want := range []string{"session=true\n", "## related\n@1  # previously transmitted\n@2 fn pkg.B ", "@1<@2 calls\n", "symbols=3 edges=1 counts=1,2,1\n"} {
+		if !strings.Contains(buf.String(), want) {
+			t.Fatalf("bare ref: %q missing from\n%s", want, buf.String())
+		}
 	}
 }
 

@@ -144,18 +144,20 @@ func (enc *StreamEncoder) WriteEdge(e Edge) {
 	enc.keep(err)
 }
 
-// WriteBareRef is gcf-go's session-mode bare reference. libgcf's stream
-// writer has no session mode, so it writes nothing and makes Close return a
-// "usage" error.
+// WriteBareRef writes a bare reference to a previously transmitted symbol
+// (session mode): it takes the next id, counts as a symbol, and later edges
+// may name it, as in gcf-go.
 func (enc *StreamEncoder) WriteBareRef(qname string, distance int) {
 	enc.mu.Lock()
 	defer enc.mu.Unlock()
-	if enc.err == nil {
-		enc.err = newError("usage", "usage", "WriteBareRef (%s): libgcf's stream writer has no session mode", qname)
+	if enc.stopped {
+		return
 	}
-	// gcf-go gives the reference the next id: every later symbol's id and
-	// every edge would differ from gcf-go's, so nothing more is written.
-	enc.stopped = true
+	_, err := enc.enc.WriteBareRef(qname, distance)
+	if err == nil {
+		enc.symbols++
+	}
+	enc.keep(err)
 }
 
 // Close writes the "##! summary" trailer and flushes. It returns the first
