@@ -157,6 +157,11 @@ const HINTED_DEPTHS: usize = 16;
 /// objects of an array have the same number of members, their nested
 /// objects too. Starting each container at its predecessor's size spares
 /// the reallocations (and the copies) of growing from a guess.
+///
+/// Memory stays bounded by the input: a container's length is the hint of
+/// at most one later container (which then records its own), and hints are
+/// capped like a host's, so all the capacity a parse reserves is at most
+/// twice the members it read plus one default guess per container.
 struct Hints {
     objects: [Cell<u16>; HINTED_DEPTHS],
     arrays: [Cell<u16>; HINTED_DEPTHS],
