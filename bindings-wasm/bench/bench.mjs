@@ -137,7 +137,7 @@ const md = [
   '  symbols never slower) are not met by this build; the last column says which row is held to which.',
   '- The engine half dominates: the same Rust (gcf-js-engine) runs natively in bindings-node, so what it',
   '  gains there carries over here, less wasm\'s cost (no SIMD paths, 32-bit, bounds-checked memory).',
-  '- The module is built at opt-level 3 (speed); `GCF_WASM_OPT_LEVEL=z bash scripts/build-wasm.sh` builds for',
+  '- The module is built at opt-level 3 (speed), its standard library rebuilt for size on nightly; `GCF_WASM_OPT_LEVEL=z bash scripts/build-wasm.sh` builds for',
   '  size instead (see README.md for both sizes), at about half the engine speed measured here.',
   '',
 ];
