@@ -102,19 +102,19 @@ function setStat(id, text) {
   $(`${id}-tokens`).textContent = fmt(countTokens(text));
 }
 
+// Percent of `base` tokens that GCF saves, one decimal (the tests format alike).
+const percentSaved = (gcfTokens, base) => `${(base ? (1 - gcfTokens / base) * 100 : 0).toFixed(1)}%`;
+
 function renderStats(r) {
   setStat('json-compact', r.jsonCompact);
   setStat('json-pretty', r.jsonPretty);
   setStat('gcf', r.gcf);
   const gcfTokens = countTokens(r.gcf);
-  const pct = (base) => (base ? Math.round((1 - gcfTokens / base) * 1000) / 10 : 0);
-  if (gcfTokens == null) {
-    $('savings').textContent = '…';
-    $('savings-pretty').textContent = '…';
-  } else {
-    $('savings').textContent = `${pct(countTokens(r.jsonCompact))}%`;
-    $('savings-pretty').textContent = `${pct(countTokens(r.jsonPretty))}%`;
-  }
+  const compactTokens = countTokens(r.jsonCompact);
+  const ready = gcfTokens != null;
+  $('savings').textContent = ready ? percentSaved(gcfTokens, compactTokens) : '…';
+  $('savings-pretty').textContent = ready ? percentSaved(gcfTokens, countTokens(r.jsonPretty)) : '…';
+  $('savings-tokens').textContent = ready ? fmt(compactTokens - gcfTokens) : '…';
   $('savings-bytes').textContent = fmt(countBytes(r.jsonCompact) - countBytes(r.gcf));
 }
 

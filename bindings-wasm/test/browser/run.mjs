@@ -109,7 +109,7 @@ function expected(value, { profile, flatten = true, constantColumns = false }) {
   const compact = stringify(value);
   const pretty = stringify(value, 2);
   const decoded = profile === 'graph' ? gcf.decode(text) : gcf.decodeGeneric(text, BIG);
-  const pct = (base) => `${Math.round((1 - countTokens(text) / countTokens(base)) * 1000) / 10}%`;
+  const pct = (base) => `${((1 - countTokens(text) / countTokens(base)) * 100).toFixed(1)}%`;
   return {
     gcf: text,
     decoded: stringify(decoded, 2),
@@ -123,6 +123,8 @@ function expected(value, { profile, flatten = true, constantColumns = false }) {
     },
     savings: pct(compact),
     savingsPretty: pct(pretty),
+    savingsTokens: countTokens(compact) - countTokens(text),
+    savingsBytes: countBytes(compact) - countBytes(text),
   };
 }
 
@@ -137,6 +139,8 @@ async function shown(page) {
       counts: Object.fromEntries(ids.map((id) => [id, n(id)])),
       savings: t('savings'),
       savingsPretty: t('savings-pretty'),
+      savingsTokens: n('savings-tokens'),
+      savingsBytes: n('savings-bytes'),
       mode: t('input-mode'),
       profile: document.querySelector('input[name=profile]:checked').value,
       error: document.getElementById('error').hidden ? null : t('error-category'),
@@ -198,6 +202,8 @@ test('the playground shows what the engine and o200k_base give in Node, for ever
     assert.deepEqual(got.counts, want.counts, `${name}: byte and token counts`);
     assert.equal(got.savings, want.savings, `${name}: savings`);
     assert.equal(got.savingsPretty, want.savingsPretty, `${name}: savings vs pretty`);
+    assert.equal(got.savingsTokens, want.savingsTokens, `${name}: tokens saved`);
+    assert.equal(got.savingsBytes, want.savingsBytes, `${name}: bytes saved`);
     assert.equal(got.decoded, want.decoded, `${name}: decoded JSON`);
     assert.ok(want.counts['gcf-tokens'] < want.counts['json-compact-tokens'], `${name}: GCF is smaller`);
   }
