@@ -245,6 +245,16 @@ test('the profile and the options change the GCF the way the API does', async ()
   assert.equal(got.profile, 'generic');
   assert.equal(got.error, null);
   assert.equal(got.decoded, stringify(gcf.decodeGeneric(wire, BIG), 2));
+
+  // A file dropped on the editor replaces the input.
+  await page.evaluate((text) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([text], 'services.json', { type: 'application/json' }));
+    document.getElementById('editor').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, EXAMPLES.keyed.text);
+  await settle(page);
+  assert.equal(await page.$eval('#input', (el) => el.value), EXAMPLES.keyed.text);
+  assert.equal((await shown(page)).gcf, expected(gcf.parseJSONOrdered(EXAMPLES.keyed.text, BIG), { profile: 'generic' }).gcf, 'the dropped file');
   await page.close();
 });
 
