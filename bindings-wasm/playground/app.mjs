@@ -43,7 +43,9 @@ function describe(err, text, stage) {
   const category = err.category || (prefix ? prefix[1] : stage === 'json' ? 'invalid_json' : 'error');
   let message = err.detail || (prefix && prefix[1] === category ? raw.slice(prefix[0].length) : raw);
   message = message.replace(/\s*\(line \d+(, column \d+)?\)$/, '');
-  return { stage, category, message, ...positionOf(err, text, stage) };
+  // Positions of the encode and decode stages are not positions in the input.
+  const where = stage === 'json' || stage === 'gcf' ? positionOf(err, text, stage) : { line: null, column: null };
+  return { stage, category, message, ...where };
 }
 
 // ------------------------------------------------------------- pipeline ---
@@ -82,7 +84,7 @@ function compute(text) {
     stage = 'decode';
     out.decoded = decodeText(out.gcf);
   } catch (err) {
-    out.error = describe(err, stage === 'encode' || stage === 'decode' ? '' : text, stage);
+    out.error = describe(err, text, stage);
     if (stage === 'decode') out.error.message += ' (decoding the encoder’s own output)';
     return out;
   }

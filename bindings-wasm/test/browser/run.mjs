@@ -305,6 +305,20 @@ test('errors are shown at their line and column, with the category', async () =>
     assert.equal(g.bandLine, null);
   }
   await page.screenshot({ path: path.join(OUT, 'playground-gcf-error.png') });
+
+  // Records are no code graph: an encoding error, which has no input position.
+  await page.click('[data-example=records]');
+  await settle(page);
+  await page.click('input[name=profile][value=graph] + span');
+  await settle(page);
+  const enc = await errorShown(page);
+  assert.ok(enc.visible);
+  assert.equal(enc.category, 'not_a_graph');
+  assert.equal(enc.line, null);
+  assert.equal(enc.bandLine, null, 'no input line is highlighted');
+  await page.click('input[name=profile][value=generic] + span');
+  await settle(page);
+  assert.equal((await errorShown(page)).visible, false, 'the error goes with its cause');
   await page.close();
 });
 
