@@ -27,4 +27,5 @@ export {
   needsQuote,
   quoteString,
   StreamEncoder,
+  GenericStreamEncoder,
 } from './index';

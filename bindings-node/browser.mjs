@@ -16,6 +16,7 @@ export const {
   needsQuote,
   quoteString,
   StreamEncoder,
+  GenericStreamEncoder,
   GcfError,
 } = gcf;
 export default gcf;

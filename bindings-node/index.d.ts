@@ -194,9 +194,9 @@ export declare function quoteString(s: string): string;
 export interface StreamOptions {
   tokenBudget?: number;
   tokensUsed?: number;
-  /** Not supported yet: refused with a `usage` error. */
+  /** Adds `pack_root=` to the header. */
   packRoot?: string;
-  /** Not supported yet: refused with a `usage` error. */
+  /** Adds `session=true` to the header. */
   session?: boolean;
   /** The `label:count` trailer form (spec §8.4.1). */
   labeledTrailerCounts?: boolean;
@@ -219,6 +219,22 @@ export declare class StreamEncoder {
   close(): void;
   get symbolCount(): number;
   get edgeCount_(): number;
+}
+/** Writes generic tables as rows arrive (2.5.2's wire), in batches. */
+export declare class GenericStreamEncoder {
+  constructor(writer: StreamWriter);
+  /** Starts a `[?]` table, closing any open one. */
+  beginArray(name: string, fields: string[]): void;
+  /** Starts a `[?:]` keyed map; each row is `[key, ...values]`. */
+  beginKeyedMap(name: string, keyLabel: string, valueFields: string[]): void;
+  /** One row; dropped when no table is open, as in 2.5.2. */
+  writeRow(values: unknown[]): void;
+  endArray(): void;
+  writeKV(key: string, value: unknown): void;
+  writeSection(name: string): void;
+  writeInlineArray(name: string, values: unknown[]): void;
+  /** Writes the trailer; throws for a field name containing `>`. */
+  close(): void;
 }
 /** Adapts a Node Writable; `ready()` resolves once a full buffer drained. */
 export declare function toNodeWritable(writable: { write(chunk: string): boolean; once(event: 'drain', fn: () => void): unknown }): ReadyStreamWriter;

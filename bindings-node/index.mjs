@@ -36,6 +36,7 @@ export const {
   needsQuote,
   quoteString,
   StreamEncoder,
+  GenericStreamEncoder,
   GcfError,
   packRoot,
   toNodeWritable,

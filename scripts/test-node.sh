@@ -15,6 +15,9 @@ command -v npm >/dev/null || { echo "npm is required"; exit 1; }
 # so they are left out here (and `npm ci` would insist on them being locked).
 npm install --no-audit --no-fund --omit=optional
 
+# The shared JS layer (bindings-js/layer, ESM) bundled into lib/layer.cjs.
+npm run build:layer
+
 # `napi build` runs cargo for the host target and copies the addon next to
 # package.json as gcf.<platform>.node, where lib/engine/native.cjs looks first.
 npx napi build --platform --release --no-js --dts native.d.ts

@@ -1,113 +1,373 @@
-//! The native engine of the `@blackwell-systems/gcf` npm package.
+//! The native engine of the `@blackwell-systems/gcf` npm package: napi-rs
+//! wrappers, one line each, over `gcf-js-engine` (`bindings-js/engine/`),
+//! whose docs hold the interface (arguments, results, errors). The
+//! WebAssembly package wraps the same crate, so the two engines cannot
+//! drift.
 //!
-//! Every call takes and returns strings: JS builds a JSON text with the
-//! engine's native `JSON.stringify` (or a small serializer for `Map`s) and
-//! this side reads it with `gcf-bind`'s serde models straight into core
-//! types; results come back as GCF text, or as JSON that JS turns into
-//! objects with `JSON.parse`. Measured against reading objects property by
-//! property through napi, the string route wins for every operation (see
-//! `BENCH.md`), because one napi call per property costs more than V8's
-//! JSON code spends on the same property.
-//!
-//! Errors cross as a `napi::Error` whose reason is a marker byte and the
-//! `gcf_bind::Failure` as JSON; the JS layer turns it into its error class
-//! with `category`, `line` and `column`.
+//! Every call takes and returns strings: measured against reading objects
+//! property by property through napi, the string route wins for every
+//! operation (see `BENCH.md`), because one napi call per property costs
+//! more than V8's JSON code spends on the same property.
 
 #![deny(missing_docs)]
-// napi-derive registers the exports only outside `cfg(test)`, so the unit
-// tests see them unused.
+// napi-derive registers the exports only outside `cfg(test)`, so unit
+// tests would see them unused.
 #![cfg_attr(test, allow(dead_code))]
 
-mod more;
-mod scalar;
-mod shape;
-mod stream;
-mod tagged;
-
-use gcf_bind::Failure;
-use gcf_core::generic;
-use gcf_core::graph;
+use gcf_js_engine as engine;
+use napi::bindgen_prelude::Uint8Array;
 use napi::Status;
 use napi_derive::napi;
 
-/// The first character of a reason that carries a serialized `Failure`.
-const FAILURE_MARK: char = '\u{1}';
-
-fn fail(f: Failure) -> napi::Error {
-    let json = serde_json::to_string(&f).unwrap_or_else(|_| String::from("{}"));
-    let mut reason = String::with_capacity(json.len() + 1);
-    reason.push(FAILURE_MARK);
-    reason.push_str(&json);
-    napi::Error::new(Status::GenericFailure, reason)
+/// A failure as the JS layer expects it: the engine's marked reason.
+fn js<T>(r: engine::Result<T>) -> napi::Result<T> {
+    r.map_err(|f| napi::Error::new(Status::GenericFailure, engine::failure_reason(&f)))
 }
 
-fn core_fail(e: gcf_core::Error) -> napi::Error {
-    fail(Failure::from(e))
-}
-
-/// `encodeGeneric` flag: no `>` path columns (2.5.2's `noFlatten`).
-const NO_FLATTEN: u32 = 1;
-/// `encodeGeneric` flag: factor constant columns (off in 2.5.2).
-const CONSTANT_COLUMNS: u32 = 2;
-
-/// Encodes a graph payload given as JSON.
+/// See [`gcf_js_engine::graph_encode`].
 #[napi(js_name = "graphEncode")]
 pub fn graph_encode(json: String) -> napi::Result<String> {
-    let payload = gcf_bind::graph::payload_from_slice(json.as_bytes()).map_err(fail)?;
-    graph::encode(&payload).map_err(core_fail)
+    js(engine::graph_encode(&json))
 }
 
-/// Decodes graph GCF text into payload JSON.
+/// See [`gcf_js_engine::graph_decode`].
 #[napi(js_name = "graphDecode")]
 pub fn graph_decode(text: String) -> napi::Result<String> {
-    let payload = graph::decode(&text).map_err(core_fail)?;
-    Ok(shape::payload(&payload))
+    js(engine::graph_decode(&text))
 }
 
-/// Encodes any JSON value as a generic-profile payload; `flags` holds
-/// [`NO_FLATTEN`] and [`CONSTANT_COLUMNS`].
+/// See [`gcf_js_engine::graph_decode_bytes`].
+#[napi(js_name = "graphDecodeBytes")]
+pub fn graph_decode_bytes(bytes: Uint8Array) -> napi::Result<String> {
+    js(engine::graph_decode_bytes(&bytes))
+}
+
+/// See [`gcf_js_engine::generic_encode`].
 #[napi(js_name = "genericEncode")]
 pub fn generic_encode(json: String, flags: u32) -> napi::Result<String> {
-    let value = gcf_bind::value::from_slice(json.as_bytes()).map_err(fail)?;
-    generic::Encoder::new()
-        .flatten(flags & NO_FLATTEN == 0)
-        .constant_columns(flags & CONSTANT_COLUMNS != 0)
-        .encode(&value)
-        .map_err(core_fail)
+    js(engine::generic_encode(&json, flags))
 }
 
-/// Decodes generic (or graph) GCF text into the tagged JSON of
-/// [`tagged`], which JS turns into `Map`s in wire order.
+/// See [`gcf_js_engine::generic_decode`].
 #[napi(js_name = "genericDecode")]
 pub fn generic_decode(text: String) -> napi::Result<String> {
-    let value = generic::decode(&text).map_err(core_fail)?;
-    Ok(tagged::to_string(&value))
+    js(engine::generic_decode(&text))
 }
 
-/// [`graph_decode`] of UTF-8 bytes, validated by the core.
-#[napi(js_name = "graphDecodeBytes")]
-pub fn graph_decode_bytes(bytes: &[u8]) -> napi::Result<String> {
-    let payload = graph::decode_bytes(bytes).map_err(core_fail)?;
-    Ok(shape::payload(&payload))
-}
-
-/// [`generic_decode`] of UTF-8 bytes, validated by the core.
+/// See [`gcf_js_engine::generic_decode_bytes`].
 #[napi(js_name = "genericDecodeBytes")]
-pub fn generic_decode_bytes(bytes: &[u8]) -> napi::Result<String> {
-    let value = generic::decode_bytes(bytes).map_err(core_fail)?;
-    Ok(tagged::to_string(&value))
+pub fn generic_decode_bytes(bytes: Uint8Array) -> napi::Result<String> {
+    js(engine::generic_decode_bytes(&bytes))
 }
 
-/// Encodes a graph delta given as JSON (2.5.2's `DeltaPayload`).
+/// See [`gcf_js_engine::graph_encode_delta`].
 #[napi(js_name = "graphEncodeDelta")]
 pub fn graph_encode_delta(json: String) -> napi::Result<String> {
-    let delta = gcf_bind::graph::delta_from_slice(json.as_bytes()).map_err(fail)?;
-    graph::encode_delta(&delta).map_err(core_fail)
+    js(engine::graph_encode_delta(&json))
 }
 
-/// Decodes graph delta text into 2.5.2's `DeltaPayload` JSON.
+/// See [`gcf_js_engine::graph_decode_delta`].
 #[napi(js_name = "graphDecodeDelta")]
 pub fn graph_decode_delta(text: String) -> napi::Result<String> {
-    let delta = graph::decode_delta(&text).map_err(core_fail)?;
-    Ok(shape::delta(&delta))
+    js(engine::graph_decode_delta(&text))
+}
+
+/// See [`gcf_js_engine::graph_pack_root`].
+#[napi(js_name = "graphPackRoot")]
+pub fn graph_pack_root(json: String) -> napi::Result<String> {
+    js(engine::graph_pack_root(&json))
+}
+
+/// See [`gcf_js_engine::graph_verify_delta`].
+#[napi(js_name = "graphVerifyDelta")]
+pub fn graph_verify_delta(base: String, delta: String, expected: String) -> napi::Result<String> {
+    js(engine::graph_verify_delta(&base, &delta, &expected))
+}
+
+/// See [`gcf_js_engine::generic_pack_root`].
+#[napi(js_name = "genericPackRoot")]
+pub fn generic_pack_root(json: String) -> napi::Result<String> {
+    js(engine::generic_pack_root(&json))
+}
+
+/// See [`gcf_js_engine::generic_encode_full`].
+#[napi(js_name = "genericEncodeFull")]
+pub fn generic_encode_full(json: String, tool: String) -> napi::Result<String> {
+    js(engine::generic_encode_full(&json, &tool))
+}
+
+/// See [`gcf_js_engine::generic_decode_full`].
+#[napi(js_name = "genericDecodeFull")]
+pub fn generic_decode_full(text: String) -> napi::Result<String> {
+    js(engine::generic_decode_full(&text))
+}
+
+/// See [`gcf_js_engine::generic_encode_delta`].
+#[napi(js_name = "genericEncodeDelta")]
+pub fn generic_encode_delta(json: String) -> napi::Result<String> {
+    js(engine::generic_encode_delta(&json))
+}
+
+/// See [`gcf_js_engine::generic_decode_delta`].
+#[napi(js_name = "genericDecodeDelta")]
+pub fn generic_decode_delta(text: String) -> napi::Result<String> {
+    js(engine::generic_decode_delta(&text))
+}
+
+/// See [`gcf_js_engine::generic_diff`].
+#[napi(js_name = "genericDiff")]
+pub fn generic_diff(base: String, next: String) -> napi::Result<String> {
+    js(engine::generic_diff(&base, &next))
+}
+
+/// See [`gcf_js_engine::generic_verify_delta`].
+#[napi(js_name = "genericVerifyDelta")]
+pub fn generic_verify_delta(base: String, delta: String, expected: String) -> napi::Result<String> {
+    js(engine::generic_verify_delta(&base, &delta, &expected))
+}
+
+/// See [`gcf_js_engine::needs_quote`].
+#[napi(js_name = "needsQuote")]
+pub fn needs_quote(s: String) -> bool {
+    engine::needs_quote(&s)
+}
+
+/// See [`gcf_js_engine::quote_string`].
+#[napi(js_name = "quoteString")]
+pub fn quote_string(s: String) -> napi::Result<String> {
+    js(engine::quote_string(&s))
+}
+
+/// See [`gcf_js_engine::format_key`].
+#[napi(js_name = "formatKey")]
+pub fn format_key(s: String) -> napi::Result<String> {
+    js(engine::format_key(&s))
+}
+
+/// See [`gcf_js_engine::format_scalar`].
+#[napi(js_name = "formatScalar")]
+pub fn format_scalar(json: String, delimiter: u32) -> napi::Result<String> {
+    js(engine::format_scalar(&json, delimiter))
+}
+
+/// See [`gcf_js_engine::canonical_cell`].
+#[napi(js_name = "canonicalCell")]
+pub fn canonical_cell(json: String) -> napi::Result<String> {
+    js(engine::canonical_cell(&json))
+}
+
+/// See [`gcf_js_engine::GraphSession`].
+#[napi(js_name = "NativeGraphSession")]
+#[derive(Default)]
+pub struct NativeGraphSession(engine::GraphSession);
+
+#[napi]
+impl NativeGraphSession {
+    /// An empty session.
+    #[napi(constructor)]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// See [`gcf_js_engine::GraphSession::encode`].
+    #[napi]
+    pub fn encode(&mut self, json: String) -> napi::Result<String> {
+        js(self.0.encode(&json))
+    }
+
+    /// See [`gcf_js_engine::GraphSession::id_of`].
+    #[napi(js_name = "idOf")]
+    pub fn id_of(&self, kind: String, qualified_name: String) -> i64 {
+        self.0.id_of(&kind, &qualified_name)
+    }
+
+    /// See [`gcf_js_engine::GraphSession::size`].
+    #[napi]
+    pub fn size(&self) -> u32 {
+        self.0.size()
+    }
+
+    /// See [`gcf_js_engine::GraphSession::reset`].
+    #[napi]
+    pub fn reset(&mut self) {
+        self.0.reset()
+    }
+}
+
+/// See [`gcf_js_engine::GenericDeltaSession`].
+#[napi(js_name = "NativeGenericDeltaSession")]
+pub struct NativeGenericDeltaSession(engine::GenericDeltaSession);
+
+#[napi]
+impl NativeGenericDeltaSession {
+    /// See [`gcf_js_engine::GenericDeltaSession::new`].
+    #[napi(constructor)]
+    pub fn new(base: String, tool: String, mode: u32, n: i64) -> napi::Result<Self> {
+        js(engine::GenericDeltaSession::new(&base, &tool, mode, n)).map(Self)
+    }
+
+    /// See [`gcf_js_engine::GenericDeltaSession::current_full`].
+    #[napi(js_name = "currentFull")]
+    pub fn current_full(&self) -> napi::Result<String> {
+        js(self.0.current_full())
+    }
+
+    /// See [`gcf_js_engine::GenericDeltaSession::next`].
+    #[napi]
+    pub fn next(&mut self, set: String) -> napi::Result<String> {
+        js(self.0.next(&set))
+    }
+}
+
+/// See [`gcf_js_engine::GraphStream`].
+#[napi(js_name = "NativeGraphStream")]
+pub struct NativeGraphStream(engine::GraphStream);
+
+/// A JS number of tokens as the engine's count (negative and NaN are 0).
+fn count(n: i64) -> u64 {
+    u64::try_from(n).unwrap_or(0)
+}
+
+#[napi]
+impl NativeGraphStream {
+    /// See [`gcf_js_engine::GraphStream::new`].
+    #[napi(constructor)]
+    pub fn new(
+        tool: String,
+        budget: i64,
+        used: i64,
+        labeled: bool,
+        pack_root: String,
+        session: bool,
+    ) -> napi::Result<Self> {
+        let (budget, used) = (count(budget), count(used));
+        js(engine::GraphStream::new(
+            &tool, budget, used, labeled, &pack_root, session,
+        ))
+        .map(Self)
+    }
+
+    /// See [`gcf_js_engine::GraphStream::write_symbol`].
+    #[napi(js_name = "writeSymbol")]
+    pub fn write_symbol(
+        &mut self,
+        qualified_name: String,
+        kind: String,
+        score: f64,
+        provenance: String,
+        distance: u32,
+    ) -> napi::Result<u32> {
+        js(self
+            .0
+            .write_symbol(&qualified_name, &kind, score, &provenance, distance))
+    }
+
+    /// See [`gcf_js_engine::GraphStream::write_edge`].
+    #[napi(js_name = "writeEdge")]
+    pub fn write_edge(
+        &mut self,
+        source: String,
+        target: String,
+        edge_type: String,
+        status: String,
+    ) -> napi::Result<u32> {
+        js(self.0.write_edge(&source, &target, &edge_type, &status))
+    }
+
+    /// See [`gcf_js_engine::GraphStream::take`].
+    #[napi]
+    pub fn take(&mut self) -> napi::Result<String> {
+        js(self.0.take())
+    }
+
+    /// See [`gcf_js_engine::GraphStream::finish`].
+    #[napi]
+    pub fn finish(&mut self) -> napi::Result<String> {
+        js(self.0.finish())
+    }
+
+    /// See [`gcf_js_engine::GraphStream::symbol_count`].
+    #[napi(getter, js_name = "symbolCount")]
+    pub fn symbol_count(&self) -> f64 {
+        self.0.symbol_count() as f64
+    }
+
+    /// See [`gcf_js_engine::GraphStream::edge_count`].
+    #[napi(getter, js_name = "edgeCount")]
+    pub fn edge_count(&self) -> f64 {
+        self.0.edge_count() as f64
+    }
+}
+
+/// See [`gcf_js_engine::GenericStream`].
+#[napi(js_name = "NativeGenericStream")]
+#[derive(Default)]
+pub struct NativeGenericStream(engine::GenericStream);
+
+#[napi]
+impl NativeGenericStream {
+    /// See [`gcf_js_engine::GenericStream::new`].
+    #[napi(constructor)]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// See [`gcf_js_engine::GenericStream::begin_array`].
+    #[napi(js_name = "beginArray")]
+    pub fn begin_array(&mut self, name: String, fields: String) -> napi::Result<u32> {
+        js(self.0.begin_array(&name, &fields))
+    }
+
+    /// See [`gcf_js_engine::GenericStream::begin_keyed_map`].
+    #[napi(js_name = "beginKeyedMap")]
+    pub fn begin_keyed_map(
+        &mut self,
+        name: String,
+        key_label: String,
+        value_fields: String,
+    ) -> napi::Result<u32> {
+        js(self.0.begin_keyed_map(&name, &key_label, &value_fields))
+    }
+
+    /// See [`gcf_js_engine::GenericStream::write_row`].
+    #[napi(js_name = "writeRow")]
+    pub fn write_row(&mut self, values: String) -> napi::Result<u32> {
+        js(self.0.write_row(&values))
+    }
+
+    /// See [`gcf_js_engine::GenericStream::end_array`].
+    #[napi(js_name = "endArray")]
+    pub fn end_array(&mut self) -> u32 {
+        self.0.end_array()
+    }
+
+    /// See [`gcf_js_engine::GenericStream::write_kv`].
+    #[napi(js_name = "writeKV")]
+    pub fn write_kv(&mut self, key: String, value: String) -> napi::Result<u32> {
+        js(self.0.write_kv(&key, &value))
+    }
+
+    /// See [`gcf_js_engine::GenericStream::write_section`].
+    #[napi(js_name = "writeSection")]
+    pub fn write_section(&mut self, name: String) -> napi::Result<u32> {
+        js(self.0.write_section(&name))
+    }
+
+    /// See [`gcf_js_engine::GenericStream::write_inline_array`].
+    #[napi(js_name = "writeInlineArray")]
+    pub fn write_inline_array(&mut self, name: String, values: String) -> napi::Result<u32> {
+        js(self.0.write_inline_array(&name, &values))
+    }
+
+    /// See [`gcf_js_engine::GenericStream::take`].
+    #[napi]
+    pub fn take(&mut self) -> String {
+        self.0.take()
+    }
+
+    /// See [`gcf_js_engine::GenericStream::close`].
+    #[napi]
+    pub fn close(&mut self) -> napi::Result<String> {
+        js(self.0.close())
+    }
 }

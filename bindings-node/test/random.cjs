@@ -101,7 +101,7 @@ function make(seed) {
     return o;
   }
   const generic = () => value(1 + int(3));
-  return { graph, generic, int, r };
+  return { graph, generic, scalar, pick, int, r };
 }
 
 module.exports = { make };

@@ -1,12 +1,42 @@
 'use strict';
-// Picks the engine under the one public surface (lib/gcf.cjs): the native
-// addon when it loads, else the WebAssembly build (bindings-wasm, which
-// implements the same interface). With GCF_DEBUG set, says once on stderr
-// which one is in use and why.
+// Picks the engine under the one public surface: the native addon when it
+// loads, else the WebAssembly build (bindings-wasm, which implements the same
+// interface). With GCF_DEBUG set, says once on stderr which one is in use and
+// why. Node-only: the shared layer (bindings-js/layer) receives the engine
+// through createApi(engine) and never loads one itself.
 //
-// The engine interface: every function takes and returns strings (JSON or
-// GCF text) and throws an Error whose message is "\u0001" + a Failure as JSON
-// ({class, category, message, line, column}) for a GCF failure.
+// The engine interface. Both engines are one-line wrappers over the Rust
+// crate gcf-js-engine (bindings-js/engine), whose docs are the reference;
+// the names below are the JS names both hosts export.
+//
+//   functions (string/Uint8Array in, string out unless noted):
+//     graphEncode(json)                 graphDecode(text)
+//     graphDecodeBytes(bytes)           graphEncodeDelta(json)
+//     graphDecodeDelta(text)            graphPackRoot(json)
+//     graphVerifyDelta(baseJson, deltaJson, expectedRoot)
+//     genericEncode(json, flags)        flags: 1 noFlatten, 2 constantColumns
+//     genericDecode(text)               genericDecodeBytes(bytes)  -> tagged JSON
+//     genericPackRoot(setJson)          genericEncodeFull(setJson, tool)
+//     genericDecodeFull(text)           genericEncodeDelta(json)
+//     genericDecodeDelta(text)          genericDiff(baseJson, nextJson)
+//     genericVerifyDelta(baseJson, deltaJson, expectedRoot)
+//     needsQuote(s) -> boolean          quoteString(s)   formatKey(s)
+//     formatScalar(json, delimiterCode) canonicalCell(json)
+//   classes:
+//     new NativeGraphSession(): encode(json), idOf(kind, qname) -> number
+//       (-1 if unsent), size() -> number, reset()
+//     new NativeGraphStream(tool, tokenBudget, tokensUsed, labeled):
+//       writeSymbol(qname, kind, score, provenance, distance) -> bytes
+//       buffered, writeEdge(source, target, edgeType, status) -> bytes
+//       buffered, take(), finish(), symbolCount, edgeCount (getters)
+//     new NativeGenericDeltaSession(setJson, tool, mode, n): currentFull(),
+//       next(setJson) -> "F"|"D" + wire
+//
+// Inputs are JSON in the 2.5.2 package's shapes; results are GCF text or
+// JSON (generic values tagged: objects [k, v, ...], arrays {"a": [...]},
+// integers beyond 2^53 {"i": "digits"}). A GCF failure is thrown as an Error
+// whose message is "\u0001" + the Failure as JSON ({class, category,
+// message, line, column}); the layer turns it into GcfError.
 
 const native = require('./native.cjs');
 
@@ -18,21 +48,37 @@ function debug(msg) {
 }
 
 function loadWasm() {
-  // The wasm package ships the same interface (issue "WebAssembly").
+  // The wasm package ships the same interface (bindings-wasm/package): the
+  // published package when installed, else this repository's build
+  // (scripts/build-wasm.sh).
   try {
-    return require('../../wasm/engine.cjs');
-  } catch (_) {
     return require('@blackwell-systems/gcf-wasm/engine.cjs');
+  } catch (_) {
+    return require('../../../bindings-wasm/package/engine.cjs');
   }
 }
 
+// GCF_ENGINE=wasm skips the native addon (what a platform without a
+// prebuilt binary gets; the tests run the whole suite this way too);
+// GCF_ENGINE=native refuses the fallback.
 function get() {
   if (engine) return engine;
+  const forced = process.env.GCF_ENGINE;
+  if (forced === 'wasm') {
+    engine = loadWasm();
+    name = 'wasm';
+    debug('using the WebAssembly engine (GCF_ENGINE=wasm)');
+    return engine;
+  }
+  if (forced !== undefined && forced !== '' && forced !== 'native') {
+    throw new Error(`gcf: GCF_ENGINE must be "native" or "wasm", got "${forced}"`);
+  }
   try {
     engine = native.load();
     name = 'native';
     debug(`using the native engine (${native.platformTriple()})`);
   } catch (nativeError) {
+    if (forced === 'native') throw nativeError;
     try {
       engine = loadWasm();
       name = 'wasm';

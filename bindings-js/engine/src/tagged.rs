@@ -16,7 +16,7 @@ use gcf_core::generic::Value;
 const SAFE: i64 = (1 << 53) - 1;
 
 /// The tagged JSON of `value`.
-pub fn to_string(value: &Value) -> String {
+pub(crate) fn to_string(value: &Value) -> String {
     let mut out = Vec::with_capacity(256);
     write(&mut out, value);
     // Every piece written is UTF-8: strings come from `&str`, the rest is ASCII.

@@ -1,4 +1,3 @@
-'use strict';
 // 2.5.2 throws plain Errors whose messages start with the spec's category
 // ("count_mismatch: ..."), and callers match on that prefix. GcfError keeps
 // both (it is an Error, and its message starts the same way) and adds the
@@ -35,4 +34,4 @@ function rethrow(e) {
   throw fromEngine(e);
 }
 
-module.exports = { GcfError, rethrow, fromEngine };
+export { GcfError, rethrow, fromEngine };

@@ -1,10 +1,9 @@
-'use strict';
 // Sessions, deltas and pack roots (2.5.2's session.ts, delta.ts,
 // generic_delta.ts, generic_delta_session.ts): the policy is the core's; this
 // file converts arguments and results.
 
-const { rethrow } = require('./errors.cjs');
-const { toJSON } = require('./convert.cjs');
+import { rethrow } from './errors.mjs';
+import { toJSON } from './convert.mjs';
 
 function call(fn) {
   try {
@@ -14,7 +13,7 @@ function call(fn) {
   }
 }
 
-function install(E, gcf) {
+export function install(E, gcf) {
   /** Symbols already sent to a client (spec §9), by qualified name. */
   class Session {
     constructor() {
@@ -75,7 +74,13 @@ function install(E, gcf) {
   const genericPackRoot = (s) => call(() => E.genericPackRoot(setJSON(s)));
   const encodeGenericFull = (s, tool) => call(() => E.genericEncodeFull(setJSON(s), tool == null ? '' : String(tool)));
   const encodeGenericDelta = (d) => call(() => E.genericEncodeDelta(setJSON(d)));
-  const decodeGenericFull = (text) => JSON.parse(call(() => E.genericDecodeFull(String(text))));
+  function decodeGenericFull(text) {
+    const { set: s, packRoot } = JSON.parse(call(() => E.genericDecodeFull(String(text))));
+    // 2.5.2's member order, and a name only when a section line gave one.
+    const set = { key: s.key, fields: s.fields, rows: s.rows };
+    if (s.name) set.name = s.name;
+    return { set, packRoot };
+  }
   const decodeGenericDelta = (text) => JSON.parse(call(() => E.genericDecodeDelta(String(text))));
   const diffGenericSets = (base, next) => JSON.parse(call(() => E.genericDiff(setJSON(base), setJSON(next))));
   const verifyGenericDelta = (base, d, expectedNewRoot) =>
@@ -125,5 +130,3 @@ function install(E, gcf) {
     DEFAULT_REANCHOR_N,
   });
 }
-
-module.exports = { install };

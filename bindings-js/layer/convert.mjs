@@ -1,4 +1,3 @@
-'use strict';
 // Moving values across the engine boundary.
 //
 // In: a JSON text. Plain objects and arrays of plain data would go through
@@ -11,7 +10,7 @@
 // Out: the engine's tagged JSON (objects as [k, v, ...], arrays as {"a": [..]},
 // large integers as {"i": "digits"}), turned into Maps and arrays in one walk.
 
-const { GcfError } = require('./errors.cjs');
+import { GcfError } from './errors.mjs';
 
 const LARGE_INT_MODES = ['number', 'string', 'bigint', 'error'];
 
@@ -152,4 +151,4 @@ function fromTagged(x, largeInt) {
   return largeInteger(x.i, largeInt);
 }
 
-module.exports = { valueJSON, isPlain, toJSON, fromTagged, checkLargeIntMode, largeInteger, LARGE_INT_MODES };
+export { valueJSON, isPlain, toJSON, fromTagged, checkLargeIntMode, largeInteger, LARGE_INT_MODES };

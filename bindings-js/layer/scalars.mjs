@@ -1,13 +1,12 @@
-'use strict';
 // 2.5.2's scalar helpers over the core's scalar grammar.
 
-const { rethrow, GcfError } = require('./errors.cjs');
-const { toJSON } = require('./convert.cjs');
+import { rethrow, GcfError } from './errors.mjs';
+import { toJSON } from './convert.mjs';
 
-const MISSING = Symbol('missing');
-const ATTACHMENT = Symbol('attachment');
+export const MISSING = Symbol('missing');
+export const ATTACHMENT = Symbol('attachment');
 
-function install(E, gcf) {
+export function install(E, gcf) {
   const call = (fn) => {
     try {
       return fn();
@@ -42,5 +41,3 @@ function install(E, gcf) {
 
   Object.assign(gcf, { needsQuote, quoteString, formatKey, formatScalar, parseScalar, canonicalCell });
 }
-
-module.exports = { install, MISSING, ATTACHMENT };

@@ -1,4 +1,3 @@
-'use strict';
 // parseJSONOrdered: JSON text to values with a Map per object, members in
 // the order written (spec §7.4.3). V8's JSON.parse is the fast route and
 // keeps member order except for integer-like keys, which objects move to the
@@ -7,7 +6,7 @@
 // read again by the exact parser below. Malformed input is a SyntaxError,
 // as in 2.5.2.
 
-const { checkLargeIntMode, largeInteger } = require('./convert.cjs');
+import { checkLargeIntMode, largeInteger } from './convert.mjs';
 
 function isIndexKey(k) {
   const c = k.charCodeAt(0);
@@ -166,4 +165,4 @@ function parseJSONOrdered(text, opts) {
   return parseExact(text, largeInt);
 }
 
-module.exports = { parseJSONOrdered };
+export { parseJSONOrdered };

@@ -1,0 +1,322 @@
+//! Sessions, deltas and pack roots, graph and generic.
+
+use gcf_bind::generic::{GenericDeltaJson, KeyedSetJson};
+use gcf_bind::Failure;
+use gcf_core::generic::{self, DeltaSession, KeyedSet, ReanchorPolicy};
+use gcf_core::graph::{self, Snapshot};
+use gcf_core::{Error, ErrorKind};
+
+use crate::{shape, Result};
+
+fn snapshot(json: &str) -> Result<Snapshot> {
+    let s = gcf_bind::graph::snapshot_from_slice(json.as_bytes())?;
+    Ok(gcf_bind::graph::owned_snapshot(&s))
+}
+
+fn keyed_set(json: &str) -> Result<KeyedSet> {
+    gcf_bind::generic::keyed_set_from_slice(json.as_bytes())
+}
+
+fn to_json<T: serde::Serialize>(v: &T) -> Result<String> {
+    Ok(serde_json::to_string(v)?)
+}
+
+/// The graph pack root of `{"symbols", "edges"}`.
+pub fn graph_pack_root(json: &str) -> Result<String> {
+    let s = snapshot(json)?;
+    Ok(graph::pack_root(&s.symbols, &s.edges)?)
+}
+
+/// Applies a delta (JSON) to a base snapshot (JSON) and checks that the
+/// result's root is `expected_new_root`; the new snapshot as 2.5.2's
+/// `{symbols, edges}`. The base root is the base's own (2.5.2's
+/// `verifyDelta` takes none).
+pub fn graph_verify_delta(base: &str, delta: &str, expected_new_root: &str) -> Result<String> {
+    let base = snapshot(base)?;
+    let d = gcf_bind::graph::delta_from_slice(delta.as_bytes())?;
+    let mut d = graph::Delta {
+        tool: d.tool.into_owned(),
+        base_root: base.pack_root()?,
+        new_root: String::from(expected_new_root),
+        removed: d
+            .removed
+            .into_iter()
+            .map(|r| graph::SymbolRef {
+                kind: r.kind.into_owned(),
+                qualified_name: r.qualified_name.into_owned(),
+            })
+            .collect(),
+        added: d.added.iter().map(|s| s.to_owned_symbol()).collect(),
+        removed_edges: d.removed_edges.iter().map(|e| e.to_owned_edge()).collect(),
+        added_edges: d.added_edges.iter().map(|e| e.to_owned_edge()).collect(),
+        delta_tokens: d.delta_tokens,
+        full_tokens: d.full_tokens,
+    };
+    for s in &mut d.added {
+        s.kind = String::from(graph::expand_kind(&s.kind));
+    }
+    let next = graph::apply_decoded_delta(&base, &d)?;
+    Ok(shape::snapshot(&next))
+}
+
+/// A graph session (spec §9): symbols sent once, then bare references.
+#[derive(Default)]
+pub struct GraphSession {
+    inner: graph::Session,
+}
+
+impl GraphSession {
+    /// An empty session.
+    pub fn new() -> Self {
+        GraphSession::default()
+    }
+
+    /// Encodes a payload (JSON) against the session and records what it sent.
+    pub fn encode(&mut self, json: &str) -> Result<String> {
+        let p = gcf_bind::graph::payload_from_slice(json.as_bytes())?;
+        Ok(self.inner.encode(&p)?)
+    }
+
+    /// The session id of a sent symbol, or -1.
+    pub fn id_of(&self, kind: &str, qualified_name: &str) -> i64 {
+        self.inner
+            .id_of(kind, qualified_name)
+            .and_then(|id| i64::try_from(id).ok())
+            .unwrap_or(-1)
+    }
+
+    /// How many symbols the session holds.
+    pub fn size(&self) -> u32 {
+        u32::try_from(self.inner.len()).unwrap_or(u32::MAX)
+    }
+
+    /// Forgets everything sent.
+    pub fn reset(&mut self) {
+        self.inner.reset();
+    }
+}
+
+/// The generic pack root of a keyed set (JSON).
+pub fn generic_pack_root(json: &str) -> Result<String> {
+    Ok(generic::pack_root(&keyed_set(json)?)?)
+}
+
+/// The delta-participating full payload of a keyed set (JSON).
+pub fn generic_encode_full(json: &str, tool: &str) -> Result<String> {
+    Ok(generic::encode_full(&keyed_set(json)?, tool)?)
+}
+
+/// Encodes a generic delta given as JSON.
+pub fn generic_encode_delta(json: &str) -> Result<String> {
+    let d = gcf_bind::generic::generic_delta_from_slice(json.as_bytes())?;
+    Ok(generic::encode_delta(&d)?)
+}
+
+/// Decodes generic delta text into its JSON.
+pub fn generic_decode_delta(text: &str) -> Result<String> {
+    let d = generic::decode_delta(text)?;
+    to_json(&GenericDeltaJson(&d))
+}
+
+/// The delta from `base` to `next` (both keyed-set JSON), with both roots;
+/// a schema change is `delta_invalid` (send a full payload).
+pub fn generic_diff(base: &str, next: &str) -> Result<String> {
+    let (base, next) = (keyed_set(base)?, keyed_set(next)?);
+    let mut d = generic::diff(&base, &next)?.ok_or_else(|| {
+        // 2.5.2's category for a diff that needs a full payload.
+        Failure::new(
+            gcf_core::ErrorClass::Delta,
+            "delta_invalid",
+            "schema change (send full)",
+        )
+    })?;
+    d.base_root = generic::pack_root(&base)?;
+    d.new_root = generic::pack_root(&next)?;
+    to_json(&GenericDeltaJson(&d))
+}
+
+/// Applies a generic delta (JSON) to a base keyed set (JSON), checking both
+/// roots against `expected_new_root`; the new set as JSON.
+pub fn generic_verify_delta(base: &str, delta: &str, expected_new_root: &str) -> Result<String> {
+    let base = keyed_set(base)?;
+    let mut d = gcf_bind::generic::generic_delta_from_slice(delta.as_bytes())?;
+    if d.new_root.is_empty() {
+        d.new_root = String::from(expected_new_root);
+    }
+    let next = generic::apply(&base, &d)?;
+    let root = generic::pack_root(&next)?;
+    if root != expected_new_root {
+        return Err(Error::new(
+            ErrorKind::RootMismatch,
+            format!("computed {root}, expected {expected_new_root}"),
+        )
+        .into());
+    }
+    to_json(&KeyedSetJson(&next))
+}
+
+/// A generic delta session (spec §10a.8) over a held keyed set.
+pub struct GenericDeltaSession {
+    inner: DeltaSession,
+}
+
+impl GenericDeltaSession {
+    /// `mode` 0 is FixedN(`n`; 0 or less is the default), 1 SizeGuard.
+    pub fn new(base: &str, tool: &str, mode: u32, n: i64) -> Result<Self> {
+        let policy = match mode {
+            0 => ReanchorPolicy::FixedN(usize::try_from(n).unwrap_or(0)),
+            _ => ReanchorPolicy::SizeGuard,
+        };
+        Ok(GenericDeltaSession {
+            inner: DeltaSession::new(keyed_set(base)?, String::from(tool), policy),
+        })
+    }
+
+    /// The full payload of the held set.
+    pub fn current_full(&self) -> Result<String> {
+        Ok(self.inner.initial_full()?)
+    }
+
+    /// Advances to `set` (JSON): the wire, prefixed by `F` for a full
+    /// payload or `D` for a delta.
+    pub fn next(&mut self, set: &str) -> Result<String> {
+        let (text, full) = self.inner.next(keyed_set(set)?)?;
+        let mut out = String::with_capacity(text.len() + 1);
+        out.push(if full { 'F' } else { 'D' });
+        out.push_str(&text);
+        Ok(out)
+    }
+}
+
+/// Decodes a delta-participating full payload (`key=` and `pack_root=` in
+/// the header, one keyed table) into `{"set": keyed set, "packRoot"}` JSON,
+/// as 2.5.2's `decodeGenericFull` returns it.
+pub fn generic_decode_full(text: &str) -> Result<String> {
+    let doc = generic::Decoder::new()
+        .allow_identity_fields(true)
+        .decode_document(text)?;
+    let header = |name: &str| {
+        doc.header
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.clone())
+    };
+    let (name, rows) = match &doc.value {
+        generic::Value::Array(rows) => (String::new(), rows.as_slice()),
+        generic::Value::Object(m) => match m.iter().next() {
+            Some((name, generic::Value::Array(rows))) if m.len() == 1 => {
+                (String::from(name), rows.as_slice())
+            }
+            _ => (String::new(), &[][..]),
+        },
+        _ => (String::new(), &[][..]),
+    };
+    // The declaration, which an empty table (and a row with `~` cells)
+    // does not show in its rows; the text is already validated.
+    let declared = declared_fields(text);
+    let mut fields: Vec<String> = declared.clone().unwrap_or_default();
+    let mut maps = Vec::with_capacity(rows.len());
+    for row in rows {
+        let Some(m) = row.as_object() else {
+            return Err(Failure::invalid_input(
+                "a full payload's rows must be records",
+            ));
+        };
+        if declared.is_none() {
+            for k in m.keys() {
+                if !fields.iter().any(|f| f == k) {
+                    fields.push(String::from(k));
+                }
+            }
+        }
+        maps.push(m.clone());
+    }
+    let key = header("key")
+        .or_else(|| doc.identity_field.clone())
+        .unwrap_or_default();
+    let set = KeyedSet {
+        name,
+        key,
+        fields,
+        rows: maps,
+    };
+    let set_json = to_json(&KeyedSetJson(&set))?;
+    let root = serde_json::to_string(&header("pack_root").unwrap_or_default())?;
+    Ok(format!("{{\"set\":{set_json},\"packRoot\":{root}}}"))
+}
+
+/// The field names of the first table's declaration (`## name [N]{@a,b}`),
+/// without identity marks; `None` when the text has no such line or it
+/// takes a form a full payload does not use.
+fn declared_fields(text: &str) -> Option<Vec<String>> {
+    let line = text.lines().skip(1).find(|l| l.starts_with("## "))?;
+    let rest = &line[3..];
+    // Past the section name, which may be quoted.
+    let rest = if rest.starts_with('"') {
+        &rest[quoted_len(rest)?..]
+    } else {
+        &rest[rest.find(' ')?..]
+    };
+    let rest = rest.strip_prefix(" [")?;
+    let rest = &rest[rest.find("]{")? + 2..];
+    let mut fields = Vec::new();
+    let mut rest = rest;
+    loop {
+        rest = rest.strip_prefix('@').unwrap_or(rest);
+        let (name, after) = if rest.starts_with('"') {
+            let n = quoted_len(rest)?;
+            (serde_json::from_str::<String>(&rest[..n]).ok()?, &rest[n..])
+        } else {
+            let end = rest.find([',', '}'])?;
+            (String::from(&rest[..end]), &rest[end..])
+        };
+        if name.contains(['=', '>']) {
+            return None;
+        }
+        fields.push(name);
+        match after.as_bytes().first() {
+            Some(b',') => rest = &after[1..],
+            Some(b'}') => return Some(fields),
+            _ => return None,
+        }
+    }
+}
+
+/// The length of the quoted string `s` starts with, quotes included.
+fn quoted_len(s: &str) -> Option<usize> {
+    let bytes = s.as_bytes();
+    let mut i = 1;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b'"' => return Some(i + 1),
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn declared_fields_come_from_the_header_line() {
+        let text = "GCF profile=generic key=id\n## users [0]{@id,\"a,\\\"b\",c}\n";
+        assert_eq!(
+            declared_fields(text),
+            Some(vec!["id".into(), "a,\"b".into(), "c".into()])
+        );
+        assert_eq!(declared_fields("GCF profile=generic\nx=1\n"), None);
+    }
+
+    #[test]
+    fn an_empty_full_payload_keeps_its_fields() {
+        let set = r#"{"name":"users","key":"id","fields":["id","name"],"rows":[]}"#;
+        let text = generic_encode_full(set, "t").unwrap();
+        let back: serde_json::Value =
+            serde_json::from_str(&generic_decode_full(&text).unwrap()).unwrap();
+        assert_eq!(back["set"]["fields"], serde_json::json!(["id", "name"]));
+        assert_eq!(back["set"]["name"], "users");
+    }
+}

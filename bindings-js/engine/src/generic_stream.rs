@@ -1,0 +1,284 @@
+//! The generic stream behind 2.5.2's `GenericStreamEncoder`.
+//!
+//! 2.5.2's encoder is looser than the core's `generic::StreamWriter`: a row
+//! with no open table is dropped, a new table or section closes the open
+//! table, `writeSection` does not indent what follows, the key column of a
+//! keyed map is named by the caller, `close` writes no trailer when no table
+//! was written, and a `>` in a field name is reported at `close`. Callers
+//! rely on that wire, so this type keeps 2.5.2's sequencing; every cell, key
+//! and field name is still written by the core's scalar grammar (spec §2),
+//! so the text of each token cannot drift from the encoders'.
+//!
+//! Output collects here; JS takes it in batches.
+
+use gcf_bind::Failure;
+use gcf_core::generic::{write_key, Value};
+use gcf_core::number::NumberBuffer;
+
+use crate::scalar::write_cell;
+use crate::Result;
+
+/// `|`: cells are formatted for a row, as 2.5.2 formats every value here.
+const PIPE: u32 = b'|' as u32;
+
+/// A generic stream; see the module docs.
+pub struct GenericStream {
+    out: Vec<u8>,
+    /// Rows per closed table, in order.
+    counts: Vec<u64>,
+    /// Rows written to the open table.
+    open: Option<u64>,
+    /// A refused field name, reported by [`close`](Self::close).
+    refused: Option<Failure>,
+    numbers: NumberBuffer,
+}
+
+impl Default for GenericStream {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+fn strings(json: &str) -> Result<Vec<String>> {
+    Ok(serde_json::from_str(json)?)
+}
+
+fn cells(json: &str) -> Result<Vec<Value>> {
+    match gcf_bind::value::from_slice(json.as_bytes())? {
+        Value::Array(items) => Ok(items),
+        _ => Err(Failure::invalid_input("expected an array of values")),
+    }
+}
+
+impl GenericStream {
+    /// Writes the header.
+    pub fn new() -> Self {
+        GenericStream {
+            out: b"GCF profile=generic\n".to_vec(),
+            counts: Vec::new(),
+            open: None,
+            refused: None,
+            numbers: NumberBuffer::new(),
+        }
+    }
+
+    fn buffered(&self) -> u32 {
+        u32::try_from(self.out.len()).unwrap_or(u32::MAX)
+    }
+
+    fn end_table(&mut self) {
+        if let Some(n) = self.open.take() {
+            self.counts.push(n);
+        }
+    }
+
+    /// Refuses (at `close`, as 2.5.2 does) a field that reads as a
+    /// flattened path.
+    fn refuse_paths(&mut self, fields: &[String]) -> bool {
+        if let Some(f) = fields.iter().find(|f| f.contains('>')) {
+            let quoted = serde_json::to_string(f).unwrap_or_default();
+            self.refused = Some(Failure::invalid_input(format!(
+                "streaming field name {quoted} contains '>' (a flattened path is not representable in a streaming row)"
+            )));
+            return true;
+        }
+        false
+    }
+
+    fn table_header(&mut self, name: &str, marker: &[u8], fields: &[String]) -> Result<()> {
+        let mut line = Vec::with_capacity(16 + name.len() + 8 * fields.len());
+        line.extend_from_slice(b"## ");
+        write_key(&mut line, name)?;
+        line.extend_from_slice(marker);
+        line.push(b'{');
+        for (i, f) in fields.iter().enumerate() {
+            if i > 0 {
+                line.push(b',');
+            }
+            write_key(&mut line, f)?;
+        }
+        line.extend_from_slice(b"}\n");
+        // Committed whole, so a refused name leaves nothing behind.
+        self.out.extend_from_slice(&line);
+        self.open = Some(0);
+        Ok(())
+    }
+
+    /// `## name [?]{fields}` (`fields`: a JSON array of strings); returns
+    /// the bytes waiting to be taken.
+    pub fn begin_array(&mut self, name: &str, fields: &str) -> Result<u32> {
+        let fields = strings(fields)?;
+        if self.refused.is_none() {
+            self.end_table();
+            if !self.refuse_paths(&fields) {
+                self.table_header(name, b" [?]", &fields)?;
+            }
+        }
+        Ok(self.buffered())
+    }
+
+    /// `## name [?:]{key_label,value_fields}` (spec §7.2a).
+    pub fn begin_keyed_map(
+        &mut self,
+        name: &str,
+        key_label: &str,
+        value_fields: &str,
+    ) -> Result<u32> {
+        let value_fields = strings(value_fields)?;
+        if self.refused.is_none() {
+            self.end_table();
+            if !self.refuse_paths(&value_fields) {
+                let mut fields = Vec::with_capacity(value_fields.len() + 1);
+                fields.push(String::from(key_label));
+                fields.extend(value_fields);
+                self.table_header(name, b" [?:]", &fields)?;
+            }
+        }
+        Ok(self.buffered())
+    }
+
+    fn write_cells(&mut self, values: &[Value], separator: u8) -> Result<()> {
+        let start = self.out.len();
+        for (i, v) in values.iter().enumerate() {
+            if i > 0 {
+                self.out.push(separator);
+            }
+            if let Err(e) = write_cell(&mut self.out, v, PIPE, &mut self.numbers) {
+                self.out.truncate(start);
+                return Err(e);
+            }
+        }
+        Ok(())
+    }
+
+    /// One row (`values`: a JSON array of scalars); dropped when no table
+    /// is open, as in 2.5.2.
+    pub fn write_row(&mut self, values: &str) -> Result<u32> {
+        if let Some(n) = self.open {
+            let values = cells(values)?;
+            self.write_cells(&values, b'|')?;
+            self.out.push(b'\n');
+            self.open = Some(n + 1);
+        }
+        Ok(self.buffered())
+    }
+
+    /// Closes the open table.
+    pub fn end_array(&mut self) -> u32 {
+        self.end_table();
+        self.buffered()
+    }
+
+    /// `key=value` (`value`: a scalar as JSON).
+    pub fn write_kv(&mut self, key: &str, value: &str) -> Result<u32> {
+        let value = gcf_bind::value::from_slice(value.as_bytes())?;
+        let start = self.out.len();
+        write_key(&mut self.out, key)?;
+        self.out.push(b'=');
+        if let Err(e) = self.write_cells(core::slice::from_ref(&value), b'|') {
+            self.out.truncate(start);
+            return Err(e);
+        }
+        self.out.push(b'\n');
+        Ok(self.buffered())
+    }
+
+    /// `## name`, closing the open table.
+    pub fn write_section(&mut self, name: &str) -> Result<u32> {
+        self.end_table();
+        let start = self.out.len();
+        self.out.extend_from_slice(b"## ");
+        if let Err(e) = write_key(&mut self.out, name) {
+            self.out.truncate(start);
+            return Err(e.into());
+        }
+        self.out.push(b'\n');
+        Ok(self.buffered())
+    }
+
+    /// `name[N]: a,b,...` (`values`: a JSON array of scalars).
+    pub fn write_inline_array(&mut self, name: &str, values: &str) -> Result<u32> {
+        let values = cells(values)?;
+        let start = self.out.len();
+        write_key(&mut self.out, name)?;
+        self.out.push(b'[');
+        self.out
+            .extend_from_slice(itoa::Buffer::new().format(values.len()).as_bytes());
+        self.out.extend_from_slice(b"]: ");
+        if let Err(e) = self.write_cells(&values, b',') {
+            self.out.truncate(start);
+            return Err(e);
+        }
+        self.out.push(b'\n');
+        Ok(self.buffered())
+    }
+
+    /// Everything written so far, handed over once.
+    pub fn take(&mut self) -> String {
+        // Only UTF-8 pieces are written.
+        String::from_utf8(core::mem::take(&mut self.out)).unwrap_or_default()
+    }
+
+    /// The trailer (none when no table was written) and the rest of the
+    /// output; a refused field name is reported here.
+    pub fn close(&mut self) -> Result<String> {
+        if let Some(f) = &self.refused {
+            return Err(f.clone());
+        }
+        self.end_table();
+        if !self.counts.is_empty() {
+            self.out.extend_from_slice(b"##! summary counts=");
+            let mut digits = itoa::Buffer::new();
+            for (i, n) in self.counts.iter().enumerate() {
+                if i > 0 {
+                    self.out.push(b',');
+                }
+                self.out.extend_from_slice(digits.format(*n).as_bytes());
+            }
+            self.out.push(b'\n');
+        }
+        Ok(self.take())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_rows_and_the_trailer() {
+        let mut s = GenericStream::new();
+        s.write_kv("total", "2").unwrap();
+        s.begin_array("employees", r#"["id","name"]"#).unwrap();
+        s.write_row(r#"[1,"Alice|B"]"#).unwrap();
+        s.write_row(r#"[2,null]"#).unwrap();
+        s.begin_keyed_map("m", "k", r#"["v"]"#).unwrap();
+        s.write_row(r#"["a",true]"#).unwrap();
+        s.write_section("meta").unwrap();
+        s.write_inline_array("tags", r#"["x","1"]"#).unwrap();
+        assert_eq!(
+            s.close().unwrap(),
+            "GCF profile=generic\ntotal=2\n## employees [?]{id,name}\n1|\"Alice|B\"\n2|-\n\
+             ## m [?:]{k,v}\na|true\n## meta\ntags[2]: x,\"1\"\n##! summary counts=2,1\n"
+        );
+    }
+
+    #[test]
+    fn a_row_without_a_table_is_dropped_and_no_table_means_no_trailer() {
+        let mut s = GenericStream::new();
+        s.write_row("[1]").unwrap();
+        assert_eq!(s.close().unwrap(), "GCF profile=generic\n");
+    }
+
+    #[test]
+    fn a_path_field_is_reported_at_close_and_a_bad_cell_leaves_nothing() {
+        let mut s = GenericStream::new();
+        s.begin_array("t", r#"["a"]"#).unwrap();
+        assert!(s.write_row(r#"[[1]]"#).is_err());
+        s.begin_array("u", r#"["a>b"]"#).unwrap();
+        s.write_row("[1]").unwrap();
+        let e = s.close().unwrap_err();
+        assert_eq!(e.category, "invalid_input");
+        assert!(e.message.contains("\"a>b\""), "{}", e.message);
+    }
+}

@@ -1,0 +1,212 @@
+//! The engine of the JavaScript packages, with no JavaScript host in it.
+//!
+//! `@blackwell-systems/gcf` (napi-rs, `bindings-node/`) and the WebAssembly
+//! package (wasm-bindgen, `bindings-wasm/`) wrap this crate one line per
+//! call, so both hosts run the same operations and cannot drift. The JS
+//! layer over them (`bindings-js/`) only ever sees this interface.
+//!
+//! # Conventions
+//!
+//! - **Arguments** are JSON text (`&str`), GCF text (`&str`) or UTF-8 bytes
+//!   (`&[u8]`, validated by the core, which reports `invalid_utf8` with a
+//!   line and column). JSON inputs use the shapes of the 2.5.2 npm package
+//!   (`qualifiedName`, `edgeType`, ...), read by `gcf-bind`'s serde models;
+//!   the JS side builds them with `JSON.stringify`.
+//! - **Results** are GCF text, or JSON for JS to `JSON.parse`: graph
+//!   results in 2.5.2's shapes ([`graph_decode`]: every edge has a `status`,
+//!   `""` when the line has none), generic values in the tagged form of
+//!   [`generic_decode`] (objects as `[k, v, ...]` arrays so member order
+//!   survives, arrays as `{"a": [...]}`, integers beyond 2^53 as
+//!   `{"i": "digits"}`).
+//! - **Errors** are a [`Failure`] (`{class, category, message, line,
+//!   column}`). A host hands it to JS as an exception whose message is
+//!   [`failure_reason`]: [`FAILURE_MARK`] followed by the failure as JSON;
+//!   the JS layer turns that into its error classes.
+//!
+//! # Operations
+//!
+//! | function | arguments | result |
+//! |---|---|---|
+//! | [`graph_encode`] | payload JSON | GCF |
+//! | [`graph_decode`] / [`graph_decode_bytes`] | GCF | payload JSON |
+//! | [`graph_encode_delta`] | `DeltaPayload` JSON | GCF |
+//! | [`graph_decode_delta`] | GCF | `DeltaPayload` JSON |
+//! | [`graph_pack_root`] | `{symbols, edges}` JSON | root |
+//! | [`graph_verify_delta`] | base JSON, delta JSON, expected root | `{symbols, edges}` JSON |
+//! | [`generic_encode`] | value JSON, flags ([`NO_FLATTEN`], [`CONSTANT_COLUMNS`]) | GCF |
+//! | [`generic_decode`] / [`generic_decode_bytes`] | GCF | tagged JSON |
+//! | [`generic_pack_root`] | keyed-set JSON | root |
+//! | [`generic_encode_full`] | keyed-set JSON, tool | GCF |
+//! | [`generic_decode_full`] | GCF | `{set, packRoot}` JSON |
+//! | [`generic_encode_delta`] / [`generic_decode_delta`] | delta JSON / GCF | GCF / delta JSON |
+//! | [`generic_diff`] | base, next keyed-set JSON | delta JSON |
+//! | [`generic_verify_delta`] | base JSON, delta JSON, expected root | keyed-set JSON |
+//! | [`needs_quote`], [`quote_string`], [`format_key`] | string | bool / text |
+//! | [`format_scalar`], [`canonical_cell`] | scalar JSON (, delimiter) | text |
+//!
+//! Stateful objects: [`GraphSession`], [`GraphStream`] and [`GenericStream`]
+//! (output buffered here, taken by JS in batches), [`GenericDeltaSession`].
+//!
+//! ```
+//! let gcf = gcf_js_engine::graph_encode(
+//!     r#"{"tool":"t","tokenBudget":0,"tokensUsed":0,"symbols":[],"edges":[]}"#,
+//! )
+//! .unwrap();
+//! assert!(gcf.starts_with("GCF profile=graph"));
+//! let err = gcf_js_engine::graph_decode("GCF profile=graph\n@x\n").unwrap_err();
+//! assert!(gcf_js_engine::failure_reason(&err).starts_with('\u{1}'));
+//! ```
+
+#![deny(missing_docs)]
+
+mod deltas;
+mod generic_stream;
+mod scalar;
+mod shape;
+mod stream;
+mod tagged;
+
+pub use deltas::{
+    generic_decode_delta, generic_decode_full, generic_diff, generic_encode_delta,
+    generic_encode_full, generic_pack_root, generic_verify_delta, graph_pack_root,
+    graph_verify_delta, GenericDeltaSession, GraphSession,
+};
+pub use gcf_bind::Failure;
+pub use generic_stream::GenericStream;
+pub use scalar::{canonical_cell, format_key, format_scalar, needs_quote, quote_string};
+pub use stream::GraphStream;
+
+use gcf_core::generic;
+use gcf_core::graph;
+
+/// The result of every operation.
+pub type Result<T> = core::result::Result<T, Failure>;
+
+/// The first character of an exception message that carries a [`Failure`].
+pub const FAILURE_MARK: char = '\u{1}';
+
+/// The exception message a host throws for `f`: [`FAILURE_MARK`] and the
+/// failure as JSON.
+pub fn failure_reason(f: &Failure) -> String {
+    let json = serde_json::to_string(f).unwrap_or_else(|_| String::from("{}"));
+    let mut reason = String::with_capacity(json.len() + 1);
+    reason.push(FAILURE_MARK);
+    reason.push_str(&json);
+    reason
+}
+
+/// [`generic_encode`] flag: no `>` path columns (2.5.2's `noFlatten`).
+pub const NO_FLATTEN: u32 = 1;
+/// [`generic_encode`] flag: factor constant columns (off in 2.5.2).
+pub const CONSTANT_COLUMNS: u32 = 2;
+
+/// Encodes a graph payload given as JSON.
+pub fn graph_encode(json: &str) -> Result<String> {
+    let payload = gcf_bind::graph::payload_from_slice(json.as_bytes())?;
+    Ok(graph::encode(&payload)?)
+}
+
+/// Decodes graph GCF text into payload JSON.
+pub fn graph_decode(text: &str) -> Result<String> {
+    Ok(shape::payload(&graph::decode(text)?))
+}
+
+/// [`graph_decode`] of UTF-8 bytes.
+pub fn graph_decode_bytes(bytes: &[u8]) -> Result<String> {
+    Ok(shape::payload(&graph::decode_bytes(bytes)?))
+}
+
+/// Encodes any JSON value as a generic-profile payload; `flags` holds
+/// [`NO_FLATTEN`] and [`CONSTANT_COLUMNS`].
+pub fn generic_encode(json: &str, flags: u32) -> Result<String> {
+    let value = gcf_bind::value::from_slice(json.as_bytes())?;
+    Ok(generic::Encoder::new()
+        .flatten(flags & NO_FLATTEN == 0)
+        .constant_columns(flags & CONSTANT_COLUMNS != 0)
+        .encode(&value)?)
+}
+
+/// Decodes generic (or graph) GCF text into tagged JSON (see the crate
+/// docs), which JS turns into `Map`s in wire order.
+pub fn generic_decode(text: &str) -> Result<String> {
+    Ok(tagged::to_string(&generic::decode(text)?))
+}
+
+/// [`generic_decode`] of UTF-8 bytes.
+pub fn generic_decode_bytes(bytes: &[u8]) -> Result<String> {
+    Ok(tagged::to_string(&generic::decode_bytes(bytes)?))
+}
+
+/// Encodes a graph delta given as JSON (2.5.2's `DeltaPayload`).
+pub fn graph_encode_delta(json: &str) -> Result<String> {
+    let delta = gcf_bind::graph::delta_from_slice(json.as_bytes())?;
+    Ok(graph::encode_delta(&delta)?)
+}
+
+/// Decodes graph delta text into 2.5.2's `DeltaPayload` JSON.
+pub fn graph_decode_delta(text: &str) -> Result<String> {
+    Ok(shape::delta(&graph::decode_delta(text)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PAYLOAD: &str = r#"{"tool":"t","tokenBudget":0,"tokensUsed":0,
+        "symbols":[{"qualifiedName":"a.B","kind":"function","score":1,"provenance":"p","distance":0}],
+        "edges":[]}"#;
+
+    #[test]
+    fn graph_round_trip_keeps_the_2_5_2_shape() {
+        let text = graph_encode(PAYLOAD).unwrap();
+        let json = graph_decode(&text).unwrap();
+        assert_eq!(graph_decode_bytes(text.as_bytes()).unwrap(), json);
+        assert!(
+            json.contains(r#""qualifiedName":"a.B","kind":"function""#),
+            "{json}"
+        );
+    }
+
+    #[test]
+    fn a_failure_crosses_as_the_mark_and_its_json() {
+        let f = graph_decode("GCF profile=graph\n@x\n").unwrap_err();
+        let reason = failure_reason(&f);
+        let json: serde_json::Value = serde_json::from_str(&reason[1..]).unwrap();
+        assert!(reason.starts_with(FAILURE_MARK));
+        assert_eq!(json["category"], f.category);
+        assert_eq!(json["line"], 2);
+    }
+
+    #[test]
+    fn the_stream_hands_over_what_it_wrote_once() {
+        let mut s = GraphStream::new("t", 0, 0, false, "", false).unwrap();
+        s.write_symbol("a.B", "function", 1.0, "p", 0).unwrap();
+        let head = s.take().unwrap();
+        assert!(head.starts_with("GCF profile=graph"), "{head}");
+        assert_eq!(s.take().unwrap(), "");
+        let rest = s.finish().unwrap();
+        assert!(!rest.is_empty());
+        assert!(s.write_symbol("c", "function", 1.0, "p", 0).is_err());
+    }
+
+    #[test]
+    fn the_stream_header_takes_pack_root_and_session() {
+        let mut s = GraphStream::new("t", 5, 0, false, "sha256:ab", true).unwrap();
+        assert_eq!(
+            s.take().unwrap(),
+            "GCF profile=graph tool=t budget=5 pack_root=sha256:ab session=true\n"
+        );
+        assert!(GraphStream::new("t", 0, 0, false, "a b", false).is_err());
+    }
+
+    #[test]
+    fn a_session_sends_a_symbol_once() {
+        let mut s = GraphSession::new();
+        s.encode(PAYLOAD).unwrap();
+        assert_eq!(s.size(), 1);
+        assert_eq!(s.id_of("function", "a.B"), 0);
+        assert_eq!(s.id_of("function", "nope"), -1);
+        s.reset();
+        assert_eq!(s.size(), 0);
+    }
+}

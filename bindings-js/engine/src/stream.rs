@@ -1,0 +1,158 @@
+//! The graph stream writer behind 2.5.2's `StreamEncoder`: the core's
+//! writer (one lifecycle: a refused call leaves it usable, a failed sink
+//! poisons it) over a buffer that JS drains in batches, so the host's
+//! `write` sees a few large chunks rather than a call per line.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use gcf_core::graph::{StreamOptions, StreamWriter, Symbol, TrailerForm};
+use gcf_core::{Sink, SinkError};
+
+use crate::Result;
+
+/// Bytes written by the core, waiting for JS to take them.
+#[derive(Clone, Default)]
+struct Pending(Rc<RefCell<Vec<u8>>>);
+
+impl Sink for Pending {
+    fn write_bytes(&mut self, bytes: &[u8]) -> core::result::Result<(), SinkError> {
+        self.0.borrow_mut().extend_from_slice(bytes);
+        Ok(())
+    }
+}
+
+/// A graph stream; see the module docs.
+pub struct GraphStream {
+    writer: Option<StreamWriter<Pending>>,
+    pending: Pending,
+}
+
+impl GraphStream {
+    /// Writes the header. `labeled` picks the `label:count` trailer;
+    /// `pack_root` (when not empty) and `session` add 2.5.2's `pack_root=`
+    /// and `session=true` header fields, after the core's.
+    pub fn new(
+        tool: &str,
+        token_budget: u64,
+        tokens_used: u64,
+        labeled: bool,
+        pack_root: &str,
+        session: bool,
+    ) -> Result<Self> {
+        if !pack_root.is_empty() && !pack_root.bytes().all(|b| b.is_ascii_graphic()) {
+            return Err(gcf_core::Error::new(
+                gcf_core::ErrorKind::InvalidInput,
+                "pack_root must be printable ASCII without spaces",
+            )
+            .into());
+        }
+        let pending = Pending::default();
+        let options = StreamOptions {
+            tool,
+            token_budget,
+            tokens_used,
+            trailer: if labeled {
+                TrailerForm::Labeled
+            } else {
+                TrailerForm::Positional
+            },
+            index_names: true,
+        };
+        let mut writer = StreamWriter::new(pending.clone(), options)?;
+        if !pack_root.is_empty() || session {
+            // The core's writer has no such fields: its header line, the
+            // only output so far, is extended before anything follows it.
+            writer.flush()?;
+            let mut head = pending.0.borrow_mut();
+            if head.last() == Some(&b'\n') {
+                head.pop();
+            }
+            if !pack_root.is_empty() {
+                head.extend_from_slice(b" pack_root=");
+                head.extend_from_slice(pack_root.as_bytes());
+            }
+            if session {
+                head.extend_from_slice(b" session=true");
+            }
+            head.push(b'\n');
+        }
+        Ok(GraphStream {
+            writer: Some(writer),
+            pending,
+        })
+    }
+
+    fn writer(&mut self) -> Result<&mut StreamWriter<Pending>> {
+        self.writer.as_mut().ok_or_else(|| {
+            gcf_core::Error::new(gcf_core::ErrorKind::InvalidState, "the stream is closed").into()
+        })
+    }
+
+    /// Writes one symbol; returns how many bytes wait to be taken.
+    pub fn write_symbol(
+        &mut self,
+        qualified_name: &str,
+        kind: &str,
+        score: f64,
+        provenance: &str,
+        distance: u32,
+    ) -> Result<u32> {
+        let symbol = Symbol {
+            qualified_name,
+            kind,
+            score,
+            provenance,
+            distance,
+        };
+        self.writer()?.write_symbol(&symbol)?;
+        Ok(self.buffered())
+    }
+
+    /// Writes one edge between written symbols, by name.
+    pub fn write_edge(
+        &mut self,
+        source: &str,
+        target: &str,
+        edge_type: &str,
+        status: &str,
+    ) -> Result<u32> {
+        self.writer()?
+            .write_edge_by_name(source, target, edge_type, status)?;
+        Ok(self.buffered())
+    }
+
+    /// Bytes the core has written so far and JS has not taken (the core
+    /// buffers too; [`take`](Self::take) flushes it).
+    fn buffered(&self) -> u32 {
+        u32::try_from(self.pending.0.borrow().len()).unwrap_or(u32::MAX)
+    }
+
+    /// Everything written so far, handed over once.
+    pub fn take(&mut self) -> Result<String> {
+        if let Some(w) = self.writer.as_mut() {
+            w.flush()?;
+        }
+        let bytes = std::mem::take(&mut *self.pending.0.borrow_mut());
+        // The core writes UTF-8 only.
+        Ok(String::from_utf8(bytes).unwrap_or_default())
+    }
+
+    /// Writes the trailer and returns the rest of the output.
+    pub fn finish(&mut self) -> Result<String> {
+        if let Some(w) = self.writer.take() {
+            w.finish()?;
+        }
+        self.take()
+    }
+
+    /// Symbols written.
+    pub fn symbol_count(&self) -> u64 {
+        self.writer.as_ref().map_or(0, |w| w.symbol_count())
+    }
+
+    /// Edges written.
+    pub fn edge_count(&self) -> u64 {
+        self.writer.as_ref().map_or(0, |w| w.edge_count())
+    }
+}

@@ -1,0 +1,147 @@
+// The public surface of @blackwell-systems/gcf (the 2.5.2 API) over one
+// engine, shared by every JavaScript package: the Node package bundles it
+// into lib/layer.cjs (CommonJS) and passes the native addon or the wasm
+// engine; the WebAssembly package imports it as ESM and passes its wasm
+// engine. Nothing here may use Node-only APIs (fs, process, Buffer, stream).
+//
+// Everything format-related happens in the engine; this layer only moves
+// values across (JSON text in, GCF or tagged JSON out; see
+// bindings-node/BENCH.md for why strings beat per-property napi calls) and
+// shapes results and errors the way 2.5.2 callers expect. The engine
+// interface is documented in bindings-js/engine (the Rust crate both hosts
+// wrap) and bindings-node/README.md ("Engines").
+
+import { GcfError, rethrow } from './errors.mjs';
+import { valueJSON, toJSON, fromTagged, checkLargeIntMode } from './convert.mjs';
+import { parseJSONOrdered } from './json_ordered.mjs';
+import * as deltas from './deltas.mjs';
+import * as scalars from './scalars.mjs';
+import * as stream from './stream.mjs';
+
+// Internals for this repository's benches and tests (not on the API object).
+export { GcfError, parseJSONOrdered, toJSON, fromTagged };
+
+const KIND_ABBREV = {
+  function: 'fn',
+  type: 'type',
+  method: 'method',
+  interface: 'iface',
+  var: 'var',
+  const: 'const',
+  resource: 'resource',
+  table: 'table',
+  class: 'class',
+  selector: 'selector',
+  field: 'field',
+  route_handler: 'route',
+  external: 'ext',
+  file: 'file',
+  package: 'pkg',
+  service: 'svc',
+};
+const KIND_EXPAND = Object.fromEntries(Object.entries(KIND_ABBREV).map(([k, v]) => [v, k]));
+
+/**
+ * The 2.5.2 API over `E` (an engine: see bindings-node/README.md, "Engines").
+ * Each call builds a fresh API object; an engine needs only one.
+ */
+export function createApi(E) {
+  function encode(p) {
+    let json;
+    try {
+      json = JSON.stringify(p);
+    } catch (e) {
+      throw new GcfError('invalid_input', `payload is not serializable: ${e.message}`);
+    }
+    try {
+      return E.graphEncode(json);
+    } catch (e) {
+      rethrow(e);
+    }
+  }
+
+  // Bytes are decoded as UTF-8 by the core, which reports malformed
+  // sequences (invalid_utf8) at their line and column.
+  function isBytes(x) {
+    return x instanceof Uint8Array;
+  }
+
+  function decode(input) {
+    let json;
+    try {
+      json = typeof input === 'string' || !isBytes(input) ? E.graphDecode(String(input)) : E.graphDecodeBytes(input);
+    } catch (e) {
+      rethrow(e);
+    }
+    const p = JSON.parse(json);
+    // 2.5.2 gives every decoded edge a `status` key, undefined without one.
+    const edges = p.edges;
+    for (let i = 0; i < edges.length; i++) if (edges[i].status === '') edges[i].status = undefined;
+    return p;
+  }
+
+  function encodeDelta(d) {
+    try {
+      return E.graphEncodeDelta(JSON.stringify(d));
+    } catch (e) {
+      rethrow(e);
+    }
+  }
+
+  function decodeDelta(input) {
+    let json;
+    try {
+      json = E.graphDecodeDelta(String(input));
+    } catch (e) {
+      rethrow(e);
+    }
+    return JSON.parse(json);
+  }
+
+  const NO_FLATTEN = 1;
+  const CONSTANT_COLUMNS = 2;
+
+  function encodeGeneric(data, opts) {
+    let flags = 0;
+    let largeInt = 'number';
+    if (opts) {
+      if (opts.noFlatten) flags |= NO_FLATTEN;
+      if (opts.constantColumns) flags |= CONSTANT_COLUMNS;
+      if (opts.largeInt !== undefined) largeInt = checkLargeIntMode(opts.largeInt);
+    }
+    const json = largeInt === 'error' ? toJSON(data, largeInt) : valueJSON(data, largeInt);
+    try {
+      return E.genericEncode(json, flags);
+    } catch (e) {
+      rethrow(e);
+    }
+  }
+
+  function decodeGeneric(input, opts) {
+    const largeInt = opts && opts.largeInt !== undefined ? checkLargeIntMode(opts.largeInt) : 'number';
+    let tagged;
+    try {
+      tagged = typeof input === 'string' ? E.genericDecode(input) : isBytes(input) ? E.genericDecodeBytes(input) : E.genericDecode(String(input));
+    } catch (e) {
+      rethrow(e);
+    }
+    return fromTagged(JSON.parse(tagged), largeInt);
+  }
+
+  const gcf = {
+    KIND_ABBREV,
+    KIND_EXPAND,
+    encode,
+    decode,
+    encodeDelta,
+    decodeDelta,
+    encodeGeneric,
+    decodeGeneric,
+    parseJSONOrdered,
+    GcfError,
+  };
+  deltas.install(E, gcf);
+  scalars.install(E, gcf);
+  stream.install(E, gcf);
+  return gcf;
+}

@@ -1,0 +1,135 @@
+// Same-process benchmark of the WebAssembly package against the 2.5.2
+// package (devDependency gcf-reference), on the issue's targets: graph
+// encode and decode at 10,000 symbols, generic encode, and payloads of 10 to
+// 100 symbols. The workloads are the Node package's (bindings-node/bench),
+// so the two BENCH.md files compare. Writes ../BENCH.md.
+//   node bench/bench.mjs [--quick]
+import { writeFileSync, statSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import { createRequire } from 'node:module';
+import gcf from '../package/node.mjs';
+
+const require = createRequire(import.meta.url);
+const ref = require('gcf-reference');
+const engine = require('../package/engine.cjs');
+const QUICK = process.argv.includes('--quick');
+
+function time(fn, minMs = QUICK ? 150 : 600) {
+  // Warm up, then batches of at least minMs / 5; the median of 5.
+  fn();
+  let n = 1;
+  for (;;) {
+    const t = process.hrtime.bigint();
+    for (let i = 0; i < n; i++) fn();
+    if (Number(process.hrtime.bigint() - t) / 1e6 > minMs / 5) break;
+    n *= 2;
+  }
+  const runs = [];
+  for (let b = 0; b < 5; b++) {
+    const t = process.hrtime.bigint();
+    for (let i = 0; i < n; i++) fn();
+    runs.push(Number(process.hrtime.bigint() - t) / 1e6 / n);
+  }
+  runs.sort((a, b) => a - b);
+  return runs[2];
+}
+
+function graph(n) {
+  const KINDS = ['function', 'type', 'method', 'interface', 'field'];
+  const symbols = [];
+  for (let i = 0; i < n; i++) {
+    symbols.push({
+      qualifiedName: `pkg/mod${i % 97}/sub.Symbol${i}`,
+      kind: KINDS[i % KINDS.length],
+      score: ((i * 7919) % 1000) / 1000,
+      provenance: i % 3 ? 'lsp_resolved' : 'ast_inferred',
+      distance: i % 4,
+    });
+  }
+  const edges = [];
+  for (let i = 1; i < n; i++) {
+    edges.push({ source: symbols[i].qualifiedName, target: symbols[(i * 31) % i].qualifiedName, edgeType: i % 2 ? 'calls' : 'imports' });
+  }
+  return { tool: 'context_for_task', tokenBudget: 100000, tokensUsed: 5000, symbols, edges };
+}
+
+function records(n) {
+  const rows = [];
+  for (let i = 0; i < n; i++) {
+    rows.push({
+      id: i,
+      name: `user ${i}`,
+      email: `u${i}@example.com`,
+      dept: ['eng', 'sales', 'ops'][i % 3],
+      salary: 50000 + (i % 1000) * 13.5,
+      active: i % 5 !== 0,
+      manager: i % 7 === 0 ? null : `m${i % 50}`,
+    });
+  }
+  return { employees: rows };
+}
+
+const fmt = (ms) => (ms >= 1 ? `${ms.toFixed(2)} ms` : `${(ms * 1000).toFixed(1)} µs`);
+const rows = [];
+function row(name, target, a, b) {
+  const r = { name, target, ours: a, ref: b, x: b / a };
+  rows.push(r);
+  process.stdout.write(`${name.padEnd(44)} wasm ${fmt(a).padStart(10)}  2.5.2 ${fmt(b).padStart(10)}  ${r.x.toFixed(2)}x (target ${target})\n`);
+}
+
+for (const n of [10, 100, 10000]) {
+  const p = graph(n);
+  const text = ref.encode(p);
+  if (gcf.encode(p) !== text) throw new Error(`graph encode differs from 2.5.2 at ${n} symbols`);
+  const t = n === 10000 ? '>= 2x' : '>= 1x';
+  row(`graph encode, ${n} symbols`, t, time(() => gcf.encode(p)), time(() => ref.encode(p)));
+  row(`graph decode, ${n} symbols`, t, time(() => gcf.decode(text)), time(() => ref.decode(text)));
+}
+for (const n of [10, 100, 10000]) {
+  const v = records(n);
+  const text = ref.encodeGeneric(v);
+  if (gcf.encodeGeneric(v) !== text) throw new Error(`generic encode differs from 2.5.2 at ${n} rows`);
+  const t = n === 10000 ? '>= 1.5x' : '>= 1x';
+  row(`generic encode, records (7 fields), ${n} rows`, t, time(() => gcf.encodeGeneric(v)), time(() => ref.encodeGeneric(v)));
+  row(`generic decode, records (7 fields), ${n} rows`, n === 10000 ? '-' : '>= 1x', time(() => gcf.decodeGeneric(text)), time(() => ref.decodeGeneric(text)));
+}
+
+// Where a 10,000-symbol call spends its time: JS's half and the engine's.
+const split = [];
+{
+  const p = graph(10000);
+  const json = JSON.stringify(p);
+  const text = gcf.encode(p);
+  const out = engine.graphDecode(text);
+  split.push(['graph encode 10k: JSON.stringify in JS', time(() => JSON.stringify(p))]);
+  split.push(['graph encode 10k: wasm engine (JSON read + encode, strings across)', time(() => engine.graphEncode(json))]);
+  split.push(['graph decode 10k: wasm engine (decode + JSON write, strings across)', time(() => engine.graphDecode(text))]);
+  split.push(['graph decode 10k: JSON.parse in JS', time(() => JSON.parse(out))]);
+}
+for (const [k, v] of split) process.stdout.write(`${k.padEnd(70)} ${fmt(v)}\n`);
+
+const wasmFile = new URL('../package/wasm/web/gcf_wasm_bg.wasm', import.meta.url);
+const size = statSync(wasmFile).size;
+const gz = gzipSync(readFileSync(wasmFile), { level: 9 }).length;
+const md = [
+  '# Benchmarks: the WebAssembly package vs @blackwell-systems/gcf 2.5.2',
+  '',
+  `Same process, Node ${process.version}, ${process.platform}-${process.arch}, load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores; median of 5 batches after warm-up`,
+  '(`node bench/bench.mjs` in bindings-wasm/, after `bash scripts/build-wasm.sh`). The machine is shared with',
+  'other builds, so ratios matter more than absolute times. Every encode is checked byte-identical with 2.5.2',
+  `before it is timed. Module: ${size.toLocaleString('en')} B, ${gz.toLocaleString('en')} B gzipped.`,
+  '',
+  '| operation | wasm package | 2.5.2 | speed-up | target |',
+  '| --- | ---: | ---: | ---: | ---: |',
+  ...rows.map((r) => `| ${r.name} | ${fmt(r.ours)} | ${fmt(r.ref)} | ${r.x.toFixed(2)}x | ${r.target} |`),
+  '',
+  '## Where a 10,000-symbol call spends its time',
+  '',
+  '| step | time |',
+  '| --- | ---: |',
+  ...split.map(([k, v]) => `| ${k} | ${fmt(v)} |`),
+  '',
+];
+writeFileSync(new URL('../BENCH.md', import.meta.url), md.join('\n'));

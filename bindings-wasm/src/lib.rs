@@ -1,0 +1,372 @@
+//! The WebAssembly engine of the GCF JS packages: `gcf-js-engine` (the
+//! host-neutral engine the napi addon wraps too) exported through
+//! wasm-bindgen under the same JS names, so the one shared JS layer
+//! (`bindings-js/layer`) runs over either engine unchanged.
+//!
+//! Every call takes and returns strings: a value crosses the JS/wasm
+//! boundary once each way (the glue writes an argument into wasm memory with
+//! `TextEncoder.encodeInto`, and reads a result out with one
+//! `TextDecoder.decode`), never a call per field. A GCF failure is thrown as
+//! an `Error` whose message is [`gcf_js_engine::failure_reason`] (a marker
+//! and the `Failure` as JSON), which the layer turns into its `GcfError`.
+//!
+//! JS numbers that the engine takes as 64-bit integers (token counts, the
+//! re-anchor interval) cross as `f64` here, because wasm-bindgen maps `i64`
+//! to `BigInt` and the layer passes plain numbers, as it does to the napi
+//! addon.
+
+#![deny(missing_docs)]
+
+use gcf_js_engine as engine;
+use wasm_bindgen::prelude::*;
+
+fn js<T>(r: engine::Result<T>) -> Result<T, JsError> {
+    r.map_err(|f| JsError::new(&engine::failure_reason(&f)))
+}
+
+/// A JS number as a count: negative, NaN and fractions below 1 are 0,
+/// anything past `u64::MAX` saturates (the `as` cast's definition).
+fn count(n: f64) -> u64 {
+    n as u64
+}
+
+/// See [`gcf_js_engine::graph_encode`].
+#[wasm_bindgen(js_name = "graphEncode")]
+pub fn graph_encode(json: &str) -> Result<String, JsError> {
+    js(engine::graph_encode(json))
+}
+
+/// See [`gcf_js_engine::graph_decode`].
+#[wasm_bindgen(js_name = "graphDecode")]
+pub fn graph_decode(text: &str) -> Result<String, JsError> {
+    js(engine::graph_decode(text))
+}
+
+/// See [`gcf_js_engine::graph_decode_bytes`].
+#[wasm_bindgen(js_name = "graphDecodeBytes")]
+pub fn graph_decode_bytes(bytes: &[u8]) -> Result<String, JsError> {
+    js(engine::graph_decode_bytes(bytes))
+}
+
+/// See [`gcf_js_engine::generic_encode`].
+#[wasm_bindgen(js_name = "genericEncode")]
+pub fn generic_encode(json: &str, flags: u32) -> Result<String, JsError> {
+    js(engine::generic_encode(json, flags))
+}
+
+/// See [`gcf_js_engine::generic_decode`].
+#[wasm_bindgen(js_name = "genericDecode")]
+pub fn generic_decode(text: &str) -> Result<String, JsError> {
+    js(engine::generic_decode(text))
+}
+
+/// See [`gcf_js_engine::generic_decode_bytes`].
+#[wasm_bindgen(js_name = "genericDecodeBytes")]
+pub fn generic_decode_bytes(bytes: &[u8]) -> Result<String, JsError> {
+    js(engine::generic_decode_bytes(bytes))
+}
+
+/// See [`gcf_js_engine::graph_encode_delta`].
+#[wasm_bindgen(js_name = "graphEncodeDelta")]
+pub fn graph_encode_delta(json: &str) -> Result<String, JsError> {
+    js(engine::graph_encode_delta(json))
+}
+
+/// See [`gcf_js_engine::graph_decode_delta`].
+#[wasm_bindgen(js_name = "graphDecodeDelta")]
+pub fn graph_decode_delta(text: &str) -> Result<String, JsError> {
+    js(engine::graph_decode_delta(text))
+}
+
+/// See [`gcf_js_engine::graph_pack_root`].
+#[wasm_bindgen(js_name = "graphPackRoot")]
+pub fn graph_pack_root(json: &str) -> Result<String, JsError> {
+    js(engine::graph_pack_root(json))
+}
+
+/// See [`gcf_js_engine::graph_verify_delta`].
+#[wasm_bindgen(js_name = "graphVerifyDelta")]
+pub fn graph_verify_delta(base: &str, delta: &str, expected: &str) -> Result<String, JsError> {
+    js(engine::graph_verify_delta(base, delta, expected))
+}
+
+/// See [`gcf_js_engine::generic_pack_root`].
+#[wasm_bindgen(js_name = "genericPackRoot")]
+pub fn generic_pack_root(json: &str) -> Result<String, JsError> {
+    js(engine::generic_pack_root(json))
+}
+
+/// See [`gcf_js_engine::generic_encode_full`].
+#[wasm_bindgen(js_name = "genericEncodeFull")]
+pub fn generic_encode_full(json: &str, tool: &str) -> Result<String, JsError> {
+    js(engine::generic_encode_full(json, tool))
+}
+
+/// See [`gcf_js_engine::generic_decode_full`].
+#[wasm_bindgen(js_name = "genericDecodeFull")]
+pub fn generic_decode_full(text: &str) -> Result<String, JsError> {
+    js(engine::generic_decode_full(text))
+}
+
+/// See [`gcf_js_engine::generic_encode_delta`].
+#[wasm_bindgen(js_name = "genericEncodeDelta")]
+pub fn generic_encode_delta(json: &str) -> Result<String, JsError> {
+    js(engine::generic_encode_delta(json))
+}
+
+/// See [`gcf_js_engine::generic_decode_delta`].
+#[wasm_bindgen(js_name = "genericDecodeDelta")]
+pub fn generic_decode_delta(text: &str) -> Result<String, JsError> {
+    js(engine::generic_decode_delta(text))
+}
+
+/// See [`gcf_js_engine::generic_diff`].
+#[wasm_bindgen(js_name = "genericDiff")]
+pub fn generic_diff(base: &str, next: &str) -> Result<String, JsError> {
+    js(engine::generic_diff(base, next))
+}
+
+/// See [`gcf_js_engine::generic_verify_delta`].
+#[wasm_bindgen(js_name = "genericVerifyDelta")]
+pub fn generic_verify_delta(base: &str, delta: &str, expected: &str) -> Result<String, JsError> {
+    js(engine::generic_verify_delta(base, delta, expected))
+}
+
+/// See [`gcf_js_engine::needs_quote`].
+#[wasm_bindgen(js_name = "needsQuote")]
+pub fn needs_quote(s: &str) -> bool {
+    engine::needs_quote(s)
+}
+
+/// See [`gcf_js_engine::quote_string`].
+#[wasm_bindgen(js_name = "quoteString")]
+pub fn quote_string(s: &str) -> Result<String, JsError> {
+    js(engine::quote_string(s))
+}
+
+/// See [`gcf_js_engine::format_key`].
+#[wasm_bindgen(js_name = "formatKey")]
+pub fn format_key(s: &str) -> Result<String, JsError> {
+    js(engine::format_key(s))
+}
+
+/// See [`gcf_js_engine::format_scalar`].
+#[wasm_bindgen(js_name = "formatScalar")]
+pub fn format_scalar(json: &str, delimiter: u32) -> Result<String, JsError> {
+    js(engine::format_scalar(json, delimiter))
+}
+
+/// See [`gcf_js_engine::canonical_cell`].
+#[wasm_bindgen(js_name = "canonicalCell")]
+pub fn canonical_cell(json: &str) -> Result<String, JsError> {
+    js(engine::canonical_cell(json))
+}
+
+/// See [`gcf_js_engine::GraphSession`].
+#[wasm_bindgen(js_name = "NativeGraphSession")]
+#[derive(Default)]
+pub struct WasmGraphSession(engine::GraphSession);
+
+#[wasm_bindgen(js_class = "NativeGraphSession")]
+impl WasmGraphSession {
+    /// An empty session.
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// See [`gcf_js_engine::GraphSession::encode`].
+    pub fn encode(&mut self, json: &str) -> Result<String, JsError> {
+        js(self.0.encode(json))
+    }
+
+    /// See [`gcf_js_engine::GraphSession::id_of`] (-1 when unsent).
+    #[wasm_bindgen(js_name = "idOf")]
+    pub fn id_of(&self, kind: &str, qualified_name: &str) -> f64 {
+        self.0.id_of(kind, qualified_name) as f64
+    }
+
+    /// See [`gcf_js_engine::GraphSession::size`].
+    pub fn size(&self) -> u32 {
+        self.0.size()
+    }
+
+    /// See [`gcf_js_engine::GraphSession::reset`].
+    pub fn reset(&mut self) {
+        self.0.reset()
+    }
+}
+
+/// See [`gcf_js_engine::GenericDeltaSession`].
+#[wasm_bindgen(js_name = "NativeGenericDeltaSession")]
+pub struct WasmGenericDeltaSession(engine::GenericDeltaSession);
+
+#[wasm_bindgen(js_class = "NativeGenericDeltaSession")]
+impl WasmGenericDeltaSession {
+    /// See [`gcf_js_engine::GenericDeltaSession::new`].
+    #[wasm_bindgen(constructor)]
+    pub fn new(base: &str, tool: &str, mode: u32, n: f64) -> Result<Self, JsError> {
+        // The engine reads 0 or less as "the default interval".
+        let n = if n >= 1.0 { n as i64 } else { 0 };
+        js(engine::GenericDeltaSession::new(base, tool, mode, n)).map(Self)
+    }
+
+    /// See [`gcf_js_engine::GenericDeltaSession::current_full`].
+    #[wasm_bindgen(js_name = "currentFull")]
+    pub fn current_full(&self) -> Result<String, JsError> {
+        js(self.0.current_full())
+    }
+
+    /// See [`gcf_js_engine::GenericDeltaSession::next`].
+    pub fn next(&mut self, set: &str) -> Result<String, JsError> {
+        js(self.0.next(set))
+    }
+}
+
+/// See [`gcf_js_engine::GraphStream`].
+#[wasm_bindgen(js_name = "NativeGraphStream")]
+pub struct WasmGraphStream(engine::GraphStream);
+
+#[wasm_bindgen(js_class = "NativeGraphStream")]
+impl WasmGraphStream {
+    /// See [`gcf_js_engine::GraphStream::new`].
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        tool: &str,
+        budget: f64,
+        used: f64,
+        labeled: bool,
+        pack_root: &str,
+        session: bool,
+    ) -> Result<Self, JsError> {
+        js(engine::GraphStream::new(
+            tool,
+            count(budget),
+            count(used),
+            labeled,
+            pack_root,
+            session,
+        ))
+        .map(Self)
+    }
+
+    /// See [`gcf_js_engine::GraphStream::write_symbol`].
+    #[wasm_bindgen(js_name = "writeSymbol")]
+    pub fn write_symbol(
+        &mut self,
+        qualified_name: &str,
+        kind: &str,
+        score: f64,
+        provenance: &str,
+        distance: u32,
+    ) -> Result<u32, JsError> {
+        js(self
+            .0
+            .write_symbol(qualified_name, kind, score, provenance, distance))
+    }
+
+    /// See [`gcf_js_engine::GraphStream::write_edge`].
+    #[wasm_bindgen(js_name = "writeEdge")]
+    pub fn write_edge(
+        &mut self,
+        source: &str,
+        target: &str,
+        edge_type: &str,
+        status: &str,
+    ) -> Result<u32, JsError> {
+        js(self.0.write_edge(source, target, edge_type, status))
+    }
+
+    /// See [`gcf_js_engine::GraphStream::take`].
+    pub fn take(&mut self) -> Result<String, JsError> {
+        js(self.0.take())
+    }
+
+    /// See [`gcf_js_engine::GraphStream::finish`].
+    pub fn finish(&mut self) -> Result<String, JsError> {
+        js(self.0.finish())
+    }
+
+    /// See [`gcf_js_engine::GraphStream::symbol_count`].
+    #[wasm_bindgen(getter, js_name = "symbolCount")]
+    pub fn symbol_count(&self) -> f64 {
+        self.0.symbol_count() as f64
+    }
+
+    /// See [`gcf_js_engine::GraphStream::edge_count`].
+    #[wasm_bindgen(getter, js_name = "edgeCount")]
+    pub fn edge_count(&self) -> f64 {
+        self.0.edge_count() as f64
+    }
+}
+
+/// See [`gcf_js_engine::GenericStream`].
+#[wasm_bindgen(js_name = "NativeGenericStream")]
+#[derive(Default)]
+pub struct WasmGenericStream(engine::GenericStream);
+
+#[wasm_bindgen(js_class = "NativeGenericStream")]
+impl WasmGenericStream {
+    /// See [`gcf_js_engine::GenericStream::new`].
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// See [`gcf_js_engine::GenericStream::begin_array`].
+    #[wasm_bindgen(js_name = "beginArray")]
+    pub fn begin_array(&mut self, name: &str, fields: &str) -> Result<u32, JsError> {
+        js(self.0.begin_array(name, fields))
+    }
+
+    /// See [`gcf_js_engine::GenericStream::begin_keyed_map`].
+    #[wasm_bindgen(js_name = "beginKeyedMap")]
+    pub fn begin_keyed_map(
+        &mut self,
+        name: &str,
+        key_label: &str,
+        value_fields: &str,
+    ) -> Result<u32, JsError> {
+        js(self.0.begin_keyed_map(name, key_label, value_fields))
+    }
+
+    /// See [`gcf_js_engine::GenericStream::write_row`].
+    #[wasm_bindgen(js_name = "writeRow")]
+    pub fn write_row(&mut self, values: &str) -> Result<u32, JsError> {
+        js(self.0.write_row(values))
+    }
+
+    /// See [`gcf_js_engine::GenericStream::end_array`].
+    #[wasm_bindgen(js_name = "endArray")]
+    pub fn end_array(&mut self) -> u32 {
+        self.0.end_array()
+    }
+
+    /// See [`gcf_js_engine::GenericStream::write_kv`].
+    #[wasm_bindgen(js_name = "writeKV")]
+    pub fn write_kv(&mut self, key: &str, value: &str) -> Result<u32, JsError> {
+        js(self.0.write_kv(key, value))
+    }
+
+    /// See [`gcf_js_engine::GenericStream::write_section`].
+    #[wasm_bindgen(js_name = "writeSection")]
+    pub fn write_section(&mut self, name: &str) -> Result<u32, JsError> {
+        js(self.0.write_section(name))
+    }
+
+    /// See [`gcf_js_engine::GenericStream::write_inline_array`].
+    #[wasm_bindgen(js_name = "writeInlineArray")]
+    pub fn write_inline_array(&mut self, name: &str, values: &str) -> Result<u32, JsError> {
+        js(self.0.write_inline_array(name, values))
+    }
+
+    /// See [`gcf_js_engine::GenericStream::take`].
+    pub fn take(&mut self) -> String {
+        self.0.take()
+    }
+
+    /// See [`gcf_js_engine::GenericStream::close`].
+    pub fn close(&mut self) -> Result<String, JsError> {
+        js(self.0.close())
+    }
+}
