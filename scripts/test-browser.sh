@@ -5,9 +5,11 @@
 # from the DOM and checked against Node). Screenshots and the in-page
 # conformance result go to target/browser-test/.
 #
-# Installs what a fresh machine lacks: Debian's chromium (apt) and the npm
-# dependencies of bindings-wasm/playground (js-tiktoken, and the 2.5.2 package
-# as a stand-in engine) and bindings-wasm/test/browser (puppeteer-core).
+# The package under test is bindings-wasm/package; it is built here
+# (scripts/build-wasm.sh) when its generated files are missing. Installs what a
+# fresh machine lacks: Debian's chromium (apt) and the npm dependencies of
+# bindings-wasm/playground (js-tiktoken) and bindings-wasm/test/browser
+# (puppeteer-core).
 # CHROMIUM=/path/to/chrome picks another browser binary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,8 +30,12 @@ if [ -z "${CHROMIUM:-}" ]; then
 fi
 export CHROMIUM
 
+if [ ! -f bindings-wasm/package/wasm/web/gcf_wasm_bg.wasm ] || [ ! -f bindings-wasm/package/layer.mjs ]; then
+  bash scripts/build-wasm.sh
+fi
+
 # The lockfiles pin js-tiktoken and puppeteer-core (24.x: 25.x wants Node 22).
 (cd bindings-wasm/playground && npm ci --no-audit --no-fund --loglevel=error)
 (cd bindings-wasm/test/browser && npm ci --no-audit --no-fund --loglevel=error)
 
-node --test --test-reporter=spec bindings-wasm/test/browser/run.mjs
+GCF_BROWSER_TESTS=1 node --test --test-reporter=spec bindings-wasm/test/browser/run.mjs

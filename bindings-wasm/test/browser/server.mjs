@@ -80,7 +80,8 @@ export function startServer(port = 0) {
   });
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
+// Started as a program, not as a module discovered by `node --test`.
+if (process.argv[1] === fileURLToPath(import.meta.url) && !process.env.NODE_TEST_CONTEXT) {
   const { origin } = await startServer(Number(process.argv[2] || 8019));
   console.log(`playground: ${origin}/bindings-wasm/playground/`);
 }
