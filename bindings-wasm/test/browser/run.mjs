@@ -223,13 +223,20 @@ test('the profile and the options change the GCF the way the API does', async ()
   await settle(page);
   const value = gcf.parseJSONOrdered(EXAMPLES.records.text, BIG);
 
+  const plainGcf = expected(value, { profile: 'generic' }).gcf;
+
   await page.click('#opt-flatten');
   await settle(page);
-  assert.equal((await shown(page)).gcf, expected(value, { profile: 'generic', flatten: false }).gcf, 'flattening off');
+  const unflattened = expected(value, { profile: 'generic', flatten: false }).gcf;
+  assert.notEqual(unflattened, plainGcf, 'the example has nested objects to flatten');
+  assert.equal((await shown(page)).gcf, unflattened, 'flattening off');
   await page.click('#opt-flatten');
   await page.click('#opt-constant');
   await settle(page);
-  assert.equal((await shown(page)).gcf, expected(value, { profile: 'generic', constantColumns: true }).gcf, 'constant columns on');
+  const factored = expected(value, { profile: 'generic', constantColumns: true }).gcf;
+  assert.notEqual(factored, plainGcf, 'the example has a constant column');
+  assert.equal((await shown(page)).gcf, factored, 'constant columns on');
+  await page.screenshot({ path: path.join(OUT, 'playground-records-constant-columns.png') });
   await page.click('#opt-constant');
 
   await page.click('[data-example=graph]');
