@@ -34,7 +34,7 @@ fi
 # The whole engine in one codegen unit, size-tuned, no unwinding (a panic
 # is a bug and traps). The shadow stack is 1 MiB, a browser main thread's
 # budget: tests/depth.test.mjs checks the default depth limit fits in it.
-export CARGO_PROFILE_RELEASE_OPT_LEVEL="${GCF_WASM_OPT_LEVEL:-z}"
+export CARGO_PROFILE_RELEASE_OPT_LEVEL="${GCF_WASM_OPT_LEVEL:-3}"
 export CARGO_PROFILE_RELEASE_LTO=true
 export CARGO_PROFILE_RELEASE_CODEGEN_UNITS=1
 export CARGO_PROFILE_RELEASE_PANIC=abort

@@ -3,7 +3,8 @@
 #   1. scripts/build-wasm.sh: the engine module (1 MiB stack), wasm-bindgen's
 #      web and nodejs glue, wasm-opt -Oz, sizes (installs what is missing);
 #   2. the package's own tests (bindings-wasm/test: the entries, init paths,
-#      and the depth limit within the 1 MiB stack);
+#      the Node package's engine choice, the depth limit within the 1 MiB
+#      stack);
 #   3. the Node package's whole test suite (bindings-node/test: every
 #      conformance fixture through the API, the differential against 2.5.2,
 #      streams, ESM/CJS) with the engine forced to wasm (GCF_ENGINE=wasm);
@@ -20,17 +21,19 @@ command -v node >/dev/null || { echo "node is required (Node 18+)"; exit 1; }
 step "build the wasm engine and package (scripts/build-wasm.sh)"
 bash scripts/build-wasm.sh
 
-step "bindings-wasm tests (entries, init, depth limit in a 1 MiB stack)"
-(cd bindings-wasm && node --test test/)
-
-step "bindings-node's test suite on the wasm engine (GCF_ENGINE=wasm)"
+step "bindings-node's JS layer (its npm devDependencies, lib/layer.cjs)"
 (
   cd bindings-node
   [ -d node_modules/gcf-reference ] && [ -d node_modules/esbuild-wasm ] \
     || npm install --no-audit --no-fund --omit=optional --loglevel=error
   npm run -s build:layer
-  GCF_ENGINE=wasm node --test test/
 )
+
+step "bindings-wasm tests (entries, init, the Node package's engine choice, depth limit in a 1 MiB stack)"
+(cd bindings-wasm && node --test test/)
+
+step "bindings-node's test suite on the wasm engine (GCF_ENGINE=wasm)"
+(cd bindings-node && GCF_ENGINE=wasm node --test test/)
 
 step "gcf-core unit tests compiled to wasm32 (wasm32-wasip1 under Node's WASI)"
 rustup target list --installed | grep -qx wasm32-wasip1 || rustup target add wasm32-wasip1
