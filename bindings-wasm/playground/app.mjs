@@ -40,7 +40,8 @@ function positionOf(err, text, stage) {
 function describe(err, text, stage) {
   const raw = String(err.message || err);
   const prefix = /^([a-z][a-z0-9_]*):\s*/.exec(raw);
-  const category = err.category || (prefix ? prefix[1] : stage === 'json' ? 'invalid_json' : 'error');
+  // The spec's category when the engine gives one; a JSON syntax error is the parser's SyntaxError.
+  const category = err.category || (prefix ? prefix[1] : err.name || 'error');
   let message = err.detail || (prefix && prefix[1] === category ? raw.slice(prefix[0].length) : raw);
   message = message.replace(/\s*\(line \d+(, column \d+)?\)$/, '');
   // Positions of the encode and decode stages are not positions in the input.

@@ -292,7 +292,8 @@ test('errors are shown at their line and column, with the category', async () =>
   assert.equal(json.column, line5.length + 1, `JSON error column (${json.message})`);
   assert.equal(json.bandLine, 5, 'the input line is highlighted');
   assert.equal(json.gutterLine, 5, 'the line number is marked');
-  assert.ok(json.category.length > 0 && json.message.length > 0);
+  assert.equal(json.category, 'SyntaxError', 'a JSON syntax error is named as such');
+  assert.ok(json.message.length > 0);
   await page.screenshot({ path: path.join(OUT, 'playground-json-error.png') });
 
   // A GCF input with a bad escape on its third line.
