@@ -235,7 +235,17 @@ function wire() {
     });
   }
   for (const id of ['opt-constant', 'opt-flatten']) $(id).addEventListener('change', render);
-  $('copy').addEventListener('click', () => navigator.clipboard?.writeText($('gcf-output').dataset.text || ''));
+  $('copy').addEventListener('click', async () => {
+    const button = $('copy');
+    try {
+      await navigator.clipboard.writeText($('gcf-output').dataset.text || '');
+      button.textContent = 'Copied';
+    } catch {
+      // No clipboard outside secure contexts (http:// other than localhost).
+      button.textContent = 'Copy failed';
+    }
+    setTimeout(() => (button.textContent = 'Copy'), 1200);
+  });
 
   const editor = $('editor');
   editor.addEventListener('dragover', (e) => {

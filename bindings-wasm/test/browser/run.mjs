@@ -260,6 +260,15 @@ test('the profile and the options change the GCF the way the API does', async ()
   assert.equal(got.error, null);
   assert.equal(got.decoded, stringify(gcf.decodeGeneric(wire, BIG), 2));
 
+  // Copy puts the exact GCF text (not the coloured markup) on the clipboard.
+  await browser.defaultBrowserContext().overridePermissions(origin, ['clipboard-read', 'clipboard-write', 'clipboard-sanitized-write']);
+  await page.click('[data-example=keyed]');
+  await settle(page);
+  await page.click('#copy');
+  await page.waitForFunction(() => document.getElementById('copy').textContent !== 'Copy');
+  assert.equal(await page.$eval('#copy', (el) => el.textContent), 'Copied');
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), expected(gcf.parseJSONOrdered(EXAMPLES.keyed.text, BIG), { profile: 'generic' }).gcf);
+
   // A file dropped on the editor replaces the input.
   await page.evaluate((text) => {
     const dt = new DataTransfer();
