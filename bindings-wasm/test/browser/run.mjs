@@ -100,6 +100,7 @@ test('every conformance fixture runs in the page through the public API', async 
   process.stdout.write(`# ${summary}\n`);
   for (const f of got.failed) process.stdout.write(`#   ${f.path} (${f.operation}): ${f.why}\n`);
 
+  assert.deepEqual(got.wasm, ['/bindings-wasm/package/wasm/web/gcf_wasm_bg.wasm'], 'the page ran the WebAssembly engine');
   assert.deepEqual(got.failed, [], summary);
   assert.deepEqual(got.missing, {}, 'the package exports every API the fixtures use');
   assert.equal(got.passed, fixtures.length);
