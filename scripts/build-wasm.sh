@@ -62,8 +62,10 @@ done
 
 # The nodejs glue is CommonJS inside an ESM ("type": "module") package.
 printf '{"type":"commonjs"}\n' > "$OUT/nodejs/package.json"
-# The shared JS layer, bundled into the package (package/layer.mjs).
+# The shared JS layer, bundled into the package (package/layer.mjs), and
+# the Node package's declarations of the same API (package/gcf.d.ts).
 node bindings-wasm/tools/build-layer.mjs
+cp bindings-node/index.d.ts bindings-wasm/package/gcf.d.ts
 
 size() { stat -c %s "$1"; }
 gz() { gzip -9 -c "$1" | wc -c; }

@@ -14,12 +14,13 @@
 import { GcfError, rethrow } from './errors.mjs';
 import { valueJSON, toJSON, fromTagged, checkLargeIntMode } from './convert.mjs';
 import { parseJSONOrdered } from './json_ordered.mjs';
+import { toCompact, fromCompact } from './compact.mjs';
 import * as deltas from './deltas.mjs';
 import * as scalars from './scalars.mjs';
 import * as stream from './stream.mjs';
 
 // Internals for this repository's benches and tests (not on the API object).
-export { GcfError, parseJSONOrdered, toJSON, fromTagged };
+export { GcfError, parseJSONOrdered, toJSON, fromTagged, toCompact, fromCompact };
 
 const KIND_ABBREV = {
   function: 'fn',
@@ -46,7 +47,25 @@ const KIND_EXPAND = Object.fromEntries(Object.entries(KIND_ABBREV).map(([k, v]) 
  * Each call builds a fresh API object; an engine needs only one.
  */
 export function createApi(E) {
+  // The compact route (an optional engine capability, see compact.mjs)
+  // when the engine has it and the payload has the plain shape it covers;
+  // otherwise, or when the engine answers "", the JSON route, which also
+  // reports every malformed payload.
+  const compact = typeof E.graphEncodeCompact === 'function' && typeof E.graphDecodeCompact === 'function';
+
   function encode(p) {
+    if (compact) {
+      const c = toCompact(p);
+      if (c !== null) {
+        let out;
+        try {
+          out = E.graphEncodeCompact(c);
+        } catch (e) {
+          rethrow(e);
+        }
+        if (out !== '') return out;
+      }
+    }
     let json;
     try {
       json = JSON.stringify(p);
@@ -67,13 +86,18 @@ export function createApi(E) {
   }
 
   function decode(input) {
-    let json;
+    let out;
     try {
-      json = typeof input === 'string' || !isBytes(input) ? E.graphDecode(String(input)) : E.graphDecodeBytes(input);
+      if (typeof input === 'string' || !isBytes(input)) {
+        out = compact ? E.graphDecodeCompact(String(input)) : E.graphDecode(String(input));
+      } else {
+        out = E.graphDecodeBytes(input);
+      }
     } catch (e) {
       rethrow(e);
     }
-    const p = JSON.parse(json);
+    if (out.charCodeAt(0) === 0) return fromCompact(out);
+    const p = JSON.parse(out);
     // 2.5.2 gives every decoded edge a `status` key, undefined without one.
     const edges = p.edges;
     for (let i = 0; i < edges.length; i++) if (edges[i].status === '') edges[i].status = undefined;

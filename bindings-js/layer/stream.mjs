@@ -11,6 +11,7 @@
 
 import { rethrow, GcfError } from './errors.mjs';
 import { valueJSON } from './convert.mjs';
+import { wellFormed } from './compact.mjs';
 
 const BATCH = 64 * 1024;
 
@@ -83,45 +84,101 @@ export function install(E, gcf) {
   }
   // A cell as 2.5.2's formatScalar sees it: anything but null, a boolean or
   // a number by its String() form (a bigint too, so it is a quoted string
-  // there and here), undefined as null.
+  // there and here), undefined as null. A non-finite number is refused
+  // here, at its own call, as the engine would refuse it.
   function cell(v) {
     if (v === undefined || v === null) return null;
     const t = typeof v;
-    return t === 'number' || t === 'boolean' || t === 'string' ? v : String(v);
+    if (t === 'number') {
+      if (!Number.isFinite(v)) throw new GcfError('out_of_range', `${v} is not a finite number`, null, null, 'data');
+      return v;
+    }
+    return t === 'boolean' || t === 'string' ? v : String(v);
   }
   const cellsJSON = (values) => valueJSON(Array.from(values, cell), 'number');
   const names = (fields) => JSON.stringify(Array.from(fields, String));
+
+  // Rows wait here and cross ROWS at a time (one engine call and one text
+  // per batch instead of per row); every other call sends them first,
+  // so the wire keeps the call order.
+  const ROWS = 1024;
+
+  // The compact row form (an optional engine capability, see
+  // gcf-js-engine's GenericStream::write_rows_compact): the row as text,
+  // or null when a cell must go as JSON (a string holding NUL or a lone
+  // surrogate).
+  const compactRows = typeof E.NativeGenericStream.prototype.writeRowsCompact === 'function';
+  function compactRow(values) {
+    let row = 'r\0';
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i];
+      if (v === undefined || v === null) {
+        row += 'z\0';
+        continue;
+      }
+      const t = typeof v;
+      if (t === 'number') {
+        if (!Number.isFinite(v)) throw new GcfError('out_of_range', `${v} is not a finite number`, null, null, 'data');
+        row += (Number.isSafeInteger(v) ? 'i' : 'f') + v + '\0';
+      } else if (t === 'boolean') {
+        row += v ? 't\0' : 'u\0';
+      } else {
+        const s = t === 'string' ? v : String(v);
+        if (s.indexOf('\0') !== -1 || !wellFormed(s)) return null;
+        row += 's' + s + '\0';
+      }
+    }
+    return row;
+  }
 
   /** 2.5.2's GenericStreamEncoder; output reaches `writer` in batches. */
   class GenericStreamEncoder {
     constructor(writer) {
       this._w = writer;
       this._native = new E.NativeGenericStream();
+      this._rows = [];
+      this._compact = '';
+      this._pending = 0;
     }
     beginArray(name, fields) {
+      this._send();
       this._after(call(() => this._native.beginArray(String(name), names(fields))));
     }
     beginKeyedMap(name, keyLabel, valueFields) {
+      this._send();
       this._after(call(() => this._native.beginKeyedMap(String(name), String(keyLabel), names(valueFields))));
     }
     writeRow(values) {
-      this._after(call(() => this._native.writeRow(cellsJSON(values))));
+      const row = compactRows ? compactRow(values) : null;
+      if (row !== null) {
+        this._compact += row;
+        if (++this._pending >= ROWS) this._send();
+        return;
+      }
+      if (compactRows) this._send();
+      this._rows.push(Array.from(values, cell));
+      if (compactRows || this._rows.length >= ROWS) this._send();
     }
     endArray() {
+      this._send();
       this._native.endArray();
     }
     writeKV(key, value) {
+      this._send();
       this._after(call(() => this._native.writeKV(String(key), valueJSON(cell(value), 'number'))));
     }
     writeSection(name) {
+      this._send();
       this._after(call(() => this._native.writeSection(String(name))));
     }
     writeInlineArray(name, values) {
+      this._send();
       this._after(call(() => this._native.writeInlineArray(String(name), cellsJSON(values))));
     }
     close() {
       let rest;
       try {
+        this._send();
         rest = this._native.close();
       } catch (e) {
         // 2.5.2 has written every line before close throws.
@@ -130,6 +187,36 @@ export function install(E, gcf) {
         rethrow(e);
       }
       if (rest) this._w.write(rest);
+    }
+    _send() {
+      if (this._pending > 0) {
+        const rows = this._compact;
+        this._compact = '';
+        this._pending = 0;
+        // All or nothing; a malformed batch cannot come from compactRow.
+        this._after(call(() => this._native.writeRowsCompact(rows)));
+      }
+      if (this._rows.length === 0) return;
+      const rows = this._rows;
+      this._rows = [];
+      let n;
+      try {
+        n = this._native.writeRows(valueJSON(rows, 'number'));
+      } catch (_) {
+        // The engine wrote nothing of the batch: row by row, the rows it
+        // takes are written as their own calls would have written them, and
+        // the first refusal is thrown (from this call, not the row's).
+        let first = null;
+        for (const r of rows) {
+          try {
+            n = this._native.writeRow(valueJSON(r, 'number'));
+          } catch (e) {
+            if (first === null) first = e;
+          }
+        }
+        if (first !== null) rethrow(first);
+      }
+      this._after(n);
     }
     _after(n) {
       if (n >= BATCH) {

@@ -60,6 +60,18 @@ pub fn generic_decode_bytes(bytes: Uint8Array) -> napi::Result<String> {
     js(engine::generic_decode_bytes(&bytes))
 }
 
+/// See [`gcf_js_engine::graph_encode_compact`].
+#[napi(js_name = "graphEncodeCompact")]
+pub fn graph_encode_compact(text: String) -> napi::Result<String> {
+    js(engine::graph_encode_compact(&text))
+}
+
+/// See [`gcf_js_engine::graph_decode_compact`].
+#[napi(js_name = "graphDecodeCompact")]
+pub fn graph_decode_compact(text: String) -> napi::Result<String> {
+    js(engine::graph_decode_compact(&text))
+}
+
 /// See [`gcf_js_engine::graph_encode_delta`].
 #[napi(js_name = "graphEncodeDelta")]
 pub fn graph_encode_delta(json: String) -> napi::Result<String> {
@@ -333,6 +345,18 @@ impl NativeGenericStream {
     #[napi(js_name = "writeRow")]
     pub fn write_row(&mut self, values: String) -> napi::Result<u32> {
         js(self.0.write_row(&values))
+    }
+
+    /// See [`gcf_js_engine::GenericStream::write_rows`].
+    #[napi(js_name = "writeRows")]
+    pub fn write_rows(&mut self, rows: String) -> napi::Result<u32> {
+        js(self.0.write_rows(&rows))
+    }
+
+    /// See [`gcf_js_engine::GenericStream::write_rows_compact`].
+    #[napi(js_name = "writeRowsCompact")]
+    pub fn write_rows_compact(&mut self, rows: String) -> napi::Result<u32> {
+        js(self.0.write_rows_compact(&rows))
     }
 
     /// See [`gcf_js_engine::GenericStream::end_array`].

@@ -130,3 +130,31 @@ test('decodeGenericFull of an empty table keeps the declared fields, as 2.5.2 do
     assert.deepStrictEqual(Object.keys(ours.set), Object.keys(theirs.set));
   }
 });
+
+test('rows holding NUL or surrogate pairs take the JSON route and match 2.5.2', () => {
+  const rows = [[1, 'a\u0000b'], [2, 'x'], [3, '😀'], [4, 'é\u0000']];
+  const outs = [gcf, ref].map((lib) => {
+    let out = '';
+    const enc = new lib.GenericStreamEncoder({ write: (s) => (out += s) });
+    enc.beginArray('t', ['n', 's']);
+    for (const r of rows) enc.writeRow(r);
+    enc.close();
+    return out;
+  });
+  assert.strictEqual(outs[0], outs[1]);
+});
+
+test('a non-finite cell is refused at its writeRow; a row the engine refuses fails the call that sends it', () => {
+  let out = '';
+  const enc = new gcf.GenericStreamEncoder({ write: (s) => (out += s) });
+  enc.beginArray('t', ['a']);
+  assert.throws(() => enc.writeRow([NaN]), (e) => e.category === 'out_of_range');
+  enc.writeRow([1]);
+  // A lone surrogate is not text the core can write.
+  // Sent on its own (the compact route cannot carry it), so its own call fails.
+  assert.throws(() => enc.writeRow(['\ud800']), (e) => typeof e.category === 'string');
+  enc.writeRow([3]);
+  enc.close();
+  // The other rows were written, as separate calls would have.
+  assert.strictEqual(out, 'GCF profile=generic\n## t [?]{a}\n1\n3\n##! summary counts=2\n');
+});

@@ -55,6 +55,9 @@ function make(seed) {
 
   const KEYS = ['id', 'name', 'type', 'value', 'email', 'tags', 'meta', 'a b', '5', '0', 'x>y', '', 'ключ', 'count', 'ok', 'a"b', '-', 'true', 'z'];
   const STRINGS = ['', 'alice', 'Bob Smith', '-', 'true', 'false', 'null', '1', '1.5', '-0', '007', 'a|b', 'a,b', 'line\nbreak', 'tab\there', ' lead', 'trail ', 'quote"d', 'back\\slash', '^', '~', '@x', '#c', '=', 'é', '日本', '😀', '[1]', '{x}', 'x:y', 'a>b'];
+  // Integral doubles in [2^53, 1e21) are left out: the spec writes them in
+  // exponent form where 2.5.2 writes every digit (a documented difference),
+  // and `r() * 1e25` lands there about once in 10,000 values.
   const scalar = () => {
     switch (int(7)) {
       case 0:
@@ -64,7 +67,7 @@ function make(seed) {
       case 2:
         return int(2000) - 1000;
       case 3:
-        return pick([0.5, -1.25, 1e-7, 1.5e300, 3.14159, 0.1, 100.0, 1e21, 123456.789, -0, r() * 1000, (r() - 0.5) * 1e-5, r() * 1e15, r() * 1e25]);
+        return pick([0.5, -1.25, 1e-7, 1.5e300, 3.14159, 0.1, 100.0, 1e21, 123456.789, -0, r() * 1000, (r() - 0.5) * 1e-5, r() * 1e15, 1e21 + r() * 1e25]);
       default:
         return pick(STRINGS);
     }

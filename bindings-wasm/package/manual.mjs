@@ -13,8 +13,9 @@
 import wasmInit, { initSync as wasmInitSync } from './wasm/web/gcf_wasm.js';
 import * as wasm from './wasm/web/gcf_wasm.js';
 import { createApi } from './layer.mjs';
+import { withFastArgs } from './fastargs.mjs';
 
-const ENGINE_NAMES = Object.keys(wasm).filter((k) => k !== 'default' && k !== 'initSync');
+const ENGINE_NAMES = Object.keys(wasm).filter((k) => k !== 'default' && k !== 'initSync' && !k.startsWith('__'));
 const engine = {};
 for (const name of ENGINE_NAMES) {
   engine[name] = function notReady() {
@@ -26,7 +27,8 @@ let ready = false;
 let pending = null;
 
 function attach() {
-  for (const name of ENGINE_NAMES) engine[name] = wasm[name];
+  const fast = withFastArgs(wasm);
+  for (const name of ENGINE_NAMES) engine[name] = fast[name];
   ready = true;
   return gcf;
 }

@@ -4,8 +4,8 @@
 //! (`bindings-js/layer`) runs over either engine unchanged.
 //!
 //! Every call takes and returns strings: a value crosses the JS/wasm
-//! boundary once each way (the glue writes an argument into wasm memory with
-//! `TextEncoder.encodeInto`, and reads a result out with one
+//! boundary once each way (payload-sized arguments written with
+//! `TextEncoder.encodeInto` into [`arg_buffer`], results read out with one
 //! `TextDecoder.decode`), never a call per field. A GCF failure is thrown as
 //! an `Error` whose message is [`gcf_js_engine::failure_reason`] (a marker
 //! and the `Failure` as JSON), which the layer turns into its `GcfError`.
@@ -16,6 +16,8 @@
 //! addon.
 
 #![deny(missing_docs)]
+
+use std::cell::RefCell;
 
 use gcf_js_engine as engine;
 use wasm_bindgen::prelude::*;
@@ -28,6 +30,87 @@ fn js<T>(r: engine::Result<T>) -> Result<T, JsError> {
 /// anything past `u64::MAX` saturates (the `as` cast's definition).
 fn count(n: f64) -> u64 {
     n as u64
+}
+
+thread_local! {
+    /// The argument buffer of the `*Arg` calls (see [`arg_buffer`]). It only
+    /// grows, so a steady workload writes into memory already zeroed once.
+    static ARG: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Room for `capacity` bytes of argument, and where it starts in the
+/// module's memory. wasm-bindgen's own string passing copies an ASCII
+/// string into memory one `charCodeAt` at a time in JS (about 25 times
+/// slower than the engine's native `TextEncoder.encodeInto` on a 1 MB
+/// payload); the package's JS writes large arguments here with
+/// `encodeInto` instead and calls the matching `*Arg` export with the
+/// length written (package/fastargs.mjs).
+#[wasm_bindgen(js_name = "argBuffer")]
+pub fn arg_buffer(capacity: usize) -> *mut u8 {
+    ARG.with(|a| {
+        let mut a = a.borrow_mut();
+        if a.len() < capacity {
+            a.resize(capacity, 0);
+        }
+        a.as_mut_ptr()
+    })
+}
+
+/// The module's memory, for the JS that writes into [`arg_buffer`].
+#[wasm_bindgen(js_name = "wasmMemory")]
+pub fn wasm_memory() -> JsValue {
+    wasm_bindgen::memory()
+}
+
+/// Runs `f` on the first `len` bytes of the argument buffer as text.
+fn with_arg(len: usize, f: impl FnOnce(&str) -> engine::Result<String>) -> Result<String, JsError> {
+    ARG.with(|a| {
+        let a = a.borrow();
+        let bytes = a.get(..len).ok_or_else(|| {
+            JsError::new("gcf: argument length beyond the argument buffer (call argBuffer first)")
+        })?;
+        // encodeInto writes UTF-8 only; checked all the same (a few
+        // hundred microseconds per megabyte), since JS could write anything.
+        let text = core::str::from_utf8(bytes)
+            .map_err(|_| JsError::new("gcf: the argument buffer holds invalid UTF-8"))?;
+        js(f(text))
+    })
+}
+
+/// [`graph_encode`] of the argument buffer's first `len` bytes.
+#[wasm_bindgen(js_name = "graphEncodeArg")]
+pub fn graph_encode_arg(len: usize) -> Result<String, JsError> {
+    with_arg(len, engine::graph_encode)
+}
+
+/// [`graph_encode_compact`] of the argument buffer's first `len` bytes.
+#[wasm_bindgen(js_name = "graphEncodeCompactArg")]
+pub fn graph_encode_compact_arg(len: usize) -> Result<String, JsError> {
+    with_arg(len, engine::graph_encode_compact)
+}
+
+/// [`graph_decode`] of the argument buffer's first `len` bytes.
+#[wasm_bindgen(js_name = "graphDecodeArg")]
+pub fn graph_decode_arg(len: usize) -> Result<String, JsError> {
+    with_arg(len, engine::graph_decode)
+}
+
+/// [`graph_decode_compact`] of the argument buffer's first `len` bytes.
+#[wasm_bindgen(js_name = "graphDecodeCompactArg")]
+pub fn graph_decode_compact_arg(len: usize) -> Result<String, JsError> {
+    with_arg(len, engine::graph_decode_compact)
+}
+
+/// [`generic_encode`] of the argument buffer's first `len` bytes.
+#[wasm_bindgen(js_name = "genericEncodeArg")]
+pub fn generic_encode_arg(len: usize, flags: u32) -> Result<String, JsError> {
+    with_arg(len, |s| engine::generic_encode(s, flags))
+}
+
+/// [`generic_decode`] of the argument buffer's first `len` bytes.
+#[wasm_bindgen(js_name = "genericDecodeArg")]
+pub fn generic_decode_arg(len: usize) -> Result<String, JsError> {
+    with_arg(len, engine::generic_decode)
 }
 
 /// See [`gcf_js_engine::graph_encode`].
@@ -64,6 +147,18 @@ pub fn generic_decode(text: &str) -> Result<String, JsError> {
 #[wasm_bindgen(js_name = "genericDecodeBytes")]
 pub fn generic_decode_bytes(bytes: &[u8]) -> Result<String, JsError> {
     js(engine::generic_decode_bytes(bytes))
+}
+
+/// See [`gcf_js_engine::graph_encode_compact`] (the layer's compact route).
+#[wasm_bindgen(js_name = "graphEncodeCompact")]
+pub fn graph_encode_compact(text: &str) -> Result<String, JsError> {
+    js(engine::graph_encode_compact(text))
+}
+
+/// See [`gcf_js_engine::graph_decode_compact`] (the layer's compact route).
+#[wasm_bindgen(js_name = "graphDecodeCompact")]
+pub fn graph_decode_compact(text: &str) -> Result<String, JsError> {
+    js(engine::graph_decode_compact(text))
 }
 
 /// See [`gcf_js_engine::graph_encode_delta`].
@@ -334,6 +429,18 @@ impl WasmGenericStream {
     #[wasm_bindgen(js_name = "writeRow")]
     pub fn write_row(&mut self, values: &str) -> Result<u32, JsError> {
         js(self.0.write_row(values))
+    }
+
+    /// See [`gcf_js_engine::GenericStream::write_rows`].
+    #[wasm_bindgen(js_name = "writeRows")]
+    pub fn write_rows(&mut self, rows: &str) -> Result<u32, JsError> {
+        js(self.0.write_rows(rows))
+    }
+
+    /// See [`gcf_js_engine::GenericStream::write_rows_compact`].
+    #[wasm_bindgen(js_name = "writeRowsCompact")]
+    pub fn write_rows_compact(&mut self, rows: &str) -> Result<u32, JsError> {
+        js(self.0.write_rows_compact(rows))
     }
 
     /// See [`gcf_js_engine::GenericStream::end_array`].

@@ -63,7 +63,7 @@ test('node.mjs and index.mjs export the same names; engine.cjs is the engine int
   assert.deepEqual(Object.keys(node).sort(), Object.keys(manual).concat(['ready']).sort());
   const engine = require('../package/engine.cjs');
   for (const name of [
-    'graphEncode', 'graphDecode', 'graphDecodeBytes', 'graphEncodeDelta', 'graphDecodeDelta',
+    'graphEncode', 'graphDecode', 'graphDecodeBytes', 'graphEncodeCompact', 'graphDecodeCompact', 'graphEncodeDelta', 'graphDecodeDelta',
     'graphPackRoot', 'graphVerifyDelta', 'genericEncode', 'genericDecode', 'genericDecodeBytes',
     'genericPackRoot', 'genericEncodeFull', 'genericDecodeFull', 'genericEncodeDelta',
     'genericDecodeDelta', 'genericDiff', 'genericVerifyDelta', 'needsQuote', 'quoteString',
@@ -82,6 +82,26 @@ test('node.mjs and index.mjs export the same names; engine.cjs is the engine int
   const s = new engine.NativeGraphStream('t', 5, 1, false, '', false);
   assert.match(s.take(), /^GCF profile=graph tool=t budget=5/);
   assert.equal(typeof s.symbolCount, 'number');
+  assert.equal(typeof engine.NativeGenericStream.prototype.writeRows, 'function');
+  assert.equal(typeof engine.NativeGenericStream.prototype.writeRowsCompact, 'function');
   const session = new engine.NativeGraphSession();
   assert.equal(session.idOf('function', 'nope'), -1);
+});
+
+test('manual.mjs: init(WebAssembly.Module), as an edge runtime hands the module over', async () => {
+  // A fresh process: the module instance above is already initialised.
+  const { spawnSync } = await import('node:child_process');
+  const manualUrl = new URL('../package/manual.mjs', import.meta.url).href;
+  const wasmPath = fileURLToPath(new URL('../package/wasm/web/gcf_wasm_bg.wasm', import.meta.url));
+  const script = `
+    import { readFileSync } from 'node:fs';
+    const m = await import(${JSON.stringify(manualUrl)});
+    globalThis.fetch = () => { throw new Error('no fetch expected'); };
+    const module = await WebAssembly.compile(readFileSync(${JSON.stringify(wasmPath)}));
+    const api = await m.init(module);
+    process.stdout.write(api.quoteString('a b') + '|' + m.needsQuote('a|b'));
+  `;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, '"a b"|true');
 });

@@ -12,8 +12,9 @@
 //! Output collects here; JS takes it in batches.
 
 use gcf_bind::Failure;
-use gcf_core::generic::{write_key, Value};
+use gcf_core::generic::{self, write_key, Value};
 use gcf_core::number::NumberBuffer;
+use gcf_core::text::write_quoted;
 
 use crate::scalar::write_cell;
 use crate::Result;
@@ -154,13 +155,115 @@ impl GenericStream {
     /// One row (`values`: a JSON array of scalars); dropped when no table
     /// is open, as in 2.5.2.
     pub fn write_row(&mut self, values: &str) -> Result<u32> {
-        if let Some(n) = self.open {
+        if self.open.is_some() {
             let values = cells(values)?;
-            self.write_cells(&values, b'|')?;
+            self.put_row(&values)?;
+        }
+        Ok(self.buffered())
+    }
+
+    /// Several rows at once (`rows`: a JSON array of rows), as that many
+    /// [`write_row`](Self::write_row) calls: one crossing instead of one per
+    /// row. All or nothing: when any row is refused, nothing of the batch
+    /// is written (the caller can then send the rows one by one to learn
+    /// which).
+    pub fn write_rows(&mut self, rows: &str) -> Result<u32> {
+        if self.open.is_some() {
+            let (start, open) = (self.out.len(), self.open);
+            let written = cells(rows).and_then(|rows| {
+                rows.iter().try_for_each(|row| match row {
+                    Value::Array(values) => self.put_row(values),
+                    _ => Err(Failure::invalid_input("expected an array of rows")),
+                })
+            });
+            if let Err(e) = written {
+                self.out.truncate(start);
+                self.open = open;
+                return Err(e);
+            }
+        }
+        Ok(self.buffered())
+    }
+
+    /// [`write_rows`](Self::write_rows) of rows in the compact form, which
+    /// skips JSON and the value tree: every token is followed by NUL; `r`
+    /// starts a row, then one token per cell: `z` null, `t` true, `u`
+    /// false, `i` + a decimal integer, `f` + a finite double (JS's
+    /// `String(number)`), `s` + text (holding no NUL: the caller sends such
+    /// a row as JSON). All or nothing, as `write_rows`.
+    pub fn write_rows_compact(&mut self, rows: &str) -> Result<u32> {
+        if self.open.is_some() {
+            let (start, open) = (self.out.len(), self.open);
+            if let Err(e) = self.put_compact_rows(rows) {
+                self.out.truncate(start);
+                self.open = open;
+                return Err(e);
+            }
+        }
+        Ok(self.buffered())
+    }
+
+    fn put_compact_rows(&mut self, rows: &str) -> Result<()> {
+        let bad = || Failure::invalid_input("malformed compact rows");
+        let Some(body) = rows.strip_suffix('\0') else {
+            return if rows.is_empty() { Ok(()) } else { Err(bad()) };
+        };
+        let mut first = true;
+        let mut cells = 0;
+        for token in body.split('\0') {
+            let (tag, text) = token.split_at(token.len().min(1));
+            if tag == "r" {
+                if !first {
+                    self.end_compact_row();
+                }
+                first = false;
+                cells = 0;
+                continue;
+            }
+            if first {
+                return Err(bad());
+            }
+            if cells > 0 {
+                self.out.push(b'|');
+            }
+            cells += 1;
+            let value = match tag {
+                "z" => Value::Null,
+                "t" => Value::Bool(true),
+                "u" => Value::Bool(false),
+                "i" => Value::Int(text.parse().map_err(|_| bad())?),
+                "f" => Value::Float(text.parse().map_err(|_| bad())?),
+                "s" => {
+                    // As `write_cell` writes a string in a row.
+                    if generic::needs_quote(text) || text.contains('|') {
+                        write_quoted(&mut self.out, text)?;
+                    } else {
+                        self.out.extend_from_slice(text.as_bytes());
+                    }
+                    continue;
+                }
+                _ => return Err(bad()),
+            };
+            write_cell(&mut self.out, &value, PIPE, &mut self.numbers)?;
+        }
+        if !first {
+            self.end_compact_row();
+        }
+        Ok(())
+    }
+
+    fn end_compact_row(&mut self) {
+        self.out.push(b'\n');
+        self.open = self.open.map(|n| n + 1);
+    }
+
+    fn put_row(&mut self, values: &[Value]) -> Result<()> {
+        if let Some(n) = self.open {
+            self.write_cells(values, b'|')?;
             self.out.push(b'\n');
             self.open = Some(n + 1);
         }
-        Ok(self.buffered())
+        Ok(())
     }
 
     /// Closes the open table.
@@ -260,6 +363,46 @@ mod tests {
             s.close().unwrap(),
             "GCF profile=generic\ntotal=2\n## employees [?]{id,name}\n1|\"Alice|B\"\n2|-\n\
              ## m [?:]{k,v}\na|true\n## meta\ntags[2]: x,\"1\"\n##! summary counts=2,1\n"
+        );
+    }
+
+    #[test]
+    fn a_batch_of_rows_is_that_many_rows() {
+        let (mut one, mut batch) = (GenericStream::new(), GenericStream::new());
+        for s in [&mut one, &mut batch] {
+            s.begin_array("t", r#"["a","b"]"#).unwrap();
+        }
+        one.write_row(r#"[1,"x"]"#).unwrap();
+        one.write_row(r#"[2,null]"#).unwrap();
+        batch.write_rows(r#"[[1,"x"],[2,null]]"#).unwrap();
+        assert!(batch.write_rows(r#"[[3,"y"],[[4]],[5,"z"]]"#).is_err());
+        assert_eq!(batch.close().unwrap(), one.close().unwrap());
+    }
+
+    #[test]
+    fn compact_rows_are_json_rows() {
+        let (mut json, mut compact) = (GenericStream::new(), GenericStream::new());
+        for s in [&mut json, &mut compact] {
+            s.begin_array("t", r#"["a","b","c"]"#).unwrap();
+        }
+        json.write_rows(r#"[[1,"x|y",null],[true,false,1.5e300],["",-7,"-"],[]]"#)
+            .unwrap();
+        compact
+            .write_rows_compact("r\0i1\0sx|y\0z\0r\0t\0u\0f1.5e+300\0r\0s\0i-7\0s-\0r\0")
+            .unwrap();
+        assert_eq!(compact.close().unwrap(), json.close().unwrap());
+    }
+
+    #[test]
+    fn malformed_compact_rows_write_nothing() {
+        let mut s = GenericStream::new();
+        s.begin_array("t", r#"["a"]"#).unwrap();
+        for bad in ["i1\0", "r\0q\0", "r\0ix\0", "r\0i1", "r\0f1e999x\0"] {
+            assert!(s.write_rows_compact(bad).is_err(), "{bad:?}");
+        }
+        assert_eq!(
+            s.close().unwrap(),
+            "GCF profile=generic\n## t [?]{a}\n##! summary counts=0\n"
         );
     }
 

@@ -59,6 +59,7 @@
 
 #![deny(missing_docs)]
 
+mod compact;
 mod deltas;
 mod generic_stream;
 mod scalar;
@@ -66,6 +67,7 @@ mod shape;
 mod stream;
 mod tagged;
 
+pub use compact::{graph_decode_compact, graph_encode_compact};
 pub use deltas::{
     generic_decode_delta, generic_decode_full, generic_diff, generic_encode_delta,
     generic_encode_full, generic_pack_root, generic_verify_delta, graph_pack_root,

@@ -25,12 +25,23 @@
 //   classes:
 //     new NativeGraphSession(): encode(json), idOf(kind, qname) -> number
 //       (-1 if unsent), size() -> number, reset()
-//     new NativeGraphStream(tool, tokenBudget, tokensUsed, labeled):
+//     new NativeGraphStream(tool, tokenBudget, tokensUsed, labeled, packRoot,
+//       session):
 //       writeSymbol(qname, kind, score, provenance, distance) -> bytes
 //       buffered, writeEdge(source, target, edgeType, status) -> bytes
 //       buffered, take(), finish(), symbolCount, edgeCount (getters)
 //     new NativeGenericDeltaSession(setJson, tool, mode, n): currentFull(),
 //       next(setJson) -> "F"|"D" + wire
+//     new NativeGenericStream(): beginArray(name, fieldsJson),
+//       beginKeyedMap(name, keyLabel, valueFieldsJson), writeRow(cellsJson),
+//       writeRows(rowsJson) (all or nothing),
+//       endArray(), writeKV(key, cellJson), writeSection(name),
+//       writeInlineArray(name, cellsJson) (each -> bytes buffered), take(),
+//       close() -> the rest
+//   optional (used when present): graphEncodeCompact(text) -> GCF or "",
+//     graphDecodeCompact(text) -> "\0" + fields, or JSON (see
+//     bindings-js/layer/compact.mjs), NativeGenericStream.prototype
+//     .writeRowsCompact(text) (NUL-separated tagged cells, all or nothing)
 //
 // Inputs are JSON in the 2.5.2 package's shapes; results are GCF text or
 // JSON (generic values tagged: objects [k, v, ...], arrays {"a": [...]},

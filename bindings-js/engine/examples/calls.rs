@@ -1,0 +1,80 @@
+//! Runs one engine operation on a file, `N` times, for instruction counts
+//! under callgrind (repeatable on a loaded machine, unlike wall time):
+//!
+//! ```text
+//! cargo build --release -p gcf-js-engine --example calls
+//! valgrind --tool=callgrind target/release/examples/calls graph-encode payload.json 1000
+//! ```
+//!
+//! Operations: `graph-encode`, `graph-decode` (of the encoded file),
+//! `graph-encode-compact` (the file in the compact form),
+//! `graph-decode-compact` (of the encoded JSON file), `generic-encode`,
+//! `generic-decode` (of the encoded file).
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().collect();
+    let (Some(op), Some(file)) = (args.get(1), args.get(2)) else {
+        eprintln!("usage: calls <op> <json file> [times]");
+        return ExitCode::from(2);
+    };
+    let times: usize = args.get(3).and_then(|n| n.parse().ok()).unwrap_or(1);
+    let json = match std::fs::read_to_string(file) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("{file}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let run = || -> Result<usize, gcf_js_engine::Failure> {
+        let mut total = 0;
+        match op.as_str() {
+            "graph-encode" => {
+                for _ in 0..times {
+                    total += gcf_js_engine::graph_encode(&json)?.len();
+                }
+            }
+            "graph-encode-compact" => {
+                for _ in 0..times {
+                    total += gcf_js_engine::graph_encode_compact(&json)?.len();
+                }
+            }
+            "graph-decode-compact" => {
+                let text = gcf_js_engine::graph_encode(&json)?;
+                for _ in 0..times {
+                    total += gcf_js_engine::graph_decode_compact(&text)?.len();
+                }
+            }
+            "graph-decode" => {
+                let text = gcf_js_engine::graph_encode(&json)?;
+                for _ in 0..times {
+                    total += gcf_js_engine::graph_decode(&text)?.len();
+                }
+            }
+            "generic-encode" => {
+                for _ in 0..times {
+                    total += gcf_js_engine::generic_encode(&json, 0)?.len();
+                }
+            }
+            "generic-decode" => {
+                let text = gcf_js_engine::generic_encode(&json, 0)?;
+                for _ in 0..times {
+                    total += gcf_js_engine::generic_decode(&text)?.len();
+                }
+            }
+            _ => return Err(gcf_js_engine::Failure::invalid_input("unknown operation")),
+        }
+        Ok(total)
+    };
+    match run() {
+        Ok(n) => {
+            println!("{n} bytes");
+            ExitCode::SUCCESS
+        }
+        Err(f) => {
+            eprintln!("{}", f.message);
+            ExitCode::FAILURE
+        }
+    }
+}

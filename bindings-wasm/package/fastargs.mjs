@@ -1,0 +1,39 @@
+// Large string arguments into the wasm engine with TextEncoder.encodeInto.
+//
+// wasm-bindgen's glue copies an ASCII string into wasm memory one
+// charCodeAt at a time in JS (its fast path for short strings), about 25
+// times slower than encodeInto on a 1 MB payload, which made the copy a
+// fifth of a 10,000-symbol encode. For the calls that take whole payloads,
+// a string past SMALL characters is written once with encodeInto into the
+// engine's argument buffer (src/lib.rs, argBuffer) and the matching *Arg
+// export reads it there; results still come back through one TextDecoder
+// call. Every other call, and short strings, go through the glue unchanged.
+// The source of fastargs.cjs (tools/build-layer.mjs).
+
+const SMALL = 256;
+
+/** The engine interface over wasm-bindgen glue `glue` (web or nodejs). */
+export function withFastArgs(glue) {
+  const encoder = new TextEncoder();
+  const memory = glue.wasmMemory();
+  function put(s) {
+    // UTF-16 code units to UTF-8 bytes: at most 3 bytes each.
+    const capacity = s.length * 3;
+    const ptr = glue.argBuffer(capacity);
+    // After argBuffer: it may have grown (and so replaced) memory.buffer.
+    return encoder.encodeInto(s, new Uint8Array(memory.buffer, ptr, capacity)).written;
+  }
+  const one = (plain, arg) => (s) => (typeof s === 'string' && s.length > SMALL ? arg(put(s)) : plain(s));
+  const engine = {};
+  for (const name of Object.keys(glue)) {
+    if (name !== 'default' && name !== 'initSync' && !name.startsWith('__')) engine[name] = glue[name];
+  }
+  engine.graphEncode = one(glue.graphEncode, glue.graphEncodeArg);
+  engine.graphEncodeCompact = one(glue.graphEncodeCompact, glue.graphEncodeCompactArg);
+  engine.graphDecode = one(glue.graphDecode, glue.graphDecodeArg);
+  engine.graphDecodeCompact = one(glue.graphDecodeCompact, glue.graphDecodeCompactArg);
+  engine.genericDecode = one(glue.genericDecode, glue.genericDecodeArg);
+  engine.genericEncode = (s, flags) =>
+    typeof s === 'string' && s.length > SMALL ? glue.genericEncodeArg(put(s), flags) : glue.genericEncode(s, flags);
+  return engine;
+}
