@@ -55,4 +55,7 @@ bash scripts/test-node.sh
 step "WebAssembly (bindings-wasm): build, package tests, the Node suite on wasm, core tests on wasm32"
 bash scripts/test-wasm.sh
 
+step "Browser (headless Chromium): every conformance fixture in a page, the playground driven and checked"
+bash scripts/test-browser.sh
+
 step "all tests passed"

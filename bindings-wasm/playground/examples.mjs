@@ -1,18 +1,20 @@
 // The examples behind the playground's buttons: JSON text as an agent's tool
-// would return it, and the profile each one is meant for.
+// would return it, and the profile each one is meant for. The code graph holds
+// only what the graph profile carries (no `signature`, which graph GCF does not
+// transmit), so its savings compare the same information.
 
 const codeGraph = {
   tool: 'find_references',
   tokenBudget: 4000,
   tokensUsed: 1312,
   symbols: [
-    { qualifiedName: 'auth.Middleware', kind: 'function', score: 0.98, provenance: 'lsp_resolved', distance: 0, signature: 'func Middleware(next http.Handler) http.Handler' },
-    { qualifiedName: 'auth.ValidateToken', kind: 'function', score: 0.91, provenance: 'lsp_resolved', distance: 1, signature: 'func ValidateToken(raw string) (*Claims, error)' },
+    { qualifiedName: 'auth.Middleware', kind: 'function', score: 0.98, provenance: 'lsp_resolved', distance: 0 },
+    { qualifiedName: 'auth.ValidateToken', kind: 'function', score: 0.91, provenance: 'lsp_resolved', distance: 1 },
     { qualifiedName: 'auth.Claims', kind: 'type', score: 0.87, provenance: 'lsp_resolved', distance: 1 },
-    { qualifiedName: 'auth.(*Claims).Expired', kind: 'method', score: 0.74, provenance: 'lsp_resolved', distance: 2, signature: 'func (c *Claims) Expired(now time.Time) bool' },
-    { qualifiedName: 'server.Routes', kind: 'function', score: 0.69, provenance: 'ast_inferred', distance: 1, signature: 'func Routes(cfg Config) *http.ServeMux' },
+    { qualifiedName: 'auth.(*Claims).Expired', kind: 'method', score: 0.74, provenance: 'lsp_resolved', distance: 2 },
+    { qualifiedName: 'server.Routes', kind: 'function', score: 0.69, provenance: 'ast_inferred', distance: 1 },
     { qualifiedName: 'server.Config', kind: 'type', score: 0.52, provenance: 'ast_inferred', distance: 2 },
-    { qualifiedName: 'keys.Rotate', kind: 'function', score: 0.47, provenance: 'ast_inferred', distance: 2, signature: 'func Rotate(store KeyStore) error' },
+    { qualifiedName: 'keys.Rotate', kind: 'function', score: 0.47, provenance: 'ast_inferred', distance: 2 },
     { qualifiedName: 'keys.KeyStore', kind: 'interface', score: 0.41, provenance: 'ast_inferred', distance: 2 },
   ],
   edges: [
