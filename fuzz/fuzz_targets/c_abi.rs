@@ -1,6 +1,6 @@
-//! The C ABI entry points on arbitrary bytes: decode, encode (of JSON),
-//! pack roots and delta application, with every output buffer and error
-//! freed. A panic must never cross the boundary; a result is a status.
+//! The C ABI entry points on arbitrary bytes: decode, encode (of JSON, with
+//! and without constant columns, and value-grouped), pack roots and delta
+//! application, with every output buffer and error freed. A panic must never cross the boundary; a result is a status.
 #![no_main]
 
 use gcf::*;
@@ -34,6 +34,31 @@ fuzz_target!(|data: &[u8]| {
         run(|o, e| gcf_generic_decode(p, n, o, e));
         run(|o, e| gcf_graph_encode(p, n, o, e));
         run(|o, e| gcf_generic_encode(p, n, o, e));
+        // Every flag word, unknown bits included (refused as arguments).
+        let flags = u32::from(data.last().copied().unwrap_or(0) & 3);
+        run(|o, e| gcf_generic_encode_flags(p, n, flags, o, e));
+        // The grouped encoder on the JSON after the split, keyed and grouped
+        // by field names cut from the bytes before it (empty, non-UTF-8 and
+        // NULL names included).
+        let (key, group) = a.split_at(a.len() / 2);
+        run(|o, e| {
+            gcf_generic_encode_grouped(
+                b.as_ptr(),
+                b.len(),
+                key.as_ptr(),
+                key.len(),
+                group.as_ptr(),
+                group.len(),
+                o,
+                e,
+            )
+        });
+        // The whole input as JSON, keyed by `id` and grouped by a common
+        // field name (or by `id` itself, which is refused).
+        const GROUPS: [&str; 5] = ["type", "kind", "name", "status", "id"];
+        let g = GROUPS[usize::from(data.last().copied().unwrap_or(0)) % GROUPS.len()];
+        run(|o, e| gcf_generic_encode_grouped(p, n, b"id".as_ptr(), 2, g.as_ptr(), g.len(), o, e));
+        run(|o, e| gcf_generic_encode_grouped(p, n, std::ptr::null(), 1, b"g".as_ptr(), 1, o, e));
         run(|o, e| gcf_graph_pack_root(p, n, o, e));
         run(|o, e| gcf_generic_pack_root(p, n, o, e));
         run(|o, e| gcf_graph_apply_delta(a.as_ptr(), a.len(), b.as_ptr(), b.len(), o, e));
