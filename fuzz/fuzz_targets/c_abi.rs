@@ -1,6 +1,8 @@
 //! The C ABI entry points on arbitrary bytes: decode, encode (of JSON, with
-//! and without constant columns, and value-grouped), pack roots and delta
-//! application, with every output buffer and error freed. A panic must never cross the boundary; a result is a status.
+//! and without constant columns, and value-grouped), pack roots, deltas
+//! (decode, encode, diff, apply, the answer functions), the graph session
+//! and the generic delta session handles, with every output buffer, error
+//! and handle freed. A panic must never cross the boundary; a result is a status.
 #![no_main]
 
 use gcf::*;
@@ -17,7 +19,11 @@ fn run(f: impl FnOnce(*mut gcf_buf, *mut *mut gcf_error) -> gcf_status) {
     unsafe {
         if !err.is_null() {
             let _ = gcf_error_category(err);
+            let _ = gcf_error_class(err);
+            let _ = gcf_error_message(err);
+            let _ = gcf_error_status(err);
             let _ = gcf_error_line(err);
+            let _ = gcf_error_column(err);
             gcf_error_free(err);
         }
         gcf_buf_free(&mut out);
@@ -63,6 +69,53 @@ fuzz_target!(|data: &[u8]| {
         run(|o, e| gcf_generic_pack_root(p, n, o, e));
         run(|o, e| gcf_graph_apply_delta(a.as_ptr(), a.len(), b.as_ptr(), b.len(), o, e));
         run(|o, e| gcf_generic_apply_delta(a.as_ptr(), a.len(), b.as_ptr(), b.len(), o, e));
+        // Deltas: decode (text), encode (JSON), diff of two keyed sets, the
+        // answer functions, full payloads of a keyed set.
+        let (ap, an, bp, bn) = (a.as_ptr(), a.len(), b.as_ptr(), b.len());
+        run(|o, e| gcf_graph_decode_delta(p, n, o, e));
+        run(|o, e| gcf_generic_decode_delta(p, n, o, e));
+        run(|o, e| gcf_graph_encode_delta(p, n, o, e));
+        run(|o, e| gcf_generic_encode_delta(p, n, o, e));
+        run(|o, e| gcf_generic_diff(ap, an, bp, bn, o, e));
+        run(|o, e| gcf_generic_encode_full(p, n, b"t".as_ptr(), 1, o, e));
+        let mut outcome = gcf_outcome::GCF_OUTCOME_NONE;
+        run(|o, e| gcf_generic_delta(ap, an, bp, bn, b"t".as_ptr(), 1, &mut outcome, o, e));
+        run(|o, e| gcf_graph_delta(ap, an, bp, bn, ap, an.min(8), &mut outcome, o, e));
+        // A graph session encoding the input twice (the second turn may
+        // answer with a delta or `unchanged`).
+        let mut session: *mut gcf_graph_session = std::ptr::null_mut();
+        let mut err: *mut gcf_error = std::ptr::null_mut();
+        if gcf_graph_session_new(&mut session, &mut err) == gcf_status::GCF_STATUS_OK {
+            run(|o, e| gcf_graph_session_encode(session, p, n, o, e));
+            run(|o, e| gcf_graph_session_encode(session, bp, bn, o, e));
+            run(|o, e| gcf_graph_session_encode(session, p, n, o, e));
+            gcf_graph_session_free(session);
+        }
+        gcf_error_free(err);
+        // A generic delta session from the first part, fed the second,
+        // with a policy word and period from the input (unknown ones refused).
+        let policy = u32::from(data.get(1).copied().unwrap_or(0) % 4);
+        let every = usize::from(data.get(2).copied().unwrap_or(0) % 4);
+        let mut generic: *mut gcf_generic_delta_session = std::ptr::null_mut();
+        let mut err: *mut gcf_error = std::ptr::null_mut();
+        let made = gcf_generic_delta_session_new(
+            ap,
+            an,
+            b"t".as_ptr(),
+            1,
+            policy,
+            every,
+            &mut generic,
+            &mut err,
+        );
+        if made == gcf_status::GCF_STATUS_OK {
+            run(|o, e| gcf_generic_delta_session_initial_full(generic, o, e));
+            let mut full = false;
+            run(|o, e| gcf_generic_delta_session_next(generic, bp, bn, o, &mut full, e));
+            run(|o, e| gcf_generic_delta_session_next(generic, ap, an, o, &mut full, e));
+            gcf_generic_delta_session_free(generic);
+        }
+        gcf_error_free(err);
         // NULL inputs with a length are refused, not read.
         run(|o, e| gcf_graph_decode(std::ptr::null(), n, o, e));
     }
