@@ -2,14 +2,16 @@
 """Builds the fuzz seed corpora from ../shared/conformance (never copied into
 the repository): every fixture's GCF text (`input`, `expected` when it is
 text, generic encode outputs) goes to the targets that read text, and its
-JSON to the C ABI target. Usage: fuzz-seeds.py CONFORMANCE_DIR CORPUS_DIR."""
+JSON to the C ABI target. The constant-column and value-group seeds come
+from the encoder instead (core/tests/constant_group_seeds.rs, which fuzz.sh
+runs). Usage: fuzz-seeds.py CONFORMANCE_DIR CORPUS_DIR."""
 import hashlib
 import json
 import os
 import sys
 
 src, dst = sys.argv[1], sys.argv[2]
-TEXT_TARGETS = ["graph_decode", "generic_decode", "deltas", "c_abi"]
+TEXT_TARGETS = ["graph_decode", "generic_decode", "deltas", "c_abi", "constants_groups"]
 ALL_TARGETS = TEXT_TARGETS + ["stream_writers", "roundtrip_generic", "roundtrip_graph"]
 for t in ALL_TARGETS:
     os.makedirs(os.path.join(dst, t), exist_ok=True)
@@ -53,4 +55,6 @@ for root, _, files in os.walk(src):
         raw = json.dumps(fixture).encode()[:512]
         for target in ("stream_writers", "roundtrip_generic", "roundtrip_graph"):
             put(target, raw)
+        # Its structured half: an even first byte.
+        put("constants_groups", b"\x00" + raw)
 print(f"seeded {count} GCF texts from {src} into {dst}")

@@ -34,6 +34,10 @@ if [ ! -d ../shared/conformance ]; then
   exit 1
 fi
 python3 scripts/fuzz-seeds.py ../shared/conformance "$CORPUS"
+# The conformance suite has no constant columns or value groups: the
+# encoder writes those seeds (a test that also checks them).
+GCF_FUZZ_SEEDS_DIR="$CORPUS/constants_groups" \
+  cargo test -q -p gcf-core --test constant_group_seeds >/dev/null
 
 TARGETS=("$@")
 if [ ${#TARGETS[@]} -eq 0 ]; then

@@ -360,6 +360,12 @@ impl WasmGraphStream {
             .write_symbol(qualified_name, kind, score, provenance, distance))
     }
 
+    /// See [`gcf_js_engine::GraphStream::write_bare_ref`].
+    #[wasm_bindgen(js_name = "writeBareRef")]
+    pub fn write_bare_ref(&mut self, qualified_name: &str, distance: u32) -> Result<u32, JsError> {
+        js(self.0.write_bare_ref(qualified_name, distance))
+    }
+
     /// See [`gcf_js_engine::GraphStream::write_edge`].
     #[wasm_bindgen(js_name = "writeEdge")]
     pub fn write_edge(

@@ -167,6 +167,77 @@ fn encoders_and_decoders_are_near_linear_on_adversarial_shapes() {
             );
         })
     });
+    // Constant columns (§7.4.7): a declaration of n constants.
+    near_linear("wide constant declaration", |n| {
+        let mut a = record(n, |i| format!("k{i}"));
+        let mut b = a.clone();
+        a.push_unique("x", Value::Int(1));
+        b.push_unique("x", Value::Int(2));
+        let v = Value::Array(vec![Value::Object(a), Value::Object(b)]);
+        count(|| {
+            let text = generic::encode(&v).unwrap();
+            assert!(text.contains("k1=1,"), "the constants are factored");
+            round_trip(&v);
+        })
+    });
+    // Value groups (§7.4.8): wide records, the second with its keys reversed.
+    let grouped = |v: &Value| {
+        let text = generic::encode_grouped(v, "id", "g").unwrap();
+        let back = generic::decode(&text).unwrap();
+        assert_eq!(
+            back.as_array().map(<[_]>::len),
+            v.as_array().map(<[_]>::len)
+        );
+        assert_eq!(generic::encode_grouped(&back, "id", "g").unwrap(), text);
+    };
+    let keyed = |id: usize, g: usize, m: Map| {
+        let mut r = Map::new();
+        r.push_unique("id", Value::Int(id as i64));
+        r.push_unique("g", Value::Int(g as i64));
+        for (k, v) in m.iter() {
+            r.push_unique(k, v.clone());
+        }
+        Value::Object(r)
+    };
+    near_linear("grouped, two wide records, reversed", |n| {
+        let a = keyed(1, 0, record(n, |i| format!("k{i}")));
+        // `g` and `id` last: no row but the first holds the union in order.
+        let mut b = record(n, |i| format!("k{}", n - 1 - i));
+        b.push_unique("g", Value::Int(1));
+        b.push_unique("id", Value::Int(2));
+        let v = Value::Array(vec![a, Value::Object(b)]);
+        count(|| grouped(&v))
+    });
+    near_linear("grouped, a group per record", |n| {
+        let v = Value::Array(
+            (0..n)
+                .map(|i| keyed(i, i, record(2, |j| format!("v{j}"))))
+                .collect(),
+        );
+        count(|| grouped(&v))
+    });
+    near_linear("grouped, one group of many records", |n| {
+        let v = Value::Array(
+            (0..n)
+                .map(|i| keyed(i, 0, record(2, |j| format!("v{j}"))))
+                .collect(),
+        );
+        count(|| grouped(&v))
+    });
+    near_linear(
+        "grouped, refused: a wide record with a nested value last",
+        |n| {
+            let Value::Object(mut r) = keyed(1, 0, record(n, |i| format!("k{i}"))) else {
+                unreachable!()
+            };
+            r.push_unique("nested", Value::Array(vec![]));
+            let v = Value::Array(vec![Value::Object(r)]);
+            count(|| {
+                let e = generic::encode_grouped(&v, "id", "g").unwrap_err();
+                assert!(e.to_string().contains("nested"), "{e}");
+            })
+        },
+    );
     // Many distinct labels: graph kinds, provenances and edge types.
     near_linear("graph with distinct labels", |n| {
         let names: Vec<String> = (0..n).map(|i| format!("pkg.S{i}")).collect();

@@ -121,3 +121,68 @@ fn deep_json_bridges_fit_a_one_mebibyte_stack() {
         drop(json);
     });
 }
+
+/// `depth` levels: objects `{"a": ...}` around a two-row table with a
+/// constant column (§7.4.7), which the encoder factors.
+fn chain_to_constant_table(depth: usize) -> Value {
+    let row = |id: i64| {
+        let mut m = Map::new();
+        m.push_unique("id", Value::Int(id));
+        m.push_unique("kind", Value::from("file"));
+        Value::Object(m)
+    };
+    let mut v = Value::Array(vec![row(1), row(2)]);
+    for _ in 0..depth - 2 {
+        let mut m = Map::new();
+        m.push_unique("a", v);
+        v = Value::Object(m);
+    }
+    v
+}
+
+/// Sections `## a` nested `sections` deep around a value-grouped table
+/// (§7.4.8), which only a decoder meets there.
+fn sections_to_grouped_table(sections: usize) -> String {
+    let mut text = String::from("GCF profile=generic\n");
+    for level in 0..sections {
+        text.push_str(&format!("{}## a\n", "  ".repeat(level)));
+    }
+    let pad = "  ".repeat(sections);
+    text.push_str(&format!(
+        "{pad}## t [2]{{@id,g,kind=file}} group=g\n{pad}g=x [2]\n{pad}1\n{pad}2\n"
+    ));
+    text
+}
+
+#[test]
+fn constant_and_grouped_tables_at_the_depth_limit_fit_a_one_mebibyte_stack() {
+    let limit = Limits::default().max_depth;
+    let value = chain_to_constant_table(limit);
+    assert_eq!(depth_of(&value), limit);
+    let text = generic::encode(&value).unwrap();
+    assert!(text.contains("{id,kind=file}"), "the constant is factored");
+    let deeper = generic::Encoder::new()
+        .limits(Limits {
+            max_depth: limit + 1,
+            ..Limits::default()
+        })
+        .encode(&chain_to_constant_table(limit + 1))
+        .unwrap();
+    // The root object, the sections, the table and its records: `limit`
+    // levels with `limit - 3` sections.
+    let grouped = sections_to_grouped_table(limit - 3);
+    let grouped_deeper = sections_to_grouped_table(limit - 2);
+    let (back, over, grouped, grouped_over) = on_small_stack(move || {
+        let back = generic::decode(&text).map(|v| generic::encode(&v).unwrap() == text);
+        let over = generic::decode(&deeper).map(|_| ()).map_err(|e| e.kind());
+        let grouped = generic::decode(&grouped).map(|v| depth_of(&v));
+        let grouped_over = generic::decode(&grouped_deeper)
+            .map(|_| ())
+            .map_err(|e| e.kind());
+        (back, over, grouped, grouped_over)
+    });
+    assert_eq!(back.ok(), Some(true), "decodes and re-encodes the same");
+    assert_eq!(over, Err(ErrorKind::LimitExceeded));
+    assert_eq!(grouped.ok(), Some(limit));
+    assert_eq!(grouped_over, Err(ErrorKind::LimitExceeded));
+}

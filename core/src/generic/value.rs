@@ -159,11 +159,17 @@ impl Map {
         self.entries.is_empty()
     }
 
-    /// The value of `key`.
+    /// The value of `key` (a scan of the members: callers that look up
+    /// many keys of one wide object index it instead).
     pub fn get(&self, key: &str) -> Option<&Value> {
         self.entries
             .iter()
-            .find(|(k, _)| k.as_str() == key)
+            .find(|(k, _)| {
+                // Counted (complexity tests): one lookup per member of a
+                // wide object is quadratic.
+                crate::ops::tick(1);
+                k.as_str() == key
+            })
             .map(|(_, v)| v)
     }
 

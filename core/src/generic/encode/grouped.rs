@@ -96,6 +96,13 @@ pub(super) struct GroupedPlan<'a> {
     rows: Vec<&'a Map>,
     /// The field union in first-appearance order, with each field's role.
     fields: Vec<(&'a str, Role<'a>)>,
+    /// Each field's position in `fields`.
+    index: HashMap<&'a str, usize>,
+    /// Per row, whether its members come in union order (skipping absent
+    /// fields): such a row is written in one merge pass over its members,
+    /// any other through a per-row slot table (a lookup per field would
+    /// make a wide row quadratic).
+    in_order: Vec<bool>,
     group_field: &'a str,
     /// Per cluster, in first-appearance order: its value and row count.
     groups: Vec<(&'a Value, usize)>,
@@ -145,13 +152,33 @@ impl<'a> GroupedPlan<'a> {
         }
         let mut names: Vec<&'a str> = Vec::new();
         let mut index: HashMap<&'a str, usize> = HashMap::new();
+        // Per field, found in this many rows, with the first value and
+        // whether a later one is written differently: a field found in
+        // every row (of two or more) with one written value is a constant.
+        let mut seen: Vec<(usize, &'a Value, bool)> = Vec::new();
+        let mut in_order = Vec::with_capacity(rows.len());
         for row in &rows {
-            for key in row.keys() {
-                if !index.contains_key(key) {
-                    index.insert(key, names.len());
-                    names.push(key);
+            let mut last = None;
+            let mut ordered = true;
+            for (key, value) in row.iter() {
+                crate::ops::tick(1);
+                let at = match index.get(key) {
+                    Some(&at) => at,
+                    None => {
+                        index.insert(key, names.len());
+                        names.push(key);
+                        seen.push((0, value, false));
+                        names.len() - 1
+                    }
+                };
+                ordered &= last.is_none_or(|l| l < at);
+                last = Some(at);
+                if let Some((found, first, varies)) = seen.get_mut(at) {
+                    *found += 1;
+                    *varies = *varies || !same_cell(first, value);
                 }
             }
+            in_order.push(ordered);
         }
         if names.is_empty() {
             return Err(refuse(
@@ -175,9 +202,12 @@ impl<'a> GroupedPlan<'a> {
         for row in &rows {
             if !row.values().all(Value::is_scalar) {
                 // Named in union order, as the references do.
-                let nested = names
+                let nested = row
                     .iter()
-                    .find(|name| row.get(name).is_some_and(|v| !v.is_scalar()));
+                    .filter(|(_, v)| !v.is_scalar())
+                    .filter_map(|(k, _)| index.get(k).copied())
+                    .min()
+                    .and_then(|at| names.get(at));
                 return Err(refuse(format!(
                     "value-grouping does not support nested values: field {:?}",
                     nested.copied().unwrap_or_default()
@@ -231,17 +261,16 @@ impl<'a> GroupedPlan<'a> {
 
         let fields = names
             .iter()
-            .enumerate()
-            .map(|(f, &name)| {
+            .zip(&seen)
+            .map(|(&name, &(found, first, varies))| {
                 let role = if name == key_field {
                     Role::Key
                 } else if name == group_field {
                     Role::Group
+                } else if rows.len() >= 2 && found == rows.len() && !varies {
+                    Role::Constant(first)
                 } else {
-                    match constant_of(&rows, name, f) {
-                        Some(value) => Role::Constant(value),
-                        None => Role::Cell,
-                    }
+                    Role::Cell
                 };
                 (name, role)
             })
@@ -249,24 +278,13 @@ impl<'a> GroupedPlan<'a> {
         Ok(GroupedPlan {
             rows,
             fields,
+            index,
+            in_order,
             group_field,
             groups,
             order,
         })
     }
-}
-
-/// The value of a column that holds one scalar in every row, if it does
-/// (two rows or more; nested values were refused already).
-fn constant_of<'a>(rows: &[&'a Map], name: &str, hint: usize) -> Option<&'a Value> {
-    if rows.len() < 2 {
-        return None;
-    }
-    let first = field_of(rows.first()?, name, hint)?;
-    rows[1..]
-        .iter()
-        .all(|row| field_of(row, name, hint).is_some_and(|v| same_cell(first, v)))
-        .then_some(first)
 }
 
 /// A short rendering of a scalar for messages.
@@ -307,6 +325,8 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
         self.raw("\n")?;
         self.enter(2)?;
         let mut rows = plan.order.iter();
+        // A row's values by field position, for rows out of union order.
+        let mut slots: Vec<Option<&Value>> = Vec::new();
         for &(value, count) in &plan.groups {
             write_key(&mut self.sink, plan.group_field)?;
             self.raw("=")?;
@@ -318,20 +338,43 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
                 let Some(row) = plan.rows.get(r) else {
                     continue;
                 };
-                let mut first = true;
-                for (f, &(name, role)) in plan.fields.iter().enumerate() {
-                    if !matches!(role, Role::Key | Role::Cell) {
-                        continue;
+                if plan.in_order.get(r) == Some(&true) {
+                    // One pass: the next member is the field or the field is absent.
+                    let mut members = row.iter().peekable();
+                    let mut first = true;
+                    for &(name, role) in &plan.fields {
+                        let value = members.next_if(|(k, _)| same_str(k, name)).map(|(_, v)| v);
+                        if matches!(role, Role::Key | Role::Cell) {
+                            self.cell(&mut first, value)?;
+                        }
                     }
-                    self.separator(&mut first)?;
-                    match field_of(row, name, f) {
-                        None => self.raw("~")?,
-                        Some(value) => self.scalar(value)?,
+                } else {
+                    slots.clear();
+                    slots.resize(plan.fields.len(), None);
+                    for (k, v) in row.iter() {
+                        if let Some(slot) = plan.index.get(k).and_then(|&at| slots.get_mut(at)) {
+                            *slot = Some(v);
+                        }
+                    }
+                    let mut first = true;
+                    for (&(_, role), value) in plan.fields.iter().zip(&slots) {
+                        if matches!(role, Role::Key | Role::Cell) {
+                            self.cell(&mut first, *value)?;
+                        }
                     }
                 }
                 self.raw("\n")?;
             }
         }
         Ok(())
+    }
+
+    /// One cell of a grouped row: its value, or `~` for an absent field.
+    fn cell(&mut self, first: &mut bool, value: Option<&Value>) -> Result<(), Error> {
+        self.separator(first)?;
+        match value {
+            None => self.raw("~"),
+            Some(value) => self.scalar(value),
+        }
     }
 }
