@@ -50,9 +50,38 @@ pub fn read<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T, Failure> {
     // than serde_json's check of every string on its own (a tenth of a
     // generic encode). Invalid text keeps the byte reader, so its error and
     // position are serde_json's as before.
-    let value = match std::str::from_utf8(bytes) {
-        Ok(text) => serde_json::from_str::<T>(text),
-        Err(_) => serde_json::from_slice::<T>(bytes),
+    let text = std::str::from_utf8(bytes).ok();
+    let first = match text {
+        Some(text) => serde_json::from_str::<T>(text),
+        None => serde_json::from_slice::<T>(bytes),
+    };
+    let value = match first {
+        // serde_json's guard refuses the 128th nested container (and a
+        // model's own wrapping eats into its budget), while the encoder and
+        // decoder take `Limits::max_depth` = 128 levels of value: a value
+        // decoded at the limit must encode again. So text that trips the
+        // guard is read once more with the guard off, after a scan has
+        // bounded its nesting, and the visitor's own count decides. The
+        // common path pays nothing for this.
+        Err(e) if e.to_string().starts_with(RECURSION_LIMIT) => {
+            if let Some(f) = too_deep(bytes, Limits::default().max_depth + MODEL_NESTING) {
+                return Err(f);
+            }
+            AMBIGUOUS.with(|a| a.set(false));
+            match text {
+                Some(text) => {
+                    let mut de = serde_json::Deserializer::from_str(text);
+                    de.disable_recursion_limit();
+                    T::deserialize(&mut de).and_then(|v| de.end().map(|()| v))
+                }
+                None => {
+                    let mut de = serde_json::Deserializer::from_slice(bytes);
+                    de.disable_recursion_limit();
+                    T::deserialize(&mut de).and_then(|v| de.end().map(|()| v))
+                }
+            }
+        }
+        other => other,
     };
     let ambiguous = AMBIGUOUS.with(|a| a.replace(false));
     // Even when parsing failed: a big literal earlier in the text is the
@@ -431,6 +460,52 @@ impl Visitor<'_> for KeySeed {
     }
 }
 
+/// serde_json's message when its recursion guard trips.
+const RECURSION_LIMIT: &str = "recursion limit exceeded";
+
+/// Levels of JSON nesting a model may add around its values (an operation's
+/// input object, a list of records, a record): enough for every model of
+/// this crate, and small enough that the stack stays bounded for those that
+/// hold a plain `serde_json::Value`, which counts no depth of its own.
+const MODEL_NESTING: usize = 16;
+
+/// A `limit_exceeded` failure at the first `[` or `{` of JSON text nested
+/// more than `max` containers deep (strings skipped with their escapes);
+/// `None` if the text stays within `max`. Iterative, so any depth is safe.
+fn too_deep(text: &[u8], max: usize) -> Option<Failure> {
+    let (mut i, mut line, mut line_start, mut depth) = (0usize, 1u64, 0usize, 0usize);
+    while i < text.len() {
+        match text[i] {
+            b'\n' => {
+                line += 1;
+                line_start = i + 1;
+            }
+            b'"' => {
+                i += 1;
+                while i < text.len() && text[i] != b'"' {
+                    i += if text[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > max {
+                    let mut f = Failure::from(gcf_core::Error::new(
+                        ErrorKind::LimitExceeded,
+                        format!("JSON text nests deeper than {max} containers"),
+                    ));
+                    f.line = Some(line);
+                    f.column = Some((i - line_start + 1) as u64);
+                    return Some(f);
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
 /// The first bare integer literal outside `int64` in JSON text, as an
 /// `out_of_range` failure at its line and column; `None` if there is none.
 ///
@@ -529,6 +604,59 @@ mod tests {
 
     fn parse(s: &str) -> Result<Value, Failure> {
         from_slice(s.as_bytes())
+    }
+
+    /// JSON text of `depth` nested containers around `1`, arrays and
+    /// objects alternating from the outside in when `mixed`.
+    fn nested(depth: usize, mixed: bool) -> String {
+        let (mut open, mut close) = (String::new(), String::new());
+        for d in 0..depth {
+            if mixed && d % 2 == 1 {
+                open.push_str("{\"a\":");
+                close.insert(0, '}');
+            } else {
+                open.push('[');
+                close.insert(0, ']');
+            }
+        }
+        format!("{open}1{close}")
+    }
+
+    #[test]
+    fn json_text_takes_the_same_depth_as_the_codec() {
+        let limit = Limits::default().max_depth;
+        for mixed in [false, true] {
+            // The deepest value reads, encodes, and decodes back equal.
+            let value = parse(&nested(limit, mixed)).unwrap();
+            let text = gcf_core::generic::encode(&value).unwrap();
+            assert!(gcf_core::generic::decode(&text).unwrap() == value);
+            // Wrapped in a model, the value keeps its whole budget.
+            let wrapped: Vec<JsonValue> =
+                read(format!("[{}]", nested(limit, mixed)).as_bytes()).unwrap();
+            assert!(wrapped.len() == 1 && wrapped[0].0 == value);
+            // One level deeper is the limit error, at the container past it.
+            let e = parse(&nested(limit + 1, mixed)).unwrap_err();
+            assert_eq!(e.category, "limit_exceeded", "{e:?}");
+            assert_eq!(e.line, Some(1), "{e:?}");
+            assert!(e.column.is_some_and(|c| c > limit as u64), "{e:?}");
+        }
+    }
+
+    #[test]
+    fn json_text_of_any_depth_fails_cleanly() {
+        for depth in [200, 100_000] {
+            let e = parse(&nested(depth, true)).unwrap_err();
+            assert_eq!(e.category, "limit_exceeded", "{e:?}");
+            assert_eq!((e.line, e.column.is_some()), (Some(1), true), "{e:?}");
+        }
+        // Brackets inside strings do not count.
+        let quoted = format!("[\"{}\\\"\", {}]", "[".repeat(500), nested(100, false));
+        assert_eq!(
+            parse(&quoted).unwrap().as_array().map(<[Value]>::len),
+            Some(2)
+        );
+        assert!(too_deep(quoted.as_bytes(), 101).is_none());
+        assert!(too_deep(quoted.as_bytes(), 100).is_some());
     }
 
     #[test]

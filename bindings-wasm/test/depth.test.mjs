@@ -97,26 +97,25 @@ for (const [name, api] of [
 ]) {
   test(`${name}: the deepest value allowed encodes and decodes; one deeper is the limit error`, () => {
     if (api === manual) manual.initSync(readFileSync(WASM));
-    // 127 objects deep is the deepest the JSON reader and the encoder take
-    // (Limits::max_depth = 128 counts the leaf's level too).
-    const deepest = nestedObjects(127);
+    // Limits::max_depth = 128 containers, the root one counted as 1, on
+    // every side: the JSON reader, the encoder and the decoder.
+    const deepest = nestedObjects(128);
     const text = api.encodeGeneric(deepest);
-    assert.equal(text.split('\n').filter((l) => l.trimStart().startsWith('## a')).length, 126);
+    assert.equal(text.split('\n').filter((l) => l.trimStart().startsWith('## a')).length, 127);
     const back = api.decodeGeneric(text);
     let v = back;
-    for (let d = 0; d < 127; d++) v = v.get('a');
+    for (let d = 0; d < 128; d++) v = v.get('a');
     assert.equal(v, 1);
-    assert.throws(() => api.encodeGeneric(nestedObjects(128)), isLimit);
+    assert.throws(() => api.encodeGeneric(nestedObjects(129)), isLimit);
 
     api.decodeGeneric(nestedSections(127));
     assert.throws(() => api.decodeGeneric(nestedSections(128)), isLimit);
 
     // Arrays take more stack per level than sections (a 32 KiB stack
-    // overflows at 100 of them). The encoder takes 127; the decoder takes
-    // 128 (it counts the leaf's level as the JSON reader does not).
+    // overflows at 100 of them).
     let deepArray = 1;
-    for (let d = 0; d < 127; d++) deepArray = [deepArray];
-    assert.equal(api.encodeGeneric(deepArray), nestedArrays(127));
+    for (let d = 0; d < 128; d++) deepArray = [deepArray];
+    assert.equal(api.encodeGeneric(deepArray), nestedArrays(128));
     assert.throws(() => api.encodeGeneric([deepArray]), isLimit);
     let a = api.decodeGeneric(nestedArrays(128));
     for (let d = 0; d < 128; d++) a = a[0];

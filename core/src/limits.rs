@@ -14,7 +14,11 @@
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
-    /// Nesting depth of objects and arrays (spec minimum 32).
+    /// Nesting depth of objects and arrays (spec minimum 32): the containers
+    /// on a value's deepest path, the root container counting 1 (a
+    /// document's top-level lines are its root object). The encoder, the
+    /// decoder, the stream writer and the JSON readers all count it so, so
+    /// what one side accepts the other does.
     pub max_depth: usize,
     /// Elements of one array or object, rows of one table, symbols or edges of
     /// one graph (spec minimum 10,000).

@@ -207,3 +207,26 @@ pub unsafe extern "C" fn gcf_generic_encode_packed(
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `depth` packed arrays of one item around the integer 1.
+    fn nested(depth: usize) -> Vec<u8> {
+        let mut bytes = [6, 1].repeat(depth);
+        bytes.push(3);
+        bytes.extend_from_slice(&1i64.to_le_bytes());
+        bytes
+    }
+
+    #[test]
+    fn packed_values_take_the_codec_depth() {
+        let limit = Limits::default().max_depth;
+        let value = packed_value(&nested(limit)).unwrap();
+        let text = generic::encode(&value).unwrap();
+        assert!(generic::decode(&text).unwrap() == value);
+        let e = packed_value(&nested(limit + 1)).unwrap_err();
+        assert_eq!(e.category, "limit_exceeded", "{}", e.message);
+    }
+}

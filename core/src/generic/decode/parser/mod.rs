@@ -1316,6 +1316,10 @@ impl<'a> Parser<'a> {
                     break;
                 } else if let Some(col) = eligible {
                     self.cur.bump();
+                    // The body's object sits under the row (`depth + 1`) and
+                    // under the objects its column's path nests, as the
+                    // encoder counts it.
+                    self.check_depth(depth + 2 + table.path_nesting(col), &child)?;
                     {
                         let left = (&mut self.expansion_left, self.expansion_budget);
                         positional(&child, table, slots, col, self.limits.max_line_len, left)?;
@@ -1329,6 +1333,10 @@ impl<'a> Parser<'a> {
                     self.traditional(&child, index == 0, table, slots, &mut extras, indent, depth)?;
                 } else if let Some(col) = eligible {
                     self.cur.bump();
+                    // The body's object sits under the row (`depth + 1`) and
+                    // under the objects its column's path nests, as the
+                    // encoder counts it.
+                    self.check_depth(depth + 2 + table.path_nesting(col), &child)?;
                     {
                         let left = (&mut self.expansion_left, self.expansion_budget);
                         positional(&child, table, slots, col, self.limits.max_line_len, left)?;
