@@ -8,7 +8,7 @@ use gcf_core::graph::{Edge, Payload, Symbol};
 use gcf_core::ErrorKind;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyDict, PyFloat, PyList, PyString, PyType};
+use pyo3::types::{PyDict, PyFloat, PyList, PyString, PyTuple, PyType};
 use pyo3::{intern, Py};
 
 use crate::errors::input;
@@ -184,13 +184,18 @@ pub fn payload(obj: &Bound<'_, PyAny>) -> PyResult<Payload> {
     })
 }
 
+/// A dataclass of `gcf.types`, held as the one-tuple `(cls,)`: the
+/// arguments of `object.__new__`, built once rather than per instance (a
+/// tuple made and freed per object was a quarter of creating one).
+pub struct Class(Py<PyTuple>);
+
 /// The dataclasses of `gcf.types`, looked up once.
 pub struct Types {
-    pub payload: Py<PyType>,
-    pub symbol: Py<PyType>,
-    pub edge: Py<PyType>,
-    pub components: Py<PyType>,
-    pub delta_payload: Py<PyType>,
+    pub payload: Class,
+    pub symbol: Class,
+    pub edge: Class,
+    pub components: Class,
+    pub delta_payload: Class,
     object_new: Py<PyAny>,
 }
 
@@ -200,8 +205,10 @@ static TYPES: PyOnceLock<Types> = PyOnceLock::new();
 pub fn types(py: Python<'_>) -> PyResult<&Types> {
     TYPES.get_or_try_init(py, || {
         let m = py.import("gcf.types")?;
-        let get =
-            |n: &str| -> PyResult<Py<PyType>> { Ok(m.getattr(n)?.cast_into::<PyType>()?.unbind()) };
+        let get = |n: &str| -> PyResult<Class> {
+            let cls = m.getattr(n)?.cast_into::<PyType>()?;
+            Ok(Class(PyTuple::new(py, [cls])?.unbind()))
+        };
         Ok(Types {
             payload: get("Payload")?,
             symbol: get("Symbol")?,
@@ -228,10 +235,10 @@ impl Types {
     pub fn instance<'py>(
         &self,
         py: Python<'py>,
-        cls: &Py<PyType>,
+        cls: &Class,
         fields: &[(&Bound<'py, PyString>, Bound<'py, PyAny>)],
     ) -> PyResult<Bound<'py, PyAny>> {
-        let obj = self.object_new.bind(py).call1((cls.bind(py),))?;
+        let obj = self.object_new.bind(py).call1(cls.0.bind(py))?;
         for (name, value) in fields {
             obj.setattr(*name, value)?;
         }
