@@ -436,7 +436,13 @@ impl<'py> StrCache<'py> {
             if let Some((hit, _)) = self.seen.get(&key) {
                 return Ok(hit.clone());
             }
-            let text: Arc<str> = Arc::from(s.to_cow()?.as_ref());
+            // Under the 3.9 limited API, `to_cow` copies the UTF-8 `bytes`
+            // into a `String` that `Arc::from` copies again; one copy here.
+            let utf8 = s.encode_utf8()?;
+            let text: Arc<str> = match std::str::from_utf8(utf8.as_bytes()) {
+                Ok(t) => Arc::from(t),
+                Err(e) => return Err(pyo3::exceptions::PyUnicodeError::new_err(e.to_string())),
+            };
             self.seen.insert(key, (text.clone(), s));
             return Ok(text);
         }
