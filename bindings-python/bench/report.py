@@ -1,4 +1,8 @@
-"""Writes BENCH.md from the two JSON results of bench.py (ours, then 2.8.0)."""
+"""Writes BENCH.md from the two JSON results of bench.py (ours, then 2.8.0),
+and, when given a third argument, a JSON object {"native": ..., "2.8.0": ...}
+of callgrind.py's counts for each package (and optionally "before", the
+native counts of an earlier build, for a before/after column, and "note",
+a paragraph printed under the table)."""
 
 from __future__ import annotations
 
@@ -55,3 +59,18 @@ print("\nBoth times include the benchmark's own Python loop, which builds each r
       "under callgrind it takes about 3,700 instructions a row, the native `write_row` about 3,900, "
       "so about half of the native time is the loop, which alone is more than a twentieth of "
       "2.8.0's time per row: the streaming ratio cannot reach 20x as measured here.")
+
+if len(sys.argv) > 3:
+    cg = json.loads(sys.argv[3])
+    print("\nInstructions per call under callgrind (`bindings-python/bench/callgrind.py`, 100 symbols,"
+          " `PYTHONHASHSEED=0`), which repeat exactly on a loaded machine where the times above do not:\n")
+    # "before": the native counts of the commit this round started from, if given.
+    before = cg.get("before")
+    print("| case |" + (" native before |" if before else "") + " native | 2.8.0 | ratio |")
+    print("|---|" + ("---:|" if before else "") + "---:|---:|---:|")
+    for op in ("encode", "decode"):
+        n, r = cg["native"][op], cg["2.8.0"][op]
+        b = f" {before[op]:,} |" if before else ""
+        print(f"| graph {op} |{b} {n:,} | {r:,} | {r / n:.1f}x |")
+    if "note" in cg:
+        print(f"\n{cg['note']}")
