@@ -197,6 +197,9 @@ pub struct Types {
     pub components: Class,
     pub delta_payload: Class,
     object_new: Py<PyAny>,
+    // Every decoded symbol's four `Components` fields are 0.0: one shared
+    // (immutable) float instead of one allocated per symbol.
+    zero: Py<PyFloat>,
 }
 
 static TYPES: PyOnceLock<Types> = PyOnceLock::new();
@@ -220,6 +223,7 @@ pub fn types(py: Python<'_>) -> PyResult<&Types> {
                 .getattr("object")?
                 .getattr("__new__")?
                 .unbind(),
+            zero: PyFloat::new(py, 0.0).unbind(),
         })
     })
 }
@@ -246,7 +250,7 @@ impl Types {
     }
 
     fn components<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let zero = PyFloat::new(py, 0.0).into_any();
+        let zero = self.zero.bind(py).clone().into_any();
         self.instance(
             py,
             &self.components,
