@@ -307,3 +307,20 @@ def test_decoded_keys_and_names_are_shared_objects() -> None:
     p = gcf.decode("GCF profile=graph symbols=2 edges=1\n## targets\n@0 fn pkg.A 0.50 lsp\n@1 fn pkg.B 0.40 lsp\n"
                    "## edges [1]\n@0<@1 calls\n")
     assert p.edges[0].source is p.symbols[1].qualified_name
+
+
+def test_decoded_instances_are_independent_dataclasses() -> None:
+    # Decode builds instances without `__init__` from cached pieces (the
+    # `(cls,)` arguments of `object.__new__`, one shared 0.0): each object
+    # must still be its own, of the exact class, equal to a constructed one.
+    p = Payload(tool="t", symbols=[Symbol("a", "function", 0.5, "x", 1), Symbol("b", "type", 0.25, "x", 2)],
+                edges=[Edge("a", "b", "calls")])
+    out = gcf.decode(gcf.encode(p))
+    a, b = out.symbols
+    assert type(out) is Payload and type(a) is Symbol and type(out.edges[0]) is Edge
+    assert a.components is not b.components
+    a.components.recency = 1.0
+    a.distance = 9
+    assert b.components == gcf.types.Components() and b.distance == 2
+    assert out.symbols[1] == Symbol("b", "type", 0.25, "x", 2)
+    assert out.edges == [Edge("a", "b", "calls")]
