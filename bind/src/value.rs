@@ -45,12 +45,25 @@ thread_local! {
 /// Parses JSON text into `T` (any type of this crate's models, or a plain
 /// serde type), with the exact-integer check of the module docs.
 pub fn read<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T, Failure> {
-    AMBIGUOUS.with(|a| a.set(false));
     // One validation pass over the whole text is several times cheaper
     // than serde_json's check of every string on its own (a tenth of a
     // generic encode). Invalid text keeps the byte reader, so its error and
     // position are serde_json's as before.
-    let text = std::str::from_utf8(bytes).ok();
+    read_checked(bytes, std::str::from_utf8(bytes).ok())
+}
+
+/// [`read`] of text the caller already holds as `str` (a host string), so
+/// the UTF-8 pass is not repeated.
+pub fn read_str<'de, T: Deserialize<'de>>(text: &'de str) -> Result<T, Failure> {
+    read_checked(text.as_bytes(), Some(text))
+}
+
+/// [`read`] once `text` is `bytes` as `str`, or `None` if they are not UTF-8.
+fn read_checked<'de, T: Deserialize<'de>>(
+    bytes: &'de [u8],
+    text: Option<&'de str>,
+) -> Result<T, Failure> {
+    AMBIGUOUS.with(|a| a.set(false));
     let first = match text {
         Some(text) => serde_json::from_str::<T>(text),
         None => serde_json::from_slice::<T>(bytes),
@@ -141,6 +154,18 @@ pub fn read_object<'de, T: Deserialize<'de>>(bytes: &'de [u8], what: &str) -> Re
 /// ```
 pub fn from_slice(bytes: &[u8]) -> Result<Value, Failure> {
     read::<JsonValue>(bytes).map(|v| v.0)
+}
+
+/// [`from_slice`] of a `str`, without validating its UTF-8 again.
+///
+/// ```
+/// let v = gcf_bind::value::from_str(r#"{"a": [1, "x"]}"#)?;
+/// assert_eq!(v, gcf_bind::value::from_slice(br#"{"a": [1, "x"]}"#)?);
+/// assert_eq!(gcf_bind::value::from_str("[1,").unwrap_err().category, "json");
+/// # Ok::<(), gcf_bind::Failure>(())
+/// ```
+pub fn from_str(text: &str) -> Result<Value, Failure> {
+    read_str::<JsonValue>(text).map(|v| v.0)
 }
 
 /// A [`Value`] that deserializes with this module's rules; use it as a field
@@ -602,8 +627,12 @@ impl Serialize for JsonMap<'_> {
 mod tests {
     use super::*;
 
+    /// Every test input goes through both entries, which must agree on
+    /// the value and on the failure (category, message, position).
     fn parse(s: &str) -> Result<Value, Failure> {
-        from_slice(s.as_bytes())
+        let bytes = from_slice(s.as_bytes());
+        assert_eq!(format!("{:?}", from_str(s)), format!("{bytes:?}"), "{s}");
+        bytes
     }
 
     /// JSON text of `depth` nested containers around `1`, arrays and

@@ -121,7 +121,7 @@ pub fn graph_decode_bytes(bytes: &[u8]) -> Result<String> {
 /// Encodes any JSON value as a generic-profile payload; `flags` holds
 /// [`NO_FLATTEN`] and [`CONSTANT_COLUMNS`].
 pub fn generic_encode(json: &str, flags: u32) -> Result<String> {
-    let value = gcf_bind::value::from_slice(json.as_bytes())?;
+    let value = gcf_bind::value::from_str(json)?;
     Ok(generic::Encoder::new()
         .flatten(flags & NO_FLATTEN == 0)
         .constant_columns(flags & CONSTANT_COLUMNS != 0)
