@@ -5,10 +5,14 @@
 #   2. the package's own tests (bindings-wasm/test: the entries, init paths,
 #      the Node package's engine choice, the depth limit within the 1 MiB
 #      stack);
-#   3. the Node package's whole test suite (bindings-node/test: every
+#   3. the package in Bun, Deno and Cloudflare's workerd (bindings-wasm/test/
+#      runtimes: npm-pinned binaries installed by npm ci; every entry runs
+#      all conformance fixtures and an API smoke, and a Worker importing the
+#      .wasm as a module answers fixtures over HTTP on 127.0.0.1);
+#   4. the Node package's whole test suite (bindings-node/test: every
 #      conformance fixture through the API, the differential against 2.5.2,
 #      streams, ESM/CJS) with the engine forced to wasm (GCF_ENGINE=wasm);
-#   4. gcf-core's unit tests compiled to wasm32 (wasm32-wasip1, run by Node's
+#   5. gcf-core's unit tests compiled to wasm32 (wasm32-wasip1, run by Node's
 #      WASI through bindings-wasm/tools/wasi-run.mjs): the portable paths the
 #      wasm build ships (no SSE2 there) run as WebAssembly.
 set -euo pipefail
@@ -31,6 +35,10 @@ step "bindings-node's JS layer (its npm devDependencies, lib/layer.cjs)"
 
 step "bindings-wasm tests (entries, init, the Node package's engine choice, depth limit in a 1 MiB stack)"
 (cd bindings-wasm && node --test test/*.test.mjs)
+
+step "the package in Bun, Deno and workerd (bindings-wasm/test/runtimes)"
+(cd bindings-wasm/test/runtimes && npm ci --no-audit --no-fund --loglevel=error)
+GCF_RUNTIME_TESTS=1 node --test --test-reporter=spec bindings-wasm/test/runtimes/run.mjs
 
 step "bindings-node's test suite on the wasm engine (GCF_ENGINE=wasm)"
 (cd bindings-node && GCF_ENGINE=wasm node --test test/)
