@@ -57,10 +57,10 @@ test('index.mjs: initialised on import (top-level await), ready resolves to the 
   }
 });
 
-test('node.mjs and index.mjs export the same names; engine.cjs is the engine interface', async () => {
+test('node.mjs exports what index.mjs does plus toNodeWritable; engine.cjs is the engine interface', async () => {
   const node = await import('../package/node.mjs');
   const manual = await import('../package/manual.mjs');
-  assert.deepEqual(Object.keys(node).sort(), Object.keys(manual).concat(['ready']).sort());
+  assert.deepEqual(Object.keys(node).sort(), Object.keys(manual).concat(['ready', 'toNodeWritable']).sort());
   const engine = require('../package/engine.cjs');
   for (const name of [
     'graphEncode', 'graphDecode', 'graphDecodeBytes', 'graphEncodeCompact', 'graphDecodeCompact', 'graphEncodeDelta', 'graphDecodeDelta',

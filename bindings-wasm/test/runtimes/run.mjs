@@ -8,7 +8,7 @@
 // here; scripts/test-wasm.sh installs them (npm ci) and sets
 // GCF_RUNTIME_TESTS=1. Without it (a plain `node --test` over test/) the
 // suite is reported as skipped.
-import { test as nodeTest, before, after } from 'node:test';
+import { test as nodeTest, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -129,64 +129,67 @@ function freePort() {
   });
 }
 
-let workerd = null;
-let origin = null;
-let workerdLog = '';
+// Its own suite: a workerd that does not start fails these tests only.
+describe('workerd', () => {
+  let workerd = null;
+  let origin = null;
+  let workerdLog = '';
 
-before(async () => {
-  if (!ENABLED) return;
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  workerd = spawn(bin('workerd'), ['serve', 'worker.capnp', '--socket-addr', `http=127.0.0.1:${port}`], { cwd: here, stdio: ['ignore', 'pipe', 'pipe'] });
-  workerd.stdout.on('data', (d) => (workerdLog += d));
-  workerd.stderr.on('data', (d) => (workerdLog += d));
-  // Bounded: up to 30 s for workerd to compile the Worker and listen.
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (workerd.exitCode !== null) throw new Error(`workerd exited ${workerd.exitCode}:\n${workerdLog}`);
-    try {
-      if ((await fetch(`${origin}/smoke`)).ok) break;
-    } catch {}
-    if (Date.now() > deadline) throw new Error(`workerd did not answer within 30 s:\n${workerdLog}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-});
+  before(async () => {
+    if (!ENABLED) return;
+    const port = await freePort();
+    origin = `http://127.0.0.1:${port}`;
+    workerd = spawn(bin('workerd'), ['serve', 'worker.capnp', '--socket-addr', `http=127.0.0.1:${port}`], { cwd: here, stdio: ['ignore', 'pipe', 'pipe'] });
+    workerd.stdout.on('data', (d) => (workerdLog += d));
+    workerd.stderr.on('data', (d) => (workerdLog += d));
+    // Bounded: up to 30 s for workerd to compile the Worker and listen.
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      if (workerd.exitCode !== null) throw new Error(`workerd exited ${workerd.exitCode}:\n${workerdLog}`);
+      try {
+        if ((await fetch(`${origin}/smoke`)).ok) break;
+      } catch {}
+      if (Date.now() > deadline) throw new Error(`workerd did not answer within 30 s:\n${workerdLog}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  });
 
-after(() => {
-  workerd?.kill();
-});
+  after(() => {
+    workerd?.kill();
+  });
 
-test('workerd: the Worker instantiated the imported WebAssembly.Module and passes the API smoke', async () => {
-  const r = await (await fetch(`${origin}/smoke`)).json();
-  assert.equal(r.moduleIsCompiled, true);
-  assert.equal(r.ready, true);
-  assert.deepEqual(r.failed, []);
-  assert.equal(r.passed, 8);
-});
+  test('the Worker instantiated the imported WebAssembly.Module and passes the API smoke', async () => {
+    const r = await (await fetch(`${origin}/smoke`)).json();
+    assert.equal(r.moduleIsCompiled, true);
+    assert.equal(r.ready, true);
+    assert.deepEqual(r.failed, []);
+    assert.equal(r.passed, 8);
+  });
 
-test('workerd: every conformance fixture through the Worker over HTTP', async () => {
-  const res = await fetch(`${origin}/conformance`, { method: 'POST', body: JSON.stringify(FIXTURES) });
-  assert.equal(res.status, 200);
-  const r = await res.json();
-  assert.deepEqual(r.failed, []);
-  assert.equal(r.passed, FIXTURES.length);
-  assert.ok(FIXTURES.length > 0);
-});
+  test('every conformance fixture through the Worker over HTTP', async () => {
+    const res = await fetch(`${origin}/conformance`, { method: 'POST', body: JSON.stringify(FIXTURES) });
+    assert.equal(res.status, 200);
+    const r = await res.json();
+    assert.deepEqual(r.failed, []);
+    assert.equal(r.passed, FIXTURES.length);
+    assert.ok(FIXTURES.length > 0);
+  });
 
-test('workerd: JSON in, GCF out, byte-identical to the package in Node; a failure answers with category, line, column', async () => {
-  const gcf = await import('../../package/node.mjs');
-  const body = '{"rows":[{"id":1,"t":"a b"},{"id":2,"t":"c|d"}],"n":9007199254740993,"z":{"k":[1,2]}}';
-  const res = await fetch(`${origin}/encode`, { method: 'POST', body });
-  assert.equal(res.status, 200);
-  const text = await res.text();
-  assert.equal(text, gcf.encodeGeneric(gcf.parseJSONOrdered(body, { largeInt: 'bigint' })));
-  assert.match(text, /^n=9007199254740993$/m);
-  const back = await fetch(`${origin}/decode`, { method: 'POST', body: text });
-  assert.deepEqual(await back.json(), { rows: [{ id: 1, t: 'a b' }, { id: 2, t: 'c|d' }], n: '9007199254740993', z: { k: [1, 2] } });
-  // The position of the `[3]` whose count the rows do not meet, as in Node.
-  const badText = 'GCF profile=generic\n## [3]{a}\n1\n';
-  const bad = await fetch(`${origin}/decode`, { method: 'POST', body: badText });
-  assert.equal(bad.status, 400);
-  assert.deepEqual(await bad.json(), { category: 'count_mismatch', line: 2, column: 4, isGcfError: true });
-  assert.throws(() => gcf.decodeGeneric(badText), (e) => e.line === 2 && e.column === 4);
+  test('JSON in, GCF out, byte-identical to the package in Node; a failure answers with category, line, column', async () => {
+    const gcf = await import('../../package/node.mjs');
+    const body = '{"rows":[{"id":1,"t":"a b"},{"id":2,"t":"c|d"}],"n":9007199254740993,"z":{"k":[1,2]}}';
+    const res = await fetch(`${origin}/encode`, { method: 'POST', body });
+    assert.equal(res.status, 200);
+    const text = await res.text();
+    assert.equal(text, gcf.encodeGeneric(gcf.parseJSONOrdered(body, { largeInt: 'bigint' })));
+    assert.match(text, /^n=9007199254740993$/m);
+    const back = await fetch(`${origin}/decode`, { method: 'POST', body: text });
+    assert.deepEqual(await back.json(), { rows: [{ id: 1, t: 'a b' }, { id: 2, t: 'c|d' }], n: '9007199254740993', z: { k: [1, 2] } });
+    // The position of the `[3]` whose count the rows do not meet, as in Node.
+    const badText = 'GCF profile=generic\n## [3]{a}\n1\n';
+    const bad = await fetch(`${origin}/decode`, { method: 'POST', body: badText });
+    assert.equal(bad.status, 400);
+    assert.deepEqual(await bad.json(), { category: 'count_mismatch', line: 2, column: 4, isGcfError: true });
+    assert.throws(() => gcf.decodeGeneric(badText), (e) => e.line === 2 && e.column === 4);
+  });
 });

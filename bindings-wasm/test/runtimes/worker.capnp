@@ -13,6 +13,8 @@ const config :Workerd.Config = (
 
 const gcfWorker :Workerd.Worker = (
   modules = [
+    # The main module: what a Worker's own source starts with (see worker.mjs).
+    (name = "bindings-wasm/test/runtimes/main.mjs", esModule = "import wasm from '../../package/wasm/web/gcf_wasm_bg.wasm';\nimport { worker } from './worker.mjs';\nexport default worker(wasm);\n"),
     (name = "bindings-wasm/test/runtimes/worker.mjs", esModule = embed "worker.mjs"),
     (name = "bindings-wasm/test/runtimes/smoke.mjs", esModule = embed "smoke.mjs"),
     (name = "bindings-wasm/test/browser/conformance.mjs", esModule = embed "../browser/conformance.mjs"),
