@@ -52,7 +52,7 @@ bash scripts/test-python.sh
 step "Node package (bindings-node): napi addon, conformance, differential vs 2.5.2"
 bash scripts/test-node.sh
 
-step "WebAssembly (bindings-wasm): build, package tests, the Node suite on wasm, core tests on wasm32"
+step "WebAssembly (bindings-wasm): build, package tests, Bun, Deno and workerd, the Node suite on wasm, core tests on wasm32"
 bash scripts/test-wasm.sh
 
 step "Browser (headless Chromium): every conformance fixture in a page, the playground driven and checked"
