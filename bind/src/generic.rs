@@ -9,6 +9,7 @@ use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Serialize};
 
 use crate::failure::Failure;
+use crate::host::read_object_str;
 use crate::value::{read_object, JsonMap, JsonObject, JsonValue};
 
 fn or_empty<'de, D: serde::Deserializer<'de>, T: Deserialize<'de> + Default>(
@@ -41,7 +42,15 @@ struct KeyedSetIn<'a> {
 /// # Ok::<(), gcf_bind::Failure>(())
 /// ```
 pub fn keyed_set_from_slice(json: &[u8]) -> Result<KeyedSet, Failure> {
-    let set: KeyedSetIn = read_object(json, "a keyed set")?;
+    keyed_set(read_object(json, "a keyed set")?)
+}
+
+/// [`keyed_set_from_slice`] of a `str`.
+pub fn keyed_set_from_str(json: &str) -> Result<KeyedSet, Failure> {
+    keyed_set(read_object_str(json, "a keyed set")?)
+}
+
+fn keyed_set(set: KeyedSetIn<'_>) -> Result<KeyedSet, Failure> {
     if set.key.is_empty() {
         return Err(Failure::shape(
             "`key` must be the name of the identity field",
@@ -162,8 +171,16 @@ struct GenericDeltaIn {
 /// A generic delta from `{"tool", "key", "fields", "baseRoot", "newRoot",
 /// "added", "changed", "removed", "deltaTokens", "fullTokens"}`.
 pub fn generic_delta_from_slice(json: &[u8]) -> Result<GenericDelta, Failure> {
-    let d: GenericDeltaIn = read_object(json, "a generic delta")?;
-    Ok(GenericDelta {
+    Ok(generic_delta(read_object(json, "a generic delta")?))
+}
+
+/// [`generic_delta_from_slice`] of a `str`.
+pub fn generic_delta_from_str(json: &str) -> Result<GenericDelta, Failure> {
+    Ok(generic_delta(read_object_str(json, "a generic delta")?))
+}
+
+fn generic_delta(d: GenericDeltaIn) -> GenericDelta {
+    GenericDelta {
         tool: d.tool,
         key: d.key,
         fields: d.fields,
@@ -174,7 +191,7 @@ pub fn generic_delta_from_slice(json: &[u8]) -> Result<GenericDelta, Failure> {
         removed: d.removed.into_iter().map(|v| v.0).collect(),
         delta_tokens: d.delta_tokens,
         full_tokens: d.full_tokens,
-    })
+    }
 }
 
 /// Serializes a generic delta, the shape [`generic_delta_from_slice`] reads.

@@ -22,6 +22,7 @@ use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Serialize};
 
 use crate::failure::Failure;
+use crate::host::read_object_str;
 use crate::value::read_object;
 
 /// A graph string field: `null` or missing reads as empty.
@@ -278,9 +279,21 @@ pub fn payload_from_slice(json: &[u8]) -> Result<Payload<Cow<'_, str>>, Failure>
     read_object::<PayloadIn>(json, "a graph payload").map(Payload::from)
 }
 
+/// [`payload_from_slice`] of text the host holds as `str` (see
+/// `gcf_bind::host`'s docs: a host that reads only `str`s compiles one JSON
+/// reader).
+pub fn payload_from_str(json: &str) -> Result<Payload<Cow<'_, str>>, Failure> {
+    read_object_str::<PayloadIn>(json, "a graph payload").map(Payload::from)
+}
+
 /// A snapshot from JSON text.
 pub fn snapshot_from_slice(json: &[u8]) -> Result<Snapshot<Cow<'_, str>>, Failure> {
     read_object::<SnapshotIn>(json, "a snapshot").map(Snapshot::from)
+}
+
+/// [`snapshot_from_slice`] of a `str`.
+pub fn snapshot_from_str(json: &str) -> Result<Snapshot<Cow<'_, str>>, Failure> {
+    read_object_str::<SnapshotIn>(json, "a snapshot").map(Snapshot::from)
 }
 
 /// A snapshot with owned strings, for the core APIs that hold one
@@ -295,6 +308,11 @@ pub fn owned_snapshot<S: AsRef<str>>(s: &Snapshot<S>) -> Snapshot {
 /// A graph delta from JSON text.
 pub fn delta_from_slice(json: &[u8]) -> Result<Delta<Cow<'_, str>>, Failure> {
     read_object::<DeltaIn>(json, "a graph delta").map(Delta::from)
+}
+
+/// [`delta_from_slice`] of a `str`.
+pub fn delta_from_str(json: &str) -> Result<Delta<Cow<'_, str>>, Failure> {
+    read_object_str::<DeltaIn>(json, "a graph delta").map(Delta::from)
 }
 
 /// A symbol from JSON text (one record of a stream).

@@ -33,6 +33,7 @@ pub mod conformance;
 pub mod failure;
 pub mod generic;
 pub mod graph;
+mod host;
 pub mod options;
 pub mod records;
 pub mod value;

@@ -14,7 +14,6 @@
 //! which the reader detects and answers with "use the JSON route".
 
 use core::str::Split;
-use std::borrow::Cow;
 
 use gcf_core::graph::{self, Edge, Payload, Symbol};
 
@@ -33,7 +32,7 @@ impl<'a> Fields<'a> {
     }
 }
 
-fn read(text: &str) -> Option<Payload<Cow<'_, str>>> {
+fn read(text: &str) -> Option<Payload<&str>> {
     let mut f = Fields(text.split(SEP));
     let tool = f.text()?;
     let token_budget = f.number()?;
@@ -53,27 +52,27 @@ fn read(text: &str) -> Option<Payload<Cow<'_, str>>> {
     let mut symbols = Vec::with_capacity(n_symbols);
     for _ in 0..n_symbols {
         symbols.push(Symbol {
-            qualified_name: Cow::Borrowed(f.text()?),
-            kind: Cow::Borrowed(f.text()?),
+            qualified_name: f.text()?,
+            kind: f.text()?,
             score: f.number()?,
-            provenance: Cow::Borrowed(f.text()?),
+            provenance: f.text()?,
             distance: f.number()?,
         });
     }
     let mut edges = Vec::with_capacity(n_edges);
     for _ in 0..n_edges {
         edges.push(Edge {
-            source: Cow::Borrowed(f.text()?),
-            target: Cow::Borrowed(f.text()?),
-            edge_type: Cow::Borrowed(f.text()?),
-            status: Cow::Borrowed(f.text()?),
+            source: f.text()?,
+            target: f.text()?,
+            edge_type: f.text()?,
+            status: f.text()?,
         });
     }
     Some(Payload {
-        tool: Cow::Borrowed(tool),
+        tool,
         token_budget,
         tokens_used,
-        pack_root: Cow::Borrowed(pack_root),
+        pack_root,
         symbols,
         edges,
         ..Payload::default()

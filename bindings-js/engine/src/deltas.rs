@@ -9,12 +9,12 @@ use gcf_core::{Error, ErrorKind};
 use crate::{shape, Result};
 
 fn snapshot(json: &str) -> Result<Snapshot> {
-    let s = gcf_bind::graph::snapshot_from_slice(json.as_bytes())?;
+    let s = gcf_bind::graph::snapshot_from_str(json)?;
     Ok(gcf_bind::graph::owned_snapshot(&s))
 }
 
 fn keyed_set(json: &str) -> Result<KeyedSet> {
-    gcf_bind::generic::keyed_set_from_slice(json.as_bytes())
+    gcf_bind::generic::keyed_set_from_str(json)
 }
 
 fn to_json<T: serde::Serialize>(v: &T) -> Result<String> {
@@ -33,7 +33,7 @@ pub fn graph_pack_root(json: &str) -> Result<String> {
 /// `verifyDelta` takes none).
 pub fn graph_verify_delta(base: &str, delta: &str, expected_new_root: &str) -> Result<String> {
     let base = snapshot(base)?;
-    let d = gcf_bind::graph::delta_from_slice(delta.as_bytes())?;
+    let d = gcf_bind::graph::delta_from_str(delta)?;
     let mut d = graph::Delta {
         tool: d.tool.into_owned(),
         base_root: base.pack_root()?,
@@ -73,8 +73,8 @@ impl GraphSession {
 
     /// Encodes a payload (JSON) against the session and records what it sent.
     pub fn encode(&mut self, json: &str) -> Result<String> {
-        let p = gcf_bind::graph::payload_from_slice(json.as_bytes())?;
-        Ok(self.inner.encode(&p)?)
+        let p = gcf_bind::graph::payload_from_str(json)?;
+        Ok(self.inner.encode(&crate::borrowed(&p))?)
     }
 
     /// The session id of a sent symbol, or -1.
@@ -108,7 +108,7 @@ pub fn generic_encode_full(json: &str, tool: &str) -> Result<String> {
 
 /// Encodes a generic delta given as JSON.
 pub fn generic_encode_delta(json: &str) -> Result<String> {
-    let d = gcf_bind::generic::generic_delta_from_slice(json.as_bytes())?;
+    let d = gcf_bind::generic::generic_delta_from_str(json)?;
     Ok(generic::encode_delta(&d)?)
 }
 
@@ -139,7 +139,7 @@ pub fn generic_diff(base: &str, next: &str) -> Result<String> {
 /// roots against `expected_new_root`; the new set as JSON.
 pub fn generic_verify_delta(base: &str, delta: &str, expected_new_root: &str) -> Result<String> {
     let base = keyed_set(base)?;
-    let mut d = gcf_bind::generic::generic_delta_from_slice(delta.as_bytes())?;
+    let mut d = gcf_bind::generic::generic_delta_from_str(delta)?;
     if d.new_root.is_empty() {
         d.new_root = String::from(expected_new_root);
     }

@@ -43,7 +43,7 @@ fn strings(json: &str) -> Result<Vec<String>> {
 }
 
 fn cells(json: &str) -> Result<Vec<Value>> {
-    match gcf_bind::value::from_slice(json.as_bytes())? {
+    match gcf_bind::value::from_str(json)? {
         Value::Array(items) => Ok(items),
         _ => Err(Failure::invalid_input("expected an array of values")),
     }
@@ -272,7 +272,7 @@ impl GenericStream {
 
     /// `key=value` (`value`: a scalar as JSON).
     pub fn write_kv(&mut self, key: &str, value: &str) -> Result<u32> {
-        let value = gcf_bind::value::from_slice(value.as_bytes())?;
+        let value = gcf_bind::value::from_str(value)?;
         let start = self.out.len();
         self.scalars.key(&mut self.out, key)?;
         self.out.push(b'=');

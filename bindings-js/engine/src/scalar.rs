@@ -25,7 +25,7 @@ pub fn format_key(s: &str) -> Result<String> {
 /// A scalar (given as JSON) as a cell; a string holding `delimiter` (a
 /// character code, 0 for none) is quoted too, as in a row.
 pub fn format_scalar(json: &str, delimiter: u32) -> Result<String> {
-    let value = gcf_bind::value::from_slice(json.as_bytes())?;
+    let value = gcf_bind::value::from_str(json)?;
     let mut out = Vec::new();
     write_cell(&mut out, &value, delimiter, &mut ScalarWriter::new())?;
     // The core writes UTF-8 only.
@@ -55,6 +55,6 @@ pub(crate) fn write_cell(
 
 /// The pack-root form of one cell (given as JSON, §10a.3).
 pub fn canonical_cell(json: &str) -> Result<String> {
-    let value = gcf_bind::value::from_slice(json.as_bytes())?;
+    let value = gcf_bind::value::from_str(json)?;
     Ok(generic::canonical_cell(&value)?)
 }
