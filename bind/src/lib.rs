@@ -36,5 +36,6 @@ pub mod graph;
 pub mod options;
 pub mod records;
 pub mod value;
+mod value_reader;
 
 pub use failure::{Failure, Result};
