@@ -49,6 +49,21 @@ pub(crate) fn read(text: &str) -> Option<Value> {
     (r.i == r.b.len()).then_some(v)
 }
 
+/// One of 64 bits for `key`, from its length and its first and last bytes.
+#[inline]
+fn key_bit(key: &str) -> u64 {
+    let b = key.as_bytes();
+    let (first, last) = match (b.first(), b.last()) {
+        (Some(&f), Some(&l)) => (u32::from(f), u32::from(l)),
+        _ => (0, 0),
+    };
+    let h = (b.len() as u32)
+        .wrapping_mul(0x9E37_79B9)
+        .wrapping_add(first.wrapping_mul(0x85EB_CA6B))
+        .wrapping_add(last.wrapping_mul(0xC2B2_AE35));
+    1u64 << (h >> 26)
+}
+
 struct Reader<'a> {
     text: &'a str,
     b: &'a [u8],
@@ -132,13 +147,19 @@ impl Reader<'_> {
             _ => return None,
         }
         let mark = self.members.len();
+        // One bit per key, chosen by its length and end bytes: a key whose
+        // bit is new cannot repeat an earlier one, so the exact check of
+        // `last_wins` runs only for objects where two bits met.
+        let (mut seen, mut collided) = (0u64, false);
         loop {
-            let key = self.key()?;
+            let (key, bit) = self.key()?;
             // With `arbitrary_precision` on in the build, serde_json reads
             // an object under this first key as a number.
             if self.members.len() == mark && key.as_str() == crate::value::NUMBER_TOKEN {
                 return None;
             }
+            collided |= seen & bit != 0;
+            seen |= bit;
             if self.next_token()? != b':' {
                 return None;
             }
@@ -158,23 +179,29 @@ impl Reader<'_> {
         for (k, v) in self.members.drain(mark..) {
             map.push_unique(k, v);
         }
-        Some(Value::Object(crate::value::last_wins(map)))
+        Some(Value::Object(if collided {
+            crate::value::last_wins(map)
+        } else {
+            map
+        }))
     }
 
-    /// A key, after its opening quote.
-    fn key(&mut self) -> Option<Key> {
+    /// A key, after its opening quote, and its bit for the duplicate check
+    /// (equal keys have equal bits).
+    fn key(&mut self) -> Option<(Key, u64)> {
         let start = self.i;
         let end = self.plain_run(start);
         match *self.b.get(end)? {
             b'"' => {
                 self.i = end + 1;
-                Some(Key::new(&self.text[start..end]))
+                let text = &self.text[start..end];
+                Some((Key::new(text), key_bit(text)))
             }
             b'\\' => {
                 let mut s = core::mem::take(&mut self.scratch);
                 s.clear();
                 let ok = self.escaped(start, end, &mut s);
-                let key = ok.then(|| Key::new(&s));
+                let key = ok.then(|| (Key::new(&s), key_bit(&s)));
                 self.scratch = s;
                 key
             }
