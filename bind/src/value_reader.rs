@@ -6,8 +6,9 @@
 //! guess per container, every key built through serde's string machinery).
 //! Here a string without escapes is found by a word-at-a-time scan and
 //! copied once, keys become [`Key`]s (inline, no allocation, when short),
-//! and each container's members are gathered on a scratch stack shared by
-//! the whole read, so every `Vec` is allocated once at its exact size.
+//! array items are gathered on a scratch stack shared by the whole read, so
+//! every array is allocated once at its exact size, and objects start at
+//! the size of the last object at their depth, which records repeat.
 //!
 //! It answers only for text it is sure of. [`read`] returns `None` for
 //! anything malformed, and for the few well-formed inputs whose reading
@@ -41,7 +42,7 @@ pub(crate) fn read(text: &str) -> Option<Value> {
         b: text.as_bytes(),
         i: 0,
         items: Vec::new(),
-        members: Vec::new(),
+        sizes: [0; SIZED_DEPTHS],
         scratch: String::new(),
     };
     let v = r.value(Limits::default().max_depth)?;
@@ -64,14 +65,19 @@ fn key_bit(key: &str) -> u64 {
     1u64 << (h >> 26)
 }
 
+/// Depths for which `Reader::sizes` remembers object sizes; deeper objects
+/// start empty.
+const SIZED_DEPTHS: usize = 16;
+
 struct Reader<'a> {
     text: &'a str,
     b: &'a [u8],
     i: usize,
     /// Array items read but not yet placed in their array.
     items: Vec<Value>,
-    /// Object members read but not yet placed in their object.
-    members: Vec<(Key, Value)>,
+    /// The member count of the last object closed at each depth, the
+    /// capacity the next one starts with (see `object`).
+    sizes: [u16; SIZED_DEPTHS],
     /// A key with escapes, decoded here before it becomes a [`Key`].
     scratch: String,
 }
@@ -146,7 +152,15 @@ impl Reader<'_> {
             b'"' => {}
             _ => return None,
         }
-        let mark = self.members.len();
+        // Objects are built in place, not gathered on a stack like arrays:
+        // a member is larger than an item, and records repeat their shape,
+        // so the size of the previous object at the same depth is nearly
+        // always this one's. A wrong guess costs a reallocation; memory stays
+        // bounded by the input, since an object's size is the guess of at
+        // most one later object (which then leaves its own).
+        let depth = Limits::default().max_depth - depth_left;
+        let guess = self.sizes.get(depth).map_or(0, |&n| usize::from(n));
+        let mut map = Map::with_capacity(if guess == 0 { 4 } else { guess });
         // One bit per key, chosen by its length and end bytes: a key whose
         // bit is new cannot repeat an earlier one, so the exact check of
         // `last_wins` runs only for objects where two bits met.
@@ -155,7 +169,7 @@ impl Reader<'_> {
             let (key, bit) = self.key()?;
             // With `arbitrary_precision` on in the build, serde_json reads
             // an object under this first key as a number.
-            if self.members.len() == mark && key.as_str() == crate::value::NUMBER_TOKEN {
+            if map.is_empty() && key.as_str() == crate::value::NUMBER_TOKEN {
                 return None;
             }
             collided |= seen & bit != 0;
@@ -164,7 +178,7 @@ impl Reader<'_> {
                 return None;
             }
             let v = self.value(depth_left)?;
-            self.members.push((key, v));
+            map.push_unique(key, v);
             match self.next_token()? {
                 b',' => {
                     if self.next_token()? != b'"' {
@@ -175,9 +189,8 @@ impl Reader<'_> {
                 _ => return None,
             }
         }
-        let mut map = Map::with_capacity(self.members.len() - mark);
-        for (k, v) in self.members.drain(mark..) {
-            map.push_unique(k, v);
+        if let Some(n) = self.sizes.get_mut(depth) {
+            *n = u16::try_from(map.len()).unwrap_or(u16::MAX);
         }
         Some(Value::Object(if collided {
             crate::value::last_wins(map)
