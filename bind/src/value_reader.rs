@@ -96,10 +96,14 @@ impl Reader<'_> {
     }
 
     /// The next byte after whitespace, consumed.
-    #[inline]
+    #[inline(always)]
     fn next_token(&mut self) -> Option<u8> {
-        self.skip_ws();
-        let c = self.peek()?;
+        let mut c = self.peek()?;
+        // Text from `JSON.stringify` has no whitespace at all.
+        if c <= b' ' {
+            self.skip_ws();
+            c = self.peek()?;
+        }
         self.i += 1;
         Some(c)
     }
@@ -107,7 +111,16 @@ impl Reader<'_> {
     /// A value starting after whitespace; `depth_left` containers may still
     /// open, this one included.
     fn value(&mut self, depth_left: usize) -> Option<Value> {
-        match self.next_token()? {
+        let c = self.next_token()?;
+        self.value_from(c, depth_left)
+    }
+
+    /// The value whose first byte `c` was just consumed. Inlined into the
+    /// container loops, so that a scalar member costs no call; containers
+    /// recurse through `array` and `object`, at most the depth limit.
+    #[inline(always)]
+    fn value_from(&mut self, c: u8, depth_left: usize) -> Option<Value> {
+        match c {
             b'"' => self.string().map(Value::String),
             b'{' => self.object(depth_left.checked_sub(1)?),
             b'[' => self.array(depth_left.checked_sub(1)?),
@@ -135,7 +148,8 @@ impl Reader<'_> {
         }
         let mark = self.items.len();
         loop {
-            let v = self.value(depth_left)?;
+            let c = self.next_token()?;
+            let v = self.value_from(c, depth_left)?;
             self.items.push(v);
             match self.next_token()? {
                 b',' => {}
@@ -177,7 +191,8 @@ impl Reader<'_> {
             if self.next_token()? != b':' {
                 return None;
             }
-            let v = self.value(depth_left)?;
+            let c = self.next_token()?;
+            let v = self.value_from(c, depth_left)?;
             map.push_unique(key, v);
             match self.next_token()? {
                 b',' => {
