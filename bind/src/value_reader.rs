@@ -43,7 +43,6 @@ pub(crate) fn read(text: &str) -> Option<Value> {
         i: 0,
         items: Vec::new(),
         sizes: [0; SIZED_DEPTHS],
-        scratch: String::new(),
     };
     let v = r.value(Limits::default().max_depth)?;
     r.skip_ws();
@@ -78,11 +77,9 @@ struct Reader<'a> {
     /// The member count of the last object closed at each depth, the
     /// capacity the next one starts with (see `object`).
     sizes: [u16; SIZED_DEPTHS],
-    /// A key with escapes, decoded here before it becomes a [`Key`].
-    scratch: String,
 }
 
-impl Reader<'_> {
+impl<'a> Reader<'a> {
     #[inline]
     fn peek(&self) -> Option<u8> {
         self.b.get(self.i).copied()
@@ -180,20 +177,32 @@ impl Reader<'_> {
         // `last_wins` runs only for objects where two bits met.
         let (mut seen, mut collided) = (0u64, false);
         loop {
-            let (key, bit) = self.key()?;
+            // The key is built where it is pushed, so that it is written
+            // once, into the map: built earlier and moved, its inline bytes
+            // (written a few at a time) were read back as whole words before
+            // the writes had landed, a store-forwarding stall that took a
+            // third of the reader's time.
+            let (plain, decoded) = self.key_text()?;
+            let text = decoded.as_deref().unwrap_or(plain);
             // With `arbitrary_precision` on in the build, serde_json reads
             // an object under this first key as a number.
-            if map.is_empty() && key.as_str() == crate::value::NUMBER_TOKEN {
+            if map.is_empty() && text == crate::value::NUMBER_TOKEN {
                 return None;
             }
+            let bit = key_bit(text);
             collided |= seen & bit != 0;
             seen |= bit;
             if self.next_token()? != b':' {
                 return None;
             }
             let c = self.next_token()?;
-            let v = self.value_from(c, depth_left)?;
-            map.push_unique(key, v);
+            if c == b'"' {
+                let s = self.string()?;
+                map.push_unique(Key::new(text), Value::String(s));
+            } else {
+                let v = self.value_from(c, depth_left)?;
+                map.push_unique(Key::new(text), v);
+            }
             match self.next_token()? {
                 b',' => {
                     if self.next_token()? != b'"' {
@@ -214,24 +223,19 @@ impl Reader<'_> {
         }))
     }
 
-    /// A key, after its opening quote, and its bit for the duplicate check
-    /// (equal keys have equal bits).
-    fn key(&mut self) -> Option<(Key, u64)> {
+    /// A key, after its opening quote: its text in the input, or for a key
+    /// with escapes, the decoded text (and `""` for the slice).
+    fn key_text(&mut self) -> Option<(&'a str, Option<String>)> {
         let start = self.i;
         let end = self.plain_run(start);
         match *self.b.get(end)? {
             b'"' => {
                 self.i = end + 1;
-                let text = &self.text[start..end];
-                Some((Key::new(text), key_bit(text)))
+                Some((&self.text[start..end], None))
             }
             b'\\' => {
-                let mut s = core::mem::take(&mut self.scratch);
-                s.clear();
-                let ok = self.escaped(start, end, &mut s);
-                let key = ok.then(|| (Key::new(&s), key_bit(&s)));
-                self.scratch = s;
-                key
+                let mut s = String::new();
+                self.escaped(start, end, &mut s).then_some(("", Some(s)))
             }
             _ => None,
         }
