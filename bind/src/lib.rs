@@ -37,5 +37,6 @@ mod host;
 pub mod options;
 pub mod records;
 pub mod value;
+mod value_reader;
 
 pub use failure::{Failure, Result};

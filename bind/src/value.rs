@@ -34,7 +34,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use crate::failure::{tagged, Failure};
 
 /// serde_json's key for a number under `arbitrary_precision`.
-const NUMBER_TOKEN: &str = "$serde_json::private::Number";
+pub(crate) const NUMBER_TOKEN: &str = "$serde_json::private::Number";
 
 thread_local! {
     /// Set by the visitor when a double could have been a bare integer
@@ -153,7 +153,10 @@ pub fn read_object<'de, T: Deserialize<'de>>(bytes: &'de [u8], what: &str) -> Re
 /// # Ok::<(), gcf_bind::Failure>(())
 /// ```
 pub fn from_slice(bytes: &[u8]) -> Result<Value, Failure> {
-    read::<JsonValue>(bytes).map(|v| v.0)
+    match std::str::from_utf8(bytes) {
+        Ok(text) => from_str(text),
+        Err(_) => read::<JsonValue>(bytes).map(|v| v.0),
+    }
 }
 
 /// [`from_slice`] of a `str`, without validating its UTF-8 again.
@@ -165,6 +168,17 @@ pub fn from_slice(bytes: &[u8]) -> Result<Value, Failure> {
 /// # Ok::<(), gcf_bind::Failure>(())
 /// ```
 pub fn from_str(text: &str) -> Result<Value, Failure> {
+    // The direct reader takes valid text; the serde reader decides the rest
+    // and reports every failure (see `value_reader`).
+    match crate::value_reader::read(text) {
+        Some(v) => Ok(v),
+        None => serde_str(text),
+    }
+}
+
+/// [`from_str`] through serde alone: the reader that reports failures, and
+/// the one the direct reader is tested against.
+pub(crate) fn serde_str(text: &str) -> Result<Value, Failure> {
     read_str::<JsonValue>(text).map(|v| v.0)
 }
 
@@ -410,7 +424,7 @@ impl<'de> Visitor<'de> for ValueSeed<'_> {
 /// JSON allows a key twice; like serde_json's own map, the last value wins,
 /// at the first occurrence's position. Checked after the fact because
 /// duplicates are rare and a linear lookup per member is quadratic.
-fn last_wins(map: Map) -> Map {
+pub(crate) fn last_wins(map: Map) -> Map {
     let n = map.len();
     let unique = if n <= SMALL_OBJECT {
         // Comparing every pair of keys was a twentieth of a generic encode.
@@ -627,11 +641,14 @@ impl Serialize for JsonMap<'_> {
 mod tests {
     use super::*;
 
-    /// Every test input goes through both entries, which must agree on
-    /// the value and on the failure (category, message, position).
+    /// Every test input goes through both entries and both readers (the
+    /// direct one with the serde one behind it, and the serde one alone),
+    /// which must agree on the value and on the failure (category, message,
+    /// position).
     fn parse(s: &str) -> Result<Value, Failure> {
         let bytes = from_slice(s.as_bytes());
         assert_eq!(format!("{:?}", from_str(s)), format!("{bytes:?}"), "{s}");
+        assert_eq!(format!("{:?}", serde_str(s)), format!("{bytes:?}"), "{s}");
         bytes
     }
 

@@ -12,7 +12,7 @@
 // wrap) and bindings-node/README.md ("Engines").
 
 import { GcfError, rethrow } from './errors.mjs';
-import { valueJSON, toJSON, fromTagged, checkLargeIntMode } from './convert.mjs';
+import { valueJSON, isPlain, toJSON, fromTagged, checkLargeIntMode } from './convert.mjs';
 import { parseJSONOrdered } from './json_ordered.mjs';
 import { toCompact, fromCompact } from './compact.mjs';
 import * as deltas from './deltas.mjs';
@@ -20,7 +20,7 @@ import * as scalars from './scalars.mjs';
 import * as stream from './stream.mjs';
 
 // Internals for this repository's benches and tests (not on the API object).
-export { GcfError, parseJSONOrdered, toJSON, fromTagged, toCompact, fromCompact };
+export { GcfError, parseJSONOrdered, toJSON, isPlain, fromTagged, toCompact, fromCompact };
 
 const KIND_ABBREV = {
   function: 'fn',

@@ -9,7 +9,8 @@
 //! Operations: `graph-encode`, `graph-decode` (of the encoded file),
 //! `graph-encode-compact` (the file in the compact form),
 //! `graph-decode-compact` (of the encoded JSON file), `generic-encode`,
-//! `generic-decode` (of the encoded file).
+//! `generic-decode` (of the encoded file), `value-read` (the JSON read
+//! alone that starts a generic encode, to tell its share).
 
 use std::process::ExitCode;
 
@@ -55,6 +56,12 @@ fn main() -> ExitCode {
             "generic-encode" => {
                 for _ in 0..times {
                     total += gcf_js_engine::generic_encode(&json, 0)?.len();
+                }
+            }
+            "value-read" => {
+                for _ in 0..times {
+                    let v = gcf_bind::value::from_str(&json)?;
+                    total += usize::from(v.as_object().is_some());
                 }
             }
             "generic-decode" => {
