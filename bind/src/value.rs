@@ -49,26 +49,36 @@ pub fn read<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T, Failure> {
     // than serde_json's check of every string on its own (a tenth of a
     // generic encode). Invalid text keeps the byte reader, so its error and
     // position are serde_json's as before.
-    read_checked(bytes, std::str::from_utf8(bytes).ok())
+    match std::str::from_utf8(bytes) {
+        Ok(text) => read_str(text),
+        Err(_) => read_with(|| serde_json::Deserializer::from_slice(bytes), bytes),
+    }
 }
 
 /// [`read`] of text the caller already holds as `str` (a host string), so
 /// the UTF-8 pass is not repeated.
+///
+/// It instantiates each model for serde_json's `str` reader only: a host
+/// that reads every model through here (the WebAssembly engine) carries one
+/// copy of each, not a second one for bytes (57 KB of the module).
 pub fn read_str<'de, T: Deserialize<'de>>(text: &'de str) -> Result<T, Failure> {
-    read_checked(text.as_bytes(), Some(text))
+    read_with(|| serde_json::Deserializer::from_str(text), text.as_bytes())
 }
 
-/// [`read`] once `text` is `bytes` as `str`, or `None` if they are not UTF-8.
-fn read_checked<'de, T: Deserialize<'de>>(
+/// [`read`] through the serde_json reader `new` makes over `bytes`.
+fn read_with<'de, R, T>(
+    new: impl Fn() -> serde_json::Deserializer<R>,
     bytes: &'de [u8],
-    text: Option<&'de str>,
-) -> Result<T, Failure> {
+) -> Result<T, Failure>
+where
+    R: serde_json::de::Read<'de>,
+    T: Deserialize<'de>,
+{
     AMBIGUOUS.with(|a| a.set(false));
-    let first = match text {
-        Some(text) => serde_json::from_str::<T>(text),
-        None => serde_json::from_slice::<T>(bytes),
+    let whole = |mut de: serde_json::Deserializer<R>| {
+        T::deserialize(&mut de).and_then(|v| de.end().map(|()| v))
     };
-    let value = match first {
+    let value = match whole(new()) {
         // serde_json's guard refuses the 128th nested container (and a
         // model's own wrapping eats into its budget), while the encoder and
         // decoder take `Limits::max_depth` = 128 levels of value: a value
@@ -81,18 +91,9 @@ fn read_checked<'de, T: Deserialize<'de>>(
                 return Err(f);
             }
             AMBIGUOUS.with(|a| a.set(false));
-            match text {
-                Some(text) => {
-                    let mut de = serde_json::Deserializer::from_str(text);
-                    de.disable_recursion_limit();
-                    T::deserialize(&mut de).and_then(|v| de.end().map(|()| v))
-                }
-                None => {
-                    let mut de = serde_json::Deserializer::from_slice(bytes);
-                    de.disable_recursion_limit();
-                    T::deserialize(&mut de).and_then(|v| de.end().map(|()| v))
-                }
-            }
+            let mut de = new();
+            de.disable_recursion_limit();
+            whole(de)
         }
         other => other,
     };
