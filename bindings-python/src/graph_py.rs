@@ -45,14 +45,7 @@ impl<'a, 'py> Fields<'a, 'py> {
     /// A string field; `None` is the empty string, as 2.8.0's "omit when
     /// falsy" checks read it, and another object is its `str()`.
     pub fn str(&self, name: &Bound<'py, PyString>) -> PyResult<String> {
-        let v = self.get(name)?;
-        if v.is_none() {
-            return Ok(String::new());
-        }
-        match v.cast::<PyString>() {
-            Ok(s) => Ok(s.to_cow()?.into_owned()),
-            Err(_) => Ok(v.str()?.to_cow()?.into_owned()),
-        }
+        str_of(&self.get(name)?)
     }
 
     /// A non-negative integer field (`None` is 0; an integral float is taken).
@@ -123,6 +116,17 @@ fn list_of<'py, T>(
         out.push(f(&item?)?);
     }
     Ok(out)
+}
+
+/// A string field's value as [`Fields::str`] reads it.
+fn str_of(v: &Bound<'_, PyAny>) -> PyResult<String> {
+    if v.is_none() {
+        return Ok(String::new());
+    }
+    match v.cast::<PyString>() {
+        Ok(s) => Ok(s.to_cow()?.into_owned()),
+        Err(_) => Ok(v.str()?.to_cow()?.into_owned()),
+    }
 }
 
 /// Reads a string attribute (see [`Fields::str`]).
@@ -466,8 +470,10 @@ impl<'py> Texts<'py> {
         let v = f.get(name)?;
         let s = match v.cast_into::<PyString>() {
             Ok(s) => s,
-            Err(_) => {
-                let text = f.str(name)?;
+            // Not a `str`: read once more only through the value in hand
+            // (a property is not run twice).
+            Err(e) => {
+                let text = str_of(&e.into_inner())?;
                 return Ok(self.push(&text));
             }
         };

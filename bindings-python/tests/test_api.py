@@ -318,6 +318,27 @@ def test_encode_reads_str_subclasses_other_values_and_any_iterable() -> None:
     assert "pkg.A" in want and "@0" in want
 
 
+def test_encode_reads_each_field_once() -> None:
+    # A field that is not a str is converted from the value already read:
+    # a property runs once per encode, as in a plain attribute read.
+    calls: List[str] = []
+
+    class Counted:
+        qualified_name = "pkg.A"
+        score = 0.5
+        provenance = "lsp"
+        distance = 0
+
+        @property
+        def kind(self) -> int:
+            calls.append("kind")
+            return 7
+
+    out = gcf.encode(gcf.Payload(tool="t", symbols=[Counted()]))  # type: ignore[list-item]
+    assert calls == ["kind"]
+    assert out == gcf.encode(gcf.Payload(tool="t", symbols=[Symbol("pkg.A", "7", 0.5, "lsp", 0)]))
+
+
 def test_decoded_keys_and_names_are_shared_objects() -> None:
     rows = [{"id": i, "name": f"n{i}"} for i in range(3)]
     back = gcf.decode_generic(gcf.encode_generic(rows))
