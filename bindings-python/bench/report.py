@@ -74,9 +74,12 @@ if len(sys.argv) > 3:
     before = cg.get("before")
     print("| case |" + (" native before |" if before else "") + " native | 2.8.0 | ratio |")
     print("|---|" + ("---:|" if before else "") + "---:|---:|---:|")
-    for op in ("encode", "decode"):
+    for op, label in (("encode", "graph encode"), ("encode_new", "graph encode, newly built payload"),
+                      ("decode", "graph decode")):
+        if op not in cg["native"] or op not in cg["2.8.0"]:
+            continue
         n, r = cg["native"][op], cg["2.8.0"][op]
-        b = f" {before[op]:,} |" if before else ""
-        print(f"| graph {op} |{b} {n:,} | {r:,} | {r / n:.1f}x |")
+        b = (f" {before[op]:,} |" if op in before else " |") if before else ""
+        print(f"| {label} |{b} {n:,} | {r:,} | {r / n:.1f}x |")
     if "note" in cg:
         print(f"\n{cg['note']}")

@@ -339,6 +339,35 @@ def test_encode_reads_each_field_once() -> None:
     assert out == gcf.encode(gcf.Payload(tool="t", symbols=[Symbol("pkg.A", "7", 0.5, "lsp", 0)]))
 
 
+def test_encode_reads_attributes_as_python_does() -> None:
+    # Fields are read by getattr: slots, and a property of a subclass that
+    # shadows a value its dataclass __init__ stored, read as Python reads
+    # them (not from the instance dict); reading changes no object.
+    class Slotted:
+        __slots__ = ("qualified_name", "kind", "score", "provenance", "distance")
+
+        def __init__(self) -> None:
+            self.qualified_name, self.kind, self.score, self.provenance, self.distance = "pkg.A", "type", 0.5, "lsp", 1
+
+    class Shadowed(Symbol):
+        @property  # type: ignore[override]
+        def kind(self) -> str:
+            return "method"
+
+        @kind.setter
+        def kind(self, value: str) -> None:
+            self.__dict__["kind"] = value
+
+    plain = gcf.encode(Payload(tool="t", symbols=[Symbol("pkg.A", "type", 0.5, "lsp", 1),
+                                                  Symbol("pkg.B", "method", 0.25, "lsp", 2)]))
+    odd = Payload(tool="t", symbols=[Slotted(), Shadowed("pkg.B", "function", 0.25, "lsp", 2)])  # type: ignore[list-item]
+    assert gcf.encode(odd) == plain
+    fresh = Symbol("pkg.C", "type", 0.5, "lsp", 0)
+    gcf.encode(Payload(tool="t", symbols=[fresh]))
+    assert fresh.__dict__ == {"qualified_name": "pkg.C", "kind": "type", "score": 0.5, "provenance": "lsp",
+                              "distance": 0, "signature": "", "components": gcf.types.Components()}
+
+
 def test_decoded_keys_and_names_are_shared_objects() -> None:
     rows = [{"id": i, "name": f"n{i}"} for i in range(3)]
     back = gcf.decode_generic(gcf.encode_generic(rows))
