@@ -2,7 +2,9 @@
 # Benchmarks the gcf Python package against gcf-python 2.8.0 in the same run
 # (each in its own interpreter: both import as `gcf`) and writes
 # bindings-python/BENCH.md. Builds and installs the wheel like
-# scripts/test-python.sh (set GCF_BENCH_SKIP_BUILD=1 to reuse target/py-test).
+# scripts/test-python.sh (set GCF_BENCH_SKIP_BUILD=1 to reuse target/py-test),
+# and counts instructions per graph call of both under callgrind when
+# valgrind is installed (bindings-python/bench/callgrind.py).
 # Usage: bash scripts/bench-python.sh [rows to stream, default 1000000]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,5 +20,25 @@ fi
 ref="$(bash scripts/ref-python.sh)"
 ours_json="$(cd / && "$OLDPWD/target/py-test/bin/python" "$OLDPWD/bindings-python/bench/bench.py" "$rows")"
 ref_json="$(cd / && "$ref" "$OLDPWD/bindings-python/bench/bench.py" "$rows")"
-python3 bindings-python/bench/report.py "$ours_json" "$ref_json" > bindings-python/BENCH.md
+# Instructions per call under callgrind, for the table that repeats on a
+# loaded machine: both packages, plus (optional) GCF_BENCH_BEFORE, the
+# native counts of an earlier build as callgrind.py printed them, and
+# GCF_BENCH_NOTE, a paragraph printed under that table.
+cg=()
+if command -v valgrind >/dev/null; then
+  ours_cg="$(python3 bindings-python/bench/callgrind.py "$PWD/target/py-test/bin/python")"
+  ref_cg="$(python3 bindings-python/bench/callgrind.py "$ref")"
+  cg=("$(python3 -c '
+import json, os, sys
+out = {"native": json.loads(sys.argv[1]), "2.8.0": json.loads(sys.argv[2])}
+if os.environ.get("GCF_BENCH_BEFORE"):
+    out["before"] = json.loads(os.environ["GCF_BENCH_BEFORE"])
+if os.environ.get("GCF_BENCH_NOTE"):
+    out["note"] = os.environ["GCF_BENCH_NOTE"]
+print(json.dumps(out))
+' "$ours_cg" "$ref_cg")")
+else
+  echo "valgrind not found: BENCH.md gets no instruction counts" >&2
+fi
+python3 bindings-python/bench/report.py "$ours_json" "$ref_json" "${cg[@]}" > bindings-python/BENCH.md
 cat bindings-python/BENCH.md

@@ -1,12 +1,15 @@
 """Writes BENCH.md from the two JSON results of bench.py (ours, then 2.8.0),
-and, when given a third argument, a JSON object {"native": ..., "2.8.0": ...}
-of callgrind.py's counts for each package (and optionally "before", the
+and, when given a third argument (scripts/bench-python.sh passes it when
+valgrind is installed), a JSON object {"native": ..., "2.8.0": ...} of
+callgrind.py's counts for each package (and optionally "before", the
 native counts of an earlier build, for a before/after column, and "note",
 a paragraph printed under the table)."""
 
 from __future__ import annotations
 
+import datetime
 import json
+import os
 import platform
 import sys
 
@@ -33,7 +36,10 @@ print("# Python benchmark: gcf (native) vs gcf-python 2.8.0\n")
 print("Written by `bash scripts/bench-python.sh`: both packages timed in the same run, each in its own")
 print("interpreter, on the same seeded data (`bindings-python/bench/bench.py`); best of 5 batches of CPU time (`time.process_time`) per case.")
 print(f"CPython {platform.python_version()}, {platform.machine()}; a shared 2-core machine, so absolute times are")
-print("noisy (ratios less so).\n")
+print("noisy (ratios less so).")
+load = os.getloadavg()
+print(f"This run: load average {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} (1, 5, 15 min) on {os.cpu_count()} cores"
+      f" at its end, {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC.\n")
 print("| case | native | 2.8.0 | speed-up | target |")
 print("|---|---:|---:|---:|---:|")
 for label, key, target in rows:
@@ -68,9 +74,12 @@ if len(sys.argv) > 3:
     before = cg.get("before")
     print("| case |" + (" native before |" if before else "") + " native | 2.8.0 | ratio |")
     print("|---|" + ("---:|" if before else "") + "---:|---:|---:|")
-    for op in ("encode", "decode"):
+    for op, label in (("encode", "graph encode"), ("encode_new", "graph encode, newly built payload"),
+                      ("decode", "graph decode")):
+        if op not in cg["native"] or op not in cg["2.8.0"]:
+            continue
         n, r = cg["native"][op], cg["2.8.0"][op]
-        b = f" {before[op]:,} |" if before else ""
-        print(f"| graph {op} |{b} {n:,} | {r:,} | {r / n:.1f}x |")
+        b = (f" {before[op]:,} |" if op in before else " |") if before else ""
+        print(f"| {label} |{b} {n:,} | {r:,} | {r / n:.1f}x |")
     if "note" in cg:
         print(f"\n{cg['note']}")

@@ -8,51 +8,41 @@ use gcf_core::graph::{Edge, Payload, Symbol};
 use gcf_core::ErrorKind;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyDict, PyFloat, PyList, PyString, PyTuple, PyType};
+use pyo3::types::{PyFloat, PyList, PyString, PyTuple, PyType};
 use pyo3::{intern, Py};
 
 use crate::errors::input;
 
-/// An object's fields: read from its instance `__dict__` when it has one
-/// (one dict lookup per field instead of an attribute lookup, the main cost
-/// of reading a dataclass), else, and for anything not in it (a property, a
-/// class attribute), by `getattr`.
+/// An object's fields, each read by `getattr`: Python's own attribute
+/// semantics (properties, slots, subclasses, duck types).
+///
+/// Not from the instance `__dict__`, which costs fewer instructions per
+/// field once the dict exists but makes CPython 3.11+ build one for each
+/// object read (its attributes otherwise live inline), left on the caller's
+/// objects (64 bytes each) and paid on the first encode of a payload, the
+/// usual case: callgrind.py's 100-symbol payload measured 725.6k
+/// instructions to encode a newly built payload through `__dict__` against
+/// 664.5k by `getattr` (635.1k against 664.1k encoding the same payload
+/// again).
 pub struct Fields<'a, 'py> {
     obj: &'a Bound<'py, PyAny>,
-    dict: Option<Bound<'py, PyDict>>,
 }
 
 impl<'a, 'py> Fields<'a, 'py> {
     /// The fields of `obj`.
     pub fn of(obj: &'a Bound<'py, PyAny>) -> Self {
-        let dict = obj
-            .getattr(intern!(obj.py(), "__dict__"))
-            .ok()
-            .and_then(|d| d.cast_into::<PyDict>().ok());
-        Fields { obj, dict }
+        Fields { obj }
     }
 
     /// The value of field `name`.
     pub fn get(&self, name: &Bound<'py, PyString>) -> PyResult<Bound<'py, PyAny>> {
-        if let Some(d) = &self.dict {
-            if let Some(v) = d.get_item(name)? {
-                return Ok(v);
-            }
-        }
         self.obj.getattr(name)
     }
 
     /// A string field; `None` is the empty string, as 2.8.0's "omit when
     /// falsy" checks read it, and another object is its `str()`.
     pub fn str(&self, name: &Bound<'py, PyString>) -> PyResult<String> {
-        let v = self.get(name)?;
-        if v.is_none() {
-            return Ok(String::new());
-        }
-        match v.cast::<PyString>() {
-            Ok(s) => Ok(s.to_cow()?.into_owned()),
-            Err(_) => Ok(v.str()?.to_cow()?.into_owned()),
-        }
+        str_of(&self.get(name)?)
     }
 
     /// A non-negative integer field (`None` is 0; an integral float is taken).
@@ -99,22 +89,40 @@ impl<'a, 'py> Fields<'a, 'py> {
         name: &Bound<'py, PyString>,
         f: impl Fn(&Bound<'py, PyAny>) -> PyResult<T>,
     ) -> PyResult<Vec<T>> {
-        let v = self.get(name)?;
-        if v.is_none() {
-            return Ok(Vec::new());
+        list_of(&self.get(name)?, f)
+    }
+}
+
+/// Each item of an iterable value, read by `f` (`None` is empty).
+fn list_of<'py, T>(
+    v: &Bound<'py, PyAny>,
+    f: impl Fn(&Bound<'py, PyAny>) -> PyResult<T>,
+) -> PyResult<Vec<T>> {
+    if v.is_none() {
+        return Ok(Vec::new());
+    }
+    if let Ok(l) = v.cast::<PyList>() {
+        let mut out = Vec::with_capacity(l.len());
+        for item in l.iter() {
+            out.push(f(&item)?);
         }
-        if let Ok(l) = v.cast::<PyList>() {
-            let mut out = Vec::with_capacity(l.len());
-            for item in l.iter() {
-                out.push(f(&item)?);
-            }
-            return Ok(out);
-        }
-        let mut out = Vec::with_capacity(v.len().unwrap_or(0));
-        for item in v.try_iter()? {
-            out.push(f(&item?)?);
-        }
-        Ok(out)
+        return Ok(out);
+    }
+    let mut out = Vec::with_capacity(v.len().unwrap_or(0));
+    for item in v.try_iter()? {
+        out.push(f(&item?)?);
+    }
+    Ok(out)
+}
+
+/// A string field's value as [`Fields::str`] reads it.
+fn str_of(v: &Bound<'_, PyAny>) -> PyResult<String> {
+    if v.is_none() {
+        return Ok(String::new());
+    }
+    match v.cast::<PyString>() {
+        Ok(s) => Ok(s.to_cow()?.into_owned()),
+        Err(_) => Ok(v.str()?.to_cow()?.into_owned()),
     }
 }
 
@@ -184,22 +192,21 @@ pub fn payload(obj: &Bound<'_, PyAny>) -> PyResult<Payload> {
     })
 }
 
-/// A dataclass of `gcf.types`, held as the one-tuple `(cls,)`: the
-/// arguments of `object.__new__`, built once rather than per instance (a
-/// tuple made and freed per object was a quarter of creating one).
-pub struct Class(Py<PyTuple>);
+/// A dataclass of `gcf.types`, and the one-tuple `(cls,)`: the arguments
+/// of `object.__new__`, built once rather than per instance (a tuple made
+/// and freed per object was a quarter of creating one).
+pub struct Class {
+    cls: Py<PyType>,
+    new_args: Py<PyTuple>,
+}
 
 /// The dataclasses of `gcf.types`, looked up once.
 pub struct Types {
     pub payload: Class,
     pub symbol: Class,
     pub edge: Class,
-    pub components: Class,
     pub delta_payload: Class,
     object_new: Py<PyAny>,
-    // Every decoded symbol's four `Components` fields are 0.0: one shared
-    // (immutable) float instead of one allocated per symbol.
-    zero: Py<PyFloat>,
 }
 
 static TYPES: PyOnceLock<Types> = PyOnceLock::new();
@@ -210,20 +217,21 @@ pub fn types(py: Python<'_>) -> PyResult<&Types> {
         let m = py.import("gcf.types")?;
         let get = |n: &str| -> PyResult<Class> {
             let cls = m.getattr(n)?.cast_into::<PyType>()?;
-            Ok(Class(PyTuple::new(py, [cls])?.unbind()))
+            Ok(Class {
+                new_args: PyTuple::new(py, [&cls])?.unbind(),
+                cls: cls.unbind(),
+            })
         };
         Ok(Types {
             payload: get("Payload")?,
             symbol: get("Symbol")?,
             edge: get("Edge")?,
-            components: get("Components")?,
             delta_payload: get("DeltaPayload")?,
             object_new: py
                 .import("builtins")?
                 .getattr("object")?
                 .getattr("__new__")?
                 .unbind(),
-            zero: PyFloat::new(py, 0.0).unbind(),
         })
     })
 }
@@ -242,25 +250,11 @@ impl Types {
         cls: &Class,
         fields: &[(&Bound<'py, PyString>, Bound<'py, PyAny>)],
     ) -> PyResult<Bound<'py, PyAny>> {
-        let obj = self.object_new.bind(py).call1(cls.0.bind(py))?;
+        let obj = self.object_new.bind(py).call1(cls.new_args.bind(py))?;
         for (name, value) in fields {
             obj.setattr(*name, value)?;
         }
         Ok(obj)
-    }
-
-    fn components<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let zero = self.zero.bind(py).clone().into_any();
-        self.instance(
-            py,
-            &self.components,
-            &[
-                (intern!(py, "blast_radius"), zero.clone()),
-                (intern!(py, "confidence"), zero.clone()),
-                (intern!(py, "recency"), zero.clone()),
-                (intern!(py, "distance"), zero),
-            ],
-        )
     }
 
     /// A `gcf.types.Symbol`.
@@ -281,29 +275,28 @@ impl Types {
     }
 
     /// A `gcf.types.Symbol` of `s` whose name, kind and provenance are
-    /// `strs`.
+    /// `strs`. Unlike the other classes, built by calling it: its
+    /// `__init__` also makes the `Components` (from the dataclass defaults,
+    /// one shared 0.0 as in 2.8.0), and one call of the class measured
+    /// fewer instructions than two `object.__new__` calls and eleven
+    /// attributes set from here (a 100-symbol decode: 2.7 % fewer). An
+    /// `Edge`, four attributes and no nested object, is the other way.
     fn symbol_of<'py, S>(
         &self,
         py: Python<'py>,
         s: &Symbol<S>,
         [name, kind, provenance]: [Bound<'py, PyString>; 3],
     ) -> PyResult<Bound<'py, PyAny>> {
-        self.instance(
-            py,
-            &self.symbol,
-            &[
-                (intern!(py, "qualified_name"), name.into_any()),
-                (intern!(py, "kind"), kind.into_any()),
-                (intern!(py, "score"), PyFloat::new(py, s.score).into_any()),
-                (intern!(py, "provenance"), provenance.into_any()),
-                (
-                    intern!(py, "distance"),
-                    s.distance.into_pyobject(py)?.into_any(),
-                ),
-                (intern!(py, "signature"), intern!(py, "").clone().into_any()),
-                (intern!(py, "components"), self.components(py)?),
-            ],
-        )
+        // Positional, in field order: qualified_name, kind, score,
+        // provenance, distance (signature and components defaulted).
+        let args = (
+            name,
+            kind,
+            PyFloat::new(py, s.score),
+            provenance,
+            s.distance.into_pyobject(py)?,
+        );
+        self.symbol.cls.bind(py).call1(args)
     }
 
     /// A `gcf.types.Edge`.
@@ -420,37 +413,126 @@ impl AddrHasher {
 pub type AddrMap<V> =
     std::collections::HashMap<usize, V, std::hash::BuildHasherDefault<AddrHasher>>;
 
-/// Strings read once per Python object: a payload names each symbol again
-/// in its edges (usually the very same `str` objects) and repeats a few
-/// kinds, provenances and edge types, so most fields are objects already
-/// converted. Keyed by object identity, which is stable while the payload
-/// being read holds the objects.
-/// The cache holds a reference to each object it has seen, so a string
-/// made on the fly (a property) cannot be freed and its address reused by
-/// another string while the payload is read.
-pub struct StrCache<'py> {
-    seen: AddrMap<(Arc<str>, Bound<'py, PyString>)>,
+/// The strings of a payload being read, each distinct Python `str` object
+/// converted once: a payload names each symbol again in its edges (usually
+/// the very same `str` objects) and repeats a few kinds, provenances and
+/// edge types, so most fields are objects already converted. Keyed by
+/// object identity, which is stable while the payload being read holds the
+/// objects; the `str`s seen are held here too, so one made on the fly (a
+/// property) cannot be freed and its address reused while the payload is
+/// read.
+///
+/// The text lives in one arena, each string a span of it, and the payload
+/// handed to the core borrows it ([`Texts::payload`]): one allocation per
+/// string and a reference count per field were a tenth of a graph encode.
+pub struct Texts<'py> {
+    seen: AddrMap<usize>,
+    held: Vec<Bound<'py, PyString>>,
+    arena: String,
+    spans: Vec<(usize, usize)>,
 }
 
-impl<'py> StrCache<'py> {
-    fn get(&mut self, f: &Fields<'_, 'py>, name: &Bound<'py, PyString>) -> PyResult<Arc<str>> {
-        let v = f.get(name)?;
-        if let Ok(s) = v.cast_into::<PyString>() {
-            let key = s.as_ptr() as usize;
-            if let Some((hit, _)) = self.seen.get(&key) {
-                return Ok(hit.clone());
-            }
-            // Under the 3.9 limited API, `to_cow` copies the UTF-8 `bytes`
-            // into a `String` that `Arc::from` copies again; one copy here.
-            let utf8 = s.encode_utf8()?;
-            let text: Arc<str> = match std::str::from_utf8(utf8.as_bytes()) {
-                Ok(t) => Arc::from(t),
-                Err(e) => return Err(pyo3::exceptions::PyUnicodeError::new_err(e.to_string())),
-            };
-            self.seen.insert(key, (text.clone(), s));
-            return Ok(text);
+/// A string of [`Texts`]: the index of its span.
+type Text = usize;
+
+/// A payload read from Python, its strings still [`Text`]s.
+pub struct PayloadTexts<'py> {
+    texts: Texts<'py>,
+    payload: Payload<Text>,
+}
+
+impl<'py> Texts<'py> {
+    fn new(strings: usize) -> Self {
+        let mut seen = AddrMap::default();
+        seen.reserve(strings);
+        Texts {
+            seen,
+            held: Vec::with_capacity(strings),
+            // About the length of a qualified name per string: few
+            // reallocations for a typical payload.
+            arena: String::with_capacity(strings.saturating_mul(32).min(1 << 20)),
+            spans: Vec::with_capacity(strings),
         }
-        Ok(Arc::from(f.str(name)?))
+    }
+
+    fn push(&mut self, text: &str) -> Text {
+        let start = self.arena.len();
+        self.arena.push_str(text);
+        self.spans.push((start, self.arena.len()));
+        self.spans.len() - 1
+    }
+
+    /// A string field's value `v` (see [`Fields::str`]).
+    fn get(&mut self, f: &Fields<'_, 'py>, name: &Bound<'py, PyString>) -> PyResult<Text> {
+        let v = f.get(name)?;
+        let s = match v.cast_into::<PyString>() {
+            Ok(s) => s,
+            // Not a `str`: read once more only through the value in hand
+            // (a property is not run twice).
+            Err(e) => {
+                let text = str_of(&e.into_inner())?;
+                return Ok(self.push(&text));
+            }
+        };
+        let key = s.as_ptr() as usize;
+        if let Some(&hit) = self.seen.get(&key) {
+            return Ok(hit);
+        }
+        // Under the 3.9 limited API a `str`'s UTF-8 is read through a new
+        // `bytes` object (`to_cow` would copy that again into a `String`).
+        let utf8 = s.encode_utf8()?;
+        let text = match std::str::from_utf8(utf8.as_bytes()) {
+            Ok(t) => self.push(t),
+            Err(e) => return Err(pyo3::exceptions::PyUnicodeError::new_err(e.to_string())),
+        };
+        self.seen.insert(key, text);
+        self.held.push(s);
+        Ok(text)
+    }
+
+    fn str(&self, t: Text) -> &str {
+        // Every `Text` is an index `push` returned, its span on char
+        // boundaries of the arena, which only grows.
+        self.spans
+            .get(t)
+            .and_then(|&(a, b)| self.arena.get(a..b))
+            .unwrap_or_default()
+    }
+}
+
+impl PayloadTexts<'_> {
+    /// The payload, borrowing its strings.
+    pub fn payload(&self) -> Payload<&str> {
+        let t = |i: &Text| self.texts.str(*i);
+        let p = &self.payload;
+        Payload {
+            tool: t(&p.tool),
+            token_budget: p.token_budget,
+            tokens_used: p.tokens_used,
+            pack_root: t(&p.pack_root),
+            symbols: p
+                .symbols
+                .iter()
+                .map(|s| Symbol {
+                    qualified_name: t(&s.qualified_name),
+                    kind: t(&s.kind),
+                    score: s.score,
+                    provenance: t(&s.provenance),
+                    distance: s.distance,
+                })
+                .collect(),
+            edges: p
+                .edges
+                .iter()
+                .map(|e| Edge {
+                    source: t(&e.source),
+                    target: t(&e.target),
+                    edge_type: t(&e.edge_type),
+                    status: t(&e.status),
+                })
+                .collect(),
+            ..Payload::default()
+        }
     }
 }
 
@@ -530,14 +612,15 @@ impl Types {
 }
 
 /// Reads a `Payload`-like object for encoding, converting each distinct
-/// string object once (see [`StrCache`]).
-pub fn payload_shared(obj: &Bound<'_, PyAny>) -> PyResult<Payload<Arc<str>>> {
+/// string object once (see [`Texts`]).
+pub fn payload_texts<'py>(obj: &Bound<'py, PyAny>) -> PyResult<PayloadTexts<'py>> {
     let py = obj.py();
     let f = Fields::of(obj);
-    let cache = std::cell::RefCell::new(StrCache {
-        seen: AddrMap::default(),
-    });
-    let symbols = f.list(intern!(py, "symbols"), |o| {
+    let symbols = f.get(intern!(py, "symbols"))?;
+    // Distinct strings: about one name per symbol and a few more.
+    let hint = symbols.len().unwrap_or(0).saturating_add(16);
+    let cache = std::cell::RefCell::new(Texts::new(hint));
+    let symbols = list_of(&symbols, |o| {
         let f = Fields::of(o);
         let mut c = cache.borrow_mut();
         Ok(Symbol {
@@ -558,14 +641,15 @@ pub fn payload_shared(obj: &Bound<'_, PyAny>) -> PyResult<Payload<Arc<str>>> {
             status: c.get(&f, intern!(py, "status"))?,
         })
     })?;
-    let mut c = cache.borrow_mut();
-    Ok(Payload {
-        tool: c.get(&f, intern!(py, "tool"))?,
+    let mut texts = cache.into_inner();
+    let payload = Payload {
+        tool: texts.get(&f, intern!(py, "tool"))?,
         token_budget: f.uint(intern!(py, "token_budget"))?,
         tokens_used: f.uint(intern!(py, "tokens_used"))?,
-        pack_root: c.get(&f, intern!(py, "pack_root"))?,
+        pack_root: texts.get(&f, intern!(py, "pack_root"))?,
         symbols,
         edges,
         ..Payload::default()
-    })
+    };
+    Ok(PayloadTexts { texts, payload })
 }

@@ -58,7 +58,8 @@ fn input<'a>(obj: &'a Bound<'_, PyAny>) -> PyResult<Input<'a>> {
 /// Encodes a graph `Payload` (any object with its attributes).
 #[pyfunction]
 fn encode(py: Python<'_>, p: &Bound<'_, PyAny>) -> PyResult<String> {
-    let payload = graph_py::payload_shared(p)?;
+    let read = graph_py::payload_texts(p)?;
+    let payload = read.payload();
     py.detach(|| graph::encode(&payload))
         .py_err(py, Raise::Other)
 }

@@ -299,6 +299,75 @@ def test_fields_made_on_the_fly_are_read_one_by_one() -> None:
     assert gcf.encode(lazy) == gcf.encode(plain)
 
 
+def test_encode_reads_str_subclasses_other_values_and_any_iterable() -> None:
+    # The reader converts each distinct str object once into one arena:
+    # str subclasses, values that are not str (their str()), None (empty)
+    # and one str object in many fields must all read as plain strings,
+    # and symbols/edges may be any iterable.
+    class Name(str):
+        pass
+
+    shared = "pkg." + "A"
+    odd = [Symbol(Name("pkg.A"), 7, 0.5, Name("lsp"), 1), Symbol("pkg.B", "type", 0.25, shared, 2)]  # type: ignore[arg-type]
+    plain = [Symbol("pkg.A", "7", 0.5, "lsp", 1), Symbol("pkg.B", "type", 0.25, "pkg.A", 2)]
+    odd_edges = [Edge(shared, Name("pkg.B"), "calls", None), Edge("pkg.B", shared, 3)]  # type: ignore[arg-type]
+    plain_edges = [Edge("pkg.A", "pkg.B", "calls"), Edge("pkg.B", "pkg.A", "3")]
+    want = gcf.encode(Payload(tool="t", symbols=plain, edges=plain_edges))
+    assert gcf.encode(Payload(tool=Name("t"), symbols=odd, edges=odd_edges)) == want
+    assert gcf.encode(Payload(tool="t", symbols=iter(odd), edges=tuple(odd_edges))) == want  # type: ignore[arg-type]
+    assert "pkg.A" in want and "@0" in want
+
+
+def test_encode_reads_each_field_once() -> None:
+    # A field that is not a str is converted from the value already read:
+    # a property runs once per encode, as in a plain attribute read.
+    calls: List[str] = []
+
+    class Counted:
+        qualified_name = "pkg.A"
+        score = 0.5
+        provenance = "lsp"
+        distance = 0
+
+        @property
+        def kind(self) -> int:
+            calls.append("kind")
+            return 7
+
+    out = gcf.encode(gcf.Payload(tool="t", symbols=[Counted()]))  # type: ignore[list-item]
+    assert calls == ["kind"]
+    assert out == gcf.encode(gcf.Payload(tool="t", symbols=[Symbol("pkg.A", "7", 0.5, "lsp", 0)]))
+
+
+def test_encode_reads_attributes_as_python_does() -> None:
+    # Fields are read by getattr: slots, and a property of a subclass that
+    # shadows a value its dataclass __init__ stored, read as Python reads
+    # them (not from the instance dict); reading changes no object.
+    class Slotted:
+        __slots__ = ("qualified_name", "kind", "score", "provenance", "distance")
+
+        def __init__(self) -> None:
+            self.qualified_name, self.kind, self.score, self.provenance, self.distance = "pkg.A", "type", 0.5, "lsp", 1
+
+    class Shadowed(Symbol):
+        @property  # type: ignore[override]
+        def kind(self) -> str:
+            return "method"
+
+        @kind.setter
+        def kind(self, value: str) -> None:
+            self.__dict__["kind"] = value
+
+    plain = gcf.encode(Payload(tool="t", symbols=[Symbol("pkg.A", "type", 0.5, "lsp", 1),
+                                                  Symbol("pkg.B", "method", 0.25, "lsp", 2)]))
+    odd = Payload(tool="t", symbols=[Slotted(), Shadowed("pkg.B", "function", 0.25, "lsp", 2)])  # type: ignore[list-item]
+    assert gcf.encode(odd) == plain
+    fresh = Symbol("pkg.C", "type", 0.5, "lsp", 0)
+    gcf.encode(Payload(tool="t", symbols=[fresh]))
+    assert fresh.__dict__ == {"qualified_name": "pkg.C", "kind": "type", "score": 0.5, "provenance": "lsp",
+                              "distance": 0, "signature": "", "components": gcf.types.Components()}
+
+
 def test_decoded_keys_and_names_are_shared_objects() -> None:
     rows = [{"id": i, "name": f"n{i}"} for i in range(3)]
     back = gcf.decode_generic(gcf.encode_generic(rows))
@@ -310,8 +379,8 @@ def test_decoded_keys_and_names_are_shared_objects() -> None:
 
 
 def test_decoded_instances_are_independent_dataclasses() -> None:
-    # Decode builds instances without `__init__` from cached pieces (the
-    # `(cls,)` arguments of `object.__new__`, one shared 0.0): each object
+    # Decode builds edges and payloads without `__init__` (`object.__new__`
+    # with a cached `(cls,)`) and symbols by calling the class: each object
     # must still be its own, of the exact class, equal to a constructed one.
     p = Payload(tool="t", symbols=[Symbol("a", "function", 0.5, "x", 1), Symbol("b", "type", 0.25, "x", 2)],
                 edges=[Edge("a", "b", "calls")])
