@@ -143,14 +143,15 @@ const split = [];
   split.push(['graph encode 10k: engine (serde read + encode)', time(() => engine.graphEncode(json))]);
   split.push(['graph decode 10k: engine (decode + JSON write)', time(() => engine.graphDecode(text))]);
   split.push(['graph decode 10k: JSON.parse in JS', time(() => JSON.parse(out))]);
-  if (engine.graphEncodeCompact) {
-    const { toCompact, fromCompact } = require('../lib/layer.cjs');
-    const c = toCompact(p);
-    const cout = engine.graphDecodeCompact(text);
-    split.push(['graph encode 10k, compact route: toCompact in JS', time(() => toCompact(p))]);
-    split.push(['graph encode 10k, compact route: engine (split + encode)', time(() => engine.graphEncodeCompact(c))]);
-    split.push(['graph decode 10k, compact route: engine (decode + join)', time(() => engine.graphDecodeCompact(text))]);
-    split.push(['graph decode 10k, compact route: fromCompact in JS', time(() => fromCompact(cout))]);
+  if (engine.graphEncodePacked) {
+    const { toPacked, fromPacked } = require('../lib/layer.cjs');
+    // Copies: toPacked's arrays are views of scratch it reuses.
+    const [b, f] = toPacked(p).map((a) => a.slice());
+    const [table, nums] = engine.graphDecodePacked(text);
+    split.push(['graph encode 10k, packed route: toPacked in JS', time(() => toPacked(p))]);
+    split.push(['graph encode 10k, packed route: engine (read + encode)', time(() => engine.graphEncodePacked(b, f))]);
+    split.push(['graph decode 10k, packed route: engine (decode + table)', time(() => engine.graphDecodePacked(text))]);
+    split.push(['graph decode 10k, packed route: fromPacked in JS', time(() => fromPacked(table, nums))]);
   }
   const small = graph(10);
   const smallText = gcf.encode(small);
