@@ -1,8 +1,8 @@
 // The packed form of graph payloads (gcf-js-engine's `packed` module, whose
 // docs give the layout): strings as NUL-ended UTF-8 in a Uint8Array, numbers
-// in a Float64Array, so no number is ever turned into text and back, and no
-// megabyte-long string is concatenated (V8 flattens such a rope at a cost
-// larger than the encode itself). Measured in bindings-node/BENCH.md.
+// in a Float64Array, so no number is ever turned into text and back (V8
+// spends a few hundred nanoseconds on each score). Measured in
+// bindings-node/BENCH.md.
 //
 // toPacked covers the plain shape only (strings, finite numbers, integer
 // counts, no locations) and returns null for anything else, so the JSON
@@ -25,54 +25,33 @@ let nums = new Float64Array(256);
 // A getter on a payload could call encode again while its caller's payload
 // is half written into the scratch; such a nested call takes the JSON route.
 let busy = false;
+const encoder = new TextEncoder();
 
-function grow(pos, need) {
-  let n = bytes.length * 2;
-  while (n < need) n *= 2;
-  const b = new Uint8Array(n);
-  b.set(bytes.subarray(0, pos));
-  bytes = b;
-}
+// Strings are concatenated CHUNK items at a time and each chunk written with
+// encodeInto: a short rope flattens in cache, while one rope of the whole
+// payload cost more to flatten than everything else (and a charCodeAt loop
+// in JS ran at about 2 ns a character). Measured in bindings-node/BENCH.md.
+const CHUNK = 256;
 
-// Writes s as UTF-8 and a NUL at pos; the new position, or -1 for a string
-// the packed form cannot carry: one holding NUL (the field separator) or a
-// lone surrogate (which JSON.stringify escapes and the JSON route refuses).
-function put(s, pos) {
-  const n = s.length;
-  if (pos + 3 * n + 1 > bytes.length) grow(pos, pos + 3 * n + 1);
-  const b = bytes;
-  for (let k = 0; k < n; k++) {
-    const c = s.charCodeAt(k);
-    if (c < 0x80) {
-      if (c === 0) return -1;
-      b[pos++] = c;
-    } else if (c < 0x800) {
-      b[pos++] = 0xc0 | (c >> 6);
-      b[pos++] = 0x80 | (c & 0x3f);
-    } else if (c < 0xd800 || c > 0xdfff) {
-      b[pos++] = 0xe0 | (c >> 12);
-      b[pos++] = 0x80 | ((c >> 6) & 0x3f);
-      b[pos++] = 0x80 | (c & 0x3f);
-    } else {
-      const d = k + 1 < n ? s.charCodeAt(k + 1) : 0;
-      if (c > 0xdbff || d < 0xdc00 || d > 0xdfff) return -1;
-      k++;
-      const u = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
-      b[pos++] = 0xf0 | (u >> 18);
-      b[pos++] = 0x80 | ((u >> 12) & 0x3f);
-      b[pos++] = 0x80 | ((u >> 6) & 0x3f);
-      b[pos++] = 0x80 | (u & 0x3f);
-    }
+function flush(out, pos) {
+  // UTF-16 code units to UTF-8: at most 3 bytes each.
+  const need = pos + 3 * out.length;
+  if (need > bytes.length) {
+    let n = bytes.length * 2;
+    while (n < need) n *= 2;
+    const b = new Uint8Array(n);
+    b.set(bytes.subarray(0, pos));
+    bytes = b;
   }
-  b[pos++] = 0;
-  return pos;
+  return pos + encoder.encodeInto(out, pos === 0 ? bytes : bytes.subarray(pos)).written;
 }
 
-// A string field (null and undefined are "", as JSON.stringify omits them
-// and the engine's serde read defaults them).
-function field(x, pos) {
-  return typeof x === 'string' ? put(x, pos) : x == null ? put('', pos) : -1;
-}
+// A string field: null and undefined are "", as JSON.stringify omits them
+// and the engine's serde read defaults them. A string holding NUL (the
+// field separator) shifts the engine's field count, and a lone surrogate
+// (which JSON.stringify escapes and the JSON route refuses) arrives as
+// U+FFFD: the engine refuses both, and the caller takes the JSON route.
+const text = (x) => (typeof x === 'string' ? x : x == null ? '' : NO);
 const count = (x) => (x == null ? 0 : Number.isSafeInteger(x) && x >= 0 ? x : NO);
 // JSON.stringify writes a non-finite number as null, which reads as 0.
 const score = (x) => (typeof x === 'number' ? (Number.isFinite(x) ? x : 0) : x == null ? 0 : NO);
@@ -100,11 +79,11 @@ function pack(p) {
   const locations = p.locations;
   if (!Array.isArray(symbols) || !Array.isArray(edges)) return null;
   if (locations != null && !(Array.isArray(locations) && locations.length === 0)) return null;
+  const tool = text(p.tool);
   const budget = count(p.tokenBudget);
   const used = count(p.tokensUsed);
-  if (budget === NO || used === NO) return null;
-  let pos = field(p.tool, 0);
-  if (pos < 0 || (pos = field(p.packRoot, pos)) < 0) return null;
+  const root = text(p.packRoot);
+  if (tool === NO || budget === NO || used === NO || root === NO) return null;
   const ns = symbols.length;
   const ne = edges.length;
   const nn = 4 + 2 * ns;
@@ -118,27 +97,40 @@ function pack(p) {
   f[1] = used;
   f[2] = ns;
   f[3] = ne;
+  let pos = 0;
+  let out = tool + '\0' + root + '\0';
   for (let i = 0, j = 4; i < ns; i++, j += 2) {
     const s = symbols[i];
     if (!isRecord(s)) return null;
-    if ((pos = field(s.qualifiedName, pos)) < 0) return null;
-    if ((pos = field(s.kind, pos)) < 0) return null;
+    const q = text(s.qualifiedName);
+    const k = text(s.kind);
     const sc = score(s.score);
-    if (sc === NO) return null;
-    if ((pos = field(s.provenance, pos)) < 0) return null;
+    const pr = text(s.provenance);
     const d = distance(s.distance);
-    if (d === NO) return null;
+    if (q === NO || k === NO || sc === NO || pr === NO || d === NO) return null;
+    out += q + '\0' + k + '\0' + pr + '\0';
     f[j] = sc;
     f[j + 1] = d;
+    if (i % CHUNK === CHUNK - 1) {
+      pos = flush(out, pos);
+      out = '';
+    }
   }
   for (let i = 0; i < ne; i++) {
     const e = edges[i];
     if (!isRecord(e)) return null;
-    if ((pos = field(e.source, pos)) < 0) return null;
-    if ((pos = field(e.target, pos)) < 0) return null;
-    if ((pos = field(e.edgeType, pos)) < 0) return null;
-    if ((pos = field(e.status, pos)) < 0) return null;
+    const src = text(e.source);
+    const dst = text(e.target);
+    const t = text(e.edgeType);
+    const st = text(e.status);
+    if (src === NO || dst === NO || t === NO || st === NO) return null;
+    out += src + '\0' + dst + '\0' + t + '\0' + st + '\0';
+    if (i % CHUNK === CHUNK - 1) {
+      pos = flush(out, pos);
+      out = '';
+    }
   }
+  pos = flush(out, pos);
   return [bytes.subarray(0, pos), f.subarray(0, nn)];
 }
 

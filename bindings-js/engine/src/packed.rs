@@ -39,6 +39,11 @@ fn read<'a>(strings: &'a [u8], nums: &[f64]) -> Option<Payload<&'a str>> {
     // JS writes UTF-8 by construction; checked all the same, since any
     // bytes can arrive here.
     let text = core::str::from_utf8(strings).ok()?;
+    // TextEncoder writes a lone surrogate as U+FFFD, where the JSON route
+    // refuses it: any U+FFFD goes that way (a real one only loses speed).
+    if text.contains('\u{FFFD}') {
+        return None;
+    }
     let (head, per_symbol) = nums.split_first_chunk::<4>()?;
     let [budget, used, n_symbols, n_edges] = *head;
     let n_symbols = index(n_symbols)?;
@@ -324,6 +329,9 @@ mod tests {
             &[0.0, 0.0, 1.0, 0.0, 0.5, 0.0]
         ));
         assert!(refused(b"", &[]));
+        // U+FFFD, which stands for a lone surrogate TextEncoder replaced.
+        let fffd = [&STRINGS[..3], "\u{FFFD}".as_bytes(), &STRINGS[3..]].concat();
+        assert!(refused(&fffd, NUMS));
         // Counts and distances that are not integers of their range.
         assert!(refused(STRINGS, &nums(&|n| n[0] = 1.5)));
         assert!(refused(STRINGS, &nums(&|n| n[1] = -1.0)));
