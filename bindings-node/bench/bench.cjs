@@ -3,7 +3,9 @@
 // gcf-reference): graph encode/decode at 10,000 and 100,000 symbols, generic
 // encode/decode, small payloads, and where the time goes in a call (the JS
 // half of the conversion vs the engine). Writes BENCH.md next to package.json.
-//   node bench/bench.cjs [--quick]
+//   node bench/bench.cjs [--quick] [--graph]
+// --graph runs only the graph rows and the graph lines of the split, and
+// replaces just those lines in BENCH.md (other rows keep their own run).
 const fs = require('node:fs');
 const path = require('node:path');
 const gcf = require('../index.cjs');
@@ -11,6 +13,7 @@ const ref = require('gcf-reference');
 const engine = require('../lib/engine/index.cjs').get();
 
 const QUICK = process.argv.includes('--quick');
+const GRAPH_ONLY = process.argv.includes('--graph');
 
 function time(fn, minMs = QUICK ? 150 : 600) {
   // Warm up, then run for at least minMs; the median of 5 batches.
@@ -64,6 +67,23 @@ function nested(n) {
   return { orders };
 }
 
+// Every field a packed encode reads, touched without copying anything.
+function readAll(p) {
+  let x = 0;
+  for (const s of p.symbols) x += s.qualifiedName.length + s.kind.length + s.score + s.provenance.length + s.distance;
+  for (const e of p.edges) x += e.source.length + e.target.length + e.edgeType.length;
+  return x;
+}
+
+// The objects a decode returns, in the same shapes, with no strings made.
+function literals(ns, ne) {
+  const symbols = [];
+  for (let k = 0; k < ns; k++) symbols.push({ qualifiedName: 'a', kind: 'b', score: k / ns, provenance: 'c', distance: k & 3 });
+  const edges = [];
+  for (let k = 0; k < ne; k++) edges.push({ source: 'a', target: 'b', edgeType: 'c', status: undefined });
+  return { symbols, edges };
+}
+
 const rows = [];
 function row(name, a, b) {
   const r = { name, ours: a, ref: b, x: b / a };
@@ -80,7 +100,7 @@ for (const n of [10, 100, 10000, 100000]) {
   row(`graph encode, ${n} symbols`, time(() => gcf.encode(p)), time(() => ref.encode(p)));
   row(`graph decode, ${n} symbols`, time(() => gcf.decode(text)), time(() => ref.decode(text)));
 }
-for (const [label, make, n] of [['records (7 fields)', records, 10], ['records (7 fields)', records, 100], ['records (7 fields)', records, 10000], ['nested orders', nested, 10000]]) {
+for (const [label, make, n] of GRAPH_ONLY ? [] : [['records (7 fields)', records, 10], ['records (7 fields)', records, 100], ['records (7 fields)', records, 10000], ['nested orders', nested, 10000]]) {
   const v = make(n);
   const text = ref.encodeGeneric(v);
   if (gcf.encodeGeneric(v) !== text) throw new Error('generic encode differs');
@@ -123,7 +143,7 @@ const genericStream = (lib) => (sink, tick) => {
   enc.close();
 };
 const streams = [];
-for (const [label, make] of [['graph StreamEncoder', graphStream], ['GenericStreamEncoder', genericStream]]) {
+for (const [label, make] of GRAPH_ONLY ? [] : [['graph StreamEncoder', graphStream], ['GenericStreamEncoder', genericStream]]) {
   const a = streamRun(make(gcf));
   const b = streamRun(make(ref));
   if (a.bytes !== b.bytes) throw new Error(`${label}: output differs in length`);
@@ -152,12 +172,27 @@ const split = [];
     split.push(['graph encode 10k, packed route: engine (read + encode)', time(() => engine.graphEncodePacked(b, f))]);
     split.push(['graph decode 10k, packed route: engine (decode + table)', time(() => engine.graphDecodePacked(text))]);
     split.push(['graph decode 10k, packed route: fromPacked in JS', time(() => fromPacked(table, nums))]);
+    // Floors: what any route pays in JS alone.
+    split.push(['graph encode 10k floor: reading every field in JS (no copy)', time(() => readAll(p))]);
+    split.push(['graph decode 10k floor: split of the string table alone', time(() => table.split('\0'))]);
+    split.push([
+      'graph decode 10k floor: 10,000 symbol and 9,999 edge object literals in JS',
+      time(() => literals(10000, 9999)),
+    ]);
+    const small = graph(10);
+    const smallText = gcf.encode(small);
+    const [sb, sf] = toPacked(small).map((a) => a.slice());
+    split.push(['graph encode 10 symbols, packed route: toPacked in JS', time(() => toPacked(small))]);
+    split.push(['graph encode 10 symbols, packed route: engine', time(() => engine.graphEncodePacked(sb, sf))]);
+    split.push(['graph decode 10 symbols, packed route: engine', time(() => engine.graphDecodePacked(smallText))]);
   }
   const small = graph(10);
   const smallText = gcf.encode(small);
   split.push(['graph encode 10 symbols: JSON.stringify in JS', time(() => JSON.stringify(small))]);
   split.push(['graph encode 10 symbols: engine, JSON route', time(() => engine.graphEncode(JSON.stringify(small)))]);
   split.push(['graph decode 10 symbols: engine, JSON route', time(() => engine.graphDecode(smallText))]);
+}
+if (!GRAPH_ONLY) {
   split.push(['one napi call with a 1-character string (fixed cost)', time(() => engine.needsQuote('x'))]);
   const v = records(10000);
   const { toJSON, fromTagged } = require('../lib/layer.cjs');
@@ -171,6 +206,28 @@ const split = [];
   split.push(['generic decode 10k rows: JSON.parse + Maps in JS', time(() => fromTagged(JSON.parse(tagged), 'number'))]);
 }
 for (const [k, v] of split) process.stdout.write(`${k.padEnd(62)} ${fmt(v)}\n`);
+
+if (GRAPH_ONLY) {
+  // Replace the graph lines of both tables in BENCH.md, where they stand.
+  const file = path.join(__dirname, '..', 'BENCH.md');
+  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  const splice = (isOurs, fresh) => {
+    const at = lines.findIndex(isOurs);
+    if (at < 0) throw new Error('BENCH.md: no graph lines to replace');
+    const kept = lines.filter((l, i) => i < at || !isOurs(l));
+    kept.splice(at, 0, ...fresh);
+    lines.length = 0;
+    lines.push(...kept);
+  };
+  splice((l) => /^\| graph (en|de)code, \d+ symbols \|/.test(l), rows.map((r) => `| ${r.name} | ${fmt(r.ours)} | ${fmt(r.ref)} | ${r.x.toFixed(2)}x |`));
+  splice((l) => /^\| graph (en|de)code (10k|10 symbols)[ ,:]/.test(l), split.map(([k, v]) => `| ${k} | ${fmt(v)} |`));
+  const note = `The graph rows and the graph lines of the split are from \`node bench/bench.cjs --graph\` (Node ${process.version}, load average ${require('node:os').loadavg()[0].toFixed(1)} on ${require('node:os').cpus().length} cores); the other rows from the full run above.`;
+  const old = lines.findIndex((l) => l.startsWith('The graph rows and the graph lines of the split are from'));
+  if (old >= 0) lines[old] = note;
+  else lines.splice(lines.findIndex((l) => l.startsWith('times. Every encode')) + 1, 0, note);
+  fs.writeFileSync(file, lines.join('\n'));
+  process.exit(0);
+}
 
 const md = [
   '# Benchmarks: this package vs @blackwell-systems/gcf 2.5.2',
