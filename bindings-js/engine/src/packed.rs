@@ -450,4 +450,102 @@ mod tests {
                 .is_err()
         );
     }
+
+    /// A small deterministic generator (no dependency): xorshift64.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+    }
+
+    #[test]
+    fn mangled_arguments_never_panic_and_never_encode_other_text() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let good = graph_encode_packed(STRINGS, NUMS).unwrap();
+        let specials = [
+            0.0,
+            -0.0,
+            0.5,
+            1.0,
+            2.0,
+            3.0,
+            -1.0,
+            1e300,
+            f64::NAN,
+            f64::INFINITY,
+            4294967296.0,
+        ];
+        for _ in 0..20_000 {
+            let mut strings = STRINGS.to_vec();
+            let mut nums = NUMS.to_vec();
+            for _ in 0..1 + rng.below(3) {
+                match rng.below(6) {
+                    0 if !strings.is_empty() => {
+                        let at = rng.below(strings.len());
+                        strings[at] = [0u8, 0xff, 0xc3, b'x', 0xbd, 0xef][rng.below(6)];
+                    }
+                    1 => strings.truncate(rng.below(strings.len() + 1)),
+                    2 => {
+                        let at = rng.below(strings.len() + 1);
+                        strings.insert(at, [0u8, b' ', 0x80][rng.below(3)]);
+                    }
+                    3 if !nums.is_empty() => {
+                        let at = rng.below(nums.len());
+                        nums[at] = specials[rng.below(specials.len())];
+                    }
+                    4 => nums.truncate(rng.below(nums.len() + 1)),
+                    _ => nums.push(specials[rng.below(specials.len())]),
+                }
+            }
+            // Refused ("" or a spec error), or a payload the engine read
+            // whole: never a panic, and the unchanged input encodes as before.
+            if let Ok(text) = graph_encode_packed(&strings, &nums) {
+                assert!(
+                    text.is_empty() || text.starts_with("GCF profile=graph"),
+                    "{text}"
+                );
+            }
+            if strings == STRINGS && nums == NUMS {
+                assert_eq!(graph_encode_packed(&strings, &nums).unwrap(), good);
+            }
+        }
+    }
+
+    #[test]
+    fn decoding_mangled_text_never_panics() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let text = crate::graph_encode(JSON).unwrap();
+        for _ in 0..5_000 {
+            let mut bytes = text.clone().into_bytes();
+            for _ in 0..1 + rng.below(3) {
+                let at = rng.below(bytes.len());
+                bytes[at] = [b' ', b'\n', b'@', b'0', b'<', b'#', b'x'][rng.below(7)];
+            }
+            let Ok(t) = core::str::from_utf8(&bytes) else {
+                continue;
+            };
+            if let Ok(p) = graph_decode_packed(t) {
+                // Every index the numbers hold is an entry of the table.
+                let entries = p.strings.split('\0').count() as f64;
+                let ns = p.nums[2] as usize;
+                for (k, x) in p.nums.iter().enumerate().skip(4) {
+                    let j = k - 4;
+                    let is_index = if j < 5 * ns {
+                        matches!(j % 5, 0 | 1 | 3)
+                    } else {
+                        true
+                    };
+                    assert!(!is_index || *x < entries, "{t:?}");
+                }
+            }
+        }
+    }
 }
