@@ -14,13 +14,13 @@
 import { GcfError, rethrow } from './errors.mjs';
 import { valueJSON, isPlain, toJSON, fromTagged, checkLargeIntMode } from './convert.mjs';
 import { parseJSONOrdered } from './json_ordered.mjs';
-import { toCompact, fromCompact } from './compact.mjs';
+import { toPacked, fromPacked } from './packed.mjs';
 import * as deltas from './deltas.mjs';
 import * as scalars from './scalars.mjs';
 import * as stream from './stream.mjs';
 
 // Internals for this repository's benches and tests (not on the API object).
-export { GcfError, parseJSONOrdered, toJSON, isPlain, fromTagged, toCompact, fromCompact };
+export { GcfError, parseJSONOrdered, toJSON, isPlain, fromTagged, toPacked, fromPacked };
 
 const KIND_ABBREV = {
   function: 'fn',
@@ -47,19 +47,19 @@ const KIND_EXPAND = Object.fromEntries(Object.entries(KIND_ABBREV).map(([k, v]) 
  * Each call builds a fresh API object; an engine needs only one.
  */
 export function createApi(E) {
-  // The compact route (an optional engine capability, see compact.mjs)
+  // The packed route (an optional engine capability, see packed.mjs)
   // when the engine has it and the payload has the plain shape it covers;
   // otherwise, or when the engine answers "", the JSON route, which also
   // reports every malformed payload.
-  const compact = typeof E.graphEncodeCompact === 'function' && typeof E.graphDecodeCompact === 'function';
+  const packed = typeof E.graphEncodePacked === 'function' && typeof E.graphDecodePacked === 'function';
 
   function encode(p) {
-    if (compact) {
-      const c = toCompact(p);
-      if (c !== null) {
+    if (packed) {
+      const args = toPacked(p);
+      if (args !== null) {
         let out;
         try {
-          out = E.graphEncodeCompact(c);
+          out = E.graphEncodePacked(args[0], args[1]);
         } catch (e) {
           rethrow(e);
         }
@@ -87,16 +87,25 @@ export function createApi(E) {
 
   function decode(input) {
     let out;
+    let nums = null;
     try {
       if (typeof input === 'string' || !isBytes(input)) {
-        out = compact ? E.graphDecodeCompact(String(input)) : E.graphDecode(String(input));
+        if (packed) {
+          // [string table, numbers], or [JSON, []] for what the table
+          // cannot carry.
+          const r = E.graphDecodePacked(String(input));
+          out = r[0];
+          nums = r[1];
+        } else {
+          out = E.graphDecode(String(input));
+        }
       } else {
         out = E.graphDecodeBytes(input);
       }
     } catch (e) {
       rethrow(e);
     }
-    if (out.charCodeAt(0) === 0) return fromCompact(out);
+    if (out.charCodeAt(0) === 0) return fromPacked(out, nums);
     const p = JSON.parse(out);
     // 2.5.2 gives every decoded edge a `status` key, undefined without one.
     const edges = p.edges;

@@ -11,7 +11,7 @@
 
 import { rethrow, GcfError } from './errors.mjs';
 import { valueJSON } from './convert.mjs';
-import { wellFormed } from './compact.mjs';
+import { wellFormed } from './packed.mjs';
 
 const BATCH = 64 * 1024;
 

@@ -3,7 +3,9 @@
 // gcf-reference): graph encode/decode at 10,000 and 100,000 symbols, generic
 // encode/decode, small payloads, and where the time goes in a call (the JS
 // half of the conversion vs the engine). Writes BENCH.md next to package.json.
-//   node bench/bench.cjs [--quick]
+//   node --expose-gc bench/bench.cjs [--quick] [--graph]
+// --graph runs only the graph rows and the graph lines of the split, and
+// replaces just those lines in BENCH.md (other rows keep their own run).
 const fs = require('node:fs');
 const path = require('node:path');
 const gcf = require('../index.cjs');
@@ -11,23 +13,35 @@ const ref = require('gcf-reference');
 const engine = require('../lib/engine/index.cjs').get();
 
 const QUICK = process.argv.includes('--quick');
+const GRAPH_ONLY = process.argv.includes('--graph');
+
+// Process CPU time (user + system, all threads): on a shared, loaded
+// machine, wall time also counts the time spent waiting for a core, which
+// swung single rows by 2-3x between runs; CPU time does not.
+function cpuMs() {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
 
 function time(fn, minMs = QUICK ? 150 : 600) {
+  // Start from a collected heap (with --expose-gc), so that no row pays
+  // for the garbage the previous row left (2.5.2's runs leave most).
+  if (global.gc) global.gc();
   // Warm up, then run for at least minMs; the median of 5 batches.
   fn();
   let n = 1;
   for (;;) {
-    const t = process.hrtime.bigint();
+    const t = cpuMs();
     for (let i = 0; i < n; i++) fn();
-    const ms = Number(process.hrtime.bigint() - t) / 1e6;
+    const ms = cpuMs() - t;
     if (ms > minMs / 5) break;
     n *= 2;
   }
   const runs = [];
   for (let b = 0; b < 5; b++) {
-    const t = process.hrtime.bigint();
+    const t = cpuMs();
     for (let i = 0; i < n; i++) fn();
-    runs.push(Number(process.hrtime.bigint() - t) / 1e6 / n);
+    runs.push((cpuMs() - t) / n);
   }
   runs.sort((a, b) => a - b);
   return runs[2];
@@ -64,6 +78,23 @@ function nested(n) {
   return { orders };
 }
 
+// Every field a packed encode reads, touched without copying anything.
+function readAll(p) {
+  let x = 0;
+  for (const s of p.symbols) x += s.qualifiedName.length + s.kind.length + s.score + s.provenance.length + s.distance;
+  for (const e of p.edges) x += e.source.length + e.target.length + e.edgeType.length;
+  return x;
+}
+
+// The objects a decode returns, in the same shapes, with no strings made.
+function literals(ns, ne) {
+  const symbols = [];
+  for (let k = 0; k < ns; k++) symbols.push({ qualifiedName: 'a', kind: 'b', score: k / ns, provenance: 'c', distance: k & 3 });
+  const edges = [];
+  for (let k = 0; k < ne; k++) edges.push({ source: 'a', target: 'b', edgeType: 'c', status: undefined });
+  return { symbols, edges };
+}
+
 const rows = [];
 function row(name, a, b) {
   const r = { name, ours: a, ref: b, x: b / a };
@@ -80,7 +111,7 @@ for (const n of [10, 100, 10000, 100000]) {
   row(`graph encode, ${n} symbols`, time(() => gcf.encode(p)), time(() => ref.encode(p)));
   row(`graph decode, ${n} symbols`, time(() => gcf.decode(text)), time(() => ref.decode(text)));
 }
-for (const [label, make, n] of [['records (7 fields)', records, 10], ['records (7 fields)', records, 100], ['records (7 fields)', records, 10000], ['nested orders', nested, 10000]]) {
+for (const [label, make, n] of GRAPH_ONLY ? [] : [['records (7 fields)', records, 10], ['records (7 fields)', records, 100], ['records (7 fields)', records, 10000], ['nested orders', nested, 10000]]) {
   const v = make(n);
   const text = ref.encodeGeneric(v);
   if (gcf.encodeGeneric(v) !== text) throw new Error('generic encode differs');
@@ -123,7 +154,7 @@ const genericStream = (lib) => (sink, tick) => {
   enc.close();
 };
 const streams = [];
-for (const [label, make] of [['graph StreamEncoder', graphStream], ['GenericStreamEncoder', genericStream]]) {
+for (const [label, make] of GRAPH_ONLY ? [] : [['graph StreamEncoder', graphStream], ['GenericStreamEncoder', genericStream]]) {
   const a = streamRun(make(gcf));
   const b = streamRun(make(ref));
   if (a.bytes !== b.bytes) throw new Error(`${label}: output differs in length`);
@@ -143,20 +174,36 @@ const split = [];
   split.push(['graph encode 10k: engine (serde read + encode)', time(() => engine.graphEncode(json))]);
   split.push(['graph decode 10k: engine (decode + JSON write)', time(() => engine.graphDecode(text))]);
   split.push(['graph decode 10k: JSON.parse in JS', time(() => JSON.parse(out))]);
-  if (engine.graphEncodeCompact) {
-    const { toCompact, fromCompact } = require('../lib/layer.cjs');
-    const c = toCompact(p);
-    const cout = engine.graphDecodeCompact(text);
-    split.push(['graph encode 10k, compact route: toCompact in JS', time(() => toCompact(p))]);
-    split.push(['graph encode 10k, compact route: engine (split + encode)', time(() => engine.graphEncodeCompact(c))]);
-    split.push(['graph decode 10k, compact route: engine (decode + join)', time(() => engine.graphDecodeCompact(text))]);
-    split.push(['graph decode 10k, compact route: fromCompact in JS', time(() => fromCompact(cout))]);
+  if (engine.graphEncodePacked) {
+    const { toPacked, fromPacked } = require('../lib/layer.cjs');
+    // Copies: toPacked's arrays are views of scratch it reuses.
+    const [b, f] = toPacked(p).map((a) => a.slice());
+    const [table, nums] = engine.graphDecodePacked(text);
+    split.push(['graph encode 10k, packed route: toPacked in JS', time(() => toPacked(p))]);
+    split.push(['graph encode 10k, packed route: engine (read + encode)', time(() => engine.graphEncodePacked(b, f))]);
+    split.push(['graph decode 10k, packed route: engine (decode + table)', time(() => engine.graphDecodePacked(text))]);
+    split.push(['graph decode 10k, packed route: fromPacked in JS', time(() => fromPacked(table, nums))]);
+    // Floors: what any route pays in JS alone.
+    split.push(['graph encode 10k floor: reading every field in JS (no copy)', time(() => readAll(p))]);
+    split.push(['graph decode 10k floor: split of the string table alone', time(() => table.split('\0'))]);
+    split.push([
+      'graph decode 10k floor: 10,000 symbol and 9,999 edge object literals in JS',
+      time(() => literals(10000, 9999)),
+    ]);
+    const small = graph(10);
+    const smallText = gcf.encode(small);
+    const [sb, sf] = toPacked(small).map((a) => a.slice());
+    split.push(['graph encode 10 symbols, packed route: toPacked in JS', time(() => toPacked(small))]);
+    split.push(['graph encode 10 symbols, packed route: engine', time(() => engine.graphEncodePacked(sb, sf))]);
+    split.push(['graph decode 10 symbols, packed route: engine', time(() => engine.graphDecodePacked(smallText))]);
   }
   const small = graph(10);
   const smallText = gcf.encode(small);
   split.push(['graph encode 10 symbols: JSON.stringify in JS', time(() => JSON.stringify(small))]);
   split.push(['graph encode 10 symbols: engine, JSON route', time(() => engine.graphEncode(JSON.stringify(small)))]);
   split.push(['graph decode 10 symbols: engine, JSON route', time(() => engine.graphDecode(smallText))]);
+}
+if (!GRAPH_ONLY) {
   split.push(['one napi call with a 1-character string (fixed cost)', time(() => engine.needsQuote('x'))]);
   const v = records(10000);
   const { toJSON, isPlain, fromTagged } = require('../lib/layer.cjs');
@@ -173,11 +220,36 @@ const split = [];
 }
 for (const [k, v] of split) process.stdout.write(`${k.padEnd(62)} ${fmt(v)}\n`);
 
+if (GRAPH_ONLY) {
+  // Replace the graph lines of both tables in BENCH.md, where they stand.
+  const file = path.join(__dirname, '..', 'BENCH.md');
+  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  // The first run of lines isOurs matches (the table's graph block).
+  const splice = (isOurs, fresh) => {
+    const at = lines.findIndex(isOurs);
+    if (at < 0) throw new Error('BENCH.md: no graph lines to replace');
+    let end = at;
+    while (end < lines.length && isOurs(lines[end])) end++;
+    lines.splice(at, end - at, ...fresh);
+  };
+  splice((l) => /^\| graph (en|de)code, \d+ symbols \|/.test(l), rows.map((r) => `| ${r.name} | ${fmt(r.ours)} | ${fmt(r.ref)} | ${r.x.toFixed(2)}x |`));
+  splice((l) => /^\| graph (en|de)code (10k|10 symbols)[ ,:]/.test(l), split.map(([k, v]) => `| ${k} | ${fmt(v)} |`));
+  const note = `The graph rows and the graph lines of the split are from \`node --expose-gc bench/bench.cjs --graph\` (Node ${process.version}, load average ${require('node:os').loadavg()[0].toFixed(1)} on ${require('node:os').cpus().length} cores), timed in process CPU time (user + system), which a loaded machine does not inflate as wall time, each measurement starting from a collected heap; the other rows are from the full run above.`;
+  const old = lines.findIndex((l) => l.startsWith('The graph rows and the graph lines of the split are from'));
+  if (old >= 0) lines[old] = note;
+  else lines.splice(lines.findIndex((l) => l.startsWith('times. Every encode')) + 1, 0, note);
+  // The notes (NOTES.md) close the file, as in a full run.
+  const notes = lines.findIndex((l) => l.startsWith('## Engine instruction counts'));
+  if (notes >= 0) lines.splice(notes, lines.length - notes, ...fs.readFileSync(path.join(__dirname, 'NOTES.md'), 'utf8').split('\n'));
+  fs.writeFileSync(file, lines.join('\n'));
+  process.exit(0);
+}
+
 const md = [
   '# Benchmarks: this package vs @blackwell-systems/gcf 2.5.2',
   '',
-  `Same process, Node ${process.version}, ${process.platform}-${process.arch}, load average ${require('node:os').loadavg()[0].toFixed(1)} on ${require('node:os').cpus().length} cores; median of 5 batches after warm-up`,
-  '(`node bench/bench.cjs`). The machine is shared with other builds, so ratios matter more than absolute',
+  `Same process, Node ${process.version}, ${process.platform}-${process.arch}, load average ${require('node:os').loadavg()[0].toFixed(1)} on ${require('node:os').cpus().length} cores; median of 5 batches after warm-up, in process CPU time`,
+  '(`node --expose-gc bench/bench.cjs`). The machine is shared with other builds, so ratios matter more than absolute',
   'times. Every encode is checked byte-identical with 2.5.2 before it is timed.',
   '',
   '| operation | this package | 2.5.2 | speed-up |',
@@ -186,11 +258,11 @@ const md = [
   '',
   '## Where a call spends its time (conversion choice)',
   '',
-  'Every operation crosses the boundary as strings. Graph encode and decode take the compact route when the',
-  'engine offers it (NUL-separated fields: a string concatenation in JS and a split in the engine, instead',
-  'of `JSON.stringify` and a serde read; a `split` and object literals instead of `JSON.parse`); everything',
-  'else goes as JSON (a small serializer for generic values, which may hold `Map`s and bigints; tagged JSON',
-  'back so `Map` order and large integers survive). The split:',
+  'Graph encode and decode take the packed route when the engine offers it (strings as NUL-ended UTF-8 in a',
+  '`Uint8Array` and numbers in a `Float64Array`, read in place by the engine; back, a string table and a',
+  '`Float64Array` of numbers and indices, so no number crosses as text); everything else goes as JSON (a small',
+  'serializer for generic values, which may hold `Map`s and bigints; tagged JSON back so `Map` order and large',
+  'integers survive). The split:',
   '',
   '| step | time |',
   '| --- | ---: |',

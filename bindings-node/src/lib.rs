@@ -15,7 +15,8 @@
 #![cfg_attr(test, allow(dead_code))]
 
 use gcf_js_engine as engine;
-use napi::bindgen_prelude::Uint8Array;
+use napi::bindgen_prelude::{Float64ArraySlice, Uint8Array, Uint8ArraySlice};
+use napi::Env;
 use napi::Status;
 use napi_derive::napi;
 
@@ -68,16 +69,27 @@ pub fn generic_decode_bytes(bytes: Uint8Array) -> napi::Result<String> {
     js(engine::generic_decode_bytes(&bytes))
 }
 
-/// See [`gcf_js_engine::graph_encode_compact`].
-#[napi(js_name = "graphEncodeCompact")]
-pub fn graph_encode_compact(text: String) -> napi::Result<String> {
-    js(engine::graph_encode_compact(&text))
+/// See [`gcf_js_engine::graph_encode_packed`]. Both arrays are read in
+/// place (napi hands over a view of the JS memory, no copy).
+#[napi(js_name = "graphEncodePacked")]
+pub fn graph_encode_packed(
+    strings: Uint8ArraySlice,
+    nums: Float64ArraySlice,
+) -> napi::Result<String> {
+    js(engine::graph_encode_packed(&strings, &nums))
 }
 
-/// See [`gcf_js_engine::graph_decode_compact`].
-#[napi(js_name = "graphDecodeCompact")]
-pub fn graph_decode_compact(text: String) -> napi::Result<String> {
-    js(engine::graph_decode_compact(&text))
+/// See [`gcf_js_engine::graph_decode_packed`]: `[strings, nums]`. The
+/// numbers are copied into a buffer V8 allocates: an external buffer over
+/// the `Vec` (no copy) needs a finalizer per call, which cost more than the
+/// copy up to tens of thousands of symbols.
+#[napi(js_name = "graphDecodePacked")]
+pub fn graph_decode_packed(
+    env: &Env,
+    text: String,
+) -> napi::Result<(String, Float64ArraySlice<'_>)> {
+    let p = js(engine::graph_decode_packed(&text))?;
+    Ok((p.strings, Float64ArraySlice::copy_from(env, &p.nums)?))
 }
 
 /// See [`gcf_js_engine::graph_encode_delta`].

@@ -29,9 +29,13 @@ export function withFastArgs(glue) {
     if (name !== 'default' && name !== 'initSync' && !name.startsWith('__')) engine[name] = glue[name];
   }
   engine.graphEncode = one(glue.graphEncode, glue.graphEncodeArg);
-  engine.graphEncodeCompact = one(glue.graphEncodeCompact, glue.graphEncodeCompactArg);
   engine.graphDecode = one(glue.graphDecode, glue.graphDecodeArg);
-  engine.graphDecodeCompact = one(glue.graphDecodeCompact, glue.graphDecodeCompactArg);
+  // The packed route's decode: the table, then its numbers (src/lib.rs).
+  const table = one(glue.graphDecodePackedTable, glue.graphDecodePackedTableArg);
+  engine.graphDecodePacked = (s) => {
+    const t = table(s);
+    return [t, glue.graphPackedNums()];
+  };
   engine.genericDecode = one(glue.genericDecode, glue.genericDecodeArg);
   engine.genericEncode = (s, flags) =>
     typeof s === 'string' && s.length > SMALL ? glue.genericEncodeArg(put(s), flags) : glue.genericEncode(s, flags);

@@ -83,22 +83,16 @@ pub fn graph_encode_arg(len: usize) -> Result<String, JsError> {
     with_arg(len, engine::graph_encode)
 }
 
-/// [`graph_encode_compact`] of the argument buffer's first `len` bytes.
-#[wasm_bindgen(js_name = "graphEncodeCompactArg")]
-pub fn graph_encode_compact_arg(len: usize) -> Result<String, JsError> {
-    with_arg(len, engine::graph_encode_compact)
-}
-
 /// [`graph_decode`] of the argument buffer's first `len` bytes.
 #[wasm_bindgen(js_name = "graphDecodeArg")]
 pub fn graph_decode_arg(len: usize) -> Result<String, JsError> {
     with_arg(len, engine::graph_decode)
 }
 
-/// [`graph_decode_compact`] of the argument buffer's first `len` bytes.
-#[wasm_bindgen(js_name = "graphDecodeCompactArg")]
-pub fn graph_decode_compact_arg(len: usize) -> Result<String, JsError> {
-    with_arg(len, engine::graph_decode_compact)
+/// [`graph_decode_packed_table`] of the argument buffer's first `len` bytes.
+#[wasm_bindgen(js_name = "graphDecodePackedTableArg")]
+pub fn graph_decode_packed_table_arg(len: usize) -> Result<String, JsError> {
+    with_arg(len, packed_table)
 }
 
 /// [`generic_encode`] of the argument buffer's first `len` bytes.
@@ -149,16 +143,39 @@ pub fn generic_decode_bytes(bytes: &[u8]) -> Result<String, JsError> {
     js(engine::generic_decode_bytes(bytes))
 }
 
-/// See [`gcf_js_engine::graph_encode_compact`] (the layer's compact route).
-#[wasm_bindgen(js_name = "graphEncodeCompact")]
-pub fn graph_encode_compact(text: &str) -> Result<String, JsError> {
-    js(engine::graph_encode_compact(text))
+/// See [`gcf_js_engine::graph_encode_packed`] (the layer's packed route);
+/// wasm-bindgen copies both arrays into the module's memory.
+#[wasm_bindgen(js_name = "graphEncodePacked")]
+pub fn graph_encode_packed(strings: &[u8], nums: &[f64]) -> Result<String, JsError> {
+    js(engine::graph_encode_packed(strings, nums))
 }
 
-/// See [`gcf_js_engine::graph_decode_compact`] (the layer's compact route).
-#[wasm_bindgen(js_name = "graphDecodeCompact")]
-pub fn graph_decode_compact(text: &str) -> Result<String, JsError> {
-    js(engine::graph_decode_compact(text))
+thread_local! {
+    /// The numbers of the last [`graph_decode_packed_table`], until
+    /// [`graph_packed_nums`] takes them.
+    static NUMS: RefCell<Vec<f64>> = const { RefCell::new(Vec::new()) };
+}
+
+fn packed_table(text: &str) -> engine::Result<String> {
+    let p = engine::graph_decode_packed(text)?;
+    NUMS.with(|n| *n.borrow_mut() = p.nums);
+    Ok(p.strings)
+}
+
+/// The string table of [`gcf_js_engine::graph_decode_packed`]; its numbers
+/// follow from [`graph_packed_nums`] (wasm-bindgen returns no pairs, and a
+/// JS object of two would cost more than the second call). The package's
+/// engine (fastargs.mjs) pairs the two as the layer's `graphDecodePacked`.
+#[wasm_bindgen(js_name = "graphDecodePackedTable")]
+pub fn graph_decode_packed_table(text: &str) -> Result<String, JsError> {
+    js(packed_table(text))
+}
+
+/// Takes the numbers of the last [`graph_decode_packed_table`] (copied out
+/// as a `Float64Array`).
+#[wasm_bindgen(js_name = "graphPackedNums")]
+pub fn graph_packed_nums() -> Vec<f64> {
+    NUMS.with(|n| core::mem::take(&mut *n.borrow_mut()))
 }
 
 /// See [`gcf_js_engine::graph_encode_delta`].

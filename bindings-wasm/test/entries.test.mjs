@@ -63,7 +63,7 @@ test('node.mjs exports what index.mjs does plus toNodeWritable; engine.cjs is th
   assert.deepEqual(Object.keys(node).sort(), Object.keys(manual).concat(['ready', 'toNodeWritable']).sort());
   const engine = require('../package/engine.cjs');
   for (const name of [
-    'graphEncode', 'graphDecode', 'graphDecodeBytes', 'graphEncodeCompact', 'graphDecodeCompact', 'graphEncodeDelta', 'graphDecodeDelta',
+    'graphEncode', 'graphDecode', 'graphDecodeBytes', 'graphEncodePacked', 'graphDecodePacked', 'graphEncodeDelta', 'graphDecodeDelta',
     'graphPackRoot', 'graphVerifyDelta', 'genericEncode', 'genericDecode', 'genericDecodeBytes',
     'genericPackRoot', 'genericEncodeFull', 'genericDecodeFull', 'genericEncodeDelta',
     'genericDecodeDelta', 'genericDiff', 'genericVerifyDelta', 'needsQuote', 'quoteString',

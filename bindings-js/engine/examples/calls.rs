@@ -7,8 +7,8 @@
 //! ```
 //!
 //! Operations: `graph-encode`, `graph-decode` (of the encoded file),
-//! `graph-encode-compact` (the file in the compact form),
-//! `graph-decode-compact` (of the encoded JSON file), `generic-encode`,
+//! `graph-encode-packed` (the JSON file's payload in the packed form),
+//! `graph-decode-packed` (of the encoded file), `generic-encode`,
 //! `generic-decode` (of the encoded file), `value-read` (the JSON read
 //! alone that starts a generic encode, to tell its share).
 
@@ -36,15 +36,16 @@ fn main() -> ExitCode {
                     total += gcf_js_engine::graph_encode(&json)?.len();
                 }
             }
-            "graph-encode-compact" => {
+            "graph-encode-packed" => {
+                let (strings, nums) = packed(&json)?;
                 for _ in 0..times {
-                    total += gcf_js_engine::graph_encode_compact(&json)?.len();
+                    total += gcf_js_engine::graph_encode_packed(&strings, &nums)?.len();
                 }
             }
-            "graph-decode-compact" => {
+            "graph-decode-packed" => {
                 let text = gcf_js_engine::graph_encode(&json)?;
                 for _ in 0..times {
-                    total += gcf_js_engine::graph_decode_compact(&text)?.len();
+                    total += gcf_js_engine::graph_decode_packed(&text)?.strings.len();
                 }
             }
             "graph-decode" => {
@@ -84,4 +85,36 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// The arguments the JS layer builds for `graph_encode_packed` (see the
+/// engine's `packed` module), from payload JSON.
+fn packed(json: &str) -> Result<(Vec<u8>, Vec<f64>), gcf_js_engine::Failure> {
+    let p = gcf_bind::graph::payload_from_slice(json.as_bytes())?;
+    let mut strings = Vec::new();
+    let mut put = |s: &str| {
+        strings.extend_from_slice(s.as_bytes());
+        strings.push(0);
+    };
+    put(&p.tool);
+    put(&p.pack_root);
+    let mut nums = vec![
+        p.token_budget as f64,
+        p.tokens_used as f64,
+        p.symbols.len() as f64,
+        p.edges.len() as f64,
+    ];
+    for s in &p.symbols {
+        put(&s.qualified_name);
+        put(&s.kind);
+        put(&s.provenance);
+        nums.extend_from_slice(&[s.score, f64::from(s.distance)]);
+    }
+    for e in &p.edges {
+        put(&e.source);
+        put(&e.target);
+        put(&e.edge_type);
+        put(&e.status);
+    }
+    Ok((strings, nums))
 }

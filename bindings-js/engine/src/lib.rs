@@ -43,6 +43,8 @@
 //! | [`generic_verify_delta`] | base JSON, delta JSON, expected root | keyed-set JSON |
 //! | [`needs_quote`], [`quote_string`], [`format_key`] | string | bool / text |
 //! | [`format_scalar`], [`canonical_cell`] | scalar JSON (, delimiter) | text |
+//! | [`graph_encode_packed`] | packed strings, numbers | GCF, or `""`: use JSON |
+//! | [`graph_decode_packed`] | GCF | [`Packed`] string table and numbers |
 //!
 //! Stateful objects: [`GraphSession`], [`GraphStream`] and [`GenericStream`]
 //! (output buffered here, taken by JS in batches), [`GenericDeltaSession`].
@@ -59,15 +61,14 @@
 
 #![deny(missing_docs)]
 
-mod compact;
 mod deltas;
 mod generic_stream;
+mod packed;
 mod scalar;
 mod shape;
 mod stream;
 mod tagged;
 
-pub use compact::{graph_decode_compact, graph_encode_compact};
 pub use deltas::{
     generic_decode_delta, generic_decode_full, generic_diff, generic_encode_delta,
     generic_encode_full, generic_pack_root, generic_verify_delta, graph_pack_root,
@@ -75,6 +76,7 @@ pub use deltas::{
 };
 pub use gcf_bind::Failure;
 pub use generic_stream::GenericStream;
+pub use packed::{graph_decode_packed, graph_encode_packed, Packed};
 pub use scalar::{canonical_cell, format_key, format_scalar, needs_quote, quote_string};
 pub use stream::GraphStream;
 

@@ -38,9 +38,9 @@
 //       endArray(), writeKV(key, cellJson), writeSection(name),
 //       writeInlineArray(name, cellsJson) (each -> bytes buffered), take(),
 //       close() -> the rest
-//   optional (used when present): graphEncodeCompact(text) -> GCF or "",
-//     graphDecodeCompact(text) -> "\0" + fields, or JSON (see
-//     bindings-js/layer/compact.mjs), NativeGenericStream.prototype
+//   optional (used when present): graphEncodePacked(bytes, nums) -> GCF
+//     or "", graphDecodePacked(text) -> [table, nums] or [JSON, nums] (see
+//     bindings-js/layer/packed.mjs), NativeGenericStream.prototype
 //     .writeRowsCompact(text) (NUL-separated tagged cells, all or nothing)
 //
 // Inputs are JSON in the 2.5.2 package's shapes; results are GCF text or

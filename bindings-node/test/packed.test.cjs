@@ -1,7 +1,8 @@
 'use strict';
-// The compact graph route gives what the JSON route gives: the same text
-// for every payload it takes, and the JSON route (with its errors) for
-// every payload it does not.
+// The packed graph route (bindings-js/layer/packed.mjs) gives what the JSON
+// route gives: the same text for every payload it takes, and the JSON route
+// (with its errors) for every payload it does not; its decode gives what
+// the JSON decode gives.
 const test = require('node:test');
 const assert = require('node:assert');
 const gcf = require('../index.cjs');
@@ -35,6 +36,22 @@ const ODD = [
   { tool: 'x\u0000', symbols: [], edges: [] },
   { tool: 't', symbols: [sym({ qualifiedName: 'a\ud800' })], edges: [] },
   { tool: 't', symbols: [sym({ qualifiedName: 'a\ud83d\ude00' })], edges: [] },
+  // UTF-8 of every length, and surrogates alone, at the end, reversed.
+  { tool: 'tö€', symbols: [sym({ qualifiedName: 'é.ß\u07ff\u0800\uffff\ud800\udc00\udbff\udfff', kind: 'fünction', provenance: '\u00a0' })], edges: [] },
+  { tool: 't', symbols: [sym({ qualifiedName: 'a\udc00' })], edges: [] },
+  { tool: 't', symbols: [sym({ provenance: 'a\ud800' })], edges: [] },
+  { tool: 't', symbols: [sym({ kind: '\udc00\ud800' })], edges: [] },
+  { tool: 't', symbols: [sym({ qualifiedName: 'a\ud800b' })], edges: [] },
+  { tool: 't', symbols: [sym()], edges: [{ source: 'a.B', target: 'a.B', edgeType: 'c\ud800', status: '' }] },
+  { tool: 't', packRoot: 'p\u0000', symbols: [], edges: [] },
+  { tool: 't', symbols: [sym()], edges: [{ source: 'a.B', target: 'a.B', edgeType: 'calls', status: 'new\u0000' }] },
+  { tool: 't', tokenBudget: NaN, symbols: [], edges: [] },
+  { tool: 't', tokensUsed: '5', symbols: [], edges: [] },
+  { tool: 't', symbols: [sym({ distance: '1' })], edges: [] },
+  { tool: 't', symbols: [sym({ score: Infinity }), sym({ qualifiedName: 'n', score: null, distance: null })], edges: [] },
+  { tool: null, packRoot: undefined, symbols: null, edges: undefined },
+  { tool: 't', symbols: [sym()], edges: [null] },
+  { tool: 't', symbols: [sym()], edges: [{ source: 'a.B', target: 'a.B', edgeType: 'calls', toJSON: () => ({}) }] },
   { tool: 't', symbols: [sym({ score: NaN })], edges: [] },
   { tool: 't', symbols: [sym({ score: '0.5' })], edges: [] },
   { tool: 't', symbols: [sym({ distance: 1.5 })], edges: [] },
@@ -57,6 +74,45 @@ const ODD = [
 
 test('odd payloads encode (or fail) as through the JSON route', () => {
   for (const p of ODD) assert.deepStrictEqual(viaApi(p), viaJSON(p), JSON.stringify(p));
+});
+
+test('payloads past the scratch size (grown mid-payload) encode as through the JSON route', () => {
+  for (const n of [300, 5000]) {
+    const symbols = [];
+    for (let i = 0; i < n; i++) symbols.push(sym({ qualifiedName: `pkg/é${'x'.repeat(i % 50)}.S${i}`, score: i / n, distance: i % 3 }));
+    const edges = symbols.slice(1).map((s, i) => ({ source: s.qualifiedName, target: symbols[i].qualifiedName, edgeType: 'calls' }));
+    const p = { tool: 't', tokenBudget: n, symbols, edges };
+    assert.deepStrictEqual(viaApi(p), viaJSON(p));
+    const text = gcf.encode(p);
+    const back = JSON.parse(E.graphDecode(text));
+    for (const e of back.edges) if (e.status === '') e.status = undefined;
+    assert.deepStrictEqual(gcf.decode(text), back);
+  }
+});
+
+test('an encode from inside a getter of the payload being encoded gives the same text', () => {
+  const inner = { tool: 'inner', symbols: [sym({ qualifiedName: 'in.X' })], edges: [] };
+  let nested = null;
+  const outer = {
+    tool: 'outer',
+    symbols: [
+      sym(),
+      {
+        get qualifiedName() {
+          nested = gcf.encode(inner);
+          return 'c.D';
+        },
+        kind: 'type',
+        score: 0.25,
+        provenance: 'lsp',
+        distance: 1,
+      },
+    ],
+    edges: [{ source: 'c.D', target: 'a.B', edgeType: 'calls' }],
+  };
+  const text = gcf.encode(outer);
+  assert.equal(nested, viaJSON(inner).text);
+  assert.equal(text, viaJSON({ ...outer, symbols: [sym(), { qualifiedName: 'c.D', kind: 'type', score: 0.25, provenance: 'lsp', distance: 1 }] }).text);
 });
 
 test(`random payloads encode as through the JSON route (seed ${SEED})`, () => {

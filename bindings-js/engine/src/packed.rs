@@ -1,0 +1,551 @@
+//! The packed form of graph payloads: the route the JS layer takes for
+//! plain graph payloads instead of JSON, because building and reading JSON
+//! (or any text holding numbers) was most of a graph call's time in JS
+//! (`bindings-node/BENCH.md`): V8 turns a score into text and back at a few
+//! hundred nanoseconds each, and concatenating a megabyte of small strings
+//! then flattening the rope costs more than the encode itself.
+//!
+//! So strings and numbers travel apart. Strings are UTF-8, each ended by a
+//! NUL (no keys, no escapes; NUL cannot appear in a graph token); numbers
+//! are `f64`s, which a JS `Float64Array` holds and this side reads without
+//! parsing, exactly.
+//!
+//! **Encode** ([`graph_encode_packed`]): `strings` holds `tool, packRoot`,
+//! then per symbol `qualifiedName, kind, provenance`, then per edge
+//! `source, target, edgeType, status`; `nums` holds `tokenBudget,
+//! tokensUsed, nSymbols, nEdges`, then per symbol `score, distance`.
+//!
+//! **Decode** ([`graph_decode_packed`]): `strings` is a table, every entry
+//! *preceded* by a NUL (so JS's `split("\0")` gives `""` at 0 and entry `i`
+//! at `i`): `tool` is 1, `packRoot` 2 (`""` when absent), then every
+//! distinct symbol name, kind, provenance, edge type and status once. `nums`
+//! holds `tokenBudget, tokensUsed, nSymbols, nEdges`, then per symbol
+//! `name, kind, score, provenance, distance` and per edge `source, target,
+//! edgeType, status` (indices into the table; status 0 for none). Edges
+//! name their endpoints by the symbol's own table entry, so JS builds each
+//! name's string once and the edges share it.
+
+use std::borrow::Cow;
+
+use hashbrown::HashMap;
+
+use gcf_core::graph::{self, Edge, Payload, Symbol};
+
+use crate::{shape, Result};
+
+const NUL: u8 = 0;
+
+/// The payload of `strings` and `nums`, or `None` when they are not a
+/// well-formed packed payload.
+fn read<'a>(strings: &'a [u8], nums: &[f64]) -> Option<Payload<&'a str>> {
+    // JS writes UTF-8 by construction; checked all the same, since any
+    // bytes can arrive here.
+    let text = core::str::from_utf8(strings).ok()?;
+    // TextEncoder writes a lone surrogate as U+FFFD, where the JSON route
+    // refuses it: any U+FFFD goes that way (a real one only loses speed).
+    if text.contains('\u{FFFD}') {
+        return None;
+    }
+    let (head, per_symbol) = nums.split_first_chunk::<4>()?;
+    let [budget, used, n_symbols, n_edges] = *head;
+    let n_symbols = index(n_symbols)?;
+    let n_edges = index(n_edges)?;
+    if per_symbol.len() != n_symbols.checked_mul(2)? {
+        return None;
+    }
+    let mut f = Fields(text);
+    let tool = f.next()?;
+    let pack_root = f.next()?;
+    let mut symbols = Vec::with_capacity(n_symbols);
+    for pair in per_symbol.chunks_exact(2) {
+        symbols.push(Symbol {
+            qualified_name: f.next()?,
+            kind: f.next()?,
+            // -0 as JSON.stringify (and so the JSON route) writes it: 0.
+            score: pair[0] + 0.0,
+            provenance: f.next()?,
+            distance: u32::try_from(index(pair[1])?).ok()?,
+        });
+    }
+    // Every edge is four strings: a count past what is left is refused
+    // before anything is allocated for it.
+    if n_edges > text.len() / 4 {
+        return None;
+    }
+    let mut edges = Vec::with_capacity(n_edges);
+    for _ in 0..n_edges {
+        edges.push(Edge {
+            source: f.next()?,
+            target: f.next()?,
+            edge_type: f.next()?,
+            status: f.next()?,
+        });
+    }
+    if !f.0.is_empty() {
+        return None;
+    }
+    Some(Payload {
+        tool,
+        token_budget: count(budget)?,
+        tokens_used: count(used)?,
+        pack_root,
+        symbols,
+        edges,
+        ..Payload::default()
+    })
+}
+
+/// NUL-ended fields, read front to back.
+struct Fields<'a>(&'a str);
+
+impl<'a> Fields<'a> {
+    fn next(&mut self) -> Option<&'a str> {
+        let end = find_nul(self.0.as_bytes())?;
+        // NUL is one byte, so both ends are character boundaries.
+        let (field, rest) = (self.0.get(..end)?, self.0.get(end + 1..)?);
+        self.0 = rest;
+        Some(field)
+    }
+}
+
+/// The first NUL in `b`, eight bytes at a time. Fields are short (names,
+/// kinds), where memchr's vector setup per call costs more than this scan:
+/// a 10,000-symbol encode went from 21.8 M to 21.2 M instructions (callgrind).
+fn find_nul(b: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let mut i = 0;
+    while let Some(word) = b.get(i..i + 8) {
+        let Ok(word) = <[u8; 8]>::try_from(word) else {
+            break;
+        };
+        let x = u64::from_le_bytes(word);
+        // A zero byte sets its high bit here; a borrow can only set bits
+        // above a zero byte, so the lowest set bit is the first zero.
+        let zero = x.wrapping_sub(ONES) & !x & HIGHS;
+        if zero != 0 {
+            return Some(i + (zero.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    b.get(i..)?.iter().position(|&c| c == NUL).map(|p| i + p)
+}
+
+/// A JS number that is a non-negative integer a `usize` holds.
+fn index(x: f64) -> Option<usize> {
+    if (0.0..=9_007_199_254_740_991.0).contains(&x) && x.fract() == 0.0 {
+        usize::try_from(x as u64).ok()
+    } else {
+        None
+    }
+}
+
+/// A token count: a safe non-negative integer, as the layer checks.
+fn count(x: f64) -> Option<u64> {
+    index(x).map(|n| n as u64)
+}
+
+/// [`graph_encode`](crate::graph_encode) of a packed payload (see the module
+/// docs); `""` (which no encode returns) when the arguments are not a
+/// well-formed packed payload, for the caller to use the JSON route, which
+/// reports the problem.
+///
+/// ```
+/// let gcf = gcf_js_engine::graph_encode_packed(
+///     b"t\0\0a.B\0function\0lsp\0",
+///     &[0.0, 0.0, 1.0, 0.0, 0.5, 0.0],
+/// )
+/// .unwrap();
+/// assert!(gcf.starts_with("GCF profile=graph tool=t"));
+/// assert_eq!(gcf_js_engine::graph_encode_packed(b"t\0", &[]).unwrap(), "");
+/// ```
+pub fn graph_encode_packed(strings: &[u8], nums: &[f64]) -> Result<String> {
+    match read(strings, nums) {
+        Some(p) => Ok(graph::encode(&p)?),
+        None => Ok(String::new()),
+    }
+}
+
+/// A decoded payload in the packed form (see the module docs).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Packed {
+    /// The string table, or (when a string holds a NUL, which the table
+    /// cannot carry) the payload as [`graph_decode`](crate::graph_decode)'s
+    /// JSON, which starts with `{`.
+    pub strings: String,
+    /// The numbers and table indices; empty with the JSON form.
+    pub nums: Vec<f64>,
+}
+
+/// [`graph_decode`](crate::graph_decode) into the packed form.
+///
+/// ```
+/// let text = "GCF profile=graph tool=t\n## targets\n@0 fn a.B 0.50 lsp\n";
+/// let p = gcf_js_engine::graph_decode_packed(text).unwrap();
+/// assert_eq!(p.strings, "\0t\0\0a.B\0function\0lsp");
+/// assert_eq!(p.nums, [0.0, 0.0, 1.0, 0.0, 3.0, 4.0, 0.5, 5.0, 0.0]);
+/// ```
+pub fn graph_decode_packed(text: &str) -> Result<Packed> {
+    let p = graph::decode_borrowed(text)?;
+    Ok(pack(&p, memchr::memchr(NUL, text.as_bytes()).is_some()))
+}
+
+/// The packed form of `p`, or its JSON form when a string may hold a NUL:
+/// the decoder refuses NUL in every token today, so this is a guard for a
+/// grammar that one day allows it. A NUL can only come from the text
+/// (`text_has_nul`) or from an unescaped (owned) string.
+fn pack(p: &Payload<Cow<'_, str>>, text_has_nul: bool) -> Packed {
+    let nul_free = |s: &Cow<'_, str>| matches!(s, Cow::Borrowed(_)) || !s.contains('\0');
+    let plain = !text_has_nul
+        && p.symbols.iter().all(|s| nul_free(&s.qualified_name))
+        && p.edges
+            .iter()
+            .all(|e| nul_free(&e.source) && nul_free(&e.target))
+        && nul_free(&p.tool)
+        && nul_free(&p.pack_root);
+    if plain {
+        write(p)
+    } else {
+        Packed {
+            strings: shape::payload(p),
+            nums: Vec::new(),
+        }
+    }
+}
+
+fn write(p: &Payload<Cow<'_, str>>) -> Packed {
+    let names: usize = p.symbols.iter().map(|s| s.qualified_name.len() + 1).sum();
+    let mut t = Table {
+        out: String::with_capacity(names + p.tool.len() + p.pack_root.len() + 64),
+        len: 1,
+    };
+    let mut nums = Vec::with_capacity(4 + 5 * p.symbols.len() + 4 * p.edges.len());
+    t.push(&p.tool);
+    t.push(&p.pack_root);
+    nums.extend_from_slice(&[
+        p.token_budget as f64,
+        p.tokens_used as f64,
+        p.symbols.len() as f64,
+        p.edges.len() as f64,
+    ]);
+    let mut labels = Labels::default();
+    // Where each symbol's name sits in the input: decode_borrowed hands an
+    // edge the very slice of its symbol's name, so an edge finds its
+    // symbol's entry by the slice's address (a hash of addresses: a binary
+    // search over them was about 2 M of a 10,000-symbol decode's 14.7 M
+    // instructions).
+    let mut at: HashMap<usize, (usize, f64)> = HashMap::with_capacity(p.symbols.len());
+    for s in &p.symbols {
+        let name = t.push(&s.qualified_name);
+        if let Cow::Borrowed(q) = s.qualified_name {
+            at.insert(q.as_ptr() as usize, (q.len(), name));
+        }
+        nums.extend_from_slice(&[
+            name,
+            labels.get(&mut t, &s.kind),
+            s.score,
+            labels.get(&mut t, &s.provenance),
+            f64::from(s.distance),
+        ]);
+    }
+    let endpoint = |t: &mut Table, s: &Cow<'_, str>| -> f64 {
+        if let Cow::Borrowed(q) = s {
+            if let Some(&(len, entry)) = at.get(&(q.as_ptr() as usize)) {
+                if len == q.len() {
+                    return entry;
+                }
+            }
+        }
+        // Not a symbol's own slice (an unescaped name): its own entry.
+        t.push(s)
+    };
+    for e in &p.edges {
+        let source = endpoint(&mut t, &e.source);
+        let target = endpoint(&mut t, &e.target);
+        let edge_type = labels.get(&mut t, &e.edge_type);
+        let status = if e.status.is_empty() {
+            0.0
+        } else {
+            labels.get(&mut t, &e.status)
+        };
+        nums.extend_from_slice(&[source, target, edge_type, status]);
+    }
+    Packed {
+        strings: t.out,
+        nums,
+    }
+}
+
+/// The string table being written.
+struct Table {
+    out: String,
+    /// Entries so far, counting the empty one before the first NUL.
+    len: usize,
+}
+
+impl Table {
+    fn push(&mut self, s: &str) -> f64 {
+        self.out.push('\0');
+        self.out.push_str(s);
+        self.len += 1;
+        (self.len - 1) as f64
+    }
+}
+
+/// Kinds, provenances, edge types and statuses: a handful of distinct
+/// values over a whole payload, each written to the table once.
+#[derive(Default)]
+struct Labels<'a> {
+    seen: Vec<(&'a str, f64)>,
+}
+
+/// Past this many distinct labels a payload is unusual; new ones are then
+/// written every time instead of searched for.
+const MAX_LABELS: usize = 64;
+
+impl<'a> Labels<'a> {
+    fn get(&mut self, t: &mut Table, s: &'a str) -> f64 {
+        if let Some(&(_, i)) = self.seen.iter().find(|(l, _)| *l == s) {
+            return i;
+        }
+        let i = t.push(s);
+        if self.seen.len() < MAX_LABELS {
+            self.seen.push((s, i));
+        }
+        i
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const JSON: &str = r#"{"tool":"t","tokenBudget":5,"tokensUsed":0,
+        "symbols":[{"qualifiedName":"a.B","kind":"function","score":0.125,"provenance":"p","distance":0},
+                   {"qualifiedName":"c","kind":"type","score":1e-7,"provenance":"p","distance":1}],
+        "edges":[{"source":"c","target":"a.B","edgeType":"calls","status":"added"}]}"#;
+    const STRINGS: &[u8] = b"t\0\0a.B\0function\0p\0c\0type\0p\0c\0a.B\0calls\0added\0";
+    const NUMS: &[f64] = &[5.0, 0.0, 2.0, 1.0, 0.125, 0.0, 1e-7, 1.0];
+
+    #[test]
+    fn find_nul_finds_the_first_at_every_offset() {
+        for len in 0..40 {
+            for at in 0..=len {
+                let mut b = vec![b'x'; len];
+                if at < len {
+                    b[at] = 0;
+                    // Zeros and 0x01/0x80 bytes after the first change nothing.
+                    for (k, c) in b.iter_mut().enumerate().skip(at + 1) {
+                        *c = [0, 1, 0x80, 0xff][k % 4];
+                    }
+                }
+                let want = b.iter().position(|&c| c == 0);
+                assert_eq!(find_nul(&b), want, "{b:?}");
+            }
+        }
+        assert_eq!(find_nul(&[1, 0x81, 0, 0xff, 1, 1, 1, 1, 1]), Some(2));
+        assert_eq!(find_nul(&[0x80; 9]), None);
+    }
+
+    #[test]
+    fn packed_and_json_encode_alike() {
+        assert_eq!(
+            graph_encode_packed(STRINGS, NUMS).unwrap(),
+            crate::graph_encode(JSON).unwrap()
+        );
+    }
+
+    #[test]
+    fn anything_not_well_formed_sends_the_caller_to_json() {
+        let nums = |f: &dyn Fn(&mut Vec<f64>)| {
+            let mut n = NUMS.to_vec();
+            f(&mut n);
+            n
+        };
+        let refused = |s: &[u8], n: &[f64]| graph_encode_packed(s, n).unwrap().is_empty();
+        // A NUL inside a string shifts the fields; one field too few or
+        // too many; bad UTF-8.
+        assert!(refused(&[STRINGS, b"x\0"].concat(), NUMS));
+        assert!(refused(&STRINGS[..STRINGS.len() - 1], NUMS));
+        assert!(refused(
+            b"t\0\0a\xff\0function\0p\0",
+            &[0.0, 0.0, 1.0, 0.0, 0.5, 0.0]
+        ));
+        assert!(refused(b"", &[]));
+        // U+FFFD, which stands for a lone surrogate TextEncoder replaced.
+        let fffd = [&STRINGS[..3], "\u{FFFD}".as_bytes(), &STRINGS[3..]].concat();
+        assert!(refused(&fffd, NUMS));
+        // Counts and distances that are not integers of their range.
+        assert!(refused(STRINGS, &nums(&|n| n[0] = 1.5)));
+        assert!(refused(STRINGS, &nums(&|n| n[1] = -1.0)));
+        assert!(refused(STRINGS, &nums(&|n| n[0] = f64::NAN)));
+        assert!(refused(STRINGS, &nums(&|n| n[0] = 2f64.powi(60))));
+        assert!(refused(STRINGS, &nums(&|n| n[5] = 0.5)));
+        assert!(refused(STRINGS, &nums(&|n| n[5] = 2f64.powi(32))));
+        assert!(refused(STRINGS, &nums(&|n| n[2] = 3.0)));
+        assert!(refused(STRINGS, &nums(&|n| n[3] = 1e15)));
+        assert!(refused(STRINGS, &nums(&|n| n[2] = f64::INFINITY)));
+        // -0 scores as 0, as the JSON route reads JSON.stringify(-0).
+        let neg = nums(&|n| n[4] = -0.0);
+        assert_eq!(
+            graph_encode_packed(STRINGS, &neg).unwrap(),
+            crate::graph_encode(&JSON.replacen("0.125", "0", 1)).unwrap()
+        );
+    }
+
+    #[test]
+    fn decode_shares_names_and_labels_and_round_trips() {
+        let text = crate::graph_encode(JSON).unwrap();
+        let p = graph_decode_packed(&text).unwrap();
+        let table: Vec<&str> = p.strings.split('\0').collect();
+        assert_eq!(table[..3], ["", "t", ""]);
+        let ns = p.nums[2] as usize;
+        let ne = p.nums[3] as usize;
+        assert_eq!((ns, ne, p.nums.len()), (2, 1, 4 + 5 * 2 + 4));
+        // Both endpoints are their symbols' own entries.
+        let edge = &p.nums[4 + 5 * ns..];
+        let names: Vec<f64> = (0..ns).map(|k| p.nums[4 + 5 * k]).collect();
+        assert!(names.contains(&edge[0]) && names.contains(&edge[1]));
+        assert_eq!(table[edge[3] as usize], "added");
+        // Every distinct string once.
+        let mut sorted = table.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted.len() + 1, table.len(), "{table:?}"); // two empties
+                                                                // Back to the packed encode form, which encodes the same text.
+        let s = |i: f64| table[i as usize];
+        let mut strings = format!("{}\0{}\0", s(1.0), s(2.0));
+        let mut nums = vec![p.nums[0], p.nums[1], p.nums[2], p.nums[3]];
+        for k in 0..ns {
+            let r = &p.nums[4 + 5 * k..];
+            strings += &format!("{}\0{}\0{}\0", s(r[0]), s(r[1]), s(r[3]));
+            nums.extend_from_slice(&[r[2], r[4]]);
+        }
+        for k in 0..ne {
+            let r = &p.nums[4 + 5 * ns + 4 * k..];
+            let status = if r[3] == 0.0 { "" } else { s(r[3]) };
+            strings += &format!("{}\0{}\0{}\0{}\0", s(r[0]), s(r[1]), s(r[2]), status);
+        }
+        assert_eq!(
+            graph_encode_packed(strings.as_bytes(), &nums).unwrap(),
+            text
+        );
+    }
+
+    #[test]
+    fn a_string_that_may_hold_a_nul_gives_the_json_form() {
+        let text = crate::graph_encode(JSON).unwrap();
+        let p = graph::decode_borrowed(&text).unwrap();
+        assert!(!pack(&p, false).nums.is_empty());
+        let json = pack(&p, true);
+        assert!(json.nums.is_empty());
+        assert_eq!(json.strings, crate::graph_decode(&text).unwrap());
+        let mut odd = p.clone();
+        odd.symbols[0].qualified_name = Cow::Owned(String::from("a\0b"));
+        let json = pack(&odd, false);
+        assert!(json.nums.is_empty() && json.strings.starts_with('{'));
+        // The decoder itself refuses a NUL in a token.
+        assert!(
+            graph_decode_packed("GCF profile=graph tool=t\n## targets\n@0 fn a\0b 0.50 lsp\n")
+                .is_err()
+        );
+    }
+
+    /// A small deterministic generator (no dependency): xorshift64.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+    }
+
+    #[test]
+    fn mangled_arguments_never_panic_and_never_encode_other_text() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let good = graph_encode_packed(STRINGS, NUMS).unwrap();
+        let specials = [
+            0.0,
+            -0.0,
+            0.5,
+            1.0,
+            2.0,
+            3.0,
+            -1.0,
+            1e300,
+            f64::NAN,
+            f64::INFINITY,
+            4294967296.0,
+        ];
+        for _ in 0..20_000 {
+            let mut strings = STRINGS.to_vec();
+            let mut nums = NUMS.to_vec();
+            for _ in 0..1 + rng.below(3) {
+                match rng.below(6) {
+                    0 if !strings.is_empty() => {
+                        let at = rng.below(strings.len());
+                        strings[at] = [0u8, 0xff, 0xc3, b'x', 0xbd, 0xef][rng.below(6)];
+                    }
+                    1 => strings.truncate(rng.below(strings.len() + 1)),
+                    2 => {
+                        let at = rng.below(strings.len() + 1);
+                        strings.insert(at, [0u8, b' ', 0x80][rng.below(3)]);
+                    }
+                    3 if !nums.is_empty() => {
+                        let at = rng.below(nums.len());
+                        nums[at] = specials[rng.below(specials.len())];
+                    }
+                    4 => nums.truncate(rng.below(nums.len() + 1)),
+                    _ => nums.push(specials[rng.below(specials.len())]),
+                }
+            }
+            // Refused ("" or a spec error), or a payload the engine read
+            // whole: never a panic, and the unchanged input encodes as before.
+            if let Ok(text) = graph_encode_packed(&strings, &nums) {
+                assert!(
+                    text.is_empty() || text.starts_with("GCF profile=graph"),
+                    "{text}"
+                );
+            }
+            if strings == STRINGS && nums == NUMS {
+                assert_eq!(graph_encode_packed(&strings, &nums).unwrap(), good);
+            }
+        }
+    }
+
+    #[test]
+    fn decoding_mangled_text_never_panics() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let text = crate::graph_encode(JSON).unwrap();
+        for _ in 0..5_000 {
+            let mut bytes = text.clone().into_bytes();
+            for _ in 0..1 + rng.below(3) {
+                let at = rng.below(bytes.len());
+                bytes[at] = [b' ', b'\n', b'@', b'0', b'<', b'#', b'x'][rng.below(7)];
+            }
+            let Ok(t) = core::str::from_utf8(&bytes) else {
+                continue;
+            };
+            if let Ok(p) = graph_decode_packed(t) {
+                // Every index the numbers hold is an entry of the table.
+                let entries = p.strings.split('\0').count() as f64;
+                let ns = p.nums[2] as usize;
+                for (k, x) in p.nums.iter().enumerate().skip(4) {
+                    let j = k - 4;
+                    let is_index = if j < 5 * ns {
+                        matches!(j % 5, 0 | 1 | 3)
+                    } else {
+                        true
+                    };
+                    assert!(!is_index || *x < entries, "{t:?}");
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,161 @@
+// The packed form of graph payloads (gcf-js-engine's `packed` module, whose
+// docs give the layout): strings as NUL-ended UTF-8 in a Uint8Array, numbers
+// in a Float64Array, so no number is ever turned into text and back (V8
+// spends a few hundred nanoseconds on each score). Measured in
+// bindings-node/BENCH.md.
+//
+// toPacked covers the plain shape only (strings, finite numbers, integer
+// counts, no locations) and returns null for anything else, so the JSON
+// route keeps handling, and reporting, every unusual payload exactly as it
+// did.
+
+const NO = Symbol('no');
+
+// A lone surrogate would reach the engine as U+FFFD; the JSON route
+// refuses it, so such a string goes that way (the streams check it here).
+// Node 18 has no isWellFormed: any surrogate counts there.
+export const wellFormed = String.prototype.isWellFormed
+  ? (s) => s.isWellFormed()
+  : (s) => !/[\ud800-\udfff]/.test(s);
+
+// Scratch the arguments are written into, reused across calls (grown, never
+// shrunk): a call allocates nothing for its arguments once warm.
+let bytes = new Uint8Array(4096);
+let nums = new Float64Array(256);
+// A getter on a payload could call encode again while its caller's payload
+// is half written into the scratch; such a nested call takes the JSON route.
+let busy = false;
+const encoder = new TextEncoder();
+
+// Strings are concatenated CHUNK items at a time and each chunk written with
+// encodeInto: a short rope flattens in cache, while one rope of the whole
+// payload cost more to flatten than everything else (and a charCodeAt loop
+// in JS ran at about 2 ns a character). Measured in bindings-node/BENCH.md.
+const CHUNK = 256;
+
+function flush(out, pos) {
+  // UTF-16 code units to UTF-8: at most 3 bytes each.
+  const need = pos + 3 * out.length;
+  if (need > bytes.length) {
+    let n = bytes.length * 2;
+    while (n < need) n *= 2;
+    const b = new Uint8Array(n);
+    b.set(bytes.subarray(0, pos));
+    bytes = b;
+  }
+  return pos + encoder.encodeInto(out, pos === 0 ? bytes : bytes.subarray(pos)).written;
+}
+
+// A string field: null and undefined are "", as JSON.stringify omits them
+// and the engine's serde read defaults them. A string holding NUL (the
+// field separator) shifts the engine's field count, and a lone surrogate
+// (which JSON.stringify escapes and the JSON route refuses) arrives as
+// U+FFFD: the engine refuses both, and the caller takes the JSON route.
+const text = (x) => (typeof x === 'string' ? x : x == null ? '' : NO);
+const count = (x) => (x == null ? 0 : Number.isSafeInteger(x) && x >= 0 ? x : NO);
+// JSON.stringify writes a non-finite number as null, which reads as 0.
+const score = (x) => (typeof x === 'number' ? (Number.isFinite(x) ? x : 0) : x == null ? 0 : NO);
+const distance = (x) => (x == null ? 0 : Number.isInteger(x) && x >= 0 && x <= 4294967295 ? x : NO);
+const isRecord = (x) => x !== null && typeof x === 'object' && typeof x.toJSON !== 'function';
+
+/**
+ * The engine's packed arguments for payload p, `[bytes, nums]` (views of
+ * the scratch, valid until the next call), or null for the JSON route.
+ */
+export function toPacked(p) {
+  if (busy) return null;
+  busy = true;
+  try {
+    return pack(p);
+  } finally {
+    busy = false;
+  }
+}
+
+function pack(p) {
+  if (!isRecord(p)) return null;
+  const symbols = p.symbols == null ? [] : p.symbols;
+  const edges = p.edges == null ? [] : p.edges;
+  const locations = p.locations;
+  if (!Array.isArray(symbols) || !Array.isArray(edges)) return null;
+  if (locations != null && !(Array.isArray(locations) && locations.length === 0)) return null;
+  const tool = text(p.tool);
+  const budget = count(p.tokenBudget);
+  const used = count(p.tokensUsed);
+  const root = text(p.packRoot);
+  if (tool === NO || budget === NO || used === NO || root === NO) return null;
+  const ns = symbols.length;
+  const ne = edges.length;
+  const nn = 4 + 2 * ns;
+  if (nums.length < nn) {
+    let n = nums.length * 2;
+    while (n < nn) n *= 2;
+    nums = new Float64Array(n);
+  }
+  const f = nums;
+  f[0] = budget;
+  f[1] = used;
+  f[2] = ns;
+  f[3] = ne;
+  let pos = 0;
+  let out = tool + '\0' + root + '\0';
+  for (let i = 0, j = 4; i < ns; i++, j += 2) {
+    const s = symbols[i];
+    if (!isRecord(s)) return null;
+    const q = text(s.qualifiedName);
+    const k = text(s.kind);
+    const sc = score(s.score);
+    const pr = text(s.provenance);
+    const d = distance(s.distance);
+    if (q === NO || k === NO || sc === NO || pr === NO || d === NO) return null;
+    out += q + '\0' + k + '\0' + pr + '\0';
+    f[j] = sc;
+    f[j + 1] = d;
+    if (i % CHUNK === CHUNK - 1) {
+      pos = flush(out, pos);
+      out = '';
+    }
+  }
+  for (let i = 0; i < ne; i++) {
+    const e = edges[i];
+    if (!isRecord(e)) return null;
+    const src = text(e.source);
+    const dst = text(e.target);
+    const t = text(e.edgeType);
+    const st = text(e.status);
+    if (src === NO || dst === NO || t === NO || st === NO) return null;
+    out += src + '\0' + dst + '\0' + t + '\0' + st + '\0';
+    if (i % CHUNK === CHUNK - 1) {
+      pos = flush(out, pos);
+      out = '';
+    }
+  }
+  pos = flush(out, pos);
+  return [bytes.subarray(0, pos), f.subarray(0, nn)];
+}
+
+/**
+ * A decoded payload in 2.5.2's shape from the engine's packed form: the
+ * string table `t` (starting with NUL, so entry i is split()[i]) and `f`.
+ */
+export function fromPacked(t, f) {
+  const s = t.split('\0');
+  const p = { tool: s[1], tokenBudget: f[0], tokensUsed: f[1] };
+  if (s[2] !== '') p.packRoot = s[2];
+  const ns = f[2];
+  const ne = f[3];
+  const symbols = [];
+  let j = 4;
+  for (let k = 0; k < ns; k++, j += 5) {
+    symbols.push({ qualifiedName: s[f[j]], kind: s[f[j + 1]], score: f[j + 2], provenance: s[f[j + 3]], distance: f[j + 4] });
+  }
+  const edges = [];
+  for (let k = 0; k < ne; k++, j += 4) {
+    const st = f[j + 3];
+    // 2.5.2 gives every decoded edge a `status` key, undefined without one.
+    edges.push({ source: s[f[j]], target: s[f[j + 1]], edgeType: s[f[j + 2]], status: st === 0 ? undefined : s[st] });
+  }
+  p.symbols = symbols;
+  p.edges = edges;
+  return p;
+}
