@@ -362,13 +362,22 @@ impl<'a, S: AsRef<str>> NameIndex<'a, S> {
         if self.by_address.is_empty() {
             return false;
         }
-        let (mut sampled, mut found) = (0, 0);
+        // Up to 16 pairs decide by majority; the sampling stops once the
+        // rest could not change the verdict (an owned payload, whose
+        // lookups all miss, is decided after 9 of 16 rather than 16).
+        let (lower, _) = pairs.size_hint();
+        let sampled = lower.min(16);
+        let (mut found, mut missed) = (0, 0);
         for (source, target) in pairs.take(16) {
-            sampled += 1;
             if self.position_by_address(source).is_some()
                 && self.position_by_address(target).is_some()
             {
                 found += 1;
+            } else {
+                missed += 1;
+            }
+            if found * 2 >= sampled || missed * 2 > sampled {
+                break;
             }
         }
         found * 2 >= sampled
