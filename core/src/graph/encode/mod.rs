@@ -59,7 +59,7 @@ pub(crate) use writers::*;
 /// # Ok::<(), gcf_core::Error>(())
 /// ```
 pub fn encode<S: AsRef<str>>(payload: &Payload<S>) -> Result<String, Error> {
-    Encoder::new().encode(payload)
+    Encoder::one_shot().encode(payload)
 }
 
 /// Encodes a payload into a [`Sink`] with default [`Limits`].
@@ -75,7 +75,7 @@ pub fn encode_to<S: AsRef<str>, K: Sink + ?Sized>(
     payload: &Payload<S>,
     sink: &mut K,
 ) -> Result<(), Error> {
-    Encoder::new().encode_to(payload, sink)
+    Encoder::one_shot().encode_to(payload, sink)
 }
 
 /// A configurable graph encoder.
@@ -110,6 +110,15 @@ pub struct Encoder {
     scratch: Scratch,
 }
 
+impl Encoder {
+    /// An encoder for one call, which keeps nothing for a next one.
+    fn one_shot() -> Encoder {
+        let mut encoder = Encoder::new();
+        encoder.scratch.one_shot = true;
+        encoder
+    }
+}
+
 /// The buffers an [`Encoder`] keeps between calls, empty between calls.
 /// Those whose elements borrow from a payload are kept with a `'static`
 /// element type and reused through [`recycle`].
@@ -132,6 +141,11 @@ pub(crate) struct Scratch {
     kinds: Vec<TokenEntry<'static>>,
     provenances: Vec<TokenEntry<'static>>,
     labels: Vec<LabelEntry<'static>>,
+    /// Kinds and provenances of earlier calls (not emptied between calls).
+    kind_seeds: Seeds,
+    provenance_seeds: Seeds,
+    /// Set for the one-shot functions: no seeds are kept for a next call.
+    one_shot: bool,
 }
 
 impl Clone for Scratch {
@@ -239,6 +253,10 @@ impl Scratch {
         self.order = order;
         self.of = tokens.of;
         self.name_hashes = tokens.name_hashes;
+        if !self.one_shot {
+            self.kind_seeds.keep(&tokens.kinds);
+            self.provenance_seeds.keep(&tokens.provenances);
+        }
         self.kinds = recycle(tokens.kinds);
         self.provenances = recycle(tokens.provenances);
     }

@@ -779,3 +779,80 @@ fn more_labels_than_a_packed_edge_names() {
         assert_eq!(*line, alloc::format!("@1<@0 t{i:06}"));
     }
 }
+
+#[test]
+fn kinds_and_provenances_kept_between_calls_encode_alike() {
+    // One encoder across payloads whose kinds and provenances overlap,
+    // grow past what is kept, run long, or are invalid after a valid run:
+    // every output (and error) must be a one-shot encode's.
+    let payload = |kinds: &[&str], provenances: &[&str]| -> Payload<String> {
+        let n = kinds.len().max(provenances.len());
+        Payload {
+            symbols: (0..n)
+                .map(|i| {
+                    Symbol::new(
+                        alloc::format!("p.S{i}"),
+                        String::from(kinds[i % kinds.len()]),
+                        0.5,
+                        String::from(provenances[i % provenances.len()]),
+                        0,
+                    )
+                })
+                .collect(),
+            edges: (0..n)
+                .map(|i| {
+                    Edge::new(
+                        alloc::format!("p.S{i}"),
+                        alloc::format!("p.S{}", (i + 1) % n),
+                        String::from("calls"),
+                    )
+                })
+                .collect(),
+            ..Payload::default()
+        }
+    };
+    let many: Vec<String> = (0..Seeds::LIMIT + 5)
+        .map(|i| alloc::format!("kind{i}"))
+        .collect();
+    let many: Vec<&str> = many.iter().map(String::as_str).collect();
+    let long = "a_kind_longer_than_sixteen_bytes";
+    let longer = "a_kind_longer_than_thirty_two_bytes_even";
+    let cases: Vec<Payload<String>> = vec![
+        payload(&["function", "method", "widget"], &["lsp", "ast"]),
+        payload(&["function", "type"], &["lsp", "text_match"]),
+        payload(&["widget", "function"], &["ast"]),
+        payload(&["function", "a b"], &["lsp"]),
+        payload(&["function"], &["bad\tprov"]),
+        payload(&["method"], &["lsp"]),
+        payload(&many, &["lsp"]),
+        payload(&["function", long, longer], &[long, "lsp"]),
+        payload(&["fn", "function", "method"], &["lsp", "ast"]),
+        payload(&["kind3", "function", "x"], &["y", "lsp"]),
+    ];
+    let mut reused = Encoder::new();
+    for round in 0..2 {
+        for (k, p) in cases.iter().enumerate() {
+            let fresh = super::encode(p);
+            match (fresh, reused.encode(p)) {
+                (Ok(a), Ok(b)) => assert_eq!(a, b, "round {round} case {k}"),
+                (Err(a), Err(b)) => {
+                    assert_eq!(a.kind(), b.kind(), "round {round} case {k}");
+                    assert_eq!(
+                        alloc::format!("{a}"),
+                        alloc::format!("{b}"),
+                        "round {round} case {k}"
+                    );
+                }
+                (a, b) => panic!("round {round} case {k}: {a:?} / {b:?}"),
+            }
+        }
+    }
+    // The invalid kind is rejected even when every other text is known.
+    assert_eq!(
+        reused
+            .encode(&payload(&["function", "a b"], &["lsp"]))
+            .unwrap_err()
+            .kind(),
+        ErrorKind::InvalidInput
+    );
+}
