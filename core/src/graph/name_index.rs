@@ -78,6 +78,16 @@ pub(crate) struct Tables {
     by_address: Vec<AddressSlot>,
 }
 
+impl Tables {
+    /// The bytes the tables hold.
+    #[cfg(feature = "std")]
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.position_of.capacity() * core::mem::size_of::<u32>()
+            + self.by_name.capacity() * core::mem::size_of::<NameSlot>()
+            + self.by_address.capacity() * core::mem::size_of::<AddressSlot>()
+    }
+}
+
 /// The index over a payload's symbol names.
 pub(crate) struct NameIndex<'a, S> {
     symbols: &'a [Symbol<S>],
