@@ -47,10 +47,15 @@ pub(crate) const MAX_SCORE: usize = 1 + 18 + 1 + 2;
 /// bytes zero-padded to [`TOKEN_WIDTH`] when they fit.
 #[derive(Clone, Copy)]
 pub(crate) struct Token<'a> {
+    /// The text. When `padded` holds it, only its length is read: a token
+    /// made by [`Token::owned`] has zero bytes of that length here.
     text: &'a [u8],
     /// The text padded, when it fits.
     padded: Option<Padded>,
 }
+
+/// Zero bytes, whose prefixes stand in for the text of an owned token.
+static ZEROS: [u8; TOKEN_WIDTH] = [0; TOKEN_WIDTH];
 
 impl<'a> Token<'a> {
     /// A token for `text` (any length; only short ones get the fast copy).
@@ -64,6 +69,16 @@ impl<'a> Token<'a> {
             text,
             padded: Padded::new(text),
         }
+    }
+
+    /// The same token borrowing nothing, when it is short enough to be
+    /// held padded (an encoder keeps those between calls).
+    pub(crate) fn owned(&self) -> Option<Token<'static>> {
+        let padded = self.padded?;
+        Some(Token {
+            text: ZEROS.get(..self.text.len())?,
+            padded: Some(padded),
+        })
     }
 
     /// The token's length.
@@ -525,6 +540,23 @@ mod tests {
     use crate::number::NumberBuffer;
     use alloc::string::String;
     use alloc::vec;
+
+    #[test]
+    fn an_owned_token_writes_what_its_original_writes() {
+        let text: String = (0..40u8).map(|b| char::from(b'a' + b % 26)).collect();
+        for len in 0..=text.len() {
+            let token = Token::new(&text[..len]);
+            let owned = token.owned();
+            assert_eq!(owned.is_some(), len <= TOKEN_WIDTH, "{len}");
+            let Some(owned) = owned else { continue };
+            assert_eq!(owned.len(), len);
+            let (mut a, mut b) = ([b'#'; 80], [b'#'; 80]);
+            let end = token.put(&mut a[..], 2);
+            assert_eq!(owned.put(&mut b[..], 2), end);
+            assert_eq!(&a[..end], &b[..end]);
+            assert_eq!(&b[2..end], &text.as_bytes()[..len]);
+        }
+    }
 
     #[test]
     fn put_text_copies_every_length() {

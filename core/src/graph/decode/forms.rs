@@ -84,7 +84,7 @@ impl<'a> Text<'a> for Arc<str> {
     const SHARES: bool = true;
     #[inline]
     fn borrowed(text: &'a str) -> Self {
-        Arc::from(text)
+        shared(text)
     }
     #[inline]
     fn label(pool: &mut LabelPool<'a>, field: Label, text: &'a str) -> Self {
@@ -98,11 +98,24 @@ impl<'a> Text<'a> for Arc<str> {
     }
     #[inline]
     fn from_cow(text: Cow<'a, str>) -> Self {
-        Arc::from(text.as_ref())
+        shared(text.as_ref())
     }
     #[inline]
     fn copy(&self) -> Self {
         Arc::clone(self)
+    }
+}
+
+/// `text` as a shared string. The empty string (a payload without a tool or
+/// pack root, an edge without a status) is the standard library's one
+/// static empty `Arc<str>`, not an allocation of its own.
+#[cfg(target_has_atomic = "ptr")]
+#[inline]
+fn shared(text: &str) -> Arc<str> {
+    if text.is_empty() {
+        Arc::default()
+    } else {
+        Arc::from(text)
     }
 }
 
@@ -137,7 +150,9 @@ pub(crate) struct SharedLabels<'a> {
     pub(super) recent: Vec<(&'a str, Arc<str>)>,
     /// 1 + the index in `recent` last found for labels of this hash (0: none).
     pub(super) slots: [u8; 16],
-    pub(super) more: HashMap<&'a str, Arc<str>>,
+    /// Made on the first label past [`RECENT`](Self::RECENT): most
+    /// payloads never need it, and making one costs a hasher's seeding.
+    pub(super) more: Option<HashMap<&'a str, Arc<str>>>,
 }
 
 #[cfg(target_has_atomic = "ptr")]
@@ -167,11 +182,17 @@ impl<'a> SharedLabels<'a> {
             return Arc::clone(&self.recent[i].1);
         }
         if self.recent.len() < Self::RECENT {
-            let shared: Arc<str> = Arc::from(text);
+            // Room for the whole list at once: growing it 4, 8, 16 cost
+            // two reallocations per field on a typical payload.
+            if self.recent.capacity() == 0 {
+                self.recent.reserve_exact(Self::RECENT);
+            }
+            let shared: Arc<str> = shared(text);
             self.recent.push((text, Arc::clone(&shared)));
             self.slots[slot] = self.recent.len() as u8;
             return shared;
         }
-        Arc::clone(self.more.entry(text).or_insert_with(|| Arc::from(text)))
+        let more = self.more.get_or_insert_with(HashMap::default);
+        Arc::clone(more.entry(text).or_insert_with(|| shared(text)))
     }
 }

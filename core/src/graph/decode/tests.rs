@@ -363,7 +363,10 @@ fn labels_past_the_scanned_list_are_interned_in_the_map() {
         assert!(Arc::ptr_eq(&again, shared));
     }
     assert_eq!(pool.recent.len(), SharedLabels::RECENT);
-    assert_eq!(pool.more.len(), 40 - SharedLabels::RECENT);
+    assert_eq!(
+        pool.more.as_ref().map_or(0, |m| m.len()),
+        40 - SharedLabels::RECENT
+    );
 }
 
 #[test]
@@ -512,4 +515,17 @@ fn split_fields_exact() {
     assert_eq!(split_fields::<2>(" a  b"), None);
     assert_eq!(split_fields::<2>("a b"), None);
     assert_eq!(split_fields::<2>(" a "), None);
+}
+
+#[test]
+fn shared_decode_gives_empty_fields_the_static_empty_string() {
+    let p = crate::graph::decode_shared(
+        "GCF profile=graph symbols=1 edges=1\n## targets\n@0 fn pkg.A 0.50 lsp\n## edges [1]\n@0<@0 calls\n",
+    )
+    .unwrap();
+    let empty: Arc<str> = Arc::default();
+    assert!(Arc::ptr_eq(&p.tool, &empty));
+    assert!(Arc::ptr_eq(&p.pack_root, &empty));
+    assert!(Arc::ptr_eq(&p.edges[0].status, &empty));
+    assert_eq!(&*p.edges[0].edge_type, "calls");
 }

@@ -38,11 +38,13 @@ pub(super) fn emission_order_in<'a, S: AsRef<str>>(
         "kind",
         abbreviate_kind,
         recycle(cleared(&mut scratch.kinds)),
+        &scratch.kind_seeds,
     );
     let mut provenances = TokenCache::new(
         "provenance",
         identity,
         recycle(cleared(&mut scratch.provenances)),
+        &scratch.provenance_seeds,
     );
     let mut of = cleared(&mut scratch.of);
     of.reserve(symbols.len());

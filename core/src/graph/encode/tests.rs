@@ -779,3 +779,168 @@ fn more_labels_than_a_packed_edge_names() {
         assert_eq!(*line, alloc::format!("@1<@0 t{i:06}"));
     }
 }
+
+#[test]
+fn kinds_and_provenances_kept_between_calls_encode_alike() {
+    // One encoder across payloads whose kinds and provenances overlap,
+    // grow past what is kept, run long, or are invalid after a valid run:
+    // every output (and error) must be a one-shot encode's.
+    let payload = |kinds: &[&str], provenances: &[&str]| -> Payload<String> {
+        let n = kinds.len().max(provenances.len());
+        Payload {
+            symbols: (0..n)
+                .map(|i| {
+                    Symbol::new(
+                        alloc::format!("p.S{i}"),
+                        String::from(kinds[i % kinds.len()]),
+                        0.5,
+                        String::from(provenances[i % provenances.len()]),
+                        0,
+                    )
+                })
+                .collect(),
+            edges: (0..n)
+                .map(|i| {
+                    Edge::new(
+                        alloc::format!("p.S{i}"),
+                        alloc::format!("p.S{}", (i + 1) % n),
+                        String::from("calls"),
+                    )
+                })
+                .collect(),
+            ..Payload::default()
+        }
+    };
+    let many: Vec<String> = (0..Seeds::LIMIT + 5)
+        .map(|i| alloc::format!("kind{i}"))
+        .collect();
+    let many: Vec<&str> = many.iter().map(String::as_str).collect();
+    let long = "a_kind_longer_than_sixteen_bytes";
+    let longer = "a_kind_longer_than_thirty_two_bytes_even";
+    let cases: Vec<Payload<String>> = vec![
+        payload(&["function", "method", "widget"], &["lsp", "ast"]),
+        payload(&["function", "type"], &["lsp", "text_match"]),
+        payload(&["widget", "function"], &["ast"]),
+        payload(&["function", "a b"], &["lsp"]),
+        payload(&["function"], &["bad\tprov"]),
+        payload(&["method"], &["lsp"]),
+        payload(&many, &["lsp"]),
+        payload(&["function", long, longer], &[long, "lsp"]),
+        payload(&["fn", "function", "method"], &["lsp", "ast"]),
+        payload(&["kind3", "function", "x"], &["y", "lsp"]),
+    ];
+    let mut reused = Encoder::new();
+    for round in 0..2 {
+        for (k, p) in cases.iter().enumerate() {
+            let fresh = super::encode(p);
+            match (fresh, reused.encode(p)) {
+                (Ok(a), Ok(b)) => assert_eq!(a, b, "round {round} case {k}"),
+                (Err(a), Err(b)) => {
+                    assert_eq!(a.kind(), b.kind(), "round {round} case {k}");
+                    assert_eq!(
+                        alloc::format!("{a}"),
+                        alloc::format!("{b}"),
+                        "round {round} case {k}"
+                    );
+                }
+                (a, b) => panic!("round {round} case {k}: {a:?} / {b:?}"),
+            }
+        }
+    }
+    // The invalid kind is rejected even when every other text is known.
+    assert_eq!(
+        reused
+            .encode(&payload(&["function", "a b"], &["lsp"]))
+            .unwrap_err()
+            .kind(),
+        ErrorKind::InvalidInput
+    );
+}
+
+/// A sink that encodes another payload with the one-shot function each
+/// time it is written to, while the thread's encoder is busy with the
+/// outer `encode_to`.
+#[cfg(feature = "std")]
+struct EncodingSink<'p> {
+    out: Vec<u8>,
+    inner: &'p Payload<String>,
+    inner_outputs: Vec<String>,
+}
+
+#[cfg(feature = "std")]
+impl crate::sink::Sink for EncodingSink<'_> {
+    fn write_bytes(&mut self, bytes: &[u8]) -> Result<(), crate::sink::SinkError> {
+        self.out.extend_from_slice(bytes);
+        self.inner_outputs.push(super::encode(self.inner).unwrap());
+        Ok(())
+    }
+}
+
+#[cfg(feature = "std")]
+#[test]
+fn one_shot_calls_on_one_thread_encode_alike() {
+    // `encode` and `encode_to` reuse this thread's encoder: payloads one
+    // after the other (one large enough that the encoder lets its buffers
+    // go), and a payload encoded from inside another's sink, must each
+    // encode as a fresh encoder does.
+    let build = |n: usize, kind: &str, provenance: &str| -> Payload<String> {
+        Payload {
+            symbols: (0..n)
+                .map(|i| {
+                    Symbol::new(
+                        alloc::format!("p.S{i}"),
+                        String::from(if i % 2 == 0 { kind } else { "method" }),
+                        (i % 9) as f64 / 9.0,
+                        String::from(provenance),
+                        (i % 2) as u32,
+                    )
+                })
+                .collect(),
+            edges: (0..2 * n)
+                .map(|k| {
+                    Edge::new(
+                        alloc::format!("p.S{}", k / 2),
+                        alloc::format!("p.S{}", (k * 5 + 3) % (n + 2)),
+                        String::from(["calls", "imports"][k % 2]),
+                    )
+                })
+                .collect(),
+            ..Payload::default()
+        }
+    };
+    let large = if cfg!(miri) { 300 } else { 20_000 };
+    let cases = [
+        build(10, "function", "lsp"),
+        build(large, "type", "ast"),
+        build(30, "widget", "lsp"),
+        build(5, "function", "bad prov"),
+        build(12, "function", "lsp"),
+    ];
+    for (k, p) in cases.iter().enumerate() {
+        let fresh = Encoder::one_shot().encode(p);
+        match (fresh, super::encode(p)) {
+            (Ok(a), Ok(b)) => assert_eq!(a, b, "case {k}"),
+            (Err(a), Err(b)) => assert_eq!(a.kind(), b.kind(), "case {k}"),
+            (a, b) => panic!("case {k}: {a:?} / {b:?}"),
+        }
+    }
+    // A large payload's buffers are not held after its call.
+    super::encode(&cases[1]).unwrap();
+    THREAD_ENCODER.with(|cell| {
+        assert!(cell.borrow().scratch.heap_bytes() <= THREAD_KEEP_BYTES);
+    });
+    super::encode(&cases[0]).unwrap();
+    THREAD_ENCODER.with(|cell| assert!(cell.borrow().scratch.heap_bytes() > 0));
+    let outer = &cases[0];
+    let inner = &cases[2];
+    let mut sink = EncodingSink {
+        out: Vec::new(),
+        inner,
+        inner_outputs: Vec::new(),
+    };
+    super::encode_to(outer, &mut sink).unwrap();
+    assert_eq!(sink.out, super::encode(outer).unwrap().into_bytes());
+    let expected = Encoder::one_shot().encode(inner).unwrap();
+    assert!(!sink.inner_outputs.is_empty());
+    assert!(sink.inner_outputs.iter().all(|text| *text == expected));
+}

@@ -44,18 +44,73 @@ pub(crate) struct TokenEntry<'a> {
     pub(super) address: (usize, usize),
 }
 
+/// The kinds or provenances a reused [`Encoder`] saw in earlier calls, as
+/// their exact keys and the tokens written for them: a later call starts
+/// its [`TokenCache`] with them, so a payload of the same kinds and
+/// provenances finds each in the memo at first sight instead of checking,
+/// abbreviating and padding it again (nine such first sights were about a
+/// twentieth of encoding a 10-symbol payload).
+///
+/// Only texts of up to 16 bytes (whose key is the text) are kept, up to
+/// [`Seeds::LIMIT`] of them; a payload past that keeps the earlier seeds.
+#[derive(Default)]
+pub(crate) struct Seeds {
+    entries: Vec<(ShortKey, Token<'static>)>,
+    /// `entries` by key, as a fresh cache's `by_key` after inserting them.
+    memo: TextMemo,
+}
+
+impl Seeds {
+    /// The most texts kept (a memo of 64 slots stays sparse).
+    pub(crate) const LIMIT: usize = 24;
+
+    /// Keeps `entries` (a call's, which began with the current seeds) when
+    /// they added texts and all of them can be kept.
+    pub(super) fn keep(&mut self, entries: &[TokenEntry<'_>]) {
+        let added = entries.len() > self.entries.len();
+        let all_short = entries
+            .iter()
+            .all(|e| e.key != ShortKey::NONE && e.token.owned().is_some());
+        if !added || entries.len() > Seeds::LIMIT || !all_short {
+            return;
+        }
+        self.entries.clear();
+        self.entries.extend(
+            entries
+                .iter()
+                .filter_map(|e| Some((e.key, e.token.owned()?))),
+        );
+        self.memo = TextMemo::default();
+        for (i, (key, _)) in self.entries.iter().enumerate() {
+            self.memo.insert(memo_home(key.mixed()), i as u32);
+        }
+    }
+}
+
 impl<'a> TokenCache<'a> {
-    /// A cache filling `entries` (empty; a buffer to reuse).
+    /// A cache filling `entries` (empty; a buffer to reuse), starting with
+    /// `seeds`.
     pub(super) fn new(
         what: &'static str,
         written: fn(&'a str) -> &'a str,
         mut entries: Vec<TokenEntry<'a>>,
+        seeds: &Seeds,
     ) -> TokenCache<'a> {
         // A payload's kinds are rarely more, its provenances far fewer.
-        entries.reserve(8);
+        entries.reserve(8.max(seeds.entries.len()));
+        // A seed's text is not at hand, only its key: it is found by key
+        // (see `find_slow`), and its address matches no string.
+        entries.extend(seeds.entries.iter().map(|&(key, token)| TokenEntry {
+            token,
+            text: "",
+            key,
+            address: (0, 0),
+        }));
         TokenCache {
             entries,
-            by_key: TextMemo::default(),
+            by_key: TextMemo {
+                slots: seeds.memo.slots,
+            },
             by_address: TextMemo::default(),
             copies: 0,
             by_text: hashbrown::HashMap::new(),
@@ -110,7 +165,7 @@ impl<'a> TokenCache<'a> {
         address: (usize, usize),
         address_home: usize,
     ) -> Result<u32, Error> {
-        let index = match self.find_slow(text) {
+        let index = match self.find_slow(text, key) {
             Some(index) => index,
             None => {
                 check_token(self.what, text)?;
@@ -148,14 +203,24 @@ impl<'a> TokenCache<'a> {
         Ok(index)
     }
 
-    /// The token made from `text`, without the memo.
-    pub(super) fn find_slow(&self, text: &str) -> Option<u32> {
+    /// The token made from `text`, whose key is `key`, without the memo.
+    /// A text of up to 16 bytes is compared by its key (seeds have no
+    /// text); a longer one by its text.
+    pub(super) fn find_slow(&self, text: &str, key: ShortKey) -> Option<u32> {
         if self.entries.len() > LINEAR_LIMIT {
+            // Past the linear limit a seed's text may be found as a new
+            // entry instead: the same token twice, which only costs a slot.
             return self.by_text.get(text).copied();
         }
         self.entries
             .iter()
-            .position(|e| e.text == text)
+            .position(|e| {
+                if key == ShortKey::NONE {
+                    e.text == text
+                } else {
+                    e.key == key
+                }
+            })
             .map(|k| k as u32)
     }
 }
