@@ -36,6 +36,8 @@ pub mod graph;
 mod host;
 pub mod options;
 pub mod records;
+#[cfg(test)]
+mod test_rng;
 pub mod value;
 mod value_reader;
 

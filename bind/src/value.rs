@@ -784,20 +784,7 @@ mod random_tests {
 
     use super::*;
 
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-
-        fn below(&mut self, n: u64) -> usize {
-            (self.next() % n) as usize
-        }
-    }
+    use crate::test_rng::Rng;
 
     /// Writes a random value as JSON to `out` and returns the value the
     /// reader must produce (duplicates: last value, first position).
@@ -837,7 +824,7 @@ mod random_tests {
                 let mut s = String::new();
                 out.push('"');
                 for _ in 0..rng.below(12) {
-                    let p = rng.below(pieces.len() as u64);
+                    let p = rng.below(pieces.len());
                     out.push_str(pieces[p]);
                     s.push_str(decoded[p]);
                 }

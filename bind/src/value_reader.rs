@@ -438,24 +438,7 @@ mod tests {
     use super::*;
     use crate::value::{from_str, serde_str};
 
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
-        }
-
-        fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
-            xs[self.below(xs.len())]
-        }
-    }
+    use crate::test_rng::Rng;
 
     const NUMBERS: &[&str] = &[
         "0",
