@@ -74,7 +74,7 @@ impl GraphSession {
     /// Encodes a payload (JSON) against the session and records what it sent.
     pub fn encode(&mut self, json: &str) -> Result<String> {
         let p = gcf_bind::graph::payload_from_str(json)?;
-        Ok(self.inner.encode(&crate::borrowed(&p))?)
+        Ok(self.inner.encode(&p.as_borrowed())?)
     }
 
     /// The session id of a sent symbol, or -1.

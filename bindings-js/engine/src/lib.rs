@@ -105,39 +105,15 @@ pub const NO_FLATTEN: u32 = 1;
 pub const CONSTANT_COLUMNS: u32 = 2;
 
 /// Encodes a graph payload given as JSON.
+///
+/// Every graph encode of this crate hands the core a `Payload<&str>` (the
+/// packed route reads `&str` fields, the JSON route `Cow`s, borrowed here):
+/// the encoder is generic over the string type, so each type would be a
+/// whole copy of it in the WebAssembly module (about 20 KB), and copying the
+/// symbol and edge records of a JSON payload costs far less than parsing them.
 pub fn graph_encode(json: &str) -> Result<String> {
     let payload = gcf_bind::graph::payload_from_str(json)?;
-    Ok(graph::encode(&borrowed(&payload))?)
-}
-
-/// `p` as the one string type every graph encode of this crate hands the
-/// core (the compact route reads `&str` fields, the JSON route `Cow`s).
-/// The graph encoder is generic over it, so each type is a whole copy of
-/// the encoder in the WebAssembly module (about 20 KB); copying the symbol
-/// and edge records of a JSON payload costs far less than parsing them.
-pub(crate) fn borrowed<S: AsRef<str>>(p: &graph::Payload<S>) -> graph::Payload<&str> {
-    graph::Payload {
-        tool: p.tool.as_ref(),
-        token_budget: p.token_budget,
-        tokens_used: p.tokens_used,
-        pack_root: p.pack_root.as_ref(),
-        symbols: p.symbols.iter().map(graph::Symbol::as_borrowed).collect(),
-        edges: p.edges.iter().map(graph::Edge::as_borrowed).collect(),
-        locations: p
-            .locations
-            .iter()
-            .map(|l| graph::Location {
-                qualified_name: l.qualified_name.as_ref(),
-                file: l.file.as_ref(),
-                line: l.line,
-                column: l.column,
-                end: l.end,
-            })
-            .collect(),
-        session: p.session,
-        unchanged: p.unchanged,
-        references: p.references.clone(),
-    }
+    Ok(graph::encode(&payload.as_borrowed())?)
 }
 
 /// Decodes graph GCF text into payload JSON.

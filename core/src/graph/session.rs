@@ -285,17 +285,7 @@ fn write_payload_session<S: AsRef<str>, K: Sink + ?Sized>(
             .map(|&i| payload.symbols[i as usize].as_borrowed())
             .collect(),
         edges: payload.edges.iter().map(|e| e.as_borrowed()).collect(),
-        locations: payload
-            .locations
-            .iter()
-            .map(|l| super::Location {
-                qualified_name: l.qualified_name.as_ref(),
-                file: l.file.as_ref(),
-                line: l.line,
-                column: l.column,
-                end: l.end,
-            })
-            .collect(),
+        locations: payload.locations.iter().map(|l| l.as_borrowed()).collect(),
         ..Payload::default()
     };
     let sequential: Vec<u32> = (0..trimmed.symbols.len() as u32).collect();

@@ -195,6 +195,17 @@ impl<S: AsRef<str>> Location<S> {
             end: self.end,
         }
     }
+
+    /// A view borrowing this location's strings.
+    pub fn as_borrowed(&self) -> Location<&str> {
+        Location {
+            qualified_name: self.qualified_name.as_ref(),
+            file: self.file.as_ref(),
+            line: self.line,
+            column: self.column,
+            end: self.end,
+        }
+    }
 }
 
 impl<S: AsRef<str>> Payload<S> {
@@ -212,6 +223,36 @@ impl<S: AsRef<str>> Payload<S> {
                 .iter()
                 .map(Location::to_owned_location)
                 .collect(),
+            session: self.session,
+            unchanged: self.unchanged,
+            references: self.references.clone(),
+        }
+    }
+
+    /// A view borrowing this payload's strings: one `Payload<&str>` for
+    /// callers that hold several string types and want one instantiation
+    /// of the encoder (each is a whole copy of it in a WebAssembly module).
+    ///
+    /// ```
+    /// use gcf_core::graph::{Payload, Symbol};
+    /// let owned: Payload = Payload {
+    ///     tool: "t".to_string(),
+    ///     symbols: vec![Symbol::new("a.B".into(), "function".into(), 0.5, "x".into(), 0)],
+    ///     ..Payload::default()
+    /// };
+    /// let view = owned.as_borrowed();
+    /// assert_eq!(gcf_core::graph::encode(&view)?, gcf_core::graph::encode(&owned)?);
+    /// # Ok::<(), gcf_core::Error>(())
+    /// ```
+    pub fn as_borrowed(&self) -> Payload<&str> {
+        Payload {
+            tool: self.tool.as_ref(),
+            token_budget: self.token_budget,
+            tokens_used: self.tokens_used,
+            pack_root: self.pack_root.as_ref(),
+            symbols: self.symbols.iter().map(Symbol::as_borrowed).collect(),
+            edges: self.edges.iter().map(Edge::as_borrowed).collect(),
+            locations: self.locations.iter().map(Location::as_borrowed).collect(),
             session: self.session,
             unchanged: self.unchanged,
             references: self.references.clone(),
