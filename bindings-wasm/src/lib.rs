@@ -360,6 +360,12 @@ impl WasmGraphStream {
             .write_symbol(qualified_name, kind, score, provenance, distance))
     }
 
+    /// See [`gcf_js_engine::GraphStream::write_symbols_compact`].
+    #[wasm_bindgen(js_name = "writeSymbolsCompact")]
+    pub fn write_symbols_compact(&mut self, batch: &str) -> Result<u32, JsError> {
+        js(self.0.write_symbols_compact(batch))
+    }
+
     /// See [`gcf_js_engine::GraphStream::write_bare_ref`].
     #[wasm_bindgen(js_name = "writeBareRef")]
     pub fn write_bare_ref(&mut self, qualified_name: &str, distance: u32) -> Result<u32, JsError> {

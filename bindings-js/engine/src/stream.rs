@@ -109,6 +109,43 @@ impl GraphStream {
         Ok(self.buffered())
     }
 
+    /// Several symbols at once, as that many
+    /// [`write_symbol`](Self::write_symbol) calls: one crossing instead of
+    /// one per symbol. `batch` holds five NUL-terminated fields a symbol:
+    /// qualified name, kind, score (a finite double as JS's
+    /// `String(number)` writes it), provenance, distance. The caller sends
+    /// only symbols it has checked the writer takes, so that a refused
+    /// symbol still fails its own call; should one be refused here, the
+    /// symbols before it stay written and the error is returned.
+    pub fn write_symbols_compact(&mut self, batch: &str) -> Result<u32> {
+        let bad = || gcf_bind::Failure::invalid_input("malformed compact symbols");
+        let Some(body) = batch.strip_suffix('\0') else {
+            return if batch.is_empty() {
+                Ok(self.buffered())
+            } else {
+                Err(bad())
+            };
+        };
+        let writer = self.writer()?;
+        let mut fields = body.split('\0');
+        while let Some(qualified_name) = fields.next() {
+            let (Some(kind), Some(score), Some(provenance), Some(distance)) =
+                (fields.next(), fields.next(), fields.next(), fields.next())
+            else {
+                return Err(bad());
+            };
+            let symbol = Symbol {
+                qualified_name,
+                kind,
+                score: score.parse().map_err(|_| bad())?,
+                provenance,
+                distance: distance.parse().map_err(|_| bad())?,
+            };
+            writer.write_symbol(&symbol)?;
+        }
+        Ok(self.buffered())
+    }
+
     /// Writes a bare session reference (2.5.2's `writeBareRef`): the next
     /// id, counted in the group of `distance`; `qualified_name` names it
     /// for later edges. Returns how many bytes wait to be taken.
@@ -162,5 +199,50 @@ impl GraphStream {
     /// Edges written.
     pub fn edge_count(&self) -> u64 {
         self.writer.as_ref().map_or(0, |w| w.edge_count())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stream() -> GraphStream {
+        GraphStream::new("t", 0, 0, false, "", false).unwrap()
+    }
+
+    #[test]
+    fn a_compact_batch_is_that_many_symbols() {
+        let (mut one, mut batch) = (stream(), stream());
+        one.write_symbol("a.B", "function", 0.5, "lsp", 0).unwrap();
+        one.write_symbol("a.C", "type", 1e-7, "ast", 0).unwrap();
+        one.write_symbol("a.D", "method", 0.125, "lsp", 2).unwrap();
+        one.write_edge("a.B", "a.D", "calls", "").unwrap();
+        batch
+            .write_symbols_compact(
+                "a.B\0function\x000.5\0lsp\x000\0a.C\0type\x001e-7\0ast\x000\0a.D\0method\x000.125\0lsp\x002\0",
+            )
+            .unwrap();
+        batch.write_symbols_compact("").unwrap();
+        batch.write_edge("a.B", "a.D", "calls", "").unwrap();
+        assert_eq!(batch.finish().unwrap(), one.finish().unwrap());
+    }
+
+    #[test]
+    fn a_malformed_or_refused_batch_fails() {
+        let mut s = stream();
+        for bad in [
+            "a\0function\x000.5\0lsp\x000",
+            "a\0function\x000.5\0lsp\0",
+            "a\0function\0x\0lsp\x000\0",
+            "a\0function\x000.5\0lsp\0-1\0",
+            "a b\0function\x000.5\0lsp\x000\0",
+        ] {
+            assert!(s.write_symbols_compact(bad).is_err(), "{bad:?}");
+        }
+        assert_eq!(s.symbol_count(), 0);
+        s.finish().unwrap();
+        assert!(s
+            .write_symbols_compact("a\0function\x000.5\0lsp\x000\0")
+            .is_err());
     }
 }
