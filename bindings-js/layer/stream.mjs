@@ -170,23 +170,25 @@ export function install(E, gcf) {
   // surrogate).
   const compactRows = typeof E.NativeGenericStream.prototype.writeRowsCompact === 'function';
   function compactRow(values) {
-    let row = 'r\0';
+    // Each token goes on preceded by its NUL: one concatenation a cell.
+    let row = '\0r';
     for (let i = 0; i < values.length; i++) {
       const v = values[i];
-      if (v === undefined || v === null) {
-        row += 'z\0';
-        continue;
-      }
       const t = typeof v;
-      if (t === 'number') {
+      if (t === 'string') {
+        if (v.indexOf('\0') !== -1 || !wellFormed(v)) return null;
+        row += '\0s' + v;
+      } else if (t === 'number') {
         if (!Number.isFinite(v)) throw new GcfError('out_of_range', `${v} is not a finite number`, null, null, 'data');
-        row += (Number.isSafeInteger(v) ? 'i' : 'f') + v + '\0';
+        row += (Number.isSafeInteger(v) ? '\0i' : '\0f') + v;
+      } else if (v === undefined || v === null) {
+        row += '\0z';
       } else if (t === 'boolean') {
-        row += v ? 't\0' : 'u\0';
+        row += v ? '\0t' : '\0u';
       } else {
-        const s = t === 'string' ? v : String(v);
+        const s = String(v);
         if (s.indexOf('\0') !== -1 || !wellFormed(s)) return null;
-        row += 's' + s + '\0';
+        row += '\0s' + s;
       }
     }
     return row;
