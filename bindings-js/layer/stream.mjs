@@ -69,9 +69,12 @@ export function install(E, gcf) {
       // edge, whose phase refuses them, or after close).
       this._queue = compactSymbols ? '' : null;
       this._queued = 0;
-      // The last kind and provenance found plain (they rarely vary).
+      // The distance, kind and provenance of the last queued symbol, and
+      // their part of its entry (they rarely change from one to the next).
+      this._d = NaN;
       this._kind = null;
       this._provenance = null;
+      this._tail = '';
     }
     writeSymbol(s) {
       if (this._queue !== null) {
@@ -80,23 +83,28 @@ export function install(E, gcf) {
         const p = s.provenance;
         const score = s.score;
         const d = s.distance;
-        if (
-          typeof q === 'string' &&
-          typeof score === 'number' &&
-          typeof d === 'number' &&
-          d >>> 0 === d &&
-          Number.isFinite(score) &&
-          (k === this._kind || (typeof k === 'string' && PLAIN.test(k) && (this._kind = k) !== null)) &&
-          (p === this._provenance || (typeof p === 'string' && PLAIN.test(p) && (this._provenance = p) !== null)) &&
-          PLAIN.test(q)
-        ) {
-          this._queue += q + '\0' + k + '\0' + score + '\0' + p + '\0' + d + '\0';
+        if (typeof q === 'string' && typeof score === 'number' && Number.isFinite(score) && PLAIN.test(q)) {
+          if (d !== this._d || k !== this._kind || p !== this._provenance) {
+            if (typeof d !== 'number' || d >>> 0 !== d || typeof k !== 'string' || !PLAIN.test(k) || typeof p !== 'string' || !PLAIN.test(p)) {
+              this._send();
+              return this._single(s);
+            }
+            this._d = d;
+            this._kind = k;
+            this._provenance = p;
+            this._tail = '\0' + d + '\0' + k + '\0' + p + '\0';
+          }
+          // The engine's order: name, score, distance, kind, provenance.
+          this._queue += q + '\0' + score + this._tail;
           this._symbols++;
           if (++this._queued >= SYMBOLS) this._after(this._send());
           return;
         }
         this._send();
       }
+      this._single(s);
+    }
+    _single(s) {
       const score = s.score === 0 ? 0 : s.score;
       const n = call(() => this._native.writeSymbol(s.qualifiedName, s.kind, score, s.provenance, s.distance));
       this._symbols++;

@@ -132,3 +132,18 @@ test('batched symbols: refusals throw at their own call, odd symbols match 2.5.2
     assert.throws(() => a.writeSymbol({ qualifiedName: 'late', kind: 'function', score: 0.5, provenance: 'lsp', distance: 0 }));
   }
 });
+
+test('a first symbol with no kind, provenance or distance is not queued', () => {
+  for (const odd of [{ distance: NaN }, { distance: -1 }, { distance: undefined }]) {
+    let out = '';
+    const a = new gcf.StreamEncoder({ write: (s) => (out += s) }, 't');
+    assert.throws(() => a.writeSymbol({ qualifiedName: 'pkg.Q', kind: null, score: 0.5, provenance: null, ...odd }));
+    a.writeSymbol({ qualifiedName: 'pkg.R', kind: 'function', score: 0.5, provenance: 'lsp', distance: 0 });
+    a.close();
+    let theirs = '';
+    const b = new ref.StreamEncoder({ write: (s) => (theirs += s) }, 't');
+    b.writeSymbol({ qualifiedName: 'pkg.R', kind: 'function', score: 0.5, provenance: 'lsp', distance: 0 });
+    b.close();
+    assert.strictEqual(out, theirs);
+  }
+});

@@ -14,6 +14,7 @@
 use gcf_bind::Failure;
 use gcf_core::generic::{self, ScalarWriter, Value};
 
+use crate::nul::NulFields;
 use crate::scalar::write_cell;
 use crate::Result;
 
@@ -209,7 +210,7 @@ impl GenericStream {
         };
         let mut first = true;
         let mut cells = 0;
-        for token in body.split('\0') {
+        for token in NulFields::new(body) {
             let (tag, text) = token.split_at(token.len().min(1));
             if tag == "r" {
                 if !first {

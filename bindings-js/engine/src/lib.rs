@@ -62,6 +62,7 @@
 mod compact;
 mod deltas;
 mod generic_stream;
+mod nul;
 mod scalar;
 mod shape;
 mod stream;

@@ -9,6 +9,7 @@ use std::rc::Rc;
 use gcf_core::graph::{StreamOptions, StreamWriter, Symbol, TrailerForm};
 use gcf_core::{Sink, SinkError};
 
+use crate::nul::NulFields;
 use crate::Result;
 
 /// Bytes written by the core, waiting for JS to take them.
@@ -112,8 +113,9 @@ impl GraphStream {
     /// Several symbols at once, as that many
     /// [`write_symbol`](Self::write_symbol) calls: one crossing instead of
     /// one per symbol. `batch` holds five NUL-terminated fields a symbol:
-    /// qualified name, kind, score (a finite double as JS's
-    /// `String(number)` writes it), provenance, distance. The caller sends
+    /// qualified name, score (a finite double as JS's `String(number)`
+    /// writes it), distance, kind, provenance (the last three rarely
+    /// change, so JS appends them as one cached piece). The caller sends
     /// only symbols it has checked the writer takes, so that a refused
     /// symbol still fails its own call; should one be refused here, the
     /// symbols before it stay written and the error is returned.
@@ -127,9 +129,9 @@ impl GraphStream {
             };
         };
         let writer = self.writer()?;
-        let mut fields = body.split('\0');
+        let mut fields = NulFields::new(body);
         while let Some(qualified_name) = fields.next() {
-            let (Some(kind), Some(score), Some(provenance), Some(distance)) =
+            let (Some(score), Some(distance), Some(kind), Some(provenance)) =
                 (fields.next(), fields.next(), fields.next(), fields.next())
             else {
                 return Err(bad());
@@ -219,7 +221,7 @@ mod tests {
         one.write_edge("a.B", "a.D", "calls", "").unwrap();
         batch
             .write_symbols_compact(
-                "a.B\0function\x000.5\0lsp\x000\0a.C\0type\x001e-7\0ast\x000\0a.D\0method\x000.125\0lsp\x002\0",
+                "a.B\x000.5\x000\0function\0lsp\0a.C\x001e-7\x000\0type\0ast\0a.D\x000.125\x002\0method\0lsp\0",
             )
             .unwrap();
         batch.write_symbols_compact("").unwrap();
@@ -231,18 +233,18 @@ mod tests {
     fn a_malformed_or_refused_batch_fails() {
         let mut s = stream();
         for bad in [
-            "a\0function\x000.5\0lsp\x000",
-            "a\0function\x000.5\0lsp\0",
-            "a\0function\0x\0lsp\x000\0",
-            "a\0function\x000.5\0lsp\0-1\0",
-            "a b\0function\x000.5\0lsp\x000\0",
+            "a\x000.5\x000\0function\0lsp",
+            "a\x000.5\x000\0function\0",
+            "a\0x\x000\0function\0lsp\0",
+            "a\x000.5\0-1\0function\0lsp\0",
+            "a b\x000.5\x000\0function\0lsp\0",
         ] {
             assert!(s.write_symbols_compact(bad).is_err(), "{bad:?}");
         }
         assert_eq!(s.symbol_count(), 0);
         s.finish().unwrap();
         assert!(s
-            .write_symbols_compact("a\0function\x000.5\0lsp\x000\0")
+            .write_symbols_compact("a\x000.5\x000\0function\0lsp\0")
             .is_err());
     }
 }
