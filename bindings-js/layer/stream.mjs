@@ -43,6 +43,21 @@ export function toWebWritable(stream) {
 }
 
 export function install(E, gcf) {
+  // Symbols wait here and cross SYMBOLS at a time in the engine's compact
+  // form (GraphStream::write_symbols_compact, an optional engine
+  // capability). Only a symbol the writer is sure to take is queued, so a
+  // refused one still throws from its own writeSymbol: names, kinds and
+  // provenances of printable ASCII without spaces (always tokens), a finite
+  // score and a distance that is a u32. Anything else, and every other
+  // call, sends the queue first.
+  //
+  // A score of -0 is written as 0.00 (String(-0) is '0' on the batch
+  // path, and the single call is given 0): 2.5.2 tests `x < 0`, which -0
+  // is not, while the core keeps the sign (-0.00).
+  const SYMBOLS = 1024;
+  const compactSymbols = typeof E.NativeGraphStream.prototype.writeSymbolsCompact === 'function';
+  const PLAIN = /^[!-~]+$/;
+
   class StreamEncoder {
     constructor(w, tool, opts) {
       const o = opts || {};
@@ -50,29 +65,84 @@ export function install(E, gcf) {
       this._native = call(() => new E.NativeGraphStream(tool == null ? '' : String(tool), o.tokenBudget || 0, o.tokensUsed || 0, !!o.labeledTrailerCounts, o.packRoot ? String(o.packRoot) : '', !!o.session));
       this._symbols = 0;
       this._edges = 0;
+      // The queue (null once symbols must go one call each: after an
+      // edge, whose phase refuses them, or after close).
+      this._queue = compactSymbols ? '' : null;
+      this._queued = 0;
+      // The distance, kind and provenance of the last queued symbol, and
+      // their part of its entry (they rarely change from one to the next).
+      this._d = NaN;
+      this._kind = null;
+      this._provenance = null;
+      this._tail = '';
     }
     writeSymbol(s) {
-      const n = call(() => this._native.writeSymbol(s.qualifiedName, s.kind, s.score, s.provenance, s.distance));
+      if (this._queue !== null) {
+        const q = s.qualifiedName;
+        const k = s.kind;
+        const p = s.provenance;
+        const score = s.score;
+        const d = s.distance;
+        if (typeof q === 'string' && typeof score === 'number' && Number.isFinite(score) && PLAIN.test(q)) {
+          if (d !== this._d || k !== this._kind || p !== this._provenance) {
+            if (typeof d !== 'number' || d >>> 0 !== d || typeof k !== 'string' || !PLAIN.test(k) || typeof p !== 'string' || !PLAIN.test(p)) {
+              this._send();
+              return this._single(s);
+            }
+            this._d = d;
+            this._kind = k;
+            this._provenance = p;
+            this._tail = '\0' + d + '\0' + k + '\0' + p + '\0';
+          }
+          // The engine's order: name, score, distance, kind, provenance.
+          this._queue += q + '\0' + score + this._tail;
+          this._symbols++;
+          if (++this._queued >= SYMBOLS) this._after(this._send());
+          return;
+        }
+        this._send();
+      }
+      this._single(s);
+    }
+    _single(s) {
+      const score = s.score === 0 ? 0 : s.score;
+      const n = call(() => this._native.writeSymbol(s.qualifiedName, s.kind, score, s.provenance, s.distance));
       this._symbols++;
-      if (n >= BATCH) this._drain();
+      this._after(n);
     }
     writeEdge(e) {
+      if (this._queue !== null) {
+        this._send();
+        this._queue = null;
+      }
       const n = call(() => this._native.writeEdge(e.source, e.target, e.edgeType, e.status || ''));
       this._edges++;
-      if (n >= BATCH) this._drain();
+      this._after(n);
     }
     writeBareRef(qname, distance) {
+      this._send();
       const n = call(() => this._native.writeBareRef(String(qname), distance));
       this._symbols++;
-      if (n >= BATCH) this._drain();
+      this._after(n);
     }
     close() {
+      this._send();
+      this._queue = null;
       const rest = call(() => this._native.finish());
       if (rest) this._w.write(rest);
     }
-    _drain() {
-      const chunk = call(() => this._native.take());
-      if (chunk) this._w.write(chunk);
+    _send() {
+      if (this._queued === 0) return 0;
+      const batch = this._queue;
+      this._queue = '';
+      this._queued = 0;
+      return call(() => this._native.writeSymbolsCompact(batch));
+    }
+    _after(n) {
+      if (n >= BATCH) {
+        const chunk = call(() => this._native.take());
+        if (chunk) this._w.write(chunk);
+      }
     }
     get symbolCount() {
       return this._symbols;
@@ -108,23 +178,25 @@ export function install(E, gcf) {
   // surrogate).
   const compactRows = typeof E.NativeGenericStream.prototype.writeRowsCompact === 'function';
   function compactRow(values) {
-    let row = 'r\0';
+    // Each token goes on preceded by its NUL: one concatenation a cell.
+    let row = '\0r';
     for (let i = 0; i < values.length; i++) {
       const v = values[i];
-      if (v === undefined || v === null) {
-        row += 'z\0';
-        continue;
-      }
       const t = typeof v;
-      if (t === 'number') {
+      if (t === 'string') {
+        if (v.indexOf('\0') !== -1 || !wellFormed(v)) return null;
+        row += '\0s' + v;
+      } else if (t === 'number') {
         if (!Number.isFinite(v)) throw new GcfError('out_of_range', `${v} is not a finite number`, null, null, 'data');
-        row += (Number.isSafeInteger(v) ? 'i' : 'f') + v + '\0';
+        row += (Number.isSafeInteger(v) ? '\0i' : '\0f') + v;
+      } else if (v === undefined || v === null) {
+        row += '\0z';
       } else if (t === 'boolean') {
-        row += v ? 't\0' : 'u\0';
+        row += v ? '\0t' : '\0u';
       } else {
-        const s = t === 'string' ? v : String(v);
+        const s = String(v);
         if (s.indexOf('\0') !== -1 || !wellFormed(s)) return null;
-        row += 's' + s + '\0';
+        row += '\0s' + s;
       }
     }
     return row;

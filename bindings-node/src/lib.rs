@@ -294,6 +294,12 @@ impl NativeGraphStream {
             .write_symbol(&qualified_name, &kind, score, &provenance, distance))
     }
 
+    /// See [`gcf_js_engine::GraphStream::write_symbols_compact`].
+    #[napi(js_name = "writeSymbolsCompact")]
+    pub fn write_symbols_compact(&mut self, batch: String) -> napi::Result<u32> {
+        js(self.0.write_symbols_compact(&batch))
+    }
+
     /// See [`gcf_js_engine::GraphStream::write_bare_ref`].
     #[napi(js_name = "writeBareRef")]
     pub fn write_bare_ref(&mut self, qualified_name: String, distance: u32) -> napi::Result<u32> {

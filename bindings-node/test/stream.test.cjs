@@ -81,3 +81,69 @@ test('WHATWG WritableStream adapter', async () => {
   r.close();
   assert.strictEqual(parts.join(''), expected);
 });
+
+// Symbols cross to the engine in batches; a symbol the writer refuses must
+// still throw from its own writeSymbol, with every symbol before it written
+// in order, and unusual but valid symbols (the ones that skip the batch)
+// must come out as 2.5.2 writes them.
+test('batched symbols: refusals throw at their own call, odd symbols match 2.5.2', () => {
+  const g = make(SEED ^ 0x5a5a);
+  const odd = [
+    { qualifiedName: 'pkg.Zero', kind: 'function', score: -0, provenance: 'lsp' },
+    { qualifiedName: 'pkg.Ünïcode', kind: 'type', score: 0.25, provenance: 'lsp' },
+    { qualifiedName: 'pkg.' + 'L'.repeat(600), kind: 'method', score: 1, provenance: 'lsp' },
+    { qualifiedName: 'pkg.Tiny', kind: 'function', score: 5e-324, provenance: 'ast' },
+    { qualifiedName: 'pkg.Kind', kind: 'clâss', score: 0.5, provenance: 'lsp' },
+  ];
+  const bad = [
+    { qualifiedName: 'has space', kind: 'function', score: 0.5, provenance: 'lsp' },
+    { qualifiedName: 'pkg.K', kind: 'bad kind', score: 0.5, provenance: 'lsp' },
+    { qualifiedName: 'pkg.P', kind: 'function', score: 0.5, provenance: '' },
+    { qualifiedName: 'pkg.N', kind: 'function', score: NaN, provenance: 'lsp' },
+    { qualifiedName: 'nul\0inside', kind: 'function', score: 0.5, provenance: 'lsp' },
+  ];
+  for (let round = 0; round < 200; round++) {
+    const p = g.graph();
+    p.symbols.sort((a, b) => a.distance - b.distance);
+    const ours = [];
+    const theirs = [];
+    const a = new gcf.StreamEncoder({ write: (s) => ours.push(s) }, 't');
+    const b = new ref.StreamEncoder({ write: (s) => theirs.push(s) }, 't');
+    // Enough symbols per round that several batches fill up.
+    const count = 1 + ((round * 37) % 3000);
+    for (let i = 0; i < count; i++) {
+      const base = p.symbols[i % p.symbols.length] || { qualifiedName: 'x', kind: 'function', score: 0.5, provenance: 'lsp', distance: 0 };
+      // Distances in order, as 2.5.2 expects of a stream.
+      const distance = i < count / 2 ? 0 : i < (3 * count) / 4 ? 1 : 5;
+      const r = (round * 131 + i * 7) % 97;
+      if (r === 0) {
+        const s = { ...bad[i % bad.length], distance };
+        assert.throws(() => a.writeSymbol(s), (e) => e instanceof gcf.GcfError, `round ${round} symbol ${i}`);
+        continue;
+      }
+      const s = r === 1 ? { ...odd[i % odd.length], qualifiedName: `${odd[i % odd.length].qualifiedName}${i}`, distance } : { ...base, qualifiedName: `${base.qualifiedName}#${i}`, distance };
+      a.writeSymbol(s);
+      b.writeSymbol(s);
+    }
+    a.close();
+    b.close();
+    assert.strictEqual(ours.join(''), theirs.join(''), `round ${round}`);
+    assert.strictEqual(a.symbolCount, b.symbolCount);
+    assert.throws(() => a.writeSymbol({ qualifiedName: 'late', kind: 'function', score: 0.5, provenance: 'lsp', distance: 0 }));
+  }
+});
+
+test('a first symbol with no kind, provenance or distance is not queued', () => {
+  for (const odd of [{ distance: NaN }, { distance: -1 }, { distance: undefined }]) {
+    let out = '';
+    const a = new gcf.StreamEncoder({ write: (s) => (out += s) }, 't');
+    assert.throws(() => a.writeSymbol({ qualifiedName: 'pkg.Q', kind: null, score: 0.5, provenance: null, ...odd }));
+    a.writeSymbol({ qualifiedName: 'pkg.R', kind: 'function', score: 0.5, provenance: 'lsp', distance: 0 });
+    a.close();
+    let theirs = '';
+    const b = new ref.StreamEncoder({ write: (s) => (theirs += s) }, 't');
+    b.writeSymbol({ qualifiedName: 'pkg.R', kind: 'function', score: 0.5, provenance: 'lsp', distance: 0 });
+    b.close();
+    assert.strictEqual(out, theirs);
+  }
+});

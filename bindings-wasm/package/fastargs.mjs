@@ -39,5 +39,22 @@ export function withFastArgs(glue) {
   engine.genericDecode = one(glue.genericDecode, glue.genericDecodeArg);
   engine.genericEncode = (s, flags) =>
     typeof s === 'string' && s.length > SMALL ? glue.genericEncodeArg(put(s), flags) : glue.genericEncode(s, flags);
+  // The streams' batches (tens of kilobytes each) take the same route; the
+  // classes are the glue's own, so their methods are replaced in place.
+  for (const [cls, method] of [
+    [glue.NativeGraphStream, 'writeSymbolsCompact'],
+    [glue.NativeGenericStream, 'writeRowsCompact'],
+  ]) {
+    const proto = cls && cls.prototype;
+    const plain = proto && proto[method];
+    const arg = proto && proto[`${method}Arg`];
+    if (typeof plain === 'function' && typeof arg === 'function' && !plain.fastArgs) {
+      const fast = function (s) {
+        return typeof s === 'string' && s.length > SMALL ? arg.call(this, put(s)) : plain.call(this, s);
+      };
+      fast.fastArgs = true;
+      proto[method] = fast;
+    }
+  }
   return engine;
 }

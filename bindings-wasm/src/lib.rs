@@ -63,7 +63,7 @@ pub fn wasm_memory() -> JsValue {
 }
 
 /// Runs `f` on the first `len` bytes of the argument buffer as text.
-fn with_arg(len: usize, f: impl FnOnce(&str) -> engine::Result<String>) -> Result<String, JsError> {
+fn with_arg<T>(len: usize, f: impl FnOnce(&str) -> engine::Result<T>) -> Result<T, JsError> {
     ARG.with(|a| {
         let a = a.borrow();
         let bytes = a.get(..len).ok_or_else(|| {
@@ -377,6 +377,19 @@ impl WasmGraphStream {
             .write_symbol(qualified_name, kind, score, provenance, distance))
     }
 
+    /// See [`gcf_js_engine::GraphStream::write_symbols_compact`].
+    #[wasm_bindgen(js_name = "writeSymbolsCompact")]
+    pub fn write_symbols_compact(&mut self, batch: &str) -> Result<u32, JsError> {
+        js(self.0.write_symbols_compact(batch))
+    }
+
+    /// [`write_symbols_compact`](Self::write_symbols_compact) of the
+    /// argument buffer's first `len` bytes (a batch is tens of kilobytes).
+    #[wasm_bindgen(js_name = "writeSymbolsCompactArg")]
+    pub fn write_symbols_compact_arg(&mut self, len: usize) -> Result<u32, JsError> {
+        with_arg(len, |batch| self.0.write_symbols_compact(batch))
+    }
+
     /// See [`gcf_js_engine::GraphStream::write_bare_ref`].
     #[wasm_bindgen(js_name = "writeBareRef")]
     pub fn write_bare_ref(&mut self, qualified_name: &str, distance: u32) -> Result<u32, JsError> {
@@ -464,6 +477,13 @@ impl WasmGenericStream {
     #[wasm_bindgen(js_name = "writeRowsCompact")]
     pub fn write_rows_compact(&mut self, rows: &str) -> Result<u32, JsError> {
         js(self.0.write_rows_compact(rows))
+    }
+
+    /// [`write_rows_compact`](Self::write_rows_compact) of the argument
+    /// buffer's first `len` bytes.
+    #[wasm_bindgen(js_name = "writeRowsCompactArg")]
+    pub fn write_rows_compact_arg(&mut self, len: usize) -> Result<u32, JsError> {
+        with_arg(len, |rows| self.0.write_rows_compact(rows))
     }
 
     /// See [`gcf_js_engine::GenericStream::end_array`].

@@ -14,6 +14,7 @@
 use gcf_bind::Failure;
 use gcf_core::generic::{self, ScalarWriter, Value};
 
+use crate::nul::NulFields;
 use crate::scalar::write_cell;
 use crate::Result;
 
@@ -184,7 +185,8 @@ impl GenericStream {
     }
 
     /// [`write_rows`](Self::write_rows) of rows in the compact form, which
-    /// skips JSON and the value tree: every token is followed by NUL; `r`
+    /// skips JSON and the value tree: every token is preceded by NUL (so JS
+    /// appends a cell as one `'\0i' + n`); `r`
     /// starts a row, then one token per cell: `z` null, `t` true, `u`
     /// false, `i` + a decimal integer, `f` + a finite double (JS's
     /// `String(number)`), `s` + text (holding no NUL: the caller sends such
@@ -203,12 +205,12 @@ impl GenericStream {
 
     fn put_compact_rows(&mut self, rows: &str) -> Result<()> {
         let bad = || Failure::invalid_input("malformed compact rows");
-        let Some(body) = rows.strip_suffix('\0') else {
+        let Some(body) = rows.strip_prefix('\0') else {
             return if rows.is_empty() { Ok(()) } else { Err(bad()) };
         };
         let mut first = true;
         let mut cells = 0;
-        for token in body.split('\0') {
+        for token in NulFields::new(body) {
             let (tag, text) = token.split_at(token.len().min(1));
             if tag == "r" {
                 if !first {
@@ -386,7 +388,7 @@ mod tests {
         json.write_rows(r#"[[1,"x|y",null],[true,false,1.5e300],["",-7,"-"],[]]"#)
             .unwrap();
         compact
-            .write_rows_compact("r\0i1\0sx|y\0z\0r\0t\0u\0f1.5e+300\0r\0s\0i-7\0s-\0r\0")
+            .write_rows_compact("\0r\0i1\0sx|y\0z\0r\0t\0u\0f1.5e+300\0r\0s\0i-7\0s-\0r")
             .unwrap();
         assert_eq!(compact.close().unwrap(), json.close().unwrap());
     }
@@ -395,7 +397,7 @@ mod tests {
     fn malformed_compact_rows_write_nothing() {
         let mut s = GenericStream::new();
         s.begin_array("t", r#"["a"]"#).unwrap();
-        for bad in ["i1\0", "r\0q\0", "r\0ix\0", "r\0i1", "r\0f1e999x\0"] {
+        for bad in ["\0i1", "\0r\0q", "\0r\0ix", "r\0i1", "\0r\0f1e999x"] {
             assert!(s.write_rows_compact(bad).is_err(), "{bad:?}");
         }
         assert_eq!(

@@ -63,6 +63,7 @@
 
 mod deltas;
 mod generic_stream;
+mod nul;
 mod packed;
 mod scalar;
 mod shape;
