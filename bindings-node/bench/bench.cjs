@@ -15,68 +15,9 @@ const engine = require('../lib/engine/index.cjs').get();
 const QUICK = process.argv.includes('--quick');
 const GRAPH_ONLY = process.argv.includes('--graph');
 
-// Process CPU time (user + system, all threads): on a shared, loaded
-// machine, wall time also counts the time spent waiting for a core, which
-// swung single rows by 2-3x between runs; CPU time does not.
-function cpuMs() {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-}
-
-function time(fn, minMs = QUICK ? 150 : 600) {
-  // Start from a collected heap (with --expose-gc), so that no row pays
-  // for the garbage the previous row left (2.5.2's runs leave most).
-  if (global.gc) global.gc();
-  // Warm up, then run for at least minMs; the median of 5 batches.
-  fn();
-  let n = 1;
-  for (;;) {
-    const t = cpuMs();
-    for (let i = 0; i < n; i++) fn();
-    const ms = cpuMs() - t;
-    if (ms > minMs / 5) break;
-    n *= 2;
-  }
-  const runs = [];
-  for (let b = 0; b < 5; b++) {
-    const t = cpuMs();
-    for (let i = 0; i < n; i++) fn();
-    runs.push((cpuMs() - t) / n);
-  }
-  runs.sort((a, b) => a - b);
-  return runs[2];
-}
-
-function graph(n) {
-  const KINDS = ['function', 'type', 'method', 'interface', 'field'];
-  const symbols = [];
-  for (let i = 0; i < n; i++) {
-    symbols.push({
-      qualifiedName: `pkg/mod${i % 97}/sub.Symbol${i}`,
-      kind: KINDS[i % KINDS.length],
-      score: ((i * 7919) % 1000) / 1000,
-      provenance: i % 3 ? 'lsp_resolved' : 'ast_inferred',
-      distance: i % 4,
-    });
-  }
-  const edges = [];
-  for (let i = 1; i < n; i++) edges.push({ source: symbols[i].qualifiedName, target: symbols[(i * 31) % i].qualifiedName, edgeType: i % 2 ? 'calls' : 'imports' });
-  return { tool: 'context_for_task', tokenBudget: 100000, tokensUsed: 5000, symbols, edges };
-}
-
-function records(n) {
-  const rows = [];
-  for (let i = 0; i < n; i++) {
-    rows.push({ id: i, name: `user ${i}`, email: `u${i}@example.com`, dept: ['eng', 'sales', 'ops'][i % 3], salary: 50000 + (i % 1000) * 13.5, active: i % 5 !== 0, manager: i % 7 === 0 ? null : `m${i % 50}` });
-  }
-  return { employees: rows };
-}
-
-function nested(n) {
-  const orders = [];
-  for (let i = 0; i < n; i++) orders.push({ id: i, total: i * 1.25, customer: { name: `c${i % 100}`, tier: i % 2 ? 'gold' : 'basic' }, items: [{ sku: `s${i}`, qty: 1 + (i % 3) }] });
-  return { orders };
-}
+const workloads = require('../../bindings-js/bench/workloads.cjs');
+const { graph, records, nested } = workloads;
+const time = (fn, minMs = QUICK ? 150 : 600) => workloads.time(fn, minMs);
 
 // Every field a packed encode reads, touched without copying anything.
 function readAll(p) {

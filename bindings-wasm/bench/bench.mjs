@@ -16,60 +16,9 @@ const ref = require('gcf-reference');
 const engine = require('../package/engine.cjs');
 const QUICK = process.argv.includes('--quick');
 
-function time(fn, minMs = QUICK ? 150 : 600) {
-  // Warm up, then batches of at least minMs / 5; the median of 5.
-  fn();
-  let n = 1;
-  for (;;) {
-    const t = process.hrtime.bigint();
-    for (let i = 0; i < n; i++) fn();
-    if (Number(process.hrtime.bigint() - t) / 1e6 > minMs / 5) break;
-    n *= 2;
-  }
-  const runs = [];
-  for (let b = 0; b < 5; b++) {
-    const t = process.hrtime.bigint();
-    for (let i = 0; i < n; i++) fn();
-    runs.push(Number(process.hrtime.bigint() - t) / 1e6 / n);
-  }
-  runs.sort((a, b) => a - b);
-  return runs[2];
-}
-
-function graph(n) {
-  const KINDS = ['function', 'type', 'method', 'interface', 'field'];
-  const symbols = [];
-  for (let i = 0; i < n; i++) {
-    symbols.push({
-      qualifiedName: `pkg/mod${i % 97}/sub.Symbol${i}`,
-      kind: KINDS[i % KINDS.length],
-      score: ((i * 7919) % 1000) / 1000,
-      provenance: i % 3 ? 'lsp_resolved' : 'ast_inferred',
-      distance: i % 4,
-    });
-  }
-  const edges = [];
-  for (let i = 1; i < n; i++) {
-    edges.push({ source: symbols[i].qualifiedName, target: symbols[(i * 31) % i].qualifiedName, edgeType: i % 2 ? 'calls' : 'imports' });
-  }
-  return { tool: 'context_for_task', tokenBudget: 100000, tokensUsed: 5000, symbols, edges };
-}
-
-function records(n) {
-  const rows = [];
-  for (let i = 0; i < n; i++) {
-    rows.push({
-      id: i,
-      name: `user ${i}`,
-      email: `u${i}@example.com`,
-      dept: ['eng', 'sales', 'ops'][i % 3],
-      salary: 50000 + (i % 1000) * 13.5,
-      active: i % 5 !== 0,
-      manager: i % 7 === 0 ? null : `m${i % 50}`,
-    });
-  }
-  return { employees: rows };
-}
+const workloads = require('../../bindings-js/bench/workloads.cjs');
+const { graph, records } = workloads;
+const time = (fn, minMs = QUICK ? 150 : 600) => workloads.time(fn, minMs);
 
 const fmt = (ms) => (ms >= 1 ? `${ms.toFixed(2)} ms` : `${(ms * 1000).toFixed(1)} µs`);
 const rows = [];
@@ -162,7 +111,7 @@ const md = [
   '# Benchmarks: the WebAssembly package vs @blackwell-systems/gcf 2.5.2',
   '',
   `Same process, Node ${process.version}, ${process.platform}-${process.arch}, load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores; median of 5 batches after warm-up`,
-  '(`node bench/bench.mjs` in bindings-wasm/, after `bash scripts/build-wasm.sh`). The machine is shared with',
+  'in process CPU time (`node --expose-gc bench/bench.mjs` in bindings-wasm/, after `bash scripts/build-wasm.sh`). The machine is shared with',
   'other builds, so ratios matter more than absolute times. Every encode is checked byte-identical with 2.5.2',
   `before it is timed. Module: ${size.toLocaleString('en')} B, ${gz.toLocaleString('en')} B gzipped.`,
   '',
