@@ -817,6 +817,11 @@ fn kinds_and_provenances_kept_between_calls_encode_alike() {
     let many: Vec<&str> = many.iter().map(String::as_str).collect();
     let long = "a_kind_longer_than_sixteen_bytes";
     let longer = "a_kind_longer_than_thirty_two_bytes_even";
+    let texts: Vec<String> = (0..super::labels::LINEAR_LIMIT + 3)
+        .map(|i| alloc::format!("t{i}"))
+        .collect();
+    let mut past_linear_with_empty: Vec<&str> = texts.iter().map(String::as_str).collect();
+    past_linear_with_empty.push("");
     let cases: Vec<Payload<String>> = vec![
         payload(&["function", "method", "widget"], &["lsp", "ast"]),
         payload(&["function", "type"], &["lsp", "text_match"]),
@@ -828,11 +833,18 @@ fn kinds_and_provenances_kept_between_calls_encode_alike() {
         payload(&["function", long, longer], &[long, "lsp"]),
         payload(&["fn", "function", "method"], &["lsp", "ast"]),
         payload(&["kind3", "function", "x"], &["y", "lsp"]),
+        // Past the linear limit texts are found by a map; seeds (texts the
+        // encoder kept from an earlier call) must not be in it as "".
+        payload(&["function"], &["lsp", "ast"]),
+        payload(&["function"], &past_linear_with_empty),
+        payload(&["function"], &["lsp", "ast"]),
+        payload(&past_linear_with_empty, &["lsp"]),
     ];
     let mut reused = Encoder::new();
     for round in 0..2 {
         for (k, p) in cases.iter().enumerate() {
-            let fresh = super::encode(p);
+            // Not the one-shot `encode`: with std it reuses an encoder too.
+            let fresh = Encoder::new().encode(p);
             match (fresh, reused.encode(p)) {
                 (Ok(a), Ok(b)) => assert_eq!(a, b, "round {round} case {k}"),
                 (Err(a), Err(b)) => {

@@ -183,8 +183,14 @@ impl<'a> TokenCache<'a> {
                 });
                 if self.entries.len() > LINEAR_LIMIT {
                     if self.by_text.is_empty() {
+                        // A seed has no text (its placeholder is the empty
+                        // string, which no checked token is): indexing it
+                        // would let an empty kind or provenance find a
+                        // seed's token and skip its check.
                         for (k, e) in self.entries.iter().enumerate() {
-                            self.by_text.insert(e.text, k as u32);
+                            if !e.text.is_empty() {
+                                self.by_text.insert(e.text, k as u32);
+                            }
                         }
                     } else {
                         self.by_text.insert(text, index);
