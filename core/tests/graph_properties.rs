@@ -84,6 +84,57 @@ fn decode_inverts_encode() {
     }
 }
 
+/// A kind or provenance from a pool that reaches every path of the
+/// encoder's token caches: short and long texts, refused ones (empty, with
+/// a space), and enough distinct ones to pass its linear scan.
+fn token_text(rng: &mut Rng, many: bool) -> String {
+    match rng.below(20) {
+        0 => String::new(),
+        1 => "a b".to_string(),
+        2 => "a_text_longer_than_sixteen_bytes".to_string(),
+        3..=5 if many => format!("t{}", rng.below(60)),
+        _ => rng
+            .pick(&["function", "method", "lsp", "ast", "x"])
+            .to_string(),
+    }
+}
+
+#[test]
+fn a_reused_encoder_answers_every_call_as_a_fresh_one() {
+    // A kept `Encoder` (and the thread's, behind `graph::encode`) carries
+    // kinds and provenances from call to call; whatever came before, each
+    // call's text or error must be a fresh encoder's.
+    let mut reused = graph::Encoder::new();
+    for seed in 0..cases(2_000) as u64 {
+        let mut rng = Rng::new(seed ^ 0x5EED);
+        let many = rng.chance(30);
+        let mut p = graph_payload(&mut rng, if many { 60 } else { 12 });
+        let refusable = rng.chance(20);
+        for (i, s) in p.symbols.iter_mut().enumerate() {
+            if refusable && rng.chance(10) {
+                s.kind = token_text(&mut rng, many);
+                s.provenance = token_text(&mut rng, many);
+            } else if many {
+                s.provenance = format!("p{i}");
+            }
+        }
+        let fresh = graph::Encoder::new().encode(&p);
+        let again = reused.encode(&p);
+        let one_shot = graph::encode(&p);
+        match (&fresh, &again, &one_shot) {
+            (Ok(a), Ok(b), Ok(c)) => {
+                assert_eq!(a, b, "seed {seed}");
+                assert_eq!(a, c, "seed {seed}");
+            }
+            (Err(a), Err(b), Err(c)) => {
+                assert_eq!(a.to_string(), b.to_string(), "seed {seed}");
+                assert_eq!(a.to_string(), c.to_string(), "seed {seed}");
+            }
+            _ => panic!("seed {seed}: {fresh:?} / {again:?} / {one_shot:?}"),
+        }
+    }
+}
+
 #[test]
 fn streamed_payloads_decode_to_what_was_written() {
     for seed in 0..cases(1_000) as u64 {
