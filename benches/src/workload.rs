@@ -741,7 +741,7 @@ pub mod generic {
                 Some(i) => Value::Int(i),
                 None => Value::Float(n.as_f64().unwrap_or(0.0)),
             },
-            Json::String(s) => Value::String(s.clone()),
+            Json::String(s) => Value::from(s.as_str()),
             Json::Array(a) => Value::Array(a.iter().map(to_value).collect()),
             Json::Object(o) => {
                 let mut map = Map::with_capacity(o.len());

@@ -361,11 +361,11 @@ impl<'de> Visitor<'de> for ValueSeed<'_> {
     }
 
     fn visit_str<E: de::Error>(self, s: &str) -> Result<Value, E> {
-        Ok(Value::String(s.to_owned()))
+        Ok(Value::from(s))
     }
 
     fn visit_string<E: de::Error>(self, s: String) -> Result<Value, E> {
-        Ok(Value::String(s))
+        Ok(Value::from(s))
     }
 
     fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
@@ -829,7 +829,7 @@ mod random_tests {
                     s.push_str(decoded[p]);
                 }
                 out.push('"');
-                Value::String(s)
+                Value::from(s)
             }
             5 => {
                 out.push('[');

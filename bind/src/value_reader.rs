@@ -242,17 +242,17 @@ impl<'a> Reader<'a> {
     }
 
     /// A string, after its opening quote.
-    fn string(&mut self) -> Option<String> {
+    fn string(&mut self) -> Option<Key> {
         let start = self.i;
         let end = self.plain_run(start);
         match *self.b.get(end)? {
             b'"' => {
                 self.i = end + 1;
-                Some(self.text[start..end].to_owned())
+                Some(Key::new(&self.text[start..end]))
             }
             b'\\' => {
                 let mut s = String::with_capacity(end - start + 16);
-                self.escaped(start, end, &mut s).then_some(s)
+                self.escaped(start, end, &mut s).then(|| Key::from(s))
             }
             _ => None,
         }
@@ -635,7 +635,7 @@ mod tests {
         let o = v.as_object().unwrap();
         assert_eq!(o.keys().collect::<Vec<_>>(), ["id", "s", "f", "a"]);
         assert_eq!(o.get("id"), Some(&Value::Int(1)));
-        assert_eq!(o.get("s"), Some(&Value::String("aé😀\n".into())));
+        assert_eq!(o.get("s"), Some(&Value::from("aé😀\n")));
         assert_eq!(o.get("f"), Some(&Value::Float(2.5e-3)));
         for deferred in [
             "-0",

@@ -65,7 +65,7 @@ impl<'py> Reader<'py> {
         // Exact type checks first: they are pointer compares, and `bool` must be
         // seen before `int` (it is a subclass).
         if let Ok(s) = obj.cast_exact::<PyString>() {
-            return Ok(Value::String(s.to_cow()?.into_owned()));
+            return Ok(Value::String(Key::from(s.to_cow()?)));
         }
         if let Ok(b) = obj.cast_exact::<PyBool>() {
             return Ok(Value::Bool(b.is_true()));
@@ -108,9 +108,9 @@ impl<'py> Reader<'py> {
             return Ok(Value::Float(f.value()));
         }
         if let Ok(s) = obj.cast::<PyString>() {
-            return Ok(Value::String(s.to_cow()?.into_owned()));
+            return Ok(Value::String(Key::from(s.to_cow()?)));
         }
-        Ok(Value::String(obj.str()?.to_cow()?.into_owned()))
+        Ok(Value::String(Key::from(obj.str()?.to_cow()?)))
     }
 }
 

@@ -56,7 +56,7 @@ fn scalar(rng: &mut Rng) -> Value {
         3 => Value::Int(support::int(rng)),
         4 => Value::Float(rng.pick(&[0.5, -0.0, 75.0, 1e21, 2.5e-8, -1.25])),
         5 => Value::Float(support::float(rng)),
-        _ => Value::String(rng.pick(STRINGS).to_string()),
+        _ => Value::from(rng.pick(STRINGS)),
     }
 }
 

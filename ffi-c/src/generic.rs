@@ -379,7 +379,7 @@ pub unsafe extern "C" fn gcf_generic_stream_field(
                 Cell::Bool(b) => Value::Bool(b),
                 Cell::Int(i) => Value::Int(i),
                 Cell::Float(f) => Value::Float(f),
-                Cell::Str(s) => Value::String(s.to_string()),
+                Cell::Str(s) => Value::from(s),
                 Cell::Missing => {
                     return Err(FfiError::argument(
                         ErrorKind::InvalidMissing,

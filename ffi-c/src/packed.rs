@@ -97,7 +97,7 @@ impl<'a> Reader<'a> {
                 }
                 Value::Float(f)
             }
-            5 => Value::String(self.text()?.to_owned()),
+            5 => Value::from(self.text()?),
             6 => {
                 let inner = descend(depth_left)?;
                 let n = self.count()?;

@@ -91,7 +91,7 @@ impl<'a> Bytes<'a> {
                     Value::Null
                 }
             }
-            4 => Value::String(self.text()),
+            4 => Value::from(self.text()),
             5 | 6 => {
                 let n = self.pick(5);
                 let mut m = Map::new();

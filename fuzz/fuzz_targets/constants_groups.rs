@@ -241,8 +241,8 @@ fn scalar(b: &mut Bytes) -> Value {
                 Value::Null
             }
         }
-        6 => Value::String(b.text()),
-        _ => Value::String(STRINGS[b.pick(STRINGS.len())].to_string()),
+        6 => Value::from(b.text()),
+        _ => Value::from(STRINGS[b.pick(STRINGS.len())]),
     }
 }
 

@@ -50,7 +50,7 @@ fn convert(v: &serde_json::Value, depth_left: usize) -> Result<Value, Error> {
         serde_json::Value::Null => Value::Null,
         serde_json::Value::Bool(b) => Value::Bool(*b),
         serde_json::Value::Number(n) => number(n)?,
-        serde_json::Value::String(s) => Value::String(s.clone()),
+        serde_json::Value::String(s) => Value::from(s.as_str()),
         serde_json::Value::Array(items) => {
             let depth_left = descend(depth_left)?;
             Value::Array(

@@ -1,4 +1,4 @@
-//! Object keys that are cheap to clone and to drop.
+//! Object keys and string values that are cheap to clone and to drop.
 
 use alloc::borrow::Cow;
 use alloc::string::String;
@@ -10,8 +10,9 @@ use core::ops::Deref;
 
 use compact_str::CompactString;
 
-/// An object key: an immutable string that keeps up to [`Key::INLINE_CAPACITY`]
-/// bytes inside itself and longer text on the heap.
+/// An object key (and the text of a [`Value::String`](super::Value::String)):
+/// an immutable string that keeps up to [`Key::INLINE_CAPACITY`] bytes inside
+/// itself and longer text on the heap.
 ///
 /// Real keys are short (`id`, `customer`, `price`), and a decoded table
 /// repeats every column name in every row object. With a `String` per key,

@@ -21,8 +21,13 @@ pub enum Value {
     Int(i64),
     /// A finite IEEE-754 double.
     Float(f64),
-    /// A string of Unicode scalar values.
-    String(String),
+    /// A string of Unicode scalar values, held as a [`Key`] is: up to
+    /// [`Key::INLINE_CAPACITY`] bytes inside the value, longer text on the
+    /// heap. Most strings in real data (names, statuses, ids, emails) are
+    /// that short, so building, cloning and dropping a value tree costs no
+    /// allocation per string; a `String` per string field was most of the
+    /// allocator's work when a binding read JSON into a tree.
+    String(Key),
     /// An ordered sequence.
     Array(Vec<Value>),
     /// An object with unique keys in insertion order.
@@ -54,7 +59,7 @@ impl Value {
     /// The string, if this is one.
     pub fn as_str(&self) -> Option<&str> {
         match self {
-            Value::String(s) => Some(s),
+            Value::String(s) => Some(s.as_str()),
             _ => None,
         }
     }
@@ -88,12 +93,12 @@ impl PartialEq for Value {
 
 impl From<&str> for Value {
     fn from(s: &str) -> Value {
-        Value::String(String::from(s))
+        Value::String(Key::new(s))
     }
 }
 impl From<String> for Value {
     fn from(s: String) -> Value {
-        Value::String(s)
+        Value::String(Key::from(s))
     }
 }
 impl From<i64> for Value {

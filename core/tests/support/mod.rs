@@ -427,7 +427,7 @@ pub fn scalar(rng: &mut Rng) -> Value {
         1 => Value::Bool(rng.chance(50)),
         2 | 3 => Value::Int(int(rng)),
         4 => Value::Float(float(rng)),
-        _ => Value::String(string(rng)),
+        _ => Value::from(string(rng)),
     }
 }
 

@@ -180,7 +180,7 @@ where
                     "characters follow the closing quote of a quoted value",
                 ));
             }
-            (Cell::Value(Value::String(s.into_owned())), after)
+            (Cell::Value(Value::String(Key::from(s))), after)
         } else {
             let end = bare_token_end(bytes, pos, delim);
             // Leading whitespace is already skipped: trim the trailing only.
@@ -329,7 +329,7 @@ pub(crate) fn parse_value_at(ln: &Ln<'_>, start: usize) -> Result<Value, Error> 
                 "characters follow the closing quote of a quoted value",
             ));
         }
-        return Ok(Value::String(s.into_owned()));
+        return Ok(Value::String(Key::from(s)));
     }
     match bare_cell(ln, trim_ws(rest), token_start, Context::Value)? {
         Cell::Value(v) => Ok(v),
@@ -344,7 +344,7 @@ pub(crate) fn parse_value_at(ln: &Ln<'_>, start: usize) -> Result<Value, Error> 
 fn bare_cell(ln: &Ln<'_>, token: &str, at: usize, ctx: Context) -> Result<Cell, Error> {
     let b = token.as_bytes();
     match b.first() {
-        None => return Ok(Cell::Value(Value::String(String::new()))),
+        None => return Ok(Cell::Value(Value::String(Key::default()))),
         Some(b'-') if b.len() == 1 => return Ok(Cell::Value(Value::Null)),
         Some(b'-' | b'0'..=b'9') => {
             return match parse_number(token) {
@@ -353,7 +353,7 @@ fn bare_cell(ln: &Ln<'_>, token: &str, at: usize, ctx: Context) -> Result<Cell, 
                 Err(NumberError::OutOfRange) => {
                     Err(ln.error(ErrorKind::OutOfRange, at, out_of_range_message(token)))
                 }
-                Err(NumberError::NotANumber) => Ok(Cell::Value(Value::String(String::from(token)))),
+                Err(NumberError::NotANumber) => Ok(Cell::Value(Value::String(Key::new(token)))),
             }
         }
         Some(b'~') if b.len() == 1 => {
@@ -411,7 +411,7 @@ fn bare_cell(ln: &Ln<'_>, token: &str, at: usize, ctx: Context) -> Result<Cell, 
     match token {
         "true" => Ok(Cell::Value(Value::Bool(true))),
         "false" => Ok(Cell::Value(Value::Bool(false))),
-        _ => Ok(Cell::Value(Value::String(String::from(token)))),
+        _ => Ok(Cell::Value(Value::String(Key::new(token)))),
     }
 }
 
@@ -629,7 +629,7 @@ fn parse_const_in_decl(ln: &Ln<'_>, at: usize) -> Result<(Value, usize), Error> 
                 "characters follow the closing quote of a constant value",
             ));
         }
-        return Ok((Value::String(s.into_owned()), end));
+        return Ok((Value::String(Key::from(s)), end));
     }
     let mut end = at;
     while end < bytes.len() && !matches!(bytes[end], b',' | b'}') {

@@ -18,7 +18,7 @@ fn json(text: &str) -> Value {
                     crate::number::ParsedNumber::Float(f) => Value::Float(f),
                 }
             }
-            serde_json::Value::String(s) => Value::String(s),
+            serde_json::Value::String(s) => Value::from(s),
             serde_json::Value::Array(a) => Value::Array(a.into_iter().map(convert).collect()),
             serde_json::Value::Object(o) => {
                 let mut m = Map::new();

@@ -344,7 +344,7 @@ fn parse_subheader(ln: &Ln<'_>, group: &str) -> Result<(Value, u64, usize), Erro
                 "characters follow the closing quote of a group value",
             ));
         }
-        Value::String(s.into_owned())
+        Value::String(Key::from(s))
     } else {
         parse_const_token(ln, &raw[at..open], at)?
     };

@@ -1188,7 +1188,7 @@ impl<'a> Parser<'a> {
                     ));
                 }
                 let value = table.build(&mut slots, extras);
-                members.push(Key::from(key), Value::Object(value));
+                members.push(key, Value::Object(value));
             } else {
                 let value = table.build(&mut slots, extras);
                 rows.push(Value::Object(value));
