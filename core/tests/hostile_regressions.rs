@@ -784,3 +784,30 @@ fn graph_delta_lines_never_start_as_comments_or_sections() {
     let d = graph::diff(&plain, &empty, "t").unwrap();
     graph::apply_delta(&plain, &graph::encode_delta(&d).unwrap()).unwrap();
 }
+
+/// Found by the generic_decode fuzz target: an inline array of strings where
+/// a bare `^{a` is followed by cells that close a `^{...}` declaration. The
+/// encoder writes `^{a` bare (it is no complete marker on its own), so the
+/// decoder must end it at the comma, as the references do, and the whole
+/// array must round trip.
+#[test]
+fn caret_brace_strings_in_inline_arrays_round_trip() {
+    let text =
+        "GCF profile=generic\nvas[8]: hello,42e,fal{e,,^{a,## edges_added_2oot3{id,name},\"-\"\n";
+    let value = generic::decode(text).unwrap();
+    let encoded = generic::encode(&value).unwrap();
+    assert_eq!(
+        encoded,
+        "GCF profile=generic\nvas[8]: hello,42e,fal{e,\"\",^{a,\"## edges_added_2oot3{id\",name},\"-\"\n"
+    );
+    assert_eq!(generic::decode(&encoded).unwrap(), value);
+    for items in [
+        vec!["^{a", "x{id", "name}"],
+        vec!["^{a", "\"b\"", "c}"],
+        vec!["^{", "}"],
+    ] {
+        let value = generic::Value::Array(items.iter().map(|&s| generic::Value::from(s)).collect());
+        let encoded = generic::encode(&value).unwrap();
+        assert_eq!(generic::decode(&encoded).unwrap(), value, "{encoded}");
+    }
+}

@@ -182,7 +182,15 @@ where
             }
             (Cell::Value(Value::String(Key::from(s))), after)
         } else {
-            let end = bare_token_end(bytes, pos, delim);
+            // Only a tabular row cell can hold a marker, so only there can a
+            // bare token span delimiters (a `^{...}` declaration with quoted
+            // names); elsewhere, as in the references, it ends at the next
+            // delimiter, and the encoder's bare `^{a` followed by a cell
+            // `b}` in an inline array reads back as those two strings.
+            let end = match ctx {
+                Context::Cell => bare_token_end(bytes, pos, delim),
+                Context::Value => find_byte(bytes, pos, delim),
+            };
             // Leading whitespace is already skipped: trim the trailing only.
             let mut last = end;
             while last > pos && matches!(bytes[last - 1], b' ' | b'\t') {
@@ -862,6 +870,27 @@ mod tests {
             matches!(&c[7], Cell::Marker(Some(f)) if f.iter().map(|f| f.name.as_str()).eq(["a", "b|c", "d"]))
         );
         assert!(matches!(&c[8], Cell::Value(Value::String(s)) if s == "01"));
+    }
+
+    /// Regression (fuzz): outside a tabular row no marker is legal, so a bare
+    /// token ends at the next delimiter even where the cells after it would
+    /// complete a `^{...}` declaration: the encoder writes the strings `^{a`,
+    /// `x{id` and `name}` of an inline array as `^{a,"x{id",name}`.
+    #[test]
+    fn inline_array_tokens_end_at_the_comma() {
+        let l = ln(r#"^{a,"x{id",name},^{b}"#);
+        let mut out = Vec::new();
+        let e = for_each_token(&l, 0, b',', Context::Value, |c, _| {
+            out.push(c);
+            Ok(())
+        })
+        .unwrap_err();
+        // The complete `^{b}` is still refused as a marker.
+        assert_eq!(e.kind(), ErrorKind::InvalidAttachmentMarker);
+        assert_eq!(out.len(), 3, "{out:?}");
+        assert!(matches!(&out[0], Cell::Value(Value::String(s)) if s == "^{a"));
+        assert!(matches!(&out[1], Cell::Value(Value::String(s)) if s == "x{id"));
+        assert!(matches!(&out[2], Cell::Value(Value::String(s)) if s == "name}"));
     }
 
     /// Regression (property test): a string starting `^{` that is no complete
