@@ -9,7 +9,9 @@
 #   FUZZ_SECONDS=20 bash scripts/fuzz.sh # the CI smoke
 #   bash scripts/fuzz.sh graph_decode    # one target
 #
-# FUZZ_JOBS (default 1) runs that many targets at once; FUZZ_LOG_DIR keeps
+# FUZZ_SEED fixes libFuzzer's seed (the CI smoke sets it; a campaign
+# leaves it unset for a random one). FUZZ_JOBS (default 1) runs that many
+# targets at once; FUZZ_LOG_DIR keeps
 # the logs (default a temporary directory); FUZZ_CORPUS_DIR keeps the corpus
 # between runs. Needs cargo-fuzz (installed here if missing) and a nightly
 # toolchain (or RUSTC_BOOTSTRAP=1 on stable).
@@ -51,7 +53,8 @@ run_one() {
   local status=0
   (cd fuzz && "${FUZZ[@]}" run -O "$t" "$CORPUS/$t" -- \
       -max_total_time="$SECONDS_PER_TARGET" -timeout=10 -rss_limit_mb=2048 \
-      -max_len=65536 -dict=gcf.dict -print_final_stats=1 >"$log" 2>&1) || status=$?
+      -max_len=65536 -dict=gcf.dict -print_final_stats=1 ${FUZZ_SEED:+-seed="$FUZZ_SEED"} \
+      >"$log" 2>&1) || status=$?
   local runs rate
   runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || true)
   rate=$(grep -o 'exec/s: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || true)

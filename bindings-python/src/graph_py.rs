@@ -478,13 +478,7 @@ impl<'py> Texts<'py> {
         if let Some(&hit) = self.seen.get(&key) {
             return Ok(hit);
         }
-        // Under the 3.9 limited API a `str`'s UTF-8 is read through a new
-        // `bytes` object (`to_cow` would copy that again into a `String`).
-        let utf8 = s.encode_utf8()?;
-        let text = match std::str::from_utf8(utf8.as_bytes()) {
-            Ok(t) => self.push(t),
-            Err(e) => return Err(pyo3::exceptions::PyUnicodeError::new_err(e.to_string())),
-        };
+        let text = crate::value::with_utf8(&s, |t| self.push(t))?;
         self.seen.insert(key, text);
         self.held.push(s);
         Ok(text)

@@ -21,6 +21,18 @@ use crate::graph_py::AddrMap;
 /// `limit_exceeded` instead of overflowing.
 const MAX_DEPTH: usize = 1000;
 
+/// Runs `f` on the UTF-8 text of `s`. Under the 3.9 limited API a `str`
+/// has no borrowed UTF-8 view: its text is read through a new `bytes`
+/// object, which `to_cow` would copy once more into a `String` (a heap
+/// allocation a short string, now inline in a [`Key`], does not need).
+pub fn with_utf8<R>(s: &Bound<'_, PyString>, f: impl FnOnce(&str) -> R) -> PyResult<R> {
+    let utf8 = s.encode_utf8()?;
+    match std::str::from_utf8(utf8.as_bytes()) {
+        Ok(text) => Ok(f(text)),
+        Err(e) => Err(pyo3::exceptions::PyUnicodeError::new_err(e.to_string())),
+    }
+}
+
 /// Reads `obj` as a generic value.
 pub fn from_py(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
     Reader::default().read(obj, 0)
@@ -44,7 +56,7 @@ impl<'py> Reader<'py> {
         if let Some((key, _)) = self.keys.get(&addr) {
             return Ok(key.clone());
         }
-        let key = Key::from(k.to_cow()?);
+        let key = with_utf8(k, Key::new)?;
         self.keys.insert(addr, (key.clone(), k.clone()));
         Ok(key)
     }
@@ -65,7 +77,7 @@ impl<'py> Reader<'py> {
         // Exact type checks first: they are pointer compares, and `bool` must be
         // seen before `int` (it is a subclass).
         if let Ok(s) = obj.cast_exact::<PyString>() {
-            return Ok(Value::String(Key::from(s.to_cow()?)));
+            return Ok(Value::String(with_utf8(s, Key::new)?));
         }
         if let Ok(b) = obj.cast_exact::<PyBool>() {
             return Ok(Value::Bool(b.is_true()));
@@ -108,9 +120,9 @@ impl<'py> Reader<'py> {
             return Ok(Value::Float(f.value()));
         }
         if let Ok(s) = obj.cast::<PyString>() {
-            return Ok(Value::String(Key::from(s.to_cow()?)));
+            return Ok(Value::String(with_utf8(s, Key::new)?));
         }
-        Ok(Value::String(Key::from(obj.str()?.to_cow()?)))
+        Ok(Value::String(with_utf8(&obj.str()?, Key::new)?))
     }
 }
 
