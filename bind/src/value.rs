@@ -33,8 +33,11 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::failure::{tagged, Failure};
 
-/// serde_json's key for a number under `arbitrary_precision`.
-pub(crate) const NUMBER_TOKEN: &str = "$serde_json::private::Number";
+/// serde_json's key for a number under `arbitrary_precision`. The readers
+/// here take an object whose first key is this as a number (whether or not
+/// the build turned the feature on), so a host reader of its own that wants
+/// their answer leaves such an object to them.
+pub const NUMBER_TOKEN: &str = "$serde_json::private::Number";
 
 thread_local! {
     /// Set by the visitor when a double could have been a bare integer
@@ -424,8 +427,10 @@ impl<'de> Visitor<'de> for ValueSeed<'_> {
 
 /// JSON allows a key twice; like serde_json's own map, the last value wins,
 /// at the first occurrence's position. Checked after the fact because
-/// duplicates are rare and a linear lookup per member is quadratic.
-pub(crate) fn last_wins(map: Map) -> Map {
+/// duplicates are rare and a linear lookup per member is quadratic. Public
+/// for host readers of their own (the JS engine's packed values), so every
+/// route into a [`Value`] treats a repeated key alike.
+pub fn last_wins(map: Map) -> Map {
     let n = map.len();
     let unique = if n <= SMALL_OBJECT {
         // Comparing every pair of keys was a twentieth of a generic encode.

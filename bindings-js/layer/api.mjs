@@ -15,12 +15,13 @@ import { GcfError, rethrow } from './errors.mjs';
 import { valueJSON, isPlain, toJSON, fromTagged, checkLargeIntMode } from './convert.mjs';
 import { parseJSONOrdered } from './json_ordered.mjs';
 import { toPacked, fromPacked } from './packed.mjs';
+import { toPackedValue } from './packed_value.mjs';
 import * as deltas from './deltas.mjs';
 import * as scalars from './scalars.mjs';
 import * as stream from './stream.mjs';
 
 // Internals for this repository's benches and tests (not on the API object).
-export { GcfError, parseJSONOrdered, toJSON, isPlain, fromTagged, toPacked, fromPacked };
+export { GcfError, parseJSONOrdered, toJSON, isPlain, fromTagged, toPacked, fromPacked, toPackedValue };
 
 const KIND_ABBREV = {
   function: 'fn',
@@ -52,6 +53,8 @@ export function createApi(E) {
   // otherwise, or when the engine answers "", the JSON route, which also
   // reports every malformed payload.
   const packed = typeof E.graphEncodePacked === 'function' && typeof E.graphDecodePacked === 'function';
+  // The same for generic values (packed_value.mjs).
+  const packedValue = typeof E.genericEncodePacked === 'function';
 
   function encode(p) {
     if (packed) {
@@ -141,6 +144,20 @@ export function createApi(E) {
       if (opts.noFlatten) flags |= NO_FLATTEN;
       if (opts.constantColumns) flags |= CONSTANT_COLUMNS;
       if (opts.largeInt !== undefined) largeInt = checkLargeIntMode(opts.largeInt);
+    }
+    // The packed route writes exactly what the JSON route would, in every
+    // largeInt mode: it leaves the numbers the modes treat apart to it.
+    if (packedValue) {
+      const args = toPackedValue(data);
+      if (args !== null) {
+        let out;
+        try {
+          out = E.genericEncodePacked(args[0], args[1], args[2], flags);
+        } catch (e) {
+          rethrow(e);
+        }
+        if (out !== '') return out;
+      }
     }
     const json = largeInt === 'error' ? toJSON(data, largeInt) : valueJSON(data, largeInt);
     try {

@@ -18,33 +18,51 @@ export const wellFormed = String.prototype.isWellFormed
   ? (s) => s.isWellFormed()
   : (s) => !/[\ud800-\udfff]/.test(s);
 
-// Scratch the arguments are written into, reused across calls (grown, never
-// shrunk): a call allocates nothing for its arguments once warm.
-let bytes = new Uint8Array(4096);
-let nums = new Float64Array(256);
-// A getter on a payload could call encode again while its caller's payload
-// is half written into the scratch; such a nested call takes the JSON route.
-let busy = false;
 const encoder = new TextEncoder();
 
 // Strings are concatenated CHUNK items at a time and each chunk written with
 // encodeInto: a short rope flattens in cache, while one rope of the whole
 // payload cost more to flatten than everything else (and a charCodeAt loop
 // in JS ran at about 2 ns a character). Measured in bindings-node/BENCH.md.
-const CHUNK = 256;
+export const CHUNK = 256;
 
-function flush(out, pos) {
-  // UTF-16 code units to UTF-8: at most 3 bytes each.
-  const need = pos + 3 * out.length;
-  if (need > bytes.length) {
-    let n = bytes.length * 2;
-    while (n < need) n *= 2;
-    const b = new Uint8Array(n);
-    b.set(bytes.subarray(0, pos));
-    bytes = b;
+/**
+ * UTF-8 scratch the packed arguments' strings are written into, reused
+ * across calls (grown, never shrunk): a call allocates nothing for its
+ * arguments once warm. `pos` bytes are written; setting it to 0 starts over.
+ */
+export class Utf8Scratch {
+  constructor() {
+    this.bytes = new Uint8Array(4096);
+    this.pos = 0;
   }
-  return pos + encoder.encodeInto(out, pos === 0 ? bytes : bytes.subarray(pos)).written;
+
+  /** Appends `s` as UTF-8 (a lone surrogate as U+FFFD). */
+  write(s) {
+    const pos = this.pos;
+    // UTF-16 code units to UTF-8: at most 3 bytes each.
+    const need = pos + 3 * s.length;
+    if (need > this.bytes.length) {
+      let n = this.bytes.length * 2;
+      while (n < need) n *= 2;
+      const b = new Uint8Array(n);
+      b.set(this.bytes.subarray(0, pos));
+      this.bytes = b;
+    }
+    this.pos = pos + encoder.encodeInto(s, pos === 0 ? this.bytes : this.bytes.subarray(pos)).written;
+  }
+
+  /** The bytes written since the last reset (a view of the scratch). */
+  view() {
+    return this.bytes.subarray(0, this.pos);
+  }
 }
+
+const scratch = new Utf8Scratch();
+let nums = new Float64Array(256);
+// A getter on a payload could call encode again while its caller's payload
+// is half written into the scratch; such a nested call takes the JSON route.
+let busy = false;
 
 // A string field: null and undefined are "", as JSON.stringify omits them
 // and the engine's serde read defaults them. A string holding NUL (the
@@ -97,7 +115,7 @@ function pack(p) {
   f[1] = used;
   f[2] = ns;
   f[3] = ne;
-  let pos = 0;
+  scratch.pos = 0;
   let out = tool + '\0' + root + '\0';
   for (let i = 0, j = 4; i < ns; i++, j += 2) {
     const s = symbols[i];
@@ -112,7 +130,7 @@ function pack(p) {
     f[j] = sc;
     f[j + 1] = d;
     if (i % CHUNK === CHUNK - 1) {
-      pos = flush(out, pos);
+      scratch.write(out);
       out = '';
     }
   }
@@ -126,12 +144,12 @@ function pack(p) {
     if (src === NO || dst === NO || t === NO || st === NO) return null;
     out += src + '\0' + dst + '\0' + t + '\0' + st + '\0';
     if (i % CHUNK === CHUNK - 1) {
-      pos = flush(out, pos);
+      scratch.write(out);
       out = '';
     }
   }
-  pos = flush(out, pos);
-  return [bytes.subarray(0, pos), f.subarray(0, nn)];
+  scratch.write(out);
+  return [scratch.view(), f.subarray(0, nn)];
 }
 
 /**

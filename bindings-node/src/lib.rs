@@ -79,6 +79,18 @@ pub fn graph_encode_packed(
     js(engine::graph_encode_packed(&strings, &nums))
 }
 
+/// See [`gcf_js_engine::generic_encode_packed`]. The arrays are read in
+/// place, as for [`graph_encode_packed`].
+#[napi(js_name = "genericEncodePacked")]
+pub fn generic_encode_packed(
+    ops: Uint8ArraySlice,
+    text: Uint8ArraySlice,
+    nums: Float64ArraySlice,
+    flags: u32,
+) -> napi::Result<String> {
+    js(engine::generic_encode_packed(&ops, &text, &nums, flags))
+}
+
 /// See [`gcf_js_engine::graph_decode_packed`]: `[strings, nums]`. The
 /// numbers are copied into a buffer V8 allocates: an external buffer over
 /// the `Vec` (no copy) needs a finalizer per call, which cost more than the

@@ -150,6 +150,19 @@ pub fn graph_encode_packed(strings: &[u8], nums: &[f64]) -> Result<String, JsErr
     js(engine::graph_encode_packed(strings, nums))
 }
 
+/// See [`gcf_js_engine::generic_encode_packed`] (the layer's packed route
+/// for generic values); wasm-bindgen copies the three arrays into the
+/// module's memory.
+#[wasm_bindgen(js_name = "genericEncodePacked")]
+pub fn generic_encode_packed(
+    ops: &[u8],
+    text: &[u8],
+    nums: &[f64],
+    flags: u32,
+) -> Result<String, JsError> {
+    js(engine::generic_encode_packed(ops, text, nums, flags))
+}
+
 thread_local! {
     /// The numbers of the last [`graph_decode_packed_table`], until
     /// [`graph_packed_nums`] takes them.

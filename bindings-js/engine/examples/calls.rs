@@ -10,7 +10,10 @@
 //! `graph-encode-packed` (the JSON file's payload in the packed form),
 //! `graph-decode-packed` (of the encoded file), `generic-encode`,
 //! `generic-decode` (of the encoded file), `value-read` (the JSON read
-//! alone that starts a generic encode, to tell its share).
+//! alone that starts a generic encode, to tell its share),
+//! `generic-encode-packed` (the file is a prefix: `<file>.ops`,
+//! `<file>.text` and `<file>.nums` hold the JS layer's packed value, the
+//! numbers as little-endian doubles).
 
 use std::process::ExitCode;
 
@@ -21,7 +24,11 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     };
     let times: usize = args.get(3).and_then(|n| n.parse().ok()).unwrap_or(1);
-    let json = match std::fs::read_to_string(file) {
+    let json = match if op == "generic-encode-packed" {
+        Ok(String::new())
+    } else {
+        std::fs::read_to_string(file)
+    } {
         Ok(s) => s,
         Err(e) => {
             eprintln!("{file}: {e}");
@@ -57,6 +64,20 @@ fn main() -> ExitCode {
             "generic-encode" => {
                 for _ in 0..times {
                     total += gcf_js_engine::generic_encode(&json, 0)?.len();
+                }
+            }
+            "generic-encode-packed" => {
+                let read = |ext: &str| {
+                    std::fs::read(format!("{file}.{ext}"))
+                        .map_err(|_| gcf_js_engine::Failure::invalid_input("no packed files"))
+                };
+                let (ops, text) = (read("ops")?, read("text")?);
+                let nums: Vec<f64> = read("nums")?
+                    .chunks_exact(8)
+                    .map(|b| f64::from_le_bytes(b.try_into().unwrap_or_default()))
+                    .collect();
+                for _ in 0..times {
+                    total += gcf_js_engine::generic_encode_packed(&ops, &text, &nums, 0)?.len();
                 }
             }
             "value-read" => {

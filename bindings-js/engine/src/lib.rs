@@ -45,6 +45,7 @@
 //! | [`format_scalar`], [`canonical_cell`] | scalar JSON (, delimiter) | text |
 //! | [`graph_encode_packed`] | packed strings, numbers | GCF, or `""`: use JSON |
 //! | [`graph_decode_packed`] | GCF | [`Packed`] string table and numbers |
+//! | [`generic_encode_packed`] | packed ops, strings, numbers, flags | GCF, or `""`: use JSON |
 //!
 //! Stateful objects: [`GraphSession`], [`GraphStream`] and [`GenericStream`]
 //! (output buffered here, taken by JS in batches), [`GenericDeltaSession`].
@@ -65,6 +66,7 @@ mod deltas;
 mod generic_stream;
 mod nul;
 mod packed;
+mod packed_value;
 mod scalar;
 mod shape;
 mod stream;
@@ -78,6 +80,7 @@ pub use deltas::{
 pub use gcf_bind::Failure;
 pub use generic_stream::GenericStream;
 pub use packed::{graph_decode_packed, graph_encode_packed, Packed};
+pub use packed_value::generic_encode_packed;
 pub use scalar::{canonical_cell, format_key, format_scalar, needs_quote, quote_string};
 pub use stream::GraphStream;
 
@@ -130,11 +133,16 @@ pub fn graph_decode_bytes(bytes: &[u8]) -> Result<String> {
 /// Encodes any JSON value as a generic-profile payload; `flags` holds
 /// [`NO_FLATTEN`] and [`CONSTANT_COLUMNS`].
 pub fn generic_encode(json: &str, flags: u32) -> Result<String> {
-    let value = gcf_bind::value::from_str(json)?;
+    encode_value(&gcf_bind::value::from_str(json)?, flags)
+}
+
+/// The generic encode of both routes ([`generic_encode`] and
+/// [`generic_encode_packed`]).
+fn encode_value(value: &generic::Value, flags: u32) -> Result<String> {
     Ok(generic::Encoder::new()
         .flatten(flags & NO_FLATTEN == 0)
         .constant_columns(flags & CONSTANT_COLUMNS != 0)
-        .encode(&value)?)
+        .encode(value)?)
 }
 
 /// Decodes generic (or graph) GCF text into tagged JSON (see the crate

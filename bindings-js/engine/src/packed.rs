@@ -111,7 +111,7 @@ impl<'a> Fields<'a> {
 /// The first NUL in `b`, eight bytes at a time. Fields are short (names,
 /// kinds), where memchr's vector setup per call costs more than this scan:
 /// a 10,000-symbol encode went from 21.8 M to 21.2 M instructions (callgrind).
-fn find_nul(b: &[u8]) -> Option<usize> {
+pub(crate) fn find_nul(b: &[u8]) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
     let mut i = 0;

@@ -1,0 +1,545 @@
+//! The packed form of generic values: the route the JS layer takes for
+//! plain values (objects, arrays, `Map`s, strings, finite numbers, booleans,
+//! null) instead of JSON, for the reason the graph route has one
+//! ([`crate::packed`]): writing JSON in JS (`JSON.stringify`, after a walk
+//! that checks the value is plain enough for it) and reading it back here
+//! cost more than the encode itself (`bindings-node/BENCH.md`).
+//!
+//! A value travels as three streams, each read front to back:
+//!
+//! - `ops`, one byte per value or container end: [`NULL`], [`TRUE`],
+//!   [`FALSE`], [`STRING`] (its text is the next field), [`NUMBER`] (the
+//!   next `f64` of `nums`), [`ARRAY`] (items follow, then [`END`]),
+//!   [`OBJECT`] (member values follow, then [`END`]; the keys are the next
+//!   fields, one per member, read at the end) and [`SAME_KEYS`] (an object
+//!   whose keys, in order, are those of the last object closed at the same
+//!   depth: records repeat their shape, so their keys cross once);
+//! - `text`, UTF-8 fields each ended by a NUL, in the order the ops ask for
+//!   them: a string where its op is, an object's keys after its values;
+//! - `nums`, the numbers: a safe integer reads as an integer, any other
+//!   finite number as a double, as JSON.stringify writes them and the JSON
+//!   route reads them back.
+//!
+//! For `{"a": "x", "b": {"c": 1}}`: ops `{s{d..`, text `x\0c\0a\0b\0`,
+//! nums `[1]`.
+//!
+//! [`generic_encode_packed`] answers `""` for anything that is not exactly
+//! such a value, for the caller to take the JSON route, which decides (and
+//! reports errors) as before; so, like the JSON reader of `gcf-bind`, this
+//! reader may be stricter than the JSON route, never looser. In particular:
+//! a string holding a NUL leaves a field over at the end (the JS side does
+//! not look for one); a lone surrogate arrives from `TextEncoder` as
+//! U+FFFD, so any U+FFFD goes the JSON route, which refuses the surrogate;
+//! nesting past [`Limits::max_depth`] goes there for its error.
+
+use gcf_bind::value::{last_wins, NUMBER_TOKEN};
+use gcf_core::generic::{Key, Map, Value};
+use gcf_core::Limits;
+
+use crate::packed::find_nul;
+use crate::Result;
+
+/// `null` (also what JSON.stringify makes of `undefined` in an array, and
+/// the JSON route of a member whose value is `undefined`).
+pub(crate) const NULL: u8 = b'n';
+/// `true`.
+pub(crate) const TRUE: u8 = b't';
+/// `false`.
+pub(crate) const FALSE: u8 = b'f';
+/// A string: the next field of `text`.
+pub(crate) const STRING: u8 = b's';
+/// A number: the next of `nums`.
+pub(crate) const NUMBER: u8 = b'd';
+/// An array: its items, then [`END`].
+pub(crate) const ARRAY: u8 = b'[';
+/// An object with keys of its own: its member values, then [`END`], then
+/// its keys are the next fields.
+pub(crate) const OBJECT: u8 = b'{';
+/// An object with the keys of the last object closed at its depth: its
+/// member values, then [`END`].
+pub(crate) const SAME_KEYS: u8 = b'(';
+/// The end of an array or object.
+pub(crate) const END: u8 = b'.';
+
+/// The largest integer a double holds exactly along with its neighbours
+/// (`Number.MAX_SAFE_INTEGER`).
+const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
+
+/// The encode of [`generic_encode`](crate::generic_encode) for a packed
+/// value (see the module docs), or `""` (which no encode returns) when the
+/// streams are not exactly a packed value: the caller then takes the JSON
+/// route.
+///
+/// ```
+/// use gcf_js_engine::{generic_encode, generic_encode_packed};
+/// let packed = generic_encode_packed(b"{s{d..", b"x\0c\0a\0b\0", &[1.0], 0).unwrap();
+/// assert_eq!(packed, generic_encode(r#"{"a":"x","b":{"c":1}}"#, 0).unwrap());
+/// // A string with a NUL in it leaves a field over: the JSON route decides.
+/// assert_eq!(generic_encode_packed(b"s", b"a\0b\0", &[], 0).unwrap(), "");
+/// ```
+pub fn generic_encode_packed(ops: &[u8], text: &[u8], nums: &[f64], flags: u32) -> Result<String> {
+    match read(ops, text, nums) {
+        Some(value) => crate::encode_value(&value, flags),
+        None => Ok(String::new()),
+    }
+}
+
+/// The value of the three streams, or `None` (see the module docs).
+fn read(ops: &[u8], text: &[u8], nums: &[f64]) -> Option<Value> {
+    // JS writes UTF-8 by construction; checked all the same, since any
+    // bytes can arrive here.
+    let text = core::str::from_utf8(text).ok()?;
+    if text.contains('\u{FFFD}') {
+        return None;
+    }
+    let mut tape = Tape {
+        ops,
+        text,
+        nums,
+        items: Vec::new(),
+        shapes: Vec::new(),
+    };
+    let value = tape.value(Limits::default().max_depth)?;
+    (tape.ops.is_empty() && tape.text.is_empty() && tape.nums.is_empty()).then_some(value)
+}
+
+/// The keys of the last object closed at one depth.
+struct Shape {
+    keys: Vec<Key>,
+    /// Whether the keys are distinct: a `Map` can give two keys that JS
+    /// writes alike (`1` and `"1"`), which, as in the JSON route, keep the
+    /// first position and the last value.
+    unique: bool,
+}
+
+/// The streams still to read, and the reader's scratch.
+struct Tape<'a> {
+    ops: &'a [u8],
+    text: &'a str,
+    nums: &'a [f64],
+    /// The values of the containers being read, innermost last: every
+    /// array and object is then allocated once, at its size.
+    items: Vec<Value>,
+    /// Per depth (the root at 0), the shape [`SAME_KEYS`] refers to.
+    shapes: Vec<Option<Shape>>,
+}
+
+impl<'a> Tape<'a> {
+    fn op(&mut self) -> Option<u8> {
+        let (&op, rest) = self.ops.split_first()?;
+        self.ops = rest;
+        Some(op)
+    }
+
+    fn field(&mut self) -> Option<&'a str> {
+        let end = find_nul(self.text.as_bytes())?;
+        // NUL is one byte, so both ends are character boundaries.
+        let (field, rest) = (self.text.get(..end)?, self.text.get(end + 1..)?);
+        self.text = rest;
+        Some(field)
+    }
+
+    /// A value whose op is next; `depth_left` containers may still open,
+    /// so the recursion is bounded by the depth limit.
+    fn value(&mut self, depth_left: usize) -> Option<Value> {
+        let op = self.op()?;
+        self.value_of(op, depth_left)
+    }
+
+    /// The value of `op`, just read.
+    fn value_of(&mut self, op: u8, depth_left: usize) -> Option<Value> {
+        Some(match op {
+            NULL => Value::Null,
+            TRUE => Value::Bool(true),
+            FALSE => Value::Bool(false),
+            STRING => Value::String(Key::new(self.field()?)),
+            NUMBER => {
+                let (&x, rest) = self.nums.split_first()?;
+                self.nums = rest;
+                number(x)?
+            }
+            ARRAY => {
+                let mark = self.items(depth_left.checked_sub(1)?)?;
+                Value::Array(self.items.drain(mark..).collect())
+            }
+            OBJECT => {
+                let mark = self.items(depth_left.checked_sub(1)?)?;
+                let depth = Limits::default().max_depth - depth_left;
+                self.object(depth, mark)?
+            }
+            SAME_KEYS => {
+                let depth = Limits::default().max_depth - depth_left;
+                self.same_keys(depth, depth_left.checked_sub(1)?)?
+            }
+            _ => return None,
+        })
+    }
+
+    /// Reads values up to the container's [`END`] onto `items`; where they
+    /// start.
+    fn items(&mut self, depth_left: usize) -> Option<usize> {
+        let mark = self.items.len();
+        loop {
+            let op = self.op()?;
+            if op == END {
+                return Some(mark);
+            }
+            let v = self.value_of(op, depth_left)?;
+            self.items.push(v);
+        }
+    }
+
+    /// The shape at `depth`, growing the table to hold it.
+    fn shape(&mut self, depth: usize) -> &mut Option<Shape> {
+        if self.shapes.len() <= depth {
+            self.shapes.resize_with(depth + 1, || None);
+        }
+        &mut self.shapes[depth]
+    }
+
+    /// The object of the values on `items` from `mark`, with keys of its
+    /// own: the next fields. Its keys become the shape at `depth`.
+    fn object(&mut self, depth: usize, mark: usize) -> Option<Value> {
+        let count = self.items.len() - mark;
+        let mut keys = Vec::with_capacity(count);
+        for _ in 0..count {
+            keys.push(Key::new(self.field()?));
+        }
+        if keys.first().is_some_and(|k| k.as_str() == NUMBER_TOKEN) {
+            return None;
+        }
+        let mut map = Map::with_capacity(count);
+        for (k, v) in keys.iter().zip(self.items.drain(mark..)) {
+            map.push_unique(k.clone(), v);
+        }
+        let map = last_wins(map);
+        *self.shape(depth) = Some(Shape {
+            unique: map.len() == count,
+            keys,
+        });
+        Some(Value::Object(map))
+    }
+
+    /// An object with the keys of the shape at `depth`, read member by
+    /// member into its map. Scalars are built where they are stored, and
+    /// keys cloned there from the shape: a member built elsewhere and moved
+    /// (or returned through memory) was written a few bytes at a time and
+    /// read back as whole words before the writes had landed, a stall that
+    /// took a third of the encode's time.
+    fn same_keys(&mut self, depth: usize, depth_left: usize) -> Option<Value> {
+        let (len, unique) = {
+            let shape = self.shape(depth).as_ref()?;
+            (shape.keys.len(), shape.unique)
+        };
+        let mut map = Map::with_capacity(len);
+        loop {
+            let op = self.op()?;
+            if op == END {
+                break;
+            }
+            // The shape at `depth` is as it was: a nested value closes deeper.
+            let key = self
+                .shapes
+                .get(depth)?
+                .as_ref()?
+                .keys
+                .get(map.len())?
+                .clone();
+            let value = match op {
+                STRING => Value::String(Key::new(self.field()?)),
+                NUMBER => {
+                    let (&x, rest) = self.nums.split_first()?;
+                    self.nums = rest;
+                    number(x)?
+                }
+                NULL => Value::Null,
+                TRUE => Value::Bool(true),
+                FALSE => Value::Bool(false),
+                _ => self.value_of(op, depth_left)?,
+            };
+            map.push_unique(key, value);
+        }
+        if map.len() != len {
+            return None;
+        }
+        Some(Value::Object(if unique { map } else { last_wins(map) }))
+    }
+}
+
+/// A JS number as the JSON route reads JSON.stringify's text of it: a safe
+/// integer (`-0` too) as an integer, a number with a fraction as a double.
+/// Integral doubles past 2^53 and non-finite numbers, which the layer writes
+/// its own way (or refuses), are left to the JSON route.
+fn number(x: f64) -> Option<Value> {
+    if !x.is_finite() {
+        return None;
+    }
+    if x.fract() != 0.0 {
+        return Some(Value::Float(x));
+    }
+    (x.abs() <= MAX_SAFE).then_some(Value::Int(x as i64))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The packed form of `v` as the JS layer writes it (the reference the
+    /// reader is tested against): `None` where the layer would take the
+    /// JSON route itself.
+    fn pack(v: &Value) -> (Vec<u8>, String, Vec<f64>) {
+        struct W {
+            ops: Vec<u8>,
+            text: String,
+            nums: Vec<f64>,
+            shapes: Vec<Option<Vec<String>>>,
+        }
+        fn walk(w: &mut W, v: &Value, depth: usize) {
+            match v {
+                Value::Null => w.ops.push(NULL),
+                Value::Bool(b) => w.ops.push(if *b { TRUE } else { FALSE }),
+                Value::Int(i) => {
+                    w.ops.push(NUMBER);
+                    w.nums.push(*i as f64);
+                }
+                Value::Float(f) => {
+                    w.ops.push(NUMBER);
+                    w.nums.push(*f);
+                }
+                Value::String(s) => {
+                    w.ops.push(STRING);
+                    w.text.push_str(s.as_str());
+                    w.text.push('\0');
+                }
+                Value::Array(a) => {
+                    w.ops.push(ARRAY);
+                    for x in a {
+                        walk(w, x, depth + 1);
+                    }
+                    w.ops.push(END);
+                }
+                Value::Object(m) => {
+                    let at = w.ops.len();
+                    w.ops.push(SAME_KEYS);
+                    for (_, x) in m.iter() {
+                        walk(w, x, depth + 1);
+                    }
+                    w.ops.push(END);
+                    let keys: Vec<String> = m.keys().map(String::from).collect();
+                    if w.shapes.len() <= depth {
+                        w.shapes.resize(depth + 1, None);
+                    }
+                    if w.shapes[depth].as_ref() != Some(&keys) {
+                        w.ops[at] = OBJECT;
+                        for k in &keys {
+                            w.text.push_str(k);
+                            w.text.push('\0');
+                        }
+                        w.shapes[depth] = Some(keys);
+                    }
+                }
+            }
+        }
+        let mut w = W {
+            ops: Vec::new(),
+            text: String::new(),
+            nums: Vec::new(),
+            shapes: Vec::new(),
+        };
+        walk(&mut w, v, 0);
+        (w.ops, w.text, w.nums)
+    }
+
+    fn json(text: &str) -> Value {
+        gcf_bind::value::from_str(text).unwrap()
+    }
+
+    fn round_trip(v: &Value) -> Option<Value> {
+        let (ops, text, nums) = pack(v);
+        read(&ops, text.as_bytes(), &nums)
+    }
+
+    #[test]
+    fn records_send_their_keys_once_per_shape() {
+        let v = json(r#"[{"a":1,"b":"x"},{"a":2,"b":"y"},{"b":3,"a":4},{"b":5,"a":6}]"#);
+        let (ops, text, nums) = pack(&v);
+        assert_eq!(ops, b"[{ds.(ds.{dd.(dd..");
+        assert_eq!(text, "x\0a\0b\0y\0b\0a\0");
+        assert_eq!(nums, [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+        assert_eq!(read(&ops, text.as_bytes(), &nums), Some(v));
+    }
+
+    #[test]
+    fn values_read_back_as_the_json_route_reads_them() {
+        for text in [
+            "null",
+            "true",
+            "[]",
+            "{}",
+            r#"[{}, {}, {"a": {}}, {"a": []}, [[], [{}]]]"#,
+            r#"{"a": -0, "b": 0.5, "c": 9007199254740991, "d": -9007199254740991, "e": 1e-300}"#,
+            r#"{"orders": [{"id": 1, "c": {"n": "x", "t": "g"}, "i": [{"s": "a", "q": 1}]},
+                           {"id": 2, "c": {"n": "y", "t": "b"}, "i": [{"s": "b", "q": 2}, {"s": "c"}]}]}"#,
+            r#"{"é": "ü€😀", "": "", "x y": "a,b|c\"d"}"#,
+        ] {
+            let v = json(text);
+            assert_eq!(round_trip(&v), Some(v), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_repeated_key_keeps_its_first_place_and_last_value() {
+        // A JS Map with the keys 1 and "1": the layer writes both as "1".
+        let map_like = (
+            b"[{ddd.(ddd..".to_vec(),
+            "1\u{0}x\u{0}1\u{0}",
+            [1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
+        );
+        let v = read(&map_like.0, map_like.1.as_bytes(), &map_like.2).unwrap();
+        assert_eq!(v, json(r#"[{"1":1,"1":3,"x":2},{"1":4,"x":5,"1":6}]"#));
+        assert_eq!(v, json(r#"[{"1":3,"x":2},{"1":6,"x":5}]"#));
+    }
+
+    #[test]
+    fn anything_else_sends_the_caller_to_json() {
+        let none = |ops: &[u8], text: &str, nums: &[f64]| {
+            assert_eq!(
+                read(ops, text.as_bytes(), nums),
+                None,
+                "{ops:?} {text:?} {nums:?}"
+            );
+        };
+        none(b"", "", &[]);
+        // Something left over in any stream: a NUL inside a string, an op,
+        // a number.
+        none(b"s", "a\0b\0", &[]);
+        none(b"nn", "", &[]);
+        none(b"n", "", &[1.0]);
+        // Something missing.
+        none(b"s", "a", &[]);
+        none(b"d", "", &[]);
+        none(b"[n", "", &[]);
+        none(b"{n.", "", &[]);
+        // No shape yet, or one of another size.
+        none(b"(n.", "", &[]);
+        none(b"[{n.(nn..", "a\0", &[]);
+        none(b"[{n.(..", "a\0", &[]);
+        // An op that is none, a stray end.
+        none(b"x", "", &[]);
+        none(b".", "", &[]);
+        // Numbers the layer writes itself, U+FFFD (a lone surrogate), bytes
+        // that are not UTF-8, serde_json's number key.
+        for x in [
+            f64::NAN,
+            f64::INFINITY,
+            -f64::INFINITY,
+            9_007_199_254_740_992.0,
+            1e300,
+        ] {
+            none(b"d", "", &[x]);
+        }
+        none(b"s", "a\u{FFFD}\0", &[]);
+        assert_eq!(read(b"s", b"\xff\0", &[]), None);
+        none(b"{s.", &format!("1\0{NUMBER_TOKEN}\0"), &[]);
+    }
+
+    #[test]
+    fn nesting_stops_at_the_depth_limit() {
+        let limit = Limits::default().max_depth;
+        for depth in [limit - 1, limit, limit + 1, 10 * limit] {
+            let mut ops = vec![ARRAY; depth];
+            ops.extend(vec![END; depth]);
+            let got = read(&ops, b"", &[]);
+            assert_eq!(got.is_some(), depth <= limit, "{depth}");
+            assert_eq!(
+                got.is_some(),
+                gcf_bind::value::from_str(&format!("{}{}", "[".repeat(depth), "]".repeat(depth)))
+                    .is_ok()
+            );
+        }
+    }
+
+    #[test]
+    fn random_values_round_trip_and_damaged_tapes_never_panic() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for _ in 0..3000 {
+            let v = random(&mut rng, 0);
+            assert_eq!(round_trip(&v).as_ref(), Some(&v));
+            let (mut ops, text, mut nums) = pack(&v);
+            let mut text = text.into_bytes();
+            // One change anywhere: the reader answers (some value or None),
+            // it never panics.
+            match rng.below(3) {
+                0 if !ops.is_empty() => {
+                    let i = rng.below(ops.len());
+                    ops[i] = b"ntfsd[{(.x"[rng.below(10)];
+                }
+                1 if !text.is_empty() => {
+                    let i = rng.below(text.len());
+                    text[i] = [0, b'a', 0xc3][rng.below(3)];
+                }
+                _ => {
+                    nums.push(1.0);
+                }
+            }
+            let _ = read(&ops, &text, &nums);
+        }
+    }
+
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n as u64) as usize
+        }
+    }
+
+    fn random(rng: &mut Rng, depth: usize) -> Value {
+        const KEYS: &[&str] = &["id", "name", "a", "b", "é", "", "x y"];
+        match rng.below(if depth > 3 { 5 } else { 8 }) {
+            0 => Value::Null,
+            1 => Value::Bool(rng.below(2) == 0),
+            2 => Value::Int(rng.below(2000) as i64 - 1000),
+            3 => Value::Float(rng.below(1000) as f64 / 7.0 + 0.5),
+            4 => Value::from(
+                [
+                    "",
+                    "x",
+                    "ü€😀",
+                    "a\u{1}b",
+                    "long string past the inline size",
+                ][rng.below(5)],
+            ),
+            5 => Value::Array((0..rng.below(4)).map(|_| random(rng, depth + 1)).collect()),
+            6 => {
+                // Records: objects of one shape, now and then another.
+                let n = rng.below(5);
+                let keys: Vec<&str> = (0..rng.below(4))
+                    .map(|i| KEYS[(i + depth) % KEYS.len()])
+                    .collect();
+                Value::Array(
+                    (0..n)
+                        .map(|_| {
+                            let mut m = Map::new();
+                            let shift = usize::from(rng.below(4) == 0);
+                            for k in keys.iter().skip(shift) {
+                                m.insert(*k, random(rng, depth + 2));
+                            }
+                            Value::Object(m)
+                        })
+                        .collect(),
+                )
+            }
+            _ => {
+                let mut m = Map::new();
+                for _ in 0..rng.below(4) {
+                    m.insert(KEYS[rng.below(KEYS.len())], random(rng, depth + 1));
+                }
+                Value::Object(m)
+            }
+        }
+    }
+}

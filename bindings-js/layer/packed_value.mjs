@@ -1,0 +1,181 @@
+// The packed form of generic values (gcf-js-engine's `packed_value` module,
+// whose docs give the layout): one op byte per value, strings as NUL-ended
+// UTF-8, numbers in a Float64Array, and an object's keys only when they
+// differ from the last object's at the same depth, so the keys of records
+// cross once. It replaces JSON.stringify (and the walk that checks a value
+// is plain enough for it) on encodeGeneric's way in: measured in
+// bindings-node/BENCH.md.
+//
+// It covers what JSON.stringify would write as the JSON route does
+// (objects with Object.prototype or null as prototype and no toJSON,
+// arrays, Maps, strings, booleans, null and undefined, finite numbers that
+// are safe integers or not integers) and returns null for anything else
+// (bigints, integral numbers past 2^53, non-finite numbers, class
+// instances, inherited properties, nesting past 200), so the JSON route
+// keeps handling, and reporting, every unusual value exactly as it did.
+// A string with a NUL or a lone surrogate is packed all the same: the
+// engine notices (a field left over, or U+FFFD) and answers "", which
+// sends the caller to the JSON route too.
+
+import { Utf8Scratch, CHUNK } from './packed.mjs';
+
+const NULL = 110; // n
+const TRUE = 116; // t
+const FALSE = 102; // f
+const STRING = 115; // s
+const NUMBER = 100; // d
+const ARRAY = 91; // [
+const OBJECT = 123; // {
+const SAME_KEYS = 40; // (
+const END = 46; // .
+// As isPlain: deeper values take the JSON route (the engine's own limit,
+// 128, is lower; past it the JSON route reports the error).
+const MAX_DEPTH = 200;
+
+const hasOwn = Object.prototype.hasOwnProperty;
+const text = new Utf8Scratch();
+let ops = new Uint8Array(1024);
+let o = 0;
+let nums = new Float64Array(256);
+let n = 0;
+// Strings not yet written to `text`, and how many.
+let out = '';
+let pending = 0;
+// Per depth, the keys of the last object closed there.
+const shapes = [];
+// A getter on a value could call encodeGeneric again while its caller's
+// value is half written; such a nested call takes the JSON route.
+let busy = false;
+
+function op(c) {
+  if (o === ops.length) {
+    const b = new Uint8Array(o * 2);
+    b.set(ops);
+    ops = b;
+  }
+  ops[o++] = c;
+}
+
+function num(x) {
+  if (n === nums.length) {
+    const b = new Float64Array(n * 2);
+    b.set(nums);
+    nums = b;
+  }
+  nums[n++] = x;
+}
+
+function str(s) {
+  out += s + '\0';
+  if (++pending === CHUNK) {
+    text.write(out);
+    out = '';
+    pending = 0;
+  }
+}
+
+/**
+ * The engine's packed arguments for value v, `[ops, text, nums]` (views of
+ * the scratch, valid until the next call), or null for the JSON route.
+ */
+export function toPackedValue(v) {
+  if (busy) return null;
+  busy = true;
+  o = 0;
+  n = 0;
+  text.pos = 0;
+  out = '';
+  pending = 0;
+  try {
+    if (!walk(v, 0)) return null;
+    text.write(out);
+    return [ops.subarray(0, o), text.view(), nums.subarray(0, n)];
+  } finally {
+    out = '';
+    shapes.length = 0;
+    busy = false;
+  }
+}
+
+function walk(v, d) {
+  switch (typeof v) {
+    case 'string':
+      op(STRING);
+      str(v);
+      return true;
+    case 'number':
+      if (Number.isSafeInteger(v) || (Number.isFinite(v) && !Number.isInteger(v))) {
+        op(NUMBER);
+        num(v);
+        return true;
+      }
+      return false;
+    case 'boolean':
+      op(v ? TRUE : FALSE);
+      return true;
+    case 'object': {
+      if (v === null) {
+        op(NULL);
+        return true;
+      }
+      if (d > MAX_DEPTH) return false;
+      if (Array.isArray(v)) {
+        op(ARRAY);
+        for (let i = 0; i < v.length; i++) if (!walk(v[i], d + 1)) return false;
+        op(END);
+        return true;
+      }
+      if (v instanceof Map) return object(v, d, true);
+      const proto = Object.getPrototypeOf(v);
+      if ((proto !== Object.prototype && proto !== null) || typeof v.toJSON === 'function') return false;
+      return object(v, d, false);
+    }
+    case 'bigint':
+      return false;
+    default:
+      // undefined, functions and symbols: null, as the JSON route writes them.
+      op(NULL);
+      return true;
+  }
+}
+
+// The keys so far of an object whose shape is being compared with `c` (the
+// last object's at its depth): null while they match it, else the object's
+// own keys.
+function track(c, i, k, fresh) {
+  if (fresh === null) {
+    if (c[i] === k) return null;
+    fresh = c.slice(0, i);
+  }
+  fresh.push(k);
+  return fresh;
+}
+
+function object(v, d, isMap) {
+  const at = o;
+  op(SAME_KEYS);
+  const c = shapes[d];
+  let fresh = c === undefined ? [] : null;
+  let i = 0;
+  if (isMap) {
+    for (const [key, x] of v) {
+      fresh = track(c, i++, String(key), fresh);
+      if (!walk(x, d + 1)) return false;
+    }
+  } else {
+    for (const k in v) {
+      if (!hasOwn.call(v, k)) return false;
+      fresh = track(c, i++, k, fresh);
+      if (!walk(v[k], d + 1)) return false;
+    }
+  }
+  op(END);
+  if (fresh === null) {
+    if (i === c.length) return true;
+    fresh = c.slice(0, i);
+  }
+  ops[at] = OBJECT;
+  shapes[d] = fresh;
+  for (let j = 0; j < fresh.length; j++) str(fresh[j]);
+  return true;
+}

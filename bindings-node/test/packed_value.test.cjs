@@ -1,0 +1,160 @@
+'use strict';
+// The packed route of encodeGeneric (bindings-js/layer/packed_value.mjs)
+// gives what the JSON route gives: the same text, or the same error, for
+// every value, whether it takes the value or leaves it to the JSON route.
+// The JSON route here is the same layer over the same engine without the
+// engine's genericEncodePacked.
+const test = require('node:test');
+const assert = require('node:assert');
+const gcf = require('../index.cjs');
+const { createApi, toPackedValue } = require('../lib/layer.cjs');
+const E = require('../lib/engine/index.cjs').get();
+const { make } = require('./random.cjs');
+
+const SEED = Number(process.env.GCF_DIFF_SEED || Date.now() % 2147483647);
+const jsonRoute = createApi(Object.assign({}, E, { genericEncodePacked: undefined }));
+
+function run(api, v, opts) {
+  try {
+    return { text: api.encodeGeneric(v, opts) };
+  } catch (e) {
+    return { error: [e.constructor.name, e.category, e.message, e.line, e.column] };
+  }
+}
+
+function same(v, opts, what) {
+  assert.deepStrictEqual(run(gcf, v, opts), run(jsonRoute, v, opts), what);
+}
+
+const OPTIONS = [undefined, { noFlatten: true }, { constantColumns: true }, { largeInt: 'error' }, { largeInt: 'bigint', constantColumns: true }];
+
+function nest(depth, leaf) {
+  let v = leaf;
+  for (let i = 0; i < depth; i++) v = i % 2 ? [v] : { k: v };
+  return v;
+}
+
+class Point {
+  constructor() {
+    this.x = 1;
+  }
+}
+const inherited = Object.create({ up: 1 });
+inherited.own = 2;
+const nullProto = Object.create(null);
+nullProto.b = 1;
+nullProto.a = 'x';
+
+const ODD = [
+  null,
+  'x',
+  0,
+  -0,
+  true,
+  [],
+  {},
+  [{}, {}],
+  { a: 'x\u0000y' },
+  { 'k\u0000': 1 },
+  new Map([['k\u0000', 1]]),
+  [{ a: 1 }, { a: 'x\u0000' }],
+  { a: 'lone \ud800' },
+  { ['\udc00k']: 1 },
+  new Map([['a\ud800', 1]]),
+  { a: 'replacement \ufffd' },
+  { a: NaN },
+  { a: [1, Infinity] },
+  { a: 2 ** 53 },
+  { a: -(2 ** 53) },
+  { a: 1e21 },
+  { a: 2 ** 53 - 1, b: -(2 ** 53 - 1), c: 0.1, d: 5e-324, e: 1.7976931348623157e308 },
+  { a: 5n },
+  { a: 2n ** 70n },
+  { a: undefined, b: 1 },
+  [undefined, 1],
+  // eslint-disable-next-line no-sparse-arrays
+  [1, , 3],
+  { f() {}, s: Symbol('s'), n: 1 },
+  { when: new Date(0) },
+  { p: new Point() },
+  { j: { toJSON: () => 'replaced' } },
+  nullProto,
+  inherited,
+  new Map([
+    [1, 'a'],
+    ['1', 'b'],
+    ['z', 'c'],
+  ]),
+  [new Map([[1, 'a'], ['1', 'b']]), new Map([[1, 'c'], ['1', 'd']])],
+  new Map([[{ o: 1 }, 'object key'], [null, 'null key'], [true, 'bool']]),
+  { m: new Map([['x', new Map([['y', [1, 2]]])]]) },
+  { ['$serde_json::private::Number']: '5' },
+  { ['$serde_json::private::Number']: 'x', b: 1 },
+  { 2: 'b', 1: 'a', z: 'c', '-1': 'd' },
+  // Records whose shapes change: fewer keys, more, reordered, empty.
+  { rows: [{ a: 1, b: 2 }, { a: 3 }, { a: 4, b: 5, c: 6 }, { b: 7, a: 8 }, {}, { a: 9, b: 10 }] },
+  { rows: [{ a: { x: 1 } }, { a: { y: 2 } }, { a: { x: 3 } }, { b: [{ x: 1 }, { x: 2, y: 3 }] }] },
+  // Map keys past the small-object check, with a repeat.
+  new Map(Array.from({ length: 40 }, (_, i) => [i % 37, i]).concat([['5', 'last']])),
+  { long: 'é'.repeat(100000), many: Array.from({ length: 1000 }, (_, i) => `s${i}\u00e9`) },
+  nest(120, 1),
+  nest(127, 'x'),
+  nest(128, 'x'),
+  nest(129, 'x'),
+  nest(199, 'x'),
+  nest(230, 'x'),
+];
+
+test('odd values encode (or fail) as through the JSON route', () => {
+  for (const v of ODD) {
+    for (const opts of OPTIONS) same(v, opts, `${String(v && Object.keys(v))} ${JSON.stringify(opts)}`);
+  }
+});
+
+test('values the packed form covers are taken by it', () => {
+  // toPackedValue answers null only where the JSON route must decide.
+  for (const v of [null, [{ a: 1, b: 'x' }, { a: 2, b: null }], new Map([['k', [1.5, true]]]), nest(150, 1)]) {
+    assert.notEqual(toPackedValue(v), null);
+  }
+  for (const v of [5n, [Infinity], { a: 2 ** 60 }, new Date(0), inherited, nest(230, 1)]) {
+    assert.equal(toPackedValue(v), null);
+  }
+});
+
+test('large values (every scratch grown mid-value) encode as through the JSON route', () => {
+  for (const n of [300, 20000]) {
+    const rows = [];
+    for (let i = 0; i < n; i++) {
+      rows.push({ id: i, name: `user ${i} ${'ü'.repeat(i % 40)}`, score: i / 7, ok: i % 3 === 0, tags: i % 5 ? ['a', `t${i}`] : [], sub: { x: i, y: i % 2 ? 'odd' : null } });
+    }
+    for (const opts of OPTIONS) same({ rows }, opts, `${n} ${JSON.stringify(opts)}`);
+  }
+});
+
+test('an encodeGeneric from inside a getter of the value being encoded gives the same text', () => {
+  const inner = { rows: [{ a: 1 }, { a: 2 }] };
+  let nested = null;
+  const outer = {
+    rows: [
+      { a: 1, b: 'x' },
+      {
+        get a() {
+          nested = gcf.encodeGeneric(inner);
+          return 2;
+        },
+        b: 'y',
+      },
+    ],
+  };
+  const text = gcf.encodeGeneric(outer);
+  assert.equal(nested, jsonRoute.encodeGeneric(inner));
+  assert.equal(text, jsonRoute.encodeGeneric({ rows: [{ a: 1, b: 'x' }, { a: 2, b: 'y' }] }));
+});
+
+test(`random values encode as through the JSON route (seed ${SEED})`, () => {
+  const g = make(SEED ^ 0x2545f491);
+  for (let i = 0; i < 3000; i++) {
+    const v = g.generic();
+    same(v, OPTIONS[i % OPTIONS.length], `#${i}`);
+  }
+});
