@@ -12,7 +12,7 @@ import sys
 
 src, dst = sys.argv[1], sys.argv[2]
 TEXT_TARGETS = ["graph_decode", "generic_decode", "deltas", "c_abi", "constants_groups"]
-ALL_TARGETS = TEXT_TARGETS + ["stream_writers", "roundtrip_generic", "roundtrip_graph"]
+ALL_TARGETS = TEXT_TARGETS + ["stream_writers", "roundtrip_generic", "roundtrip_graph", "js_packed"]
 for t in ALL_TARGETS:
     os.makedirs(os.path.join(dst, t), exist_ok=True)
 
@@ -23,6 +23,47 @@ def put(target, data):
     name = hashlib.sha1(data).hexdigest()
     with open(os.path.join(dst, target, name), "wb") as f:
         f.write(data)
+
+
+def packed(value):
+    """A fixture value in the JS layer's packed form, laid out as the
+    js_packed target reads it (bindings-js/layer/packed_value.mjs writes
+    the same streams; numbers become the target's one-byte codes)."""
+    ops, text, nums, shapes = bytearray(), [], bytearray(), {}
+
+    def walk(v, depth):
+        if v is None:
+            ops.extend(b"n")
+        elif isinstance(v, bool):
+            ops.extend(b"t" if v else b"f")
+        elif isinstance(v, (int, float)):
+            ops.extend(b"d")
+            nums.append(int(v) + 20 if float(v).is_integer() and -20 <= v < 180 else 201)
+        elif isinstance(v, str):
+            ops.extend(b"s")
+            text.append(v)
+        elif isinstance(v, list):
+            ops.extend(b"[")
+            for x in v:
+                walk(x, depth + 1)
+            ops.extend(b".")
+        elif isinstance(v, dict):
+            at = len(ops)
+            ops.extend(b"(")
+            for x in v.values():
+                walk(x, depth + 1)
+            ops.extend(b".")
+            keys = list(v.keys())
+            if shapes.get(depth) != keys:
+                ops[at] = ord("{")
+                text.extend(keys)
+                shapes[depth] = keys
+
+    walk(value, 0)
+    t = "".join(x + "\0" for x in text).encode("utf-8", "surrogatepass")
+    if len(ops) > 0xFFFF or len(t) > 0xFFFF:
+        return None
+    return len(ops).to_bytes(2, "little") + len(t).to_bytes(2, "little") + bytes(ops) + t + bytes(nums)
 
 
 count = 0
@@ -50,6 +91,9 @@ for root, _, files in os.walk(src):
             v = fixture.get(k)
             if isinstance(v, (dict, list)):
                 put("c_abi", json.dumps(v))
+                seed = packed(v)
+                if seed is not None:
+                    put("js_packed", seed)
         # The structured targets read choices from bytes: the fixture's raw
         # bytes are as good a start as any.
         raw = json.dumps(fixture).encode()[:512]
