@@ -12,16 +12,16 @@
 // wrap) and bindings-node/README.md ("Engines").
 
 import { GcfError, rethrow } from './errors.mjs';
-import { valueJSON, isPlain, toJSON, fromTagged, checkLargeIntMode } from './convert.mjs';
+import { valueJSON, isPlain, toJSON, fromTagged, checkLargeIntMode, largeInteger } from './convert.mjs';
 import { parseJSONOrdered } from './json_ordered.mjs';
 import { toPacked, fromPacked } from './packed.mjs';
-import { toPackedValue } from './packed_value.mjs';
+import { toPackedValue, fromPackedValue } from './packed_value.mjs';
 import * as deltas from './deltas.mjs';
 import * as scalars from './scalars.mjs';
 import * as stream from './stream.mjs';
 
 // Internals for this repository's benches and tests (not on the API object).
-export { GcfError, parseJSONOrdered, toJSON, isPlain, fromTagged, toPacked, fromPacked, toPackedValue };
+export { GcfError, parseJSONOrdered, toJSON, isPlain, fromTagged, toPacked, fromPacked, toPackedValue, fromPackedValue };
 
 const KIND_ABBREV = {
   function: 'fn',
@@ -53,8 +53,9 @@ export function createApi(E) {
   // otherwise, or when the engine answers "", the JSON route, which also
   // reports every malformed payload.
   const packed = typeof E.graphEncodePacked === 'function' && typeof E.graphDecodePacked === 'function';
-  // The same for generic values (packed_value.mjs).
+  // The same for generic values (packed_value.mjs), each way on its own.
   const packedValue = typeof E.genericEncodePacked === 'function';
+  const packedDecode = typeof E.genericDecodePacked === 'function';
 
   function encode(p) {
     if (packed) {
@@ -170,11 +171,23 @@ export function createApi(E) {
   function decodeGeneric(input, opts) {
     const largeInt = opts && opts.largeInt !== undefined ? checkLargeIntMode(opts.largeInt) : 'number';
     let tagged;
+    let nums = null;
     try {
-      tagged = typeof input === 'string' ? E.genericDecode(input) : isBytes(input) ? E.genericDecodeBytes(input) : E.genericDecode(String(input));
+      if (isBytes(input)) {
+        tagged = E.genericDecodeBytes(input);
+      } else if (packedDecode) {
+        // [packed strings, numbers], or [tagged JSON, []] for a value
+        // with a NUL in a string.
+        const r = E.genericDecodePacked(typeof input === 'string' ? input : String(input));
+        tagged = r[0];
+        nums = r[1];
+      } else {
+        tagged = E.genericDecode(typeof input === 'string' ? input : String(input));
+      }
     } catch (e) {
       rethrow(e);
     }
+    if (tagged.charCodeAt(0) === 0) return fromPackedValue(tagged, nums, (digits) => largeInteger(digits, largeInt));
     return fromTagged(JSON.parse(tagged), largeInt);
   }
 

@@ -179,3 +179,69 @@ function object(v, d, isMap) {
   for (let j = 0; j < fresh.length; j++) str(fresh[j]);
   return true;
 }
+
+// The decode direction (gcf-js-engine's generic_decode_packed): `t` starts
+// with a NUL, then the ops, then every string the ops ask for, each after a
+// NUL; `f` holds the numbers. Keys come before their values and repeat only
+// when an object's keys differ from the last such object's at its depth.
+const D_NULL = 78; // N
+const D_TRUE = 84; // T
+const D_FALSE = 70; // F
+const D_STRING = 83; // S
+const D_NUMBER = 68; // D
+const D_LARGE = 73; // I
+const D_ARRAY = 65; // A
+const D_OBJECT = 79; // O
+const D_SAME_KEYS = 80; // P
+
+/**
+ * A decoded value (objects as Maps, as decodeGeneric gives them) from the
+ * engine's packed form; integers beyond 2^53 go through `large(digits)`.
+ */
+export function fromPackedValue(t, f, large) {
+  const s = t.split('\0');
+  const ops = s[1];
+  let o = 0;
+  let si = 2;
+  let ni = 0;
+  const keysAt = [];
+  function build(d) {
+    switch (ops.charCodeAt(o++)) {
+      case D_STRING:
+        return s[si++];
+      case D_NUMBER:
+        return f[ni++];
+      case D_NULL:
+        return null;
+      case D_TRUE:
+        return true;
+      case D_FALSE:
+        return false;
+      case D_LARGE:
+        return large(s[si++]);
+      case D_ARRAY: {
+        const n = f[ni++];
+        const a = [];
+        for (let i = 0; i < n; i++) a.push(build(d + 1));
+        return a;
+      }
+      case D_OBJECT: {
+        const n = f[ni++];
+        const keys = s.slice(si, si + n);
+        si += n;
+        keysAt[d] = keys;
+        return members(keys, d);
+      }
+      case D_SAME_KEYS:
+        return members(keysAt[d], d);
+      default:
+        throw new Error('gcf: malformed packed value from the engine');
+    }
+  }
+  function members(keys, d) {
+    const m = new Map();
+    for (let i = 0; i < keys.length; i++) m.set(keys[i], build(d + 1));
+    return m;
+  }
+  return build(0);
+}

@@ -104,6 +104,17 @@ pub fn graph_decode_packed(
     Ok((p.strings, Float64ArraySlice::copy_from(env, &p.nums)?))
 }
 
+/// See [`gcf_js_engine::generic_decode_packed`]: `[strings, nums]`, the
+/// numbers copied as for [`graph_decode_packed`].
+#[napi(js_name = "genericDecodePacked")]
+pub fn generic_decode_packed(
+    env: &Env,
+    text: String,
+) -> napi::Result<(String, Float64ArraySlice<'_>)> {
+    let p = js(engine::generic_decode_packed(&text))?;
+    Ok((p.strings, Float64ArraySlice::copy_from(env, &p.nums)?))
+}
+
 /// See [`gcf_js_engine::graph_encode_delta`].
 #[napi(js_name = "graphEncodeDelta")]
 pub fn graph_encode_delta(json: String) -> napi::Result<String> {

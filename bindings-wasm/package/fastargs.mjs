@@ -37,6 +37,11 @@ export function withFastArgs(glue) {
     return [t, glue.graphPackedNums()];
   };
   engine.genericDecode = one(glue.genericDecode, glue.genericDecodeArg);
+  const valueTable = one(glue.genericDecodePackedTable, glue.genericDecodePackedTableArg);
+  engine.genericDecodePacked = (s) => {
+    const t = valueTable(s);
+    return [t, glue.graphPackedNums()];
+  };
   engine.genericEncode = (s, flags) =>
     typeof s === 'string' && s.length > SMALL ? glue.genericEncodeArg(put(s), flags) : glue.genericEncode(s, flags);
   // The streams' batches (tens of kilobytes each) take the same route; the

@@ -164,13 +164,22 @@ pub fn generic_encode_packed(
 }
 
 thread_local! {
-    /// The numbers of the last [`graph_decode_packed_table`], until
-    /// [`graph_packed_nums`] takes them.
+    /// The numbers of the last [`graph_decode_packed_table`] (or
+    /// [`generic_decode_packed_table`]), until [`graph_packed_nums`] takes
+    /// them.
     static NUMS: RefCell<Vec<f64>> = const { RefCell::new(Vec::new()) };
 }
 
 fn packed_table(text: &str) -> engine::Result<String> {
-    let p = engine::graph_decode_packed(text)?;
+    keep_nums(engine::graph_decode_packed(text)?)
+}
+
+fn packed_value_table(text: &str) -> engine::Result<String> {
+    keep_nums(engine::generic_decode_packed(text)?)
+}
+
+/// The strings of `p`, its numbers kept for [`graph_packed_nums`].
+fn keep_nums(p: engine::Packed) -> engine::Result<String> {
     NUMS.with(|n| *n.borrow_mut() = p.nums);
     Ok(p.strings)
 }
@@ -184,8 +193,22 @@ pub fn graph_decode_packed_table(text: &str) -> Result<String, JsError> {
     js(packed_table(text))
 }
 
-/// Takes the numbers of the last [`graph_decode_packed_table`] (copied out
-/// as a `Float64Array`).
+/// The strings of [`gcf_js_engine::generic_decode_packed`]; its numbers
+/// follow from [`graph_packed_nums`], as for [`graph_decode_packed_table`].
+#[wasm_bindgen(js_name = "genericDecodePackedTable")]
+pub fn generic_decode_packed_table(text: &str) -> Result<String, JsError> {
+    js(packed_value_table(text))
+}
+
+/// [`generic_decode_packed_table`] of the argument buffer's first `len`
+/// bytes.
+#[wasm_bindgen(js_name = "genericDecodePackedTableArg")]
+pub fn generic_decode_packed_table_arg(len: usize) -> Result<String, JsError> {
+    with_arg(len, packed_value_table)
+}
+
+/// Takes the numbers of the last [`graph_decode_packed_table`] or
+/// [`generic_decode_packed_table`] (copied out as a `Float64Array`).
 #[wasm_bindgen(js_name = "graphPackedNums")]
 pub fn graph_packed_nums() -> Vec<f64> {
     NUMS.with(|n| core::mem::take(&mut *n.borrow_mut()))

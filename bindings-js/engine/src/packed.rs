@@ -166,14 +166,18 @@ pub fn graph_encode_packed(strings: &[u8], nums: &[f64]) -> Result<String> {
     }
 }
 
-/// A decoded payload in the packed form (see the module docs).
+/// A decoded payload or value in a packed form (see the module docs here
+/// for graph payloads, [`generic_decode_packed`](crate::generic_decode_packed)
+/// for generic values).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Packed {
-    /// The string table, or (when a string holds a NUL, which the table
-    /// cannot carry) the payload as [`graph_decode`](crate::graph_decode)'s
-    /// JSON, which starts with `{`.
+    /// The strings, starting with a NUL; or (when a string holds a NUL,
+    /// which the packed forms cannot carry) the result as JSON (a graph
+    /// payload as [`graph_decode`](crate::graph_decode) writes it, a value
+    /// as [`generic_decode`](crate::generic_decode) does), which never
+    /// starts with one.
     pub strings: String,
-    /// The numbers and table indices; empty with the JSON form.
+    /// The numbers (and, for graphs, table indices); empty with JSON.
     pub nums: Vec<f64>,
 }
 

@@ -31,13 +31,29 @@
 //! not look for one); a lone surrogate arrives from `TextEncoder` as
 //! U+FFFD, so any U+FFFD goes the JSON route, which refuses the surrogate;
 //! nesting past [`Limits::max_depth`] goes there for its error.
+//!
+//! **Decode** ([`generic_decode_packed`]) goes the other way, for the same
+//! reason (`JSON.parse` of the tagged JSON and the walk turning it into
+//! `Map`s were more than half of a decode): a [`Packed`] whose `strings`
+//! start with a NUL, then the ops, then every string the ops ask for, each
+//! preceded by a NUL, so that JS's `split("\0")` gives `""`, the ops, and
+//! the strings in order. Ops: `N`, `T`, `F`; `S` (the next string); `D`
+//! (the next number); `I` (an integer beyond 2^53: the next string holds
+//! its digits, for the layer's `largeInt` mode); `A` (an array: the next
+//! number is its length, its items follow); `O` (an object: the next number
+//! is its size `n`, the next `n` strings its keys, its values follow); `P`
+//! (an object with the keys of the last `O` object at its depth, its values
+//! following). Keys come first here, so JS builds each `Map` as it reads.
+//! A string holding a NUL cannot be carried: the whole value then comes as
+//! tagged JSON ([`generic_decode`](crate::generic_decode)), which never
+//! starts with a NUL.
 
 use gcf_bind::value::{last_wins, NUMBER_TOKEN};
 use gcf_core::generic::{Key, Map, Value};
 use gcf_core::Limits;
 
-use crate::packed::find_nul;
-use crate::Result;
+use crate::packed::{find_nul, Packed};
+use crate::{tagged, Result};
 
 /// `null` (also what JSON.stringify makes of `undefined` in an array, and
 /// the JSON route of a member whose value is `undefined`).
@@ -280,6 +296,124 @@ fn number(x: f64) -> Option<Value> {
     (x.abs() <= MAX_SAFE).then_some(Value::Int(x as i64))
 }
 
+/// [`generic_decode`](crate::generic_decode) into the packed form (see the
+/// module docs).
+///
+/// ```
+/// let p = gcf_js_engine::generic_decode_packed("GCF profile=generic\n## rows [2]{a,b}\n1|x\n2|-\n").unwrap();
+/// assert_eq!(p.strings, "\0OAODSPDN\0rows\0a\0b\0x");
+/// assert_eq!(p.nums, [1.0, 2.0, 2.0, 1.0, 2.0]);
+/// ```
+pub fn generic_decode_packed(text: &str) -> Result<Packed> {
+    let value = gcf_core::generic::decode(text)?;
+    Ok(write(&value).unwrap_or_else(|| Packed {
+        strings: tagged::to_string(&value),
+        nums: Vec::new(),
+    }))
+}
+
+/// The largest integer a double holds exactly along with its neighbours, as
+/// an integer.
+const SAFE: i64 = (1 << 53) - 1;
+
+/// The packed form of `value`, or `None` when a string holds a NUL.
+fn write(value: &Value) -> Option<Packed> {
+    let mut w = Writer {
+        ops: Vec::new(),
+        strings: String::new(),
+        nums: Vec::new(),
+        shapes: Vec::new(),
+    };
+    w.value(value, 0)?;
+    let mut strings = String::with_capacity(1 + w.ops.len() + w.strings.len());
+    strings.push('\0');
+    // The ops are ASCII letters.
+    strings.push_str(core::str::from_utf8(&w.ops).ok()?);
+    strings.push_str(&w.strings);
+    Some(Packed {
+        strings,
+        nums: w.nums,
+    })
+}
+
+struct Writer<'v> {
+    ops: Vec<u8>,
+    /// Every string, each preceded by a NUL.
+    strings: String,
+    nums: Vec<f64>,
+    /// Per depth, the last object written with its own keys there.
+    shapes: Vec<Option<&'v Map>>,
+}
+
+impl<'v> Writer<'v> {
+    fn value(&mut self, value: &'v Value, depth: usize) -> Option<()> {
+        match value {
+            Value::Null => self.ops.push(b'N'),
+            Value::Bool(true) => self.ops.push(b'T'),
+            Value::Bool(false) => self.ops.push(b'F'),
+            Value::Int(i) if (-SAFE..=SAFE).contains(i) => {
+                self.ops.push(b'D');
+                self.nums.push(*i as f64);
+            }
+            Value::Int(i) => {
+                self.ops.push(b'I');
+                self.string(itoa::Buffer::new().format(*i))?;
+            }
+            Value::Float(f) => {
+                self.ops.push(b'D');
+                self.nums.push(*f);
+            }
+            Value::String(s) => {
+                self.ops.push(b'S');
+                self.string(s)?;
+            }
+            Value::Array(items) => {
+                self.ops.push(b'A');
+                self.nums.push(items.len() as f64);
+                for item in items {
+                    self.value(item, depth + 1)?;
+                }
+            }
+            Value::Object(map) => {
+                if self.shapes.len() <= depth {
+                    self.shapes.resize(depth + 1, None);
+                }
+                let same = self.shapes[depth].is_some_and(|last| {
+                    last.len() == map.len()
+                        && last
+                            .as_slice()
+                            .iter()
+                            .zip(map.as_slice())
+                            .all(|(a, b)| a.0 == b.0)
+                });
+                if same {
+                    self.ops.push(b'P');
+                } else {
+                    self.ops.push(b'O');
+                    self.nums.push(map.len() as f64);
+                    for k in map.keys() {
+                        self.string(k)?;
+                    }
+                    self.shapes[depth] = Some(map);
+                }
+                for v in map.values() {
+                    self.value(v, depth + 1)?;
+                }
+            }
+        }
+        Some(())
+    }
+
+    fn string(&mut self, s: &str) -> Option<()> {
+        if memchr::memchr(0, s.as_bytes()).is_some() {
+            return None;
+        }
+        self.strings.push('\0');
+        self.strings.push_str(s);
+        Some(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -483,6 +617,166 @@ mod tests {
                 }
             }
             let _ = read(&ops, &text, &nums);
+        }
+    }
+
+    /// The value of a decode's packed form, read as the JS layer reads it
+    /// (`fromPackedValue` in bindings-js/layer/packed_value.mjs).
+    fn unpack(p: &Packed) -> Value {
+        let fields: Vec<&str> = p.strings.split('\0').collect();
+        assert_eq!(fields[0], "");
+        let ops = fields[1].as_bytes();
+        let (mut o, mut s, mut n) = (0, 2, 0);
+        let mut shapes: Vec<Vec<&str>> = Vec::new();
+        fn build<'a>(
+            ops: &[u8],
+            fields: &[&'a str],
+            nums: &[f64],
+            at: (&mut usize, &mut usize, &mut usize),
+            shapes: &mut Vec<Vec<&'a str>>,
+            depth: usize,
+        ) -> Value {
+            let (o, s, n) = at;
+            let op = ops[*o];
+            *o += 1;
+            let mut next_num = || {
+                *n += 1;
+                nums[*n - 1]
+            };
+            match op {
+                b'N' => Value::Null,
+                b'T' => Value::Bool(true),
+                b'F' => Value::Bool(false),
+                b'S' => {
+                    *s += 1;
+                    Value::from(fields[*s - 1])
+                }
+                b'D' => {
+                    let x = next_num();
+                    if x.fract() == 0.0 && x.abs() < 9.1e15 && !(x == 0.0 && x.is_sign_negative()) {
+                        Value::Int(x as i64)
+                    } else {
+                        Value::Float(x)
+                    }
+                }
+                b'I' => {
+                    *s += 1;
+                    Value::Int(fields[*s - 1].parse().unwrap())
+                }
+                b'A' => {
+                    let len = next_num() as usize;
+                    let items = (0..len)
+                        .map(|_| {
+                            build(
+                                ops,
+                                fields,
+                                nums,
+                                (&mut *o, &mut *s, &mut *n),
+                                shapes,
+                                depth + 1,
+                            )
+                        })
+                        .collect();
+                    Value::Array(items)
+                }
+                b'O' | b'P' => {
+                    if op == b'O' {
+                        let len = next_num() as usize;
+                        if shapes.len() <= depth {
+                            shapes.resize(depth + 1, Vec::new());
+                        }
+                        shapes[depth] = fields[*s..*s + len].to_vec();
+                        *s += len;
+                    }
+                    let keys = shapes[depth].clone();
+                    let mut m = Map::new();
+                    for k in keys {
+                        let v = build(
+                            ops,
+                            fields,
+                            nums,
+                            (&mut *o, &mut *s, &mut *n),
+                            shapes,
+                            depth + 1,
+                        );
+                        m.push_unique(k, v);
+                    }
+                    Value::Object(m)
+                }
+                other => panic!("op {other}"),
+            }
+        }
+        let v = build(
+            ops,
+            &fields,
+            &p.nums,
+            (&mut o, &mut s, &mut n),
+            &mut shapes,
+            0,
+        );
+        assert_eq!(
+            (o, s, n),
+            (ops.len(), fields.len(), p.nums.len()),
+            "every op, string and number used"
+        );
+        v
+    }
+
+    /// Equal, member order included (`Value`'s equality ignores no order,
+    /// but says `Int(1) == Float(1.0)`: the packed form keeps that apart
+    /// only as the JSON route does, as a JS number).
+    fn same_order(a: &Value, b: &Value) -> bool {
+        match (a, b) {
+            (Value::Object(x), Value::Object(y)) => {
+                x.len() == y.len()
+                    && x.iter()
+                        .zip(y.iter())
+                        .all(|((k, v), (l, w))| k == l && same_order(v, w))
+            }
+            (Value::Array(x), Value::Array(y)) => {
+                x.len() == y.len() && x.iter().zip(y).all(|(v, w)| same_order(v, w))
+            }
+            _ => a == b,
+        }
+    }
+
+    #[test]
+    fn decoded_values_pack_keys_first_and_once_per_shape() {
+        let v = json(
+            r#"{"rows":[{"a":1,"b":"x"},{"a":2,"b":null},{"b":3,"a":4}],"big":-9007199254740993,"f":-0.0,"e":[]}"#,
+        );
+        let p = write(&v).unwrap();
+        assert_eq!(
+            p.strings,
+            "\0OAODSPDNODDIDA\0rows\0big\0f\0e\0a\0b\0x\0b\0a\0-9007199254740993"
+        );
+        assert_eq!(p.nums, [4.0, 3.0, 2.0, 1.0, 2.0, 2.0, 3.0, 4.0, -0.0, 0.0]);
+        assert!(p.nums[8].is_sign_negative());
+        assert!(same_order(&unpack(&p), &v));
+    }
+
+    #[test]
+    fn a_string_with_a_nul_sends_the_value_as_tagged_json() {
+        for text in [r#"{"a":"x\u0000y"}"#, r#"{"k\u0000":1}"#, r#"["\u0000"]"#] {
+            let v = json(text);
+            assert_eq!(write(&v), None, "{text}");
+        }
+        let gcf = crate::generic_encode(r#"{"a":"x\u0000y"}"#, 0).unwrap();
+        let p = generic_decode_packed(&gcf).unwrap();
+        assert!(p.strings.starts_with('['), "{}", p.strings);
+        assert_eq!(p.strings, crate::generic_decode(&gcf).unwrap());
+        assert!(p.nums.is_empty());
+    }
+
+    #[test]
+    fn random_values_decode_to_the_packed_form_and_back() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        for _ in 0..3000 {
+            let v = random(&mut rng, 0);
+            let text = crate::encode_value(&v, 0).unwrap();
+            let decoded = gcf_core::generic::decode(&text).unwrap();
+            let p = generic_decode_packed(&text).unwrap();
+            assert!(same_order(&unpack(&p), &decoded), "{text}");
         }
     }
 
