@@ -11,7 +11,7 @@
 
 import { rethrow, GcfError } from './errors.mjs';
 import { valueJSON } from './convert.mjs';
-import { wellFormed } from './packed.mjs';
+import { wellFormed, Utf8Scratch } from './packed.mjs';
 
 const BATCH = 64 * 1024;
 
@@ -171,45 +171,48 @@ export function install(E, gcf) {
   // per batch instead of per row); every other call sends them first,
   // so the wire keeps the call order.
   const ROWS = 1024;
-
-  // The compact row form (an optional engine capability, see
-  // gcf-js-engine's GenericStream::write_rows_compact): the row as text,
-  // or null when a cell must go as JSON (a string holding NUL or a lone
-  // surrogate).
-  const compactRows = typeof E.NativeGenericStream.prototype.writeRowsCompact === 'function';
-  function compactRow(values) {
-    // Each token goes on preceded by its NUL: one concatenation a cell.
-    let row = '\0r';
-    for (let i = 0; i < values.length; i++) {
-      const v = values[i];
-      const t = typeof v;
-      if (t === 'string') {
-        if (v.indexOf('\0') !== -1 || !wellFormed(v)) return null;
-        row += '\0s' + v;
-      } else if (t === 'number') {
-        if (!Number.isFinite(v)) throw new GcfError('out_of_range', `${v} is not a finite number`, null, null, 'data');
-        row += (Number.isSafeInteger(v) ? '\0i' : '\0f') + v;
-      } else if (v === undefined || v === null) {
-        row += '\0z';
-      } else if (t === 'boolean') {
-        row += v ? '\0t' : '\0u';
-      } else {
-        const s = String(v);
-        if (s.indexOf('\0') !== -1 || !wellFormed(s)) return null;
-        row += '\0s' + s;
-      }
-    }
-    return row;
+  // A typed array of at least `need` elements holding `a`'s.
+  function grow(a, need) {
+    let n = a.length * 2;
+    while (n < need) n *= 2;
+    const b = new a.constructor(n);
+    b.set(a);
+    return b;
   }
 
+  // The packed row form (an optional engine capability, see gcf-js-engine's
+  // GenericStream::write_rows_packed): per row an `r` op, then an op per
+  // cell, numbers in a Float64Array and strings NUL-ended, so that no number
+  // is turned into text (most of a row's time in JS when rows went as
+  // text). A row with a string holding NUL or a lone surrogate goes as JSON.
+  const packedRows = typeof E.NativeGenericStream.prototype.writeRowsPacked === 'function';
+  const ROW = 114; // r
+  const CELL_NULL = 110; // n
+  const CELL_TRUE = 116; // t
+  const CELL_FALSE = 102; // f
+  const CELL_NUMBER = 100; // d
+  const CELL_STRING = 115; // s
+  // The UTF-8 of a batch's strings, shared by every encoder: a batch is
+  // written and handed over within one call.
+  const rowText = new Utf8Scratch();
   /** 2.5.2's GenericStreamEncoder; output reaches `writer` in batches. */
   class GenericStreamEncoder {
     constructor(writer) {
       this._w = writer;
       this._native = new E.NativeGenericStream();
       this._rows = [];
-      this._compact = '';
+      // The packed batch: ops, numbers, strings (each followed by NUL).
+      this._ops = packedRows ? new Uint8Array(8 * ROWS) : null;
+      this._o = 0;
+      this._nums = packedRows ? new Float64Array(4 * ROWS) : null;
+      this._n = 0;
+      this._text = '';
       this._pending = 0;
+      // A row's cells are read (which may run a getter, or a toString that
+      // writes a row of its own) before any is packed: `_cells` holds them,
+      // or a fresh array when such a nested call is reading.
+      this._cells = [];
+      this._reading = false;
     }
     beginArray(name, fields) {
       this._send();
@@ -220,15 +223,56 @@ export function install(E, gcf) {
       this._after(call(() => this._native.beginKeyedMap(String(name), String(keyLabel), names(valueFields))));
     }
     writeRow(values) {
-      const row = compactRows ? compactRow(values) : null;
-      if (row !== null) {
-        this._compact += row;
-        if (++this._pending >= ROWS) this._send();
+      if (!packedRows) {
+        this._rows.push(Array.from(values, cell));
+        if (this._rows.length >= ROWS) this._send();
         return;
       }
-      if (compactRows) this._send();
-      this._rows.push(Array.from(values, cell));
-      if (compactRows || this._rows.length >= ROWS) this._send();
+      const nested = this._reading;
+      const cells = nested ? [] : this._cells;
+      const n = values.length;
+      let plain = true;
+      this._reading = true;
+      try {
+        for (let i = 0; i < n; i++) {
+          const v = cell(values[i]);
+          if (typeof v === 'string' && (v.indexOf('\0') !== -1 || !wellFormed(v))) plain = false;
+          cells[i] = v;
+        }
+      } finally {
+        this._reading = nested;
+      }
+      if (!plain) {
+        this._send();
+        this._rows.push(cells.slice(0, n));
+        this._send();
+        return;
+      }
+      this._pack(cells, n);
+      if (++this._pending >= ROWS) this._send();
+    }
+    _pack(cells, n) {
+      // At most one op a cell, one number a cell: grown before the row.
+      if (this._o + n + 1 > this._ops.length) this._ops = grow(this._ops, this._o + n + 1);
+      if (this._n + n > this._nums.length) this._nums = grow(this._nums, this._n + n);
+      const ops = this._ops;
+      let o = this._o;
+      ops[o++] = ROW;
+      for (let i = 0; i < n; i++) {
+        const v = cells[i];
+        if (typeof v === 'string') {
+          ops[o++] = CELL_STRING;
+          this._text += v + '\0';
+        } else if (typeof v === 'number') {
+          ops[o++] = CELL_NUMBER;
+          this._nums[this._n++] = v;
+        } else if (v === null) {
+          ops[o++] = CELL_NULL;
+        } else {
+          ops[o++] = v ? CELL_TRUE : CELL_FALSE;
+        }
+      }
+      this._o = o;
     }
     endArray() {
       this._send();
@@ -261,11 +305,16 @@ export function install(E, gcf) {
     }
     _send() {
       if (this._pending > 0) {
-        const rows = this._compact;
-        this._compact = '';
+        rowText.pos = 0;
+        rowText.write(this._text);
+        const ops = this._ops.subarray(0, this._o);
+        const nums = this._nums.subarray(0, this._n);
+        this._text = '';
+        this._o = 0;
+        this._n = 0;
         this._pending = 0;
-        // All or nothing; a malformed batch cannot come from compactRow.
-        this._after(call(() => this._native.writeRowsCompact(rows)));
+        // All or nothing; a malformed batch cannot come from _pack.
+        this._after(call(() => this._native.writeRowsPacked(ops, rowText.view(), nums)));
       }
       if (this._rows.length === 0) return;
       const rows = this._rows;

@@ -408,10 +408,16 @@ impl NativeGenericStream {
         js(self.0.write_rows(&rows))
     }
 
-    /// See [`gcf_js_engine::GenericStream::write_rows_compact`].
-    #[napi(js_name = "writeRowsCompact")]
-    pub fn write_rows_compact(&mut self, rows: String) -> napi::Result<u32> {
-        js(self.0.write_rows_compact(&rows))
+    /// See [`gcf_js_engine::GenericStream::write_rows_packed`]; the arrays
+    /// are read in place.
+    #[napi(js_name = "writeRowsPacked")]
+    pub fn write_rows_packed(
+        &mut self,
+        ops: Uint8ArraySlice,
+        text: Uint8ArraySlice,
+        nums: Float64ArraySlice,
+    ) -> napi::Result<u32> {
+        js(self.0.write_rows_packed(&ops, &text, &nums))
     }
 
     /// See [`gcf_js_engine::GenericStream::end_array`].

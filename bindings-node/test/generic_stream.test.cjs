@@ -190,3 +190,22 @@ test('a non-finite cell is refused at its writeRow; a row the engine refuses fai
   // The other rows were written, as separate calls would have.
   assert.strictEqual(out, 'GCF profile=generic\n## t [?]{a}\n1\n3\n##! summary counts=2\n');
 });
+
+test('a cell whose toString writes a row of its own, and wide rows past the batch arrays, match 2.5.2', () => {
+  const [ours, theirs] = [gcf, ref].map((lib) => {
+    let out = '';
+    const enc = new lib.GenericStreamEncoder({ write: (s) => (out += s) });
+    enc.beginArray('t', ['a', 'b', 'c']);
+    enc.writeRow([1, 'x', true]);
+    // The nested row is written while the outer row's cells are read, so
+    // it comes first in both.
+    enc.writeRow([2, { toString: () => (enc.writeRow([9, 'nested', null]), 'outer') }, 0.5]);
+    const wide = Array.from({ length: 5000 }, (_, i) => (i % 3 === 0 ? i / 7 : i % 3 === 1 ? `c${i}` : null));
+    enc.beginArray('w', wide.map((_, i) => `f${i}`));
+    for (let r = 0; r < 3; r++) enc.writeRow(wide);
+    enc.close();
+    return out;
+  });
+  assert.ok(ours.includes('\n9|nested|-\n2|outer|0.5\n'));
+  assert.strictEqual(ours, theirs);
+});

@@ -509,17 +509,16 @@ impl WasmGenericStream {
         js(self.0.write_rows(rows))
     }
 
-    /// See [`gcf_js_engine::GenericStream::write_rows_compact`].
-    #[wasm_bindgen(js_name = "writeRowsCompact")]
-    pub fn write_rows_compact(&mut self, rows: &str) -> Result<u32, JsError> {
-        js(self.0.write_rows_compact(rows))
-    }
-
-    /// [`write_rows_compact`](Self::write_rows_compact) of the argument
-    /// buffer's first `len` bytes.
-    #[wasm_bindgen(js_name = "writeRowsCompactArg")]
-    pub fn write_rows_compact_arg(&mut self, len: usize) -> Result<u32, JsError> {
-        with_arg(len, |rows| self.0.write_rows_compact(rows))
+    /// See [`gcf_js_engine::GenericStream::write_rows_packed`];
+    /// wasm-bindgen copies the three arrays into the module's memory.
+    #[wasm_bindgen(js_name = "writeRowsPacked")]
+    pub fn write_rows_packed(
+        &mut self,
+        ops: &[u8],
+        text: &[u8],
+        nums: &[f64],
+    ) -> Result<u32, JsError> {
+        js(self.0.write_rows_packed(ops, text, nums))
     }
 
     /// See [`gcf_js_engine::GenericStream::end_array`].

@@ -83,7 +83,7 @@ test('node.mjs exports what index.mjs does plus toNodeWritable; engine.cjs is th
   assert.match(s.take(), /^GCF profile=graph tool=t budget=5/);
   assert.equal(typeof s.symbolCount, 'number');
   assert.equal(typeof engine.NativeGenericStream.prototype.writeRows, 'function');
-  assert.equal(typeof engine.NativeGenericStream.prototype.writeRowsCompact, 'function');
+  assert.equal(typeof engine.NativeGenericStream.prototype.writeRowsPacked, 'function');
   const session = new engine.NativeGraphSession();
   assert.equal(session.idOf('function', 'nope'), -1);
 });

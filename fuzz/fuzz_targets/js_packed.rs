@@ -1,7 +1,9 @@
 //! The JS engine's packed routes (`gcf_js_engine::generic_encode_packed`,
-//! `graph_encode_packed`), whose arguments are buffers the JS layer fills:
-//! arbitrary ops, text and numbers must give GCF text, `""` (take the JSON
-//! route) or a failure, never a panic, and any text given must decode.
+//! `graph_encode_packed`, `GenericStream::write_rows_packed`), whose
+//! arguments are buffers the JS layer fills: arbitrary ops, text and
+//! numbers must give GCF text, `""` (take the JSON route) or a failure,
+//! never a panic, and any text the encoders give must decode. (The stream
+//! keeps 2.5.2's loose sequencing, so only "no panic" holds for it.)
 //!
 //! Layout: two bytes of ops length, two of text length (both taken modulo
 //! what is there), the ops, the text, then one number per remaining byte
@@ -50,6 +52,11 @@ fuzz_target!(|data: &[u8]| {
                 generic::decode(&out).expect("a packed value's GCF decodes");
             }
         }
+    }
+    let mut stream = gcf_js_engine::GenericStream::new();
+    if stream.begin_array("t", r#"["a","b"]"#).is_ok() {
+        let _ = stream.write_rows_packed(ops, text, &nums);
+        let _ = stream.close();
     }
     if let Ok(out) = gcf_js_engine::graph_encode_packed(text, &nums) {
         if !out.is_empty() {

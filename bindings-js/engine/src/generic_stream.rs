@@ -43,6 +43,17 @@ fn strings(json: &str) -> Result<Vec<String>> {
     Ok(serde_json::from_str(json)?)
 }
 
+/// A JS number as the row's cell: a safe integer as an integer, as the JSON
+/// route reads JSON.stringify's text of it.
+fn number(x: f64) -> Value {
+    const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
+    if x.fract() == 0.0 && x.abs() <= MAX_SAFE {
+        Value::Int(x as i64)
+    } else {
+        Value::Float(x)
+    }
+}
+
 fn cells(json: &str) -> Result<Vec<Value>> {
     match gcf_bind::value::from_str(json)? {
         Value::Array(items) => Ok(items),
@@ -184,17 +195,19 @@ impl GenericStream {
         Ok(self.buffered())
     }
 
-    /// [`write_rows`](Self::write_rows) of rows in the compact form, which
-    /// skips JSON and the value tree: every token is preceded by NUL (so JS
-    /// appends a cell as one `'\0i' + n`); `r`
-    /// starts a row, then one token per cell: `z` null, `t` true, `u`
-    /// false, `i` + a decimal integer, `f` + a finite double (JS's
-    /// `String(number)`), `s` + text (holding no NUL: the caller sends such
-    /// a row as JSON). All or nothing, as `write_rows`.
-    pub fn write_rows_compact(&mut self, rows: &str) -> Result<u32> {
+    /// [`write_rows`](Self::write_rows) of rows in the packed form, which
+    /// skips JSON, number text and the value tree, as the layer's other
+    /// packed routes do ([`crate::generic_encode_packed`]): `ops` holds one
+    /// byte per row start (`r`) and per cell: `n` null, `t` true, `f`
+    /// false, `d` a number (the next of `nums`: an integer when it is a
+    /// safe one, as JS's `Number.isSafeInteger` says, a double otherwise),
+    /// `s` a string (the next NUL-ended field of `text`, holding no NUL:
+    /// the caller sends such a row as JSON). All or nothing, as
+    /// `write_rows`.
+    pub fn write_rows_packed(&mut self, ops: &[u8], text: &[u8], nums: &[f64]) -> Result<u32> {
         if self.open.is_some() {
             let (start, open) = (self.out.len(), self.open);
-            if let Err(e) = self.put_compact_rows(rows) {
+            if let Err(e) = self.put_packed_rows(ops, text, nums) {
                 self.out.truncate(start);
                 self.open = open;
                 return Err(e);
@@ -203,37 +216,35 @@ impl GenericStream {
         Ok(self.buffered())
     }
 
-    fn put_compact_rows(&mut self, rows: &str) -> Result<()> {
-        let bad = || Failure::invalid_input("malformed compact rows");
-        let Some(body) = rows.strip_prefix('\0') else {
-            return if rows.is_empty() { Ok(()) } else { Err(bad()) };
-        };
-        let mut first = true;
+    fn put_packed_rows(&mut self, ops: &[u8], text: &[u8], nums: &[f64]) -> Result<()> {
+        let bad = || Failure::invalid_input("malformed packed rows");
+        let text = core::str::from_utf8(text).map_err(|_| bad())?;
+        let (mut fields, mut nums) = (NulFields::new(text), nums.iter());
+        let mut row_open = false;
         let mut cells = 0;
-        for token in NulFields::new(body) {
-            let (tag, text) = token.split_at(token.len().min(1));
-            if tag == "r" {
-                if !first {
-                    self.end_compact_row();
+        for &op in ops {
+            if op == b'r' {
+                if row_open {
+                    self.end_packed_row();
                 }
-                first = false;
+                row_open = true;
                 cells = 0;
                 continue;
             }
-            if first {
+            if !row_open {
                 return Err(bad());
             }
             if cells > 0 {
                 self.out.push(b'|');
             }
             cells += 1;
-            let value = match tag {
-                "z" => Value::Null,
-                "t" => Value::Bool(true),
-                "u" => Value::Bool(false),
-                "i" => Value::Int(text.parse().map_err(|_| bad())?),
-                "f" => Value::Float(text.parse().map_err(|_| bad())?),
-                "s" => {
+            let value = match op {
+                b'n' => Value::Null,
+                b't' => Value::Bool(true),
+                b'f' => Value::Bool(false),
+                b'd' => number(*nums.next().ok_or_else(bad)?),
+                b's' => {
+                    let text = fields.next().ok_or_else(bad)?;
                     // As `write_cell` writes a string in a row.
                     if generic::needs_quote(text) || text.contains('|') {
                         self.scalars.quoted(&mut self.out, text)?;
@@ -246,13 +257,18 @@ impl GenericStream {
             };
             write_cell(&mut self.out, &value, PIPE, &mut self.scalars)?;
         }
-        if !first {
-            self.end_compact_row();
+        // Every field ends with a NUL, so the last split is empty; a number
+        // or field left over is a malformed batch.
+        if fields.next() != Some("") || fields.next().is_some() || nums.next().is_some() {
+            return Err(bad());
+        }
+        if row_open {
+            self.end_packed_row();
         }
         Ok(())
     }
 
-    fn end_compact_row(&mut self) {
+    fn end_packed_row(&mut self) {
         self.out.push(b'\n');
         self.open = self.open.map(|n| n + 1);
     }
@@ -380,25 +396,42 @@ mod tests {
     }
 
     #[test]
-    fn compact_rows_are_json_rows() {
-        let (mut json, mut compact) = (GenericStream::new(), GenericStream::new());
-        for s in [&mut json, &mut compact] {
+    fn packed_rows_are_json_rows() {
+        let (mut json, mut packed) = (GenericStream::new(), GenericStream::new());
+        for s in [&mut json, &mut packed] {
             s.begin_array("t", r#"["a","b","c"]"#).unwrap();
         }
-        json.write_rows(r#"[[1,"x|y",null],[true,false,1.5e300],["",-7,"-"],[]]"#)
+        json.write_rows(r#"[[1,"x|y",null],[true,false,1.5e300],["",-7,"-"],[],[-0,0.5,"é"]]"#)
             .unwrap();
-        compact
-            .write_rows_compact("\0r\0i1\0sx|y\0z\0r\0t\0u\0f1.5e+300\0r\0s\0i-7\0s-\0r")
+        packed
+            .write_rows_packed(
+                b"rdsnrtfdrsdsrrdds",
+                "x|y\0\0-\0é\0".as_bytes(),
+                &[1.0, 1.5e300, -7.0, -0.0, 0.5],
+            )
             .unwrap();
-        assert_eq!(compact.close().unwrap(), json.close().unwrap());
+        assert_eq!(packed.close().unwrap(), json.close().unwrap());
     }
 
     #[test]
-    fn malformed_compact_rows_write_nothing() {
+    fn malformed_packed_rows_write_nothing() {
         let mut s = GenericStream::new();
         s.begin_array("t", r#"["a"]"#).unwrap();
-        for bad in ["\0i1", "\0r\0q", "\0r\0ix", "r\0i1", "\0r\0f1e999x"] {
-            assert!(s.write_rows_compact(bad).is_err(), "{bad:?}");
+        let bad: [(&[u8], &[u8], &[f64]); 8] = [
+            (b"d", b"", &[1.0]),
+            (b"rq", b"", &[]),
+            (b"rd", b"", &[]),
+            (b"rs", b"x", &[]),
+            (b"rs", b"x\0y\0", &[]),
+            (b"rd", b"", &[1.0, 2.0]),
+            (b"rs", b"\xff\0", &[]),
+            (b"rdrd", b"", &[f64::NAN, 1.0]),
+        ];
+        for (ops, text, nums) in bad {
+            assert!(
+                s.write_rows_packed(ops, text, nums).is_err(),
+                "{ops:?} {text:?} {nums:?}"
+            );
         }
         assert_eq!(
             s.close().unwrap(),

@@ -40,8 +40,11 @@
 //       close() -> the rest
 //   optional (used when present): graphEncodePacked(bytes, nums) -> GCF
 //     or "", graphDecodePacked(text) -> [table, nums] or [JSON, nums] (see
-//     bindings-js/layer/packed.mjs), NativeGenericStream.prototype
-//     .writeRowsCompact(text) (NUL-separated tagged cells, all or nothing)
+//     bindings-js/layer/packed.mjs), genericEncodePacked(ops, text, nums,
+//     flags) -> GCF or "", genericDecodePacked(text) -> [packed, nums] or
+//     [tagged JSON, nums] (bindings-js/layer/packed_value.mjs),
+//     NativeGenericStream.prototype.writeRowsPacked(ops, text, nums)
+//     (packed rows, all or nothing)
 //
 // Inputs are JSON in the 2.5.2 package's shapes; results are GCF text or
 // JSON (generic values tagged: objects [k, v, ...], arrays {"a": [...]},
