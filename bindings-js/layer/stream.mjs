@@ -43,20 +43,24 @@ export function toWebWritable(stream) {
 }
 
 export function install(E, gcf) {
-  // Symbols wait here and cross SYMBOLS at a time in the engine's compact
-  // form (GraphStream::write_symbols_compact, an optional engine
-  // capability). Only a symbol the writer is sure to take is queued, so a
-  // refused one still throws from its own writeSymbol: names, kinds and
-  // provenances of printable ASCII without spaces (always tokens), a finite
-  // score and a distance that is a u32. Anything else, and every other
-  // call, sends the queue first.
+  // Symbols wait here and cross SYMBOLS at a time in the engine's packed
+  // form (GraphStream::write_symbols_packed, an optional engine capability:
+  // names, kinds and provenances NUL-ended, scores and distances in a
+  // Float64Array, so no score is turned into text). Only a symbol the
+  // writer is sure to take is queued, so a refused one still throws from
+  // its own writeSymbol: names, kinds and provenances of printable ASCII
+  // without spaces (always tokens), a finite score and a distance that is
+  // a u32. Anything else, and every other call, sends the queue first.
   //
-  // A score of -0 is written as 0.00 (String(-0) is '0' on the batch
+  // A score of -0 is written as 0.00 (the engine adds 0 on the batch
   // path, and the single call is given 0): 2.5.2 tests `x < 0`, which -0
   // is not, while the core keeps the sign (-0.00).
   const SYMBOLS = 1024;
-  const compactSymbols = typeof E.NativeGraphStream.prototype.writeSymbolsCompact === 'function';
+  const packedSymbols = typeof E.NativeGraphStream.prototype.writeSymbolsPacked === 'function';
   const PLAIN = /^[!-~]+$/;
+  // The UTF-8 of a batch's strings, shared by every encoder: a batch is
+  // written and handed over within one call.
+  const symbolText = new Utf8Scratch();
 
   class StreamEncoder {
     constructor(w, tool, opts) {
@@ -67,10 +71,12 @@ export function install(E, gcf) {
       this._edges = 0;
       // The queue (null once symbols must go one call each: after an
       // edge, whose phase refuses them, or after close).
-      this._queue = compactSymbols ? '' : null;
+      this._queue = packedSymbols ? '' : null;
       this._queued = 0;
+      // Score and distance per queued symbol.
+      this._nums = packedSymbols ? new Float64Array(2 * SYMBOLS) : null;
       // The distance, kind and provenance of the last queued symbol, and
-      // their part of its entry (they rarely change from one to the next).
+      // the text of the last two (they rarely change from one to the next).
       this._d = NaN;
       this._kind = null;
       this._provenance = null;
@@ -92,10 +98,13 @@ export function install(E, gcf) {
             this._d = d;
             this._kind = k;
             this._provenance = p;
-            this._tail = '\0' + d + '\0' + k + '\0' + p + '\0';
+            this._tail = '\0' + k + '\0' + p + '\0';
           }
-          // The engine's order: name, score, distance, kind, provenance.
-          this._queue += q + '\0' + score + this._tail;
+          // The engine's order: name, kind, provenance; score, distance.
+          this._queue += q + this._tail;
+          const i = 2 * this._queued;
+          this._nums[i] = score;
+          this._nums[i + 1] = d;
           this._symbols++;
           if (++this._queued >= SYMBOLS) this._after(this._send());
           return;
@@ -133,10 +142,12 @@ export function install(E, gcf) {
     }
     _send() {
       if (this._queued === 0) return 0;
-      const batch = this._queue;
+      symbolText.pos = 0;
+      symbolText.write(this._queue);
+      const nums = this._nums.subarray(0, 2 * this._queued);
       this._queue = '';
       this._queued = 0;
-      return call(() => this._native.writeSymbolsCompact(batch));
+      return call(() => this._native.writeSymbolsPacked(symbolText.view(), nums));
     }
     _after(n) {
       if (n >= BATCH) {

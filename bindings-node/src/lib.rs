@@ -317,10 +317,15 @@ impl NativeGraphStream {
             .write_symbol(&qualified_name, &kind, score, &provenance, distance))
     }
 
-    /// See [`gcf_js_engine::GraphStream::write_symbols_compact`].
-    #[napi(js_name = "writeSymbolsCompact")]
-    pub fn write_symbols_compact(&mut self, batch: String) -> napi::Result<u32> {
-        js(self.0.write_symbols_compact(&batch))
+    /// See [`gcf_js_engine::GraphStream::write_symbols_packed`]; the arrays
+    /// are read in place.
+    #[napi(js_name = "writeSymbolsPacked")]
+    pub fn write_symbols_packed(
+        &mut self,
+        text: Uint8ArraySlice,
+        nums: Float64ArraySlice,
+    ) -> napi::Result<u32> {
+        js(self.0.write_symbols_packed(&text, &nums))
     }
 
     /// See [`gcf_js_engine::GraphStream::write_bare_ref`].

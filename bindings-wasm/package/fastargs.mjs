@@ -44,21 +44,5 @@ export function withFastArgs(glue) {
   };
   engine.genericEncode = (s, flags) =>
     typeof s === 'string' && s.length > SMALL ? glue.genericEncodeArg(put(s), flags) : glue.genericEncode(s, flags);
-  // The graph stream's batches (tens of kilobytes each) take the same route;
-  // the class is the glue's own, so its method is replaced in place. (The
-  // generic stream's batches are packed arrays, which the glue copies
-  // with one `set`.)
-  for (const [cls, method] of [[glue.NativeGraphStream, 'writeSymbolsCompact']]) {
-    const proto = cls && cls.prototype;
-    const plain = proto && proto[method];
-    const arg = proto && proto[`${method}Arg`];
-    if (typeof plain === 'function' && typeof arg === 'function' && !plain.fastArgs) {
-      const fast = function (s) {
-        return typeof s === 'string' && s.length > SMALL ? arg.call(this, put(s)) : plain.call(this, s);
-      };
-      fast.fastArgs = true;
-      proto[method] = fast;
-    }
-  }
   return engine;
 }

@@ -413,17 +413,11 @@ impl WasmGraphStream {
             .write_symbol(qualified_name, kind, score, provenance, distance))
     }
 
-    /// See [`gcf_js_engine::GraphStream::write_symbols_compact`].
-    #[wasm_bindgen(js_name = "writeSymbolsCompact")]
-    pub fn write_symbols_compact(&mut self, batch: &str) -> Result<u32, JsError> {
-        js(self.0.write_symbols_compact(batch))
-    }
-
-    /// [`write_symbols_compact`](Self::write_symbols_compact) of the
-    /// argument buffer's first `len` bytes (a batch is tens of kilobytes).
-    #[wasm_bindgen(js_name = "writeSymbolsCompactArg")]
-    pub fn write_symbols_compact_arg(&mut self, len: usize) -> Result<u32, JsError> {
-        with_arg(len, |batch| self.0.write_symbols_compact(batch))
+    /// See [`gcf_js_engine::GraphStream::write_symbols_packed`];
+    /// wasm-bindgen copies both arrays into the module's memory.
+    #[wasm_bindgen(js_name = "writeSymbolsPacked")]
+    pub fn write_symbols_packed(&mut self, text: &[u8], nums: &[f64]) -> Result<u32, JsError> {
+        js(self.0.write_symbols_packed(text, nums))
     }
 
     /// See [`gcf_js_engine::GraphStream::write_bare_ref`].

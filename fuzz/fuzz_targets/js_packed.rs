@@ -1,9 +1,11 @@
 //! The JS engine's packed routes (`gcf_js_engine::generic_encode_packed`,
-//! `graph_encode_packed`, `GenericStream::write_rows_packed`), whose
+//! `graph_encode_packed`, `GenericStream::write_rows_packed`,
+//! `GraphStream::write_symbols_packed`), whose
 //! arguments are buffers the JS layer fills: arbitrary ops, text and
 //! numbers must give GCF text, `""` (take the JSON route) or a failure,
-//! never a panic, and any text the encoders give must decode. (The stream
-//! keeps 2.5.2's loose sequencing, so only "no panic" holds for it.)
+//! never a panic, and any text the encoders give must decode. (The generic
+//! stream keeps 2.5.2's loose sequencing, so only "no panic" holds for it;
+//! what the graph stream finishes decodes.)
 //!
 //! Layout: two bytes of ops length, two of text length (both taken modulo
 //! what is there), the ops, the text, then one number per remaining byte
@@ -57,6 +59,13 @@ fuzz_target!(|data: &[u8]| {
     if stream.begin_array("t", r#"["a","b"]"#).is_ok() {
         let _ = stream.write_rows_packed(ops, text, &nums);
         let _ = stream.close();
+    }
+    if let Ok(mut graph_stream) = gcf_js_engine::GraphStream::new("t", 0, 0, false, "", false) {
+        if graph_stream.write_symbols_packed(text, &nums).is_ok() {
+            if let Ok(out) = graph_stream.finish() {
+                graph::decode(&out).expect("a packed symbol batch's stream decodes");
+            }
+        }
     }
     if let Ok(out) = gcf_js_engine::graph_encode_packed(text, &nums) {
         if !out.is_empty() {

@@ -176,37 +176,50 @@ impl GraphStream {
 
     /// Several symbols at once, as that many
     /// [`write_symbol`](Self::write_symbol) calls: one crossing instead of
-    /// one per symbol. `batch` holds five NUL-terminated fields a symbol:
-    /// qualified name, score (a finite double as JS's `String(number)`
-    /// writes it), distance, kind, provenance (the last three rarely
-    /// change, so JS appends them as one cached piece). The caller sends
-    /// only symbols it has checked the writer takes, so that a refused
-    /// symbol still fails its own call; should one be refused here, the
-    /// symbols before it stay written and the error is returned.
-    pub fn write_symbols_compact(&mut self, batch: &str) -> Result<u32> {
-        let bad = || gcf_bind::Failure::invalid_input("malformed compact symbols");
-        let Some(body) = batch.strip_suffix('\0') else {
-            return if batch.is_empty() {
+    /// one per symbol, in the packed form of the layer's other routes
+    /// ([`crate::graph_encode_packed`]). `text` holds three NUL-ended
+    /// fields a symbol: qualified name, kind, provenance; `nums` two
+    /// numbers a symbol: score (a finite double; `-0` is written as `0`, as
+    /// 2.5.2 writes it) and distance. The caller sends only symbols it has
+    /// checked the writer takes, so that a refused symbol still fails its
+    /// own call; should one be refused here, the symbols before it stay
+    /// written and the error is returned.
+    pub fn write_symbols_packed(&mut self, text: &[u8], nums: &[f64]) -> Result<u32> {
+        let bad = || gcf_bind::Failure::invalid_input("malformed packed symbols");
+        let text = core::str::from_utf8(text).map_err(|_| bad())?;
+        let Some(body) = text.strip_suffix('\0') else {
+            return if text.is_empty() && nums.is_empty() {
                 Ok(self.buffered())
             } else {
                 Err(bad())
             };
         };
+        // Malformed batches (which the layer never sends) write nothing:
+        // three fields and a whole distance per symbol, checked first.
+        let fields_count = memchr::memchr_iter(0, body.as_bytes()).count() + 1;
+        let whole = |d: f64| (0.0..=f64::from(u32::MAX)).contains(&d) && d.fract() == 0.0;
+        if nums.len() % 2 != 0
+            || fields_count != nums.len() / 2 * 3
+            || !nums.chunks_exact(2).all(|pair| whole(pair[1]))
+        {
+            return Err(bad());
+        }
         // The field, not writer(): names is written alongside.
         let writer = self.writer.as_mut().ok_or_else(closed)?;
         let mut fields = NulFields::new(body);
-        while let Some(qualified_name) = fields.next() {
-            let (Some(score), Some(distance), Some(kind), Some(provenance)) =
-                (fields.next(), fields.next(), fields.next(), fields.next())
+        for pair in nums.chunks_exact(2) {
+            let (Some(qualified_name), Some(kind), Some(provenance)) =
+                (fields.next(), fields.next(), fields.next())
             else {
                 return Err(bad());
             };
             let symbol = Symbol {
                 qualified_name,
                 kind,
-                score: score.parse().map_err(|_| bad())?,
+                // -0 + 0 is +0.
+                score: pair[0] + 0.0,
                 provenance,
-                distance: distance.parse().map_err(|_| bad())?,
+                distance: pair[1] as u32,
             };
             let id = writer.write_symbol(&symbol)?;
             self.names.push(id, qualified_name);
@@ -283,18 +296,19 @@ mod tests {
     }
 
     #[test]
-    fn a_compact_batch_is_that_many_symbols() {
+    fn a_packed_batch_is_that_many_symbols() {
         let (mut one, mut batch) = (stream(), stream());
         one.write_symbol("a.B", "function", 0.5, "lsp", 0).unwrap();
         one.write_symbol("a.C", "type", 1e-7, "ast", 0).unwrap();
-        one.write_symbol("a.D", "method", 0.125, "lsp", 2).unwrap();
+        one.write_symbol("a.D", "method", 0.0, "lsp", 2).unwrap();
         one.write_edge("a.B", "a.D", "calls", "").unwrap();
         batch
-            .write_symbols_compact(
-                "a.B\x000.5\x000\0function\0lsp\0a.C\x001e-7\x000\0type\0ast\0a.D\x000.125\x002\0method\0lsp\0",
+            .write_symbols_packed(
+                b"a.B\0function\0lsp\0a.C\0type\0ast\0a.D\0method\0lsp\0",
+                &[0.5, 0.0, 1e-7, 0.0, -0.0, 2.0],
             )
             .unwrap();
-        batch.write_symbols_compact("").unwrap();
+        batch.write_symbols_packed(b"", &[]).unwrap();
         batch.write_edge("a.B", "a.D", "calls", "").unwrap();
         assert_eq!(batch.finish().unwrap(), one.finish().unwrap());
     }
@@ -302,19 +316,27 @@ mod tests {
     #[test]
     fn a_malformed_or_refused_batch_fails() {
         let mut s = stream();
-        for bad in [
-            "a\x000.5\x000\0function\0lsp",
-            "a\x000.5\x000\0function\0",
-            "a\0x\x000\0function\0lsp\0",
-            "a\x000.5\0-1\0function\0lsp\0",
-            "a b\x000.5\x000\0function\0lsp\0",
-        ] {
-            assert!(s.write_symbols_compact(bad).is_err(), "{bad:?}");
+        let bad: [(&[u8], &[f64]); 9] = [
+            (b"a\0function\0lsp", &[0.5, 0.0]),
+            (b"a\0function\0", &[0.5, 0.0]),
+            (b"a\0function\0lsp\0", &[0.5]),
+            (b"a\0function\0lsp\0", &[0.5, -1.0]),
+            (b"a\0function\0lsp\0", &[0.5, 1.5]),
+            (b"a\0function\0lsp\0x\0", &[0.5, 0.0]),
+            (b"a b\0function\0lsp\0", &[0.5, 0.0]),
+            (b"a\0function\0lsp\0", &[f64::NAN, 0.0]),
+            (b"", &[0.5, 0.0]),
+        ];
+        for (text, nums) in bad {
+            assert!(
+                s.write_symbols_packed(text, nums).is_err(),
+                "{text:?} {nums:?}"
+            );
         }
         assert_eq!(s.symbol_count(), 0);
         s.finish().unwrap();
         assert!(s
-            .write_symbols_compact("a\x000.5\x000\0function\0lsp\0")
+            .write_symbols_packed(b"a\0function\0lsp\0", &[0.5, 0.0])
             .is_err());
     }
 
