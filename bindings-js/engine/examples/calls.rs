@@ -9,7 +9,8 @@
 //! Operations: `graph-encode`, `graph-decode` (of the encoded file),
 //! `graph-encode-packed` (the JSON file's payload in the packed form),
 //! `graph-decode-packed` (of the encoded file), `generic-encode`,
-//! `generic-decode` (of the encoded file), `value-read` (the JSON read
+//! `generic-decode` (of the encoded file), `generic-decode-packed` (the
+//! same into the packed form), `value-read` (the JSON read
 //! alone that starts a generic encode, to tell its share),
 //! `generic-encode-packed` (the file is a prefix: `<file>.ops`,
 //! `<file>.text` and `<file>.nums` hold the JS layer's packed value, the
@@ -84,6 +85,12 @@ fn main() -> ExitCode {
                 for _ in 0..times {
                     let v = gcf_bind::value::from_str(&json)?;
                     total += usize::from(v.as_object().is_some());
+                }
+            }
+            "generic-decode-packed" => {
+                let text = gcf_js_engine::generic_encode(&json, 0)?;
+                for _ in 0..times {
+                    total += gcf_js_engine::generic_decode_packed(&text)?.strings.len();
                 }
             }
             "generic-decode" => {

@@ -306,23 +306,32 @@ fn number(x: f64) -> Option<Value> {
 /// ```
 pub fn generic_decode_packed(text: &str) -> Result<Packed> {
     let value = gcf_core::generic::decode(text)?;
-    Ok(write(&value).unwrap_or_else(|| Packed {
-        strings: tagged::to_string(&value),
-        nums: Vec::new(),
-    }))
+    // A decoded string holds a NUL only from the text's own NUL bytes or
+    // from an escape: without either, no string needs looking at.
+    let nul_possible = memchr::memchr2(0, b'\\', text.as_bytes()).is_some();
+    Ok(
+        write(&value, text.len(), nul_possible).unwrap_or_else(|| Packed {
+            strings: tagged::to_string(&value),
+            nums: Vec::new(),
+        }),
+    )
 }
 
 /// The largest integer a double holds exactly along with its neighbours, as
 /// an integer.
 const SAFE: i64 = (1 << 53) - 1;
 
-/// The packed form of `value`, or `None` when a string holds a NUL.
-fn write(value: &Value) -> Option<Packed> {
+/// The packed form of `value`, decoded from `text_len` bytes of text, or
+/// `None` when a string holds a NUL (looked for only if `nul_possible`).
+fn write(value: &Value, text_len: usize, nul_possible: bool) -> Option<Packed> {
+    // Sized from the text, which holds every string and more than a byte
+    // per value: growing from nothing was a tenth of a small decode.
     let mut w = Writer {
-        ops: Vec::new(),
-        strings: String::new(),
-        nums: Vec::new(),
+        ops: Vec::with_capacity(text_len / 2 + 16),
+        strings: String::with_capacity(text_len + 16),
+        nums: Vec::with_capacity(text_len / 4 + 4),
         shapes: Vec::new(),
+        nul_possible,
     };
     w.value(value, 0)?;
     let mut strings = String::with_capacity(1 + w.ops.len() + w.strings.len());
@@ -343,6 +352,8 @@ struct Writer<'v> {
     nums: Vec<f64>,
     /// Per depth, the last object written with its own keys there.
     shapes: Vec<Option<&'v Map>>,
+    /// Whether a string may hold a NUL (see [`generic_decode_packed`]).
+    nul_possible: bool,
 }
 
 impl<'v> Writer<'v> {
@@ -384,7 +395,7 @@ impl<'v> Writer<'v> {
                             .as_slice()
                             .iter()
                             .zip(map.as_slice())
-                            .all(|(a, b)| a.0 == b.0)
+                            .all(|(a, b)| a.0.same_text(&b.0))
                 });
                 if same {
                     self.ops.push(b'P');
@@ -405,7 +416,7 @@ impl<'v> Writer<'v> {
     }
 
     fn string(&mut self, s: &str) -> Option<()> {
-        if memchr::memchr(0, s.as_bytes()).is_some() {
+        if self.nul_possible && s.as_bytes().contains(&0) {
             return None;
         }
         self.strings.push('\0');
@@ -745,7 +756,7 @@ mod tests {
         let v = json(
             r#"{"rows":[{"a":1,"b":"x"},{"a":2,"b":null},{"b":3,"a":4}],"big":-9007199254740993,"f":-0.0,"e":[]}"#,
         );
-        let p = write(&v).unwrap();
+        let p = write(&v, 0, true).unwrap();
         assert_eq!(
             p.strings,
             "\0OAODSPDNODDIDA\0rows\0big\0f\0e\0a\0b\0x\0b\0a\0-9007199254740993"
@@ -759,7 +770,7 @@ mod tests {
     fn a_string_with_a_nul_sends_the_value_as_tagged_json() {
         for text in [r#"{"a":"x\u0000y"}"#, r#"{"k\u0000":1}"#, r#"["\u0000"]"#] {
             let v = json(text);
-            assert_eq!(write(&v), None, "{text}");
+            assert_eq!(write(&v, 0, true), None, "{text}");
         }
         let gcf = crate::generic_encode(r#"{"a":"x\u0000y"}"#, 0).unwrap();
         let p = generic_decode_packed(&gcf).unwrap();

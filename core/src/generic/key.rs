@@ -65,9 +65,19 @@ impl Key {
     ///
     /// A table check compares every row's keys with the first row's, and
     /// this is a few word compares per key where [`Key::as_str`] alone
-    /// decodes the inline length on both sides first.
+    /// decodes the inline length on both sides first; so does a binding
+    /// comparing the keys of decoded rows (a table's rows share their
+    /// column names' representations).
+    ///
+    /// ```
+    /// use gcf_core::generic::Key;
+    /// assert!(Key::new("id").same_text(&Key::new("id")));
+    /// assert!(!Key::new("id").same_text(&Key::new("ids")));
+    /// let long = "a key longer than the inline capacity";
+    /// assert!(Key::new(long).same_text(&Key::new(long)));
+    /// ```
     #[inline(always)]
-    pub(crate) fn same_text(&self, other: &Key) -> bool {
+    pub fn same_text(&self, other: &Key) -> bool {
         crate::ops::tick(1);
         self.repr_words() == other.repr_words() || self.as_str() == other.as_str()
     }
