@@ -33,109 +33,140 @@ const END = 46; // .
 const MAX_DEPTH = 200;
 
 const hasOwn = Object.prototype.hasOwnProperty;
-const text = new Utf8Scratch();
-let ops = new Uint8Array(1024);
-let o = 0;
-let nums = new Float64Array(256);
-let n = 0;
-// Strings not yet written to `text`, and how many.
-let out = '';
-let pending = 0;
-// Per depth, the keys of the last object closed there.
-const shapes = [];
-// A getter on a value could call encodeGeneric again while its caller's
-// value is half written; such a nested call takes the JSON route.
-let busy = false;
 
-function op(c) {
-  if (o === ops.length) {
-    const b = new Uint8Array(o * 2);
-    b.set(ops);
-    ops = b;
+// The writer and its scratch (one per module instance, reused by every call).
+class ValuePacker {
+  constructor() {
+    this.text = new Utf8Scratch();
+    this.ops = new Uint8Array(1024);
+    this.o = 0;
+    this.nums = new Float64Array(256);
+    this.n = 0;
+    // Strings not yet written to `text`, and how many.
+    this.out = '';
+    this.pending = 0;
+    // Per depth, the keys of the last object closed there.
+    this.shapes = [];
+    // A getter on a value could call encodeGeneric again while its caller's
+    // value is half written; such a nested call takes the JSON route.
+    this.busy = false;
   }
-  ops[o++] = c;
-}
 
-function num(x) {
-  if (n === nums.length) {
-    const b = new Float64Array(n * 2);
-    b.set(nums);
-    nums = b;
-  }
-  nums[n++] = x;
-}
-
-function str(s) {
-  out += s + '\0';
-  if (++pending === CHUNK) {
-    text.write(out);
-    out = '';
-    pending = 0;
-  }
-}
-
-/**
- * The engine's packed arguments for value v, `[ops, text, nums]` (views of
- * the scratch, valid until the next call), or null for the JSON route.
- */
-export function toPackedValue(v) {
-  if (busy) return null;
-  busy = true;
-  o = 0;
-  n = 0;
-  text.pos = 0;
-  out = '';
-  pending = 0;
-  try {
-    if (!walk(v, 0)) return null;
-    text.write(out);
-    return [ops.subarray(0, o), text.view(), nums.subarray(0, n)];
-  } finally {
-    out = '';
-    shapes.length = 0;
-    busy = false;
-  }
-}
-
-function walk(v, d) {
-  switch (typeof v) {
-    case 'string':
-      op(STRING);
-      str(v);
-      return true;
-    case 'number':
-      if (Number.isSafeInteger(v) || (Number.isFinite(v) && !Number.isInteger(v))) {
-        op(NUMBER);
-        num(v);
-        return true;
-      }
-      return false;
-    case 'boolean':
-      op(v ? TRUE : FALSE);
-      return true;
-    case 'object': {
-      if (v === null) {
-        op(NULL);
-        return true;
-      }
-      if (d > MAX_DEPTH) return false;
-      if (Array.isArray(v)) {
-        op(ARRAY);
-        for (let i = 0; i < v.length; i++) if (!walk(v[i], d + 1)) return false;
-        op(END);
-        return true;
-      }
-      if (v instanceof Map) return object(v, d, true);
-      const proto = Object.getPrototypeOf(v);
-      if ((proto !== Object.prototype && proto !== null) || typeof v.toJSON === 'function') return false;
-      return object(v, d, false);
+  op(c) {
+    if (this.o === this.ops.length) {
+      const b = new Uint8Array(this.o * 2);
+      b.set(this.ops);
+      this.ops = b;
     }
-    case 'bigint':
-      return false;
-    default:
-      // undefined, functions and symbols: null, as the JSON route writes them.
-      op(NULL);
-      return true;
+    this.ops[this.o++] = c;
+  }
+
+  num(x) {
+    if (this.n === this.nums.length) {
+      const b = new Float64Array(this.n * 2);
+      b.set(this.nums);
+      this.nums = b;
+    }
+    this.nums[this.n++] = x;
+  }
+
+  str(s) {
+    this.out += s + '\0';
+    if (++this.pending === CHUNK) {
+      this.text.write(this.out);
+      this.out = '';
+      this.pending = 0;
+    }
+  }
+
+  pack(v) {
+    if (this.busy) return null;
+    this.busy = true;
+    this.o = 0;
+    this.n = 0;
+    this.text.pos = 0;
+    this.out = '';
+    this.pending = 0;
+    try {
+      if (!this.walk(v, 0)) return null;
+      this.text.write(this.out);
+      return [this.ops.subarray(0, this.o), this.text.view(), this.nums.subarray(0, this.n)];
+    } finally {
+      this.out = '';
+      this.shapes.length = 0;
+      this.busy = false;
+    }
+  }
+
+  walk(v, d) {
+    switch (typeof v) {
+      case 'string':
+        this.op(STRING);
+        this.str(v);
+        return true;
+      case 'number':
+        if (Number.isSafeInteger(v) || (Number.isFinite(v) && !Number.isInteger(v))) {
+          this.op(NUMBER);
+          this.num(v);
+          return true;
+        }
+        return false;
+      case 'boolean':
+        this.op(v ? TRUE : FALSE);
+        return true;
+      case 'object': {
+        if (v === null) {
+          this.op(NULL);
+          return true;
+        }
+        if (d > MAX_DEPTH) return false;
+        if (Array.isArray(v)) {
+          this.op(ARRAY);
+          for (let i = 0; i < v.length; i++) if (!this.walk(v[i], d + 1)) return false;
+          this.op(END);
+          return true;
+        }
+        if (v instanceof Map) return this.object(v, d, true);
+        const proto = Object.getPrototypeOf(v);
+        if ((proto !== Object.prototype && proto !== null) || typeof v.toJSON === 'function') return false;
+        return this.object(v, d, false);
+      }
+      case 'bigint':
+        return false;
+      default:
+        // undefined, functions and symbols: null, as the JSON route writes them.
+        this.op(NULL);
+        return true;
+    }
+  }
+
+  object(v, d, isMap) {
+    const at = this.o;
+    this.op(SAME_KEYS);
+    const c = this.shapes[d];
+    let fresh = c === undefined ? [] : null;
+    let i = 0;
+    if (isMap) {
+      for (const [key, x] of v) {
+        fresh = track(c, i++, String(key), fresh);
+        if (!this.walk(x, d + 1)) return false;
+      }
+    } else {
+      for (const k in v) {
+        if (!hasOwn.call(v, k)) return false;
+        fresh = track(c, i++, k, fresh);
+        if (!this.walk(v[k], d + 1)) return false;
+      }
+    }
+    this.op(END);
+    if (fresh === null) {
+      if (i === c.length) return true;
+      fresh = c.slice(0, i);
+    }
+    this.ops[at] = OBJECT;
+    this.shapes[d] = fresh;
+    for (let j = 0; j < fresh.length; j++) this.str(fresh[j]);
+    return true;
   }
 }
 
@@ -151,33 +182,14 @@ function track(c, i, k, fresh) {
   return fresh;
 }
 
-function object(v, d, isMap) {
-  const at = o;
-  op(SAME_KEYS);
-  const c = shapes[d];
-  let fresh = c === undefined ? [] : null;
-  let i = 0;
-  if (isMap) {
-    for (const [key, x] of v) {
-      fresh = track(c, i++, String(key), fresh);
-      if (!walk(x, d + 1)) return false;
-    }
-  } else {
-    for (const k in v) {
-      if (!hasOwn.call(v, k)) return false;
-      fresh = track(c, i++, k, fresh);
-      if (!walk(v[k], d + 1)) return false;
-    }
-  }
-  op(END);
-  if (fresh === null) {
-    if (i === c.length) return true;
-    fresh = c.slice(0, i);
-  }
-  ops[at] = OBJECT;
-  shapes[d] = fresh;
-  for (let j = 0; j < fresh.length; j++) str(fresh[j]);
-  return true;
+const packer = new ValuePacker();
+
+/**
+ * The engine's packed arguments for value v, `[ops, text, nums]` (views of
+ * the scratch, valid until the next call), or null for the JSON route.
+ */
+export function toPackedValue(v) {
+  return packer.pack(v);
 }
 
 // The decode direction (gcf-js-engine's generic_decode_packed): `t` starts

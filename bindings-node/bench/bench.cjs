@@ -163,8 +163,15 @@ if (!GRAPH_ONLY) {
   split.push(['generic encode 10k rows, JSON route: JSON.stringify in JS', time(() => JSON.stringify(v))]);
   split.push(['generic encode 10k rows, JSON route: toJSON in JS (values the packed route leaves)', time(() => toJSON(v, 'number'))]);
   split.push(['generic encode 10k rows, JSON route: engine (string in, read, encode, string out)', time(() => engine.genericEncode(gj, 0))]);
-  split.push(['generic decode 10k rows: engine (tagged JSON)', time(() => engine.genericDecode(gt))]);
-  split.push(['generic decode 10k rows: JSON.parse + Maps in JS', time(() => fromTagged(JSON.parse(tagged), 'number'))]);
+  if (engine.genericDecodePacked) {
+    const { fromPackedValue } = require('../lib/layer.cjs');
+    const [pt, pf] = engine.genericDecodePacked(gt);
+    if (pt.charCodeAt(0) !== 0) throw new Error('records should decode to the packed form');
+    split.push(['generic decode 10k rows, packed route: engine (decode, ops, strings, numbers)', time(() => engine.genericDecodePacked(gt))]);
+    split.push(['generic decode 10k rows, packed route: fromPackedValue in JS (Maps)', time(() => fromPackedValue(pt, pf, Number))]);
+  }
+  split.push(['generic decode 10k rows, tagged route: engine (tagged JSON)', time(() => engine.genericDecode(gt))]);
+  split.push(['generic decode 10k rows, tagged route: JSON.parse + Maps in JS', time(() => fromTagged(JSON.parse(tagged), 'number'))]);
 }
 for (const [k, v] of split) process.stdout.write(`${k.padEnd(84)} ${fmt(v)}\n`);
 
@@ -208,9 +215,10 @@ const md = [
   '',
   'Graph encode and decode take the packed route when the engine offers it (strings as NUL-ended UTF-8 in a',
   '`Uint8Array` and numbers in a `Float64Array`, read in place by the engine; back, a string table and a',
-  '`Float64Array` of numbers and indices, so no number crosses as text); everything else goes as JSON (a small',
-  'serializer for generic values, which may hold `Map`s and bigints; tagged JSON back so `Map` order and large',
-  'integers survive). The split:',
+  '`Float64Array` of numbers and indices, so no number crosses as text). Generic values take a packed route of',
+  'their own both ways (an op byte per value, strings NUL-ended, numbers in a `Float64Array`, an object\'s keys',
+  'once per shape; see bench/NOTES.md), and the JSON route for what it leaves (bigints, numbers past 2^53, class',
+  'instances, a NUL in a string: a small serializer in, tagged JSON back). Everything else goes as JSON. The split:',
   '',
   '| step | time |',
   '| --- | ---: |',

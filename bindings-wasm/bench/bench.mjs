@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { createRequire } from 'node:module';
 import gcf from '../package/node.mjs';
-import { toPackedValue } from '../package/layer.mjs';
+import { toPackedValue, fromPackedValue } from '../package/layer.mjs';
 
 const require = createRequire(import.meta.url);
 const ref = require('gcf-reference');
@@ -98,6 +98,10 @@ const split = [];
   const [o, t, f] = toPackedValue(v).map((a) => a.slice());
   split.push(['generic encode 10k rows, packed route (the path taken): toPackedValue in JS', time(() => toPackedValue(v))]);
   split.push(['generic encode 10k rows, packed route: wasm engine (arrays across, read + encode)', time(() => engine.genericEncodePacked(o, t, f, 0))]);
+  const gt = gcf.encodeGeneric(v);
+  const [pt, pf] = engine.genericDecodePacked(gt);
+  split.push(['generic decode 10k rows, packed route (the path taken): wasm engine (decode, ops, strings, numbers)', time(() => engine.genericDecodePacked(gt))]);
+  split.push(['generic decode 10k rows, packed route: fromPackedValue in JS (Maps)', time(() => fromPackedValue(pt, pf, Number))]);
   split.push(['generic encode 10k rows, JSON route: JSON.stringify in JS', time(() => JSON.stringify(v))]);
   split.push(['generic encode 10k rows, JSON route: wasm engine (JSON read + encode, strings across)', time(() => engine.genericEncode(gj, 0))]);
 }
@@ -144,11 +148,13 @@ const md = [
   '  JSON.stringify. Since then the core\'s string values are inline up to 24 bytes (no allocation per',
   '  short string field, one map per record left): the engine call on 10,000 records went from 4.02 to',
   '  3.69-3.72 ms (best of 5, two quiet runs), encodeGeneric from 0.69-0.75x to 0.73-0.82x of 2.5.2.',
-  '- Generic encode now takes the layer\'s packed route (bindings-js/layer/packed_value.mjs, shared with the',
-  '  Node package): no JSON.stringify and no isPlain walk, the record keys cross once, and the engine reads',
-  '  three arrays instead of parsing JSON. encodeGeneric went from 0.73-0.82x of 2.5.2 to the rows above.',
-  '  The 1.5x target at 10,000 rows is still missed: the JS walk and the engine\'s build of the value tree',
-  '  (a map per record) are each about as long as the encode; see bindings-node/BENCH.md.',
+  '- Generic encode and decode now take the layer\'s packed routes (bindings-js/layer/packed_value.mjs, shared',
+  '  with the Node package): no JSON.stringify and no isPlain walk on the way in, no JSON.parse of tagged JSON on',
+  '  the way out, the record keys cross once, and the engine reads and writes three arrays. In the last round',
+  '  before them encodeGeneric was 0.73-0.82x of 2.5.2 and decodeGeneric 0.97-0.98x at 10-100 rows; the rows',
+  '  above are this run. The 1.5x encode target at 10,000 rows is met in some runs and missed in others: the',
+  '  JS walk and the engine\'s build of the value tree (a map per record) are each about as long as the encode',
+  '  (bindings-node/bench/NOTES.md, "The packed generic routes"). The streams batch rows and symbols packed too.',
   '- The module is built at opt-level 3 (speed), its standard library rebuilt for size on nightly; `GCF_WASM_OPT_LEVEL=z bash scripts/build-wasm.sh` builds for',
   '  size instead (see README.md for both sizes), at about half the engine speed measured here.',
   '',
