@@ -17,6 +17,12 @@
 
 #![deny(missing_docs)]
 
+/// talc, not Rust's default dlmalloc (see Cargo.toml). The module is built
+/// without threads, so its single-threaded wasm allocator is the right one.
+#[cfg(all(not(target_feature = "atomics"), target_family = "wasm"))]
+#[global_allocator]
+static TALC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
 use std::cell::RefCell;
 
 use gcf_js_engine as engine;
