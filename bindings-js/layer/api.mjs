@@ -56,6 +56,7 @@ export function createApi(E) {
   // The same for generic values (packed_value.mjs), each way on its own.
   const packedValue = typeof E.genericEncodePacked === 'function';
   const packedDecode = typeof E.genericDecodePacked === 'function';
+  const packedDecodeBytes = typeof E.genericDecodeBytesPacked === 'function';
 
   function encode(p) {
     if (packed) {
@@ -174,10 +175,16 @@ export function createApi(E) {
     let nums = null;
     try {
       if (isBytes(input)) {
-        tagged = E.genericDecodeBytes(input);
+        if (packedDecodeBytes) {
+          const r = E.genericDecodeBytesPacked(input);
+          tagged = r[0];
+          nums = r[1];
+        } else {
+          tagged = E.genericDecodeBytes(input);
+        }
       } else if (packedDecode) {
         // [packed strings, numbers], or [tagged JSON, []] for a value
-        // with a NUL in a string.
+        // with a NUL in a string (bytes alike, above).
         const r = E.genericDecodePacked(typeof input === 'string' ? input : String(input));
         tagged = r[0];
         nums = r[1];

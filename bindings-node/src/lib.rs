@@ -115,6 +115,16 @@ pub fn generic_decode_packed(
     Ok((p.strings, Float64ArraySlice::copy_from(env, &p.nums)?))
 }
 
+/// See [`gcf_js_engine::generic_decode_bytes_packed`]: `[strings, nums]`.
+#[napi(js_name = "genericDecodeBytesPacked")]
+pub fn generic_decode_bytes_packed(
+    env: &Env,
+    bytes: Uint8Array,
+) -> napi::Result<(String, Float64ArraySlice<'_>)> {
+    let p = js(engine::generic_decode_bytes_packed(&bytes))?;
+    Ok((p.strings, Float64ArraySlice::copy_from(env, &p.nums)?))
+}
+
 /// See [`gcf_js_engine::graph_encode_delta`].
 #[napi(js_name = "graphEncodeDelta")]
 pub fn graph_encode_delta(json: String) -> napi::Result<String> {

@@ -14,7 +14,7 @@ const E = require('../lib/engine/index.cjs').get();
 const { make } = require('./random.cjs');
 
 const SEED = Number(process.env.GCF_DIFF_SEED || Date.now() % 2147483647);
-const jsonRoute = createApi(Object.assign({}, E, { genericEncodePacked: undefined, genericDecodePacked: undefined }));
+const jsonRoute = createApi(Object.assign({}, E, { genericEncodePacked: undefined, genericDecodePacked: undefined, genericDecodeBytesPacked: undefined }));
 
 function run(api, v, opts) {
   try {
@@ -203,8 +203,15 @@ test('decode through the packed form equals decode through tagged JSON', () => {
     'GCF profile=generic\nx = "unterminated\n',
   ];
   for (const text of texts) sameDecode(text, JSON.stringify(text.slice(0, 60)));
-  // Bytes take the tagged route; a non-string input is read as its String.
-  assert.deepStrictEqual(plain(gcf.decodeGeneric(new TextEncoder().encode(texts[0]))), decoded(jsonRoute, texts[0]).value);
+  // Bytes too (their own entry, packed or tagged alike, invalid UTF-8
+  // reported the same); a non-string input is read as its String.
+  for (const text of texts) {
+    const bytes = new TextEncoder().encode(text);
+    for (const opts of DECODE_OPTIONS) assert.deepStrictEqual(decoded(gcf, bytes, opts), decoded(jsonRoute, bytes, opts));
+  }
+  const broken = Uint8Array.from([...new TextEncoder().encode('GCF profile=generic\nname = '), 0xff, 0x0a]);
+  assert.deepStrictEqual(decoded(gcf, broken), decoded(jsonRoute, broken));
+  assert.strictEqual(decoded(gcf, broken).error[1], 'invalid_utf8');
   assert.deepStrictEqual(decoded(gcf, { toString: () => texts[0] }), decoded(jsonRoute, texts[0]));
 });
 

@@ -42,6 +42,10 @@ export function withFastArgs(glue) {
     const t = valueTable(s);
     return [t, glue.graphPackedNums()];
   };
+  engine.genericDecodeBytesPacked = (b) => {
+    const t = glue.genericDecodeBytesPackedTable(b);
+    return [t, glue.graphPackedNums()];
+  };
   engine.genericEncode = (s, flags) =>
     typeof s === 'string' && s.length > SMALL ? glue.genericEncodeArg(put(s), flags) : glue.genericEncode(s, flags);
   return engine;

@@ -206,6 +206,13 @@ pub fn generic_decode_packed_table(text: &str) -> Result<String, JsError> {
     js(packed_value_table(text))
 }
 
+/// The strings of [`gcf_js_engine::generic_decode_bytes_packed`]; its
+/// numbers follow from [`graph_packed_nums`].
+#[wasm_bindgen(js_name = "genericDecodeBytesPackedTable")]
+pub fn generic_decode_bytes_packed_table(bytes: &[u8]) -> Result<String, JsError> {
+    js(engine::generic_decode_bytes_packed(bytes).and_then(keep_nums))
+}
+
 /// [`generic_decode_packed_table`] of the argument buffer's first `len`
 /// bytes.
 #[wasm_bindgen(js_name = "genericDecodePackedTableArg")]

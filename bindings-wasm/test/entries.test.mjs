@@ -64,7 +64,7 @@ test('node.mjs exports what index.mjs does plus toNodeWritable; engine.cjs is th
   const engine = require('../package/engine.cjs');
   for (const name of [
     'graphEncode', 'graphDecode', 'graphDecodeBytes', 'graphEncodePacked', 'graphDecodePacked', 'graphEncodeDelta', 'graphDecodeDelta',
-    'graphPackRoot', 'graphVerifyDelta', 'genericEncode', 'genericEncodePacked', 'genericDecode', 'genericDecodePacked', 'genericDecodeBytes',
+    'graphPackRoot', 'graphVerifyDelta', 'genericEncode', 'genericEncodePacked', 'genericDecode', 'genericDecodePacked', 'genericDecodeBytes', 'genericDecodeBytesPacked',
     'genericPackRoot', 'genericEncodeFull', 'genericDecodeFull', 'genericEncodeDelta',
     'genericDecodeDelta', 'genericDiff', 'genericVerifyDelta', 'needsQuote', 'quoteString',
     'formatKey', 'formatScalar', 'canonicalCell', 'NativeGraphSession', 'NativeGraphStream',

@@ -46,7 +46,7 @@
 //! | [`graph_encode_packed`] | packed strings, numbers | GCF, or `""`: use JSON |
 //! | [`graph_decode_packed`] | GCF | [`Packed`] string table and numbers |
 //! | [`generic_encode_packed`] | packed ops, strings, numbers, flags | GCF, or `""`: use JSON |
-//! | [`generic_decode_packed`] | GCF | [`Packed`] ops, strings and numbers (or tagged JSON) |
+//! | [`generic_decode_packed`] / [`generic_decode_bytes_packed`] | GCF | [`Packed`] ops, strings and numbers (or tagged JSON) |
 //!
 //! Stateful objects: [`GraphSession`], [`GraphStream`] and [`GenericStream`]
 //! (output buffered here, taken by JS in batches), [`GenericDeltaSession`].
@@ -81,7 +81,7 @@ pub use deltas::{
 pub use gcf_bind::Failure;
 pub use generic_stream::GenericStream;
 pub use packed::{graph_decode_packed, graph_encode_packed, Packed};
-pub use packed_value::{generic_decode_packed, generic_encode_packed};
+pub use packed_value::{generic_decode_bytes_packed, generic_decode_packed, generic_encode_packed};
 pub use scalar::{canonical_cell, format_key, format_scalar, needs_quote, quote_string};
 pub use stream::GraphStream;
 

@@ -306,15 +306,25 @@ fn number(x: f64) -> Option<Value> {
 /// ```
 pub fn generic_decode_packed(text: &str) -> Result<Packed> {
     let value = gcf_core::generic::decode(text)?;
+    Ok(packed_or_tagged(&value, text.as_bytes()))
+}
+
+/// [`generic_decode_packed`] of UTF-8 bytes (validated by the core, which
+/// reports `invalid_utf8` at its line and column).
+pub fn generic_decode_bytes_packed(bytes: &[u8]) -> Result<Packed> {
+    let value = gcf_core::generic::decode_bytes(bytes)?;
+    Ok(packed_or_tagged(&value, bytes))
+}
+
+/// The packed form of `value`, decoded from `text`, or its tagged JSON.
+fn packed_or_tagged(value: &Value, text: &[u8]) -> Packed {
     // A decoded string holds a NUL only from the text's own NUL bytes or
     // from an escape: without either, no string needs looking at.
-    let nul_possible = memchr::memchr2(0, b'\\', text.as_bytes()).is_some();
-    Ok(
-        write(&value, text.len(), nul_possible).unwrap_or_else(|| Packed {
-            strings: tagged::to_string(&value),
-            nums: Vec::new(),
-        }),
-    )
+    let nul_possible = memchr::memchr2(0, b'\\', text).is_some();
+    write(value, text.len(), nul_possible).unwrap_or_else(|| Packed {
+        strings: tagged::to_string(value),
+        nums: Vec::new(),
+    })
 }
 
 /// The largest integer a double holds exactly along with its neighbours, as
