@@ -26,6 +26,15 @@ const encoder = new TextEncoder();
 // in JS ran at about 2 ns a character). Measured in bindings-node/BENCH.md.
 export const CHUNK = 256;
 
+/** A typed array of at least `need` elements holding `a`'s (twice as long, or more). */
+export function grow(a, need) {
+  let n = a.length * 2;
+  while (n < need) n *= 2;
+  const b = new a.constructor(n);
+  b.set(a);
+  return b;
+}
+
 /**
  * UTF-8 scratch the packed arguments' strings are written into, reused
  * across calls (grown, never shrunk): a call allocates nothing for its

@@ -17,7 +17,7 @@
 // engine notices (a field left over, or U+FFFD) and answers "", which
 // sends the caller to the JSON route too.
 
-import { Utf8Scratch, CHUNK } from './packed.mjs';
+import { Utf8Scratch, CHUNK, grow } from './packed.mjs';
 
 const NULL = 110; // n
 const TRUE = 116; // t
@@ -51,20 +51,12 @@ class ValuePacker {
   }
 
   op(c) {
-    if (this.o === this.ops.length) {
-      const b = new Uint8Array(this.o * 2);
-      b.set(this.ops);
-      this.ops = b;
-    }
+    if (this.o === this.ops.length) this.ops = grow(this.ops, this.o + 1);
     this.ops[this.o++] = c;
   }
 
   num(x) {
-    if (this.n === this.nums.length) {
-      const b = new Float64Array(this.n * 2);
-      b.set(this.nums);
-      this.nums = b;
-    }
+    if (this.n === this.nums.length) this.nums = grow(this.nums, this.n + 1);
     this.nums[this.n++] = x;
   }
 

@@ -11,7 +11,7 @@
 
 import { rethrow, GcfError } from './errors.mjs';
 import { valueJSON } from './convert.mjs';
-import { wellFormed, Utf8Scratch } from './packed.mjs';
+import { wellFormed, Utf8Scratch, grow } from './packed.mjs';
 
 const BATCH = 64 * 1024;
 
@@ -182,14 +182,6 @@ export function install(E, gcf) {
   // per batch instead of per row); every other call sends them first,
   // so the wire keeps the call order.
   const ROWS = 1024;
-  // A typed array of at least `need` elements holding `a`'s.
-  function grow(a, need) {
-    let n = a.length * 2;
-    while (n < need) n *= 2;
-    const b = new a.constructor(n);
-    b.set(a);
-    return b;
-  }
 
   // The packed row form (an optional engine capability, see gcf-js-engine's
   // GenericStream::write_rows_packed): per row an `r` op, then an op per

@@ -100,8 +100,7 @@ pub fn graph_decode_packed(
     env: &Env,
     text: String,
 ) -> napi::Result<(String, Float64ArraySlice<'_>)> {
-    let p = js(engine::graph_decode_packed(&text))?;
-    Ok((p.strings, Float64ArraySlice::copy_from(env, &p.nums)?))
+    pair(env, engine::graph_decode_packed(&text))
 }
 
 /// See [`gcf_js_engine::generic_decode_packed`]: `[strings, nums]`, the
@@ -111,8 +110,7 @@ pub fn generic_decode_packed(
     env: &Env,
     text: String,
 ) -> napi::Result<(String, Float64ArraySlice<'_>)> {
-    let p = js(engine::generic_decode_packed(&text))?;
-    Ok((p.strings, Float64ArraySlice::copy_from(env, &p.nums)?))
+    pair(env, engine::generic_decode_packed(&text))
 }
 
 /// See [`gcf_js_engine::generic_decode_bytes_packed`]: `[strings, nums]`.
@@ -121,7 +119,16 @@ pub fn generic_decode_bytes_packed(
     env: &Env,
     bytes: Uint8Array,
 ) -> napi::Result<(String, Float64ArraySlice<'_>)> {
-    let p = js(engine::generic_decode_bytes_packed(&bytes))?;
+    pair(env, engine::generic_decode_bytes_packed(&bytes))
+}
+
+/// A packed result as JS receives it: `[strings, nums]`. (The exports spell
+/// the tuple out: napi writes their TypeScript declarations from it.)
+fn pair(
+    env: &Env,
+    packed: engine::Result<engine::Packed>,
+) -> napi::Result<(String, Float64ArraySlice<'_>)> {
+    let p = js(packed)?;
     Ok((p.strings, Float64ArraySlice::copy_from(env, &p.nums)?))
 }
 

@@ -646,80 +646,75 @@ mod tests {
     fn unpack(p: &Packed) -> Value {
         let fields: Vec<&str> = p.strings.split('\0').collect();
         assert_eq!(fields[0], "");
-        let ops = fields[1].as_bytes();
-        let (mut o, mut s, mut n) = (0, 2, 0);
-        let mut shapes: Vec<Vec<&str>> = Vec::new();
-        fn build<'a>(
-            ops: &[u8],
-            fields: &[&'a str],
-            nums: &[f64],
-            at: (&mut usize, &mut usize, &mut usize),
-            shapes: &mut Vec<Vec<&'a str>>,
-            depth: usize,
-        ) -> Value {
-            let (o, s, n) = at;
-            let op = ops[*o];
-            *o += 1;
-            let mut next_num = || {
-                *n += 1;
-                nums[*n - 1]
-            };
+        let mut u = Unpacker {
+            ops: fields[1].as_bytes(),
+            fields: &fields,
+            nums: &p.nums,
+            at: (0, 2, 0),
+            shapes: Vec::new(),
+        };
+        let v = u.build(0);
+        assert_eq!(
+            u.at,
+            (u.ops.len(), fields.len(), p.nums.len()),
+            "every op, string and number used"
+        );
+        v
+    }
+
+    struct Unpacker<'a> {
+        ops: &'a [u8],
+        fields: &'a [&'a str],
+        nums: &'a [f64],
+        /// The next op, string and number.
+        at: (usize, usize, usize),
+        shapes: Vec<Vec<&'a str>>,
+    }
+
+    impl<'a> Unpacker<'a> {
+        fn string(&mut self) -> &'a str {
+            self.at.1 += 1;
+            self.fields[self.at.1 - 1]
+        }
+
+        fn number(&mut self) -> f64 {
+            self.at.2 += 1;
+            self.nums[self.at.2 - 1]
+        }
+
+        fn build(&mut self, depth: usize) -> Value {
+            let op = self.ops[self.at.0];
+            self.at.0 += 1;
             match op {
                 b'N' => Value::Null,
                 b'T' => Value::Bool(true),
                 b'F' => Value::Bool(false),
-                b'S' => {
-                    *s += 1;
-                    Value::from(fields[*s - 1])
-                }
+                b'S' => Value::from(self.string()),
                 b'D' => {
-                    let x = next_num();
+                    let x = self.number();
                     if x.fract() == 0.0 && x.abs() < 9.1e15 && !(x == 0.0 && x.is_sign_negative()) {
                         Value::Int(x as i64)
                     } else {
                         Value::Float(x)
                     }
                 }
-                b'I' => {
-                    *s += 1;
-                    Value::Int(fields[*s - 1].parse().unwrap())
-                }
+                b'I' => Value::Int(self.string().parse().unwrap()),
                 b'A' => {
-                    let len = next_num() as usize;
-                    let items = (0..len)
-                        .map(|_| {
-                            build(
-                                ops,
-                                fields,
-                                nums,
-                                (&mut *o, &mut *s, &mut *n),
-                                shapes,
-                                depth + 1,
-                            )
-                        })
-                        .collect();
-                    Value::Array(items)
+                    let len = self.number() as usize;
+                    Value::Array((0..len).map(|_| self.build(depth + 1)).collect())
                 }
                 b'O' | b'P' => {
                     if op == b'O' {
-                        let len = next_num() as usize;
-                        if shapes.len() <= depth {
-                            shapes.resize(depth + 1, Vec::new());
+                        let len = self.number() as usize;
+                        if self.shapes.len() <= depth {
+                            self.shapes.resize(depth + 1, Vec::new());
                         }
-                        shapes[depth] = fields[*s..*s + len].to_vec();
-                        *s += len;
+                        let keys = (0..len).map(|_| self.string()).collect();
+                        self.shapes[depth] = keys;
                     }
-                    let keys = shapes[depth].clone();
                     let mut m = Map::new();
-                    for k in keys {
-                        let v = build(
-                            ops,
-                            fields,
-                            nums,
-                            (&mut *o, &mut *s, &mut *n),
-                            shapes,
-                            depth + 1,
-                        );
+                    for k in self.shapes[depth].clone() {
+                        let v = self.build(depth + 1);
                         m.push_unique(k, v);
                     }
                     Value::Object(m)
@@ -727,20 +722,6 @@ mod tests {
                 other => panic!("op {other}"),
             }
         }
-        let v = build(
-            ops,
-            &fields,
-            &p.nums,
-            (&mut o, &mut s, &mut n),
-            &mut shapes,
-            0,
-        );
-        assert_eq!(
-            (o, s, n),
-            (ops.len(), fields.len(), p.nums.len()),
-            "every op, string and number used"
-        );
-        v
     }
 
     /// Equal, member order included (`Value`'s equality ignores no order,
