@@ -1,7 +1,10 @@
 //! The generic decoder on arbitrary bytes: `decode` and `decode_bytes`
 //! agree (value, or error kind, line and column); whatever decodes encodes,
 //! decodes back to the same value, and re-encodes to the same text; the
-//! document decoder (identity fields) never panics.
+//! document decoder (identity fields) never panics. The JS engine's packed
+//! decode (both entries) succeeds exactly when the decoder does, and gives
+//! the packed form (starting with a NUL) or, for a string with a NUL, the
+//! tagged JSON of `generic_decode`.
 #![no_main]
 
 use gcf_core::generic;
@@ -10,11 +13,22 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let by_bytes = generic::decode_bytes(data);
+    let packed_bytes = gcf_js_engine::generic_decode_bytes_packed(data);
+    assert_eq!(packed_bytes.is_ok(), by_bytes.is_ok());
     let Ok(text) = std::str::from_utf8(data) else {
         assert!(by_bytes.is_err());
         return;
     };
     let value = generic::decode(text);
+    match gcf_js_engine::generic_decode_packed(text) {
+        Ok(p) => {
+            assert_eq!(Ok(&p), packed_bytes.as_ref());
+            if !p.strings.starts_with('\0') {
+                assert_eq!(Ok(p.strings), gcf_js_engine::generic_decode(text));
+            }
+        }
+        Err(_) => assert!(value.is_err()),
+    }
     match (&value, &by_bytes) {
         (Ok(v), Ok(b)) => {
             assert_eq!(v, b);
