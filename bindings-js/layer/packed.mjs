@@ -51,13 +51,7 @@ export class Utf8Scratch {
     const pos = this.pos;
     // UTF-16 code units to UTF-8: at most 3 bytes each.
     const need = pos + 3 * s.length;
-    if (need > this.bytes.length) {
-      let n = this.bytes.length * 2;
-      while (n < need) n *= 2;
-      const b = new Uint8Array(n);
-      b.set(this.bytes.subarray(0, pos));
-      this.bytes = b;
-    }
+    if (need > this.bytes.length) this.bytes = grow(this.bytes, need);
     this.pos = pos + encoder.encodeInto(s, pos === 0 ? this.bytes : this.bytes.subarray(pos)).written;
   }
 

@@ -19,11 +19,12 @@
 
 import { Utf8Scratch, CHUNK, grow } from './packed.mjs';
 
-const NULL = 110; // n
-const TRUE = 116; // t
-const FALSE = 102; // f
-const STRING = 115; // s
-const NUMBER = 100; // d
+// The op codes (the engine's stream rows use the scalar ones too).
+export const NULL = 110; // n
+export const TRUE = 116; // t
+export const FALSE = 102; // f
+export const STRING = 115; // s
+export const NUMBER = 100; // d
 const ARRAY = 91; // [
 const OBJECT = 123; // {
 const SAME_KEYS = 40; // (

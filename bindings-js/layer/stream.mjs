@@ -12,6 +12,7 @@
 import { rethrow, GcfError } from './errors.mjs';
 import { valueJSON } from './convert.mjs';
 import { wellFormed, Utf8Scratch, grow } from './packed.mjs';
+import { NULL, TRUE, FALSE, NUMBER, STRING } from './packed_value.mjs';
 
 const BATCH = 64 * 1024;
 
@@ -58,9 +59,9 @@ export function install(E, gcf) {
   const SYMBOLS = 1024;
   const packedSymbols = typeof E.NativeGraphStream.prototype.writeSymbolsPacked === 'function';
   const PLAIN = /^[!-~]+$/;
-  // The UTF-8 of a batch's strings, shared by every encoder: a batch is
-  // written and handed over within one call.
-  const symbolText = new Utf8Scratch();
+  // The UTF-8 of a batch's strings (symbols or rows), shared by every
+  // encoder: a batch is written and handed over within one call.
+  const batchText = new Utf8Scratch();
 
   class StreamEncoder {
     constructor(w, tool, opts) {
@@ -142,12 +143,12 @@ export function install(E, gcf) {
     }
     _send() {
       if (this._queued === 0) return 0;
-      symbolText.pos = 0;
-      symbolText.write(this._queue);
+      batchText.pos = 0;
+      batchText.write(this._queue);
       const nums = this._nums.subarray(0, 2 * this._queued);
       this._queue = '';
       this._queued = 0;
-      return call(() => this._native.writeSymbolsPacked(symbolText.view(), nums));
+      return call(() => this._native.writeSymbolsPacked(batchText.view(), nums));
     }
     _after(n) {
       if (n >= BATCH) {
@@ -189,15 +190,8 @@ export function install(E, gcf) {
   // is turned into text (most of a row's time in JS when rows went as
   // text). A row with a string holding NUL or a lone surrogate goes as JSON.
   const packedRows = typeof E.NativeGenericStream.prototype.writeRowsPacked === 'function';
+  // A row's op; its cells take the ops of packed values (packed_value.mjs).
   const ROW = 114; // r
-  const CELL_NULL = 110; // n
-  const CELL_TRUE = 116; // t
-  const CELL_FALSE = 102; // f
-  const CELL_NUMBER = 100; // d
-  const CELL_STRING = 115; // s
-  // The UTF-8 of a batch's strings, shared by every encoder: a batch is
-  // written and handed over within one call.
-  const rowText = new Utf8Scratch();
   /** 2.5.2's GenericStreamEncoder; output reaches `writer` in batches. */
   class GenericStreamEncoder {
     constructor(writer) {
@@ -264,15 +258,15 @@ export function install(E, gcf) {
       for (let i = 0; i < n; i++) {
         const v = cells[i];
         if (typeof v === 'string') {
-          ops[o++] = CELL_STRING;
+          ops[o++] = STRING;
           this._text += v + '\0';
         } else if (typeof v === 'number') {
-          ops[o++] = CELL_NUMBER;
+          ops[o++] = NUMBER;
           this._nums[this._n++] = v;
         } else if (v === null) {
-          ops[o++] = CELL_NULL;
+          ops[o++] = NULL;
         } else {
-          ops[o++] = v ? CELL_TRUE : CELL_FALSE;
+          ops[o++] = v ? TRUE : FALSE;
         }
       }
       this._o = o;
@@ -308,8 +302,8 @@ export function install(E, gcf) {
     }
     _send() {
       if (this._pending > 0) {
-        rowText.pos = 0;
-        rowText.write(this._text);
+        batchText.pos = 0;
+        batchText.write(this._text);
         const ops = this._ops.subarray(0, this._o);
         const nums = this._nums.subarray(0, this._n);
         this._text = '';
@@ -317,7 +311,7 @@ export function install(E, gcf) {
         this._n = 0;
         this._pending = 0;
         // All or nothing; a malformed batch cannot come from _pack.
-        this._after(call(() => this._native.writeRowsPacked(ops, rowText.view(), nums)));
+        this._after(call(() => this._native.writeRowsPacked(ops, batchText.view(), nums)));
       }
       if (this._rows.length === 0) return;
       const rows = this._rows;

@@ -15,6 +15,7 @@ use gcf_bind::Failure;
 use gcf_core::generic::{self, ScalarWriter, Value};
 
 use crate::nul::NulFields;
+use crate::packed_value::{self, FALSE, NULL, NUMBER, STRING, TRUE};
 use crate::scalar::write_cell;
 use crate::Result;
 
@@ -43,16 +44,15 @@ fn strings(json: &str) -> Result<Vec<String>> {
     Ok(serde_json::from_str(json)?)
 }
 
-/// A JS number as the row's cell: a safe integer as an integer, as the JSON
-/// route reads JSON.stringify's text of it.
+/// A JS number as the row's cell: as a packed value's number, and any other
+/// double (past 2^53, or not finite, which `write_cell` refuses) as itself.
 fn number(x: f64) -> Value {
-    const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
-    if x.fract() == 0.0 && x.abs() <= MAX_SAFE {
-        Value::Int(x as i64)
-    } else {
-        Value::Float(x)
-    }
+    packed_value::number(x).unwrap_or(Value::Float(x))
 }
+
+/// The op that starts a row in [`GenericStream::write_rows_packed`]; its
+/// cells use the ops of packed values.
+const ROW: u8 = b'r';
 
 fn cells(json: &str) -> Result<Vec<Value>> {
     match gcf_bind::value::from_str(json)? {
@@ -197,9 +197,9 @@ impl GenericStream {
 
     /// [`write_rows`](Self::write_rows) of rows in the packed form, which
     /// skips JSON, number text and the value tree, as the layer's other
-    /// packed routes do ([`crate::generic_encode_packed`]): `ops` holds one
-    /// byte per row start (`r`) and per cell: `n` null, `t` true, `f`
-    /// false, `d` a number (the next of `nums`: an integer when it is a
+    /// packed routes do ([`crate::generic_encode_packed`], whose op codes the
+    /// cells use): `ops` holds one byte per row start (`r`) and per cell:
+    /// `n` null, `t` true, `f` false, `d` a number (the next of `nums`: an integer when it is a
     /// safe one, as JS's `Number.isSafeInteger` says, a double otherwise),
     /// `s` a string (the next NUL-ended field of `text`, holding no NUL:
     /// the caller sends such a row as JSON). All or nothing, as
@@ -223,7 +223,7 @@ impl GenericStream {
         let mut row_open = false;
         let mut cells = 0;
         for &op in ops {
-            if op == b'r' {
+            if op == ROW {
                 if row_open {
                     self.end_packed_row();
                 }
@@ -239,11 +239,11 @@ impl GenericStream {
             }
             cells += 1;
             let value = match op {
-                b'n' => Value::Null,
-                b't' => Value::Bool(true),
-                b'f' => Value::Bool(false),
-                b'd' => number(*nums.next().ok_or_else(bad)?),
-                b's' => {
+                NULL => Value::Null,
+                TRUE => Value::Bool(true),
+                FALSE => Value::Bool(false),
+                NUMBER => number(*nums.next().ok_or_else(bad)?),
+                STRING => {
                     let text = fields.next().ok_or_else(bad)?;
                     // As `write_cell` writes a string in a row.
                     if generic::needs_quote(text) || text.contains('|') {

@@ -286,7 +286,7 @@ impl<'a> Tape<'a> {
 /// integer (`-0` too) as an integer, a number with a fraction as a double.
 /// Integral doubles past 2^53 and non-finite numbers, which the layer writes
 /// its own way (or refuses), are left to the JSON route.
-fn number(x: f64) -> Option<Value> {
+pub(crate) fn number(x: f64) -> Option<Value> {
     if !x.is_finite() {
         return None;
     }
