@@ -66,7 +66,7 @@ pub fn decode_delta<'py>(
     py: Python<'py>,
     wire: &Bound<'py, PyString>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let s = wire.to_cow()?;
+    let s = crate::utf8::text(wire)?;
     let d = py
         .detach(|| graph::decode_delta(&s))
         .py_err(py, Raise::Decode)?;

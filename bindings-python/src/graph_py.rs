@@ -121,8 +121,8 @@ fn str_of(v: &Bound<'_, PyAny>) -> PyResult<String> {
         return Ok(String::new());
     }
     match v.cast::<PyString>() {
-        Ok(s) => Ok(s.to_cow()?.into_owned()),
-        Err(_) => Ok(v.str()?.to_cow()?.into_owned()),
+        Ok(s) => Ok(crate::utf8::text(s)?.into_owned()),
+        Err(_) => Ok(crate::utf8::text(&v.str()?)?.into_owned()),
     }
 }
 
@@ -478,7 +478,7 @@ impl<'py> Texts<'py> {
         if let Some(&hit) = self.seen.get(&key) {
             return Ok(hit);
         }
-        let text = crate::value::with_utf8(&s, |t| self.push(t))?;
+        let text = crate::utf8::with_utf8(&s, |t| self.push(t))?;
         self.seen.insert(key, text);
         self.held.push(s);
         Ok(text)

@@ -20,6 +20,7 @@ mod errors;
 mod generic_py;
 mod graph_py;
 mod stream_py;
+mod utf8;
 mod value;
 
 use errors::{IntoPy, Raise};
@@ -33,7 +34,7 @@ enum Input<'a> {
 
 fn input<'a>(obj: &'a Bound<'_, PyAny>) -> PyResult<Input<'a>> {
     if let Ok(s) = obj.cast::<PyString>() {
-        return match s.to_cow() {
+        return match utf8::text(s) {
             Ok(t) => Ok(Input::Text(t)),
             // Only a lone surrogate makes a str unencodable as UTF-8.
             Err(_) => Err(errors::to_py(
@@ -219,6 +220,8 @@ fn graph_delta_dict<'py>(py: Python<'py>, d: &graph::Delta) -> PyResult<Bound<'p
 #[pymodule]
 #[pyo3(name = "_gcf")]
 fn gcf_py(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    utf8::init(m.py());
+    m.add_function(wrap_pyfunction!(utf8::lend_utf8, m)?)?;
     m.add_function(wrap_pyfunction!(encode, m)?)?;
     m.add_function(wrap_pyfunction!(decode, m)?)?;
     m.add_function(wrap_pyfunction!(encode_generic, m)?)?;

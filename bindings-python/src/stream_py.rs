@@ -233,24 +233,35 @@ impl GraphStream {
 pub struct GenericStream {
     inner: Option<generic::StreamWriter<PySink>>,
     rows: u64,
+    /// A row's values, kept between rows for its room (one allocation a
+    /// stream rather than one a row).
+    row: Vec<generic::Value>,
 }
 
 /// The cells of a row: one reader for the row, and a list (what callers
 /// pass) indexed directly rather than through the iterator protocol.
 fn values(items: &Bound<'_, PyAny>) -> PyResult<Vec<generic::Value>> {
+    let mut out = Vec::new();
+    read_values(items, &mut out)?;
+    Ok(out)
+}
+
+/// [`values`] into `out` (emptied first), whose room is reused.
+fn read_values(items: &Bound<'_, PyAny>, out: &mut Vec<generic::Value>) -> PyResult<()> {
+    out.clear();
     let mut reader = value::Reader::default();
     if let Ok(list) = items.cast::<PyList>() {
-        let mut out = Vec::with_capacity(list.len());
+        out.reserve(list.len());
         for item in list.iter() {
             out.push(reader.read(&item, 0)?);
         }
-        return Ok(out);
+        return Ok(());
     }
-    let mut out = Vec::with_capacity(items.len().unwrap_or(0));
+    out.reserve(items.len().unwrap_or(0));
     for item in items.try_iter()? {
         out.push(reader.read(&item?, 0)?);
     }
-    Ok(out)
+    Ok(())
 }
 
 impl GenericStream {
@@ -281,6 +292,7 @@ impl GenericStream {
         Ok(GenericStream {
             inner: Some(inner),
             rows: 0,
+            row: Vec::new(),
         })
     }
 
@@ -295,8 +307,13 @@ impl GenericStream {
     }
 
     fn row(&mut self, py: Python<'_>, items: &Bound<'_, PyAny>) -> PyResult<()> {
-        let vs = values(items)?;
-        self.call(py, |w| w.row_values(&vs))?;
+        // Taken while Python code may run (a cell's `__str__`), put back after.
+        let mut vs = std::mem::take(&mut self.row);
+        let written =
+            read_values(items, &mut vs).and_then(|()| self.call(py, |w| w.row_values(&vs)));
+        vs.clear();
+        self.row = vs;
+        written?;
         self.rows += 1;
         Ok(())
     }

@@ -15,23 +15,12 @@ use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString};
 
 use crate::errors::input;
 use crate::graph_py::AddrMap;
+use crate::utf8::with_utf8;
 
 /// Deeper than any limit the core accepts, shallow enough for the Rust
 /// stack: a cyclic or absurdly deep Python structure stops here with
 /// `limit_exceeded` instead of overflowing.
 const MAX_DEPTH: usize = 1000;
-
-/// Runs `f` on the UTF-8 text of `s`. Under the 3.9 limited API a `str`
-/// has no borrowed UTF-8 view: its text is read through a new `bytes`
-/// object, which `to_cow` would copy once more into a `String` (a heap
-/// allocation a short string, now inline in a [`Key`], does not need).
-pub fn with_utf8<R>(s: &Bound<'_, PyString>, f: impl FnOnce(&str) -> R) -> PyResult<R> {
-    let utf8 = s.encode_utf8()?;
-    match std::str::from_utf8(utf8.as_bytes()) {
-        Ok(text) => Ok(f(text)),
-        Err(e) => Err(pyo3::exceptions::PyUnicodeError::new_err(e.to_string())),
-    }
-}
 
 /// Reads `obj` as a generic value.
 pub fn from_py(obj: &Bound<'_, PyAny>) -> PyResult<Value> {

@@ -230,6 +230,13 @@ def run_generic_delta_session(fx: Dict[str, Any]) -> None:
     assert got == fx["expected"]["emissions"]
 
 
+@pytest.mark.parametrize("route", ["lent", "bytes"])
 @pytest.mark.parametrize("path", FIXTURES, ids=lambda p: str(p.relative_to(conformance_dir())))
-def test_fixture(path: Path) -> None:
-    run(json.loads(path.read_text(encoding="utf-8")))
+def test_fixture(path: Path, route: str) -> None:
+    # Both ways of reading a str's text (see test_utf8_routes.py): lent by
+    # the interpreter (3.10 and later) and through a bytes object (3.9).
+    previous = gcf._gcf._lend_utf8(route == "lent")
+    try:
+        run(json.loads(path.read_text(encoding="utf-8")))
+    finally:
+        gcf._gcf._lend_utf8(previous)

@@ -46,7 +46,7 @@ use crate::number::NumberBuffer;
 use crate::sink::Sink;
 
 use super::cell::Cell;
-use super::row::{assemble_row, check_cell, Assembled};
+use super::row::{assemble_row, check_cell, Assembled, RowCell};
 use super::scalar::{write_key, write_string};
 use super::{Map, Value};
 
@@ -456,11 +456,15 @@ impl<K: Sink> StreamWriter<K> {
 
     /// Writes one table row from scalar values (arrays and objects are refused).
     pub fn row_values(&mut self, values: &[Value]) -> Result<()> {
-        self.check_row(TableKind::Array, values.len())?;
+        if values.len() != self.row_width[TableKind::Array as usize] {
+            self.check_row(TableKind::Array, values.len())?;
+        }
+        // Refused in cell order before anything is written, as a row of
+        // cells is by its assembly.
         for v in values {
             check_cell(scalar_cell(v, "streaming row cell")?)?;
         }
-        self.write_row(None, |w| w.write_value_cells(values))
+        self.write_cells_row(None, values)
     }
 
     /// Writes one table row from an object, mapping its members onto the
@@ -750,7 +754,11 @@ impl<K: Sink> StreamWriter<K> {
     /// piecewise by the general path from where the assembly stopped, so the
     /// bytes are the same either way and no partial cell is ever published.
     #[inline(always)]
-    fn write_cells_row(&mut self, key: Option<&str>, cells: &[Cell<'_>]) -> Result<()> {
+    fn write_cells_row<'c, C: RowCell<'c>>(
+        &mut self,
+        key: Option<&str>,
+        cells: &'c [C],
+    ) -> Result<()> {
         match assemble_row(
             self.out.tail(),
             &mut self.numbers,
@@ -773,18 +781,18 @@ impl<K: Sink> StreamWriter<K> {
     /// out of line, so that the row's fast path keeps its registers.
     #[cold]
     #[inline(never)]
-    fn write_stopped_row(
+    fn write_stopped_row<'c, C: RowCell<'c>>(
         &mut self,
         key: Option<&str>,
-        cells: &[Cell<'_>],
+        cells: &'c [C],
         mut len: usize,
         mut piece: usize,
     ) -> Result<()> {
         let mut flushed = false;
         loop {
             // Cells before `piece` were checked by the assembly.
-            for &cell in &cells[piece.saturating_sub(1)..] {
-                check_cell(cell)?;
+            for cell in &cells[piece.saturating_sub(1)..] {
+                check_cell(cell.cell())?;
             }
             if flushed || self.out.pending() == 0 {
                 break;
@@ -822,11 +830,11 @@ impl<K: Sink> StreamWriter<K> {
                 }
                 piece => (piece - 1, false),
             };
-            for (i, &cell) in cells[from..].iter().enumerate() {
+            for (i, cell) in cells[from..].iter().enumerate() {
                 if i > 0 || separate_first {
                     w.out.write_bytes(b"|")?;
                 }
-                w.write_cell(cell)?;
+                w.write_cell(cell.cell())?;
             }
             w.out.write_bytes(b"\n")?;
             Ok(())
@@ -845,16 +853,6 @@ impl<K: Sink> StreamWriter<K> {
                 self.row_width = [NO_ROWS; 2];
             }
         }
-    }
-
-    fn write_value_cells(&mut self, values: &[Value]) -> Result<()> {
-        for (i, v) in values.iter().enumerate() {
-            if i > 0 {
-                self.out.write_bytes(b"|")?;
-            }
-            self.write_cell(Cell::from_value(v).unwrap_or(Cell::Null))?;
-        }
-        Ok(())
     }
 
     fn write_object_cells(&mut self, object: &Map) -> Result<()> {
@@ -1305,6 +1303,59 @@ mod tests {
                 "capacity {capacity}"
             );
         }
+    }
+
+    #[test]
+    fn value_rows_match_cell_rows_at_every_buffer_size() {
+        let mut rng = Rng(0x0b0b_1c1c_2d2d_3e3e);
+        let strings = sample_strings(&mut rng);
+        for capacity in [0, 1, 16, 64, 200, 8192] {
+            let options = || StreamOptions::new().buffer_capacity(capacity);
+            let mut by_cell = StreamWriter::new(Vec::new(), options()).unwrap();
+            let mut by_value = StreamWriter::new(Vec::new(), options()).unwrap();
+            for w in [&mut by_cell, &mut by_value] {
+                w.begin_section("s").unwrap();
+                w.begin_table(Some("t"), &["a", "b", "c", "d"]).unwrap();
+            }
+            for s in &strings {
+                let n = rng.next();
+                let values = [
+                    Value::from(s.as_str()),
+                    Value::Int(n as i64),
+                    Value::Float((n % 1000) as f64 / 8.0),
+                    [Value::Null, Value::Bool(n % 3 == 0)][(n % 2) as usize].clone(),
+                ];
+                let cells: Vec<Cell<'_>> = values
+                    .iter()
+                    .map(|v| Cell::from_value(v).unwrap())
+                    .collect();
+                by_cell.row(&cells).unwrap();
+                by_value.row_values(&values).unwrap();
+            }
+            assert_eq!(
+                by_value.finish().unwrap(),
+                by_cell.finish().unwrap(),
+                "capacity {capacity}"
+            );
+        }
+        // A bad row is refused at its first bad cell, with nothing written.
+        let mut w = writer();
+        w.begin_table(None, &["a", "b"]).unwrap();
+        let e = w
+            .row_values(&[Value::Float(f64::NAN), Value::Array(Vec::new())])
+            .unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::OutOfRange);
+        let e = w
+            .row_values(&[Value::Object(Map::new()), Value::Float(f64::NAN)])
+            .unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidInput);
+        let e = w.row_values(&[Value::Null]).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::RowWidthMismatch);
+        w.row_values(&[Value::Null, Value::from("x")]).unwrap();
+        assert_eq!(
+            w.finish().unwrap(),
+            "GCF profile=generic\n## [?]{a,b}\n-|x\n##! summary counts=1\n"
+        );
     }
 
     #[test]

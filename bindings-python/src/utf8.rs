@@ -1,0 +1,117 @@
+//! The UTF-8 text of a Python `str`, lent by the interpreter where it can.
+//!
+//! The wheel is built against the stable ABI of Python 3.9 (`abi3-py39`),
+//! whose only way to a `str`'s UTF-8 is `PyUnicode_AsUTF8String`: a new
+//! `bytes` object per string, filled, read and freed. From 3.10 on the
+//! stable ABI also has `PyUnicode_AsUTF8AndSize`, which lends the text in
+//! place: for an ASCII string (names, kinds, keys, most values) that is the
+//! string's own storage, for any other the UTF-8 copy CPython caches in the
+//! object. Reading a string that way costs a call instead of an allocation
+//! and two copies; callgrind counts are in `bindings-python/BENCH.md`.
+//!
+//! The function is declared here, not taken from pyo3 (which offers it only
+//! to builds for 3.10 and later), and called only when the running
+//! interpreter is 3.10 or later, where it belongs to the stable ABI. On 3.9
+//! the `bytes` route is taken; CPython 3.9 exports the symbol too (it is
+//! public API since 3.3), so the module loads there as before. Windows
+//! resolves an abi3 module's imports through `python3.dll`, which on 3.9
+//! lacks it, so Windows builds keep the `bytes` route everywhere.
+
+use std::borrow::Cow;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use pyo3::prelude::*;
+use pyo3::types::PyString;
+
+#[cfg(not(windows))]
+extern "C" {
+    fn PyUnicode_AsUTF8AndSize(
+        unicode: *mut pyo3::ffi::PyObject,
+        size: *mut pyo3::ffi::Py_ssize_t,
+    ) -> *const std::os::raw::c_char;
+}
+
+/// Whether strings are read through `PyUnicode_AsUTF8AndSize`: set when the
+/// module is imported (see [`init`]), and by the tests of the other route.
+static LENT: AtomicBool = AtomicBool::new(false);
+
+/// Chooses the route for the running interpreter; called once, when the
+/// extension module is imported.
+pub fn init(py: Python<'_>) {
+    LENT.store(
+        cfg!(not(windows)) && py.version_info() >= (3, 10),
+        Ordering::Relaxed,
+    );
+}
+
+/// Turns the lent route on or off (when the interpreter has it) and returns
+/// whether it was on: lets the test suite run the `bytes` route, which only
+/// Python 3.9 takes otherwise.
+#[pyfunction]
+#[pyo3(name = "_lend_utf8")]
+pub fn lend_utf8(py: Python<'_>, on: bool) -> bool {
+    let was = LENT.load(Ordering::Relaxed);
+    init(py);
+    if !on {
+        LENT.store(false, Ordering::Relaxed);
+    }
+    was
+}
+
+/// The text of `s` as the interpreter lends it, or `None` on the `bytes`
+/// route. A `str` that cannot be UTF-8 (a lone surrogate) is the
+/// `UnicodeEncodeError` the interpreter raises, as on the `bytes` route.
+#[inline]
+fn lent<'a>(s: &'a Bound<'_, PyString>) -> Option<PyResult<&'a str>> {
+    #[cfg(not(windows))]
+    if LENT.load(Ordering::Relaxed) {
+        let mut size: pyo3::ffi::Py_ssize_t = 0;
+        // SAFETY: `s` is a live `str` (a strong reference held for 'a) and
+        // the GIL is held (a `Bound` proves it); `size` is a valid out
+        // pointer. The call is part of the stable ABI on the interpreters
+        // `LENT` is set for (3.10 and later).
+        let data = unsafe { PyUnicode_AsUTF8AndSize(s.as_ptr(), &mut size) };
+        if data.is_null() {
+            return Some(Err(PyErr::fetch(s.py())));
+        }
+        // SAFETY: on success the result points at `size` bytes of UTF-8
+        // (CPython encodes strictly: a surrogate fails above), owned by the
+        // object, which never changes a `str`'s text and keeps the buffer
+        // until it is freed; the object outlives 'a. pyo3's own `to_str`
+        // (on builds for 3.10 and later) trusts the same call the same way.
+        let text = unsafe {
+            std::str::from_utf8_unchecked(std::slice::from_raw_parts(
+                data.cast::<u8>(),
+                usize::try_from(size).unwrap_or(0),
+            ))
+        };
+        return Some(Ok(text));
+    }
+    let _ = s;
+    None
+}
+
+/// Runs `f` on the UTF-8 text of `s`: lent in place, or on the `bytes`
+/// route read through a temporary `bytes` object (never copied once more
+/// into a `String`, which a short string, inline in a core `Key`, does not
+/// need).
+#[inline]
+pub fn with_utf8<R>(s: &Bound<'_, PyString>, f: impl FnOnce(&str) -> R) -> PyResult<R> {
+    if let Some(text) = lent(s) {
+        return text.map(f);
+    }
+    let utf8 = s.encode_utf8()?;
+    match std::str::from_utf8(utf8.as_bytes()) {
+        Ok(text) => Ok(f(text)),
+        Err(e) => Err(pyo3::exceptions::PyUnicodeError::new_err(e.to_string())),
+    }
+}
+
+/// The UTF-8 text of `s`: borrowed where the interpreter lends it, a copy
+/// otherwise.
+pub fn text<'a>(s: &'a Bound<'_, PyString>) -> PyResult<Cow<'a, str>> {
+    match lent(s) {
+        Some(text) => text.map(Cow::Borrowed),
+        None => s.to_cow(),
+    }
+}

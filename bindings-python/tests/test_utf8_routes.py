@@ -1,0 +1,130 @@
+"""The two ways the extension reads a ``str``'s UTF-8 text give the same
+results: lent in place by the interpreter (``PyUnicode_AsUTF8AndSize``,
+stable ABI from Python 3.10, taken there) and read through a temporary
+``bytes`` object (the only way under Python 3.9's stable ABI).
+``gcf._gcf._lend_utf8(on)`` switches the route and returns the previous
+one; the conformance fixtures run under both too."""
+
+from __future__ import annotations
+
+import io
+import sys
+from typing import Any, Callable, Iterator, List
+
+import pytest
+
+import gcf
+from gcf import Edge, Payload, Symbol
+
+STRINGS = [
+    "",
+    "plain",
+    "pkg/mod.Func",
+    "a|b,c \"quoted\"",
+    "café",
+    "naïve señor",
+    "日本語の名前",
+    "emoji 🙂 and 𝔘",
+    "x" * 300,
+    "ü" * 200,
+    "-",
+    "~",
+    "12",
+    "true",
+]
+
+
+class Name(str):
+    """A str subclass: read through the same calls as a str."""
+
+
+@pytest.fixture
+def routes() -> Iterator[Callable[[Callable[[], Any]], List[Any]]]:
+    """Runs a call under each route and returns both results (or the
+    exception types they raised)."""
+    original = gcf._gcf._lend_utf8(True)
+
+    def both(call: Callable[[], Any]) -> List[Any]:
+        out = []
+        for lend in (True, False):
+            gcf._gcf._lend_utf8(lend)
+            try:
+                out.append(call())
+            except Exception as e:  # compared by type and message
+                out.append((type(e), str(e)))
+        return out
+
+    try:
+        yield both
+    finally:
+        gcf._gcf._lend_utf8(original)
+
+
+def test_the_lent_route_is_on_where_the_stable_abi_has_it() -> None:
+    was = gcf._gcf._lend_utf8(True)
+    try:
+        expected = sys.version_info >= (3, 10) and sys.platform != "win32"
+        assert gcf._gcf._lend_utf8(True) is expected
+        assert gcf._gcf._lend_utf8(False) is expected
+        assert gcf._gcf._lend_utf8(True) is False
+    finally:
+        gcf._gcf._lend_utf8(was)
+
+
+NAMES = [s for s in STRINGS if s and not any(c.isspace() for c in s)]
+
+
+def graph() -> Payload:
+    symbols = [Symbol(qualified_name=Name(s) if i % 2 else s, kind="function", score=0.5,
+                      provenance="lsp", distance=i % 3)
+               for i, s in enumerate(NAMES)]
+    edges = [Edge(source=NAMES[i], target=Name(NAMES[i + 1]), edge_type="calls") for i in range(len(NAMES) - 1)]
+    return Payload(tool="t", symbols=symbols, edges=edges)
+
+
+def test_graph_encode_and_decode_agree(routes: Any) -> None:
+    lent, copied = routes(lambda: gcf.encode(graph()))
+    assert lent == copied
+    assert isinstance(lent, str), lent
+    decoded = gcf.decode(lent)
+    assert sorted(s.qualified_name for s in decoded.symbols) == sorted(NAMES)
+    assert len(decoded.edges) == len(NAMES) - 1
+    assert routes(lambda: gcf.decode(lent)) == [decoded] * 2
+
+
+def test_generic_values_agree(routes: Any) -> None:
+    value = {s or "empty": {"v": s, "list": [s, Name(s), 1, None]} for s in STRINGS}
+    value["rows"] = [{"name": s, "n": i, Name("k"): s[::-1]} for i, s in enumerate(STRINGS)]
+    lent, copied = routes(lambda: gcf.encode_generic(value))
+    assert lent == copied
+    assert gcf.decode_generic(lent)["rows"][6]["name"] == STRINGS[6]
+    assert routes(lambda: gcf.decode_generic(lent)) == [gcf.decode_generic(lent)] * 2
+    assert routes(lambda: gcf.decode_generic(lent.encode("utf-8"))) == [gcf.decode_generic(lent)] * 2
+
+
+def test_streams_agree(routes: Any) -> None:
+    def stream() -> str:
+        out = io.StringIO()
+        enc = gcf.GenericStreamEncoder(out, tool="t")
+        enc.begin_array("rows", ["s", "n"])
+        for i, s in enumerate(STRINGS):
+            enc.write_row([Name(s), i])
+        enc.close()
+        return out.getvalue()
+
+    lent, copied = routes(stream)
+    assert lent == copied
+    assert [r["s"] for r in gcf.decode_generic(lent)["rows"]] == STRINGS
+
+
+@pytest.mark.parametrize("bad", ["\ud800", "a\udfffb", "ok" + "\udc80"])
+def test_lone_surrogates_fail_alike(routes: Any, bad: str) -> None:
+    for call in (lambda: gcf.encode_generic({"a": bad}),
+                 lambda: gcf.encode_generic({bad: 1}),
+                 lambda: gcf.encode(Payload(symbols=[Symbol(qualified_name=bad, kind="function", score=1.0)]))):
+        lent, copied = routes(call)
+        assert lent == copied
+        assert isinstance(lent, tuple) and issubclass(lent[0], UnicodeEncodeError), lent
+    lent, copied = routes(lambda: gcf.decode_generic("GCF profile=generic\na=" + bad + "\n"))
+    assert lent == copied
+    assert lent[0] is gcf.DecodeError and lent[1].startswith("invalid_surrogate: ")
