@@ -2,6 +2,7 @@
 //! into core types, and decoded payloads built straight into dataclass
 //! instances.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use gcf_core::graph::{Edge, Payload, Symbol};
@@ -117,12 +118,18 @@ fn list_of<'py, T>(
 
 /// A string field's value as [`Fields::str`] reads it.
 fn str_of(v: &Bound<'_, PyAny>) -> PyResult<String> {
+    text_of(v).map(Cow::into_owned)
+}
+
+/// [`str_of`], borrowed from `v` when it is a `str` whose text the
+/// interpreter lends (see `crate::utf8`).
+fn text_of<'a>(v: &'a Bound<'_, PyAny>) -> PyResult<Cow<'a, str>> {
     if v.is_none() {
-        return Ok(String::new());
+        return Ok(Cow::Borrowed(""));
     }
     match v.cast::<PyString>() {
-        Ok(s) => Ok(crate::utf8::text(s)?.into_owned()),
-        Err(_) => Ok(crate::utf8::text(&v.str()?)?.into_owned()),
+        Ok(s) => crate::utf8::text(s),
+        Err(_) => Ok(Cow::Owned(crate::utf8::text(&v.str()?)?.into_owned())),
     }
 }
 
@@ -154,6 +161,56 @@ pub fn symbol(obj: &Bound<'_, PyAny>) -> PyResult<Symbol> {
         provenance: f.str(intern!(py, "provenance"))?,
         distance: f.uint(intern!(py, "distance"))?,
     })
+}
+
+/// Reads a `Symbol`-like object as [`symbol`] does, in the same order,
+/// and runs `f` on it with its strings borrowed where they can be (a
+/// stream writes the symbol and keeps none of them).
+pub fn with_symbol<R>(
+    obj: &Bound<'_, PyAny>,
+    f: impl FnOnce(&Symbol<Cow<'_, str>>) -> R,
+) -> PyResult<R> {
+    let py = obj.py();
+    let fields = Fields::of(obj);
+    let name = fields.get(intern!(py, "qualified_name"))?;
+    let name = text_of(&name)?;
+    let kind = fields.get(intern!(py, "kind"))?;
+    let kind = text_of(&kind)?;
+    let score = fields.float(intern!(py, "score"))?;
+    let provenance = fields.get(intern!(py, "provenance"))?;
+    let provenance = text_of(&provenance)?;
+    let distance = fields.uint(intern!(py, "distance"))?;
+    Ok(f(&Symbol {
+        qualified_name: name,
+        kind,
+        score,
+        provenance,
+        distance,
+    }))
+}
+
+/// Reads an `Edge`-like object as [`edge`] does and runs `f` on it, its
+/// strings borrowed as in [`with_symbol`].
+pub fn with_edge<R>(
+    obj: &Bound<'_, PyAny>,
+    f: impl FnOnce(&Edge<Cow<'_, str>>) -> R,
+) -> PyResult<R> {
+    let py = obj.py();
+    let fields = Fields::of(obj);
+    let source = fields.get(intern!(py, "source"))?;
+    let source = text_of(&source)?;
+    let target = fields.get(intern!(py, "target"))?;
+    let target = text_of(&target)?;
+    let edge_type = fields.get(intern!(py, "edge_type"))?;
+    let edge_type = text_of(&edge_type)?;
+    let status = fields.get(intern!(py, "status"))?;
+    let status = text_of(&status)?;
+    Ok(f(&Edge {
+        source,
+        target,
+        edge_type,
+        status,
+    }))
 }
 
 /// Reads an `Edge`-like object.

@@ -14,7 +14,7 @@ use pyo3::types::{PyBytes, PyList, PyString};
 use pyo3::{intern, Py};
 
 use crate::errors::{to_py, IntoPy, Raise};
-use crate::graph_py::{edge, symbol};
+use crate::graph_py::{with_edge, with_symbol};
 use crate::value;
 
 /// The Python writer as a core sink.
@@ -159,29 +159,33 @@ impl GraphStream {
     }
 
     fn write_symbol(&mut self, py: Python<'_>, s: &Bound<'_, PyAny>) -> PyResult<()> {
-        let sym = symbol(s)?;
-        let w = self.inner.as_mut().ok_or_else(closed)?;
-        match w.write_symbol(&sym) {
-            Ok(_) => {
-                self.symbols += 1;
-                Ok(())
+        // Read whole before the writer is looked at, as before: a closed
+        // stream still reads the symbol's fields first.
+        with_symbol(s, |sym| {
+            let w = self.inner.as_mut().ok_or_else(closed)?;
+            match w.write_symbol(sym) {
+                Ok(_) => {
+                    self.symbols += 1;
+                    Ok(())
+                }
+                Err(e) => Err(stream_err(py, e, Some(w.get_ref()))),
             }
-            Err(e) => Err(stream_err(py, e, Some(w.get_ref()))),
-        }
+        })?
     }
 
     fn write_edge(&mut self, py: Python<'_>, e: &Bound<'_, PyAny>) -> PyResult<()> {
-        let e = edge(e)?;
-        let w = self.inner.as_mut().ok_or_else(closed)?;
-        match w.write_edge_by_name(&e.source, &e.target, &e.edge_type, &e.status) {
-            Ok(()) => {
-                self.edges += 1;
-                Ok(())
+        with_edge(e, |e| {
+            let w = self.inner.as_mut().ok_or_else(closed)?;
+            match w.write_edge_by_name(&e.source, &e.target, &e.edge_type, &e.status) {
+                Ok(()) => {
+                    self.edges += 1;
+                    Ok(())
+                }
+                // 2.8.0 drops an edge whose endpoints were not written.
+                Err(err) if err.kind() == ErrorKind::UnknownEdgeReference => Ok(()),
+                Err(err) => Err(stream_err(py, err, Some(w.get_ref()))),
             }
-            // 2.8.0 drops an edge whose endpoints were not written.
-            Err(err) if err.kind() == ErrorKind::UnknownEdgeReference => Ok(()),
-            Err(err) => Err(stream_err(py, err, Some(w.get_ref()))),
-        }
+        })?
     }
 
     fn write_bare_ref(&mut self, py: Python<'_>, qname: &str, distance: u32) -> PyResult<()> {

@@ -7,7 +7,10 @@
 //! place: for an ASCII string (names, kinds, keys, most values) that is the
 //! string's own storage, for any other the UTF-8 copy CPython caches in the
 //! object. Reading a string that way costs a call instead of an allocation
-//! and two copies; callgrind counts are in `bindings-python/BENCH.md`.
+//! and two copies; callgrind counts are in `bindings-python/BENCH.md`. The
+//! cache is CPython's own (what `PyUnicode_AsUTF8` and many C extensions
+//! fill): a non-ASCII `str` keeps its UTF-8 copy for as long as it lives,
+//! where the `bytes` route freed its copy after the call.
 //!
 //! The function is declared here, not taken from pyo3 (which offers it only
 //! to builds for 3.10 and later), and called only when the running

@@ -128,3 +128,29 @@ def test_lone_surrogates_fail_alike(routes: Any, bad: str) -> None:
     lent, copied = routes(lambda: gcf.decode_generic("GCF profile=generic\na=" + bad + "\n"))
     assert lent == copied
     assert lent[0] is gcf.DecodeError and lent[1].startswith("invalid_surrogate: ")
+
+
+def test_graph_streams_agree(routes: Any) -> None:
+    from types import SimpleNamespace
+
+    def stream() -> str:
+        out = io.StringIO()
+        enc = gcf.StreamEncoder(out, tool="t")
+        for i, name in enumerate(NAMES):
+            # Duck-typed symbols and edges: a str subclass, a non-str value
+            # (its str()) and None ("") read as the dataclasses are.
+            enc.write_symbol(SimpleNamespace(qualified_name=Name(name), kind="function", score=0.25,
+                                             provenance="lsp" if i % 2 else 7, distance=0))
+        for a, b in zip(NAMES, NAMES[1:]):
+            enc.write_edge(SimpleNamespace(source=a, target=Name(b), edge_type="calls", status=None))
+        enc.write_edge(Edge(source=NAMES[0], target="not.written", edge_type="calls"))
+        enc.close()
+        return out.getvalue()
+
+    lent, copied = routes(stream)
+    assert lent == copied
+    assert isinstance(lent, str), lent
+    decoded = gcf.decode(lent)
+    assert [s.qualified_name for s in decoded.symbols] == NAMES
+    assert {s.provenance for s in decoded.symbols} == {"lsp", "7"}
+    assert len(decoded.edges) == len(NAMES) - 1
