@@ -105,7 +105,7 @@ fn read(ops: &[u8], text: &[u8], nums: &[f64]) -> Option<Value> {
     // JS writes UTF-8 by construction; checked all the same, since any
     // bytes can arrive here.
     let text = core::str::from_utf8(text).ok()?;
-    if text.contains('\u{FFFD}') {
+    if crate::packed::has_replacement_char(text) {
         return None;
     }
     let mut tape = Tape {

@@ -7,6 +7,7 @@ use crate::error::Error;
 use crate::number::NumberBuffer;
 use crate::sink::Sink;
 use crate::text::write_quoted;
+use crate::words::{bytes_below, bytes_equal, HIGH_BITS};
 
 use super::Value;
 use alloc::string::String;
@@ -109,11 +110,8 @@ const BYTE_CLASS: [u8; 256] = {
 /// and this answers for them eight bytes at a time; only a string with one
 /// goes through the per-byte classification.
 ///
-/// Per 64-bit word `x`, `(x - n * 0x01..) & !x & 0x80..` is non-zero exactly
-/// when some byte is below `n` (`n <= 0x80`): a borrow into a byte only
-/// starts at a byte that is itself below `n`, so it can add bits only where
-/// the answer is already yes. A byte equal to `c` is a zero byte of
-/// `x ^ c * 0x01..`, and `x & 0x80..` finds non-ASCII bytes. Every word
+/// Per 64-bit word, with the byte tests of `crate::words` ([`bytes_below`],
+/// [`bytes_equal`]), and `x & 0x80..` for non-ASCII bytes. Every word
 /// checked holds only bytes of `b` (the tail overlaps bytes already checked),
 /// so no padding value can change the answer.
 #[inline]
@@ -157,13 +155,15 @@ fn has_classified_byte(b: &[u8]) -> bool {
 /// The word test of [`has_classified_byte`].
 #[inline(always)]
 fn word_has_classified_byte(x: u64) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let below = |x: u64, n: u8| x.wrapping_sub(ONES * u64::from(n)) & !x;
-    let equal = |c: u8| below(x ^ (ONES * u64::from(c)), 1);
-    let found =
-        below(x, 0x20) | equal(b'"') | equal(b'\\') | equal(b'|') | equal(b',') | equal(b'[') | x;
-    found & HIGH != 0
+    let equal = |c: u8| bytes_equal(x, c);
+    let found = bytes_below(x, 0x20)
+        | equal(b'"')
+        | equal(b'\\')
+        | equal(b'|')
+        | equal(b',')
+        | equal(b'[')
+        | x;
+    found & HIGH_BITS != 0
 }
 
 /// A non-ASCII character a decoder would trim or misread: C1 controls,
