@@ -152,23 +152,20 @@ fn range(py: Python<'_>, name: &Bound<'_, PyString>, v: &Bound<'_, PyAny>) -> Py
 
 /// Reads a `Symbol`-like object (any object with the attributes).
 pub fn symbol(obj: &Bound<'_, PyAny>) -> PyResult<Symbol> {
-    let py = obj.py();
-    let f = Fields::of(obj);
-    Ok(Symbol {
-        qualified_name: f.str(intern!(py, "qualified_name"))?,
-        kind: f.str(intern!(py, "kind"))?,
-        score: f.float(intern!(py, "score"))?,
-        provenance: f.str(intern!(py, "provenance"))?,
-        distance: f.uint(intern!(py, "distance"))?,
+    with_symbol(obj, |s| Symbol {
+        qualified_name: s.qualified_name.into_owned(),
+        kind: s.kind.into_owned(),
+        score: s.score,
+        provenance: s.provenance.into_owned(),
+        distance: s.distance,
     })
 }
 
-/// Reads a `Symbol`-like object as [`symbol`] does, in the same order,
-/// and runs `f` on it with its strings borrowed where they can be (a
-/// stream writes the symbol and keeps none of them).
+/// Reads a `Symbol`-like object and runs `f` on it, its strings borrowed
+/// where they can be (a stream writes the symbol and keeps none of them).
 pub fn with_symbol<R>(
     obj: &Bound<'_, PyAny>,
-    f: impl FnOnce(&Symbol<Cow<'_, str>>) -> R,
+    f: impl FnOnce(Symbol<Cow<'_, str>>) -> R,
 ) -> PyResult<R> {
     let py = obj.py();
     let fields = Fields::of(obj);
@@ -180,7 +177,7 @@ pub fn with_symbol<R>(
     let provenance = fields.get(intern!(py, "provenance"))?;
     let provenance = text_of(&provenance)?;
     let distance = fields.uint(intern!(py, "distance"))?;
-    Ok(f(&Symbol {
+    Ok(f(Symbol {
         qualified_name: name,
         kind,
         score,
@@ -189,11 +186,11 @@ pub fn with_symbol<R>(
     }))
 }
 
-/// Reads an `Edge`-like object as [`edge`] does and runs `f` on it, its
-/// strings borrowed as in [`with_symbol`].
+/// Reads an `Edge`-like object and runs `f` on it, its strings borrowed as
+/// in [`with_symbol`].
 pub fn with_edge<R>(
     obj: &Bound<'_, PyAny>,
-    f: impl FnOnce(&Edge<Cow<'_, str>>) -> R,
+    f: impl FnOnce(Edge<Cow<'_, str>>) -> R,
 ) -> PyResult<R> {
     let py = obj.py();
     let fields = Fields::of(obj);
@@ -205,7 +202,7 @@ pub fn with_edge<R>(
     let edge_type = text_of(&edge_type)?;
     let status = fields.get(intern!(py, "status"))?;
     let status = text_of(&status)?;
-    Ok(f(&Edge {
+    Ok(f(Edge {
         source,
         target,
         edge_type,
@@ -215,13 +212,11 @@ pub fn with_edge<R>(
 
 /// Reads an `Edge`-like object.
 pub fn edge(obj: &Bound<'_, PyAny>) -> PyResult<Edge> {
-    let py = obj.py();
-    let f = Fields::of(obj);
-    Ok(Edge {
-        source: f.str(intern!(py, "source"))?,
-        target: f.str(intern!(py, "target"))?,
-        edge_type: f.str(intern!(py, "edge_type"))?,
-        status: f.str(intern!(py, "status"))?,
+    with_edge(obj, |e| Edge {
+        source: e.source.into_owned(),
+        target: e.target.into_owned(),
+        edge_type: e.edge_type.into_owned(),
+        status: e.status.into_owned(),
     })
 }
 

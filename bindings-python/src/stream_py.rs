@@ -163,7 +163,7 @@ impl GraphStream {
         // stream still reads the symbol's fields first.
         with_symbol(s, |sym| {
             let w = self.inner.as_mut().ok_or_else(closed)?;
-            match w.write_symbol(sym) {
+            match w.write_symbol(&sym) {
                 Ok(_) => {
                     self.symbols += 1;
                     Ok(())
