@@ -11,6 +11,7 @@ mod row;
 mod scalar;
 mod stream;
 mod value;
+mod view;
 pub use decode::{decode, decode_bytes, Decoder, ValueWithHeader};
 
 pub use cell::Cell;
@@ -28,3 +29,4 @@ pub use key::Key;
 pub use scalar::{format_key, format_scalar, needs_quote, quote, ScalarWriter};
 pub use stream::{StreamOptions, StreamWriter, DEFAULT_STREAM_BUFFER};
 pub use value::{Map, Value};
+pub use view::{Members, Name, Shape, View};

@@ -69,20 +69,27 @@ impl Assembled {
 /// scalar values of a row object for the buffered encoder.
 pub(super) trait RowCell<'c> {
     /// The value as a cell (only scalars are ever asked).
-    fn cell(&'c self) -> Cell<'c>;
+    fn cell(self) -> Cell<'c>;
 }
 
 impl<'c> RowCell<'c> for Cell<'c> {
     #[inline(always)]
-    fn cell(&'c self) -> Cell<'c> {
+    fn cell(self) -> Cell<'c> {
+        self
+    }
+}
+
+impl<'c> RowCell<'c> for &'c Cell<'c> {
+    #[inline(always)]
+    fn cell(self) -> Cell<'c> {
         *self
     }
 }
 
-impl<'c> RowCell<'c> for Value {
+impl<'c> RowCell<'c> for &'c Value {
     /// A container, which callers never pass, would be written `-`.
     #[inline(always)]
-    fn cell(&'c self) -> Cell<'c> {
+    fn cell(self) -> Cell<'c> {
         debug_assert!(self.is_scalar());
         Cell::from_value(self).unwrap_or(Cell::Null)
     }
@@ -207,7 +214,7 @@ pub(super) fn assemble_row<'c>(
     numbers: &mut NumberBuffer,
     indent: usize,
     key: Option<&str>,
-    cells: impl ExactSizeIterator<Item = &'c (impl RowCell<'c> + 'c)>,
+    cells: impl ExactSizeIterator<Item = impl RowCell<'c>>,
 ) -> Result<Assembled> {
     // No overflow: a `str` is at most `isize::MAX` bytes.
     let key_len = key.map_or(0, str::len);

@@ -9,7 +9,7 @@ use crate::sink::Sink;
 use crate::text::write_quoted;
 use crate::words::{bytes_below, bytes_equal, HIGH_BITS};
 
-use super::Value;
+use super::{Cell, Value};
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -259,16 +259,28 @@ pub(crate) fn write_scalar<S: Sink + ?Sized>(
     value: &Value,
     numbers: &mut NumberBuffer,
 ) -> Result<bool, Error> {
-    match value {
-        Value::Null => sink.write_bytes(b"-")?,
-        Value::Bool(true) => sink.write_bytes(b"true")?,
-        Value::Bool(false) => sink.write_bytes(b"false")?,
-        Value::Int(i) => sink.write_str(itoa::Buffer::new().format(*i))?,
-        Value::Float(f) => sink.write_bytes(numbers.format_f64_bytes(*f)?)?,
-        Value::String(s) => write_string(sink, s)?,
-        Value::Array(_) | Value::Object(_) => return Ok(false),
+    match Cell::from_value(value) {
+        Some(cell) => write_cell(sink, cell, numbers).map(|()| true),
+        None => Ok(false),
     }
-    Ok(true)
+}
+
+/// A cell as a line writes it (§2.4): `-` for null, `~` for a missing field.
+pub(crate) fn write_cell<S: Sink + ?Sized>(
+    sink: &mut S,
+    cell: Cell<'_>,
+    numbers: &mut NumberBuffer,
+) -> Result<(), Error> {
+    match cell {
+        Cell::Null => sink.write_bytes(b"-")?,
+        Cell::Missing => sink.write_bytes(b"~")?,
+        Cell::Bool(true) => sink.write_bytes(b"true")?,
+        Cell::Bool(false) => sink.write_bytes(b"false")?,
+        Cell::Int(i) => sink.write_str(itoa::Buffer::new().format(i))?,
+        Cell::Float(f) => sink.write_bytes(numbers.format_f64_bytes(f)?)?,
+        Cell::Str(s) => write_string(sink, s)?,
+    }
+    Ok(())
 }
 
 /// A key or field name as a line writes it: bare when it can be (§2a.1),

@@ -754,11 +754,10 @@ impl<K: Sink> StreamWriter<K> {
     /// piecewise by the general path from where the assembly stopped, so the
     /// bytes are the same either way and no partial cell is ever published.
     #[inline(always)]
-    fn write_cells_row<'c, C: RowCell<'c>>(
-        &mut self,
-        key: Option<&str>,
-        cells: &'c [C],
-    ) -> Result<()> {
+    fn write_cells_row<'c, C>(&mut self, key: Option<&str>, cells: &'c [C]) -> Result<()>
+    where
+        &'c C: RowCell<'c>,
+    {
         match assemble_row(
             self.out.tail(),
             &mut self.numbers,
@@ -781,13 +780,16 @@ impl<K: Sink> StreamWriter<K> {
     /// out of line, so that the row's fast path keeps its registers.
     #[cold]
     #[inline(never)]
-    fn write_stopped_row<'c, C: RowCell<'c>>(
+    fn write_stopped_row<'c, C>(
         &mut self,
         key: Option<&str>,
         cells: &'c [C],
         mut len: usize,
         mut piece: usize,
-    ) -> Result<()> {
+    ) -> Result<()>
+    where
+        &'c C: RowCell<'c>,
+    {
         let mut flushed = false;
         loop {
             // Cells before `piece` were checked by the assembly.

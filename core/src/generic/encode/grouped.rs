@@ -27,7 +27,8 @@ use crate::error::{Error, ErrorKind};
 use crate::sink::Sink;
 
 use super::super::scalar::write_key;
-use super::super::{Map, Value};
+use super::super::view::{Name, Shape, View};
+use super::super::Cell;
 use super::constant::{same_cell, write_entry};
 use super::table::same_str;
 use super::Writer;
@@ -36,7 +37,7 @@ use super::Writer;
 /// alike ([`same_cell`]): the references compare keys and group values by
 /// their written form.
 #[derive(Clone, Copy)]
-struct Written<'a>(&'a Value);
+struct Written<'a>(Cell<'a>);
 
 impl PartialEq for Written<'_> {
     fn eq(&self, other: &Self) -> bool {
@@ -49,30 +50,30 @@ impl Eq for Written<'_> {}
 impl Hash for Written<'_> {
     fn hash<H: Hasher>(&self, state: &mut H) {
         match self.0 {
-            Value::Null => state.write_u8(0),
-            Value::Bool(b) => {
+            Cell::Null => state.write_u8(0),
+            Cell::Bool(b) => {
                 state.write_u8(1);
                 b.hash(state);
             }
             // An integral double written as an integer hashes as that integer.
-            Value::Int(i) => {
+            Cell::Int(i) => {
                 state.write_u8(2);
                 i.hash(state);
             }
-            Value::Float(f) => {
-                if same_cell(&Value::Int(*f as i64), self.0) {
+            Cell::Float(f) => {
+                if same_cell(Cell::Int(f as i64), self.0) {
                     state.write_u8(2);
-                    (*f as i64).hash(state);
+                    (f as i64).hash(state);
                 } else {
                     state.write_u8(3);
                     f.to_bits().hash(state);
                 }
             }
-            Value::String(s) => {
+            Cell::Str(s) => {
                 state.write_u8(4);
                 s.hash(state);
             }
-            Value::Array(_) | Value::Object(_) => state.write_u8(5),
+            Cell::Missing => state.write_u8(5),
         }
     }
 }
@@ -86,14 +87,14 @@ fn refuse(message: alloc::string::String) -> Error {
 enum Role<'a> {
     Key,
     Group,
-    Constant(&'a Value),
+    Constant(Cell<'a>),
     Cell,
 }
 
 /// Everything the grouped layout needs, computed before anything is
 /// written (so a refused input writes nothing).
-pub(super) struct GroupedPlan<'a> {
-    rows: Vec<&'a Map>,
+pub(super) struct GroupedPlan<'a, 'f, V> {
+    rows: Vec<V>,
     /// The field union in first-appearance order, with each field's role.
     fields: Vec<(&'a str, Role<'a>)>,
     /// Each field's position in `fields`.
@@ -103,9 +104,9 @@ pub(super) struct GroupedPlan<'a> {
     /// any other through a per-row slot table (a lookup per field would
     /// make a wide row quadratic).
     in_order: Vec<bool>,
-    group_field: &'a str,
+    group_field: &'f str,
     /// Per cluster, in first-appearance order: its value and row count.
-    groups: Vec<(&'a Value, usize)>,
+    groups: Vec<(Cell<'a>, usize)>,
     /// Row indices, cluster by cluster, input order within each.
     order: Vec<usize>,
 }
@@ -113,29 +114,35 @@ pub(super) struct GroupedPlan<'a> {
 /// The value of `name` in `row`, trying position `hint` first (rows usually
 /// hold the union in order).
 #[inline]
-fn field_of<'a>(row: &'a Map, name: &str, hint: usize) -> Option<&'a Value> {
-    let slice = row.as_slice();
-    if let Some((k, v)) = slice.get(hint) {
-        if same_str(k, name) {
+fn field_of<'a, V: View<'a>>(row: V, name: &str, hint: usize) -> Option<V> {
+    if let Some((k, v)) = row.member_at(hint) {
+        if same_str(k.as_str(), name) {
             return Some(v);
         }
     }
-    slice
-        .iter()
-        .find(|(k, _)| same_str(k, name))
-        .map(|(_, v)| v)
+    row.member(name)
 }
 
-impl<'a> GroupedPlan<'a> {
+/// The cell of a scalar; `None` for a container.
+#[inline]
+fn scalar_cell<'a, V: View<'a>>(v: V) -> Option<Cell<'a>> {
+    match v.shape() {
+        Shape::Scalar(cell) => Some(cell),
+        Shape::Array | Shape::Object => None,
+    }
+}
+
+impl<'a, 'f, V: View<'a>> GroupedPlan<'a, 'f, V> {
     pub(super) fn new(
-        value: &'a Value,
-        key_field: &'a str,
-        group_field: &'a str,
-    ) -> Result<GroupedPlan<'a>, Error> {
-        let Value::Array(items) = value else {
+        value: V,
+        key_field: &str,
+        group_field: &'f str,
+    ) -> Result<GroupedPlan<'a, 'f, V>, Error> {
+        if !matches!(value.shape(), Shape::Array) {
             return Err(refuse("value-grouping requires an array of records".into()));
-        };
-        if items.is_empty() {
+        }
+        let items = value.items();
+        if items.len() == 0 {
             return Err(refuse("value-grouping requires a non-empty array".into()));
         }
         if key_field == group_field {
@@ -144,30 +151,33 @@ impl<'a> GroupedPlan<'a> {
             ));
         }
         let mut rows = Vec::with_capacity(items.len());
-        for item in items {
-            let Value::Object(row) = item else {
+        for row in items {
+            if !row.is_object() {
                 return Err(refuse("value-grouping requires an array of objects".into()));
-            };
+            }
             rows.push(row);
         }
         let mut names: Vec<&'a str> = Vec::new();
         let mut index: HashMap<&'a str, usize> = HashMap::new();
-        // Per field, found in this many rows, with the first value and
-        // whether a later one is written differently: a field found in
-        // every row (of two or more) with one written value is a constant.
-        let mut seen: Vec<(usize, &'a Value, bool)> = Vec::new();
+        // Per field, found in this many rows, with the first value (`None`
+        // for a container) and whether a later one is written differently:
+        // a field found in every row (of two or more) with one written
+        // value is a constant.
+        let mut seen: Vec<(usize, Option<Cell<'a>>, bool)> = Vec::new();
         let mut in_order = Vec::with_capacity(rows.len());
         for row in &rows {
             let mut last = None;
             let mut ordered = true;
-            for (key, value) in row.iter() {
+            for (key, value) in row.members() {
                 crate::ops::tick(1);
+                let key = key.as_str();
+                let cell = scalar_cell(value);
                 let at = match index.get(key) {
                     Some(&at) => at,
                     None => {
                         index.insert(key, names.len());
                         names.push(key);
-                        seen.push((0, value, false));
+                        seen.push((0, cell, false));
                         names.len() - 1
                     }
                 };
@@ -175,7 +185,8 @@ impl<'a> GroupedPlan<'a> {
                 last = Some(at);
                 if let Some((found, first, varies)) = seen.get_mut(at) {
                     *found += 1;
-                    *varies = *varies || !same_cell(first, value);
+                    *varies =
+                        *varies || !matches!((*first, cell), (Some(a), Some(b)) if same_cell(a, b));
                 }
             }
             in_order.push(ordered);
@@ -197,15 +208,15 @@ impl<'a> GroupedPlan<'a> {
 
         let mut seen_keys: HashMap<Written<'a>, ()> = HashMap::with_capacity(rows.len());
         let mut group_ids: HashMap<Written<'a>, usize> = HashMap::new();
-        let mut groups: Vec<(&'a Value, usize)> = Vec::new();
+        let mut groups: Vec<(Cell<'a>, usize)> = Vec::new();
         let mut group_of = Vec::with_capacity(rows.len());
-        for row in &rows {
-            if !row.values().all(Value::is_scalar) {
+        for &row in &rows {
+            if !row.members().all(|(_, v)| v.is_scalar()) {
                 // Named in union order, as the references do.
                 let nested = row
-                    .iter()
+                    .members()
                     .filter(|(_, v)| !v.is_scalar())
-                    .filter_map(|(k, _)| index.get(k).copied())
+                    .filter_map(|(k, _)| index.get(k.as_str()).copied())
                     .min()
                     .and_then(|at| names.get(at));
                 return Err(refuse(format!(
@@ -213,8 +224,8 @@ impl<'a> GroupedPlan<'a> {
                     nested.copied().unwrap_or_default()
                 )));
             }
-            let key = match field_of(row, key_field, key_at) {
-                None | Some(Value::Null) => {
+            let key = match field_of(row, key_field, key_at).map(View::cell) {
+                None | Some(Cell::Null) => {
                     return Err(refuse(format!(
                         "value-grouping: key field {key_field:?} is missing in a record"
                     )))
@@ -227,7 +238,7 @@ impl<'a> GroupedPlan<'a> {
                     written(key)
                 )));
             }
-            let Some(group) = field_of(row, group_field, group_at) else {
+            let Some(group) = field_of(row, group_field, group_at).map(View::cell) else {
                 return Err(refuse(format!(
                     "value-grouping: group field {group_field:?} is missing in a record"
                 )));
@@ -267,7 +278,9 @@ impl<'a> GroupedPlan<'a> {
                     Role::Key
                 } else if name == group_field {
                     Role::Group
-                } else if rows.len() >= 2 && found == rows.len() && !varies {
+                } else if let (true, Some(first)) =
+                    (rows.len() >= 2 && found == rows.len() && !varies, first)
+                {
                     Role::Constant(first)
                 } else {
                     Role::Cell
@@ -288,19 +301,22 @@ impl<'a> GroupedPlan<'a> {
 }
 
 /// A short rendering of a scalar for messages.
-fn written(v: &Value) -> alloc::string::String {
+fn written(v: Cell<'_>) -> alloc::string::String {
     match v {
-        Value::String(s) => format!("{s:?}"),
-        Value::Int(i) => format!("{i}"),
-        Value::Float(f) => format!("{f}"),
-        Value::Bool(b) => format!("{b}"),
-        _ => "-".into(),
+        Cell::Str(s) => format!("{s:?}"),
+        Cell::Int(i) => format!("{i}"),
+        Cell::Float(f) => format!("{f}"),
+        Cell::Bool(b) => format!("{b}"),
+        Cell::Null | Cell::Missing => "-".into(),
     }
 }
 
 impl<K: Sink + ?Sized> Writer<'_, K> {
     /// The grouped table of `plan` at the root (after the header line).
-    pub(super) fn grouped(&mut self, plan: &GroupedPlan<'_>) -> Result<(), Error> {
+    pub(super) fn grouped<'a, V: View<'a>>(
+        &mut self,
+        plan: &GroupedPlan<'a, '_, V>,
+    ) -> Result<(), Error> {
         self.enter(1)?;
         self.raw("## [")?;
         self.count(plan.rows.len())?;
@@ -326,7 +342,7 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
         self.enter(2)?;
         let mut rows = plan.order.iter();
         // A row's values by field position, for rows out of union order.
-        let mut slots: Vec<Option<&Value>> = Vec::new();
+        let mut slots: Vec<Option<V>> = Vec::new();
         for &(value, count) in &plan.groups {
             write_key(&mut self.sink, plan.group_field)?;
             self.raw("=")?;
@@ -335,15 +351,17 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
             self.count(count)?;
             self.raw("]\n")?;
             for &r in rows.by_ref().take(count) {
-                let Some(row) = plan.rows.get(r) else {
+                let Some(&row) = plan.rows.get(r) else {
                     continue;
                 };
                 if plan.in_order.get(r) == Some(&true) {
                     // One pass: the next member is the field or the field is absent.
-                    let mut members = row.iter().peekable();
+                    let mut members = row.members().peekable();
                     let mut first = true;
                     for &(name, role) in &plan.fields {
-                        let value = members.next_if(|(k, _)| same_str(k, name)).map(|(_, v)| v);
+                        let value = members
+                            .next_if(|(k, _)| same_str(k.as_str(), name))
+                            .map(|(_, v)| v);
                         if matches!(role, Role::Key | Role::Cell) {
                             self.cell(&mut first, value)?;
                         }
@@ -351,8 +369,10 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
                 } else {
                     slots.clear();
                     slots.resize(plan.fields.len(), None);
-                    for (k, v) in row.iter() {
-                        if let Some(slot) = plan.index.get(k).and_then(|&at| slots.get_mut(at)) {
+                    for (k, v) in row.members() {
+                        if let Some(slot) =
+                            plan.index.get(k.as_str()).and_then(|&at| slots.get_mut(at))
+                        {
                             *slot = Some(v);
                         }
                     }
@@ -370,11 +390,11 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
     }
 
     /// One cell of a grouped row: its value, or `~` for an absent field.
-    fn cell(&mut self, first: &mut bool, value: Option<&Value>) -> Result<(), Error> {
+    fn cell<'a, V: View<'a>>(&mut self, first: &mut bool, value: Option<V>) -> Result<(), Error> {
         self.separator(first)?;
         match value {
             None => self.raw("~"),
-            Some(value) => self.scalar(value),
+            Some(value) => self.scalar(value.cell()),
         }
     }
 }

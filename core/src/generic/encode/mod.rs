@@ -76,10 +76,12 @@ use crate::number::NumberBuffer;
 use crate::sink::Sink;
 use crate::text::{write_escaped, write_quoted};
 
-use super::row::{assemble_row, Assembled};
-use super::scalar::{write_key, write_scalar, write_string};
-use super::{Map, Value};
+use super::row::{assemble_row, Assembled, RowCell};
+use super::scalar::{write_cell, write_key, write_string};
+use super::view::{Name, Shape, View};
+use super::{Cell, Value};
 use crate::header::check_header_value;
+use constant::KeptCells;
 use table::{Kind, TablePlan};
 
 /// Encodes `value` as a generic-profile payload with default [`Limits`].
@@ -316,18 +318,35 @@ impl Encoder {
 
     /// Encodes `value` into a new string.
     pub fn encode(&self, value: &Value) -> Result<String, Error> {
-        // Bytes first, validated once at the end: a `String` sink would check
-        // every small run it is handed.
-        let mut out = Vec::new();
-        self.encode_to(value, &mut out)?;
-        String::from_utf8(out)
-            .map_err(|_| Error::new(ErrorKind::InvalidState, "encoder produced invalid UTF-8"))
+        self.encode_view(value)
     }
 
     /// Encodes `value` into `sink`.
     ///
     /// On error, the sink may already hold part of the payload.
     pub fn encode_to<K: Sink + ?Sized>(&self, value: &Value, sink: &mut K) -> Result<(), Error> {
+        self.encode_view_to(value, sink)
+    }
+
+    /// Encodes a value read in place through a [`View`] into a new string:
+    /// the bytes [`encode`](Self::encode) writes for the same data.
+    pub fn encode_view<'a, V: View<'a>>(&self, value: V) -> Result<String, Error> {
+        // Bytes first, validated once at the end: a `String` sink would check
+        // every small run it is handed.
+        let mut out = Vec::new();
+        self.encode_view_to(value, &mut out)?;
+        String::from_utf8(out)
+            .map_err(|_| Error::new(ErrorKind::InvalidState, "encoder produced invalid UTF-8"))
+    }
+
+    /// Encodes a value read in place through a [`View`] into `sink`.
+    ///
+    /// On error, the sink may already hold part of the payload.
+    pub fn encode_view_to<'a, V: View<'a>, K: Sink + ?Sized>(
+        &self,
+        value: V,
+        sink: &mut K,
+    ) -> Result<(), Error> {
         if let Some(tool) = &self.tool {
             check_header_value("tool", tool)?;
         }
@@ -362,21 +381,21 @@ const SPACES: &str = "                                                          
 
 /// The keyed-table forms of an object (§7.2a): rows that need no plan (see
 /// `ArrayForm::Uniform`), or a plan.
-enum Keyed<'a> {
-    Uniform(&'a Map),
-    Plan(TablePlan<'a>),
+enum Keyed<'a, V: View<'a>> {
+    Uniform(V),
+    Plan(TablePlan<'a, V>),
 }
 
 /// The array forms of §7.3.
-enum ArrayForm<'a> {
+enum ArrayForm<'a, V: View<'a>> {
     Empty,
     Inline,
     /// A table whose rows all have row 0's distinct, `>`-free keys in row
     /// 0's order and only scalar values: every field is a plain column and
     /// every row is its values in order, so no [`TablePlan`] is needed.
     /// With the columns its rows keep when some are constant.
-    Uniform(&'a Map, Option<Vec<usize>>),
-    Table(TablePlan<'a>),
+    Uniform(V, Option<Vec<usize>>),
+    Table(TablePlan<'a, V>),
     Expanded,
 }
 
@@ -396,6 +415,24 @@ struct Writer<'k, K: Sink + ?Sized> {
     factor: bool,
     /// Whether fixed-shape object fields may become path columns.
     flatten: bool,
+}
+
+/// A scalar's cell, read when the row assembly asks for it (after its
+/// room check), not before.
+#[derive(Clone, Copy)]
+struct Lazy<V>(V);
+
+impl<'a, V: View<'a>> RowCell<'a> for Lazy<V> {
+    #[inline(always)]
+    fn cell(self) -> Cell<'a> {
+        self.0.cell()
+    }
+}
+
+/// A row's cells: its members' values, in order.
+#[inline(always)]
+fn row_cells<'a, V: View<'a>>(row: V) -> impl ExactSizeIterator<Item = Cell<'a>> {
+    row.members().map(|(_, v)| v.cell())
 }
 
 impl<K: Sink + ?Sized> Writer<'_, K> {
@@ -428,11 +465,11 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
         self.raw(itoa::Buffer::new().format(n))
     }
 
-    /// A scalar value as [`write_scalar`] writes it, laid out in the
+    /// A scalar's cell as [`write_cell`] writes it, laid out in the
     /// buffer's free tail as a row of one cell whose LF is left
     /// unpublished: the rows' cell code ([`assemble_row`]), which decides a
     /// string's quoting while copying it and formats numbers in place, with
-    /// one room check. A container writes nothing, as with `write_scalar`.
+    /// one room check.
     ///
     /// Inlined into its callers in optimised builds, where the row code
     /// costs a nested value's recursion under 1 KiB of stack a level. Not in
@@ -443,28 +480,26 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
     /// limit of 128.
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline(never))]
-    fn scalar(&mut self, v: &Value) -> Result<(), Error> {
-        if v.is_scalar() {
-            let assembled = assemble_row(
-                self.sink.tail(),
-                &mut self.numbers,
-                0,
-                None,
-                core::iter::once(v),
-            )?;
-            if let Assembled::Row(len) = assembled {
-                self.sink.commit(len - 1);
-                return Ok(());
-            }
+    fn scalar<'c>(&mut self, cell: impl RowCell<'c> + Copy) -> Result<(), Error> {
+        let assembled = assemble_row(
+            self.sink.tail(),
+            &mut self.numbers,
+            0,
+            None,
+            core::iter::once(cell),
+        )?;
+        if let Assembled::Row(len) = assembled {
+            self.sink.commit(len - 1);
+            return Ok(());
         }
-        self.scalar_piecewise(v)
+        self.scalar_piecewise(cell.cell())
     }
 
     /// [`scalar`](Self::scalar) when the free tail is too short.
     #[cold]
     #[inline(never)]
-    fn scalar_piecewise(&mut self, v: &Value) -> Result<(), Error> {
-        write_scalar(&mut self.sink, v, &mut self.numbers).map(drop)
+    fn scalar_piecewise(&mut self, cell: Cell<'_>) -> Result<(), Error> {
+        write_cell(&mut self.sink, cell, &mut self.numbers)
     }
 
     /// A table row of scalar values (after the keyed-map key, if any) at
@@ -475,42 +510,60 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
     ///
     /// Every value of `row` must be a scalar.
     #[inline]
-    fn scalar_row(&mut self, indent: usize, key: Option<&str>, row: &Map) -> Result<(), Error> {
+    fn scalar_row<'a, V: View<'a>>(
+        &mut self,
+        indent: usize,
+        key: Option<&str>,
+        row: V,
+    ) -> Result<(), Error> {
         match assemble_row(
             self.sink.tail(),
             &mut self.numbers,
             indent,
             key,
-            row.values(),
+            row_cells(row),
         )? {
             Assembled::Row(len) => {
                 self.sink.commit(len);
                 Ok(())
             }
-            Assembled::Stopped(..) => self.scalar_row_after_flush(indent, key, row),
+            Assembled::Stopped(..) => self.cells_row_after_flush(indent, key, || row_cells(row)),
         }
     }
 
-    /// [`scalar_row`](Self::scalar_row) once the free tail is too short:
-    /// again on an empty buffer, and piece by piece when even that is too
-    /// short (a row longer than the buffer). Nothing of the first attempt
-    /// was committed, so the bytes are the same either way.
+    /// A table row of scalar values at `indent` without its factored columns
+    /// (`kept` lists the columns that remain), as
+    /// [`scalar_row`](Self::scalar_row) lays out a whole one.
+    fn unfactored_row<'a, V: View<'a>>(
+        &mut self,
+        indent: usize,
+        row: V,
+        kept: &[usize],
+    ) -> Result<(), Error> {
+        let cells = || KeptCells::new(row, kept);
+        if let Assembled::Row(len) =
+            assemble_row(self.sink.tail(), &mut self.numbers, indent, None, cells())?
+        {
+            self.sink.commit(len);
+            return Ok(());
+        }
+        self.cells_row_after_flush(indent, None, cells)
+    }
+
+    /// A row of cells once the free tail was too short for it: again on an
+    /// empty buffer, and piece by piece when even that is too short (a row
+    /// longer than the buffer). Nothing of the first attempt was committed,
+    /// so the bytes are the same either way.
     #[cold]
     #[inline(never)]
-    fn scalar_row_after_flush(
+    fn cells_row_after_flush<'c, I: ExactSizeIterator<Item = Cell<'c>>>(
         &mut self,
         indent: usize,
         key: Option<&str>,
-        row: &Map,
+        cells: impl Fn() -> I,
     ) -> Result<(), Error> {
         self.sink.flush()?;
-        let assembled = assemble_row(
-            self.sink.tail(),
-            &mut self.numbers,
-            indent,
-            key,
-            row.values(),
-        )?;
+        let assembled = assemble_row(self.sink.tail(), &mut self.numbers, indent, key, cells())?;
         if let Assembled::Row(len) = assembled {
             self.sink.commit(len);
             return Ok(());
@@ -521,36 +574,9 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
             write_string(&mut self.sink, key)?;
             first = false;
         }
-        for value in row.values() {
+        for cell in cells() {
             self.separator(&mut first)?;
-            self.scalar(value)?;
-        }
-        self.raw("\n")
-    }
-
-    /// A table row of scalar values at `indent` without its factored columns
-    /// (`left` of them remain), as [`scalar_row`](Self::scalar_row) lays
-    /// out a whole one.
-    fn unfactored_row(&mut self, indent: usize, row: &Map, kept: &[usize]) -> Result<(), Error> {
-        let cells = || constant::kept_cells(row, kept);
-        if let Assembled::Row(len) =
-            assemble_row(self.sink.tail(), &mut self.numbers, indent, None, cells())?
-        {
-            self.sink.commit(len);
-            return Ok(());
-        }
-        self.sink.flush()?;
-        if let Assembled::Row(len) =
-            assemble_row(self.sink.tail(), &mut self.numbers, indent, None, cells())?
-        {
-            self.sink.commit(len);
-            return Ok(());
-        }
-        self.indent(indent)?;
-        let mut first = true;
-        for value in cells() {
-            self.separator(&mut first)?;
-            self.scalar(value)?;
+            self.scalar(cell)?;
         }
         self.raw("\n")
     }
@@ -576,73 +602,79 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
         self.max_depth.saturating_sub(depth)
     }
 
-    fn root(&mut self, value: &Value) -> Result<(), Error> {
-        match value {
-            Value::Object(map) => {
+    fn root<'a, V: View<'a>>(&mut self, value: V) -> Result<(), Error> {
+        match value.shape() {
+            Shape::Object => {
                 self.enter(1)?;
-                match self.keyed_plan(map, 1) {
+                match self.keyed_plan(value, 1) {
                     Some(keyed) => {
                         self.raw("## ")?;
-                        self.keyed_body(keyed, map, 0, 1)
+                        self.keyed_body(keyed, value, 0, 1)
                     }
-                    None => self.members(map, 0, 1),
+                    None => self.members(value, 0, 1),
                 }
             }
-            Value::Array(items) => {
+            Shape::Array => {
                 self.enter(1)?;
                 self.raw("## ")?;
-                let form = self.array_form(items, 1, self.factor);
-                self.array_body(items, form, 0, 1, false)
+                let form = self.array_form(value, 1, self.factor);
+                self.array_body(value, form, 0, 1, false)
             }
-            scalar => {
+            Shape::Scalar(cell) => {
                 self.raw("=")?;
-                self.scalar(scalar)?;
+                self.scalar(cell)?;
                 self.raw("\n")
             }
         }
     }
 
     /// The members of `map` (at `depth`) as lines at `indent` (§7.2).
-    fn members(&mut self, map: &Map, indent: usize, depth: usize) -> Result<(), Error> {
-        for (key, value) in map.iter() {
-            match value {
-                Value::Object(inner) => {
+    fn members<'a, V: View<'a>>(
+        &mut self,
+        map: V,
+        indent: usize,
+        depth: usize,
+    ) -> Result<(), Error> {
+        for (key, value) in map.members() {
+            let key = key.as_str();
+            match value.shape() {
+                Shape::Object => {
                     self.enter(depth + 1)?;
                     self.indent(indent)?;
                     self.raw("## ")?;
                     write_key(&mut self.sink, key)?;
-                    match self.keyed_plan(inner, depth + 1) {
+                    match self.keyed_plan(value, depth + 1) {
                         Some(keyed) => {
                             self.raw(" ")?;
-                            self.keyed_body(keyed, inner, indent, depth + 1)?;
+                            self.keyed_body(keyed, value, indent, depth + 1)?;
                         }
                         None => {
                             self.raw("\n")?;
-                            self.members(inner, indent + 2, depth + 1)?;
+                            self.members(value, indent + 2, depth + 1)?;
                         }
                     }
                 }
-                Value::Array(items) => {
+                Shape::Array => {
                     self.enter(depth + 1)?;
                     self.indent(indent)?;
-                    match self.array_form(items, depth + 1, self.factor) {
+                    match self.array_form(value, depth + 1, self.factor) {
                         ArrayForm::Inline => {
                             write_key(&mut self.sink, key)?;
-                            self.inline_array(items)?;
+                            self.inline_array(value)?;
                         }
                         form => {
                             self.raw("## ")?;
                             write_key(&mut self.sink, key)?;
                             self.raw(" ")?;
-                            self.array_body(items, form, indent, depth + 1, false)?;
+                            self.array_body(value, form, indent, depth + 1, false)?;
                         }
                     }
                 }
-                scalar => {
+                Shape::Scalar(cell) => {
                     self.indent(indent)?;
                     write_key(&mut self.sink, key)?;
                     self.raw("=")?;
-                    self.scalar(scalar)?;
+                    self.scalar(cell)?;
                     self.raw("\n")?;
                 }
             }
@@ -650,19 +682,26 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
         Ok(())
     }
 
-    /// The form of `items` (at `depth`); a table factors its constant
-    /// columns when `factor` says so.
-    fn array_form<'a>(&self, items: &'a [Value], depth: usize, factor: bool) -> ArrayForm<'a> {
-        if items.is_empty() {
+    /// The form of the array `items` (at `depth`); a table factors its
+    /// constant columns when `factor` says so.
+    fn array_form<'a, V: View<'a>>(
+        &self,
+        array: V,
+        depth: usize,
+        factor: bool,
+    ) -> ArrayForm<'a, V> {
+        let items = array.items();
+        if items.len() == 0 {
             return ArrayForm::Empty;
         }
-        if items.iter().all(Value::is_scalar) {
+        if items.clone().all(View::is_scalar) {
             return ArrayForm::Inline;
         }
-        if !items.iter().all(|i| matches!(i, Value::Object(_))) {
+        if !items.clone().all(View::is_object) {
             return ArrayForm::Expanded;
         }
-        if let Some(proto) = table::uniform_scalar_rows(items.iter()).filter(|_| self.fast_tables) {
+        if let Some(proto) = table::uniform_scalar_rows(items.clone()).filter(|_| self.fast_tables)
+        {
             let constants = if factor {
                 constant::uniform_constants(items, proto)
             } else {
@@ -670,9 +709,8 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
             };
             return ArrayForm::Uniform(proto, constants);
         }
-        let rows = items.iter().filter_map(Value::as_object).collect();
         match TablePlan::new(
-            rows,
+            items.collect(),
             Vec::new(),
             self.budget(depth + 1),
             factor,
@@ -684,28 +722,29 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
     }
 
     /// The keyed-table plan of `map` (at `depth`), if it is one (§7.2a.1).
-    fn keyed_plan<'a>(&self, map: &'a Map, depth: usize) -> Option<Keyed<'a>> {
+    fn keyed_plan<'a, V: View<'a>>(&self, map: V, depth: usize) -> Option<Keyed<'a, V>> {
         // Decide on the cheap conditions before allocating anything: most
         // objects hold a scalar somewhere.
-        if map.len() < 2 || !map.values().all(|v| matches!(v, Value::Object(_))) {
+        let members = map.members();
+        if members.len() < 2 || !members.clone().all(|(_, v)| v.is_object()) {
             return None;
         }
         if self.fast_tables {
-            if let Some(proto) = table::uniform_scalar_rows(map.values()) {
+            if let Some(proto) = table::uniform_scalar_rows(members.clone().map(|(_, v)| v)) {
                 return Some(Keyed::Uniform(proto));
             }
         }
-        let rows = map.values().filter_map(Value::as_object).collect();
-        let keys = map.keys().collect();
+        let rows = members.clone().map(|(_, v)| v).collect();
+        let keys = members.map(|(k, _)| k.as_str()).collect();
         TablePlan::new(rows, keys, self.budget(depth + 1), false, self.flatten).map(Keyed::Plan)
     }
 
     /// A keyed table's `[N:]{label,fields}` header and its rows at `indent`
     /// (the map sits at `depth`).
-    fn keyed_body(
+    fn keyed_body<'a, V: View<'a>>(
         &mut self,
-        keyed: Keyed<'_>,
-        map: &Map,
+        keyed: Keyed<'a, V>,
+        map: V,
         indent: usize,
         depth: usize,
     ) -> Result<(), Error> {
@@ -718,26 +757,30 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
         };
         // As `keyed_header` and `table_rows` write it for a plan of plain
         // columns in `proto`'s order, with every row aligned.
+        let members = map.members();
         self.raw("[")?;
-        self.count(map.len())?;
+        self.count(members.len())?;
         self.raw(":]{")?;
         let mut underscores = 0usize;
-        while proto.keys().any(|k| is_label(k, underscores)) {
+        while proto
+            .members()
+            .any(|(k, _)| is_label(k.as_str(), underscores))
+        {
             underscores += 1;
         }
         for _ in 0..underscores {
             self.raw("_")?;
         }
         self.raw("key")?;
-        for key in proto.keys() {
+        for (key, _) in proto.members() {
             self.raw(",")?;
-            write_key(&mut self.sink, key)?;
+            write_key(&mut self.sink, key.as_str())?;
         }
         self.raw("}\n")?;
         self.enter(depth + 1)?;
-        for (key, row) in map.iter() {
-            if let Value::Object(row) = row {
-                self.scalar_row(indent, Some(key), row)?;
+        for (key, row) in members {
+            if row.is_object() {
+                self.scalar_row(indent, Some(key.as_str()), row)?;
             }
         }
         Ok(())
@@ -745,29 +788,30 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
 
     /// An array after its name (`## name ` or `## ` or `@N ` or `.name `):
     /// `[N]...` and the body at `indent`.
-    fn array_tail(
+    fn array_tail<'a, V: View<'a>>(
         &mut self,
-        items: &[Value],
+        array: V,
         indent: usize,
         depth: usize,
         omit_fields: bool,
     ) -> Result<(), Error> {
         // Attachment tables and expanded items never factor constants.
-        let form = self.array_form(items, depth, false);
-        self.array_body(items, form, indent, depth, omit_fields)
+        let form = self.array_form(array, depth, false);
+        self.array_body(array, form, indent, depth, omit_fields)
     }
 
-    fn array_body(
+    fn array_body<'a, V: View<'a>>(
         &mut self,
-        items: &[Value],
-        form: ArrayForm<'_>,
+        array: V,
+        form: ArrayForm<'a, V>,
         indent: usize,
         depth: usize,
         omit_fields: bool,
     ) -> Result<(), Error> {
+        let items = array.items();
         match form {
             ArrayForm::Empty => self.raw("[0]\n"),
-            ArrayForm::Inline => self.inline_array(items),
+            ArrayForm::Inline => self.inline_array(array),
             ArrayForm::Table(plan) => {
                 self.raw("[")?;
                 self.count(items.len())?;
@@ -787,18 +831,18 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
                     self.raw("\n")?;
                 } else {
                     self.raw("{")?;
-                    for (i, key) in proto.keys().enumerate() {
+                    for (i, (key, _)) in proto.members().enumerate() {
                         if i > 0 {
                             self.raw(",")?;
                         }
-                        write_key(&mut self.sink, key)?;
+                        write_key(&mut self.sink, key.as_str())?;
                     }
                     self.raw("}\n")?;
                 }
                 // The rows sit one level below the array, as in `table_rows`.
                 self.enter(depth + 1)?;
-                for item in items {
-                    if let Value::Object(row) = item {
+                for row in items {
+                    if row.is_object() {
                         self.scalar_row(indent, None, row)?;
                     }
                 }
@@ -809,20 +853,25 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
                 self.count(items.len())?;
                 self.raw("]{")?;
                 let mut next_kept = kept.iter().peekable();
-                for (i, (key, value)) in proto.iter().enumerate() {
+                for (i, (key, value)) in proto.members().enumerate() {
                     if i > 0 {
                         self.raw(",")?;
                     }
                     if next_kept.next_if_eq(&&i).is_some() {
-                        write_key(&mut self.sink, key)?;
+                        write_key(&mut self.sink, key.as_str())?;
                     } else {
-                        constant::write_entry(&mut self.sink, key, value, &mut self.numbers)?;
+                        constant::write_entry(
+                            &mut self.sink,
+                            key.as_str(),
+                            value.cell(),
+                            &mut self.numbers,
+                        )?;
                     }
                 }
                 self.raw("}\n")?;
                 self.enter(depth + 1)?;
-                for item in items {
-                    if let Value::Object(row) = item {
+                for row in items {
+                    if row.is_object() {
                         self.unfactored_row(indent, row, &kept)?;
                     }
                 }
@@ -832,7 +881,7 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
                 self.raw("[")?;
                 self.count(items.len())?;
                 self.raw("]\n")?;
-                for (i, item) in items.iter().enumerate() {
+                for (i, item) in items.enumerate() {
                     self.indent(indent)?;
                     self.raw("@")?;
                     self.count(i)?;
@@ -845,13 +894,14 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
     }
 
     /// `[N]: a,b,c` (§7.5).
-    fn inline_array(&mut self, items: &[Value]) -> Result<(), Error> {
+    fn inline_array<'a, V: View<'a>>(&mut self, array: V) -> Result<(), Error> {
+        let items = array.items();
         self.raw("[")?;
         self.count(items.len())?;
         self.raw("]:")?;
-        for (i, item) in items.iter().enumerate() {
+        for (i, item) in items.enumerate() {
             self.raw(if i == 0 { " " } else { "," })?;
-            self.scalar(item)?;
+            self.scalar(Lazy(item))?;
         }
         self.raw("\n")
     }
@@ -859,38 +909,38 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
     /// Any value after an item or attachment prefix (`@N ` / `.name `):
     /// `=scalar`, `{}` with members, a keyed table, or an array, with the body
     /// at `indent`. `value` sits at `depth`.
-    fn value_tail(
+    fn value_tail<'a, V: View<'a>>(
         &mut self,
-        value: &Value,
+        value: V,
         indent: usize,
         depth: usize,
         omit_fields: bool,
     ) -> Result<(), Error> {
-        match value {
-            Value::Object(map) => {
+        match value.shape() {
+            Shape::Object => {
                 self.enter(depth)?;
-                match self.keyed_plan(map, depth) {
-                    Some(keyed) => self.keyed_body(keyed, map, indent, depth),
+                match self.keyed_plan(value, depth) {
+                    Some(keyed) => self.keyed_body(keyed, value, indent, depth),
                     None => {
                         self.raw("{}\n")?;
-                        self.members(map, indent, depth)
+                        self.members(value, indent, depth)
                     }
                 }
             }
-            Value::Array(items) => {
+            Shape::Array => {
                 self.enter(depth)?;
-                self.array_tail(items, indent, depth, omit_fields)
+                self.array_tail(value, indent, depth, omit_fields)
             }
-            scalar => {
+            Shape::Scalar(cell) => {
                 self.raw("=")?;
-                self.scalar(scalar)?;
+                self.scalar(cell)?;
                 self.raw("\n")
             }
         }
     }
 
     /// `[N:]{label,fields}` and a line feed.
-    fn keyed_header(&mut self, plan: &TablePlan<'_>) -> Result<(), Error> {
+    fn keyed_header<'a, V: View<'a>>(&mut self, plan: &TablePlan<'a, V>) -> Result<(), Error> {
         self.raw("[")?;
         self.count(plan.rows.len())?;
         self.raw(":]")?;
@@ -906,21 +956,25 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
     }
 
     /// `{fields}` (with a leading key-column label for keyed maps) and a line feed.
-    fn field_decl(&mut self, plan: &TablePlan<'_>, label: Option<&str>) -> Result<(), Error> {
+    fn field_decl<'a, V: View<'a>>(
+        &mut self,
+        plan: &TablePlan<'a, V>,
+        label: Option<&str>,
+    ) -> Result<(), Error> {
         self.raw("{")?;
         let mut first = true;
         if let Some(label) = label {
             write_key(&mut self.sink, label)?;
             first = false;
         }
-        let mut path: Vec<&str> = Vec::new();
+        let mut path: Vec<&'a str> = Vec::new();
         for field in &plan.fields {
             match &field.kind {
                 Kind::Excluded => {}
                 Kind::Flatten { proto, .. } => {
                     path.clear();
                     path.push(field.name);
-                    self.path_columns(proto, &mut path, &mut first)?;
+                    self.path_columns(*proto, &mut path, &mut first)?;
                 }
                 Kind::Plain { .. } | Kind::Inline { .. } => {
                     if !first {
@@ -934,7 +988,12 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
                         self.raw(",")?;
                     }
                     first = false;
-                    constant::write_entry(&mut self.sink, field.name, value, &mut self.numbers)?;
+                    constant::write_entry(
+                        &mut self.sink,
+                        field.name,
+                        value.cell(),
+                        &mut self.numbers,
+                    )?;
                 }
             }
         }
@@ -942,16 +1001,16 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
     }
 
     /// One quoted `"a>b>c"` column per scalar leaf of `obj` under `path`.
-    fn path_columns<'a>(
+    fn path_columns<'a, V: View<'a>>(
         &mut self,
-        obj: &'a Map,
+        obj: V,
         path: &mut Vec<&'a str>,
         first: &mut bool,
     ) -> Result<(), Error> {
-        for (key, value) in obj.iter() {
-            path.push(key);
-            if let Value::Object(inner) = value {
-                self.path_columns(inner, path, first)?;
+        for (key, value) in obj.members() {
+            path.push(key.as_str());
+            if value.is_object() {
+                self.path_columns(value, path, first)?;
             } else {
                 if !*first {
                     self.raw(",")?;
@@ -973,15 +1032,15 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
 
     /// The rows of a table (at `depth`) at `indent`, each followed by its
     /// attachments (§7.4, §7.2a.3).
-    fn table_rows<'a>(
+    fn table_rows<'a, V: View<'a>>(
         &mut self,
-        plan: &TablePlan<'a>,
+        plan: &TablePlan<'a, V>,
         indent: usize,
         depth: usize,
     ) -> Result<(), Error> {
         // Allocated only when needed: many nested tables (an order's line
         // items) have only plain scalar rows and inline schemas are rare.
-        let mut cells: Vec<Option<&'a Value>> = Vec::new();
+        let mut cells: Vec<Option<V>> = Vec::new();
         let mut declared_inline: Vec<bool> = Vec::new();
         if plan
             .fields
@@ -991,7 +1050,7 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
             declared_inline.resize(plan.fields.len(), false);
         }
         let row_depth = depth + 1;
-        for (r, row) in plan.rows.iter().enumerate() {
+        for (r, &row) in plan.rows.iter().enumerate() {
             self.enter(row_depth)?;
             if plan.is_plain_scalar_row(r, row) {
                 // The common row: its values in field order, nothing attached.
@@ -1020,33 +1079,31 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
                 match &field.kind {
                     Kind::Excluded | Kind::Constant { .. } => {}
                     Kind::Flatten { leaves, .. } => match cell {
-                        Some(Value::Object(obj)) => self.leaf_cells(obj, &mut first)?,
+                        Some(obj) if obj.is_object() => self.leaf_cells(obj, &mut first)?,
                         Some(_) => self.repeat_cell("-", *leaves, &mut first)?,
                         None => self.repeat_cell("~", *leaves, &mut first)?,
                     },
-                    Kind::Inline { .. } => match cell {
-                        Some(Value::Object(_)) => {
+                    Kind::Inline { proto } => match cell {
+                        Some(obj) if obj.is_object() => {
                             self.separator(&mut first)?;
-                            let declared = declared_inline.get_mut(f);
-                            if let (Some(flag @ false), Kind::Inline { proto }) =
-                                (declared, &field.kind)
-                            {
-                                *flag = true;
-                                self.raw("^{")?;
-                                for (i, key) in proto.keys().enumerate() {
-                                    if i > 0 {
-                                        self.raw(",")?;
+                            match declared_inline.get_mut(f) {
+                                Some(flag @ false) => {
+                                    *flag = true;
+                                    self.raw("^{")?;
+                                    for (i, (key, _)) in proto.members().enumerate() {
+                                        if i > 0 {
+                                            self.raw(",")?;
+                                        }
+                                        write_key(&mut self.sink, key.as_str())?;
                                     }
-                                    write_key(&mut self.sink, key)?;
+                                    self.raw("}")?;
                                 }
-                                self.raw("}")?;
-                            } else {
-                                self.raw("^")?;
+                                _ => self.raw("^")?,
                             }
                         }
                         Some(v) => {
                             self.separator(&mut first)?;
-                            self.scalar(v)?;
+                            self.scalar(v.cell())?;
                         }
                         None => self.repeat_cell("~", 1, &mut first)?,
                     },
@@ -1054,7 +1111,7 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
                         self.separator(&mut first)?;
                         match cell {
                             None => self.raw("~")?,
-                            Some(v) if v.is_scalar() => self.scalar(v)?,
+                            Some(v) if v.is_scalar() => self.scalar(Lazy(v))?,
                             Some(_) => self.raw("^")?,
                         }
                     }
@@ -1076,18 +1133,16 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
                         self.raw(" ")?;
                         self.value_tail(value, indent + 4, row_depth + 1, *shared && r > 0)?;
                     }
-                    Kind::Inline { .. } => {
-                        if let Value::Object(obj) = value {
-                            self.enter(row_depth + 1)?;
-                            self.indent(indent)?;
-                            for (i, v) in obj.values().enumerate() {
-                                if i > 0 {
-                                    self.raw("|")?;
-                                }
-                                self.scalar(v)?;
+                    Kind::Inline { .. } if value.is_object() => {
+                        self.enter(row_depth + 1)?;
+                        self.indent(indent)?;
+                        for (i, (_, v)) in value.members().enumerate() {
+                            if i > 0 {
+                                self.raw("|")?;
                             }
-                            self.raw("\n")?;
+                            self.scalar(Lazy(v))?;
                         }
+                        self.raw("\n")?;
                     }
                     _ => {}
                 }
@@ -1125,13 +1180,14 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
     }
 
     /// The scalar leaves of a flattened object, in key order.
-    fn leaf_cells(&mut self, obj: &Map, first: &mut bool) -> Result<(), Error> {
-        for value in obj.values() {
-            if let Value::Object(inner) = value {
-                self.leaf_cells(inner, first)?;
+    fn leaf_cells<'a, V: View<'a>>(&mut self, obj: V, first: &mut bool) -> Result<(), Error> {
+        for (_, value) in obj.members() {
+            if value.is_object() {
+                self.leaf_cells(value, first)?;
             } else {
+                // A flattened object holds no arrays (`flat_shape`).
                 self.separator(first)?;
-                self.scalar(value)?;
+                self.scalar(Lazy(value))?;
             }
         }
         Ok(())

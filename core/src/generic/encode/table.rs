@@ -24,14 +24,13 @@ use alloc::vec::Vec;
 use hashbrown::HashMap;
 
 use super::constant::same_cell;
-use crate::generic::{Key, Map, Value};
+use crate::generic::view::{Name, View};
 
 /// Past this many fields, name lookups go through a hash map.
 const LINEAR_LOOKUP_MAX: usize = 16;
 
 /// How one field of the union is written in each row.
-#[derive(Debug)]
-pub(super) enum Kind<'a> {
+pub(super) enum Kind<V> {
     /// A cell per row: the scalar, `-`, `~`, or `^` with a traditional attachment.
     Plain {
         /// Later rows omit the `{fields}` of this field's array attachments.
@@ -40,14 +39,14 @@ pub(super) enum Kind<'a> {
     /// `>` path columns, one per scalar leaf of `proto` in its key order.
     Flatten {
         /// The first present object; every other one has its exact shape.
-        proto: &'a Map,
+        proto: V,
         /// Number of scalar leaves (columns).
         leaves: usize,
     },
     /// `^{keys}` on the first row, `^` after, with a positional body line.
     Inline {
         /// Row 0's object: its keys are the schema.
-        proto: &'a Map,
+        proto: V,
     },
     /// A `>` name: not a column, written as an attachment.
     Excluded,
@@ -55,25 +54,24 @@ pub(super) enum Kind<'a> {
     /// absent from the rows. Every row holds `value`'s written form.
     Constant {
         /// Row 0's value.
-        value: &'a Value,
+        value: V,
     },
 }
 
 /// One field of the union and its form.
-#[derive(Debug)]
-pub(super) struct Field<'a> {
+pub(super) struct Field<'a, V> {
     pub(super) name: &'a str,
-    pub(super) kind: Kind<'a>,
+    pub(super) kind: Kind<V>,
 }
 
 /// Everything the writer needs to emit a table.
-pub(super) struct TablePlan<'a> {
+pub(super) struct TablePlan<'a, V: View<'a>> {
     /// The row objects, in order.
-    pub(super) rows: Vec<&'a Map>,
+    pub(super) rows: Vec<V>,
     /// Member keys of a keyed map (empty for an array).
     pub(super) keys: Vec<&'a str>,
     /// The ordered field union with each field's form.
-    pub(super) fields: Vec<Field<'a>>,
+    pub(super) fields: Vec<Field<'a, V>>,
     /// Rows whose `i`-th member is field `i` for every `i`: the common case,
     /// filled without comparing a single name.
     aligned: Vec<bool>,
@@ -82,60 +80,48 @@ pub(super) struct TablePlan<'a> {
     /// The fields that are not [`Kind::Constant`], by position, when some
     /// field is (empty otherwise): the cells of a row on the fast path.
     pub(super) kept: Vec<usize>,
-}
-
-/// String equality without a `memcmp` call for the short names that
-/// dominate real data (one call per cell is the hottest cost of planning):
-/// up to 16 bytes are compared as two overlapping words (or three bytes),
-/// which together cover every byte.
-#[inline]
-pub(super) fn same_str(a: &str, b: &str) -> bool {
-    crate::ops::tick(1);
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let n = a.len();
-    match n {
-        0 => true,
-        1..=3 => a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1],
-        4..=7 => word::<4>(a, 0) == word::<4>(b, 0) && word::<4>(a, n - 4) == word::<4>(b, n - 4),
-        8..=16 => word::<8>(a, 0) == word::<8>(b, 0) && word::<8>(a, n - 8) == word::<8>(b, n - 8),
-        _ => a == b,
-    }
-}
-
-/// The `N` bytes of `bytes` from `at`, or zeros past its end (callers stay inside).
-#[inline(always)]
-fn word<const N: usize>(bytes: &[u8], at: usize) -> [u8; N] {
-    let mut w = [0u8; N];
-    if let Some(src) = bytes.get(at..at + N) {
-        w.copy_from_slice(src);
-    }
-    w
+    /// Whether every field is a plain or constant column, so that a row
+    /// can be written as its values (rows are not even looked at otherwise).
+    plain_only: bool,
 }
 
 /// The position of `name` among `names`, trying `hint` (its position in the
 /// row object, which is its union position for uniform rows) first, with
-/// [`Key::same_text`]: the hint almost always holds, and then its key has
-/// the very representation of `name`.
+/// [`Name::same`]: the hint almost always holds, and then the names are
+/// often told equal without reading them.
 #[inline]
-fn find(
-    names: &[&Key],
-    hashed: Option<&HashMap<&str, usize>>,
-    name: &Key,
+fn find<'a, N: Name<'a>>(
+    names: &[N],
+    hashed: Option<&HashMap<&'a str, usize>>,
+    name: N,
     hint: usize,
 ) -> Option<usize> {
-    if names.get(hint).is_some_and(|n| n.same_text(name)) {
+    if names.get(hint).is_some_and(|n| n.same(name)) {
         return Some(hint);
     }
     match hashed {
         Some(map) => map.get(name.as_str()).copied(),
-        None => names.iter().position(|n| same_str(n, name)),
+        None => names
+            .iter()
+            .position(|n| same_str(n.as_str(), name.as_str())),
     }
 }
 
-impl<'a> TablePlan<'a> {
+/// The value at position `at` of a walk over an object's members that has
+/// already passed positions below `*next`; positions asked ascend, so a row
+/// costs one walk (constant time per step for views with positional access).
+#[inline]
+pub(super) fn member_value<'a, V: View<'a>>(
+    members: &mut V::Members,
+    next: &mut usize,
+    at: usize,
+) -> Option<V> {
+    let skip = at.checked_sub(*next)?;
+    *next = at + 1;
+    members.nth(skip).map(|(_, v)| v)
+}
+
+impl<'a, V: View<'a>> TablePlan<'a, V> {
     /// Plans a table over `rows` in one pass: the ordered field union
     /// (§7.4.3) and what each field's values allow. `None` when no field can
     /// be a column (an empty union, or every name containing `>`), which
@@ -148,28 +134,28 @@ impl<'a> TablePlan<'a> {
     /// or more) are marked constant (see `constant.rs`); without `flatten`,
     /// no field becomes path columns.
     pub(super) fn new(
-        rows: Vec<&'a Map>,
+        rows: Vec<V>,
         keys: Vec<&'a str>,
         budget: usize,
         factor: bool,
         flatten: bool,
-    ) -> Option<TablePlan<'a>> {
-        let mut names: Vec<&'a Key> = Vec::new();
-        let mut stats: Vec<Stats<'a>> = Vec::new();
+    ) -> Option<TablePlan<'a, V>> {
+        let mut names: Vec<V::Name> = Vec::new();
+        let mut stats: Vec<Stats<'a, V>> = Vec::new();
         let mut hashed: Option<HashMap<&'a str, usize>> = None;
         let mut aligned = Vec::with_capacity(rows.len());
-        let mut scratch: Vec<&'a Key> = Vec::new();
+        let mut scratch: Vec<V::Name> = Vec::new();
         for (r, row) in rows.iter().enumerate() {
             let mut in_order = true;
-            for (j, (key, value)) in row.as_slice().iter().enumerate() {
+            for (j, (key, value)) in row.members().enumerate() {
                 let f = match find(&names, hashed.as_ref(), key, j) {
                     Some(f) => f,
                     None => {
                         names.push(key);
-                        stats.push(Stats::new(key, flatten));
+                        stats.push(Stats::new(key.as_str(), flatten));
                         let f = names.len() - 1;
                         if let Some(map) = &mut hashed {
-                            map.insert(key, f);
+                            map.insert(key.as_str(), f);
                         } else if names.len() > LINEAR_LOOKUP_MAX {
                             hashed = Some(
                                 names
@@ -193,7 +179,7 @@ impl<'a> TablePlan<'a> {
             return None;
         }
         keep_paths_apart(&mut stats);
-        let fields: Vec<Field<'a>> = stats.into_iter().map(Stats::finish).collect();
+        let fields: Vec<Field<'a, V>> = stats.into_iter().map(Stats::finish).collect();
         let mut plan = TablePlan {
             rows,
             keys,
@@ -201,10 +187,15 @@ impl<'a> TablePlan<'a> {
             aligned,
             hashed,
             kept: Vec::new(),
+            plain_only: false,
         };
         if factor && plan.rows.len() >= 2 {
             plan.factor_constants();
         }
+        plan.plain_only = plan
+            .fields
+            .iter()
+            .all(|f| matches!(f.kind, Kind::Plain { .. } | Kind::Constant { .. }));
         Some(plan)
     }
 
@@ -218,37 +209,42 @@ impl<'a> TablePlan<'a> {
         let Some(&first_row) = self.rows.first() else {
             return;
         };
-        let mut live: Vec<(usize, &'a Value)> = self
-            .fields
-            .iter()
-            .enumerate()
-            .filter(|(_, field)| matches!(field.kind, Kind::Plain { .. }))
-            .filter_map(|(f, _)| {
-                first_row
-                    .as_slice()
-                    .get(f)
-                    .map(|(_, v)| v)
-                    .filter(|v| v.is_scalar())
-                    .map(|v| (f, v))
-            })
-            .collect();
+        let mut live: Vec<(usize, V)> = Vec::new();
+        {
+            let mut members = first_row.members();
+            let mut next = 0;
+            for (f, field) in self.fields.iter().enumerate() {
+                if !matches!(field.kind, Kind::Plain { .. }) {
+                    continue;
+                }
+                match member_value::<V>(&mut members, &mut next, f) {
+                    Some(v) if v.is_scalar() => live.push((f, v)),
+                    Some(_) => {}
+                    None => break,
+                }
+            }
+        }
         // A row whose keys are out of union order is spread into `cells`
         // once (one hashed lookup per key), so a wide table costs linear
         // time whatever its rows' key orders.
-        let mut cells: Vec<Option<&'a Value>> = Vec::new();
+        let mut cells: Vec<Option<V>> = Vec::new();
         for (r, &row) in self.rows.iter().enumerate().skip(1) {
             if live.is_empty() {
                 return;
             }
-            let same = |cell: Option<&Value>, first: &Value| {
-                cell.is_some_and(|v| v.is_scalar() && same_cell(first, v))
+            let same = |cell: Option<V>, first: V| {
+                cell.is_some_and(|v| v.is_scalar() && same_cell(first.cell(), v.cell()))
             };
             if self.aligned.get(r).copied().unwrap_or(false) {
-                live.retain(|&(f, first)| same(row.as_slice().get(f).map(|(_, v)| v), first));
+                let mut members = row.members();
+                let mut next = 0;
+                live.retain(|&(f, first)| {
+                    same(member_value::<V>(&mut members, &mut next, f), first)
+                });
             } else {
                 cells.clear();
                 cells.resize(self.fields.len(), None);
-                for (j, (key, value)) in row.as_slice().iter().enumerate() {
+                for (j, (key, value)) in row.members().enumerate() {
                     if let Some(slot) = self.find(key.as_str(), j).and_then(|f| cells.get_mut(f)) {
                         *slot = Some(value);
                     }
@@ -286,31 +282,26 @@ impl<'a> TablePlan<'a> {
     /// every field is a plain column holding a scalar: the row is then its
     /// values in order, with no attachment, and needs no cell slots.
     #[inline]
-    pub(super) fn is_plain_scalar_row(&self, r: usize, row: &Map) -> bool {
-        self.aligned.get(r).copied().unwrap_or(false)
-            && row.len() == self.fields.len()
-            && self.fields.iter().zip(row.values()).all(|(f, v)| {
-                matches!(f.kind, Kind::Plain { .. } | Kind::Constant { .. }) && v.is_scalar()
-            })
+    pub(super) fn is_plain_scalar_row(&self, r: usize, row: V) -> bool {
+        if !self.plain_only || !self.aligned.get(r).copied().unwrap_or(false) {
+            return false;
+        }
+        let members = row.members();
+        members.len() == self.fields.len() && members.into_iter().all(|(_, v)| v.is_scalar())
     }
 
     /// Fills `cells` (one slot per field) with row `r`'s values and reports
     /// whether the row carries any attachment (and so an `@id` prefix).
-    pub(super) fn fill_row(
-        &self,
-        r: usize,
-        row: &'a Map,
-        cells: &mut Vec<Option<&'a Value>>,
-    ) -> bool {
+    pub(super) fn fill_row(&self, r: usize, row: V, cells: &mut Vec<Option<V>>) -> bool {
         cells.clear();
         cells.resize(self.fields.len(), None);
         let aligned = self.aligned.get(r).copied().unwrap_or(false);
         let mut attached = false;
-        for (j, (key, value)) in row.iter().enumerate() {
+        for (j, (key, value)) in row.members().enumerate() {
             let f = if aligned {
                 j
             } else {
-                self.find(key, j).unwrap_or(usize::MAX)
+                self.find(key.as_str(), j).unwrap_or(usize::MAX)
             };
             let Some(slot) = cells.get_mut(f) else {
                 continue;
@@ -346,34 +337,32 @@ impl<'a> TablePlan<'a> {
 /// [`Kind::Plain`] without sharing (no value is a container), so the table is
 /// written straight from the rows. Nested tables of this shape (an order's
 /// line items) are common, and this check allocates nothing.
-pub(super) fn uniform_scalar_rows<'a>(
-    mut items: impl Iterator<Item = &'a Value>,
-) -> Option<&'a Map> {
-    let Some(Value::Object(proto)) = items.next() else {
-        return None;
-    };
-    let keys = proto.as_slice();
-    if keys.is_empty() {
+pub(super) fn uniform_scalar_rows<'a, V: View<'a>>(
+    mut items: impl Iterator<Item = V>,
+) -> Option<V> {
+    let proto = items.next().filter(|p| p.is_object())?;
+    let keys = proto.members();
+    if keys.len() == 0 {
         return None;
     }
-    for (key, value) in keys {
-        if !value.is_scalar() || is_path_name(key) {
+    for (key, value) in keys.clone() {
+        if !value.is_scalar() || is_path_name(key.as_str()) {
             return None;
         }
     }
-    if has_duplicate_key(keys) {
+    if has_duplicate_key(proto) {
         return None;
     }
     for item in items {
-        let Value::Object(row) = item else {
+        if !item.is_object() {
             return None;
-        };
-        let row = row.as_slice();
+        }
+        let row = item.members();
         if row.len() != keys.len() {
             return None;
         }
-        for ((pk, _), (k, v)) in keys.iter().zip(row) {
-            if !v.is_scalar() || !pk.same_text(k) {
+        for ((pk, _), (k, v)) in keys.clone().zip(row) {
+            if !v.is_scalar() || !pk.same(k) {
                 return None;
             }
         }
@@ -381,18 +370,20 @@ pub(super) fn uniform_scalar_rows<'a>(
     Some(proto)
 }
 
-/// Whether two members share a key (a [`Map`] built with `push_unique` may
+/// Whether two members share a key (a `Map` built with `push_unique` may
 /// hold duplicates). Pairwise for the small objects of real data, hashed past
 /// [`LINEAR_LOOKUP_MAX`] so one wide record costs linear time, not quadratic.
-fn has_duplicate_key(keys: &[(Key, Value)]) -> bool {
+fn has_duplicate_key<'a, V: View<'a>>(obj: V) -> bool {
+    let keys = obj.members();
     if keys.len() <= LINEAR_LOOKUP_MAX {
-        return keys
-            .iter()
-            .enumerate()
-            .any(|(i, (key, _))| keys[..i].iter().any(|(k, _)| same_str(k, key)));
+        return keys.clone().enumerate().any(|(i, (key, _))| {
+            keys.clone()
+                .take(i)
+                .any(|(k, _)| same_str(k.as_str(), key.as_str()))
+        });
     }
     let mut seen = hashbrown::HashSet::with_capacity(keys.len());
-    !keys.iter().all(|(k, _)| seen.insert(k.as_str()))
+    !keys.into_iter().all(|(k, _)| seen.insert(k.as_str()))
 }
 
 /// Unflattens a field `f` when the union also holds a literal `>` name equal
@@ -403,7 +394,7 @@ fn has_duplicate_key(keys: &[(Key, Value)]) -> bool {
 /// names no leaf (`f>y>z` beside leaves `f>a`, `f>b`) is no clash: it stays
 /// a literal attachment beside the path columns, as the `gcf` 3.1.0 crate
 /// writes it.
-fn keep_paths_apart(stats: &mut [Stats<'_>]) {
+fn keep_paths_apart<'a, V: View<'a>>(stats: &mut [Stats<'a, V>]) {
     if !stats.iter().any(|s| s.path_name) {
         return;
     }
@@ -433,32 +424,32 @@ fn keep_paths_apart(stats: &mut [Stats<'_>]) {
 
 /// Whether `path` (`a>b>c`) names a scalar leaf of `proto`, an object that
 /// passed [`flat_shape`] (whose keys hold no `>`).
-fn is_leaf_path(proto: &Map, path: &str) -> bool {
+fn is_leaf_path<'a, V: View<'a>>(proto: V, path: &str) -> bool {
     let (head, rest) = match path.split_once('>') {
         Some((head, rest)) => (head, Some(rest)),
         None => (path, None),
     };
-    match (proto.get(head), rest) {
-        (Some(Value::Object(inner)), Some(rest)) => is_leaf_path(inner, rest),
-        (Some(Value::Object(_)), None) | (None, _) | (Some(_), Some(_)) => false,
-        (Some(_), None) => true,
+    match (proto.member(head), rest) {
+        (Some(inner), Some(rest)) if inner.is_object() => is_leaf_path(inner, rest),
+        (Some(inner), None) => !inner.is_object(),
+        (Some(_), Some(_)) | (None, _) => false,
     }
 }
 
 /// What one pass over the rows learns about a field.
-struct Stats<'a> {
+struct Stats<'a, V: View<'a>> {
     name: &'a str,
     /// The name contains `>` (computed once: it is asked several times).
     path_name: bool,
     /// Still flattenable; `flat_proto` is the first present object.
     flat_ok: bool,
-    flat_proto: Option<&'a Map>,
+    flat_proto: Option<V>,
     /// Still eligible for an inline schema; the prototype comes from row 0.
     inline_ok: bool,
-    inline_proto: Option<&'a Map>,
+    inline_proto: Option<V>,
     /// Still eligible for a shared array schema; the union comes from row 0.
     shared_ok: bool,
-    shared_union: Option<Vec<&'a Key>>,
+    shared_union: Option<Vec<V::Name>>,
     /// Some container form (flatten, inline, shared) is still possible.
     open: bool,
     /// Whether any present value is a container (the array analysis only
@@ -466,8 +457,8 @@ struct Stats<'a> {
     any_container: bool,
 }
 
-impl<'a> Stats<'a> {
-    fn new(name: &'a str, flatten: bool) -> Stats<'a> {
+impl<'a, V: View<'a>> Stats<'a, V> {
+    fn new(name: &'a str, flatten: bool) -> Stats<'a, V> {
         let path_name = is_path_name(name);
         let usable = !path_name;
         Stats {
@@ -485,63 +476,61 @@ impl<'a> Stats<'a> {
     }
 
     #[inline]
-    fn observe(&mut self, row: usize, value: &'a Value, budget: usize, scratch: &mut Vec<&'a Key>) {
+    fn observe(&mut self, row: usize, value: V, budget: usize, scratch: &mut Vec<V::Name>) {
         // A scalar changes nothing once every container form is ruled out:
         // the common case of a scalar column, settled by its first value.
-        if !self.open && value.is_scalar() {
+        let scalar = value.is_scalar();
+        if !self.open && scalar {
             return;
         }
-        match value {
-            Value::Object(obj) => {
-                self.any_container = true;
-                self.shared_ok = false;
-                if self.flat_ok {
-                    self.flat_ok = flat_shape(obj, self.flat_proto, budget);
-                    if self.flat_proto.is_none() {
-                        self.flat_proto = Some(obj);
-                    }
+        if value.is_object() {
+            self.any_container = true;
+            self.shared_ok = false;
+            if self.flat_ok {
+                self.flat_ok = flat_shape(value, self.flat_proto, budget);
+                if self.flat_proto.is_none() {
+                    self.flat_proto = Some(value);
                 }
-                if self.inline_ok {
-                    self.inline_ok = match self.inline_proto {
-                        None => row == 0 && obj.len() >= 3 && obj.values().all(Value::is_scalar),
-                        Some(proto) => same_scalar_keys(proto, obj),
+            }
+            if self.inline_ok {
+                self.inline_ok = match self.inline_proto {
+                    None => {
+                        let members = value.members();
+                        row == 0
+                            && members.len() >= 3
+                            && members.into_iter().all(|(_, v)| v.is_scalar())
+                    }
+                    Some(proto) => same_scalar_keys(proto, value),
+                };
+                if row == 0 {
+                    self.inline_proto = Some(value);
+                }
+            }
+        } else if !scalar {
+            self.any_container = true;
+            self.flat_ok = false;
+            self.inline_ok = false;
+            if self.shared_ok {
+                self.shared_ok = flat_table_union::<V>(value.items(), scratch)
+                    && match &self.shared_union {
+                        None => row == 0,
+                        Some(union) => {
+                            union.len() == scratch.len()
+                                && union.iter().zip(scratch.iter()).all(|(a, b)| a.same(*b))
+                        }
                     };
-                    if row == 0 {
-                        self.inline_proto = Some(obj);
-                    }
+                if self.shared_ok && self.shared_union.is_none() {
+                    self.shared_union = Some(scratch.clone());
                 }
             }
-            Value::Array(items) => {
-                self.any_container = true;
-                self.flat_ok = false;
-                self.inline_ok = false;
-                if self.shared_ok {
-                    self.shared_ok = flat_table_union(items, scratch)
-                        && match &self.shared_union {
-                            None => row == 0,
-                            Some(union) => {
-                                union.len() == scratch.len()
-                                    && union
-                                        .iter()
-                                        .zip(scratch.iter())
-                                        .all(|(a, b)| a.same_text(b))
-                            }
-                        };
-                    if self.shared_ok && self.shared_union.is_none() {
-                        self.shared_union = Some(scratch.clone());
-                    }
-                }
-            }
+        } else if !value.is_null() {
             // A null row writes `-` in an inline field's cell and reads
             // back as null, so it leaves the schema standing, as in the gcf
             // 3.1.0 crate and the 2.5.2 npm package (which skip null rows
             // when they look for one); row 0 must still hold the object.
-            Value::Null => {}
-            _ => {
-                self.flat_ok = false;
-                self.inline_ok = false;
-                self.shared_ok = false;
-            }
+            self.flat_ok = false;
+            self.inline_ok = false;
+            self.shared_ok = false;
         }
         // A field absent from row 0 cannot declare an inline schema there.
         if row > 0 && self.inline_proto.is_none() {
@@ -553,7 +542,7 @@ impl<'a> Stats<'a> {
         self.open = self.flat_ok || self.inline_ok || self.shared_ok;
     }
 
-    fn finish(self) -> Field<'a> {
+    fn finish(self) -> Field<'a, V> {
         let kind = if self.path_name {
             Kind::Excluded
         } else if let (true, Some(proto)) = (self.flat_ok, self.flat_proto) {
@@ -591,93 +580,91 @@ fn is_path_name(name: &str) -> bool {
 /// as a null object (§7.4.6.2 rule 5), so flattening `{"a": null}` would not
 /// round-trip (§7.4.6.3). Empty objects and empty keys have no column to
 /// carry them (rule 3).
-fn flat_shape(obj: &Map, proto: Option<&Map>, budget: usize) -> bool {
-    if budget == 0 || obj.is_empty() || proto.is_some_and(|p| p.len() != obj.len()) {
+fn flat_shape<'a, V: View<'a>>(obj: V, proto: Option<V>, budget: usize) -> bool {
+    let members = obj.members();
+    if budget == 0
+        || members.len() == 0
+        || proto.is_some_and(|p| p.members().len() != members.len())
+    {
         return false;
     }
+    let mut expected_members = proto.map(View::members);
     let mut has_value = false;
-    for (i, (key, value)) in obj.as_slice().iter().enumerate() {
-        let expected = match proto {
-            Some(p) => match p.as_slice().get(i) {
-                Some((pk, pv)) if pk.same_text(key) => Some(pv),
+    for (key, value) in members {
+        let expected = match &mut expected_members {
+            Some(p) => match p.next() {
+                Some((pk, pv)) if pk.same(key) => Some(pv),
                 _ => return false,
             },
-            None if key.is_empty() || is_path_name(key) => return false,
+            None if key.as_str().is_empty() || is_path_name(key.as_str()) => return false,
             None => None,
         };
-        match value {
-            Value::Object(inner) => {
-                let inner_proto = match expected {
-                    Some(Value::Object(p)) => Some(p),
-                    Some(_) => return false,
-                    None => None,
-                };
-                if !flat_shape(inner, inner_proto, budget - 1) {
-                    return false;
-                }
-                has_value = true;
+        if value.is_object() {
+            let inner_proto = match expected {
+                Some(p) if p.is_object() => Some(p),
+                Some(_) => return false,
+                None => None,
+            };
+            if !flat_shape(value, inner_proto, budget - 1) {
+                return false;
             }
-            Value::Array(_) => return false,
-            scalar => {
-                if matches!(expected, Some(Value::Object(_))) {
-                    return false;
-                }
-                has_value |= !matches!(scalar, Value::Null);
+            has_value = true;
+        } else if !value.is_scalar() {
+            return false;
+        } else {
+            if expected.is_some_and(View::is_object) {
+                return false;
             }
+            has_value |= !value.is_null();
         }
     }
     has_value
 }
 
 /// Number of scalar leaves of an object that passed [`flat_shape`].
-fn leaf_count(obj: &Map) -> usize {
-    obj.values()
-        .map(|v| match v {
-            Value::Object(inner) => leaf_count(inner),
-            _ => 1,
-        })
+fn leaf_count<'a, V: View<'a>>(obj: V) -> usize {
+    obj.members()
+        .map(|(_, v)| if v.is_object() { leaf_count(v) } else { 1 })
         .sum()
 }
 
 /// Whether `obj` has exactly `proto`'s keys in order and only scalar values.
-fn same_scalar_keys(proto: &Map, obj: &Map) -> bool {
-    proto.len() == obj.len()
-        && proto
-            .as_slice()
-            .iter()
-            .zip(obj.as_slice())
-            .all(|((pk, _), (k, v))| pk.same_text(k) && v.is_scalar())
+fn same_scalar_keys<'a, V: View<'a>>(proto: V, obj: V) -> bool {
+    let (p, o) = (proto.members(), obj.members());
+    p.len() == o.len()
+        && p.zip(o)
+            .all(|((pk, _), (k, v))| pk.same(k) && v.is_scalar())
 }
 
 /// Whether `items` is a non-empty array of objects with only scalar, `>`-free
 /// members (a table with no attachments and no path columns), leaving its
 /// field union in `union`.
-fn flat_table_union<'a>(items: &'a [Value], union: &mut Vec<&'a Key>) -> bool {
+fn flat_table_union<'a, V: View<'a>>(items: V::Items, union: &mut Vec<V::Name>) -> bool {
     union.clear();
-    if items.is_empty() {
+    if items.len() == 0 {
         return false;
     }
     // Past a few names, membership is hashed: a linear scan per member is
     // quadratic in a wide array attachment.
     let mut hashed: Option<hashbrown::HashSet<&'a str>> = None;
     for item in items {
-        let Value::Object(obj) = item else {
+        if !item.is_object() {
             return false;
-        };
-        for (j, (key, value)) in obj.as_slice().iter().enumerate() {
+        }
+        for (j, (key, value)) in item.members().enumerate() {
             if !value.is_scalar() {
                 return false;
             }
             // A name already in the union was checked for `>` when it joined.
-            let known = union.get(j).is_some_and(|n| n.same_text(key))
+            let known = union.get(j).is_some_and(|n| n.same(key))
                 || match &hashed {
                     Some(set) => set.contains(key.as_str()),
-                    None => union.iter().any(|n| n.same_text(key)),
+                    None => union.iter().any(|n| n.same(key)),
                 };
             if known {
                 continue;
             }
-            if is_path_name(key) {
+            if is_path_name(key.as_str()) {
                 return false;
             }
             union.push(key);
@@ -691,26 +678,4 @@ fn flat_table_union<'a>(items: &'a [Value], union: &mut Vec<&'a Key>) -> bool {
     !union.is_empty()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::same_str;
-    use alloc::string::String;
-
-    #[test]
-    fn same_str_agrees_with_equality() {
-        // Every length up to 20, a difference at every position.
-        for len in 0..=20usize {
-            let a: String = (0..len).map(|i| (b'a' + (i % 26) as u8) as char).collect();
-            assert!(same_str(&a, &a.clone()));
-            for pos in 0..len {
-                let mut b = a.clone().into_bytes();
-                b[pos] = b'Z';
-                let b = String::from_utf8(b).unwrap_or_default();
-                assert!(!same_str(&a, &b), "{a:?} vs {b:?}");
-                assert!(!same_str(&b, &a), "{b:?} vs {a:?}");
-            }
-            let longer = alloc::format!("{a}x");
-            assert!(!same_str(&a, &longer));
-        }
-    }
-}
+pub(super) use crate::generic::view::same_str;

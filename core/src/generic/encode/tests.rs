@@ -2,6 +2,7 @@
 //! the planning shortcuts against the general path.
 
 use super::*;
+use crate::generic::Map;
 use crate::sink::{FnSink, SinkError};
 use alloc::vec;
 
