@@ -22,6 +22,7 @@ mod graph_py;
 mod stream_py;
 mod utf8;
 mod value;
+mod view;
 
 use errors::{IntoPy, Raise};
 
@@ -92,10 +93,24 @@ fn decode<'py>(py: Python<'py>, input_text: &Bound<'py, PyAny>) -> PyResult<Boun
 #[pyfunction]
 #[pyo3(signature = (data, no_flatten = false))]
 fn encode_generic(py: Python<'_>, data: &Bound<'_, PyAny>, no_flatten: bool) -> PyResult<String> {
-    let value = value::from_py(data)?;
     // 2.8.0's no_flatten turns off path columns only: constant columns and
     // the other table forms stay as they are.
     let encoder = generic::Encoder::new().flatten(!no_flatten);
+    encode_value(py, &encoder, data)
+}
+
+/// Encodes `data` read in place (`view.rs`, with the GIL held) when it
+/// holds only what the view reads; otherwise through a core `Value` tree,
+/// encoded with the GIL released.
+fn encode_value(
+    py: Python<'_>,
+    encoder: &generic::Encoder,
+    data: &Bound<'_, PyAny>,
+) -> PyResult<String> {
+    if let Some(text) = view::encode(encoder, data) {
+        return Ok(text);
+    }
+    let value = value::from_py(data)?;
     py.detach(|| encoder.encode(&value))
         .py_err(py, Raise::Other)
 }
@@ -108,9 +123,8 @@ fn encode_generic_grouped(
     key_field: &str,
     group_field: &str,
 ) -> PyResult<String> {
-    let value = value::from_py(data)?;
-    py.detach(|| generic::encode_grouped(&value, key_field, group_field))
-        .py_err(py, Raise::Other)
+    let encoder = generic::Encoder::new().group_by(key_field, group_field);
+    encode_value(py, &encoder, data)
 }
 
 /// Decodes any GCF text by its header: generic-profile text into dicts,
@@ -222,6 +236,8 @@ fn graph_delta_dict<'py>(py: Python<'py>, d: &graph::Delta) -> PyResult<Bound<'p
 fn gcf_py(m: &Bound<'_, PyModule>) -> PyResult<()> {
     utf8::init(m.py());
     m.add_function(wrap_pyfunction!(utf8::lend_utf8, m)?)?;
+    m.add_function(wrap_pyfunction!(view::view_generic, m)?)?;
+    m.add_function(wrap_pyfunction!(view::encode_in_place, m)?)?;
     m.add_function(wrap_pyfunction!(encode, m)?)?;
     m.add_function(wrap_pyfunction!(decode, m)?)?;
     m.add_function(wrap_pyfunction!(encode_generic, m)?)?;

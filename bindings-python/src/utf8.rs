@@ -61,6 +61,46 @@ pub fn lend_utf8(py: Python<'_>, on: bool) -> bool {
     was
 }
 
+/// Whether strings are lent in place: the route [`view`](crate::view)
+/// needs, which reads a value's strings while it encodes.
+#[inline]
+pub fn lending() -> bool {
+    cfg!(not(windows)) && LENT.load(Ordering::Relaxed)
+}
+
+/// The text of the `str` (or `str` subclass) at `obj` as the interpreter
+/// lends it; `None` when it holds a lone surrogate (the error is cleared:
+/// the caller takes a route that raises it) or when strings are not lent.
+///
+/// # Safety
+///
+/// `obj` points at a live `str` that outlives `'a`, and the GIL is held.
+#[inline]
+pub unsafe fn lent_raw<'a>(obj: *mut pyo3::ffi::PyObject) -> Option<&'a str> {
+    #[cfg(not(windows))]
+    if LENT.load(Ordering::Relaxed) {
+        let mut size: pyo3::ffi::Py_ssize_t = 0;
+        // SAFETY: as in `lent`: a live `str`, the GIL held (the caller's
+        // contract), a valid out pointer, the stable ABI of 3.10 and later.
+        let data = unsafe { PyUnicode_AsUTF8AndSize(obj, &mut size) };
+        if data.is_null() {
+            // SAFETY: the GIL is held; this drops the pending error.
+            unsafe { pyo3::ffi::PyErr_Clear() };
+            return None;
+        }
+        // SAFETY: as in `lent`: `size` bytes of UTF-8 owned by the object,
+        // unchanged while it lives, and it outlives 'a.
+        return Some(unsafe {
+            std::str::from_utf8_unchecked(std::slice::from_raw_parts(
+                data.cast::<u8>(),
+                usize::try_from(size).unwrap_or(0),
+            ))
+        });
+    }
+    let _ = obj;
+    None
+}
+
 /// The text of `s` as the interpreter lends it, or `None` on the `bytes`
 /// route. A `str` that cannot be UTF-8 (a lone surrogate) is the
 /// `UnicodeEncodeError` the interpreter raises, as on the `bytes` route.

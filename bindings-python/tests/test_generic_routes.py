@@ -1,0 +1,270 @@
+"""The two ways ``encode_generic`` reads a Python value give the same
+results: in place (the encoder walks the dicts and lists themselves, no
+intermediate tree; taken where the interpreter lends strings, Python 3.10
+and later) and through a core value tree (every value Python 3.9 encodes,
+and everywhere the objects that only the tree reads: tuples, other objects
+written as ``str(obj)``, non-``str`` dict keys, ints beyond int64, lone
+surrogates, nesting past the reader's limit).
+
+``gcf._gcf._view_generic(on)`` switches the in-place route and returns the
+previous setting; ``gcf._gcf._encode_in_place(obj)`` encodes on the
+in-place route alone (``None`` where the tree route would be taken)."""
+
+from __future__ import annotations
+
+import collections
+import decimal
+import enum
+import math
+import random
+import sys
+from typing import Any, Callable, Dict, Iterator, List
+
+import pytest
+
+import gcf
+
+LENT = sys.version_info >= (3, 10) and sys.platform != "win32"
+
+
+class Name(str):
+    """A str subclass: read as its text."""
+
+
+class Count(int):
+    """An int subclass: read as its value."""
+
+
+class Ratio(float):
+    """A float subclass: read as its value."""
+
+
+class Record(dict):  # type: ignore[type-arg]
+    """A dict subclass: read as a dict."""
+
+
+class Rows(list):  # type: ignore[type-arg]
+    """A list subclass: read as a list."""
+
+
+class Color(enum.IntEnum):
+    RED = 1
+
+
+class Kind(str, enum.Enum):
+    FILE = "file"
+
+
+class Shown:
+    def __str__(self) -> str:
+        return "shown|here"
+
+
+@pytest.fixture
+def both() -> Iterator[Callable[[Callable[[], Any]], List[Any]]]:
+    """Runs a call with the in-place route allowed and then forbidden, and
+    returns both results (or the exception types and messages raised)."""
+    original = gcf._gcf._view_generic(True)
+
+    def run(call: Callable[[], Any]) -> List[Any]:
+        out = []
+        for on in (True, False):
+            gcf._gcf._view_generic(on)
+            try:
+                out.append(call())
+            except Exception as e:  # compared by type and message
+                out.append((type(e), str(e)))
+        gcf._gcf._view_generic(True)
+        return out
+
+    try:
+        yield run
+    finally:
+        gcf._gcf._view_generic(original)
+
+
+PLAIN: List[Any] = [
+    None,
+    True,
+    0,
+    -(2**63),
+    2**63 - 1,
+    1.5,
+    -0.0,
+    "text",
+    "naïve 🙂",
+    [],
+    {},
+    [1, "a", None, 2.5, False],
+    {"id": 1, "tags": ["a", "b,c"], "owner": {"name": "x", "team": {"id": 2}}},
+    [{"id": i, "type": "file", "size": i * 1.25} for i in range(5)],
+    {"a": {"x": 1, "y": 2}, "b": {"x": 3, "y": 4}},
+    Name("sub"),
+    Count(7),
+    Color.RED,
+    Kind.FILE,
+    Ratio(0.25),
+    Record(a=1, b=Rows([1, 2])),
+]
+
+OTHER: List[Any] = [
+    (1, 2),
+    {1: "int key"},
+    {Name("k"): "str subclass key"},
+    {Kind.FILE: "enum key"},
+    2**63,
+    -(2**63) - 1,
+    "lone \ud800 surrogate",
+    {"\udfff": 1},
+    decimal.Decimal("1.5"),
+    Shown(),
+    {"set": {1}},
+    [b"bytes"],
+]
+
+
+def nested(depth: int) -> Any:
+    v: Any = 1
+    for _ in range(depth):
+        v = [v]
+    return v
+
+
+@pytest.mark.skipif(not LENT, reason="the in-place route needs strings lent by the interpreter")
+@pytest.mark.parametrize("value", PLAIN, ids=repr)
+def test_plain_data_is_read_in_place(value: Any) -> None:
+    for v in (value, [value, {"k": value}]):
+        text = gcf._gcf._encode_in_place(v)
+        assert text is not None and text == gcf.encode_generic(v)
+
+
+@pytest.mark.parametrize("value", OTHER, ids=repr)
+def test_other_objects_take_the_tree(value: Any) -> None:
+    assert gcf._gcf._encode_in_place(value) is None
+    # Anywhere inside a value, and wherever the encoder reads it first.
+    assert gcf._gcf._encode_in_place([1, {"a": [value]}]) is None
+    assert gcf._gcf._encode_in_place([{"a": 1, "b": value}, {"a": 2, "b": value}]) is None
+    assert gcf._gcf._encode_in_place({value if isinstance(value, str) else "k": value}) is None
+
+
+def test_errors_take_the_tree() -> None:
+    # The tree route raises them, with its own messages where they differ.
+    assert gcf._gcf._encode_in_place(nested(1001)) is None
+    assert gcf._gcf._encode_in_place(nested(129)) is None
+    cyclic: List[Any] = []
+    cyclic.append(cyclic)
+    assert gcf._gcf._encode_in_place(cyclic) is None
+    assert gcf._gcf._encode_in_place({"x": math.nan}) is None
+    if LENT:
+        assert gcf._gcf._encode_in_place(nested(127)) is not None
+
+
+def test_the_switch_turns_the_route_off() -> None:
+    original = gcf._gcf._view_generic(False)
+    try:
+        assert gcf._gcf._encode_in_place({"a": 1}) is None
+    finally:
+        gcf._gcf._view_generic(original)
+    assert (gcf._gcf._encode_in_place({"a": 1}) is not None) == LENT
+
+
+@pytest.mark.parametrize("value", PLAIN + OTHER, ids=repr)
+def test_both_routes_write_the_same(value: Any, both: Callable[[Callable[[], Any]], List[Any]]) -> None:
+    for v in (value, [value, value], {"k": value, "rows": [{"a": value}, {"a": value}]}):
+        a, b = both(lambda: gcf.encode_generic(v))
+        assert a == b
+
+
+def test_both_routes_raise_the_same(both: Callable[[Callable[[], Any]], List[Any]]) -> None:
+    for v in (
+        nested(1001),
+        nested(200),  # past the encoder's depth limit, within the reader's
+        {"x": math.nan},
+        [{"a": math.inf}, {"a": 1}],
+        [{"a": 2**64}],
+    ):
+        a, b = both(lambda: gcf.encode_generic(v))
+        assert isinstance(a, tuple) and a == b
+    cyclic: Dict[str, Any] = {}
+    cyclic["self"] = cyclic
+    a, b = both(lambda: gcf.encode_generic(cyclic))
+    assert isinstance(a, tuple) and a == b
+
+
+# ------------------------------------------------------------ random values
+
+KEYS = ["id", "name", "type", "a", "b", "x y", "a>b", "key", "_key", "é", "", "k|k", "1"]
+
+
+def scalar(r: random.Random) -> Any:
+    return r.choice(
+        [
+            None,
+            True,
+            False,
+            r.randrange(-1000, 1000),
+            r.choice([2**63 - 1, -(2**63), 2**53 + 1]),
+            r.uniform(-1e6, 1e6),
+            round(r.uniform(-100, 100), 2),
+            r.choice([0.0, -0.0, 1e21, 5e-324, 75.0]),
+            r.choice(["", "-", "~", "a,b", "x|y", "true", "12", "café", "}", "🙂"]),
+            Name("sub"),
+            Count(3),
+            Ratio(0.5),
+        ]
+    )
+
+
+def value(r: random.Random, depth: int = 0) -> Any:
+    c = r.randrange(10)
+    if depth > 3 or c < 3:
+        return scalar(r)
+    if c < 6:
+        # A table: rows sharing keys, sometimes in another order or missing one.
+        keys = r.sample(KEYS, r.randrange(1, 5))
+        rows = []
+        for _ in range(r.randrange(1, 5)):
+            ks = list(keys)
+            if r.random() < 0.2:
+                r.shuffle(ks)
+            if r.random() < 0.2 and len(ks) > 1:
+                ks.pop()
+            rows.append({k: value(r, depth + 2) if r.random() < 0.2 else scalar(r) for k in ks})
+        return rows if r.random() < 0.8 else Rows(rows)
+    if c < 8:
+        d = {k: value(r, depth + 1) for k in r.sample(KEYS, r.randrange(0, 4))}
+        return d if r.random() < 0.9 else Record(d)
+    return [value(r, depth + 1) for _ in range(r.randrange(0, 4))]
+
+
+def test_random_values_write_the_same(both: Callable[[Callable[[], Any]], List[Any]]) -> None:
+    r = random.Random(20261124)
+    in_place = 0
+    for _ in range(3000):
+        v = value(r)
+        in_place += gcf._gcf._encode_in_place(v) is not None
+        for call in (
+            lambda: gcf.encode_generic(v),
+            lambda: gcf.encode_generic(v, no_flatten=True),
+        ):
+            a, b = both(call)
+            assert a == b, v
+    # Most of them are plain data; the route is not a no-op.
+    assert in_place > 2000 if LENT else in_place == 0
+
+
+def test_grouped_tables_write_the_same(both: Callable[[Callable[[], Any]], List[Any]]) -> None:
+    r = random.Random(7)
+    for _ in range(300):
+        rows = [
+            {"id": r.choice([i, float(i), str(i)]), "state": r.choice(["open", "closed", None, 1, 1.0]), "repo": "core"}
+            for i in range(r.randrange(1, 6))
+        ]
+        if r.random() < 0.3:
+            rows.append({"id": r.randrange(3), "state": "open"})
+        if r.random() < 0.1:
+            rows.append({"id": 99, "state": "open", "nested": [1]})
+        a, b = both(lambda: gcf.encode_generic_grouped(rows, "id", "state"))
+        assert a == b, rows
+    a, b = both(lambda: gcf.encode_generic_grouped(collections.OrderedDict(a=1), "a", "b"))
+    assert isinstance(a, tuple) and a == b
