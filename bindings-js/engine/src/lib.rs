@@ -68,6 +68,7 @@ mod generic_stream;
 mod nul;
 mod packed;
 mod packed_value;
+mod packed_view;
 mod scalar;
 mod shape;
 mod stream;
@@ -140,10 +141,15 @@ pub fn generic_encode(json: &str, flags: u32) -> Result<String> {
 /// The generic encode of both routes ([`generic_encode`] and
 /// [`generic_encode_packed`]).
 fn encode_value(value: &generic::Value, flags: u32) -> Result<String> {
-    Ok(generic::Encoder::new()
+    let index = packed_view::Index::of_value(value);
+    Ok(encoder(flags).encode_view(index.root())?)
+}
+
+/// The generic encoder `flags` ask for.
+fn encoder(flags: u32) -> generic::Encoder {
+    generic::Encoder::new()
         .flatten(flags & NO_FLATTEN == 0)
         .constant_columns(flags & CONSTANT_COLUMNS != 0)
-        .encode(value)?)
 }
 
 /// Decodes generic (or graph) GCF text into tagged JSON (see the crate

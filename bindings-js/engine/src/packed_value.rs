@@ -53,6 +53,7 @@ use gcf_core::generic::{Key, Map, Value};
 use gcf_core::Limits;
 
 use crate::packed::{find_nul, Packed};
+use crate::packed_view::{self, Read};
 use crate::{tagged, Result};
 
 /// `null` (also what JSON.stringify makes of `undefined` in an array, and
@@ -94,20 +95,31 @@ const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
 /// assert_eq!(generic_encode_packed(b"s", b"a\0b\0", &[], 0).unwrap(), "");
 /// ```
 pub fn generic_encode_packed(ops: &[u8], text: &[u8], nums: &[f64], flags: u32) -> Result<String> {
-    match read(ops, text, nums) {
-        Some(value) => crate::encode_value(&value, flags),
-        None => Ok(String::new()),
+    let Some(checked) = checked_text(text) else {
+        return Ok(String::new());
+    };
+    match packed_view::read(ops, checked, nums) {
+        Read::Indexed(index) => Ok(crate::encoder(flags).encode_view(index.root())?),
+        Read::RepeatedKeys => match read(ops, text, nums) {
+            Some(value) => crate::encode_value(&value, flags),
+            None => Ok(String::new()),
+        },
+        Read::NotPacked => Ok(String::new()),
     }
 }
 
-/// The value of the three streams, or `None` (see the module docs).
-fn read(ops: &[u8], text: &[u8], nums: &[f64]) -> Option<Value> {
-    // JS writes UTF-8 by construction; checked all the same, since any
-    // bytes can arrive here.
+/// The text stream as a `str`, or `None` when it is not UTF-8 or holds
+/// U+FFFD (see the module docs). JS writes UTF-8 by construction; checked
+/// all the same, since any bytes can arrive here.
+fn checked_text(text: &[u8]) -> Option<&str> {
     let text = core::str::from_utf8(text).ok()?;
-    if crate::packed::has_replacement_char(text) {
-        return None;
-    }
+    (!crate::packed::has_replacement_char(text)).then_some(text)
+}
+
+/// The value of the three streams as a tree, or `None` (see the module
+/// docs): what [`packed_view`] leaves to it, and the tests' reference.
+fn read(ops: &[u8], text: &[u8], nums: &[f64]) -> Option<Value> {
+    let text = checked_text(text)?;
     let mut tape = Tape {
         ops,
         text,
@@ -768,6 +780,84 @@ mod tests {
         assert!(p.strings.starts_with('['), "{}", p.strings);
         assert_eq!(p.strings, crate::generic_decode(&gcf).unwrap());
         assert!(p.nums.is_empty());
+    }
+
+    /// An encode's text or its error, comparable.
+    fn outcome(r: Result<String>) -> std::result::Result<String, String> {
+        r.map_err(|e| format!("{e:?}"))
+    }
+
+    /// The core's encode of the tree itself (`&Value` as the view): what
+    /// every route of the engine must write.
+    fn tree_encode(v: &Value, flags: u32) -> Result<String> {
+        Ok(crate::encoder(flags).encode(v)?)
+    }
+
+    #[test]
+    fn the_index_encodes_what_the_tree_encodes() {
+        let mut rng = Rng(0x51_7cc1_b727_220a);
+        let mut damaged_indexed = 0;
+        for _ in 0..3000 {
+            let v = random(&mut rng, 0);
+            let (mut ops, text, mut nums) = pack(&v);
+            for flags in [0, crate::NO_FLATTEN, crate::CONSTANT_COLUMNS] {
+                let expected = outcome(tree_encode(&v, flags));
+                assert_eq!(
+                    outcome(generic_encode_packed(&ops, text.as_bytes(), &nums, flags)),
+                    expected,
+                    "{v:?}"
+                );
+                // The JSON route's tree, indexed.
+                assert_eq!(outcome(crate::encode_value(&v, flags)), expected, "{v:?}");
+            }
+            // Damaged streams: the index takes exactly what the tree takes,
+            // and encodes it the same.
+            let mut text = text.into_bytes();
+            match rng.below(3) {
+                0 if !ops.is_empty() => {
+                    let i = rng.below(ops.len());
+                    ops[i] = b"ntfsd[{(.x"[rng.below(10)];
+                }
+                1 if !text.is_empty() => {
+                    let i = rng.below(text.len());
+                    text[i] = [0, b'a', 0xc3][rng.below(3)];
+                }
+                _ => nums.push(1.0),
+            }
+            let tree = read(&ops, &text, &nums);
+            let indexed = match checked_text(&text) {
+                Some(t) => !matches!(packed_view::read(&ops, t, &nums), Read::NotPacked),
+                None => false,
+            };
+            assert_eq!(indexed, tree.is_some(), "{ops:?}");
+            if let Some(tree) = tree {
+                damaged_indexed += 1;
+                assert_eq!(
+                    outcome(generic_encode_packed(&ops, &text, &nums, 0)),
+                    outcome(tree_encode(&tree, 0))
+                );
+            }
+        }
+        // Some damage still leaves a value (a changed scalar op, say).
+        assert!(damaged_indexed > 100, "{damaged_indexed}");
+    }
+
+    #[test]
+    fn repeated_keys_are_merged_by_the_tree() {
+        let (ops, text, nums) = (
+            b"[{ddd.(ddd..",
+            "1\u{0}x\u{0}1\u{0}",
+            [1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
+        );
+        let checked = checked_text(text.as_bytes()).unwrap();
+        assert!(matches!(
+            packed_view::read(ops, checked, &nums),
+            Read::RepeatedKeys
+        ));
+        assert_eq!(
+            generic_encode_packed(ops, text.as_bytes(), &nums, 0).unwrap(),
+            tree_encode(&json(r#"[{"1":3,"x":2},{"1":6,"x":5}]"#), 0).unwrap()
+        );
     }
 
     #[test]

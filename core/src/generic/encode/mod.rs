@@ -1,4 +1,6 @@
-//! The buffered generic encoder (spec §7): one [`Value`] in, canonical GCF out.
+//! The buffered generic encoder (spec §7): one value in (a [`Value`], or
+//! any [`View`] of one: a binding's host objects, a parsed document),
+//! canonical GCF out.
 //!
 //! The encoder walks the value once, writing into a fixed chunk buffer that
 //! it hands to the [`Sink`] whenever it fills (so a callback sink sees a few

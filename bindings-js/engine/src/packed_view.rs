@@ -1,0 +1,444 @@
+//! A packed generic value (see [`crate::packed_value`]) indexed in place
+//! for the encoder: one flat list of nodes whose strings borrow the packed
+//! text, walked through gcf-core's [`View`], instead of a `Value` tree with
+//! a `Map` or `Vec` per container. Building and dropping that tree was about
+//! two fifths of a WebAssembly generic encode (`bindings-wasm/BENCH.md`).
+//!
+//! Nodes are in document order; a container's members follow it, and each
+//! container records where its subtree ends, so a walk steps from member to
+//! member without looking inside them. An object's keys are a run of the
+//! key list; objects sharing a shape ([`SAME_KEYS`]) share the run.
+
+use gcf_core::generic::{Cell, Shape, Value, View};
+use gcf_core::Limits;
+
+use gcf_bind::value::NUMBER_TOKEN;
+
+use crate::packed::find_nul;
+use crate::packed_value::{ARRAY, END, FALSE, NULL, NUMBER, OBJECT, SAME_KEYS, STRING, TRUE};
+
+/// One value of the index.
+#[derive(Clone, Copy)]
+enum Node<'a> {
+    Scalar(Cell<'a>),
+    /// `len` items follow; the subtree ends before node `end`.
+    Array {
+        len: u32,
+        end: u32,
+    },
+    /// `len` members follow, named by keys `keys..keys + len`; the subtree
+    /// ends before node `end`.
+    Object {
+        len: u32,
+        end: u32,
+        keys: u32,
+    },
+}
+
+/// What reading the streams found.
+pub(crate) enum Read<'a> {
+    /// The value, indexed.
+    Indexed(Index<'a>),
+    /// A packed value with an object whose keys repeat (a JS `Map` can
+    /// give `1` and `"1"`): the tree reader merges them as the JSON route
+    /// does.
+    RepeatedKeys,
+    /// Not exactly a packed value: the JSON route decides.
+    NotPacked,
+}
+
+/// A packed value's nodes and keys.
+pub(crate) struct Index<'a> {
+    nodes: Vec<Node<'a>>,
+    keys: Vec<&'a str>,
+}
+
+impl<'a> Index<'a> {
+    /// The index of a value tree (the JSON route's, and packed values with
+    /// repeated keys once merged): every encode then goes through this one
+    /// view, and the module carries one instance of the encoder, not two.
+    pub(crate) fn of_value(value: &'a Value) -> Index<'a> {
+        let mut index = Index {
+            nodes: Vec::new(),
+            keys: Vec::new(),
+        };
+        index.push(value);
+        index
+    }
+
+    fn push(&mut self, value: &'a Value) {
+        let cell = match value {
+            Value::Null => Cell::Null,
+            Value::Bool(b) => Cell::Bool(*b),
+            Value::Int(i) => Cell::Int(*i),
+            Value::Float(f) => Cell::Float(*f),
+            Value::String(s) => Cell::Str(s.as_str()),
+            Value::Array(items) => {
+                let at = self.open();
+                for item in items {
+                    self.push(item);
+                }
+                let len = u32::try_from(items.len()).unwrap_or(u32::MAX);
+                let end = self.len();
+                self.close(at, Node::Array { len, end });
+                return;
+            }
+            Value::Object(map) => {
+                let at = self.open();
+                let keys = u32::try_from(self.keys.len()).unwrap_or(u32::MAX);
+                // The object's keys as one run, before nested objects add theirs.
+                self.keys.extend(map.keys());
+                for v in map.values() {
+                    self.push(v);
+                }
+                let len = u32::try_from(map.len()).unwrap_or(u32::MAX);
+                let end = self.len();
+                self.close(at, Node::Object { len, end, keys });
+                return;
+            }
+        };
+        self.nodes.push(Node::Scalar(cell));
+    }
+
+    fn open(&mut self) -> usize {
+        self.nodes.push(Node::Scalar(Cell::Null));
+        self.nodes.len() - 1
+    }
+
+    fn len(&self) -> u32 {
+        u32::try_from(self.nodes.len()).unwrap_or(u32::MAX)
+    }
+
+    fn close(&mut self, at: usize, node: Node<'a>) {
+        if let Some(slot) = self.nodes.get_mut(at) {
+            *slot = node;
+        }
+    }
+
+    /// The value at the root.
+    pub(crate) fn root(&self) -> NodeView<'_, 'a> {
+        NodeView { index: self, at: 0 }
+    }
+
+    /// Where the subtree at `at` ends.
+    #[inline]
+    fn end(&self, at: u32) -> u32 {
+        match self.nodes.get(at as usize) {
+            Some(Node::Array { end, .. } | Node::Object { end, .. }) => *end,
+            _ => at + 1,
+        }
+    }
+}
+
+/// Indexes the streams (already checked to be UTF-8 without U+FFFD).
+pub(crate) fn read<'a>(ops: &'a [u8], text: &'a str, nums: &'a [f64]) -> Read<'a> {
+    let mut reader = Reader {
+        ops,
+        text,
+        nums,
+        index: Index {
+            nodes: Vec::with_capacity(ops.len()),
+            keys: Vec::new(),
+        },
+        shapes: Vec::new(),
+        repeated: false,
+    };
+    let max_depth = Limits::default().max_depth;
+    let whole = reader.value(max_depth, 0).is_some()
+        && reader.ops.is_empty()
+        && reader.text.is_empty()
+        && reader.nums.is_empty()
+        && u32::try_from(reader.index.nodes.len()).is_ok()
+        && u32::try_from(reader.index.keys.len()).is_ok();
+    match (whole, reader.repeated) {
+        (true, false) => Read::Indexed(reader.index),
+        (true, true) => Read::RepeatedKeys,
+        (false, _) => Read::NotPacked,
+    }
+}
+
+/// The streams still to read and the index so far.
+struct Reader<'a> {
+    ops: &'a [u8],
+    text: &'a str,
+    nums: &'a [f64],
+    index: Index<'a>,
+    /// Per depth (the root at 0), the keys of the last object closed there
+    /// (their first index and count), which [`SAME_KEYS`] refers to.
+    shapes: Vec<Option<(u32, u32)>>,
+    /// Whether an object repeated a key.
+    repeated: bool,
+}
+
+impl<'a> Reader<'a> {
+    fn op(&mut self) -> Option<u8> {
+        let (&op, rest) = self.ops.split_first()?;
+        self.ops = rest;
+        Some(op)
+    }
+
+    fn field(&mut self) -> Option<&'a str> {
+        let end = find_nul(self.text.as_bytes())?;
+        // NUL is one byte, so both ends are character boundaries.
+        let (field, rest) = (self.text.get(..end)?, self.text.get(end + 1..)?);
+        self.text = rest;
+        Some(field)
+    }
+
+    /// A value whose op is next, at `depth`; `depth_left` containers may
+    /// still open, so the recursion is bounded by the depth limit.
+    fn value(&mut self, depth_left: usize, depth: usize) -> Option<()> {
+        let op = self.op()?;
+        self.value_of(op, depth_left, depth)
+    }
+
+    fn value_of(&mut self, op: u8, depth_left: usize, depth: usize) -> Option<()> {
+        let cell = match op {
+            NULL => Cell::Null,
+            TRUE => Cell::Bool(true),
+            FALSE => Cell::Bool(false),
+            STRING => Cell::Str(self.field()?),
+            NUMBER => {
+                let (&x, rest) = self.nums.split_first()?;
+                self.nums = rest;
+                number(x)?
+            }
+            ARRAY | OBJECT | SAME_KEYS => return self.container(op, depth_left, depth),
+            _ => return None,
+        };
+        self.index.nodes.push(Node::Scalar(cell));
+        Some(())
+    }
+
+    fn container(&mut self, op: u8, depth_left: usize, depth: usize) -> Option<()> {
+        let depth_left = depth_left.checked_sub(1)?;
+        let at = self.index.nodes.len();
+        self.index.nodes.push(Node::Scalar(Cell::Null));
+        let mut len = 0u32;
+        loop {
+            let op = self.op()?;
+            if op == END {
+                break;
+            }
+            self.value_of(op, depth_left, depth + 1)?;
+            len = len.checked_add(1)?;
+        }
+        let end = u32::try_from(self.index.nodes.len()).ok()?;
+        let node = match op {
+            ARRAY => Node::Array { len, end },
+            OBJECT => {
+                let keys = u32::try_from(self.index.keys.len()).ok()?;
+                for _ in 0..len {
+                    let key = self.field()?;
+                    self.index.keys.push(key);
+                }
+                let own = self.index.keys.get(keys as usize..)?;
+                if own.first() == Some(&NUMBER_TOKEN) {
+                    return None;
+                }
+                self.repeated |= repeats(own);
+                *self.shape(depth) = Some((keys, len));
+                Node::Object { len, end, keys }
+            }
+            _ => {
+                // The shape at `depth` is as it was: nested values close deeper.
+                let (keys, count) = (*self.shapes.get(depth)?)?;
+                if count != len {
+                    return None;
+                }
+                Node::Object { len, end, keys }
+            }
+        };
+        *self.index.nodes.get_mut(at)? = node;
+        Some(())
+    }
+
+    /// The shape at `depth`, growing the table to hold it.
+    fn shape(&mut self, depth: usize) -> &mut Option<(u32, u32)> {
+        if self.shapes.len() <= depth {
+            self.shapes.resize(depth + 1, None);
+        }
+        &mut self.shapes[depth]
+    }
+}
+
+/// Whether a key repeats: pairwise for the small objects of real data (and
+/// only for objects with keys of their own: records share a shape), hashed
+/// past a few dozen.
+fn repeats(keys: &[&str]) -> bool {
+    if keys.len() <= 32 {
+        return keys
+            .iter()
+            .enumerate()
+            .any(|(i, k)| keys[..i].iter().any(|j| j == k));
+    }
+    let mut seen = std::collections::HashSet::with_capacity(keys.len());
+    !keys.iter().all(|k| seen.insert(*k))
+}
+
+/// A JS number as the tree reader reads it ([`crate::packed_value::number`]).
+fn number<'a>(x: f64) -> Option<Cell<'a>> {
+    match crate::packed_value::number(x)? {
+        gcf_core::generic::Value::Int(i) => Some(Cell::Int(i)),
+        gcf_core::generic::Value::Float(f) => Some(Cell::Float(f)),
+        _ => None,
+    }
+}
+
+/// A node of an [`Index`].
+#[derive(Clone, Copy)]
+pub(crate) struct NodeView<'t, 'a> {
+    index: &'t Index<'a>,
+    at: u32,
+}
+
+impl<'t, 'a> NodeView<'t, 'a> {
+    #[inline]
+    fn node(self) -> Node<'a> {
+        self.index
+            .nodes
+            .get(self.at as usize)
+            .copied()
+            .unwrap_or(Node::Scalar(Cell::Null))
+    }
+
+    /// The children of a container: where they start, how many.
+    #[inline]
+    fn children(self) -> Children<'t, 'a> {
+        let len = match self.node() {
+            Node::Array { len, .. } | Node::Object { len, .. } => len,
+            Node::Scalar(_) => 0,
+        };
+        Children {
+            index: self.index,
+            next: self.at + 1,
+            left: len,
+        }
+    }
+}
+
+/// The members or items of a container, stepping over their subtrees.
+#[derive(Clone)]
+pub(crate) struct Children<'t, 'a> {
+    index: &'t Index<'a>,
+    next: u32,
+    left: u32,
+}
+
+impl<'t, 'a> Iterator for Children<'t, 'a> {
+    type Item = NodeView<'t, 'a>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        let at = self.next;
+        self.next = self.index.end(at);
+        Some(NodeView {
+            index: self.index,
+            at,
+        })
+    }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left as usize, Some(self.left as usize))
+    }
+}
+
+impl ExactSizeIterator for Children<'_, '_> {}
+
+/// An object's members: its keys beside its children.
+#[derive(Clone)]
+pub(crate) struct Members<'t, 'a> {
+    keys: std::slice::Iter<'t, &'a str>,
+    values: Children<'t, 'a>,
+}
+
+impl<'t, 'a> Iterator for Members<'t, 'a> {
+    type Item = (&'t str, NodeView<'t, 'a>);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        let value = self.values.next()?;
+        let key = self.keys.next().copied().unwrap_or_default();
+        Some((key, value))
+    }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.values.size_hint()
+    }
+}
+
+impl ExactSizeIterator for Members<'_, '_> {}
+
+impl<'t, 'a: 't> View<'t> for NodeView<'t, 'a> {
+    type Name = &'t str;
+    type Items = Children<'t, 'a>;
+    type Members = Members<'t, 'a>;
+
+    #[inline]
+    fn shape(self) -> Shape<'t> {
+        match self.node() {
+            Node::Scalar(cell) => Shape::Scalar(cell),
+            Node::Array { .. } => Shape::Array,
+            Node::Object { .. } => Shape::Object,
+        }
+    }
+
+    #[inline]
+    fn is_scalar(self) -> bool {
+        matches!(self.node(), Node::Scalar(_))
+    }
+
+    #[inline]
+    fn is_object(self) -> bool {
+        matches!(self.node(), Node::Object { .. })
+    }
+
+    #[inline]
+    fn is_null(self) -> bool {
+        matches!(self.node(), Node::Scalar(Cell::Null))
+    }
+
+    #[inline]
+    fn items(self) -> Children<'t, 'a> {
+        match self.node() {
+            Node::Array { .. } => self.children(),
+            _ => Children {
+                index: self.index,
+                next: 0,
+                left: 0,
+            },
+        }
+    }
+
+    #[inline]
+    fn members(self) -> Members<'t, 'a> {
+        let (keys, values) = match self.node() {
+            Node::Object { len, keys, .. } => {
+                let run = self
+                    .index
+                    .keys
+                    .get(keys as usize..(keys as usize).saturating_add(len as usize))
+                    .unwrap_or_default();
+                (run, self.children())
+            }
+            _ => (
+                &[][..],
+                Children {
+                    index: self.index,
+                    next: 0,
+                    left: 0,
+                },
+            ),
+        };
+        Members {
+            keys: keys.iter(),
+            values,
+        }
+    }
+}
