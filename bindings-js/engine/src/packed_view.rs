@@ -217,10 +217,25 @@ impl<'a> Reader<'a> {
         let mut len = 0u32;
         loop {
             let op = self.op()?;
-            if op == END {
-                break;
-            }
-            self.value_of(op, depth_left, depth + 1)?;
+            // Scalars here, without a call: most members are.
+            let cell = match op {
+                END => break,
+                STRING => Cell::Str(self.field()?),
+                NUMBER => {
+                    let (&x, rest) = self.nums.split_first()?;
+                    self.nums = rest;
+                    number(x)?
+                }
+                NULL => Cell::Null,
+                TRUE => Cell::Bool(true),
+                FALSE => Cell::Bool(false),
+                _ => {
+                    self.value_of(op, depth_left, depth + 1)?;
+                    len = len.checked_add(1)?;
+                    continue;
+                }
+            };
+            self.index.nodes.push(Node::Scalar(cell));
             len = len.checked_add(1)?;
         }
         let end = u32::try_from(self.index.nodes.len()).ok()?;

@@ -45,6 +45,13 @@ impl<'a> Name<'a> for &'a str {
     fn as_str(self) -> &'a str {
         self
     }
+
+    /// Views whose objects share one slice per key (records of one shape)
+    /// are told equal by address.
+    #[inline]
+    fn same(self, other: Self) -> bool {
+        core::ptr::eq(self, other) || same_str(self, other)
+    }
 }
 
 impl<'a> Name<'a> for &'a Key {
@@ -277,6 +284,18 @@ mod tests {
             let longer = alloc::format!("{a}x");
             assert!(!same_str(&a, &longer));
         }
+    }
+
+    #[test]
+    fn str_names_compare_by_text_whatever_their_address() {
+        let a = String::from("name");
+        let b = String::from("name");
+        let c = String::from("nama");
+        assert!(a.as_str().same(a.as_str()));
+        assert!(a.as_str().same(b.as_str()));
+        assert!(!a.as_str().same(c.as_str()));
+        // The same address with another length is another name.
+        assert!(!a.as_str().same(&a[..3]));
     }
 
     #[test]
