@@ -1,10 +1,11 @@
-"""Shared test helpers: fixture location and graph JSON <-> dataclasses."""
+"""Shared test helpers: fixture location, graph JSON <-> dataclasses, and
+running a call down both sides of a route switch."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, Dict
+from typing import Any, Callable, Dict, List
 
 import gcf
 
@@ -16,6 +17,21 @@ def conformance_dir() -> Path:
     """The official fixtures: ../shared/conformance from the repository root."""
     override = os.environ.get("GCF_CONFORMANCE")
     return Path(override) if override else (REPO / ".." / "shared" / "conformance").resolve()
+
+
+def under_both(switch: Callable[[bool], Any], call: Callable[[], Any]) -> List[Any]:
+    """Runs ``call`` with a route switched on and then off (``switch(on)``,
+    one of the extension's private test hooks) and returns both results, or
+    the type and message of what each raised; leaves the switch on."""
+    out: List[Any] = []
+    for on in (True, False):
+        switch(on)
+        try:
+            out.append(call())
+        except Exception as e:  # compared by type and message
+            out.append((type(e), str(e)))
+    switch(True)
+    return out
 
 
 def symbol(d: Dict[str, Any]) -> gcf.Symbol:

@@ -23,6 +23,7 @@ from typing import Any, Callable, Dict, Iterator, List
 import pytest
 
 import gcf
+from conftest import under_both
 
 LENT = sys.version_info >= (3, 10) and sys.platform != "win32"
 
@@ -65,20 +66,8 @@ def both() -> Iterator[Callable[[Callable[[], Any]], List[Any]]]:
     """Runs a call with the in-place route allowed and then forbidden, and
     returns both results (or the exception types and messages raised)."""
     original = gcf._gcf._view_generic(True)
-
-    def run(call: Callable[[], Any]) -> List[Any]:
-        out = []
-        for on in (True, False):
-            gcf._gcf._view_generic(on)
-            try:
-                out.append(call())
-            except Exception as e:  # compared by type and message
-                out.append((type(e), str(e)))
-        gcf._gcf._view_generic(True)
-        return out
-
     try:
-        yield run
+        yield lambda call: under_both(gcf._gcf._view_generic, call)
     finally:
         gcf._gcf._view_generic(original)
 

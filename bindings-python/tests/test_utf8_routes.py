@@ -14,6 +14,7 @@ from typing import Any, Callable, Iterator, List
 import pytest
 
 import gcf
+from conftest import under_both
 from gcf import Edge, Payload, Symbol
 
 STRINGS = [
@@ -43,19 +44,8 @@ def routes() -> Iterator[Callable[[Callable[[], Any]], List[Any]]]:
     """Runs a call under each route and returns both results (or the
     exception types they raised)."""
     original = gcf._gcf._lend_utf8(True)
-
-    def both(call: Callable[[], Any]) -> List[Any]:
-        out = []
-        for lend in (True, False):
-            gcf._gcf._lend_utf8(lend)
-            try:
-                out.append(call())
-            except Exception as e:  # compared by type and message
-                out.append((type(e), str(e)))
-        return out
-
     try:
-        yield both
+        yield lambda call: under_both(gcf._gcf._lend_utf8, call)
     finally:
         gcf._gcf._lend_utf8(original)
 

@@ -121,14 +121,12 @@ fn checked_text(text: &[u8]) -> Option<&str> {
 fn read(ops: &[u8], text: &[u8], nums: &[f64]) -> Option<Value> {
     let text = checked_text(text)?;
     let mut tape = Tape {
-        ops,
-        text,
-        nums,
+        streams: Streams::new(ops, text, nums),
         items: Vec::new(),
         shapes: Vec::new(),
     };
     let value = tape.value(Limits::default().max_depth)?;
-    (tape.ops.is_empty() && tape.text.is_empty() && tape.nums.is_empty()).then_some(value)
+    tape.streams.is_done().then_some(value)
 }
 
 /// The keys of the last object closed at one depth.
@@ -142,9 +140,7 @@ struct Shape {
 
 /// The streams still to read, and the reader's scratch.
 struct Tape<'a> {
-    ops: &'a [u8],
-    text: &'a str,
-    nums: &'a [f64],
+    streams: Streams<'a>,
     /// The values of the containers being read, innermost last: every
     /// array and object is then allocated once, at its size.
     items: Vec<Value>,
@@ -152,19 +148,57 @@ struct Tape<'a> {
     shapes: Vec<Option<Shape>>,
 }
 
-impl<'a> Tape<'a> {
-    fn op(&mut self) -> Option<u8> {
+/// The three streams of a packed value, read front to back.
+pub(crate) struct Streams<'a> {
+    ops: &'a [u8],
+    text: &'a str,
+    nums: &'a [f64],
+}
+
+impl<'a> Streams<'a> {
+    pub(crate) fn new(ops: &'a [u8], text: &'a str, nums: &'a [f64]) -> Self {
+        Streams { ops, text, nums }
+    }
+
+    /// The next op.
+    #[inline]
+    pub(crate) fn op(&mut self) -> Option<u8> {
         let (&op, rest) = self.ops.split_first()?;
         self.ops = rest;
         Some(op)
     }
 
-    fn field(&mut self) -> Option<&'a str> {
+    /// The next NUL-ended field of the text.
+    #[inline]
+    pub(crate) fn field(&mut self) -> Option<&'a str> {
         let end = find_nul(self.text.as_bytes())?;
         // NUL is one byte, so both ends are character boundaries.
         let (field, rest) = (self.text.get(..end)?, self.text.get(end + 1..)?);
         self.text = rest;
         Some(field)
+    }
+
+    /// The next number.
+    #[inline]
+    pub(crate) fn number(&mut self) -> Option<f64> {
+        let (&x, rest) = self.nums.split_first()?;
+        self.nums = rest;
+        Some(x)
+    }
+
+    /// Whether every stream has been read to its end.
+    pub(crate) fn is_done(&self) -> bool {
+        self.ops.is_empty() && self.text.is_empty() && self.nums.is_empty()
+    }
+}
+
+impl<'a> Tape<'a> {
+    fn op(&mut self) -> Option<u8> {
+        self.streams.op()
+    }
+
+    fn field(&mut self) -> Option<&'a str> {
+        self.streams.field()
     }
 
     /// A value whose op is next; `depth_left` containers may still open,
@@ -181,11 +215,7 @@ impl<'a> Tape<'a> {
             TRUE => Value::Bool(true),
             FALSE => Value::Bool(false),
             STRING => Value::String(Key::new(self.field()?)),
-            NUMBER => {
-                let (&x, rest) = self.nums.split_first()?;
-                self.nums = rest;
-                number(x)?
-            }
+            NUMBER => number(self.streams.number()?)?,
             ARRAY => {
                 let mark = self.items(depth_left.checked_sub(1)?)?;
                 Value::Array(self.items.drain(mark..).collect())
@@ -275,11 +305,7 @@ impl<'a> Tape<'a> {
                 .clone();
             let value = match op {
                 STRING => Value::String(Key::new(self.field()?)),
-                NUMBER => {
-                    let (&x, rest) = self.nums.split_first()?;
-                    self.nums = rest;
-                    number(x)?
-                }
+                NUMBER => number(self.streams.number()?)?,
                 NULL => Value::Null,
                 TRUE => Value::Bool(true),
                 FALSE => Value::Bool(false),
@@ -636,19 +662,7 @@ mod tests {
             let mut text = text.into_bytes();
             // One change anywhere: the reader answers (some value or None),
             // it never panics.
-            match rng.below(3) {
-                0 if !ops.is_empty() => {
-                    let i = rng.below(ops.len());
-                    ops[i] = b"ntfsd[{(.x"[rng.below(10)];
-                }
-                1 if !text.is_empty() => {
-                    let i = rng.below(text.len());
-                    text[i] = [0, b'a', 0xc3][rng.below(3)];
-                }
-                _ => {
-                    nums.push(1.0);
-                }
-            }
+            damage(&mut rng, &mut ops, &mut text, &mut nums);
             let _ = read(&ops, &text, &nums);
         }
     }
@@ -813,17 +827,7 @@ mod tests {
             // Damaged streams: the index takes exactly what the tree takes,
             // and encodes it the same.
             let mut text = text.into_bytes();
-            match rng.below(3) {
-                0 if !ops.is_empty() => {
-                    let i = rng.below(ops.len());
-                    ops[i] = b"ntfsd[{(.x"[rng.below(10)];
-                }
-                1 if !text.is_empty() => {
-                    let i = rng.below(text.len());
-                    text[i] = [0, b'a', 0xc3][rng.below(3)];
-                }
-                _ => nums.push(1.0),
-            }
+            damage(&mut rng, &mut ops, &mut text, &mut nums);
             let tree = read(&ops, &text, &nums);
             let indexed = match checked_text(&text) {
                 Some(t) => !matches!(packed_view::read(&ops, t, &nums), Read::NotPacked),
@@ -869,6 +873,22 @@ mod tests {
             let decoded = gcf_core::generic::decode(&text).unwrap();
             let p = generic_decode_packed(&text).unwrap();
             assert!(same_order(&unpack(&p), &decoded), "{text}");
+        }
+    }
+
+    /// One change to packed streams: an op, a byte of text, or a number
+    /// too many.
+    fn damage(rng: &mut Rng, ops: &mut [u8], text: &mut [u8], nums: &mut Vec<f64>) {
+        match rng.below(3) {
+            0 if !ops.is_empty() => {
+                let i = rng.below(ops.len());
+                ops[i] = b"ntfsd[{(.x"[rng.below(10)];
+            }
+            1 if !text.is_empty() => {
+                let i = rng.below(text.len());
+                text[i] = [0, b'a', 0xc3][rng.below(3)];
+            }
+            _ => nums.push(1.0),
         }
     }
 

@@ -14,8 +14,9 @@ use gcf_core::Limits;
 
 use gcf_bind::value::NUMBER_TOKEN;
 
-use crate::packed::find_nul;
-use crate::packed_value::{ARRAY, END, FALSE, NULL, NUMBER, OBJECT, SAME_KEYS, STRING, TRUE};
+use crate::packed_value::{
+    Streams, ARRAY, END, FALSE, NULL, NUMBER, OBJECT, SAME_KEYS, STRING, TRUE,
+};
 
 /// One value of the index.
 #[derive(Clone, Copy)]
@@ -133,9 +134,7 @@ impl<'a> Index<'a> {
 /// Indexes the streams (already checked to be UTF-8 without U+FFFD).
 pub(crate) fn read<'a>(ops: &'a [u8], text: &'a str, nums: &'a [f64]) -> Read<'a> {
     let mut reader = Reader {
-        ops,
-        text,
-        nums,
+        streams: Streams::new(ops, text, nums),
         index: Index {
             nodes: Vec::with_capacity(ops.len()),
             keys: Vec::new(),
@@ -145,9 +144,7 @@ pub(crate) fn read<'a>(ops: &'a [u8], text: &'a str, nums: &'a [f64]) -> Read<'a
     };
     let max_depth = Limits::default().max_depth;
     let whole = reader.value(max_depth, 0).is_some()
-        && reader.ops.is_empty()
-        && reader.text.is_empty()
-        && reader.nums.is_empty()
+        && reader.streams.is_done()
         && u32::try_from(reader.index.nodes.len()).is_ok()
         && u32::try_from(reader.index.keys.len()).is_ok();
     match (whole, reader.repeated) {
@@ -159,9 +156,7 @@ pub(crate) fn read<'a>(ops: &'a [u8], text: &'a str, nums: &'a [f64]) -> Read<'a
 
 /// The streams still to read and the index so far.
 struct Reader<'a> {
-    ops: &'a [u8],
-    text: &'a str,
-    nums: &'a [f64],
+    streams: Streams<'a>,
     index: Index<'a>,
     /// Per depth (the root at 0), the keys of the last object closed there
     /// (their first index and count), which [`SAME_KEYS`] refers to.
@@ -172,17 +167,11 @@ struct Reader<'a> {
 
 impl<'a> Reader<'a> {
     fn op(&mut self) -> Option<u8> {
-        let (&op, rest) = self.ops.split_first()?;
-        self.ops = rest;
-        Some(op)
+        self.streams.op()
     }
 
     fn field(&mut self) -> Option<&'a str> {
-        let end = find_nul(self.text.as_bytes())?;
-        // NUL is one byte, so both ends are character boundaries.
-        let (field, rest) = (self.text.get(..end)?, self.text.get(end + 1..)?);
-        self.text = rest;
-        Some(field)
+        self.streams.field()
     }
 
     /// A value whose op is next, at `depth`; `depth_left` containers may
@@ -198,11 +187,7 @@ impl<'a> Reader<'a> {
             TRUE => Cell::Bool(true),
             FALSE => Cell::Bool(false),
             STRING => Cell::Str(self.field()?),
-            NUMBER => {
-                let (&x, rest) = self.nums.split_first()?;
-                self.nums = rest;
-                number(x)?
-            }
+            NUMBER => number(self.streams.number()?)?,
             ARRAY | OBJECT | SAME_KEYS => return self.container(op, depth_left, depth),
             _ => return None,
         };
@@ -221,11 +206,7 @@ impl<'a> Reader<'a> {
             let cell = match op {
                 END => break,
                 STRING => Cell::Str(self.field()?),
-                NUMBER => {
-                    let (&x, rest) = self.nums.split_first()?;
-                    self.nums = rest;
-                    number(x)?
-                }
+                NUMBER => number(self.streams.number()?)?,
                 NULL => Cell::Null,
                 TRUE => Cell::Bool(true),
                 FALSE => Cell::Bool(false),
