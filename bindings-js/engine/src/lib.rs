@@ -122,14 +122,17 @@ pub fn graph_encode(json: &str) -> Result<String> {
     Ok(graph::encode(&payload.as_borrowed())?)
 }
 
-/// Decodes graph GCF text into payload JSON.
+/// Decodes graph GCF text into payload JSON. The payload borrows its
+/// strings from `text` until they are written out (the packed route decodes
+/// the same way, so a module carries one instance of the decoder).
 pub fn graph_decode(text: &str) -> Result<String> {
-    Ok(shape::payload(&graph::decode(text)?))
+    Ok(shape::payload(&graph::decode_borrowed(text)?))
 }
 
-/// [`graph_decode`] of UTF-8 bytes.
+/// [`graph_decode`] of UTF-8 bytes (checked by the core, which reports the
+/// line and column of a bad sequence).
 pub fn graph_decode_bytes(bytes: &[u8]) -> Result<String> {
-    Ok(shape::payload(&graph::decode_bytes(bytes)?))
+    graph_decode(gcf_core::validate_utf8(bytes)?)
 }
 
 /// Encodes any JSON value as a generic-profile payload; `flags` holds
