@@ -833,12 +833,7 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
                     self.raw("\n")?;
                 } else {
                     self.raw("{")?;
-                    for (i, (key, _)) in proto.members().enumerate() {
-                        if i > 0 {
-                            self.raw(",")?;
-                        }
-                        write_key(&mut self.sink, key.as_str())?;
-                    }
+                    self.key_list(proto)?;
                     self.raw("}\n")?;
                 }
                 // The rows sit one level below the array, as in `table_rows`.
@@ -893,6 +888,18 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
                 Ok(())
             }
         }
+    }
+
+    /// The member names of `obj`, comma-separated: a table's plain field
+    /// declaration or an inline schema.
+    fn key_list<'a, V: View<'a>>(&mut self, obj: V) -> Result<(), Error> {
+        for (i, (key, _)) in obj.members().enumerate() {
+            if i > 0 {
+                self.raw(",")?;
+            }
+            write_key(&mut self.sink, key.as_str())?;
+        }
+        Ok(())
     }
 
     /// `[N]: a,b,c` (§7.5).
@@ -1092,12 +1099,7 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
                                 Some(flag @ false) => {
                                     *flag = true;
                                     self.raw("^{")?;
-                                    for (i, (key, _)) in proto.members().enumerate() {
-                                        if i > 0 {
-                                            self.raw(",")?;
-                                        }
-                                        write_key(&mut self.sink, key.as_str())?;
-                                    }
+                                    self.key_list(*proto)?;
                                     self.raw("}")?;
                                 }
                                 _ => self.raw("^")?,
