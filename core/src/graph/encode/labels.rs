@@ -77,6 +77,20 @@ impl<'a> EdgeLabels<'a> {
     /// The label of an edge, checking its tokens the first time they are seen.
     #[inline(always)]
     pub(super) fn intern(&mut self, edge_type: &'a str, status: &'a str) -> Result<u32, Error> {
+        if self.copies >= COPIES_LIMIT && status.is_empty() {
+            // The usual edge of an owned payload (addresses no longer
+            // tried): found by its type's key alone, an empty status keying
+            // as all zeros, which mix to 0.
+            if let Some(t) = ShortKey::of(edge_type) {
+                let key = (t, ShortKey::default());
+                let entries = &self.entries;
+                if let Some(label) = self.by_key.get(memo_home(t.mixed()), |i| {
+                    entries.get(i).is_some_and(|e| e.key == key)
+                }) {
+                    return Ok(label);
+                }
+            }
+        }
         let address = (
             edge_type.as_ptr() as usize,
             edge_type.len(),

@@ -956,3 +956,88 @@ fn one_shot_calls_on_one_thread_encode_alike() {
     assert!(!sink.inner_outputs.is_empty());
     assert!(sink.inner_outputs.iter().all(|text| *text == expected));
 }
+
+#[test]
+fn labels_by_text_keep_every_status() {
+    // Once a few labels have been found by text rather than by address
+    // (copies, or more labels than the address memo keeps), edges are
+    // labelled by text alone, one without a status by its type's key only.
+    // Every status form (none, `unchanged`, written ones, one past 16
+    // bytes) with every type (one past 16 bytes too) must be written as
+    // given, whether each label is one shared string or a copy per edge.
+    let types = [
+        "calls",
+        "implements",
+        "a_type_longer_than_16",
+        "x",
+        "references",
+    ];
+    let statuses = [
+        "",
+        "unchanged",
+        "added",
+        "removed",
+        "a_status_longer_than_16",
+    ];
+    let names: Vec<String> = (0..40).map(|i| alloc::format!("p.N{i}")).collect();
+    let shared: Vec<(&str, &str)> = (0..400)
+        .map(|k| (types[k % 5], statuses[(k / 5) % 5]))
+        .collect();
+    let copies: Vec<(String, String)> = shared
+        .iter()
+        .map(|&(t, s)| (String::from(t), String::from(s)))
+        .collect();
+    let separate: Vec<(&str, &str)> = copies
+        .iter()
+        .map(|(t, s)| (t.as_str(), s.as_str()))
+        .collect();
+    let build = |labels: &[(&str, &str)]| -> String {
+        let symbols = (0..40)
+            .map(|i| Symbol::new(names[i].as_str(), "fn", 0.5, "lsp", 0))
+            .collect();
+        let edges = labels
+            .iter()
+            .enumerate()
+            .map(|(k, &(t, s))| Edge {
+                source: names[k % 40].as_str(),
+                target: names[(k * 11 + 3) % 40].as_str(),
+                edge_type: t,
+                status: s,
+            })
+            .collect();
+        encode(&Payload {
+            symbols,
+            edges,
+            ..Payload::default()
+        })
+        .unwrap()
+    };
+    let (expected, shared, separate) = (labels_of(&shared), build(&shared), build(&separate));
+    assert!(shared == separate, "{shared}\n---\n{separate}");
+    assert_eq!(written_labels(&shared), expected);
+    assert!(!shared.contains("unchanged"));
+}
+
+/// Each `(edge type, status)` of `labels` with its count, `unchanged` as no
+/// status (it is not written).
+fn labels_of(labels: &[(&str, &str)]) -> alloc::collections::BTreeMap<(String, String), usize> {
+    let mut counts = alloc::collections::BTreeMap::new();
+    for &(t, s) in labels {
+        let s = if s == "unchanged" { "" } else { s };
+        *counts
+            .entry((String::from(t), String::from(s)))
+            .or_insert(0) += 1;
+    }
+    counts
+}
+
+/// [`labels_of`] the edges of an encoded payload.
+fn written_labels(text: &str) -> alloc::collections::BTreeMap<(String, String), usize> {
+    let back = crate::graph::decode(text).unwrap();
+    let labels: Vec<(&str, &str)> = back
+        .edges
+        .iter()
+        .map(|e| (e.edge_type.as_str(), e.status.as_str()))
+        .collect();
+    labels_of(&labels)
+}
