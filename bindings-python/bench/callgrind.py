@@ -1,5 +1,5 @@
-"""Instructions per call of graph encode and decode (100 symbols), counted
-by callgrind, which repeats on a loaded machine where wall-clock does not.
+"""Instructions per call of graph encode and decode (100 and 10 symbols),
+and of their floors, counted by callgrind, which repeats on a loaded machine where wall-clock does not.
 
 Usage: python callgrind.py PYTHON — runs PYTHON (an interpreter whose `gcf`
 is the package to count) under valgrind once with 1 and once with 21 calls
@@ -10,6 +10,20 @@ leaves out start-up, imports and building the data.
 built payload each time (the usual use, where reading objects for the
 first time may cost more), counted as building and encoding less building
 alone.
+
+Two floors, run the same way under each interpreter, bound what any
+implementation of 2.8.0's API can reach there. "attrs" reads every attribute
+a graph encode reads, with no encoding at all: `operator.attrgetter` of all
+of an object's attributes at once, mapped over the payload's symbols and
+edges (C-level reads through Python's attribute protocol, plus a tuple an
+object; one getter per attribute measured more). "construct" builds the
+objects a graph decode returns from ready values, with no parsing at all:
+each `Symbol` by its constructor (`itertools.starmap`; the native decode's
+route, which measured cheaper than setting its attributes one by one) and
+each `Edge` as a bare allocation (`object.__new__`, less than any way of
+building one with its attributes). Both run with the garbage collector off.
+"encode", "decode", "attrs" and "construct" are also counted for a
+10-symbol payload ("..._10").
 """
 
 from __future__ import annotations
@@ -21,15 +35,38 @@ import subprocess
 import sys
 import tempfile
 
-# Run by the interpreter under test: the bench's own 100-symbol payload.
+# Run by the interpreter under test: the bench's own payload of 100 symbols
+# (10 for the "_10" operations).
 CASE = """
-import sys
+import gc, itertools, operator, sys
 sys.path.insert(0, {bench!r})
 import bench, gcf
-p = bench.graph(100, 1)
-text = gcf.encode(p)
 op, n = sys.argv[1], int(sys.argv[2])
-if op == "encode":
+size = 10 if op.endswith("_10") else 100
+op = op.removesuffix("_10")
+p = bench.graph(size, 1)
+text = gcf.encode(p)
+if op in ("attrs", "construct"):
+    # A floor is a lower bound: no collector passes, whose timing within
+    # so few calls depends on what the interpreter allocated before.
+    gc.disable()
+if op == "attrs":
+    s_attrs = operator.attrgetter("qualified_name", "kind", "score", "provenance", "distance")
+    e_attrs = operator.attrgetter("source", "target", "edge_type", "status")
+    p_attrs = operator.attrgetter("tool", "token_budget", "tokens_used", "pack_root", "symbols", "edges")
+    for _ in range(n):
+        p_attrs(p)
+        list(map(s_attrs, p.symbols))
+        list(map(e_attrs, p.edges))
+elif op == "construct":
+    d = gcf.decode(text)
+    s_rows = [(s.qualified_name, s.kind, s.score, s.provenance, s.distance) for s in d.symbols]
+    Symbol, Edge, Payload = gcf.Symbol, gcf.Edge, gcf.Payload
+    edges = list(itertools.repeat(Edge, len(d.edges)))
+    for _ in range(n):
+        Payload(d.tool, d.tokens_used, d.token_budget, d.pack_root,
+                list(itertools.starmap(Symbol, s_rows)), list(map(object.__new__, edges)))
+elif op == "encode":
     for _ in range(n):
         gcf.encode(p)
 elif op == "decode":
@@ -65,13 +102,11 @@ def main() -> None:
             f.write(CASE.format(bench=os.path.dirname(os.path.abspath(__file__))))
         per_call = {
             op: (instructions(python, script, op, 21) - instructions(python, script, op, 1)) // 20
-            for op in ("encode", "decode", "build", "encode_new")
+            for op in ("encode", "decode", "build", "encode_new", "attrs", "construct",
+                       "encode_10", "decode_10", "attrs_10", "construct_10")
         }
-        counts = {
-            "encode": per_call["encode"],
-            "encode_new": per_call["encode_new"] - per_call["build"],
-            "decode": per_call["decode"],
-        }
+        counts = {op: count for op, count in per_call.items() if op != "build"}
+        counts["encode_new"] = per_call["encode_new"] - per_call["build"]
     print(json.dumps(counts))
 
 
