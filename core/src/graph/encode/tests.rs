@@ -736,12 +736,7 @@ fn kinds_and_types_beyond_any_cache_encode_alike() {
                 )
             })
             .collect();
-        encode(&Payload {
-            symbols,
-            edges,
-            ..Payload::default()
-        })
-        .unwrap()
+        encode_graph(symbols, edges)
     };
     let (shared, separate) = (build(&shared), build(&separate));
     assert!(shared.contains("\n@15 svc p.N15 0.50 prov15\n@16 fn p.N16"));
@@ -1005,17 +1000,22 @@ fn labels_by_text_keep_every_status() {
                 status: s,
             })
             .collect();
-        encode(&Payload {
-            symbols,
-            edges,
-            ..Payload::default()
-        })
-        .unwrap()
+        encode_graph(symbols, edges)
     };
     let (expected, shared, separate) = (labels_of(&shared), build(&shared), build(&separate));
     assert!(shared == separate, "{shared}\n---\n{separate}");
     assert_eq!(written_labels(&shared), expected);
     assert!(!shared.contains("unchanged"));
+}
+
+/// The text of a payload of just `symbols` and `edges`.
+fn encode_graph(symbols: Vec<Symbol<&str>>, edges: Vec<Edge<&str>>) -> String {
+    encode(&Payload {
+        symbols,
+        edges,
+        ..Payload::default()
+    })
+    .unwrap()
 }
 
 /// Each `(edge type, status)` of `labels` with its count, `unchanged` as no
