@@ -1,5 +1,6 @@
 """Instructions per call of graph encode and decode (100 and 10 symbols),
-and of their floors, counted by callgrind, which repeats on a loaded machine where wall-clock does not.
+and of their floors, counted by callgrind, which repeats on a loaded
+machine where wall-clock does not.
 
 Usage: python callgrind.py PYTHON — runs PYTHON (an interpreter whose `gcf`
 is the package to count) under valgrind once with 1 and once with 21 calls
