@@ -214,3 +214,22 @@ fn seeds_decode_factor_and_group() {
         }
     }
 }
+
+/// A host builder gets what `decode` returns on every seed, its cuts and
+/// mutations, constants and group values reaching it as repeats.
+#[test]
+fn host_builders_see_what_decode_returns_on_the_seeds() {
+    let (seeds, _, _) = seeds();
+    let (mut decoded, mut repeated) = (0, 0);
+    let hand_written = seeds.len() - HAND_WRITTEN.len();
+    for (i, seed) in seeds.iter().enumerate() {
+        // Every variant of the hand-written seeds (the last ones), some of
+        // the encoder's.
+        let count = if i >= hand_written { usize::MAX } else { 12 };
+        let (d, r) = support::host_builder_on_variants(seed.as_bytes(), count);
+        decoded += d;
+        repeated += r;
+    }
+    assert!(decoded > 2000, "{decoded}");
+    assert!(repeated > 2000, "{repeated}");
+}

@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 use gcf_core::generic;
 use gcf_core::ErrorKind;
 
+mod support;
+
 fn conformance_dir() -> PathBuf {
     match std::env::var_os("GCF_CONFORMANCE_DIR") {
         Some(dir) => PathBuf::from(dir),
@@ -202,4 +204,16 @@ fn constant_and_grouped_forms_never_panic() {
             check(&dup);
         }
     }
+}
+
+/// A host builder gets exactly what `decode` returns, and the same error
+/// where it fails, on every fixture text, its cuts and its byte mutations
+/// (`constant_group_seeds.rs` does the same on constants and groups).
+#[test]
+fn host_builders_see_what_decode_returns() {
+    let mut decoded = 0;
+    for (_, text) in fixture_texts() {
+        decoded += support::host_builder_on_variants(&text, text.len() / 3).0;
+    }
+    assert!(decoded > 1000, "{decoded}");
 }

@@ -12,7 +12,7 @@ mod scalar;
 mod stream;
 mod value;
 mod view;
-pub use decode::{decode, decode_bytes, Decoder, ValueWithHeader};
+pub use decode::{decode, decode_bytes, Build, Decoder, ValueBuilder, ValueWithHeader};
 
 pub use cell::Cell;
 pub use delta::{

@@ -202,6 +202,13 @@ impl Map {
         self.entries.push((key.into(), value));
     }
 
+    /// The object of `entries`, whose keys the caller guarantees are
+    /// distinct (a decoder that checked them).
+    #[inline]
+    pub(crate) fn from_unique(entries: Vec<(Key, Value)>) -> Map {
+        Map { entries }
+    }
+
     /// Members in insertion order.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = (&str, &Value)> {
         self.entries.iter().map(|(k, v)| (k.as_str(), v))

@@ -1,6 +1,7 @@
 //! Deterministic generators shared by the integration tests.
 #![allow(dead_code)]
 
+use gcf_core::generic;
 use gcf_core::graph::{Edge, Location, Payload, Symbol};
 
 /// A small, fast, seeded PRNG (xorshift64*): tests stay reproducible without
@@ -646,4 +647,131 @@ pub fn nesting(v: &Value) -> usize {
         Value::Object(m) => 1 + m.values().map(nesting).max().unwrap_or(0),
         _ => 0,
     }
+}
+
+/// A host's own tree, built by [`generic::Build`] with the trait's default
+/// `repeated` and `scalar_array` (the core's builder overrides both).
+#[derive(Debug, PartialEq)]
+pub enum Tree {
+    Scalar(generic::Value),
+    List(Vec<Tree>),
+    Object(Vec<(String, Tree)>),
+}
+
+impl Tree {
+    pub fn of(value: &generic::Value) -> Tree {
+        match value {
+            generic::Value::Array(items) => Tree::List(items.iter().map(Tree::of).collect()),
+            generic::Value::Object(map) => Tree::Object(
+                map.iter()
+                    .map(|(k, v)| (k.to_string(), Tree::of(v)))
+                    .collect(),
+            ),
+            scalar => Tree::Scalar(scalar.clone()),
+        }
+    }
+}
+
+/// Builds [`Tree`]s, checking that it is handed scalars as scalars and
+/// distinct keys, and counts the scalars handed by reference (repeats).
+#[derive(Default)]
+pub struct TreeBuilder {
+    pub repeated: usize,
+}
+
+impl generic::Build for TreeBuilder {
+    type Value = Tree;
+
+    fn scalar(&mut self, value: generic::Value) -> Tree {
+        assert!(
+            value.is_scalar(),
+            "a container handed as a scalar: {value:?}"
+        );
+        Tree::Scalar(value)
+    }
+
+    fn repeated(&mut self, value: &generic::Value) -> Tree {
+        self.repeated += 1;
+        self.scalar(value.clone())
+    }
+
+    fn array(&mut self, items: Vec<Tree>) -> Tree {
+        Tree::List(items)
+    }
+
+    fn object(&mut self, members: Vec<(generic::Key, Tree)>) -> Tree {
+        let mut seen = std::collections::HashSet::new();
+        for (k, _) in &members {
+            assert!(
+                seen.insert(k.as_str()),
+                "duplicate key {k:?} handed to a builder"
+            );
+        }
+        Tree::Object(
+            members
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v))
+                .collect(),
+        )
+    }
+}
+
+/// Decodes `bytes` with [`generic::Decoder::decode_bytes`] and into a
+/// [`TreeBuilder`], and panics unless both give the same value or the same
+/// error (category, line, column). Returns whether it decoded, and how many
+/// repeats the builder was handed.
+pub fn same_through_a_host_builder(bytes: &[u8]) -> (bool, usize) {
+    let decoder = generic::Decoder::new();
+    let mut build = TreeBuilder::default();
+    let built = decoder.decode_bytes_into(bytes, &mut build);
+    let ok = match (decoder.decode_bytes(bytes), built) {
+        (Ok(value), Ok(tree)) => {
+            assert_eq!(
+                Tree::of(&value),
+                tree,
+                "{:?}",
+                String::from_utf8_lossy(bytes)
+            );
+            true
+        }
+        (Err(a), Err(b)) => {
+            assert_eq!(
+                (a.kind(), a.line(), a.column()),
+                (b.kind(), b.line(), b.column()),
+                "{:?}",
+                String::from_utf8_lossy(bytes)
+            );
+            false
+        }
+        (a, b) => panic!(
+            "{:?}: decode {a:?}, decode_into {b:?}",
+            String::from_utf8_lossy(bytes)
+        ),
+    };
+    (ok, build.repeated)
+}
+
+/// [`same_through_a_host_builder`] on `text`, `count` of its cuts and one-byte
+/// mutations at `count` places, spread evenly: how many decoded, and the
+/// repeats handed over.
+pub fn host_builder_on_variants(text: &[u8], count: usize) -> (usize, usize) {
+    let (mut decoded, mut repeated) = (0, 0);
+    let mut tally = |(ok, r): (bool, usize)| {
+        decoded += usize::from(ok);
+        repeated += r;
+    };
+    let stride = (text.len() / count.max(1)).max(1);
+    for cut in (0..=text.len()).step_by(stride) {
+        tally(same_through_a_host_builder(&text[..cut]));
+    }
+    let mut buf = text.to_vec();
+    for pos in (stride / 2..text.len()).step_by(stride) {
+        for &m in b"|-@.^=> \n" {
+            let orig = buf[pos];
+            buf[pos] = m;
+            tally(same_through_a_host_builder(&buf));
+            buf[pos] = orig;
+        }
+    }
+    (decoded, repeated)
 }

@@ -10,7 +10,9 @@ use core::hash::BuildHasher;
 
 use hashbrown::{DefaultHashBuilder, HashTable};
 
-use crate::generic::{Key, Map, Value};
+use alloc::vec::Vec;
+
+use crate::generic::Key;
 
 /// Below this many members a linear scan is the cheaper duplicate check.
 const LINEAR_LIMIT: usize = 16;
@@ -95,14 +97,24 @@ fn insert<'k>(
     table.insert_unique(hash, i, |&j| hasher.hash_one(keys(j)));
 }
 
-/// An object under construction that rejects duplicate keys.
-#[derive(Default)]
-pub(crate) struct ObjectBuilder {
-    map: Map,
+/// An object under construction that rejects duplicate keys: its members
+/// are handed to a [`Build`](super::Build) once complete, `V` being what
+/// that builder makes.
+pub(crate) struct ObjectBuilder<V> {
+    entries: Vec<(Key, V)>,
     index: KeyIndex,
 }
 
-impl ObjectBuilder {
+impl<V> Default for ObjectBuilder<V> {
+    fn default() -> Self {
+        ObjectBuilder {
+            entries: Vec::new(),
+            index: KeyIndex::default(),
+        }
+    }
+}
+
+impl<V> ObjectBuilder<V> {
     pub(crate) fn new() -> Self {
         ObjectBuilder::default()
     }
@@ -112,7 +124,7 @@ impl ObjectBuilder {
     /// by the remaining bytes), so hostile counts cannot size it.
     pub(crate) fn with_capacity(n: usize) -> Self {
         ObjectBuilder {
-            map: Map::with_capacity(n),
+            entries: Vec::with_capacity(n),
             index: KeyIndex {
                 table: None,
                 hint: n,
@@ -122,24 +134,25 @@ impl ObjectBuilder {
 
     /// Whether `key` is already a member.
     pub(crate) fn contains(&self, key: &str) -> bool {
-        let entries = self.map.as_slice();
+        let entries = &self.entries;
         self.index
             .contains(|i| entries[i].0.as_str(), entries.len(), key)
     }
 
     /// Appends a member; the caller checked [`ObjectBuilder::contains`].
-    pub(crate) fn push(&mut self, key: Key, value: Value) {
-        self.map.push_unique(key, value);
-        let entries = self.map.as_slice();
+    pub(crate) fn push(&mut self, key: Key, value: V) {
+        self.entries.push((key, value));
+        let entries = &self.entries;
         self.index.record(|i| entries[i].0.as_str(), entries.len());
     }
 
     pub(crate) fn len(&self) -> usize {
-        self.map.len()
+        self.entries.len()
     }
 
-    pub(crate) fn finish(self) -> Map {
-        self.map
+    /// The members, in order, their keys distinct.
+    pub(crate) fn finish(self) -> Vec<(Key, V)> {
+        self.entries
     }
 }
 
@@ -154,13 +167,15 @@ mod tests {
         for i in 0..1000 {
             let k = format!("k{i}");
             assert!(!b.contains(&k));
-            b.push(Key::from(k), Value::Int(i));
+            b.push(Key::from(k), i);
         }
         assert_eq!(b.len(), 1000);
         for i in [0, 7, 16, 17, 999] {
             assert!(b.contains(&format!("k{i}")));
         }
         assert!(!b.contains("k1000"));
-        assert_eq!(b.finish().get("k500"), Some(&Value::Int(500)));
+        let members = b.finish();
+        assert_eq!(members[500].0.as_str(), "k500");
+        assert_eq!(members[500].1, 500);
     }
 }

@@ -2,7 +2,9 @@
 //!
 //! Decoding is one pass over the lines with one line of lookahead: no
 //! backtracking, no intermediate tree. Strings, keys and numbers borrow from
-//! the input until they become the output [`Value`]; a declared count never
+//! the input until they become the output: a [`Value`], or a host's own
+//! objects, which a [`Build`] makes as each one completes
+//! ([`Decoder::decode_into`]). A declared count never
 //! sizes an allocation beyond a small cap or, for table rows and keyed
 //! members, beyond what the remaining input could hold, and nesting is bounded by
 //! [`Limits::max_depth`], so hostile input gets an [`Error`], never a panic,
@@ -20,6 +22,7 @@
 //! multiple of the input), so no input decodes into more than a fixed
 //! factor of its size: past it, `limit_exceeded` at the row that crossed it.
 
+mod build;
 mod keys;
 pub(crate) mod lexer;
 mod parser;
@@ -32,6 +35,8 @@ use crate::generic::Value;
 use crate::header::{read_header, Profile};
 use crate::input::{validate_utf8, SourceLines};
 use crate::limits::Limits;
+
+pub use build::{Build, ValueBuilder};
 
 /// Decodes a generic-profile payload with the default [`Limits`].
 ///
@@ -141,6 +146,34 @@ impl Decoder {
         self.decode_parts(input, false).map(|(doc, _)| doc)
     }
 
+    /// Decodes a payload into the values `build` makes (see [`Build`]): a
+    /// binding's host objects, built straight from the text with no
+    /// [`Value`] tree in between. Everything else is as [`Decoder::decode`]:
+    /// the same checks, limits and errors, and with [`ValueBuilder`] the
+    /// same value.
+    ///
+    /// ```
+    /// use gcf_core::generic::{Decoder, ValueBuilder};
+    ///
+    /// let text = "GCF profile=generic\n## [2]{id,type=user}\n1\n2\n";
+    /// let decoder = Decoder::new();
+    /// assert_eq!(decoder.decode_into(text, &mut ValueBuilder)?, decoder.decode(text)?);
+    /// # Ok::<(), gcf_core::Error>(())
+    /// ```
+    pub fn decode_into<B: Build>(&self, input: &str, build: &mut B) -> Result<B::Value, Error> {
+        self.decode_body(input, false, build).map(|body| body.value)
+    }
+
+    /// [`Decoder::decode_into`] for a payload given as bytes, validating
+    /// UTF-8 first.
+    pub fn decode_bytes_into<B: Build>(
+        &self,
+        input: &[u8],
+        build: &mut B,
+    ) -> Result<B::Value, Error> {
+        self.decode_into(validate_utf8(input)?, build)
+    }
+
     /// Decodes a payload and also returns the declaration of every top-level
     /// `## name [N]{fields}` table, in order: what generic deltas need beyond
     /// the value (field order and `@` marks survive even when a section has no
@@ -157,6 +190,21 @@ impl Decoder {
         input: &str,
         record_sections: bool,
     ) -> Result<(ValueWithHeader, Vec<SectionDecl>), Error> {
+        let body = self.decode_body(input, record_sections, &mut ValueBuilder)?;
+        let document = ValueWithHeader {
+            header: body.header,
+            value: body.value,
+            identity_field: body.identity_field,
+        };
+        Ok((document, body.sections))
+    }
+
+    fn decode_body<B: Build>(
+        &self,
+        input: &str,
+        record_sections: bool,
+        build: &mut B,
+    ) -> Result<Body<B::Value>, Error> {
         let mut lines = SourceLines::new(input, &self.limits)?;
         let (first, header) = read_header(&mut lines)?;
         if header.profile == Profile::Graph {
@@ -179,6 +227,7 @@ impl Decoder {
             .collect();
         let mut parser = parser::Parser::new(
             lexer::Cursor::new(lines),
+            build,
             self.limits,
             allow_identity,
             input.len(),
@@ -200,13 +249,21 @@ impl Decoder {
                 ));
             }
         }
-        let document = ValueWithHeader {
+        Ok(Body {
             header,
             value,
             identity_field: parser.identity_field,
-        };
-        Ok((document, parser.sections.unwrap_or_default()))
+            sections: parser.sections.unwrap_or_default(),
+        })
     }
+}
+
+/// What one decode found, whatever its builder made.
+struct Body<V> {
+    header: Vec<(String, String)>,
+    value: V,
+    identity_field: Option<String>,
+    sections: Vec<SectionDecl>,
 }
 
 /// A top-level tabular section's declaration (see [`Decoder::decode_sections`]).

@@ -58,8 +58,9 @@ use alloc::vec::Vec;
 use core::fmt::Write as _;
 
 use crate::error::{Error, ErrorKind};
-use crate::generic::{Key, Map, Value};
+use crate::generic::{Key, Value};
 
+use super::super::build::Build;
 use super::super::keys::ObjectBuilder;
 use super::super::lexer::{
     for_each_token, parse_const_token, parse_count, parse_key, Cell, Context, Count, Field, Ln,
@@ -95,7 +96,7 @@ fn scalar_text(v: &Value, out: &mut String) {
     };
 }
 
-impl<'a> Parser<'a> {
+impl<B: Build> Parser<'_, '_, B> {
     /// A value-grouped table (spec §7.4.8) whose subheaders and rows are at `indent`.
     pub(super) fn parse_grouped(
         &mut self,
@@ -105,7 +106,7 @@ impl<'a> Parser<'a> {
         group: usize,
         indent: usize,
         depth: usize,
-    ) -> Result<Value, Error> {
+    ) -> Result<B::Value, Error> {
         self.check_depth(depth + 1, hdr)?;
         let mut width = 0;
         let mut const_bytes = 0usize;
@@ -136,7 +137,7 @@ impl<'a> Parser<'a> {
         let expect = count
             .n
             .map_or(0, |n| usize::try_from(n).unwrap_or(usize::MAX).min(bound));
-        let mut records: Vec<Value> = Vec::with_capacity(expect);
+        let mut records: Vec<B::Value> = Vec::with_capacity(expect);
         let mut groups = ObjectBuilder::new();
         let mut keys = ObjectBuilder::new();
         let mut text = String::new();
@@ -171,7 +172,7 @@ impl<'a> Parser<'a> {
                     alloc::format!("a second group for the value `{}`", &text[1..]),
                 ));
             }
-            groups.push(Key::new(&text), Value::Null);
+            groups.push(Key::new(&text), ());
             let group_cost = row_cost.saturating_add(repeat_cost(&decl[group].name, &value));
             if count
                 .n
@@ -259,24 +260,24 @@ impl<'a> Parser<'a> {
                         alloc::format!("a second row with the key `{}`", &text[1..]),
                     ));
                 }
-                keys.push(Key::new(&text), Value::Null);
-                let mut map = Map::with_capacity(decl.len());
+                keys.push(Key::new(&text), ());
+                let mut map = Vec::with_capacity(decl.len());
                 for (f, source) in decl.iter().zip(&sources) {
                     let v = match source {
-                        Source::Group => Some(value.clone()),
-                        Source::Const => f.constant.clone(),
-                        Source::Cell(c) => cells[*c].take(),
+                        Source::Group => Some(self.build.repeated(&value)),
+                        Source::Const => f.constant.as_ref().map(|c| self.build.repeated(c)),
+                        Source::Cell(c) => cells[*c].take().map(|v| self.build.scalar(v)),
                     };
                     if let Some(v) = v {
-                        map.push_unique(f.name.clone(), v);
+                        map.push((f.name.clone(), v));
                     }
                 }
-                records.push(Value::Object(map));
+                records.push(self.build.object(map));
             }
             total = total.saturating_add(n);
         }
         self.close_count(hdr, count, deferred, records.len(), "rows")?;
-        Ok(Value::Array(records))
+        Ok(self.build.array(records))
     }
 }
 

@@ -11,9 +11,10 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::error::{Error, ErrorKind};
-use crate::generic::{Key, Map, Value};
+use crate::generic::{Key, Value};
 use crate::limits::Limits;
 
+use super::build::Build;
 use super::keys::{KeyIndex, ObjectBuilder};
 
 mod grouped;
@@ -47,8 +48,10 @@ struct Deferred {
     actual: u64,
 }
 
-pub(crate) struct Parser<'a> {
+pub(crate) struct Parser<'a, 'b, B: Build> {
     cur: Cursor<'a>,
+    /// What every finished value is handed to.
+    build: &'b mut B,
     limits: Limits,
     allow_identity: bool,
     pub(crate) identity_field: Option<String>,
@@ -63,7 +66,7 @@ pub(crate) struct Parser<'a> {
     /// Cleared slot vectors of finished tables, reused by the next table at
     /// any depth: one per nesting level at most, so nested tables (an
     /// order's line items) allocate no row scratch of their own.
-    slot_pool: Vec<Vec<Slot>>,
+    slot_pool: Vec<Vec<Slot<B::Value>>>,
     /// The document's expansion budget (see [`Limits::max_expansion`]),
     /// and what is left of it.
     expansion_budget: usize,
@@ -142,8 +145,12 @@ impl Members {
     }
 }
 
-/// One cell of the row being decoded.
-enum Slot {
+/// One cell of the row being decoded, `V` being what the parser's
+/// [`Build`] makes.
+enum Slot<V> {
+    /// A scalar cell, kept as the lexer read it until the row object is
+    /// built: a keyed row's member key and a path column's nulls are read
+    /// from it.
     Value(Value),
     Missing,
     /// An attachment marker not yet matched: its inline schema (declared
@@ -154,7 +161,7 @@ enum Slot {
         at: usize,
     },
     /// A marker whose attachment body has been decoded.
-    Filled(Value),
+    Filled(V),
 }
 
 /// A tabular header and the schema state scoped to its array (spec §7.4.5).
@@ -357,81 +364,91 @@ impl Table {
     }
 
     /// Builds the row object from its cells (markers all filled by now).
-    fn build(&self, slots: &mut [Slot], extras: ObjectBuilder) -> Map {
+    fn build<B: Build>(
+        &self,
+        b: &mut B,
+        slots: &mut [Slot<B::Value>],
+        extras: ObjectBuilder<B::Value>,
+    ) -> B::Value {
         let mut map;
         match &self.plan {
             None => {
                 // A keyed row's first cell is its key, not a member.
                 let members = slots.len().saturating_sub(self.first_value);
-                map = Map::with_capacity(members + extras.len());
+                map = Vec::with_capacity(members + extras.len());
                 for (i, slot) in slots.iter_mut().enumerate().skip(self.first_value) {
-                    match core::mem::replace(slot, Slot::Missing) {
-                        Slot::Value(v) | Slot::Filled(v) => {
-                            map.push_unique(self.fields[i].name.clone(), v)
-                        }
-                        Slot::Missing | Slot::Marker { .. } => {}
-                    }
+                    let v = match core::mem::replace(slot, Slot::Missing) {
+                        Slot::Value(v) => b.scalar(v),
+                        Slot::Filled(v) => v,
+                        Slot::Missing | Slot::Marker { .. } => continue,
+                    };
+                    map.push((self.fields[i].name.clone(), v));
                 }
             }
             Some(top) => {
-                map = Map::with_capacity(top.list.len() + extras.len());
+                map = Vec::with_capacity(top.list.len() + extras.len());
                 if self.constants.is_empty() {
                     for (key, plan) in &top.list {
-                        if let Some(v) = eval(plan, slots).0 {
-                            map.push_unique(key.clone(), v);
+                        if let Some(v) = eval(b, plan, slots).0 {
+                            map.push((key.clone(), v));
                         }
                     }
                 } else {
                     for (key, plan) in &top.list {
                         let v = match plan {
                             Plan::Leaf(i) if *i >= CONST_LEAF => {
-                                self.constants.get(i - CONST_LEAF).cloned()
+                                self.constants.get(i - CONST_LEAF).map(|c| b.repeated(c))
                             }
-                            _ => eval(plan, slots).0,
+                            _ => eval(b, plan, slots).0,
                         };
                         if let Some(v) = v {
-                            map.push_unique(key.clone(), v);
+                            map.push((key.clone(), v));
                         }
                     }
                 }
             }
         }
-        for (k, v) in extras.finish().into_vec() {
-            map.push_unique(k, v);
+        if extras.len() != 0 {
+            map.extend(extras.finish());
         }
-        map
+        b.object(map)
     }
 }
 
 /// Evaluates a plan node: (value, leaves, absent leaves, null leaves).
-fn eval(plan: &Plan, slots: &mut [Slot]) -> (Option<Value>, usize, usize, usize) {
+fn eval<B: Build>(
+    b: &mut B,
+    plan: &Plan,
+    slots: &mut [Slot<B::Value>],
+) -> (Option<B::Value>, usize, usize, usize) {
     match plan {
         Plan::Leaf(i) => match slots
             .get_mut(*i)
             .map(|s| core::mem::replace(s, Slot::Missing))
         {
-            Some(Slot::Value(Value::Null)) => (Some(Value::Null), 1, 0, 1),
-            Some(Slot::Value(v) | Slot::Filled(v)) => (Some(v), 1, 0, 0),
+            Some(Slot::Value(Value::Null)) => (Some(b.scalar(Value::Null)), 1, 0, 1),
+            Some(Slot::Value(v)) => (Some(b.scalar(v)), 1, 0, 0),
+            Some(Slot::Filled(v)) => (Some(v), 1, 0, 0),
             _ => (None, 1, 1, 0),
         },
         Plan::Object(members) => {
             let (mut total, mut missing, mut nulls) = (0, 0, 0);
-            let mut map = Map::with_capacity(members.list.len());
+            let mut map = Vec::with_capacity(members.list.len());
             for (key, child) in &members.list {
-                let (v, t, m, n) = eval(child, slots);
+                let (v, t, m, n) = eval(b, child, slots);
                 total += t;
                 missing += m;
                 nulls += n;
                 if let Some(v) = v {
-                    map.push_unique(key.clone(), v);
+                    map.push((key.clone(), v));
                 }
             }
             let value = if missing == total {
                 None
             } else if nulls == total {
-                Some(Value::Null)
+                Some(b.scalar(Value::Null))
             } else {
-                Some(Value::Object(map))
+                Some(b.object(map))
             };
             (value, total, missing, nulls)
         }
@@ -457,16 +474,18 @@ fn parse_item_id(ln: &Ln<'_>) -> Result<(u64, usize), Error> {
     }
 }
 
-impl<'a> Parser<'a> {
+impl<'a, 'b, B: Build> Parser<'a, 'b, B> {
     /// A parser of `input_len` bytes of input, whose expansion budget
-    /// ([`Limits::expansion_budget`]) it sizes.
+    /// ([`Limits::expansion_budget`]) it sizes, building with `build`.
     pub(crate) fn new(
         cur: Cursor<'a>,
+        build: &'b mut B,
         limits: Limits,
         allow_identity: bool,
         input_len: usize,
     ) -> Self {
         Parser {
+            build,
             expansion_budget: limits.expansion_budget(input_len),
             expansion_left: limits.expansion_budget(input_len),
             cur,
@@ -512,9 +531,9 @@ impl<'a> Parser<'a> {
 
     /// The document body after the header (spec §7.1), the trailer, and the
     /// deferred-count check.
-    pub(crate) fn parse_root(&mut self) -> Result<Value, Error> {
+    pub(crate) fn parse_root(&mut self) -> Result<B::Value, Error> {
         let value = match self.cur.peek()? {
-            None => Value::Object(Map::new()),
+            None => self.build.object(Vec::new()),
             Some(ln) => {
                 if ln.indent != 0 {
                     return Err(ln.error(
@@ -526,15 +545,15 @@ impl<'a> Parser<'a> {
                 let text = ln.text();
                 if text.starts_with('=') {
                     self.cur.bump();
-                    parse_value_at(&ln, 1)?
+                    self.build.scalar(parse_value_at(&ln, 1)?)
                 } else if text.starts_with("## [") {
                     self.cur.bump();
                     let head = self.parse_head(&ln, 3)?;
                     self.array_body(head, &ln, 0, 1, None)?
                 } else if text.starts_with("##!") {
-                    Value::Object(Map::new())
+                    self.build.object(Vec::new())
                 } else {
-                    Value::Object(self.parse_object(0, 1, &ln)?)
+                    self.parse_object(0, 1, &ln)?
                 }
             }
         };
@@ -664,7 +683,12 @@ impl<'a> Parser<'a> {
     }
 
     /// Object members at exactly `indent` (spec §7.2), until a dedent.
-    fn parse_object(&mut self, indent: usize, depth: usize, opener: &Ln<'_>) -> Result<Map, Error> {
+    fn parse_object(
+        &mut self,
+        indent: usize,
+        depth: usize,
+        opener: &Ln<'_>,
+    ) -> Result<B::Value, Error> {
         self.check_depth(depth, opener)?;
         let mut obj = ObjectBuilder::new();
         while let Some(ln) = self.cur.peek()? {
@@ -705,14 +729,14 @@ impl<'a> Parser<'a> {
             }
             self.check_len(obj.len(), &ln)?;
         }
-        Ok(obj.finish())
+        Ok(self.build.object(obj.finish()))
     }
 
     fn parse_member(
         &mut self,
         ln: &Ln<'a>,
         depth: usize,
-        obj: &mut ObjectBuilder,
+        obj: &mut ObjectBuilder<B::Value>,
     ) -> Result<(), Error> {
         let text = ln.text();
         let raw = ln.raw.as_bytes();
@@ -730,7 +754,7 @@ impl<'a> Parser<'a> {
             check_duplicate(obj, &key, ln, key_at)?;
             let rest = &ln.raw[end..];
             let value = if is_blank(rest) {
-                Value::Object(self.parse_object(ln.indent + 2, depth + 1, ln)?)
+                self.parse_object(ln.indent + 2, depth + 1, ln)?
             } else if rest.starts_with(" [") {
                 let head = self.parse_head(ln, end + 1)?;
                 if let (
@@ -761,12 +785,12 @@ impl<'a> Parser<'a> {
             let (key, end) = parse_key(ln, key_at)?;
             check_duplicate(obj, &key, ln, key_at)?;
             let value = match raw.get(end) {
-                Some(b'=') => parse_value_at(ln, end + 1)?,
+                Some(b'=') => self.build.scalar(parse_value_at(ln, end + 1)?),
                 Some(b'[') => match self.parse_head(ln, end)? {
                     // An inline array is a container one level down too.
                     Head::Inline(values) => {
                         self.check_depth(depth + 1, ln)?;
-                        Value::Array(values)
+                        self.build.scalar_array(values)
                     }
                     _ => {
                         return Err(ln.error(
@@ -1011,10 +1035,10 @@ impl<'a> Parser<'a> {
         indent: usize,
         depth: usize,
         shared: Option<Rc<[Field]>>,
-    ) -> Result<Value, Error> {
+    ) -> Result<B::Value, Error> {
         self.check_depth(depth, hdr)?;
         match head {
-            Head::Inline(values) => Ok(Value::Array(values)),
+            Head::Inline(values) => Ok(self.build.scalar_array(values)),
             Head::Table(count, fields) => self.parse_table(hdr, count, fields, indent, depth),
             Head::Grouped(count, fields, group) => {
                 self.parse_grouped(hdr, count, &fields, group, indent, depth)
@@ -1033,7 +1057,7 @@ impl<'a> Parser<'a> {
         count: Count,
         indent: usize,
         depth: usize,
-    ) -> Result<Value, Error> {
+    ) -> Result<B::Value, Error> {
         let deferred = self.open_deferred(hdr, count);
         let mut items = Vec::with_capacity(cap(count));
         while let Some(ln) = self.cur.peek()? {
@@ -1059,9 +1083,9 @@ impl<'a> Parser<'a> {
             self.check_len(items.len() + 1, &ln)?;
             let rest = &ln.raw[pos..];
             let value = match rest.as_bytes().first() {
-                Some(b'=') => parse_value_at(&ln, pos + 1)?,
+                Some(b'=') => self.build.scalar(parse_value_at(&ln, pos + 1)?),
                 Some(b'{') if rest.trim_end_matches([' ', '\t']) == "{}" => {
-                    Value::Object(self.parse_object(indent + 2, depth + 1, &ln)?)
+                    self.parse_object(indent + 2, depth + 1, &ln)?
                 }
                 Some(b'[') => {
                     let head = self.parse_head(&ln, pos)?;
@@ -1078,7 +1102,7 @@ impl<'a> Parser<'a> {
             items.push(value);
         }
         self.close_count(hdr, count, deferred, items.len(), "items")?;
-        Ok(Value::Array(items))
+        Ok(self.build.array(items))
     }
 
     /// Tabular rows (spec §7.4) or keyed-map rows (spec §7.2a) at `indent`.
@@ -1089,7 +1113,7 @@ impl<'a> Parser<'a> {
         fields: Rc<[Field]>,
         indent: usize,
         depth: usize,
-    ) -> Result<Value, Error> {
+    ) -> Result<B::Value, Error> {
         let keyed = count.keyed;
         if keyed && fields.len() < 2 {
             return Err(hdr.error(
@@ -1115,13 +1139,13 @@ impl<'a> Parser<'a> {
         let expect = count
             .n
             .map_or(0, |n| usize::try_from(n).unwrap_or(usize::MAX).min(bound));
-        let mut rows: Vec<Value> = Vec::with_capacity(if keyed { 0 } else { expect });
+        let mut rows: Vec<B::Value> = Vec::with_capacity(if keyed { 0 } else { expect });
         let mut members = if keyed {
             ObjectBuilder::with_capacity(expect)
         } else {
             ObjectBuilder::new()
         };
-        let mut slots: Vec<Slot> = self.slot_pool.pop().unwrap_or_default();
+        let mut slots: Vec<Slot<B::Value>> = self.slot_pool.pop().unwrap_or_default();
         slots.clear();
         slots.reserve(table.fields.len());
         let mut index: usize = 0;
@@ -1187,11 +1211,11 @@ impl<'a> Parser<'a> {
                         alloc::format!("duplicate member key `{key}`"),
                     ));
                 }
-                let value = table.build(&mut slots, extras);
-                members.push(key, Value::Object(value));
+                let value = table.build(self.build, &mut slots, extras);
+                members.push(key, value);
             } else {
-                let value = table.build(&mut slots, extras);
-                rows.push(Value::Object(value));
+                let value = table.build(self.build, &mut slots, extras);
+                rows.push(value);
             }
             index += 1;
         }
@@ -1199,14 +1223,14 @@ impl<'a> Parser<'a> {
         slots.clear();
         self.slot_pool.push(slots);
         Ok(if keyed {
-            Value::Object(members.finish())
+            self.build.object(members.finish())
         } else {
-            Value::Array(rows)
+            self.build.array(rows)
         })
     }
 }
 
-impl<'a> Parser<'a> {
+impl<'a, B: Build> Parser<'a, '_, B> {
     /// One tabular row and the attachment bodies that follow it. Returns
     /// whether the row had inline-schema markers, and the bare `>`-named
     /// attachments (spec §7.4.6.1 rule 4).
@@ -1215,10 +1239,10 @@ impl<'a> Parser<'a> {
         ln: &Ln<'a>,
         index: usize,
         table: &mut Table,
-        slots: &mut Vec<Slot>,
+        slots: &mut Vec<Slot<B::Value>>,
         indent: usize,
         depth: usize,
-    ) -> Result<(bool, ObjectBuilder), Error> {
+    ) -> Result<(bool, ObjectBuilder<B::Value>), Error> {
         let mut pos = ln.indent;
         if ln.text().starts_with('@') {
             let (id, p) = parse_item_id(ln)?;
@@ -1322,7 +1346,8 @@ impl<'a> Parser<'a> {
                     self.check_depth(depth + 2 + table.path_nesting(col), &child)?;
                     {
                         let left = (&mut self.expansion_left, self.expansion_budget);
-                        positional(&child, table, slots, col, self.limits.max_line_len, left)?;
+                        let max_line_len = self.limits.max_line_len;
+                        positional(self.build, &child, table, slots, col, max_line_len, left)?;
                     }
                 } else {
                     break;
@@ -1339,7 +1364,8 @@ impl<'a> Parser<'a> {
                     self.check_depth(depth + 2 + table.path_nesting(col), &child)?;
                     {
                         let left = (&mut self.expansion_left, self.expansion_budget);
-                        positional(&child, table, slots, col, self.limits.max_line_len, left)?;
+                        let max_line_len = self.limits.max_line_len;
+                        positional(self.build, &child, table, slots, col, max_line_len, left)?;
                     }
                 } else if has_markers {
                     return Err(child.error(
@@ -1384,8 +1410,8 @@ impl<'a> Parser<'a> {
         ln: &Ln<'a>,
         first_row: bool,
         table: &mut Table,
-        slots: &mut [Slot],
-        extras: &mut ObjectBuilder,
+        slots: &mut [Slot<B::Value>],
+        extras: &mut ObjectBuilder<B::Value>,
         indent: usize,
         depth: usize,
     ) -> Result<(), Error> {
@@ -1464,9 +1490,9 @@ impl<'a> Parser<'a> {
         // objects its column's path nests.
         let depth = depth + col.map_or(0, |c| table.path_nesting(c));
         let value = if rest.trim_end_matches([' ', '\t']) == " {}" {
-            Value::Object(self.parse_object(body, depth + 2, ln)?)
+            self.parse_object(body, depth + 2, ln)?
         } else if rest.starts_with(" =") {
-            parse_value_at(ln, end + 2)?
+            self.build.scalar(parse_value_at(ln, end + 2)?)
         } else if rest.starts_with(" [") {
             let head = self.parse_head(ln, end + 1)?;
             // §7.4.5.3: "The first row MUST contain the field with a tabular
@@ -1510,7 +1536,7 @@ impl<'a> Parser<'a> {
     }
 }
 
-impl Parser<'_> {
+impl<B: Build> Parser<'_, '_, B> {
     /// Whether the next line is an `@N` item at exactly `indent`.
     fn item_follows(&mut self, indent: usize) -> Result<bool, Error> {
         Ok(self
@@ -1521,10 +1547,11 @@ impl Parser<'_> {
 }
 
 /// A positional inline object body for the marker in column `col` (spec §7.4.5.2).
-fn positional(
+fn positional<B: Build>(
+    b: &mut B,
     ln: &Ln<'_>,
     table: &Table,
-    slots: &mut [Slot],
+    slots: &mut [Slot<B::Value>],
     col: usize,
     max_line_len: usize,
     (left, budget): (&mut usize, usize),
@@ -1550,11 +1577,11 @@ fn positional(
     }
     let constants = fields.iter().filter(|f| f.constant.is_some()).count();
     let width = fields.len() - constants;
-    let mut map = Map::with_capacity(fields.len());
+    let mut map = Vec::with_capacity(fields.len());
     let cells = if constants == 0 {
         for_each_token(ln, ln.indent, b'|', Context::Value, |cell, _| {
             if let (Cell::Value(v), Some(f)) = (cell, fields.get(map.len())) {
-                map.push_unique(f.name.clone(), v);
+                map.push((f.name.clone(), b.scalar(v)));
             }
             Ok(())
         })?
@@ -1581,10 +1608,10 @@ fn positional(
             let mut values = values.into_iter();
             for f in fields {
                 let v = match &f.constant {
-                    Some(c) => c.clone(),
-                    None => values.next().unwrap_or_default(),
+                    Some(c) => b.repeated(c),
+                    None => b.scalar(values.next().unwrap_or_default()),
                 };
-                map.push_unique(f.name.clone(), v);
+                map.push((f.name.clone(), v));
             }
         }
         cells
@@ -1598,7 +1625,7 @@ fn positional(
             ),
         ));
     }
-    slots[col] = Slot::Filled(Value::Object(map));
+    slots[col] = Slot::Filled(b.object(map));
     Ok(())
 }
 
@@ -1612,7 +1639,12 @@ pub(super) fn regrade(e: Error, kind: ErrorKind) -> Error {
     )
 }
 
-fn check_duplicate(obj: &ObjectBuilder, key: &str, ln: &Ln<'_>, at: usize) -> Result<(), Error> {
+fn check_duplicate<V>(
+    obj: &ObjectBuilder<V>,
+    key: &str,
+    ln: &Ln<'_>,
+    at: usize,
+) -> Result<(), Error> {
     if obj.contains(key) {
         return Err(ln.error(
             ErrorKind::DuplicateKey,

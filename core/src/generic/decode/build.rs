@@ -1,0 +1,110 @@
+//! What the decoder builds its output with.
+//!
+//! The parser finds scalars, arrays and objects; a [`Build`] turns each into
+//! the caller's own value as soon as it is complete. [`ValueBuilder`] makes the
+//! core's [`Value`]; a binding implements [`Build`] for its host's objects
+//! (Python dicts and lists, say), so a decode into them makes no
+//! intermediate tree: every container is built once, in the host, straight
+//! from the text.
+//!
+//! The decoder owns everything a strict decode checks (duplicate keys, counts,
+//! limits, the expansion budget): a builder only ever receives members with
+//! distinct keys and containers within the limits, and cannot make a decode
+//! accept what the spec rejects.
+
+use alloc::vec::Vec;
+
+use crate::generic::{Key, Map, Value};
+
+/// A builder of decoded values: the decoder hands it every scalar, array
+/// and object as soon as it is complete, so a host can decode into its own
+/// objects with no [`Value`] tree in between ([`Decoder::decode_into`]).
+/// The decoder keeps every check of a strict decode to itself: a builder
+/// is only ever handed distinct keys and containers within the limits.
+///
+/// [`Decoder::decode_into`]: super::Decoder::decode_into
+///
+/// Each method returns the finished value and cannot fail: a decode calls
+/// them per cell, where a `Result` cost the core's own decode a measurable
+/// share. A host that can fail to make an object (out of memory) keeps its
+/// first error beside the builder, returns a placeholder, and reports that
+/// error once the decode returns.
+///
+/// ```
+/// use gcf_core::generic::{Build, Decoder, Key, Value};
+///
+/// /// Counts what a document holds instead of building it.
+/// #[derive(Default)]
+/// struct Census { scalars: usize, arrays: usize, objects: usize }
+///
+/// impl Build for Census {
+///     type Value = ();
+///     fn scalar(&mut self, _: Value) { self.scalars += 1 }
+///     fn array(&mut self, _: Vec<()>) { self.arrays += 1 }
+///     fn object(&mut self, _: Vec<(Key, ())>) { self.objects += 1 }
+/// }
+///
+/// let mut census = Census::default();
+/// Decoder::new().decode_into("GCF profile=generic\n## rows [2]{id,tags}\n1|-\n2|x\n", &mut census)?;
+/// // Two rows of two cells; the rows, their array, and the root object.
+/// assert_eq!((census.scalars, census.arrays, census.objects), (4, 1, 3));
+/// # Ok::<(), gcf_core::Error>(())
+/// ```
+pub trait Build {
+    /// A finished value.
+    type Value;
+
+    /// A scalar the document wrote: [`Value::Null`], [`Value::Bool`],
+    /// [`Value::Int`], [`Value::Float`] or [`Value::String`], never a
+    /// container.
+    fn scalar(&mut self, value: Value) -> Self::Value;
+
+    /// A scalar written once and received by many rows (a constant column,
+    /// spec §7.4.7; a group's value, §7.4.8): called once per row that
+    /// holds it.
+    fn repeated(&mut self, value: &Value) -> Self::Value {
+        self.scalar(value.clone())
+    }
+
+    /// An array of the given items, in order.
+    fn array(&mut self, items: Vec<Self::Value>) -> Self::Value;
+
+    /// An inline array (`key[N]: a,b,c`), whose items are all scalars.
+    fn scalar_array(&mut self, items: Vec<Value>) -> Self::Value {
+        let built = items.into_iter().map(|item| self.scalar(item)).collect();
+        self.array(built)
+    }
+
+    /// An object of the given members, in document order, their keys
+    /// distinct.
+    fn object(&mut self, members: Vec<(Key, Self::Value)>) -> Self::Value;
+}
+
+/// The [`Build`] that makes the core's [`Value`], as
+/// [`Decoder::decode`](super::Decoder::decode) does.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ValueBuilder;
+
+impl Build for ValueBuilder {
+    type Value = Value;
+
+    #[inline]
+    fn scalar(&mut self, value: Value) -> Value {
+        value
+    }
+
+    #[inline]
+    fn array(&mut self, items: Vec<Value>) -> Value {
+        Value::Array(items)
+    }
+
+    #[inline]
+    fn scalar_array(&mut self, items: Vec<Value>) -> Value {
+        Value::Array(items)
+    }
+
+    #[inline]
+    fn object(&mut self, members: Vec<(Key, Value)>) -> Value {
+        Value::Object(Map::from_unique(members))
+    }
+}
