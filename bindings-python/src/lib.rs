@@ -136,6 +136,25 @@ fn decode_generic<'py>(
     input_text: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let s = input(input_text)?;
+    // A generic payload (not a delta) is decoded straight into Python
+    // objects; every other kind, and bytes that are not UTF-8 (whose error
+    // the byte decoder places), takes the core's value and converts it.
+    let text = match &s {
+        Input::Text(t) => Some(&**t),
+        Input::Bytes(b) => std::str::from_utf8(b).ok(),
+    };
+    if let Some(text) = text {
+        if matches!(
+            gcf_core::payload_kind(text),
+            Ok(gcf_core::PayloadKind::Generic)
+        ) {
+            let mut build = value::Builder::new(py);
+            let v = generic::Decoder::new()
+                .decode_into(text, &mut build)
+                .py_err(py, Raise::Decode)?;
+            return build.finish(v);
+        }
+    }
     let doc = py
         .detach(|| match &s {
             Input::Text(t) => gcf_core::decode_any(t),

@@ -8,7 +8,7 @@
 //! what 2.8.0's scalar formatter falls back to (a tuple is therefore a
 //! string, not an array).
 
-use gcf_core::generic::{Key, Map, Value};
+use gcf_core::generic::{Build, Key, Map, Value};
 use gcf_core::ErrorKind;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString};
@@ -141,8 +141,15 @@ pub fn to_py<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, PyAny>>
 /// object is created once, hashed once (CPython caches a str's hash) and
 /// stored once, where a fresh `str` per member was an eighth of a
 /// 1,000-record `decode_generic` (callgrind).
+///
+/// It builds from a core [`Value`] ([`Builder::build`]) or, as the core's
+/// [`Build`], straight from the text during a decode
+/// ([`gcf_core::generic::Decoder::decode_into`]): no `Value` tree is made.
 pub struct Builder<'py> {
     py: Python<'py>,
+    /// The first Python error a [`Build`] call met (the core's builder
+    /// calls cannot fail; see [`Builder::finish`]).
+    error: Option<PyErr>,
     keys: std::collections::HashMap<
         Key,
         Bound<'py, PyString>,
@@ -155,6 +162,7 @@ impl<'py> Builder<'py> {
     pub fn new(py: Python<'py>) -> Self {
         Builder {
             py,
+            error: None,
             keys: Default::default(),
         }
     }
@@ -192,6 +200,23 @@ impl<'py> Builder<'py> {
         })
     }
 
+    /// `value` as a decode's result: the first error a [`Build`] call met,
+    /// if any, else `value`.
+    pub fn finish(&mut self, value: Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        match self.error.take() {
+            Some(e) => Err(e),
+            None => Ok(value),
+        }
+    }
+
+    /// Keeps `e` (the first one) for [`Builder::finish`] and stands in
+    /// `None` for the object that failed.
+    #[cold]
+    fn fail(&mut self, e: PyErr) -> Bound<'py, PyAny> {
+        self.error.get_or_insert(e);
+        self.py.None().into_bound(self.py)
+    }
+
     /// A dict of `map`'s members in order.
     pub fn dict(&mut self, map: &Map) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(self.py);
@@ -199,5 +224,50 @@ impl<'py> Builder<'py> {
             d.set_item(self.key(k), self.build(v)?)?;
         }
         Ok(d)
+    }
+}
+
+/// Decoding straight into Python objects (see [`Builder`]).
+impl<'py> Build for Builder<'py> {
+    type Value = Bound<'py, PyAny>;
+
+    fn scalar(&mut self, value: Value) -> Bound<'py, PyAny> {
+        self.repeated(&value)
+    }
+
+    fn repeated(&mut self, value: &Value) -> Bound<'py, PyAny> {
+        let py = self.py;
+        match value {
+            Value::Null => py.None().into_bound(py),
+            Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
+            Value::Int(i) => match i.into_pyobject(py) {
+                Ok(i) => i.into_any(),
+                Err(never) => match never {},
+            },
+            Value::Float(f) => PyFloat::new(py, *f).into_any(),
+            Value::String(s) => PyString::new(py, s).into_any(),
+            // The decoder hands scalars only; a container is built whole.
+            Value::Array(_) | Value::Object(_) => match self.build(value) {
+                Ok(v) => v,
+                Err(e) => self.fail(e),
+            },
+        }
+    }
+
+    fn array(&mut self, items: Vec<Bound<'py, PyAny>>) -> Bound<'py, PyAny> {
+        match PyList::new(self.py, items) {
+            Ok(list) => list.into_any(),
+            Err(e) => self.fail(e),
+        }
+    }
+
+    fn object(&mut self, members: Vec<(Key, Bound<'py, PyAny>)>) -> Bound<'py, PyAny> {
+        let d = PyDict::new(self.py);
+        for (k, v) in members {
+            if let Err(e) = d.set_item(self.key(&k), v) {
+                return self.fail(e);
+            }
+        }
+        d.into_any()
     }
 }

@@ -393,3 +393,52 @@ def test_decoded_instances_are_independent_dataclasses() -> None:
     assert b.components == gcf.types.Components() and b.distance == 2
     assert out.symbols[1] == Symbol("b", "type", 0.25, "x", 2)
     assert out.edges == [Edge("a", "b", "calls")]
+
+
+# Forms only a decoder meets (constants in keyed maps and inline schemas,
+# groups nested in a section), which decode_generic builds straight into
+# Python objects, from str and from bytes alike.
+DECODER_FORMS = [
+    (
+        "GCF profile=generic\n## m [2:]{key,a,b=on}\nx|1\ny|2\n",
+        {"m": {"x": {"a": 1, "b": "on"}, "y": {"a": 2, "b": "on"}}},
+    ),
+    (
+        "GCF profile=generic\n## [2]{id,u}\n1|^{name,kind=user,age}\n  Ann|30\n2|^\n  Bob|41\n",
+        [
+            {"id": 1, "u": {"name": "Ann", "kind": "user", "age": 30}},
+            {"id": 2, "u": {"name": "Bob", "kind": "user", "age": 41}},
+        ],
+    ),
+    (
+        "GCF profile=generic\n## s\n  ## t [3]{@k,g,r=core,v} group=g\n"
+        "  g=x [2]\n  1|a\n  2|~\n  g=- [1]\n  3|[]\n",
+        {
+            "s": {
+                "t": [
+                    {"k": 1, "g": "x", "r": "core", "v": "a"},
+                    {"k": 2, "g": "x", "r": "core"},
+                    {"k": 3, "g": None, "r": "core", "v": "[]"},
+                ]
+            }
+        },
+    ),
+    ("GCF profile=generic\ntags[3]: a,-,2.5\n", {"tags": ["a", None, 2.5]}),
+    ("GCF profile=generic\n=-7\n", -7),
+    ("GCF profile=generic\n", {}),
+]
+
+
+@pytest.mark.parametrize("text,expected", DECODER_FORMS)
+def test_decode_generic_builds_decoder_forms(text: str, expected: Any) -> None:
+    assert gcf.decode_generic(text) == expected
+    assert gcf.decode_generic(text.encode()) == expected
+
+
+def test_decode_generic_errors_keep_their_position() -> None:
+    # The direct build stops at the first error, placed as the core places it.
+    text = "GCF profile=generic\n## [2]{id,u}\n1|^{name,kind=user,age}\n  Ann|30\n2|x|y\n"
+    for given in (text, text.encode()):
+        with pytest.raises(gcf.DecodeError) as info:
+            gcf.decode_generic(given)
+        assert (info.value.category, info.value.line) == ("row_width_mismatch", 5)
