@@ -182,21 +182,16 @@ impl<'py> Builder<'py> {
 
     /// The Python object for `value`.
     pub fn build(&mut self, value: &Value) -> PyResult<Bound<'py, PyAny>> {
-        let py = self.py;
         Ok(match value {
-            Value::Null => py.None().into_bound(py),
-            Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
-            Value::Int(i) => i.into_pyobject(py)?.into_any(),
-            Value::Float(f) => PyFloat::new(py, *f).into_any(),
-            Value::String(s) => PyString::new(py, s).into_any(),
             Value::Array(items) => {
-                let list = PyList::empty(py);
+                let list = PyList::empty(self.py);
                 for item in items {
                     list.append(self.build(item)?)?;
                 }
                 list.into_any()
             }
             Value::Object(map) => self.dict(map)?.into_any(),
+            scalar => Build::repeated(self, scalar),
         })
     }
 
