@@ -185,10 +185,15 @@ export function toPackedValue(v) {
   return packer.pack(v);
 }
 
-// The decode direction (gcf-js-engine's generic_decode_packed): `t` starts
-// with a NUL, then the ops, then every string the ops ask for, each after a
-// NUL; `f` holds the numbers. Keys come before their values and repeat only
-// when an object's keys differ from the last such object's at its depth.
+// The decode direction (gcf-js-engine's generic_decode_packed, its
+// packed_decode module): `t` starts with a NUL, then the ops, then every
+// string the ops ask for, each after a NUL; `f` holds the numbers. The ops
+// run a stack machine in the order the decoder finished the values: a scalar
+// op pushes its value (`S` string, `D` number, `I` integer past 2^53 as
+// digits, `N`/`T`/`F`); `A` (length), `O` + slot digit (size, keys kept in
+// the slot) and `P` + slot digit (the slot's keys) pop their members and push
+// the container; `a`, `o`, `p` gather their members by stack position (the
+// next numbers) instead; `R` returns the value at the next position.
 const D_NULL = 78; // N
 const D_TRUE = 84; // T
 const D_FALSE = 70; // F
@@ -198,6 +203,11 @@ const D_LARGE = 73; // I
 const D_ARRAY = 65; // A
 const D_OBJECT = 79; // O
 const D_SAME_KEYS = 80; // P
+const D_GATHER_ARRAY = 97; // a
+const D_GATHER_OBJECT = 111; // o
+const D_GATHER_SAME_KEYS = 112; // p
+const D_ROOT = 82; // R
+const D_SLOT0 = 48; // 0
 
 /**
  * A decoded value (objects as Maps, as decodeGeneric gives them) from the
@@ -209,44 +219,74 @@ export function fromPackedValue(t, f, large) {
   let o = 0;
   let si = 2;
   let ni = 0;
-  const keysAt = [];
-  function build(d) {
-    switch (ops.charCodeAt(o++)) {
+  const st = [];
+  let sp = 0;
+  const shapes = [];
+  for (;;) {
+    const op = ops.charCodeAt(o++);
+    switch (op) {
       case D_STRING:
-        return s[si++];
+        st[sp++] = s[si++];
+        break;
       case D_NUMBER:
-        return f[ni++];
+        st[sp++] = f[ni++];
+        break;
       case D_NULL:
-        return null;
+        st[sp++] = null;
+        break;
       case D_TRUE:
-        return true;
+        st[sp++] = true;
+        break;
       case D_FALSE:
-        return false;
+        st[sp++] = false;
+        break;
       case D_LARGE:
-        return large(s[si++]);
+        st[sp++] = large(s[si++]);
+        break;
       case D_ARRAY: {
         const n = f[ni++];
-        const a = [];
-        for (let i = 0; i < n; i++) a.push(build(d + 1));
-        return a;
+        const a = st.slice(sp - n, sp);
+        sp -= n;
+        st[sp++] = a;
+        break;
       }
-      case D_OBJECT: {
+      case D_GATHER_ARRAY: {
         const n = f[ni++];
-        const keys = s.slice(si, si + n);
-        si += n;
-        keysAt[d] = keys;
-        return members(keys, d);
+        const a = [];
+        for (let i = 0; i < n; i++) a.push(st[f[ni++]]);
+        st[sp++] = a;
+        break;
       }
+      case D_OBJECT:
       case D_SAME_KEYS:
-        return members(keysAt[d], d);
+      case D_GATHER_OBJECT:
+      case D_GATHER_SAME_KEYS: {
+        const slot = ops.charCodeAt(o++) - D_SLOT0;
+        let keys;
+        if (op === D_OBJECT || op === D_GATHER_OBJECT) {
+          const n = f[ni++];
+          keys = s.slice(si, si + n);
+          si += n;
+          shapes[slot] = keys;
+        } else {
+          keys = shapes[slot];
+        }
+        const n = keys.length;
+        const m = new Map();
+        if (op === D_OBJECT || op === D_SAME_KEYS) {
+          const base = sp - n;
+          for (let i = 0; i < n; i++) m.set(keys[i], st[base + i]);
+          sp = base;
+        } else {
+          for (let i = 0; i < n; i++) m.set(keys[i], st[f[ni++]]);
+        }
+        st[sp++] = m;
+        break;
+      }
+      case D_ROOT:
+        return st[f[ni++]];
       default:
         throw new Error('gcf: malformed packed value from the engine');
     }
   }
-  function members(keys, d) {
-    const m = new Map();
-    for (let i = 0; i < keys.length; i++) m.set(keys[i], build(d + 1));
-    return m;
-  }
-  return build(0);
 }

@@ -3,8 +3,9 @@
 //! decodes back to the same value, and re-encodes to the same text; the
 //! document decoder (identity fields) never panics. The JS engine's packed
 //! decode (both entries) succeeds exactly when the decoder does, and gives
-//! the packed form (starting with a NUL) or, for a string with a NUL, the
-//! tagged JSON of `generic_decode`.
+//! the packed form (starting with a NUL), which reads back (as the JS layer
+//! reads it) to the decoded value, members in order, or, for a string with a
+//! NUL, the tagged JSON of `generic_decode`.
 #![no_main]
 
 use gcf_core::generic;
@@ -23,7 +24,14 @@ fuzz_target!(|data: &[u8]| {
     match gcf_js_engine::generic_decode_packed(text) {
         Ok(p) => {
             assert_eq!(Ok(&p), packed_bytes.as_ref());
-            if !p.strings.starts_with('\0') {
+            if p.strings.starts_with('\0') {
+                let read = gcf_js_engine::read_packed_value(&p);
+                assert_eq!(
+                    read.as_ref(),
+                    value.as_ref().ok(),
+                    "the packed form reads back"
+                );
+            } else {
                 assert_eq!(Ok(p.strings), gcf_js_engine::generic_decode(text));
             }
         }

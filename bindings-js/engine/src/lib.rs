@@ -67,6 +67,7 @@ mod deltas;
 mod generic_stream;
 mod nul;
 mod packed;
+mod packed_decode;
 mod packed_value;
 mod packed_view;
 mod scalar;
@@ -82,7 +83,8 @@ pub use deltas::{
 pub use gcf_bind::Failure;
 pub use generic_stream::GenericStream;
 pub use packed::{graph_decode_packed, graph_encode_packed, Packed};
-pub use packed_value::{generic_decode_bytes_packed, generic_decode_packed, generic_encode_packed};
+pub use packed_decode::{generic_decode_bytes_packed, generic_decode_packed, read_packed_value};
+pub use packed_value::generic_encode_packed;
 pub use scalar::{canonical_cell, format_key, format_scalar, needs_quote, quote_string};
 pub use stream::GraphStream;
 

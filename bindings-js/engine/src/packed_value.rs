@@ -32,29 +32,17 @@
 //! U+FFFD, so any U+FFFD goes the JSON route, which refuses the surrogate;
 //! nesting past [`Limits::max_depth`] goes there for its error.
 //!
-//! **Decode** ([`generic_decode_packed`]) goes the other way, for the same
-//! reason (`JSON.parse` of the tagged JSON and the walk turning it into
-//! `Map`s were more than half of a decode): a [`Packed`] whose `strings`
-//! start with a NUL, then the ops, then every string the ops ask for, each
-//! preceded by a NUL, so that JS's `split("\0")` gives `""`, the ops, and
-//! the strings in order. Ops: `N`, `T`, `F`; `S` (the next string); `D`
-//! (the next number); `I` (an integer beyond 2^53: the next string holds
-//! its digits, for the layer's `largeInt` mode); `A` (an array: the next
-//! number is its length, its items follow); `O` (an object: the next number
-//! is its size `n`, the next `n` strings its keys, its values follow); `P`
-//! (an object with the keys of the last `O` object at its depth, its values
-//! following). Keys come first here, so JS builds each `Map` as it reads.
-//! A string holding a NUL cannot be carried: the whole value then comes as
-//! tagged JSON ([`generic_decode`](crate::generic_decode)), which never
-//! starts with a NUL.
+//! **Decode** goes the other way in a form of its own, written as the
+//! decoder builds the value:
+//! [`generic_decode_packed`](crate::generic_decode_packed).
 
 use gcf_bind::value::{last_wins, NUMBER_TOKEN};
 use gcf_core::generic::{Key, Map, Value};
 use gcf_core::Limits;
 
-use crate::packed::{find_nul, Packed};
+use crate::packed::find_nul;
 use crate::packed_view::{self, Read};
-use crate::{tagged, Result};
+use crate::Result;
 
 /// `null` (also what JSON.stringify makes of `undefined` in an array, and
 /// the JSON route of a member whose value is `undefined`).
@@ -334,147 +322,8 @@ pub(crate) fn number(x: f64) -> Option<Value> {
     (x.abs() <= MAX_SAFE).then_some(Value::Int(x as i64))
 }
 
-/// [`generic_decode`](crate::generic_decode) into the packed form (see the
-/// module docs).
-///
-/// ```
-/// let p = gcf_js_engine::generic_decode_packed("GCF profile=generic\n## rows [2]{a,b}\n1|x\n2|-\n").unwrap();
-/// assert_eq!(p.strings, "\0OAODSPDN\0rows\0a\0b\0x");
-/// assert_eq!(p.nums, [1.0, 2.0, 2.0, 1.0, 2.0]);
-/// ```
-pub fn generic_decode_packed(text: &str) -> Result<Packed> {
-    let value = gcf_core::generic::decode(text)?;
-    Ok(packed_or_tagged(&value, text.as_bytes()))
-}
-
-/// [`generic_decode_packed`] of UTF-8 bytes (validated by the core, which
-/// reports `invalid_utf8` at its line and column).
-pub fn generic_decode_bytes_packed(bytes: &[u8]) -> Result<Packed> {
-    let value = gcf_core::generic::decode_bytes(bytes)?;
-    Ok(packed_or_tagged(&value, bytes))
-}
-
-/// The packed form of `value`, decoded from `text`, or its tagged JSON.
-fn packed_or_tagged(value: &Value, text: &[u8]) -> Packed {
-    // A decoded string holds a NUL only from the text's own NUL bytes or
-    // from an escape: without either, no string needs looking at.
-    let nul_possible = memchr::memchr2(0, b'\\', text).is_some();
-    write(value, text.len(), nul_possible).unwrap_or_else(|| Packed {
-        strings: tagged::to_string(value),
-        nums: Vec::new(),
-    })
-}
-
-/// The largest integer a double holds exactly along with its neighbours, as
-/// an integer.
-const SAFE: i64 = (1 << 53) - 1;
-
-/// The packed form of `value`, decoded from `text_len` bytes of text, or
-/// `None` when a string holds a NUL (looked for only if `nul_possible`).
-fn write(value: &Value, text_len: usize, nul_possible: bool) -> Option<Packed> {
-    // Sized from the text, which holds every string and more than a byte
-    // per value: growing from nothing was a tenth of a small decode.
-    let mut w = Writer {
-        ops: Vec::with_capacity(text_len / 2 + 16),
-        strings: String::with_capacity(text_len + 16),
-        nums: Vec::with_capacity(text_len / 4 + 4),
-        shapes: Vec::new(),
-        nul_possible,
-    };
-    w.value(value, 0)?;
-    let mut strings = String::with_capacity(1 + w.ops.len() + w.strings.len());
-    strings.push('\0');
-    // The ops are ASCII letters.
-    strings.push_str(core::str::from_utf8(&w.ops).ok()?);
-    strings.push_str(&w.strings);
-    Some(Packed {
-        strings,
-        nums: w.nums,
-    })
-}
-
-struct Writer<'v> {
-    ops: Vec<u8>,
-    /// Every string, each preceded by a NUL.
-    strings: String,
-    nums: Vec<f64>,
-    /// Per depth, the last object written with its own keys there.
-    shapes: Vec<Option<&'v Map>>,
-    /// Whether a string may hold a NUL (see [`generic_decode_packed`]).
-    nul_possible: bool,
-}
-
-impl<'v> Writer<'v> {
-    fn value(&mut self, value: &'v Value, depth: usize) -> Option<()> {
-        match value {
-            Value::Null => self.ops.push(b'N'),
-            Value::Bool(true) => self.ops.push(b'T'),
-            Value::Bool(false) => self.ops.push(b'F'),
-            Value::Int(i) if (-SAFE..=SAFE).contains(i) => {
-                self.ops.push(b'D');
-                self.nums.push(*i as f64);
-            }
-            Value::Int(i) => {
-                self.ops.push(b'I');
-                self.string(itoa::Buffer::new().format(*i))?;
-            }
-            Value::Float(f) => {
-                self.ops.push(b'D');
-                self.nums.push(*f);
-            }
-            Value::String(s) => {
-                self.ops.push(b'S');
-                self.string(s)?;
-            }
-            Value::Array(items) => {
-                self.ops.push(b'A');
-                self.nums.push(items.len() as f64);
-                for item in items {
-                    self.value(item, depth + 1)?;
-                }
-            }
-            Value::Object(map) => {
-                if self.shapes.len() <= depth {
-                    self.shapes.resize(depth + 1, None);
-                }
-                let same = self.shapes[depth].is_some_and(|last| {
-                    last.len() == map.len()
-                        && last
-                            .as_slice()
-                            .iter()
-                            .zip(map.as_slice())
-                            .all(|(a, b)| a.0.same_text(&b.0))
-                });
-                if same {
-                    self.ops.push(b'P');
-                } else {
-                    self.ops.push(b'O');
-                    self.nums.push(map.len() as f64);
-                    for k in map.keys() {
-                        self.string(k)?;
-                    }
-                    self.shapes[depth] = Some(map);
-                }
-                for v in map.values() {
-                    self.value(v, depth + 1)?;
-                }
-            }
-        }
-        Some(())
-    }
-
-    fn string(&mut self, s: &str) -> Option<()> {
-        if self.nul_possible && s.as_bytes().contains(&0) {
-            return None;
-        }
-        self.strings.push('\0');
-        self.strings.push_str(s);
-        Some(())
-    }
-}
-
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// The packed form of `v` as the JS layer writes it (the reference the
@@ -543,7 +392,7 @@ mod tests {
         (w.ops, w.text, w.nums)
     }
 
-    fn json(text: &str) -> Value {
+    pub(crate) fn json(text: &str) -> Value {
         gcf_bind::value::from_str(text).unwrap()
     }
 
@@ -667,135 +516,6 @@ mod tests {
         }
     }
 
-    /// The value of a decode's packed form, read as the JS layer reads it
-    /// (`fromPackedValue` in bindings-js/layer/packed_value.mjs).
-    fn unpack(p: &Packed) -> Value {
-        let fields: Vec<&str> = p.strings.split('\0').collect();
-        assert_eq!(fields[0], "");
-        let mut u = Unpacker {
-            ops: fields[1].as_bytes(),
-            fields: &fields,
-            nums: &p.nums,
-            at: (0, 2, 0),
-            shapes: Vec::new(),
-        };
-        let v = u.build(0);
-        assert_eq!(
-            u.at,
-            (u.ops.len(), fields.len(), p.nums.len()),
-            "every op, string and number used"
-        );
-        v
-    }
-
-    struct Unpacker<'a> {
-        ops: &'a [u8],
-        fields: &'a [&'a str],
-        nums: &'a [f64],
-        /// The next op, string and number.
-        at: (usize, usize, usize),
-        shapes: Vec<Vec<&'a str>>,
-    }
-
-    impl<'a> Unpacker<'a> {
-        fn string(&mut self) -> &'a str {
-            self.at.1 += 1;
-            self.fields[self.at.1 - 1]
-        }
-
-        fn number(&mut self) -> f64 {
-            self.at.2 += 1;
-            self.nums[self.at.2 - 1]
-        }
-
-        fn build(&mut self, depth: usize) -> Value {
-            let op = self.ops[self.at.0];
-            self.at.0 += 1;
-            match op {
-                b'N' => Value::Null,
-                b'T' => Value::Bool(true),
-                b'F' => Value::Bool(false),
-                b'S' => Value::from(self.string()),
-                b'D' => {
-                    let x = self.number();
-                    if x.fract() == 0.0 && x.abs() < 9.1e15 && !(x == 0.0 && x.is_sign_negative()) {
-                        Value::Int(x as i64)
-                    } else {
-                        Value::Float(x)
-                    }
-                }
-                b'I' => Value::Int(self.string().parse().unwrap()),
-                b'A' => {
-                    let len = self.number() as usize;
-                    Value::Array((0..len).map(|_| self.build(depth + 1)).collect())
-                }
-                b'O' | b'P' => {
-                    if op == b'O' {
-                        let len = self.number() as usize;
-                        if self.shapes.len() <= depth {
-                            self.shapes.resize(depth + 1, Vec::new());
-                        }
-                        let keys = (0..len).map(|_| self.string()).collect();
-                        self.shapes[depth] = keys;
-                    }
-                    let mut m = Map::new();
-                    for k in self.shapes[depth].clone() {
-                        let v = self.build(depth + 1);
-                        m.push_unique(k, v);
-                    }
-                    Value::Object(m)
-                }
-                other => panic!("op {other}"),
-            }
-        }
-    }
-
-    /// Equal, member order included (`Value`'s equality ignores no order,
-    /// but says `Int(1) == Float(1.0)`: the packed form keeps that apart
-    /// only as the JSON route does, as a JS number).
-    fn same_order(a: &Value, b: &Value) -> bool {
-        match (a, b) {
-            (Value::Object(x), Value::Object(y)) => {
-                x.len() == y.len()
-                    && x.iter()
-                        .zip(y.iter())
-                        .all(|((k, v), (l, w))| k == l && same_order(v, w))
-            }
-            (Value::Array(x), Value::Array(y)) => {
-                x.len() == y.len() && x.iter().zip(y).all(|(v, w)| same_order(v, w))
-            }
-            _ => a == b,
-        }
-    }
-
-    #[test]
-    fn decoded_values_pack_keys_first_and_once_per_shape() {
-        let v = json(
-            r#"{"rows":[{"a":1,"b":"x"},{"a":2,"b":null},{"b":3,"a":4}],"big":-9007199254740993,"f":-0.0,"e":[]}"#,
-        );
-        let p = write(&v, 0, true).unwrap();
-        assert_eq!(
-            p.strings,
-            "\0OAODSPDNODDIDA\0rows\0big\0f\0e\0a\0b\0x\0b\0a\0-9007199254740993"
-        );
-        assert_eq!(p.nums, [4.0, 3.0, 2.0, 1.0, 2.0, 2.0, 3.0, 4.0, -0.0, 0.0]);
-        assert!(p.nums[8].is_sign_negative());
-        assert!(same_order(&unpack(&p), &v));
-    }
-
-    #[test]
-    fn a_string_with_a_nul_sends_the_value_as_tagged_json() {
-        for text in [r#"{"a":"x\u0000y"}"#, r#"{"k\u0000":1}"#, r#"["\u0000"]"#] {
-            let v = json(text);
-            assert_eq!(write(&v, 0, true), None, "{text}");
-        }
-        let gcf = crate::generic_encode(r#"{"a":"x\u0000y"}"#, 0).unwrap();
-        let p = generic_decode_packed(&gcf).unwrap();
-        assert!(p.strings.starts_with('['), "{}", p.strings);
-        assert_eq!(p.strings, crate::generic_decode(&gcf).unwrap());
-        assert!(p.nums.is_empty());
-    }
-
     /// An encode's text or its error, comparable.
     fn outcome(r: Result<String>) -> std::result::Result<String, String> {
         r.map_err(|e| format!("{e:?}"))
@@ -864,18 +584,6 @@ mod tests {
         );
     }
 
-    #[test]
-    fn random_values_decode_to_the_packed_form_and_back() {
-        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
-        for _ in 0..3000 {
-            let v = random(&mut rng, 0);
-            let text = crate::encode_value(&v, 0).unwrap();
-            let decoded = gcf_core::generic::decode(&text).unwrap();
-            let p = generic_decode_packed(&text).unwrap();
-            assert!(same_order(&unpack(&p), &decoded), "{text}");
-        }
-    }
-
     /// One change to packed streams: an op, a byte of text, or a number
     /// too many.
     fn damage(rng: &mut Rng, ops: &mut [u8], text: &mut [u8], nums: &mut Vec<f64>) {
@@ -892,10 +600,10 @@ mod tests {
         }
     }
 
-    struct Rng(u64);
+    pub(crate) struct Rng(pub(crate) u64);
 
     impl Rng {
-        fn below(&mut self, n: usize) -> usize {
+        pub(crate) fn below(&mut self, n: usize) -> usize {
             self.0 ^= self.0 << 13;
             self.0 ^= self.0 >> 7;
             self.0 ^= self.0 << 17;
@@ -903,7 +611,7 @@ mod tests {
         }
     }
 
-    fn random(rng: &mut Rng, depth: usize) -> Value {
+    pub(crate) fn random(rng: &mut Rng, depth: usize) -> Value {
         const KEYS: &[&str] = &["id", "name", "a", "b", "é", "", "x y"];
         match rng.below(if depth > 3 { 5 } else { 8 }) {
             0 => Value::Null,
