@@ -70,16 +70,8 @@ pub fn generic_decode_packed(text: &str) -> Result<Packed> {
 /// [`generic_decode_packed`] of UTF-8 bytes (validated by the core, which
 /// reports `invalid_utf8` at its line and column).
 pub fn generic_decode_bytes_packed(bytes: &[u8]) -> Result<Packed> {
-    let mut build = PackedBuilder::new(bytes);
-    #[cfg(not(target_arch = "wasm32"))]
-    let root = Decoder::new().decode_bytes_into(bytes, &mut build)?;
-    #[cfg(target_arch = "wasm32")]
-    let root = build.push(&gcf_core::generic::decode_bytes(bytes)?);
-    match build.finish(root) {
-        Some(packed) => Ok(packed),
-        // The decode took the bytes, so they are UTF-8.
-        None => tagged_decode(core::str::from_utf8(bytes).unwrap_or_default()),
-    }
+    // What the core's `decode_bytes` does before decoding the text.
+    generic_decode_packed(gcf_core::validate_utf8(bytes)?)
 }
 
 /// The value of `text` as tagged JSON: for a value with a NUL in a string,
