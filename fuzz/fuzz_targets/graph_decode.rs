@@ -1,10 +1,13 @@
-//! Every graph decoder form on arbitrary bytes: owned, shared and borrowed
-//! agree on the payload or on the error's kind, line and column; a decoded
+//! Every graph decoder form on arbitrary bytes: owned, shared, borrowed and
+//! indexed agree on the payload or on the error's kind, line and column
+//! (and the indexed form's numbers name the right symbols and labels); a decoded
 //! payload re-encodes and decodes back to itself; the session decoder and
 //! `decode_any` never panic.
 #![no_main]
 
-use gcf_core::graph;
+use std::collections::HashMap;
+
+use gcf_core::graph::{self, Indexed, Payload};
 use gcf_fuzz::position;
 use libfuzzer_sys::fuzz_target;
 
@@ -17,6 +20,17 @@ fuzz_target!(|data: &[u8]| {
     let owned = graph::decode(text);
     let shared = graph::decode_shared(text);
     let borrowed = graph::decode_borrowed(text);
+    match graph::decode_indexed(text) {
+        Ok(i) => {
+            check_numbers(&i);
+            assert_eq!(Ok(&i.to_owned_payload()), owned.as_ref());
+        }
+        Err(i) => assert_eq!(
+            Some(position(&i)),
+            owned.as_ref().err().map(position),
+            "indexed vs owned"
+        ),
+    }
     match (&owned, &shared, &borrowed, &by_bytes) {
         (Ok(o), Ok(s), Ok(b), Ok(y)) => {
             assert_eq!(&s.to_owned_payload(), o);
@@ -53,3 +67,37 @@ fuzz_target!(|data: &[u8]| {
     }
     let _ = gcf_core::decode_any(text);
 });
+
+/// An indexed payload's numbers: every name its symbol's index, and one
+/// label number per field and text, both ways.
+fn check_numbers(p: &Payload<Indexed<'_>>) {
+    let symbol = |s: &Indexed<'_>| {
+        let i = s.index().expect("a name has its symbol's index");
+        assert_eq!(p.symbols[i].qualified_name.as_str(), s.as_str());
+        i
+    };
+    for (i, s) in p.symbols.iter().enumerate() {
+        assert_eq!(symbol(&s.qualified_name), i);
+    }
+    let mut labels = HashMap::new();
+    let mut texts = HashMap::new();
+    let mut label = |field: u8, s: &Indexed<'_>| {
+        let n = s.index().expect("a label has a number");
+        assert_eq!(*labels.entry((field, s.as_str().to_owned())).or_insert(n), n);
+        let named = (field, s.as_str().to_owned());
+        assert_eq!(*texts.entry(n).or_insert_with(|| named.clone()), named);
+    };
+    for s in &p.symbols {
+        label(0, &s.kind);
+        label(1, &s.provenance);
+    }
+    for e in &p.edges {
+        symbol(&e.source);
+        symbol(&e.target);
+        label(2, &e.edge_type);
+        label(3, &e.status);
+    }
+    for l in &p.locations {
+        symbol(&l.qualified_name);
+    }
+}

@@ -129,6 +129,10 @@ fn run(op: &str, c: &Ctx<'_>) -> usize {
             .unwrap()
             .symbols
             .len(),
+        "decode-indexed" => gcf_core::graph::decode_indexed(c.text)
+            .unwrap()
+            .symbols
+            .len(),
         "crate-encode" => gcf_oracle::encode(c.oracle).len(),
         "crate-encode-owned" => gcf_oracle::encode(c.oracle_owned).len(),
         "crate-decode" => gcf_oracle::decode(c.text).unwrap().symbols.len(),

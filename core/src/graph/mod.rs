@@ -41,7 +41,7 @@ mod types;
 pub use crate::protocol::{estimate_tokens, Outcome};
 #[cfg(target_has_atomic = "ptr")]
 pub use decode::decode_shared;
-pub use decode::{decode, decode_borrowed, decode_bytes, Decoder};
+pub use decode::{decode, decode_borrowed, decode_bytes, decode_indexed, Decoder, Indexed};
 pub use delta::{
     apply_decoded_delta, apply_delta, decode_delta, diff, encode_delta, encode_delta_to, respond,
     Delta, Snapshot, SymbolRef,

@@ -26,6 +26,13 @@ pub(crate) trait Text<'a>: AsRef<str> + Default {
     const READS_TEXT: bool = true;
     /// Text of the input.
     fn borrowed(text: &'a str) -> Self;
+    /// The name of symbol `index` (its position in `symbols`) as the
+    /// input declares it: a symbol's own name, or an edge's or location's
+    /// endpoint naming it.
+    #[inline]
+    fn name(text: &'a str, _index: u32) -> Self {
+        Self::borrowed(text)
+    }
     /// A kind, provenance, edge type or status (`field`): few distinct
     /// values repeated over the whole payload, which shared strings intern.
     #[inline]
@@ -88,7 +95,7 @@ impl<'a> Text<'a> for Arc<str> {
     }
     #[inline]
     fn label(pool: &mut LabelPool<'a>, field: Label, text: &'a str) -> Self {
-        pool.lists[field as usize].get(text)
+        pool.lists[field as usize].get(text, shared)
     }
     #[inline]
     fn known_kind(pool: &mut LabelPool<'a>, index: usize) -> Self {
@@ -134,52 +141,67 @@ pub(crate) enum Label {
 #[derive(Default)]
 pub(crate) struct LabelPool<'a> {
     pub(super) kinds: [Option<Arc<str>>; 16],
-    pub(super) lists: [SharedLabels<'a>; 4],
+    pub(super) lists: [SharedLabels<'a, Arc<str>>; 4],
 }
 
-/// One field's interned labels. A payload has a handful of distinct
-/// provenances, edge types and statuses (and unknown kinds), so the first few
-/// are found by a scan of a short list (cheaper than hashing, and most have
-/// different lengths, which `==` compares first); any further ones (only a
-/// payload with many distinct labels has them) go to a map. Before the
-/// scan, a slot chosen by the label's length and first byte remembers which
-/// list entry was last found there: usually one compare per lookup.
-#[cfg(target_has_atomic = "ptr")]
-#[derive(Default)]
-pub(crate) struct SharedLabels<'a> {
-    pub(super) recent: Vec<(&'a str, Arc<str>)>,
+/// One field's interned labels, each made once by the caller's `make` (an
+/// `Arc<str>` for shared strings, a numbered string for indexed ones). A
+/// payload has a handful of distinct provenances, edge types and statuses
+/// (and unknown kinds), so the first few are found by a scan of a short
+/// list (cheaper than hashing, and most have different lengths, which `==`
+/// compares first); any further ones (only a payload with many distinct
+/// labels has them) go to a map. Before the scan, a slot chosen by the
+/// label's length and first byte remembers which list entry was last found
+/// there: usually one compare per lookup.
+pub(crate) struct SharedLabels<'a, V> {
+    pub(super) recent: Vec<(&'a str, V)>,
     /// 1 + the index in `recent` last found for labels of this hash (0: none).
     pub(super) slots: [u8; 16],
     /// Made on the first label past [`RECENT`](Self::RECENT): most
     /// payloads never need it, and making one costs a hasher's seeding.
-    pub(super) more: Option<HashMap<&'a str, Arc<str>>>,
+    pub(super) more: Option<HashMap<&'a str, V>>,
 }
 
-#[cfg(target_has_atomic = "ptr")]
-impl<'a> SharedLabels<'a> {
+impl<V> Default for SharedLabels<'_, V> {
+    fn default() -> Self {
+        SharedLabels {
+            recent: Vec::new(),
+            slots: [0; 16],
+            more: None,
+        }
+    }
+}
+
+impl<'a, V: Clone> SharedLabels<'a, V> {
     /// Labels kept in the scanned list.
     pub(super) const RECENT: usize = 16;
 
+    /// The label `text`, made by `make` the first time it is seen.
     #[inline]
-    pub(super) fn get(&mut self, text: &'a str) -> Arc<str> {
+    pub(super) fn get(&mut self, text: &'a str, make: impl FnOnce(&'a str) -> V) -> V {
         let first = text.as_bytes().first().copied().unwrap_or(0);
         let slot = (text.len().wrapping_add(usize::from(first))) & 15;
-        if let Some((known, shared)) = (self.slots[slot] as usize)
+        if let Some((known, value)) = (self.slots[slot] as usize)
             .checked_sub(1)
             .and_then(|i| self.recent.get(i))
         {
             if *known == text {
-                return Arc::clone(shared);
+                return value.clone();
             }
         }
-        self.get_slow(text, slot)
+        self.get_slow(text, slot, make)
     }
 
     #[inline(never)]
-    pub(super) fn get_slow(&mut self, text: &'a str, slot: usize) -> Arc<str> {
+    pub(super) fn get_slow(
+        &mut self,
+        text: &'a str,
+        slot: usize,
+        make: impl FnOnce(&'a str) -> V,
+    ) -> V {
         if let Some(i) = self.recent.iter().position(|(k, _)| *k == text) {
             self.slots[slot] = i as u8 + 1;
-            return Arc::clone(&self.recent[i].1);
+            return self.recent[i].1.clone();
         }
         if self.recent.len() < Self::RECENT {
             // Room for the whole list at once: growing it 4, 8, 16 cost
@@ -187,12 +209,12 @@ impl<'a> SharedLabels<'a> {
             if self.recent.capacity() == 0 {
                 self.recent.reserve_exact(Self::RECENT);
             }
-            let shared: Arc<str> = shared(text);
-            self.recent.push((text, Arc::clone(&shared)));
+            let value = make(text);
+            self.recent.push((text, value.clone()));
             self.slots[slot] = self.recent.len() as u8;
-            return shared;
+            return value;
         }
         let more = self.more.get_or_insert_with(HashMap::default);
-        Arc::clone(more.entry(text).or_insert_with(|| shared(text)))
+        more.entry(text).or_insert_with(|| make(text)).clone()
     }
 }

@@ -23,6 +23,7 @@ use crate::limits::Limits;
 mod fields;
 mod forms;
 mod ids;
+mod indexed;
 mod state;
 #[cfg(test)]
 mod tests;
@@ -30,6 +31,7 @@ mod tests;
 pub(crate) use fields::*;
 pub(crate) use forms::*;
 pub(crate) use ids::*;
+pub use indexed::Indexed;
 use state::*;
 
 /// Decodes a graph payload into owned data with default [`Limits`].
@@ -113,6 +115,27 @@ pub fn decode_shared(input: &str) -> Result<Payload<Arc<str>>, Error> {
     Decoder::new().decode_shared(input)
 }
 
+/// Decodes into [`Indexed`] strings: borrowed from the input as
+/// [`decode_borrowed`] does, and numbered, so that each edge endpoint is
+/// its symbol's index and each kind, provenance, edge type and status a
+/// label number. For bindings that build their own values: each name and
+/// label becomes a host value once, and edges find theirs by index.
+///
+/// ```
+/// use gcf_core::graph::decode_indexed;
+/// let text = "GCF profile=graph\n## targets\n@0 fn a.A 0.50 lsp\n\
+///             @1 type a.B 0.10 lsp\n## edges\n@1<@0 calls\n";
+/// let p = decode_indexed(text)?;
+/// let made: Vec<String> = p.symbols.iter().map(|s| s.qualified_name.to_uppercase()).collect();
+/// let edge = &p.edges[0];
+/// assert_eq!(made[edge.source.index().unwrap()], "A.A");
+/// assert_eq!(made[edge.target.index().unwrap()], "A.B");
+/// # Ok::<(), gcf_core::Error>(())
+/// ```
+pub fn decode_indexed(input: &str) -> Result<Payload<Indexed<'_>>, Error> {
+    Decoder::new().decode_indexed(input)
+}
+
 /// A configurable graph decoder.
 ///
 /// ```
@@ -166,6 +189,13 @@ impl Decoder {
     /// Decodes, borrowing strings from `input`.
     pub fn decode_borrowed<'a>(&self, input: &'a str) -> Result<Payload<Cow<'a, str>>, Error> {
         self.decode_with_known(input, None).map(|(p, _)| p)
+    }
+
+    /// Decodes into numbered strings (see [`decode_indexed`]).
+    pub fn decode_indexed<'a>(&self, input: &'a str) -> Result<Payload<Indexed<'a>>, Error> {
+        // Never with a session's earlier symbols: a symbol resolved from
+        // them would have a name of no index.
+        self.decode_into(input, None).map(|(p, _)| p)
     }
 
     /// Decodes, resolving bare references through `known` (session ids to

@@ -339,7 +339,7 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
         self.symbol_ids.push(id);
         self.names.push(Some(qname));
         self.payload.symbols.push(Symbol {
-            qualified_name: T::borrowed(qname),
+            qualified_name: T::name(qname, index),
             kind: match decode_fast::kind_index(kind.as_bytes()) {
                 Some(index) => T::known_kind(&mut self.pool, index),
                 None => T::label(&mut self.pool, Label::Kind, kind),
@@ -397,7 +397,7 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
             self.symbol_ids.push(node.id);
             self.names.push(Some(name));
             self.payload.symbols.push(Symbol {
-                qualified_name: T::borrowed(name),
+                qualified_name: T::name(name, index),
                 kind,
                 score: node.score,
                 provenance: T::label(&mut self.pool, Label::Provenance, field(node.provenance)),
@@ -774,7 +774,7 @@ pub(super) fn endpoint_of<'a, T: Text<'a>>(
     index: u32,
 ) -> T {
     match names.get(index as usize) {
-        Some(Some(name)) if !T::SHARES => T::borrowed(name),
+        Some(Some(name)) if !T::SHARES => T::name(name, index),
         _ => symbols[index as usize].qualified_name.copy(),
     }
 }

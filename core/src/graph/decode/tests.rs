@@ -355,17 +355,17 @@ fn shared_decode_shares_names_and_labels() {
 #[test]
 fn labels_past_the_scanned_list_are_interned_in_the_map() {
     let names: Vec<String> = (0..40).map(|i| alloc::format!("label{i}")).collect();
-    let mut pool = SharedLabels::default();
-    let first: Vec<Arc<str>> = names.iter().map(|n| pool.get(n)).collect();
+    let mut pool = SharedLabels::<Arc<str>>::default();
+    let first: Vec<Arc<str>> = names.iter().map(|n| pool.get(n, Arc::from)).collect();
     for (name, shared) in names.iter().zip(&first) {
-        let again = pool.get(name);
+        let again = pool.get(name, |_| unreachable!("made twice"));
         assert_eq!(&*again, name.as_str());
         assert!(Arc::ptr_eq(&again, shared));
     }
-    assert_eq!(pool.recent.len(), SharedLabels::RECENT);
+    assert_eq!(pool.recent.len(), SharedLabels::<Arc<str>>::RECENT);
     assert_eq!(
         pool.more.as_ref().map_or(0, |m| m.len()),
-        40 - SharedLabels::RECENT
+        40 - SharedLabels::<Arc<str>>::RECENT
     );
 }
 
@@ -391,12 +391,22 @@ fn same_with_and_without_fast_paths(input: &str, limits: Limits) {
     let d = general.decode(input);
     let e = fast.decode_shared(input).map(|p| p.to_owned_payload());
     let f = general.decode_shared(input).map(|p| p.to_owned_payload());
+    let indexed = |decoder: &Decoder| {
+        decoder.decode_indexed(input).map(|p| {
+            assert_indexed(&p, input);
+            p.to_owned_payload()
+        })
+    };
+    let g = indexed(&fast);
+    let h = indexed(&general);
     for (name, other) in [
         ("general", &b),
         ("owned", &c),
         ("owned general", &d),
         ("shared", &e),
         ("shared general", &f),
+        ("indexed", &g),
+        ("indexed general", &h),
     ] {
         match (&a, other) {
             (Ok(x), Ok(y)) => assert_eq!(x, y, "{name}: {input:?}"),
@@ -408,6 +418,89 @@ fn same_with_and_without_fast_paths(input: &str, limits: Limits) {
             _ => panic!("{name}: {input:?}: {a:?} vs {other:?}"),
         }
     }
+}
+
+/// What [`Indexed`] promises: names and endpoints carry their symbol's
+/// index, labels a number shared exactly by the same field and text, and
+/// the numbers count from 0 in order of first appearance.
+fn assert_indexed(p: &Payload<Indexed<'_>>, input: &str) {
+    let symbol = |s: &Indexed<'_>| {
+        let i = s
+            .index()
+            .unwrap_or_else(|| panic!("{s:?} has no index: {input:?}"));
+        assert_eq!(
+            p.symbols[i].qualified_name.as_str(),
+            s.as_str(),
+            "{input:?}"
+        );
+        i
+    };
+    for (i, s) in p.symbols.iter().enumerate() {
+        assert_eq!(symbol(&s.qualified_name), i, "{input:?}");
+    }
+    for e in &p.edges {
+        symbol(&e.source);
+        symbol(&e.target);
+    }
+    for l in &p.locations {
+        symbol(&l.qualified_name);
+        assert_eq!(l.file.index(), None);
+    }
+    assert_eq!((p.tool.index(), p.pack_root.index()), (None, None));
+    // Labels in order of appearance, with their field.
+    let mut labels: Vec<(usize, &str, usize)> = Vec::new();
+    for s in &p.symbols {
+        labels.push((0, s.kind.as_str(), s.kind.index().unwrap()));
+        labels.push((1, s.provenance.as_str(), s.provenance.index().unwrap()));
+    }
+    for e in &p.edges {
+        labels.push((2, e.edge_type.as_str(), e.edge_type.index().unwrap()));
+        labels.push((3, e.status.as_str(), e.status.index().unwrap()));
+    }
+    for &(field, text, n) in &labels {
+        for &(other_field, other_text, m) in &labels {
+            assert_eq!(
+                (field, text) == (other_field, other_text),
+                n == m,
+                "{text:?} #{n} and {other_text:?} #{m}: {input:?}"
+            );
+        }
+    }
+    let mut numbers: Vec<usize> = labels.iter().map(|l| l.2).collect();
+    numbers.sort_unstable();
+    numbers.dedup();
+    assert!(
+        numbers.iter().enumerate().all(|(i, &n)| i == n),
+        "{numbers:?}: {input:?}"
+    );
+}
+
+#[test]
+fn indexed_labels_are_numbered_by_field_and_text() {
+    // A kind written in full is the same label as its abbreviation; the same
+    // text in another field is another label.
+    let text = "GCF profile=graph\n## targets\n@0 fn a 0.50 calls\n@1 function b 0.50 lsp\n\
+                @2 calls c 0.50 lsp\n## edges\n@0<@1 calls\n@1<@2 calls added\n## loc\n@2 c.go 1 1\n";
+    let p = decode_indexed(text).unwrap();
+    assert_indexed(&p, text);
+    let [a, b, c] = [0, 1, 2].map(|i| &p.symbols[i]);
+    assert_eq!(a.kind.index(), b.kind.index());
+    assert_ne!(a.provenance.index(), b.provenance.index());
+    assert_ne!(c.kind.index(), p.edges[0].edge_type.index());
+    assert_eq!(p.edges[0].edge_type.index(), p.edges[1].edge_type.index());
+    assert_eq!(p.edges[1].source.index(), Some(2));
+    assert_eq!(p.locations[0].qualified_name.index(), Some(2));
+    assert!(matches!(
+        p.symbols[0].qualified_name.clone().into_cow(),
+        Cow::Borrowed(_)
+    ));
+    // Past the scanned list, labels are numbered through the map.
+    let mut many = String::from("GCF profile=graph\n## targets\n");
+    for i in 0..40 {
+        many.push_str(&alloc::format!("@{i} k{} s{i} 0.50 p{}\n", i % 20, i % 25));
+    }
+    let p = decode_indexed(&many).unwrap();
+    assert_indexed(&p, &many);
 }
 
 #[test]
