@@ -125,10 +125,11 @@ pub fn graph_encode(json: &str) -> Result<String> {
 }
 
 /// Decodes graph GCF text into payload JSON. The payload borrows its
-/// strings from `text` until they are written out (the packed route decodes
-/// the same way, so a module carries one instance of the decoder).
+/// strings from `text` until they are written out; numbered (`Indexed`)
+/// as the packed route decodes, so a module carries one instance of the
+/// decoder.
 pub fn graph_decode(text: &str) -> Result<String> {
-    Ok(shape::payload(&graph::decode_borrowed(text)?))
+    Ok(shape::payload(&graph::decode_indexed(text)?))
 }
 
 /// [`graph_decode`] of UTF-8 bytes (checked by the core, which reports the

@@ -25,11 +25,7 @@
 //! name their endpoints by the symbol's own table entry, so JS builds each
 //! name's string once and the edges share it.
 
-use std::borrow::Cow;
-
-use hashbrown::HashMap;
-
-use gcf_core::graph::{self, Edge, Payload, Symbol};
+use gcf_core::graph::{self, Edge, Indexed, Payload, Symbol};
 
 use crate::{shape, Result};
 
@@ -199,7 +195,7 @@ pub struct Packed {
 /// assert_eq!(p.nums, [0.0, 0.0, 1.0, 0.0, 3.0, 4.0, 0.5, 5.0, 0.0]);
 /// ```
 pub fn graph_decode_packed(text: &str) -> Result<Packed> {
-    let p = graph::decode_borrowed(text)?;
+    let p = graph::decode_indexed(text)?;
     Ok(pack(&p, memchr::memchr(NUL, text.as_bytes()).is_some()))
 }
 
@@ -207,13 +203,11 @@ pub fn graph_decode_packed(text: &str) -> Result<Packed> {
 /// the decoder refuses NUL in every token today, so this is a guard for a
 /// grammar that one day allows it. A NUL can only come from the text
 /// (`text_has_nul`) or from an unescaped (owned) string.
-fn pack(p: &Payload<Cow<'_, str>>, text_has_nul: bool) -> Packed {
-    let nul_free = |s: &Cow<'_, str>| matches!(s, Cow::Borrowed(_)) || !s.contains('\0');
+fn pack(p: &Payload<Indexed<'_>>, text_has_nul: bool) -> Packed {
+    // A numbered name is the input's own text (`text_has_nul` covers it).
+    let nul_free = |s: &Indexed<'_>| s.index().is_some() || !s.contains('\0');
     let plain = !text_has_nul
         && p.symbols.iter().all(|s| nul_free(&s.qualified_name))
-        && p.edges
-            .iter()
-            .all(|e| nul_free(&e.source) && nul_free(&e.target))
         && nul_free(&p.tool)
         && nul_free(&p.pack_root);
     if plain {
@@ -226,7 +220,10 @@ fn pack(p: &Payload<Cow<'_, str>>, text_has_nul: bool) -> Packed {
     }
 }
 
-fn write(p: &Payload<Cow<'_, str>>) -> Packed {
+/// Writes the table and numbers. The decoder numbered every name and label
+/// (`Indexed`), so nothing here reads or compares text: a symbol's entry
+/// is where its own record put it, and each label's is kept by number.
+fn write(p: &Payload<Indexed<'_>>) -> Packed {
     let names: usize = p.symbols.iter().map(|s| s.qualified_name.len() + 1).sum();
     let mut t = Table {
         out: String::with_capacity(names + p.tool.len() + p.pack_root.len() + 64),
@@ -242,39 +239,24 @@ fn write(p: &Payload<Cow<'_, str>>) -> Packed {
         p.edges.len() as f64,
     ]);
     let mut labels = Labels::default();
-    // Where each symbol's name sits in the input: decode_borrowed hands an
-    // edge the very slice of its symbol's name, so an edge finds its
-    // symbol's entry by the slice's address (a hash of addresses: a binary
-    // search over them was about 2 M of a 10,000-symbol decode's 14.7 M
-    // instructions).
-    let mut at: HashMap<usize, (usize, f64)> = HashMap::with_capacity(p.symbols.len());
     for s in &p.symbols {
-        let name = t.push(&s.qualified_name);
-        if let Cow::Borrowed(q) = s.qualified_name {
-            at.insert(q.as_ptr() as usize, (q.len(), name));
-        }
         nums.extend_from_slice(&[
-            name,
+            t.push(&s.qualified_name),
             labels.get(&mut t, &s.kind),
             s.score,
             labels.get(&mut t, &s.provenance),
             f64::from(s.distance),
         ]);
     }
-    let endpoint = |t: &mut Table, s: &Cow<'_, str>| -> f64 {
-        if let Cow::Borrowed(q) = s {
-            if let Some(&(len, entry)) = at.get(&(q.as_ptr() as usize)) {
-                if len == q.len() {
-                    return entry;
-                }
-            }
-        }
-        // Not a symbol's own slice (an unescaped name): its own entry.
-        t.push(s)
-    };
+    // Symbol `i`'s name entry is the first number of its record.
+    const SYMBOLS: usize = 4;
+    let name_entry =
+        |nums: &[f64], s: &Indexed<'_>| s.index().and_then(|i| nums.get(SYMBOLS + 5 * i)).copied();
     for e in &p.edges {
-        let source = endpoint(&mut t, &e.source);
-        let target = endpoint(&mut t, &e.target);
+        // The decoder names every endpoint by its symbol; an entry of its
+        // own keeps this total all the same.
+        let source = name_entry(&nums, &e.source).unwrap_or_else(|| t.push(&e.source));
+        let target = name_entry(&nums, &e.target).unwrap_or_else(|| t.push(&e.target));
         let edge_type = labels.get(&mut t, &e.edge_type);
         let status = if e.status.is_empty() {
             0.0
@@ -305,27 +287,36 @@ impl Table {
     }
 }
 
-/// Kinds, provenances, edge types and statuses: a handful of distinct
-/// values over a whole payload, each written to the table once.
+/// Each label's table entry, by the decoder's number for it: a handful of
+/// distinct kinds, provenances, edge types and statuses, each written once.
 #[derive(Default)]
-struct Labels<'a> {
-    seen: Vec<(&'a str, f64)>,
+struct Labels {
+    /// Entry of label `n`, or 0 when not written yet (0 is no label's).
+    entry: Vec<f64>,
 }
 
-/// Past this many distinct labels a payload is unusual; new ones are then
-/// written every time instead of searched for.
-const MAX_LABELS: usize = 64;
+impl Labels {
+    #[inline]
+    fn get(&mut self, t: &mut Table, s: &Indexed<'_>) -> f64 {
+        let Some(n) = s.index() else {
+            return t.push(s);
+        };
+        match self.entry.get(n) {
+            Some(&e) if e != 0.0 => e,
+            _ => self.write(t, s, n),
+        }
+    }
 
-impl<'a> Labels<'a> {
-    fn get(&mut self, t: &mut Table, s: &'a str) -> f64 {
-        if let Some(&(_, i)) = self.seen.iter().find(|(l, _)| *l == s) {
-            return i;
+    #[cold]
+    fn write(&mut self, t: &mut Table, s: &str, n: usize) -> f64 {
+        if n >= self.entry.len() {
+            // Numbers count up from 0 as labels first appear, so they stay
+            // below the payload's count of labels.
+            self.entry.resize(n + 1, 0.0);
         }
-        let i = t.push(s);
-        if self.seen.len() < MAX_LABELS {
-            self.seen.push((s, i));
-        }
-        i
+        let e = t.push(s);
+        self.entry[n] = e;
+        e
     }
 }
 
@@ -460,13 +451,14 @@ mod tests {
     #[test]
     fn a_string_that_may_hold_a_nul_gives_the_json_form() {
         let text = crate::graph_encode(JSON).unwrap();
-        let p = graph::decode_borrowed(&text).unwrap();
+        let p = graph::decode_indexed(&text).unwrap();
         assert!(!pack(&p, false).nums.is_empty());
         let json = pack(&p, true);
         assert!(json.nums.is_empty());
         assert_eq!(json.strings, crate::graph_decode(&text).unwrap());
         let mut odd = p.clone();
-        odd.symbols[0].qualified_name = Cow::Owned(String::from("a\0b"));
+        odd.symbols[0].qualified_name =
+            Indexed::from(std::borrow::Cow::Owned(String::from("a\0b")));
         let json = pack(&odd, false);
         assert!(json.nums.is_empty() && json.strings.starts_with('{'));
         // The decoder itself refuses a NUL in a token.
@@ -572,5 +564,88 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The payload JSON the JS layer's `fromPacked` builds from `p` (as the
+    /// JSON route writes it: `status` "" for none, `packRoot` when set).
+    fn unpack(p: &Packed) -> serde_json::Value {
+        use serde_json::{json, Value};
+        if !p.strings.starts_with('\0') {
+            return serde_json::from_str(&p.strings).unwrap();
+        }
+        let table: Vec<&str> = p.strings.split('\0').collect();
+        let s = |x: f64| Value::from(table[x as usize]);
+        let f = &p.nums;
+        let (ns, ne) = (f[2] as usize, f[3] as usize);
+        assert_eq!(f.len(), 4 + 5 * ns + 4 * ne);
+        let symbols: Vec<Value> = f[4..4 + 5 * ns]
+            .chunks(5)
+            .map(|r| {
+                json!({"qualifiedName": s(r[0]), "kind": s(r[1]), "score": r[2],
+                       "provenance": s(r[3]), "distance": r[4] as u64})
+            })
+            .collect();
+        let edges: Vec<Value> = f[4 + 5 * ns..]
+            .chunks(4)
+            .map(|r| {
+                let status = if r[3] == 0.0 {
+                    Value::from("")
+                } else {
+                    s(r[3])
+                };
+                json!({"source": s(r[0]), "target": s(r[1]), "edgeType": s(r[2]), "status": status})
+            })
+            .collect();
+        let mut out = json!({"tool": s(1.0), "tokenBudget": f[0] as u64,
+                             "tokensUsed": f[1] as u64, "symbols": symbols, "edges": edges});
+        if !table[2].is_empty() {
+            out["packRoot"] = s(2.0);
+        }
+        out
+    }
+
+    /// The packed decode of `text` read back, against the JSON route: the
+    /// same payload or the same failure. Whether it decoded.
+    fn packed_agrees(text: &str) -> bool {
+        match (graph_decode_packed(text), crate::graph_decode(text)) {
+            (Ok(p), Ok(json)) => {
+                let want: serde_json::Value = serde_json::from_str(&json).unwrap();
+                assert_eq!(unpack(&p), want, "{text:?}");
+                true
+            }
+            (Err(a), Err(b)) => {
+                assert_eq!(a, b, "{text:?}");
+                false
+            }
+            (a, b) => panic!("{text:?}: {a:?} vs {b:?}"),
+        }
+    }
+
+    #[test]
+    fn fixture_texts_and_their_variants_decode_as_the_json_route_does() {
+        let texts = crate::packed_decode::tests::fixture_texts("GCF profile=graph");
+        assert!(texts.len() > 30, "{} texts", texts.len());
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let (mut decoded, mut variants) = (0, 0);
+        for text in &texts {
+            decoded += usize::from(packed_agrees(text));
+            // Cuts and one-byte changes: other payloads and other failures.
+            for _ in 0..64 {
+                let mut bytes = text.clone().into_bytes();
+                let at = rng.below(bytes.len().max(1));
+                if rng.below(4) == 0 {
+                    bytes.truncate(at);
+                } else if let Some(b) = bytes.get_mut(at) {
+                    *b = [b' ', b'\n', b'@', b'0', b'<', b'#', b'x', b'"'][rng.below(8)];
+                }
+                if let Ok(t) = core::str::from_utf8(&bytes) {
+                    variants += usize::from(packed_agrees(t));
+                }
+            }
+        }
+        assert!(
+            decoded > 20 && variants > 300,
+            "{decoded} decoded, {variants} variants"
+        );
     }
 }

@@ -446,7 +446,7 @@ impl<'a> Reader<'a> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use std::path::{Path, PathBuf};
 
     use super::*;
@@ -637,8 +637,9 @@ mod tests {
         assert!(decoded > 500, "{decoded}");
     }
 
-    /// Every GCF text of the generic profile in the conformance fixtures.
-    fn fixture_texts() -> Vec<String> {
+    /// Every GCF text in the conformance fixtures whose header starts
+    /// with `prefix` (`GCF profile=generic`, `GCF profile=graph`).
+    pub(crate) fn fixture_texts(prefix: &str) -> Vec<String> {
         fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
             for entry in std::fs::read_dir(dir)
                 .expect("the conformance fixtures")
@@ -652,13 +653,13 @@ mod tests {
                 }
             }
         }
-        fn strings(v: &serde_json::Value, out: &mut Vec<String>) {
+        fn strings(v: &serde_json::Value, prefix: &str, out: &mut Vec<String>) {
             match v {
-                serde_json::Value::String(s) if s.starts_with("GCF profile=generic") => {
-                    out.push(s.clone())
+                serde_json::Value::String(s) if s.starts_with(prefix) => out.push(s.clone()),
+                serde_json::Value::Array(items) => {
+                    items.iter().for_each(|x| strings(x, prefix, out))
                 }
-                serde_json::Value::Array(items) => items.iter().for_each(|x| strings(x, out)),
-                serde_json::Value::Object(m) => m.values().for_each(|x| strings(x, out)),
+                serde_json::Value::Object(m) => m.values().for_each(|x| strings(x, prefix, out)),
                 _ => {}
             }
         }
@@ -672,14 +673,14 @@ mod tests {
         let mut out = Vec::new();
         for path in files {
             let text = std::fs::read_to_string(&path).unwrap();
-            strings(&serde_json::from_str(&text).unwrap(), &mut out);
+            strings(&serde_json::from_str(&text).unwrap(), prefix, &mut out);
         }
         out
     }
 
     #[test]
     fn fixture_texts_and_their_variants_agree_with_the_tree() {
-        let texts = fixture_texts();
+        let texts = fixture_texts("GCF profile=generic");
         assert!(texts.len() > 100, "{} texts", texts.len());
         let (mut decoded, mut failed) = (0, 0);
         for text in &texts {
