@@ -3,9 +3,8 @@
 //! instances.
 
 use std::borrow::Cow;
-use std::sync::Arc;
 
-use gcf_core::graph::{Edge, Payload, Symbol};
+use gcf_core::graph::{Edge, Indexed, Payload, Symbol};
 use gcf_core::ErrorKind;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -582,54 +581,69 @@ impl PayloadTexts<'_> {
     }
 }
 
-/// Python strings made once per shared core string: in a payload decoded
-/// by `graph::decode_shared`, an edge's endpoints are the very `Arc`s of
-/// its symbols' names, and kinds, provenances and edge types repeat, so
-/// most fields reuse a `str` already built (and the decoded payload holds
-/// one object per distinct string, as 2.8.0's does not, saving memory too).
+/// Python strings made once per name and label: in a payload decoded by
+/// `graph::decode_indexed`, a name carries its symbol's index and a kind,
+/// provenance, edge type or status its label number, so an edge's
+/// endpoints are its symbols' very `str`s and labels repeat one object each
+/// (the decoded payload holds one object per distinct string, as 2.8.0's
+/// does not, saving memory too), found by index without hashing any text.
 struct PyStrs<'py> {
     py: Python<'py>,
-    made: AddrMap<Bound<'py, PyString>>,
+    /// Symbol `i`'s name.
+    names: Vec<Bound<'py, PyString>>,
+    /// Label `n`, once made.
+    labels: Vec<Option<Bound<'py, PyString>>>,
 }
 
 impl<'py> PyStrs<'py> {
-    fn get(&mut self, s: &Arc<str>) -> Bound<'py, PyString> {
-        let py = self.py;
-        self.made
-            .entry(Arc::as_ptr(s) as *const u8 as usize)
-            .or_insert_with(|| PyString::new(py, s))
+    fn name(&mut self, s: &Indexed<'_>) -> Bound<'py, PyString> {
+        match s.index().and_then(|i| self.names.get(i)) {
+            Some(made) => made.clone(),
+            None => PyString::new(self.py, s),
+        }
+    }
+
+    fn label(&mut self, s: &Indexed<'_>) -> Bound<'py, PyString> {
+        let Some(n) = s.index() else {
+            return PyString::new(self.py, s);
+        };
+        if n >= self.labels.len() {
+            // Numbered from 0 as labels first appear: below the payload's
+            // count of labels.
+            self.labels.resize(n + 1, None);
+        }
+        self.labels[n]
+            .get_or_insert_with(|| PyString::new(self.py, s))
             .clone()
     }
 }
 
 impl Types {
-    /// A `gcf.types.Payload` from a payload decoded with shared strings.
-    pub fn payload_shared<'py>(
+    /// A `gcf.types.Payload` from a payload decoded with numbered strings.
+    pub fn payload_indexed<'py>(
         &self,
         py: Python<'py>,
-        p: &Payload<Arc<str>>,
+        p: &Payload<Indexed<'_>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let mut strs = PyStrs {
             py,
-            made: AddrMap::default(),
+            names: Vec::with_capacity(p.symbols.len()),
+            labels: Vec::new(),
         };
-        strs.made.reserve(p.symbols.len() + 16);
         let symbols = PyList::empty(py);
         for s in &p.symbols {
-            let strs = [
-                strs.get(&s.qualified_name),
-                strs.get(&s.kind),
-                strs.get(&s.provenance),
-            ];
+            let name = PyString::new(py, &s.qualified_name);
+            strs.names.push(name.clone());
+            let strs = [name, strs.label(&s.kind), strs.label(&s.provenance)];
             symbols.append(self.symbol_of(py, s, strs)?)?;
         }
         let edges = PyList::empty(py);
         for e in &p.edges {
             let strs = [
-                strs.get(&e.source),
-                strs.get(&e.target),
-                strs.get(&e.edge_type),
-                strs.get(&e.status),
+                strs.name(&e.source),
+                strs.name(&e.target),
+                strs.label(&e.edge_type),
+                strs.label(&e.status),
             ];
             edges.append(self.edge_of(py, strs)?)?;
         }

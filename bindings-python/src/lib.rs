@@ -70,12 +70,13 @@ fn encode(py: Python<'_>, p: &Bound<'_, PyAny>) -> PyResult<String> {
 #[pyfunction]
 fn decode<'py>(py: Python<'py>, input_text: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     let s = input(input_text)?;
-    // Shared strings: each distinct name becomes one Python `str`.
+    // Numbered strings: each distinct name and label becomes one Python
+    // `str`, found by number.
     let payload = py
         .detach(|| match &s {
-            Input::Text(t) => graph::decode_shared(t),
+            Input::Text(t) => graph::decode_indexed(t),
             Input::Bytes(b) => match std::str::from_utf8(b) {
-                Ok(t) => graph::decode_shared(t),
+                Ok(t) => graph::decode_indexed(t),
                 // The byte decoder reports where the bad sequence is.
                 Err(_) => graph::decode_bytes(b).and_then(|_| {
                     Err(gcf_core::Error::new(
@@ -86,7 +87,7 @@ fn decode<'py>(py: Python<'py>, input_text: &Bound<'py, PyAny>) -> PyResult<Boun
             },
         })
         .py_err(py, Raise::Decode)?;
-    graph_py::types(py)?.payload_shared(py, &payload)
+    graph_py::types(py)?.payload_indexed(py, &payload)
 }
 
 /// Encodes any value in the generic profile.
