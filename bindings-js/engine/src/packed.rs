@@ -250,8 +250,13 @@ fn write(p: &Payload<Indexed<'_>>) -> Packed {
     }
     // Symbol `i`'s name entry is the first number of its record.
     const SYMBOLS: usize = 4;
-    let name_entry =
-        |nums: &[f64], s: &Indexed<'_>| s.index().and_then(|i| nums.get(SYMBOLS + 5 * i)).copied();
+    let ns = p.symbols.len();
+    let name_entry = |nums: &[f64], s: &Indexed<'_>| {
+        s.index()
+            .filter(|&i| i < ns)
+            .and_then(|i| nums.get(SYMBOLS + 5 * i))
+            .copied()
+    };
     for e in &p.edges {
         // The decoder names every endpoint by its symbol; an entry of its
         // own keeps this total all the same.

@@ -60,7 +60,7 @@ pub(super) struct State<'a, 'l, T: Text<'a>> {
     pub(super) trailer: Option<Trailer>,
     pub(super) header_symbols: Option<u64>,
     pub(super) header_edges: Option<u64>,
-    /// Interned labels (shared strings only).
+    /// Interned labels (shared and indexed strings only).
     pub(super) pool: T::Pool,
 }
 
