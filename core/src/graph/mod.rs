@@ -21,7 +21,10 @@
 //!   (two per edge for its endpoints alone) cost more to allocate and free
 //!   than the parse. Prefer [`decode_borrowed`] (borrows from the input) or,
 //!   when the result must own its text, [`decode_shared`] (`Arc<str>`, one
-//!   allocation per name).
+//!   allocation per name). A binding that turns the result into host values
+//!   (objects of another language, a string table) uses [`decode_indexed`]:
+//!   borrowed as well, with every name and label numbered, so each becomes
+//!   one host value, found by number.
 
 mod decode;
 mod decode_fast;
