@@ -26,7 +26,8 @@ const NONE: u32 = u32::MAX;
 ///   same number exactly when they have the same field and the same text.
 ///   Numbers count from 0 over all four fields in order of first
 ///   appearance, so a consumer keeps what it made for each in a `Vec`.
-/// - `tool`, `pack_root` and a location's `file` have none.
+/// - `tool`, `pack_root` and a location's `file` have none (as would a
+///   label past the first 2^32 - 1 distinct ones).
 ///
 /// ```
 /// use gcf_core::graph::decode_indexed;
@@ -115,12 +116,15 @@ pub(crate) struct IndexedPool<'a> {
 }
 
 impl IndexedPool<'_> {
+    /// The next label number, or none once all `u32` numbers are given
+    /// out (2^32 - 1 distinct labels, past the default limits): such a
+    /// label is a string of its own, which consumers handle, rather than a
+    /// number shared with another text.
     fn number(next: &mut u32) -> u32 {
         let n = *next;
-        // A payload cannot hold 2^32 - 1 distinct labels within §12's
-        // limits; past that, labels would stop being told apart by number,
-        // never share one with a different text.
-        *next = next.saturating_add(1).min(NONE - 1);
+        if n != NONE {
+            *next += 1;
+        }
         n
     }
 }
@@ -163,5 +167,21 @@ impl<'a> Text<'a> for Indexed<'a> {
     #[inline]
     fn copy(&self) -> Self {
         self.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn label_numbers_run_out_into_none_never_into_a_shared_number() {
+        let mut next = NONE - 2;
+        assert_eq!(IndexedPool::number(&mut next), NONE - 2);
+        assert_eq!(IndexedPool::number(&mut next), NONE - 1);
+        assert_eq!(IndexedPool::number(&mut next), NONE);
+        assert_eq!(IndexedPool::number(&mut next), NONE);
+        let past = Indexed::new(Cow::Borrowed("x"), IndexedPool::number(&mut next));
+        assert_eq!(past.index(), None);
     }
 }
