@@ -10,7 +10,7 @@ use gcf_core::generic::{self, Cell};
 use gcf_core::graph::{self, StreamOptions, TrailerForm};
 use gcf_core::{ErrorKind, Sink, SinkError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyList, PyString};
+use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
 use pyo3::{intern, Py};
 
 use crate::errors::{to_py, IntoPy, Raise};
@@ -282,6 +282,119 @@ impl GenericStream {
     }
 }
 
+/// The widest row [`GenericStream::row_in_place`] takes; wider rows are
+/// read into values, as any row was before it.
+const IN_PLACE_WIDTH: usize = 32;
+
+impl GenericStream {
+    /// Writes a row of plain scalars (a `list` or `tuple` of exact `str`,
+    /// `int`, `float`, `bool` and `None`) from the objects themselves: no
+    /// core `Value` per cell, strings lent by the interpreter. `None`, with
+    /// nothing written, when the row holds anything else or strings are not
+    /// lent (Python 3.9, Windows); the caller then reads it into values,
+    /// which is where every conversion rule and error lives. `key`, when
+    /// given, is a keyed-map member's key.
+    fn row_in_place(
+        &mut self,
+        py: Python<'_>,
+        key: Option<&str>,
+        items: &Bound<'_, PyAny>,
+    ) -> Option<PyResult<()>> {
+        if !crate::utf8::lending() {
+            return None;
+        }
+        let (obj, tuple) = if items.is_exact_instance_of::<PyList>() {
+            (items.as_ptr(), false)
+        } else if items.is_exact_instance_of::<PyTuple>() {
+            (items.as_ptr(), true)
+        } else {
+            return None;
+        };
+        // SAFETY: `obj` is an exact list or tuple that `items` keeps alive,
+        // and the GIL is held.
+        let held = unsafe { HeldItems::take(obj, tuple) }?;
+        let mut cells = [Cell::Null; IN_PLACE_WIDTH];
+        for (&item, cell) in held.items().iter().zip(cells.iter_mut()) {
+            // SAFETY: `held` keeps the object alive while `cells` is used,
+            // and the GIL is held.
+            *cell = unsafe { crate::view::exact_cell(item) }?;
+        }
+        let cells = &cells[..held.len];
+        Some(self.call(py, |w| match key {
+            None => w.row(cells),
+            Some(key) => w.keyed_row(key, cells),
+        }))
+    }
+}
+
+/// Strong references to a row's items while it is written: when the buffer
+/// fills mid-row the writer's `write` runs, and it could drop an item (say
+/// by `row.clear()`) whose text a cell borrows.
+struct HeldItems {
+    items: [*mut pyo3::ffi::PyObject; IN_PLACE_WIDTH],
+    len: usize,
+}
+
+impl HeldItems {
+    /// The items of the exact list or tuple at `obj`, each with a new
+    /// reference; `None` when there are more than [`IN_PLACE_WIDTH`].
+    ///
+    /// # Safety
+    ///
+    /// `obj` is a live exact `list` (`tuple` false) or `tuple` (`tuple`
+    /// true), and the GIL is held.
+    unsafe fn take(obj: *mut pyo3::ffi::PyObject, tuple: bool) -> Option<HeldItems> {
+        use pyo3::ffi;
+        // SAFETY (whole body): the caller's contract; nothing here runs
+        // Python code, so the container does not change while it is read,
+        // and every index is below the size just read.
+        unsafe {
+            let size = if tuple {
+                ffi::PyTuple_Size(obj)
+            } else {
+                ffi::PyList_Size(obj)
+            };
+            let len = usize::try_from(size)
+                .ok()
+                .filter(|&n| n <= IN_PLACE_WIDTH)?;
+            let mut held = HeldItems {
+                items: [std::ptr::null_mut(); IN_PLACE_WIDTH],
+                len: 0,
+            };
+            for i in 0..size {
+                let item = if tuple {
+                    ffi::PyTuple_GetItem(obj, i)
+                } else {
+                    ffi::PyList_GetItem(obj, i)
+                };
+                if item.is_null() {
+                    ffi::PyErr_Clear();
+                    return None;
+                }
+                ffi::Py_IncRef(item);
+                held.items[held.len] = item;
+                held.len += 1;
+            }
+            debug_assert_eq!(held.len, len);
+            Some(held)
+        }
+    }
+
+    fn items(&self) -> &[*mut pyo3::ffi::PyObject] {
+        &self.items[..self.len]
+    }
+}
+
+impl Drop for HeldItems {
+    fn drop(&mut self) {
+        for &item in self.items() {
+            // SAFETY: a reference taken in `take`, released once, with the
+            // GIL held (a `HeldItems` lives inside a method call).
+            unsafe { pyo3::ffi::Py_DecRef(item) };
+        }
+    }
+}
+
 #[pymethods]
 impl GenericStream {
     #[new]
@@ -311,6 +424,11 @@ impl GenericStream {
     }
 
     fn row(&mut self, py: Python<'_>, items: &Bound<'_, PyAny>) -> PyResult<()> {
+        if let Some(written) = self.row_in_place(py, None, items) {
+            written?;
+            self.rows += 1;
+            return Ok(());
+        }
         // Taken while Python code may run (a cell's `__str__`), put back after.
         let mut vs = std::mem::take(&mut self.row);
         let written =
@@ -329,6 +447,11 @@ impl GenericStream {
     }
 
     fn keyed_row(&mut self, py: Python<'_>, key: &str, items: &Bound<'_, PyAny>) -> PyResult<()> {
+        if let Some(written) = self.row_in_place(py, Some(key), items) {
+            written?;
+            self.rows += 1;
+            return Ok(());
+        }
         let vs = values(items)?;
         let mut cells = Vec::with_capacity(vs.len());
         for v in &vs {

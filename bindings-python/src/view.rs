@@ -215,6 +215,39 @@ unsafe fn int64(obj: *mut ffi::PyObject) -> Option<i64> {
     (overflow == 0).then_some(v)
 }
 
+/// A streamed row's cell read in place: an exact `str` (its text lent, so
+/// only when [`utf8::lending`]), `int` within int64, finite `float`, `bool`
+/// or `None`. `None` for anything else (subclasses, containers, other
+/// objects, a lone surrogate, a number the core refuses), which the caller
+/// reads through `value.rs` instead, so every error and every `str(obj)`
+/// stays that route's.
+///
+/// # Safety
+///
+/// `obj` is a live object that outlives `'a`, and the GIL is held.
+#[inline]
+pub unsafe fn exact_cell<'a>(obj: *mut ffi::PyObject) -> Option<Cell<'a>> {
+    // SAFETY (whole body): the caller's contract; the type objects are static.
+    unsafe {
+        let ty = ffi::Py_TYPE(obj);
+        if ty == &raw mut ffi::PyUnicode_Type {
+            utf8::lent_raw(obj).map(Cell::Str)
+        } else if ty == &raw mut ffi::PyLong_Type {
+            int64(obj).map(Cell::Int)
+        } else if ty == &raw mut ffi::PyFloat_Type {
+            Some(ffi::PyFloat_AsDouble(obj))
+                .filter(|f| f.is_finite())
+                .map(Cell::Float)
+        } else if ty == &raw mut ffi::PyBool_Type {
+            Some(Cell::Bool(obj == ffi::Py_True()))
+        } else if obj == ffi::Py_None() {
+            Some(Cell::Null)
+        } else {
+            None
+        }
+    }
+}
+
 impl<'a> PyView<'a> {
     #[inline]
     fn at(obj: *mut ffi::PyObject) -> PyView<'a> {
