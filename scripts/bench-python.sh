@@ -41,5 +41,10 @@ print(json.dumps(out))
 else
   echo "valgrind not found: BENCH.md gets no instruction counts" >&2
 fi
+# The measurements as measured, so the report can be rewritten (a new note)
+# without measuring again: python3 bindings-python/bench/report.py $(cat ...).
+printf '%s\n' "$ours_json" > target/bench-python-native.json
+printf '%s\n' "$ref_json" > target/bench-python-2.8.0.json
+[ "${#cg[@]}" -eq 0 ] || printf '%s\n' "${cg[0]}" > target/bench-python-callgrind.json
 python3 bindings-python/bench/report.py "$ours_json" "$ref_json" "${cg[@]}" > bindings-python/BENCH.md
 cat bindings-python/BENCH.md

@@ -310,9 +310,15 @@ impl GenericStream {
         } else {
             return None;
         };
+        let mut held = HeldItems {
+            items: [std::ptr::null_mut(); IN_PLACE_WIDTH],
+            len: 0,
+        };
         // SAFETY: `obj` is an exact list or tuple that `items` keeps alive,
         // and the GIL is held.
-        let held = unsafe { HeldItems::take(obj, tuple) }?;
+        if !unsafe { held.take(obj, tuple) } {
+            return None;
+        }
         let mut cells = [Cell::Null; IN_PLACE_WIDTH];
         for (&item, cell) in held.items().iter().zip(cells.iter_mut()) {
             // SAFETY: `held` keeps the object alive while `cells` is used,
@@ -336,14 +342,17 @@ struct HeldItems {
 }
 
 impl HeldItems {
-    /// The items of the exact list or tuple at `obj`, each with a new
-    /// reference; `None` when there are more than [`IN_PLACE_WIDTH`].
+    /// Takes the items of the exact list or tuple at `obj` into an empty
+    /// `self`, each with a new reference; false, with none taken, when there
+    /// are more than [`IN_PLACE_WIDTH`]. (Filled in place: returned by value,
+    /// the array was copied once a row.)
     ///
     /// # Safety
     ///
     /// `obj` is a live exact `list` (`tuple` false) or `tuple` (`tuple`
     /// true), and the GIL is held.
-    unsafe fn take(obj: *mut pyo3::ffi::PyObject, tuple: bool) -> Option<HeldItems> {
+    unsafe fn take(&mut self, obj: *mut pyo3::ffi::PyObject, tuple: bool) -> bool {
+        debug_assert_eq!(self.len, 0);
         use pyo3::ffi;
         // SAFETY (whole body): the caller's contract; nothing here runs
         // Python code, so the container does not change while it is read,
@@ -354,13 +363,9 @@ impl HeldItems {
             } else {
                 ffi::PyList_Size(obj)
             };
-            let len = usize::try_from(size)
-                .ok()
-                .filter(|&n| n <= IN_PLACE_WIDTH)?;
-            let mut held = HeldItems {
-                items: [std::ptr::null_mut(); IN_PLACE_WIDTH],
-                len: 0,
-            };
+            if !usize::try_from(size).is_ok_and(|n| n <= IN_PLACE_WIDTH) {
+                return false;
+            }
             for i in 0..size {
                 let item = if tuple {
                     ffi::PyTuple_GetItem(obj, i)
@@ -369,14 +374,13 @@ impl HeldItems {
                 };
                 if item.is_null() {
                     ffi::PyErr_Clear();
-                    return None;
+                    return false;
                 }
                 ffi::Py_IncRef(item);
-                held.items[held.len] = item;
-                held.len += 1;
+                self.items[self.len] = item;
+                self.len += 1;
             }
-            debug_assert_eq!(held.len, len);
-            Some(held)
+            true
         }
     }
 
