@@ -47,40 +47,12 @@ impl<'a, 'py> Fields<'a, 'py> {
 
     /// A non-negative integer field (`None` is 0; an integral float is taken).
     pub fn uint<T: TryFrom<i128>>(&self, name: &Bound<'py, PyString>) -> PyResult<T> {
-        let py = self.obj.py();
-        let v = self.get(name)?;
-        let wide: i128 = if v.is_none() {
-            0
-        } else if let Ok(i) = v.extract::<i64>() {
-            // The common case first: under the limited API, extracting an
-            // i128 goes through shifts and byte arrays.
-            i128::from(i)
-        } else {
-            match v.extract::<i128>() {
-                Ok(i) => i,
-                Err(_) => {
-                    let f: f64 = v.extract()?;
-                    if f.fract() != 0.0 || !f.is_finite() {
-                        return Err(range(py, name, &v)?);
-                    }
-                    f as i128
-                }
-            }
-        };
-        match T::try_from(wide) {
-            Ok(t) => Ok(t),
-            Err(_) => Err(range(py, name, &v)?),
-        }
+        uint_of(name, &self.get(name)?)
     }
 
     /// A float field (`None` is 0.0).
     pub fn float(&self, name: &Bound<'py, PyString>) -> PyResult<f64> {
-        let v = self.get(name)?;
-        if v.is_none() {
-            Ok(0.0)
-        } else {
-            v.extract()
-        }
+        float_of(&self.get(name)?)
     }
 
     /// Each item of an iterable field, read by `f` (`None` is empty).
@@ -90,6 +62,42 @@ impl<'a, 'py> Fields<'a, 'py> {
         f: impl Fn(&Bound<'py, PyAny>) -> PyResult<T>,
     ) -> PyResult<Vec<T>> {
         list_of(&self.get(name)?, f)
+    }
+}
+
+/// The value `v` of the integer field `name` (see [`Fields::uint`]).
+fn uint_of<T: TryFrom<i128>>(name: &Bound<'_, PyString>, v: &Bound<'_, PyAny>) -> PyResult<T> {
+    let py = v.py();
+    let wide: i128 = if v.is_none() {
+        0
+    } else if let Ok(i) = v.extract::<i64>() {
+        // The common case first: under the limited API, extracting an
+        // i128 goes through shifts and byte arrays.
+        i128::from(i)
+    } else {
+        match v.extract::<i128>() {
+            Ok(i) => i,
+            Err(_) => {
+                let f: f64 = v.extract()?;
+                if f.fract() != 0.0 || !f.is_finite() {
+                    return Err(range(py, name, v)?);
+                }
+                f as i128
+            }
+        }
+    };
+    match T::try_from(wide) {
+        Ok(t) => Ok(t),
+        Err(_) => Err(range(py, name, v)?),
+    }
+}
+
+/// The value `v` of a float field (see [`Fields::float`]).
+fn float_of(v: &Bound<'_, PyAny>) -> PyResult<f64> {
+    if v.is_none() {
+        Ok(0.0)
+    } else {
+        v.extract()
     }
 }
 
@@ -540,13 +548,17 @@ impl<'py> Texts<'py> {
 
     /// A string field's value `v` (see [`Fields::str`]).
     fn get(&mut self, f: &Fields<'_, 'py>, name: &Bound<'py, PyString>) -> PyResult<Text> {
-        let v = f.get(name)?;
-        let s = match v.cast_into::<PyString>() {
+        self.value(&f.get(name)?)
+    }
+
+    /// A string field's value `v`, read (see [`Fields::str`]).
+    fn value(&mut self, v: &Bound<'py, PyAny>) -> PyResult<Text> {
+        let s = match v.cast::<PyString>() {
             Ok(s) => s,
             // Not a `str`: read once more only through the value in hand
             // (a property is not run twice).
-            Err(e) => {
-                let text = str_of(&e.into_inner())?;
+            Err(_) => {
+                let text = str_of(v)?;
                 return Ok(self.push(&text));
             }
         };
@@ -554,9 +566,9 @@ impl<'py> Texts<'py> {
         if let Some(&hit) = self.seen.get(&key) {
             return Ok(hit);
         }
-        let text = crate::utf8::with_utf8(&s, |t| self.push(t))?;
+        let text = crate::utf8::with_utf8(s, |t| self.push(t))?;
         self.seen.insert(key, text);
-        self.held.push(s);
+        self.held.push(s.clone());
         Ok(text)
     }
 
@@ -694,6 +706,66 @@ impl Types {
             ],
         )
     }
+}
+
+/// Reads a payload whose fields `gcf.encode` gathered in Python: a list of
+/// `(qualified_name, kind, score, provenance, distance)` tuples, a list of
+/// `(source, target, edge_type, status)` tuples and the payload's own
+/// fields, converted as [`payload_texts`] converts the attributes.
+///
+/// Python gathers them because its bytecode reads an attribute for a
+/// fraction of what `getattr` costs from C: a `LOAD_ATTR` specialises to the
+/// class's inline values, where the C API looks the name up in the class
+/// and the instance on every call (a 100-symbol payload's 1,300 attributes:
+/// about 200 K instructions gathered into tuples, against 330 K by
+/// `PyObject_GetAttr` alone, `bindings-python/BENCH.md`).
+pub fn gathered_texts<'py>(
+    symbols: &Bound<'py, PyList>,
+    edges: &Bound<'py, PyList>,
+    [tool, token_budget, tokens_used, pack_root]: [&Bound<'py, PyAny>; 4],
+) -> PyResult<PayloadTexts<'py>> {
+    let py = symbols.py();
+    let mut texts = Texts::new(symbols.len().saturating_add(16));
+    let fields = |row: &Bound<'py, PyAny>, width: usize| -> PyResult<Bound<'py, PyTuple>> {
+        let row = row.cast_exact::<PyTuple>()?;
+        if row.len() != width {
+            return Err(pyo3::exceptions::PyValueError::new_err(
+                "a gathered row has the wrong width",
+            ));
+        }
+        Ok(row.clone())
+    };
+    let mut symbol_rows = Vec::with_capacity(symbols.len());
+    for row in symbols.iter() {
+        let row = fields(&row, 5)?;
+        symbol_rows.push(Symbol {
+            qualified_name: texts.value(&*row.get_borrowed_item(0)?)?,
+            kind: texts.value(&*row.get_borrowed_item(1)?)?,
+            score: float_of(&*row.get_borrowed_item(2)?)?,
+            provenance: texts.value(&*row.get_borrowed_item(3)?)?,
+            distance: uint_of(intern!(py, "distance"), &*row.get_borrowed_item(4)?)?,
+        });
+    }
+    let mut edge_rows = Vec::with_capacity(edges.len());
+    for row in edges.iter() {
+        let row = fields(&row, 4)?;
+        edge_rows.push(Edge {
+            source: texts.value(&*row.get_borrowed_item(0)?)?,
+            target: texts.value(&*row.get_borrowed_item(1)?)?,
+            edge_type: texts.value(&*row.get_borrowed_item(2)?)?,
+            status: texts.value(&*row.get_borrowed_item(3)?)?,
+        });
+    }
+    let payload = Payload {
+        tool: texts.value(tool)?,
+        token_budget: uint_of(intern!(py, "token_budget"), token_budget)?,
+        tokens_used: uint_of(intern!(py, "tokens_used"), tokens_used)?,
+        pack_root: texts.value(pack_root)?,
+        symbols: symbol_rows,
+        edges: edge_rows,
+        ..Payload::default()
+    };
+    Ok(PayloadTexts { texts, payload })
 }
 
 /// Reads a `Payload`-like object for encoding, converting each distinct

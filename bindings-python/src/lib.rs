@@ -66,6 +66,26 @@ fn encode(py: Python<'_>, p: &Bound<'_, PyAny>) -> PyResult<String> {
         .py_err(py, Raise::Other)
 }
 
+/// Encodes a graph payload whose fields `gcf.encode` gathered (see
+/// `graph_py::gathered_texts`).
+#[pyfunction]
+#[pyo3(name = "_encode_gathered")]
+fn encode_gathered(
+    py: Python<'_>,
+    symbols: &Bound<'_, PyList>,
+    edges: &Bound<'_, PyList>,
+    tool: &Bound<'_, PyAny>,
+    token_budget: &Bound<'_, PyAny>,
+    tokens_used: &Bound<'_, PyAny>,
+    pack_root: &Bound<'_, PyAny>,
+) -> PyResult<String> {
+    let read =
+        graph_py::gathered_texts(symbols, edges, [tool, token_budget, tokens_used, pack_root])?;
+    let payload = read.payload();
+    py.detach(|| graph::encode(&payload))
+        .py_err(py, Raise::Other)
+}
+
 /// Decodes graph-profile text into a `gcf.types.Payload`.
 #[pyfunction]
 fn decode<'py>(py: Python<'py>, input_text: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
@@ -259,6 +279,7 @@ fn gcf_py(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(view::view_generic, m)?)?;
     m.add_function(wrap_pyfunction!(view::encode_in_place, m)?)?;
     m.add_function(wrap_pyfunction!(encode, m)?)?;
+    m.add_function(wrap_pyfunction!(encode_gathered, m)?)?;
     m.add_function(wrap_pyfunction!(decode, m)?)?;
     m.add_function(wrap_pyfunction!(encode_generic, m)?)?;
     m.add_function(wrap_pyfunction!(encode_generic_grouped, m)?)?;

@@ -7,6 +7,7 @@ import threading
 from typing import List, Optional
 
 from . import _gcf
+from .encode import encode
 from .types import Payload, Symbol
 
 
@@ -56,5 +57,5 @@ def encode_with_session(p: Payload, sess: Optional[Session] = None) -> str:
     references (``@N  # previously transmitted``) and recording new ones.
     Without a session this is ``encode(p)``."""
     if sess is None:
-        return _gcf.encode(p)
+        return encode(p)
     return sess._encode(p)
