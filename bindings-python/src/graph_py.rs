@@ -11,7 +11,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyFloat, PyList, PyString, PyTuple, PyType};
 use pyo3::{intern, Py};
 
-use crate::errors::input;
+use crate::errors::{input, IntoPy};
 
 /// An object's fields, each read by `getattr`: Python's own attribute
 /// semantics (properties, slots, subclasses, duck types).
@@ -705,6 +705,139 @@ impl Types {
                 (intern!(py, "edges"), edges.into_any()),
             ],
         )
+    }
+}
+
+/// Encodes a payload whose fields `gcf.encode` gathered (see
+/// [`gathered_texts`]) with every string lent by the interpreter, so the
+/// payload handed to the core borrows the Python strings themselves: no
+/// arena, no copy, and an edge's endpoint that is its symbol's very `str`
+/// is the same `&str` to the core, whose name lookup then matches it by
+/// address. `None` when strings are not lent (Python 3.9, Windows) or a
+/// field is neither a `str` nor `None` (its `str()` is made by the arena
+/// route, [`gathered_texts`], as is every error about it).
+pub fn encode_gathered_lent<'py>(
+    symbols: &Bound<'py, PyList>,
+    edges: &Bound<'py, PyList>,
+    [tool, token_budget, tokens_used, pack_root]: [&Bound<'py, PyAny>; 4],
+) -> Option<PyResult<String>> {
+    if !crate::utf8::lending() {
+        return None;
+    }
+    let py = symbols.py();
+    // Strong references to the rows while the core encodes without the
+    // GIL: a tuple's items cannot change, so the lent texts stay valid
+    // even if another thread empties the lists meanwhile.
+    let mut rows: Vec<Bound<'py, PyTuple>> = Vec::with_capacity(symbols.len() + edges.len());
+    for (list, width) in [(symbols, 5), (edges, 4)] {
+        for row in list.iter() {
+            let row = row.cast_into_exact::<PyTuple>().ok()?;
+            if row.len() != width {
+                return None;
+            }
+            rows.push(row);
+        }
+    }
+    let (symbol_rows, edge_rows) = rows.split_at(symbols.len().min(rows.len()));
+    let read = || -> PyResult<Option<Payload<&str>>> {
+        let mut payload = Payload {
+            token_budget: uint_of(intern!(py, "token_budget"), token_budget)?,
+            tokens_used: uint_of(intern!(py, "tokens_used"), tokens_used)?,
+            symbols: Vec::with_capacity(symbol_rows.len()),
+            edges: Vec::with_capacity(edge_rows.len()),
+            ..Payload::default()
+        };
+        for row in symbol_rows {
+            let Some(qualified_name) = lent_field(row, 0) else {
+                return Ok(None);
+            };
+            let Some(kind) = lent_field(row, 1) else {
+                return Ok(None);
+            };
+            let score = float_of(&*row.get_borrowed_item(2)?)?;
+            let Some(provenance) = lent_field(row, 3) else {
+                return Ok(None);
+            };
+            let distance = uint_of(intern!(py, "distance"), &*row.get_borrowed_item(4)?)?;
+            payload.symbols.push(Symbol {
+                qualified_name,
+                kind,
+                score,
+                provenance,
+                distance,
+            });
+        }
+        for row in edge_rows {
+            let (Some(source), Some(target), Some(edge_type), Some(status)) = (
+                lent_field(row, 0),
+                lent_field(row, 1),
+                lent_field(row, 2),
+                lent_field(row, 3),
+            ) else {
+                return Ok(None);
+            };
+            payload.edges.push(Edge {
+                source,
+                target,
+                edge_type,
+                status,
+            });
+        }
+        let (Some(tool), Some(pack_root)) = (lent_text(tool), lent_text(pack_root)) else {
+            return Ok(None);
+        };
+        payload.tool = tool;
+        payload.pack_root = pack_root;
+        Ok(Some(payload))
+    };
+    let payload = match read() {
+        Ok(Some(payload)) => payload,
+        Ok(None) => return None,
+        Err(e) => return Some(Err(e)),
+    };
+    Some(
+        py.detach(|| gcf_core::graph::encode(&payload))
+            .py_err(py, crate::errors::Raise::Other),
+    )
+}
+
+/// Field `i` of a gathered row as [`lent_text`] reads it.
+fn lent_field<'a>(row: &'a Bound<'_, PyTuple>, i: usize) -> Option<&'a str> {
+    // SAFETY: the item of a tuple held for 'a, itself held by it; the GIL
+    // is held (a `Bound` proves it).
+    row.get_borrowed_item(i)
+        .ok()
+        .and_then(|item| unsafe { lent_ptr(item.as_ptr()) })
+}
+
+/// The text of a `str` field (`None` is `""`) as the interpreter lends it;
+/// `None` for anything else, or a `str` it cannot lend.
+fn lent_text<'a>(v: &'a Bound<'_, PyAny>) -> Option<&'a str> {
+    // SAFETY: `v` is held for 'a and the GIL is held.
+    unsafe { lent_ptr(v.as_ptr()) }
+}
+
+/// [`lent_text`] of the object at `obj`.
+///
+/// # Safety
+///
+/// `obj` is a live object that outlives `'a` (and, for a `str`, its text
+/// with it, which CPython keeps until the object is freed), and the GIL is
+/// held.
+unsafe fn lent_ptr<'a>(obj: *mut pyo3::ffi::PyObject) -> Option<&'a str> {
+    // SAFETY: the caller's contract.
+    unsafe {
+        // An exact `str` by pointer first: `PyUnicode_Check` is a call
+        // under the limited API.
+        if pyo3::ffi::Py_TYPE(obj) == &raw mut pyo3::ffi::PyUnicode_Type
+            || pyo3::ffi::PyUnicode_Check(obj) != 0
+        {
+            crate::utf8::lent_raw(obj)
+        } else if obj == pyo3::ffi::Py_None() {
+            Some("")
+        } else {
+            None
+        }
     }
 }
 

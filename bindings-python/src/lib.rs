@@ -79,8 +79,11 @@ fn encode_gathered(
     tokens_used: &Bound<'_, PyAny>,
     pack_root: &Bound<'_, PyAny>,
 ) -> PyResult<String> {
-    let read =
-        graph_py::gathered_texts(symbols, edges, [tool, token_budget, tokens_used, pack_root])?;
+    let fields = [tool, token_budget, tokens_used, pack_root];
+    if let Some(encoded) = graph_py::encode_gathered_lent(symbols, edges, fields) {
+        return encoded;
+    }
+    let read = graph_py::gathered_texts(symbols, edges, fields)?;
     let payload = read.payload();
     py.detach(|| graph::encode(&payload))
         .py_err(py, Raise::Other)

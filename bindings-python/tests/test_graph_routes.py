@@ -1,7 +1,9 @@
 """`gcf.encode` gathers a payload's fields in Python (bytecode reads
-attributes for less than `getattr` from C) and converts them natively;
-`gcf._gcf.encode` reads the same attributes from C. The two must write the
-same bytes and raise the same errors for any payload-like object."""
+attributes for less than `getattr` from C) and converts them natively,
+lending the strings to the core where the interpreter can (and where every
+field is a `str` or `None`) or copying them into an arena; `gcf._gcf.encode`
+reads the same attributes from C. All must write the same bytes and raise
+the same errors for any payload-like object."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from typing import Any, Callable, Iterator, List, Tuple
 import pytest
 
 import gcf
+from conftest import under_both
 from gcf import Edge, Payload, Symbol
 
 sys.path.insert(0, __file__.rsplit("/tests/", 1)[0] + "/bench")
@@ -35,7 +38,14 @@ def outcome(call: Callable[[], str]) -> Any:
 
 
 def both(p: Any) -> Tuple[Any, Any]:
-    return outcome(lambda: gcf.encode(p)), outcome(lambda: gcf._gcf.encode(p))
+    """`gcf.encode` with strings lent and with them copied (they must agree),
+    and the C-side attribute reader."""
+    lent, copied = under_both(gcf._gcf._lend_utf8, lambda: gcf.encode(p))
+    if isinstance(lent, tuple) and isinstance(copied, tuple) and lent[0] in (AttributeError, TypeError):
+        assert lent[0] is copied[0]
+    else:
+        assert lent == copied
+    return lent, outcome(lambda: gcf._gcf.encode(p))
 
 
 @pytest.mark.parametrize("n", [0, 1, 10, 100, 1000])
@@ -75,6 +85,8 @@ ODD: List[Any] = [
             [edge(source=Name("pkg.a"), edge_type=Shown(), status=None)]),
     payload([sym(distance=3.0), GOOD[1]], [edge(status="added")], token_budget=100.0, tokens_used=42),
     payload([sym(qualified_name="café_日本", kind="method"), GOOD[1]], [edge(source="café_日本")]),
+    payload([sym(qualified_name=Name("pkg.a"), kind=Name("type"), provenance=Name("lsp")), GOOD[1]],
+            [edge(source=Name("pkg.a"), target="pkg.b", edge_type=Name("calls"), status=None)], tool=None),
     payload(GOOD, [edge(target="pkg.missing")]),
     Payload(tool="t", symbols=[Symbol("x", "function", 0.25, "lsp")], edges=[Edge("x", "x", "calls")]),
 ]
