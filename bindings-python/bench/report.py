@@ -81,7 +81,8 @@ if len(sys.argv) > 3:
         print(f"| {label} |{b} {n:,} | {r:,} | {r / n:.1f}x |")
     if all(k in cg[side] for side in ("native", "2.8.0") for k in ("attrs", "construct", "attrs_10")):
         print("\nFloors (same counts, `callgrind.py`): reading every attribute a graph encode reads, with no"
-              " encoding (`operator.attrgetter` over the symbols and edges), and building the objects a"
+              " encoding and keeping nothing (a Python function loading each one: specialised `LOAD_ATTR`s,"
+              " the cheapest reads CPython has), and building the objects a"
               " graph decode returns from ready values, with no parsing (each `Symbol` by its constructor,"
               " each `Edge` a bare `object.__new__`), through Python's own attribute protocol and"
               " constructors, garbage collector off. No implementation of 2.8.0's API, native or not, can"
