@@ -70,6 +70,14 @@ fn uint_of<T: TryFrom<i128>>(name: &Bound<'_, PyString>, v: &Bound<'_, PyAny>) -
     let py = v.py();
     let wide: i128 = if v.is_none() {
         0
+    } else if let Ok(f) = v.cast::<PyFloat>() {
+        // A float straight to its integral value: extracting an integer
+        // from it fails anyway, after a deprecation warning on Python 3.9.
+        let f = f.value();
+        if f.fract() != 0.0 || !f.is_finite() {
+            return Err(range(py, name, v)?);
+        }
+        f as i128
     } else if let Ok(i) = v.extract::<i64>() {
         // The common case first: under the limited API, extracting an
         // i128 goes through shifts and byte arrays.
