@@ -201,6 +201,36 @@ pub fn with_symbol<R>(
     }))
 }
 
+/// [`with_symbol`] of fields already read: `qualified_name`, `kind`,
+/// `score`, `provenance` and `distance`, converted in that order.
+pub fn with_symbol_fields<R>(
+    [name, kind, score, provenance, distance]: [&Bound<'_, PyAny>; 5],
+    f: impl FnOnce(Symbol<Cow<'_, str>>) -> R,
+) -> PyResult<R> {
+    let py = name.py();
+    Ok(f(Symbol {
+        qualified_name: text_of(name)?,
+        kind: text_of(kind)?,
+        score: float_of(score)?,
+        provenance: text_of(provenance)?,
+        distance: uint_of(intern!(py, "distance"), distance)?,
+    }))
+}
+
+/// [`with_edge`] of fields already read: `source`, `target`, `edge_type`
+/// and `status`.
+pub fn with_edge_fields<R>(
+    [source, target, edge_type, status]: [&Bound<'_, PyAny>; 4],
+    f: impl FnOnce(Edge<Cow<'_, str>>) -> R,
+) -> PyResult<R> {
+    Ok(f(Edge {
+        source: text_of(source)?,
+        target: text_of(target)?,
+        edge_type: text_of(edge_type)?,
+        status: text_of(status)?,
+    }))
+}
+
 /// Reads an `Edge`-like object and runs `f` on it, its strings borrowed as
 /// in [`with_symbol`].
 pub fn with_edge<R>(

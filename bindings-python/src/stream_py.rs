@@ -14,7 +14,7 @@ use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
 use pyo3::{intern, Py};
 
 use crate::errors::{to_py, IntoPy, Raise};
-use crate::graph_py::{with_edge, with_symbol};
+use crate::graph_py::{with_edge, with_edge_fields, with_symbol, with_symbol_fields};
 use crate::value;
 
 /// The Python writer as a core sink.
@@ -175,6 +175,54 @@ impl GraphStream {
 
     fn write_edge(&mut self, py: Python<'_>, e: &Bound<'_, PyAny>) -> PyResult<()> {
         with_edge(e, |e| {
+            let w = self.inner.as_mut().ok_or_else(closed)?;
+            match w.write_edge_by_name(&e.source, &e.target, &e.edge_type, &e.status) {
+                Ok(()) => {
+                    self.edges += 1;
+                    Ok(())
+                }
+                // 2.8.0 drops an edge whose endpoints were not written.
+                Err(err) if err.kind() == ErrorKind::UnknownEdgeReference => Ok(()),
+                Err(err) => Err(stream_err(py, err, Some(w.get_ref()))),
+            }
+        })?
+    }
+
+    /// `write_symbol` of a symbol whose fields the Python wrapper read
+    /// (bytecode's attribute reads cost less than `getattr` from here),
+    /// converted as [`with_symbol`] converts them.
+    fn symbol_fields(
+        &mut self,
+        py: Python<'_>,
+        qualified_name: &Bound<'_, PyAny>,
+        kind: &Bound<'_, PyAny>,
+        score: &Bound<'_, PyAny>,
+        provenance: &Bound<'_, PyAny>,
+        distance: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let fields = [qualified_name, kind, score, provenance, distance];
+        with_symbol_fields(fields, |sym| {
+            let w = self.inner.as_mut().ok_or_else(closed)?;
+            match w.write_symbol(&sym) {
+                Ok(_) => {
+                    self.symbols += 1;
+                    Ok(())
+                }
+                Err(e) => Err(stream_err(py, e, Some(w.get_ref()))),
+            }
+        })?
+    }
+
+    /// `write_edge` of an edge whose fields the Python wrapper read.
+    fn edge_fields(
+        &mut self,
+        py: Python<'_>,
+        source: &Bound<'_, PyAny>,
+        target: &Bound<'_, PyAny>,
+        edge_type: &Bound<'_, PyAny>,
+        status: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        with_edge_fields([source, target, edge_type, status], |e| {
             let w = self.inner.as_mut().ok_or_else(closed)?;
             match w.write_edge_by_name(&e.source, &e.target, &e.edge_type, &e.status) {
                 Ok(()) => {

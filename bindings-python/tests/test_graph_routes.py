@@ -159,3 +159,49 @@ def test_properties_are_read_once_per_field() -> None:
 def test_session_without_a_session_is_encode() -> None:
     p = bench.graph(20, 3)
     assert gcf.encode_with_session(p) == gcf.encode(p) == gcf._gcf.encode(p)
+
+
+def stream_outcome(items: List[Any], by_object: bool) -> Any:
+    """`StreamEncoder` writing `items` (symbols, then edges) through its
+    wrapper, which reads the fields in Python, or straight through the
+    extension's object reader."""
+    import io
+
+    out = io.StringIO()
+    enc = gcf.StreamEncoder(out, "t")
+    try:
+        for item in items:
+            is_symbol = hasattr(item, "qualified_name")
+            if by_object:
+                (enc._native.write_symbol if is_symbol else enc._native.write_edge)(item)
+            else:
+                (enc.write_symbol if is_symbol else enc.write_edge)(item)
+        enc.close()
+    except Exception as e:  # noqa: BLE001 - compared between routes
+        return (type(e), str(e))
+    return out.getvalue()
+
+
+STREAMS: List[List[Any]] = [
+    list(bench.graph(50, 5).symbols) + list(bench.graph(50, 5).edges),
+    [sym(), sym(qualified_name=Name("pkg.b"), kind=Name("type"), provenance=7, score=None, distance=2.0),
+     edge(), edge(source="pkg.b", target="pkg.a", edge_type=Shown(), status=None), edge(target="pkg.none")],
+    [sym(distance=-1)],
+    [sym(distance=1.5)],
+    [sym(score="x")],
+    [sym(qualified_name="a b")],
+    [sym(qualified_name="\ud800")],
+    [sym(), SimpleNamespace(source="pkg.a", target="pkg.a")],
+]
+
+
+@pytest.mark.parametrize("case", range(len(STREAMS)))
+def test_stream_fields_match_the_object_reader(case: int) -> None:
+    items = STREAMS[case]
+    fields, objects = stream_outcome(items, False), stream_outcome(items, True)
+    if case < 2:
+        assert isinstance(fields, str), fields
+    if isinstance(fields, tuple) and fields[0] in (AttributeError, TypeError):
+        assert isinstance(objects, tuple) and fields[0] is objects[0]
+    else:
+        assert fields == objects

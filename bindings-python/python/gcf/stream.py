@@ -42,11 +42,13 @@ class StreamEncoder:
 
     def write_symbol(self, s: Symbol) -> None:
         """Write one symbol; its distance group header comes first when it changes."""
-        self._native.write_symbol(s)
+        # The fields are read here: bytecode reads attributes for less than
+        # getattr from the extension (see gcf.encode).
+        self._native.symbol_fields(s.qualified_name, s.kind, s.score, s.provenance, s.distance)
 
     def write_edge(self, e: Edge) -> None:
         """Write one edge between symbols already written."""
-        self._native.write_edge(e)
+        self._native.edge_fields(e.source, e.target, e.edge_type, e.status)
 
     def write_bare_ref(self, qname: str, distance: int) -> None:
         """Write a bare reference (``@id  # previously transmitted``) for a
