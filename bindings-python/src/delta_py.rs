@@ -3,7 +3,7 @@
 use gcf_core::graph::{self, Delta, Snapshot, SymbolRef};
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyString, PyTuple};
+use pyo3::types::{PyList, PyString, PyTuple};
 
 use crate::errors::{IntoPy, Raise};
 use crate::graph_py::{edge, list_attr, str_attr, symbol, types};
@@ -172,10 +172,13 @@ pub struct NativeSession {
 }
 
 impl NativeSession {
-    fn index(&mut self, symbols: &[graph::Symbol]) {
+    fn index<S: AsRef<str>>(&mut self, symbols: &[graph::Symbol<S>]) {
         for s in symbols {
-            if let Some(id) = self.inner.id_of(&s.kind, &s.qualified_name) {
-                self.by_name.entry(s.qualified_name.clone()).or_insert(id);
+            let name = s.qualified_name.as_ref();
+            if let Some(id) = self.inner.id_of(s.kind.as_ref(), name) {
+                if !self.by_name.contains_key(name) {
+                    self.by_name.insert(name.to_owned(), id);
+                }
             }
         }
     }
@@ -193,6 +196,33 @@ impl NativeSession {
 
     fn encode(&mut self, py: Python<'_>, p: &Bound<'_, PyAny>) -> PyResult<String> {
         let payload = crate::graph_py::payload(p)?;
+        let inner = &mut self.inner;
+        let out = py
+            .detach(|| inner.encode(&payload))
+            .py_err(py, Raise::Other)?;
+        self.index(&payload.symbols);
+        Ok(out)
+    }
+
+    /// `encode` of a payload whose fields `gcf.encode_with_session`
+    /// gathered (see `graph_py::gathered_texts`).
+    #[allow(clippy::too_many_arguments)]
+    fn encode_gathered(
+        &mut self,
+        py: Python<'_>,
+        symbols: &Bound<'_, PyList>,
+        edges: &Bound<'_, PyList>,
+        tool: &Bound<'_, PyAny>,
+        token_budget: &Bound<'_, PyAny>,
+        tokens_used: &Bound<'_, PyAny>,
+        pack_root: &Bound<'_, PyAny>,
+    ) -> PyResult<String> {
+        let read = crate::graph_py::gathered_texts(
+            symbols,
+            edges,
+            [tool, token_budget, tokens_used, pack_root],
+        )?;
+        let payload = read.payload();
         let inner = &mut self.inner;
         let out = py
             .detach(|| inner.encode(&payload))

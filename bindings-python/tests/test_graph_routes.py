@@ -205,3 +205,19 @@ def test_stream_fields_match_the_object_reader(case: int) -> None:
         assert isinstance(objects, tuple) and fields[0] is objects[0]
     else:
         assert fields == objects
+
+
+def test_session_turns_match_the_object_reader() -> None:
+    from gcf.encode import gather
+
+    gathered, objects = gcf.Session(), gcf.Session()
+    turns = [bench.graph(30, 1), bench.graph(40, 1), payload(GOOD, [edge()]), bench.graph(30, 2)]
+    for p in turns:
+        a = gcf.encode_with_session(p, gathered)
+        b = objects._native.encode(p)
+        assert a == b
+    assert [gathered.get_id(s.qualified_name) for s in turns[1].symbols] == [
+        objects.get_id(s.qualified_name) for s in turns[1].symbols
+    ]
+    bad = payload([sym(distance=-1)], [])
+    assert outcome(lambda: gcf.encode_with_session(bad, gathered)) == outcome(lambda: objects._native.encode(bad))
