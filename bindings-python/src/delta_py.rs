@@ -3,7 +3,7 @@
 use gcf_core::graph::{self, Delta, Snapshot, SymbolRef};
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString, PyTuple};
+use pyo3::types::{PyString, PyTuple};
 
 use crate::errors::{IntoPy, Raise};
 use crate::graph_py::{edge, list_attr, str_attr, symbol, types};
@@ -172,6 +172,20 @@ pub struct NativeSession {
 }
 
 impl NativeSession {
+    /// Encodes `payload` in the session, and indexes its symbols by name.
+    fn encode_payload<S: AsRef<str> + Sync>(
+        &mut self,
+        py: Python<'_>,
+        payload: &graph::Payload<S>,
+    ) -> PyResult<String> {
+        let inner = &mut self.inner;
+        let out = py
+            .detach(|| inner.encode(payload))
+            .py_err(py, Raise::Other)?;
+        self.index(&payload.symbols);
+        Ok(out)
+    }
+
     fn index<S: AsRef<str>>(&mut self, symbols: &[graph::Symbol<S>]) {
         for s in symbols {
             let name = s.qualified_name.as_ref();
@@ -195,40 +209,19 @@ impl NativeSession {
     }
 
     fn encode(&mut self, py: Python<'_>, p: &Bound<'_, PyAny>) -> PyResult<String> {
-        let payload = crate::graph_py::payload(p)?;
-        let inner = &mut self.inner;
-        let out = py
-            .detach(|| inner.encode(&payload))
-            .py_err(py, Raise::Other)?;
-        self.index(&payload.symbols);
-        Ok(out)
+        self.encode_payload(py, &crate::graph_py::payload(p)?)
     }
 
     /// `encode` of a payload whose fields `gcf.encode_with_session`
-    /// gathered (see `graph_py::gathered_texts`).
-    #[allow(clippy::too_many_arguments)]
+    /// gathered (see `graph_py::Gathered`).
     fn encode_gathered(
         &mut self,
         py: Python<'_>,
-        symbols: &Bound<'_, PyList>,
-        edges: &Bound<'_, PyList>,
-        tool: &Bound<'_, PyAny>,
-        token_budget: &Bound<'_, PyAny>,
-        tokens_used: &Bound<'_, PyAny>,
-        pack_root: &Bound<'_, PyAny>,
+        gathered: &Bound<'_, PyTuple>,
     ) -> PyResult<String> {
-        let read = crate::graph_py::gathered_texts(
-            symbols,
-            edges,
-            [tool, token_budget, tokens_used, pack_root],
-        )?;
-        let payload = read.payload();
-        let inner = &mut self.inner;
-        let out = py
-            .detach(|| inner.encode(&payload))
-            .py_err(py, Raise::Other)?;
-        self.index(&payload.symbols);
-        Ok(out)
+        let gathered = crate::graph_py::Gathered::read(gathered)?;
+        let read = crate::graph_py::gathered_texts(&gathered)?;
+        self.encode_payload(py, &read.payload())
     }
 
     fn record(&mut self, py: Python<'_>, symbols: &Bound<'_, PyAny>) -> PyResult<()> {

@@ -746,6 +746,37 @@ impl Types {
     }
 }
 
+/// A payload's fields as `gcf.encode.gather` returns them: a list of
+/// `(qualified_name, kind, score, provenance, distance)` tuples, a list of
+/// `(source, target, edge_type, status)` tuples, then `tool`,
+/// `token_budget`, `tokens_used` and `pack_root`.
+pub struct Gathered<'py> {
+    symbols: Bound<'py, PyList>,
+    edges: Bound<'py, PyList>,
+    fields: [Bound<'py, PyAny>; 4],
+}
+
+impl<'py> Gathered<'py> {
+    /// Splits the tuple `gather` returns.
+    pub fn read(t: &Bound<'py, PyTuple>) -> PyResult<Self> {
+        if t.len() != 6 {
+            return Err(pyo3::exceptions::PyValueError::new_err(
+                "a gathered payload has six parts",
+            ));
+        }
+        Ok(Gathered {
+            symbols: t.get_item(0)?.cast_into::<PyList>()?,
+            edges: t.get_item(1)?.cast_into::<PyList>()?,
+            fields: [
+                t.get_item(2)?,
+                t.get_item(3)?,
+                t.get_item(4)?,
+                t.get_item(5)?,
+            ],
+        })
+    }
+}
+
 /// Encodes a payload whose fields `gcf.encode` gathered (see
 /// [`gathered_texts`]) with every string lent by the interpreter, so the
 /// payload handed to the core borrows the Python strings themselves: no
@@ -754,14 +785,15 @@ impl Types {
 /// address. `None` when strings are not lent (Python 3.9, Windows) or a
 /// field is neither a `str` nor `None` (its `str()` is made by the arena
 /// route, [`gathered_texts`], as is every error about it).
-pub fn encode_gathered_lent<'py>(
-    symbols: &Bound<'py, PyList>,
-    edges: &Bound<'py, PyList>,
-    [tool, token_budget, tokens_used, pack_root]: [&Bound<'py, PyAny>; 4],
-) -> Option<PyResult<String>> {
+pub fn encode_gathered_lent<'py>(gathered: &Gathered<'py>) -> Option<PyResult<String>> {
     if !crate::utf8::lending() {
         return None;
     }
+    let Gathered {
+        symbols,
+        edges,
+        fields: [tool, token_budget, tokens_used, pack_root],
+    } = gathered;
     let py = symbols.py();
     // Strong references to the rows while the core encodes without the
     // GIL: a tuple's items cannot change, so the lent texts stay valid
@@ -890,11 +922,12 @@ unsafe fn lent_ptr<'a>(obj: *mut pyo3::ffi::PyObject) -> Option<&'a str> {
 /// and the instance on every call (a 100-symbol payload's 1,300 attributes:
 /// about 200 K instructions gathered into tuples, against 330 K by
 /// `PyObject_GetAttr` alone, `bindings-python/BENCH.md`).
-pub fn gathered_texts<'py>(
-    symbols: &Bound<'py, PyList>,
-    edges: &Bound<'py, PyList>,
-    [tool, token_budget, tokens_used, pack_root]: [&Bound<'py, PyAny>; 4],
-) -> PyResult<PayloadTexts<'py>> {
+pub fn gathered_texts<'py>(gathered: &Gathered<'py>) -> PyResult<PayloadTexts<'py>> {
+    let Gathered {
+        symbols,
+        edges,
+        fields: [tool, token_budget, tokens_used, pack_root],
+    } = gathered;
     let py = symbols.py();
     let mut texts = Texts::new(symbols.len().saturating_add(16));
     let fields = |row: &Bound<'py, PyAny>, width: usize| -> PyResult<Bound<'py, PyTuple>> {

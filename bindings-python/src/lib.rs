@@ -13,7 +13,7 @@ use gcf_core::generic;
 use gcf_core::graph;
 use gcf_core::AnyPayload;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList, PyString};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 
 mod delta_py;
 mod errors;
@@ -67,23 +67,15 @@ fn encode(py: Python<'_>, p: &Bound<'_, PyAny>) -> PyResult<String> {
 }
 
 /// Encodes a graph payload whose fields `gcf.encode` gathered (see
-/// `graph_py::gathered_texts`).
+/// `graph_py::Gathered`).
 #[pyfunction]
 #[pyo3(name = "_encode_gathered")]
-fn encode_gathered(
-    py: Python<'_>,
-    symbols: &Bound<'_, PyList>,
-    edges: &Bound<'_, PyList>,
-    tool: &Bound<'_, PyAny>,
-    token_budget: &Bound<'_, PyAny>,
-    tokens_used: &Bound<'_, PyAny>,
-    pack_root: &Bound<'_, PyAny>,
-) -> PyResult<String> {
-    let fields = [tool, token_budget, tokens_used, pack_root];
-    if let Some(encoded) = graph_py::encode_gathered_lent(symbols, edges, fields) {
+fn encode_gathered(py: Python<'_>, gathered: &Bound<'_, PyTuple>) -> PyResult<String> {
+    let gathered = graph_py::Gathered::read(gathered)?;
+    if let Some(encoded) = graph_py::encode_gathered_lent(&gathered) {
         return encoded;
     }
-    let read = graph_py::gathered_texts(symbols, edges, fields)?;
+    let read = graph_py::gathered_texts(&gathered)?;
     let payload = read.payload();
     py.detach(|| graph::encode(&payload))
         .py_err(py, Raise::Other)

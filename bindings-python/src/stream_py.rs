@@ -6,8 +6,10 @@
 //! raised by `write` fails the core writer's sink (which then refuses every
 //! later call, as the core's stream lifecycle says) and is re-raised as is.
 
+use std::borrow::Cow;
+
 use gcf_core::generic::{self, Cell};
-use gcf_core::graph::{self, StreamOptions, TrailerForm};
+use gcf_core::graph::{self, Edge, StreamOptions, Symbol, TrailerForm};
 use gcf_core::{ErrorKind, Sink, SinkError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
@@ -161,31 +163,11 @@ impl GraphStream {
     fn write_symbol(&mut self, py: Python<'_>, s: &Bound<'_, PyAny>) -> PyResult<()> {
         // Read whole before the writer is looked at, as before: a closed
         // stream still reads the symbol's fields first.
-        with_symbol(s, |sym| {
-            let w = self.inner.as_mut().ok_or_else(closed)?;
-            match w.write_symbol(&sym) {
-                Ok(_) => {
-                    self.symbols += 1;
-                    Ok(())
-                }
-                Err(e) => Err(stream_err(py, e, Some(w.get_ref()))),
-            }
-        })?
+        with_symbol(s, |sym| self.put_symbol(py, &sym))?
     }
 
     fn write_edge(&mut self, py: Python<'_>, e: &Bound<'_, PyAny>) -> PyResult<()> {
-        with_edge(e, |e| {
-            let w = self.inner.as_mut().ok_or_else(closed)?;
-            match w.write_edge_by_name(&e.source, &e.target, &e.edge_type, &e.status) {
-                Ok(()) => {
-                    self.edges += 1;
-                    Ok(())
-                }
-                // 2.8.0 drops an edge whose endpoints were not written.
-                Err(err) if err.kind() == ErrorKind::UnknownEdgeReference => Ok(()),
-                Err(err) => Err(stream_err(py, err, Some(w.get_ref()))),
-            }
-        })?
+        with_edge(e, |e| self.put_edge(py, &e))?
     }
 
     /// `write_symbol` of a symbol whose fields the Python wrapper read
@@ -201,16 +183,7 @@ impl GraphStream {
         distance: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
         let fields = [qualified_name, kind, score, provenance, distance];
-        with_symbol_fields(fields, |sym| {
-            let w = self.inner.as_mut().ok_or_else(closed)?;
-            match w.write_symbol(&sym) {
-                Ok(_) => {
-                    self.symbols += 1;
-                    Ok(())
-                }
-                Err(e) => Err(stream_err(py, e, Some(w.get_ref()))),
-            }
-        })?
+        with_symbol_fields(fields, |sym| self.put_symbol(py, &sym))?
     }
 
     /// `write_edge` of an edge whose fields the Python wrapper read.
@@ -223,16 +196,7 @@ impl GraphStream {
         status: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
         with_edge_fields([source, target, edge_type, status], |e| {
-            let w = self.inner.as_mut().ok_or_else(closed)?;
-            match w.write_edge_by_name(&e.source, &e.target, &e.edge_type, &e.status) {
-                Ok(()) => {
-                    self.edges += 1;
-                    Ok(())
-                }
-                // 2.8.0 drops an edge whose endpoints were not written.
-                Err(err) if err.kind() == ErrorKind::UnknownEdgeReference => Ok(()),
-                Err(err) => Err(stream_err(py, err, Some(w.get_ref()))),
-            }
+            self.put_edge(py, &e)
         })?
     }
 
@@ -326,6 +290,34 @@ impl GenericStream {
         match f(w) {
             Ok(t) => Ok(t),
             Err(e) => Err(stream_err(py, e, Some(w.get_ref()))),
+        }
+    }
+}
+
+impl GraphStream {
+    /// Writes a symbol read from Python.
+    fn put_symbol(&mut self, py: Python<'_>, sym: &Symbol<Cow<'_, str>>) -> PyResult<()> {
+        let w = self.inner.as_mut().ok_or_else(closed)?;
+        match w.write_symbol(sym) {
+            Ok(_) => {
+                self.symbols += 1;
+                Ok(())
+            }
+            Err(e) => Err(stream_err(py, e, Some(w.get_ref()))),
+        }
+    }
+
+    /// Writes an edge read from Python; one whose endpoints were not written
+    /// is dropped, as 2.8.0 drops it.
+    fn put_edge(&mut self, py: Python<'_>, e: &Edge<Cow<'_, str>>) -> PyResult<()> {
+        let w = self.inner.as_mut().ok_or_else(closed)?;
+        match w.write_edge_by_name(&e.source, &e.target, &e.edge_type, &e.status) {
+            Ok(()) => {
+                self.edges += 1;
+                Ok(())
+            }
+            Err(err) if err.kind() == ErrorKind::UnknownEdgeReference => Ok(()),
+            Err(err) => Err(stream_err(py, err, Some(w.get_ref()))),
         }
     }
 }

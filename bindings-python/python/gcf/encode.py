@@ -28,4 +28,4 @@ def gather(p: Payload) -> Tuple[List[Tuple[Any, ...]], List[Tuple[Any, ...]], An
 
 def encode(p: Payload) -> str:
     """Encode a graph ``Payload`` as GCF text (byte-exact canonical form)."""
-    return _encode_gathered(*gather(p))
+    return _encode_gathered(gather(p))

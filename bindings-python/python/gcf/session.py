@@ -48,7 +48,7 @@ class Session:
 
     def _encode(self, p: Payload) -> str:
         with self._lock:
-            out: str = self._native.encode_gathered(*gather(p))
+            out: str = self._native.encode_gathered(gather(p))
             return out
 
 
