@@ -67,7 +67,7 @@ print("\nBoth times include the benchmark's own Python loop, which builds each r
 if len(sys.argv) > 3:
     cg = json.loads(sys.argv[3])
     print("\nInstructions per call under callgrind (`bindings-python/bench/callgrind.py`, 100 symbols,"
-          " `PYTHONHASHSEED=0`), which repeat exactly on a loaded machine where the times above do not:\n")
+          " `PYTHONHASHSEED=0`), which repeat to within about half a percent between runs on a loaded machine, where the times above do not:\n")
     # "before": the native counts of the commit this round started from, if given.
     before = cg.get("before")
     print("| case |" + (" native before |" if before else "") + " native | 2.8.0 | ratio |")

@@ -1,6 +1,6 @@
-//! Graph payloads: the `gcf.types` dataclasses read attribute by attribute
-//! into core types, and decoded payloads built straight into dataclass
-//! instances.
+//! Graph payloads: the fields `gcf.encode` gathers in Python (or the
+//! `gcf.types` dataclasses read attribute by attribute) into core types, and
+//! decoded payloads built straight into dataclass instances.
 
 use std::borrow::Cow;
 
