@@ -750,9 +750,15 @@ impl Types {
 /// `(qualified_name, kind, score, provenance, distance)` tuples, a list of
 /// `(source, target, edge_type, status)` tuples, then `tool`,
 /// `token_budget`, `tokens_used` and `pack_root`.
+///
+/// Each row is checked to be a tuple of its width and held by a reference:
+/// a tuple's items cannot change, so what is read from them (strings lent
+/// to the core while it runs without the GIL) stays valid even if the
+/// lists are emptied meanwhile.
 pub struct Gathered<'py> {
-    symbols: Bound<'py, PyList>,
-    edges: Bound<'py, PyList>,
+    py: Python<'py>,
+    symbols: Vec<Bound<'py, PyTuple>>,
+    edges: Vec<Bound<'py, PyTuple>>,
     fields: [Bound<'py, PyAny>; 4],
 }
 
@@ -764,9 +770,24 @@ impl<'py> Gathered<'py> {
                 "a gathered payload has six parts",
             ));
         }
+        let rows = |list: Bound<'py, PyAny>, width: usize| -> PyResult<Vec<Bound<'py, PyTuple>>> {
+            let list = list.cast_into::<PyList>()?;
+            let mut rows = Vec::with_capacity(list.len());
+            for row in list.iter() {
+                let row = row.cast_into_exact::<PyTuple>()?;
+                if row.len() != width {
+                    return Err(pyo3::exceptions::PyValueError::new_err(
+                        "a gathered row has the wrong width",
+                    ));
+                }
+                rows.push(row);
+            }
+            Ok(rows)
+        };
         Ok(Gathered {
-            symbols: t.get_item(0)?.cast_into::<PyList>()?,
-            edges: t.get_item(1)?.cast_into::<PyList>()?,
+            py: t.py(),
+            symbols: rows(t.get_item(0)?, 5)?,
+            edges: rows(t.get_item(1)?, 4)?,
             fields: [
                 t.get_item(2)?,
                 t.get_item(3)?,
@@ -785,30 +806,17 @@ impl<'py> Gathered<'py> {
 /// address. `None` when strings are not lent (Python 3.9, Windows) or a
 /// field is neither a `str` nor `None` (its `str()` is made by the arena
 /// route, [`gathered_texts`], as is every error about it).
-pub fn encode_gathered_lent<'py>(gathered: &Gathered<'py>) -> Option<PyResult<String>> {
+pub fn encode_gathered_lent(gathered: &Gathered<'_>) -> Option<PyResult<String>> {
     if !crate::utf8::lending() {
         return None;
     }
     let Gathered {
-        symbols,
-        edges,
+        py,
+        symbols: symbol_rows,
+        edges: edge_rows,
         fields: [tool, token_budget, tokens_used, pack_root],
     } = gathered;
-    let py = symbols.py();
-    // Strong references to the rows while the core encodes without the
-    // GIL: a tuple's items cannot change, so the lent texts stay valid
-    // even if another thread empties the lists meanwhile.
-    let mut rows: Vec<Bound<'py, PyTuple>> = Vec::with_capacity(symbols.len() + edges.len());
-    for (list, width) in [(symbols, 5), (edges, 4)] {
-        for row in list.iter() {
-            let row = row.cast_into_exact::<PyTuple>().ok()?;
-            if row.len() != width {
-                return None;
-            }
-            rows.push(row);
-        }
-    }
-    let (symbol_rows, edge_rows) = rows.split_at(symbols.len().min(rows.len()));
+    let py = *py;
     let read = || -> PyResult<Option<Payload<&str>>> {
         let mut payload = Payload {
             token_budget: uint_of(intern!(py, "token_budget"), token_budget)?,
@@ -924,24 +932,15 @@ unsafe fn lent_ptr<'a>(obj: *mut pyo3::ffi::PyObject) -> Option<&'a str> {
 /// `PyObject_GetAttr` alone, `bindings-python/BENCH.md`).
 pub fn gathered_texts<'py>(gathered: &Gathered<'py>) -> PyResult<PayloadTexts<'py>> {
     let Gathered {
+        py,
         symbols,
         edges,
         fields: [tool, token_budget, tokens_used, pack_root],
     } = gathered;
-    let py = symbols.py();
+    let py = *py;
     let mut texts = Texts::new(symbols.len().saturating_add(16));
-    let fields = |row: &Bound<'py, PyAny>, width: usize| -> PyResult<Bound<'py, PyTuple>> {
-        let row = row.cast_exact::<PyTuple>()?;
-        if row.len() != width {
-            return Err(pyo3::exceptions::PyValueError::new_err(
-                "a gathered row has the wrong width",
-            ));
-        }
-        Ok(row.clone())
-    };
     let mut symbol_rows = Vec::with_capacity(symbols.len());
-    for row in symbols.iter() {
-        let row = fields(&row, 5)?;
+    for row in symbols {
         symbol_rows.push(Symbol {
             qualified_name: texts.value(&*row.get_borrowed_item(0)?)?,
             kind: texts.value(&*row.get_borrowed_item(1)?)?,
@@ -951,8 +950,7 @@ pub fn gathered_texts<'py>(gathered: &Gathered<'py>) -> PyResult<PayloadTexts<'p
         });
     }
     let mut edge_rows = Vec::with_capacity(edges.len());
-    for row in edges.iter() {
-        let row = fields(&row, 4)?;
+    for row in edges {
         edge_rows.push(Edge {
             source: texts.value(&*row.get_borrowed_item(0)?)?,
             target: texts.value(&*row.get_borrowed_item(1)?)?,
