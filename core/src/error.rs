@@ -172,6 +172,28 @@ pub enum ErrorClass {
     Panic,
 }
 
+/// Input text quoted in a message: up to [`EXCERPT_CHARS`] characters, then
+/// `...`, so that a hostile megabyte-long line does not become a megabyte
+/// long message.
+pub(crate) fn excerpt(text: &str) -> Excerpt<'_> {
+    Excerpt(text)
+}
+
+/// The most characters of input an [`excerpt`] shows.
+pub(crate) const EXCERPT_CHARS: usize = 60;
+
+/// See [`excerpt`].
+pub(crate) struct Excerpt<'a>(&'a str);
+
+impl fmt::Display for Excerpt<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0.char_indices().nth(EXCERPT_CHARS) {
+            Some((end, _)) => write!(f, "{}...", &self.0[..end]),
+            None => f.write_str(self.0),
+        }
+    }
+}
+
 impl ErrorClass {
     /// Every class, in declaration order.
     pub const ALL: &'static [ErrorClass] = &[
@@ -394,6 +416,39 @@ impl std::error::Error for Error {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn excerpts_are_bounded() {
+        assert_eq!(alloc::format!("{}", excerpt("short")), "short");
+        let long = "é".repeat(EXCERPT_CHARS + 5);
+        let shown = alloc::format!("{}", excerpt(&long));
+        assert_eq!(shown, alloc::format!("{}...", "é".repeat(EXCERPT_CHARS)));
+    }
+
+    #[test]
+    fn decode_messages_use_the_reference_wording() {
+        // The phrases the reference SDKs' messages (and their tests) use.
+        for (text, phrase) in [
+            ("INVALID header\n", "invalid header"),
+            ("GCF profile=graph symbols=1\n## targets\n@abc fn a.A 0.90 x\n", "invalid symbol id"),
+            ("GCF profile=graph symbols=1\n## targets\n@0 fn a.A nan x\n", "invalid score"),
+            ("GCF profile=graph symbols=1\n## targets\n@0 fn a.A\n", "at least 5 fields"),
+            (
+                "GCF profile=graph symbols=2\n## targets\n@0 fn a.A 0.90 x\n@1 fn b.B 0.80 x\n## edges [1]\n@0@1 calls\n",
+                "missing '<' separator",
+            ),
+            (
+                "GCF profile=graph symbols=1\n## targets\n@0 fn a.A 0.90 x\n## edges [1]\n@0<@99 calls\n",
+                "unknown symbol id",
+            ),
+        ] {
+            let e = crate::graph::decode(text).unwrap_err();
+            assert!(e.message().contains(phrase), "{phrase}: {e}");
+        }
+        let e =
+            crate::generic::decode("GCF profile=generic\n## [2]{@id,x}\nu1|1\nu2|2\n").unwrap_err();
+        assert!(e.message().contains("invalid field name `@id`"), "{e}");
+    }
 
     #[test]
     fn names_round_trip_and_are_unique() {

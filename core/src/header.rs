@@ -60,13 +60,15 @@ fn is_bare_key(s: &str) -> bool {
 
 pub(crate) fn parse_header<'a>(line: &SourceLine<'a>) -> Result<Header<'a>, Error> {
     let text = line.text;
-    let rest = match text.strip_prefix("GCF") {
-        Some(rest) if rest.is_empty() || rest.starts_with(' ') => rest,
-        _ => return Err(line.error_at(
-            ErrorKind::MissingHeader,
-            0,
-            "the first line must be a GCF header (`GCF profile=graph` or `GCF profile=generic`)",
-        )),
+    let Some(rest) = text
+        .strip_prefix("GCF")
+        .filter(|rest| rest.is_empty() || rest.starts_with(' '))
+    else {
+        let message = alloc::format!(
+            "invalid header, expected `GCF profile=graph` or `GCF profile=generic`, got `{}`",
+            crate::error::excerpt(text)
+        );
+        return Err(line.error_at(ErrorKind::MissingHeader, 0, message));
     };
     let base = text.len() - rest.len();
     let mut profile = None;

@@ -286,7 +286,7 @@ fn pack_root_delta_and_session() {
         // SAFETY: the arguments are live Rust slices and valid out-params.
         call(|o, e| unsafe { gcf_graph_encode_delta(delta_json.as_ptr(), delta_json.len(), o, e) });
     assert_eq!(status, gcf_status::GCF_STATUS_OK);
-    assert_eq!(text, "GCF profile=graph tool=ctx delta=true base_root=aaa111 new_root=bbb222\n## removed\nfn pkg.Old\n");
+    assert_eq!(text, "GCF profile=graph tool=ctx delta=true base_root=aaa111 new_root=bbb222 tokens=0 savings=0%\n## removed\nfn pkg.Old\n");
 
     let mut session = ptr::null_mut();
     // SAFETY: out-params are valid; the session is freed once.

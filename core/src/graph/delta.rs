@@ -62,9 +62,10 @@ pub struct Delta<S = String> {
     pub removed_edges: Vec<Edge<S>>,
     /// Edges added.
     pub added_edges: Vec<Edge<S>>,
-    /// Tokens of the delta payload (`tokens=`, omitted when zero).
+    /// Tokens of the delta payload (`tokens=`, written even when zero).
     pub delta_tokens: u64,
-    /// Tokens of the full payload; with `delta_tokens` gives `savings=` (omitted when zero).
+    /// Tokens of the full payload; with `delta_tokens` gives `savings=`
+    /// (`savings=0%` when zero, as the reference SDKs write it).
     pub full_tokens: u64,
 }
 
@@ -122,11 +123,16 @@ pub fn encode_delta_to<S: AsRef<str>, K: Sink + ?Sized>(
         sink.write_str(key)?;
         sink.write_str(value)?;
     }
-    if delta.delta_tokens > 0 {
-        sink.write_bytes(b" tokens=")?;
-        sink.write_str(n.format(delta.delta_tokens))?;
+    // Always both, `savings=0%` when the full size is unknown: the `gcf`
+    // crate, gcf-python and the npm package all write them so, and a
+    // reader that looks for them finds them (README, "Where the spec and
+    // the references differ").
+    sink.write_bytes(b" tokens=")?;
+    sink.write_str(n.format(delta.delta_tokens))?;
+    match savings_field(delta.delta_tokens, delta.full_tokens).as_str() {
+        "" => sink.write_bytes(b" savings=0%")?,
+        field => sink.write_str(field)?,
     }
-    sink.write_str(&savings_field(delta.delta_tokens, delta.full_tokens))?;
     sink.write_bytes(b"\n")?;
     if !delta.removed.is_empty() {
         sink.write_bytes(b"## removed\n")?;
@@ -694,6 +700,34 @@ mod tests {
                     )
                 })
                 .collect(),
+        }
+    }
+
+    #[test]
+    fn header_always_has_tokens_and_savings() {
+        // What the crate, gcf-python 2.8.0 and the npm package write.
+        for (delta_tokens, full_tokens, fields) in [
+            (0, 0, "tokens=0 savings=0%"),
+            (10, 0, "tokens=10 savings=0%"),
+            (0, 100, "tokens=0 savings=100%"),
+            (150, 100, "tokens=150 savings=-50%"),
+        ] {
+            let d: Delta<&str> = Delta {
+                tool: "t",
+                base_root: "x",
+                new_root: "y",
+                delta_tokens,
+                full_tokens,
+                ..Delta::default()
+            };
+            let text = encode_delta(&d).unwrap();
+            assert_eq!(
+                text,
+                alloc::format!(
+                    "GCF profile=graph tool=t delta=true base_root=x new_root=y {fields}\n"
+                )
+            );
+            assert_eq!(decode_delta(&text).unwrap().delta_tokens, delta_tokens);
         }
     }
 

@@ -301,7 +301,7 @@ static void test_graph_delta_pack_root(void) {
   CHECK(gcf_graph_encode_delta(
             S("{\"tool\":\"ctx\",\"baseRoot\":\"aaa111\",\"newRoot\":\"bbb222\",\"removed\":[{\"kind\":\"function\",\"qualifiedName\":\"pkg.Old\"}]}"),
             &out, &err) == GCF_STATUS_OK);
-  CHECK(buf_eq(&out, "GCF profile=graph tool=ctx delta=true base_root=aaa111 new_root=bbb222\n## removed\nfn pkg.Old\n"));
+  CHECK(buf_eq(&out, "GCF profile=graph tool=ctx delta=true base_root=aaa111 new_root=bbb222 tokens=0 savings=0%\n## removed\nfn pkg.Old\n"));
   gcf_buf_free(&out);
   st = gcf_graph_encode_delta(S("{\"tool\":\"ctx\"}"), &out, &err);
   expect_error(st, err, GCF_STATUS_DATA_ERROR, "invalid_input");

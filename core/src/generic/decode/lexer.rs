@@ -423,6 +423,22 @@ fn bare_cell(ln: &Ln<'_>, token: &str, at: usize, ctx: Context) -> Result<Cell, 
     }
 }
 
+/// The message for a field declaration's `@` key (at byte `start` of
+/// `raw`) where no `group=` clause or `key=` header allows one, worded as
+/// the reference SDKs word it ("invalid field name").
+pub(crate) fn at_key_outside_group(raw: &str, start: usize) -> String {
+    let name = raw.get(start..).unwrap_or("");
+    let end = 1 + name
+        .bytes()
+        .skip(1)
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == b'_')
+        .count();
+    alloc::format!(
+        "invalid field name `{}`: an `@` key column is valid only in a grouped section (a `group=` clause) or a keyed delta payload (a `key=` header)",
+        crate::error::excerpt(name.get(..end).unwrap_or(name))
+    )
+}
+
 /// Parses a key (spec §2a.1) starting at byte `start` of the line; returns
 /// the key and the byte offset just past it.
 pub(crate) fn parse_key<'a>(ln: &Ln<'a>, start: usize) -> Result<(Cow<'a, str>, usize), Error> {
@@ -437,6 +453,11 @@ pub(crate) fn parse_key<'a>(ln: &Ln<'a>, start: usize) -> Result<(Cow<'a, str>, 
             }
             Ok((Cow::Borrowed(&raw[start..end]), end))
         }
+        Some(b'@') => Err(ln.error(
+            ErrorKind::InvalidSyntax,
+            start,
+            at_key_outside_group(raw, start),
+        )),
         _ => Err(ln.error(
             ErrorKind::InvalidSyntax,
             start,

@@ -96,7 +96,7 @@ pub fn apply(base: &KeyedSet, delta: &GenericDelta) -> Result<KeyedSet> {
         let id = identity_text(value, &mut numbers)?;
         if !index.contains_key(&id) {
             return Err(malformed(alloc::format!(
-                "removed identity {} is not in the base",
+                "removed identity {} not in base",
                 show(&id)
             )));
         }
@@ -129,7 +129,7 @@ pub fn apply(base: &KeyedSet, delta: &GenericDelta) -> Result<KeyedSet> {
             }
             if section == "changed" && !exists {
                 return Err(malformed(alloc::format!(
-                    "changed identity {} is not in the base",
+                    "changed identity {} not in base",
                     show(&id)
                 )));
             }

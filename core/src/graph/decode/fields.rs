@@ -1,7 +1,7 @@
 //! Parsers of single fields and lines, shared with the delta decoder.
 use alloc::borrow::Cow;
 
-use crate::error::{Error, ErrorKind};
+use crate::error::{excerpt, Error, ErrorKind};
 use crate::graph::kind::expand_known;
 use crate::graph::token::is_token;
 use crate::input::SourceLine;
@@ -46,7 +46,10 @@ pub(crate) fn parse_id_prefix<'a>(
             Err(line.error_at(
                 ErrorKind::InvalidSymbolId,
                 1,
-                alloc::format!("`@{}` is not a decimal symbol id", &rest[..token_end]),
+                alloc::format!(
+                    "invalid symbol id `@{}`: not a decimal number",
+                    excerpt(&rest[..token_end])
+                ),
             ))
         }
     }
@@ -96,7 +99,10 @@ pub(crate) fn parse_score(line: &SourceLine<'_>, text: &str) -> Result<f64, Erro
         line.error_at(
             ErrorKind::InvalidScore,
             at,
-            alloc::format!("score `{text}` does not match [-]DIGITS.DD"),
+            alloc::format!(
+                "invalid score `{}`: a score is written [-]DIGITS.DD",
+                excerpt(text)
+            ),
         )
     })
 }
@@ -116,7 +122,10 @@ pub(crate) fn parse_edge_line<'a>(line: &SourceLine<'a>) -> Result<EdgeLine<'a>,
         return Err(line.error_at(
             ErrorKind::InvalidEdgeSyntax,
             0,
-            "an edge line is `@target<@source type`",
+            alloc::format!(
+                "edge line missing '<' separator in `{}` (an edge line is `@target<@source type`)",
+                excerpt(text)
+            ),
         ));
     };
     let syntax = |msg: &str| {

@@ -6,7 +6,7 @@ use alloc::vec::Vec;
 use hashbrown::HashMap;
 
 use super::*;
-use crate::error::{Error, ErrorKind};
+use crate::error::{excerpt, Error, ErrorKind};
 use crate::graph::decode_fast;
 use crate::graph::token::is_token;
 use crate::graph::types::{Edge, Location, Payload, Reference, Symbol};
@@ -324,11 +324,7 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
             return self.check_len(line);
         }
         let fields = split_fields::<4>(rest).ok_or_else(|| {
-            line.error_at(
-                ErrorKind::InvalidNodeLine,
-                0,
-                "a node line has exactly five fields: @id kind qualified_name score provenance",
-            )
+            line.error_at(ErrorKind::InvalidNodeLine, 0, node_line_message(line.text))
         })?;
         let [kind, qname, score_text, provenance] = fields;
         let score = parse_score(line, score_text)?;
@@ -563,7 +559,9 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
             None => Err(line.error_at(
                 ErrorKind::UnknownEdgeReference,
                 at,
-                alloc::format!("@{id} is not a symbol declared earlier in the payload"),
+                alloc::format!(
+                    "edge references unknown symbol id @{id} (not declared earlier in the payload)"
+                ),
             )),
         }
     }
@@ -797,5 +795,28 @@ pub(super) fn prefetch_name<'a, T: Text<'a>>(
                 crate::hint::prefetch(symbol.qualified_name.as_ref().as_ptr());
             }
         }
+    }
+}
+
+/// Why a node line did not split into its five fields, in the words the
+/// reference SDKs use for the common case (too few).
+fn node_line_message(text: &str) -> alloc::string::String {
+    let count = text.split(' ').count();
+    let shape = "@id kind qualified_name score provenance";
+    if count < 5 {
+        alloc::format!(
+            "symbol line needs at least 5 fields ({shape}), got {count} in `{}`",
+            excerpt(text)
+        )
+    } else if count > 5 {
+        alloc::format!(
+            "symbol line has more than 5 fields ({shape}), got {count} in `{}`",
+            excerpt(text)
+        )
+    } else {
+        alloc::format!(
+            "symbol line has an empty field or one holding whitespace or a control character in `{}`",
+            excerpt(text)
+        )
     }
 }

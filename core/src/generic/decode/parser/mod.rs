@@ -944,7 +944,7 @@ impl<'a, 'b, B: Build> Parser<'a, 'b, B> {
                         return Err(ln.error(
                             ErrorKind::InvalidSyntax,
                             first,
-                            "expected a key (a bare key or a quoted string); an `@` key column needs a `group=` clause or a `key=` header",
+                            crate::generic::decode::lexer::at_key_outside_group(ln.raw, first),
                         ))
                     }
                     _ => {}
