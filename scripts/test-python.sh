@@ -72,6 +72,10 @@ if [ "$rc" -eq 5 ]; then
 fi
 [ "$rc" -eq 0 ] || exit "$rc"
 
+# gcf-python 2.8.0's own tests, against this package.
+echo "gcf-python 2.8.0's own test suite against this package:"
+bash "$root/scripts/python-reference-suite.sh" "$venv/bin/python"
+
 # The API, conformance, route and stream tests of the cp39-abi3 wheel on the
 # default interpreter too: what a source build makes there, and what a 3.10+
 # machine runs when only that wheel is available.

@@ -182,11 +182,26 @@ pub fn diff_generic_sets<'py>(
         .py_err(py, Raise::Other)?;
     match d {
         Some(d) => delta_to_py(py, &d),
-        None => Err(input(
-            py,
-            ErrorKind::InvalidInput,
-            "schema change or no identity key: send a full payload".into(),
-        )),
+        // `delta_invalid`, worded as 2.8.0 words it: no delta carries this
+        // change, the caller sends a full payload.
+        None => {
+            let message = if base.key != new.key
+                || base.fields != new.fields
+                || !new.fields.contains(&new.key)
+            {
+                String::from("schema change (send full)")
+            } else {
+                format!("duplicate identity for key '{}' (send full)", new.key)
+            };
+            let failure = gcf_bind::Failure {
+                class: gcf_core::ErrorClass::Delta,
+                category: "delta_invalid",
+                message,
+                line: None,
+                column: None,
+            };
+            Err(crate::errors::to_py(py, &failure, Raise::Other))
+        }
     }
 }
 
@@ -197,6 +212,13 @@ pub fn encode_generic_full(py: Python<'_>, s: &Bound<'_, PyAny>, tool: &str) -> 
     let set = keyed_set(s)?;
     py.detach(|| generic::encode_full(&set, tool))
         .py_err(py, Raise::Other)
+}
+
+/// One keyed-set cell in its pack-root hashing form (spec §10a.3); behind
+/// `gcf.generic_delta._canonical_cell`, the 2.8.0 helper its own tests use.
+#[pyfunction]
+pub fn canonical_cell(py: Python<'_>, v: &Bound<'_, PyAny>) -> PyResult<String> {
+    generic::canonical_cell(&value::from_py(v)?).py_err(py, Raise::Other)
 }
 
 /// A generic delta payload.

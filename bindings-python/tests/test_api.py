@@ -161,7 +161,20 @@ def test_stream_writer_exception_propagates_and_poisons() -> None:
         def write(self, s: str) -> None:
             raise OSError("disk full")
 
-    enc = gcf.StreamEncoder(Refusing(), "t")
+    # The header is written at once (as 2.8.0 writes it), so the writer's
+    # error comes from the constructor.
+    with pytest.raises(OSError, match="disk full"):
+        gcf.StreamEncoder(Refusing(), "t")
+
+    class RefusingLater:
+        calls = 0
+
+        def write(self, s: str) -> None:
+            self.calls += 1
+            if self.calls > 1:
+                raise OSError("disk full")
+
+    enc = gcf.StreamEncoder(RefusingLater(), "t")
     enc.write_symbol(Symbol("a", "function", 0.5, "x", 0))
     with pytest.raises(OSError, match="disk full"):
         enc.close()
@@ -442,3 +455,72 @@ def test_decode_generic_errors_keep_their_position() -> None:
         with pytest.raises(gcf.DecodeError) as info:
             gcf.decode_generic(given)
         assert (info.value.category, info.value.line) == ("row_width_mismatch", 5)
+
+
+def test_stream_headers_reach_the_writer_at_once() -> None:
+    # 2.8.0 writes a stream's header, and a table's, when they begin.
+    buf = io.StringIO()
+    enc = gcf.StreamEncoder(buf, "t")
+    assert buf.getvalue().startswith("GCF profile=graph tool=t")
+    g = io.StringIO()
+    genc = gcf.GenericStreamEncoder(g)
+    assert g.getvalue() == "GCF profile=generic\n"
+    genc.begin_array("rows", ["id", "v"])
+    assert g.getvalue().endswith("## rows [?]{id,v}\n")
+    enc.close()
+    genc.close()
+
+
+def test_stream_path_field_name_is_reported_at_close() -> None:
+    # As 2.8.0: `>` in a streamed field name is raised by close(), the
+    # table is not opened and its rows are dropped.
+    buf = io.StringIO()
+    enc = gcf.GenericStreamEncoder(buf)
+    enc.begin_array("rows", ["id", "a>b"])
+    enc.write_row([1, 2])
+    enc.begin_array("more", ["x"])
+    with pytest.raises(gcf.GcfError, match=">"):
+        enc.close()
+    with pytest.raises(gcf.GcfError):
+        enc.close()
+    assert buf.getvalue() == "GCF profile=generic\n"
+    # Any other refused declaration still raises where it happens.
+    with pytest.raises(gcf.GcfError):
+        gcf.GenericStreamEncoder(io.StringIO()).begin_array("rows", ["id", "id"])
+
+
+def test_graph_delta_header_always_has_tokens_and_savings() -> None:
+    d = gcf.DeltaPayload(tool="t", base_root="x", new_root="y", delta_tokens=10, full_tokens=0)
+    assert gcf.encode_delta(d) == "GCF profile=graph tool=t delta=true base_root=x new_root=y tokens=10 savings=0%\n"
+
+
+@pytest.mark.parametrize(
+    "text, phrase",
+    [
+        ("INVALID header\n", "invalid header"),
+        ("GCF profile=graph symbols=1\n## targets\n@abc fn a.A 0.90 x\n", "invalid symbol id"),
+        ("GCF profile=graph symbols=1\n## targets\n@0 fn a.A notanumber x\n", "invalid score"),
+        ("GCF profile=graph symbols=1\n## targets\n@0 fn a.A\n", "at least 5 fields"),
+        ("GCF profile=graph symbols=2\n## targets\n@0 fn a.A 0.90 x\n@1 fn b.B 0.80 x\n## edges [1]\n@0@1 calls\n",
+         "missing '<' separator"),
+        ("GCF profile=graph symbols=1\n## targets\n@0 fn a.A 0.90 x\n## edges [1]\n@0<@99 calls\n", "unknown symbol id"),
+    ],
+)
+def test_decode_messages_use_the_reference_wording(text: str, phrase: str) -> None:
+    # The phrases gcf-python 2.8.0 (and the npm package) put in these messages.
+    with pytest.raises(gcf.DecodeError, match=phrase):
+        gcf.decode(text)
+
+
+def test_generic_delta_messages_and_private_canonical_cell() -> None:
+    from gcf.generic_delta import GenericSet, _canonical_cell
+
+    dup = GenericSet(key="id", name="o", fields=["id", "v"], rows=[{"id": 1, "v": 1}, {"id": 1, "v": 2}])
+    with pytest.raises(gcf.GcfError, match="delta_invalid: duplicate identity"):
+        gcf.diff_generic_sets(dup, dup)
+    other = GenericSet(key="id", name="o", fields=["id"], rows=[{"id": 1}])
+    with pytest.raises(gcf.GcfError, match="delta_invalid: schema change"):
+        gcf.diff_generic_sets(dup, other)
+    assert [_canonical_cell(v) for v in (None, True, "true", 59.98, "a\tb", 3)] == [
+        "-", "true", '"true"', "59.98", '"a\\tb"', "3"]
+    assert _canonical_cell([1, 2]) == '"[1, 2]"'

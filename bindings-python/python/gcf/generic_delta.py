@@ -13,6 +13,16 @@ from .decode_generic import decode_generic
 DEFAULT_REANCHOR_N = 15
 
 
+def _canonical_cell(v: Any) -> str:
+    """One cell in its pack-root hashing form (spec 10a.3): ``-``, ``true`` or
+    ``false``, a canonical number, or an always-quoted string; anything else is
+    hashed as its ``str``, as 2.8.0 hashes it. 2.8.0's private helper, kept for
+    code (such as its own tests) that imports it."""
+    if v is not None and not isinstance(v, (bool, int, float, str)):
+        v = str(v)
+    return _gcf.canonical_cell(v)
+
+
 @dataclass
 class GenericSet:
     """A keyed record set: rows identified by the value of ``key``."""

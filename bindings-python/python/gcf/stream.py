@@ -19,7 +19,8 @@ class StreamEncoder:
     """Writes a graph payload incrementally, with a ``##! summary`` trailer.
 
     Output reaches ``writer.write`` in batches (``str`` for text writers,
-    ``bytes`` for binary ones); ``flush()`` hands over what is pending, and
+    ``bytes`` for binary ones; the header at once, as 2.8.0 writes it);
+    ``flush()`` hands over what is pending, and
     ``close()`` writes the trailer. Edges naming a symbol not yet written are
     dropped, as in gcf-python 2.8.0. Usable as a context manager.
     """
@@ -39,6 +40,8 @@ class StreamEncoder:
             writer, is_binary(writer), tool, token_budget, tokens_used, labeled_trailer_counts,
             pack_root, session,
         )
+        # The header now, as 2.8.0 writes it: a reader sees the stream begin.
+        self._native.flush()
 
     def write_symbol(self, s: Symbol) -> None:
         """Write one symbol; its distance group header comes first when it changes."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Optional, Sequence
 
 from . import _gcf
+from ._errors import GcfError
 from ._writer import is_binary
 
 
@@ -14,13 +15,36 @@ class GenericStreamEncoder:
     ``##! summary`` trailer on ``close()``.
 
     Output reaches ``writer.write`` in batches (``str`` or ``bytes`` to match
-    the writer). Usable as a context manager.
+    the writer); the header and each table's header are handed over at once,
+    as 2.8.0 writes them, so a reader sees a stream start before its first
+    batch of rows. Usable as a context manager.
+
+    A field name holding ``>`` (a flattened path, which a streamed row cannot
+    carry) is reported by ``close()``, as 2.8.0 reports it: from then on no
+    table is opened and their rows are dropped.
     """
 
     def __init__(self, writer: Any, *, tool: str = "") -> None:
         self._native = _gcf.GenericStream(writer, is_binary(writer), tool)
         self._table: Optional[str] = None  # "array" or "keyed" while one is open
         self._section = False
+        self._deferred: Optional[Exception] = None
+        self._native.flush()
+
+    def _begin(self, begin: Any, name: str, fields: list) -> bool:
+        """Opens a table with ``begin``; False when it is not opened."""
+        if self._deferred is not None:
+            return False
+        self._end_table()
+        try:
+            begin(name, fields)
+        except GcfError as e:
+            if not any(">" in f for f in fields):
+                raise
+            self._deferred = e
+            return False
+        self._native.flush()
+        return True
 
     def _end_table(self) -> None:
         if self._table is not None:
@@ -31,16 +55,16 @@ class GenericStreamEncoder:
 
     def begin_array(self, name: str, fields: Sequence[str]) -> None:
         """Start a table section; closes an open one first."""
-        self._end_table()
-        self._native.begin_table(name, list(fields))
+        if not self._begin(self._native.begin_table, name, list(fields)):
+            return
         self._table = "array"
         # Rows go straight to the native writer: no Python frame per row.
         self.write_row = self._native.row  # type: ignore[method-assign]
 
     def begin_keyed_map(self, name: str, key_label: str, value_fields: Sequence[str]) -> None:
         """Start a keyed-map section; each row is ``[key, *values]``."""
-        self._end_table()
-        self._native.begin_keyed_map(name, list(value_fields))
+        if not self._begin(self._native.begin_keyed_map, name, list(value_fields)):
+            return
         self._table = "keyed"
 
     def write_row(self, values: Sequence[Any]) -> None:
@@ -81,7 +105,10 @@ class GenericStreamEncoder:
         self._native.flush()
 
     def close(self) -> None:
-        """Close what is open and write the trailer. Idempotent."""
+        """Close what is open and write the trailer. Idempotent, but for a
+        ``>`` field name, which it raises each time (as 2.8.0 does)."""
+        if self._deferred is not None:
+            raise self._deferred
         self._end_table()
         if self._section:
             self._native.end_section()
