@@ -82,6 +82,12 @@ export function install(E, gcf) {
       this._kind = null;
       this._provenance = null;
       this._tail = '';
+      // The header now, as 2.5.2 writes it: a reader sees the stream begin.
+      this._handOver();
+    }
+    _handOver() {
+      const chunk = call(() => this._native.take());
+      if (chunk) this._w.write(chunk);
     }
     writeSymbol(s) {
       if (this._queue !== null) {
@@ -210,14 +216,23 @@ export function install(E, gcf) {
       // or a fresh array when such a nested call is reading.
       this._cells = [];
       this._reading = false;
+      // The header now, and each table's header when it begins, as 2.5.2
+      // writes them; rows still go in batches.
+      this._handOver();
+    }
+    _handOver() {
+      const chunk = this._native.take();
+      if (chunk) this._w.write(chunk);
     }
     beginArray(name, fields) {
       this._send();
-      this._after(call(() => this._native.beginArray(String(name), names(fields))));
+      call(() => this._native.beginArray(String(name), names(fields)));
+      this._handOver();
     }
     beginKeyedMap(name, keyLabel, valueFields) {
       this._send();
-      this._after(call(() => this._native.beginKeyedMap(String(name), String(keyLabel), names(valueFields))));
+      call(() => this._native.beginKeyedMap(String(name), String(keyLabel), names(valueFields)));
+      this._handOver();
     }
     writeRow(values) {
       if (!packedRows) {

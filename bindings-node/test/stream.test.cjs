@@ -147,3 +147,23 @@ test('a first symbol with no kind, provenance or distance is not queued', () => 
     assert.strictEqual(out, theirs);
   }
 });
+
+test('stream headers reach the writer when they begin, as 2.5.2 writes them', () => {
+  for (const lib of [gcf, ref]) {
+    const out = [];
+    const sink = { write: (s) => out.push(s) };
+    const enc = new lib.StreamEncoder(sink, 't');
+    assert.deepEqual(out, ['GCF profile=graph tool=t\n']);
+    const g = new lib.GenericStreamEncoder(sink);
+    g.beginArray('rows', ['id']);
+    assert.equal(out.slice(1).join(''), 'GCF profile=generic\n## rows [?]{id}\n');
+    enc.close();
+    g.close();
+  }
+});
+
+test('a graph delta header always carries tokens= and savings=, as 2.5.2 writes it', () => {
+  const d = { tool: 't', baseRoot: 'x', newRoot: 'y', deltaTokens: 10, fullTokens: 0, removed: [], added: [], addedEdges: [], removedEdges: [] };
+  assert.equal(gcf.encodeDelta(d), ref.encodeDelta(d));
+  assert.equal(gcf.encodeDelta(d), 'GCF profile=graph tool=t delta=true base_root=x new_root=y tokens=10 savings=0%\n');
+});
