@@ -63,8 +63,8 @@ fn contradictory_operations_are_malformed() {
     let header =
         format!("GCF profile=generic delta=true base_root={root} new_root=sha256:x key=id\n");
     let cases = [
-        ("## changed [1]{@id,status}\n9|x\n", "not in the base"),
-        ("## removed [1]{@id}\n9\n", "not in the base"),
+        ("## changed [1]{@id,status}\n9|x\n", "not in base"),
+        ("## removed [1]{@id}\n9\n", "not in base"),
         ("## added [1]{@id,status}\n1|x\n", "already exists"),
         ("## added [2]{@id,status}\n7|x\n7|y\n", "two operations"),
         (
