@@ -102,6 +102,16 @@ for (const [label, make] of GRAPH_ONLY ? [] : [['graph StreamEncoder', graphStre
   streams.push({ label, a, b });
   row(`${label}, ${STREAM_N} rows (one run)`, a.ms, b.ms);
 }
+// The floor of the stream rows: the same loops over encoders whose methods
+// only keep their argument (the bench's own objects, strings and calls).
+const storing = {
+  StreamEncoder: class { writeSymbol(s) { this.last = s; } close() {} },
+  GenericStreamEncoder: class { beginArray() {} writeRow(r) { this.last = r; } close() {} },
+};
+const streamFloors = GRAPH_ONLY ? [] : [
+  [`graph StreamEncoder floor: the bench loop, ${STREAM_N} rows, an encoder that only keeps its argument`, streamRun(graphStream(storing)).ms],
+  [`GenericStreamEncoder floor: the bench loop, ${STREAM_N} rows, an encoder that only keeps its argument`, streamRun(genericStream(storing)).ms],
+];
 const mb = (n) => `${(n / 1048576).toFixed(1)} MB`;
 
 // Where the time goes: the JS half and the engine half of each call.
@@ -223,6 +233,7 @@ const md = [
   '| step | time |',
   '| --- | ---: |',
   ...split.map(([k, v]) => `| ${k} | ${fmt(v)} |`),
+  ...streamFloors.map(([k, v]) => `| ${k} | ${fmt(v)} |`),
   '',
   '## Streaming memory',
   '',

@@ -94,6 +94,8 @@ test('batched symbols: refusals throw at their own call, odd symbols match 2.5.2
     { qualifiedName: 'pkg.' + 'L'.repeat(600), kind: 'method', score: 1, provenance: 'lsp' },
     { qualifiedName: 'pkg.Tiny', kind: 'function', score: 5e-324, provenance: 'ast' },
     { qualifiedName: 'pkg.Kind', kind: 'clâss', score: 0.5, provenance: 'lsp' },
+    // The ends of the batched range (printable ASCII, '!' to '~').
+    { qualifiedName: '!pkg~', kind: 'function', score: 0.5, provenance: 'lsp' },
   ];
   const bad = [
     { qualifiedName: 'has space', kind: 'function', score: 0.5, provenance: 'lsp' },
@@ -101,6 +103,11 @@ test('batched symbols: refusals throw at their own call, odd symbols match 2.5.2
     { qualifiedName: 'pkg.P', kind: 'function', score: 0.5, provenance: '' },
     { qualifiedName: 'pkg.N', kind: 'function', score: NaN, provenance: 'lsp' },
     { qualifiedName: 'nul\0inside', kind: 'function', score: 0.5, provenance: 'lsp' },
+    { qualifiedName: 'del\x7f', kind: 'function', score: 0.5, provenance: 'lsp' },
+    { qualifiedName: '', kind: 'function', score: 0.5, provenance: 'lsp' },
+    { qualifiedName: 'tab\there', kind: 'function', score: 0.5, provenance: 'lsp' },
+    { qualifiedName: 'nb\u00a0sp', kind: 'function', score: 0.5, provenance: 'lsp' },
+    { qualifiedName: 'pkg.D', kind: 'func\x7f', score: 0.5, provenance: 'lsp' },
   ];
   for (let round = 0; round < 200; round++) {
     const p = g.graph();

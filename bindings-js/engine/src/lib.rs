@@ -73,6 +73,7 @@ mod packed_view;
 mod scalar;
 mod shape;
 mod stream;
+mod stream_names;
 mod tagged;
 
 pub use deltas::{

@@ -5,13 +5,13 @@
 
 use std::cell::RefCell;
 
-use hashbrown::HashMap;
 use std::rc::Rc;
 
 use gcf_core::graph::{StreamOptions, StreamWriter, Symbol, TrailerForm};
 use gcf_core::{ErrorKind, Sink, SinkError};
 
 use crate::nul::NulFields;
+use crate::stream_names::Names;
 use crate::Result;
 
 /// Bytes written by the core, waiting for JS to take them.
@@ -34,62 +34,6 @@ pub struct GraphStream {
     writer: Option<StreamWriter<Pending>>,
     pending: Pending,
     names: Names,
-}
-
-/// The names of the symbols written, by id, for `writeEdge` by name. They
-/// are kept as one text until the first edge needs them and hashed then:
-/// a stream without edges never hashes a name (a million symbols spent
-/// about 0.45 s on the core's index, two thirds of the stream's engine
-/// time), and one with edges hashes each name once, as before.
-#[derive(Default)]
-struct Names {
-    /// Names not yet in `index`, one after another; `ends[i]` closes the
-    /// name of id `first + i`.
-    text: String,
-    ends: Vec<usize>,
-    /// The id of the first name in `text`.
-    first: u64,
-    /// Built on the first edge; a later name goes straight in (the last
-    /// symbol of a name wins, as in the core's index).
-    index: Option<HashMap<Box<str>, u64>>,
-}
-
-impl Names {
-    fn push(&mut self, id: u64, name: &str) {
-        if let Some(index) = &mut self.index {
-            index.insert(Box::from(name), id);
-            return;
-        }
-        if self.ends.is_empty() {
-            self.first = id;
-        }
-        self.text.push_str(name);
-        self.ends.push(self.text.len());
-    }
-
-    fn index(&mut self) -> &HashMap<Box<str>, u64> {
-        let text = core::mem::take(&mut self.text);
-        let ends = core::mem::take(&mut self.ends);
-        let first = self.first;
-        self.index.get_or_insert_with(|| {
-            let mut index = HashMap::with_capacity(ends.len());
-            let mut start = 0;
-            for (id, &end) in (first..).zip(&ends) {
-                index.insert(Box::from(text.get(start..end).unwrap_or_default()), id);
-                start = end;
-            }
-            index
-        })
-    }
-
-    fn id(&mut self, name: &str) -> core::result::Result<u64, gcf_core::Error> {
-        self.index().get(name).copied().ok_or_else(|| {
-            gcf_core::Error::new(
-                ErrorKind::UnknownEdgeReference,
-                format!("edge names `{name}`, which was not written"),
-            )
-        })
-    }
 }
 
 impl GraphStream {
