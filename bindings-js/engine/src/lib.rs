@@ -73,7 +73,6 @@ mod packed_view;
 mod scalar;
 mod shape;
 mod stream;
-mod stream_names;
 mod tagged;
 
 pub use deltas::{

@@ -11,7 +11,6 @@ use gcf_core::graph::{StreamOptions, StreamWriter, Symbol, TrailerForm};
 use gcf_core::{ErrorKind, Sink, SinkError};
 
 use crate::nul::NulFields;
-use crate::stream_names::Names;
 use crate::Result;
 
 /// Bytes written by the core, waiting for JS to take them.
@@ -33,7 +32,6 @@ fn closed() -> gcf_bind::Failure {
 pub struct GraphStream {
     writer: Option<StreamWriter<Pending>>,
     pending: Pending,
-    names: Names,
 }
 
 impl GraphStream {
@@ -65,8 +63,9 @@ impl GraphStream {
             } else {
                 TrailerForm::Positional
             },
-            // Kept here instead (see Names).
-            index_names: false,
+            // For writeEdge by name: names are kept as text and hashed on
+            // the first edge.
+            index_names: true,
         };
         let mut writer = StreamWriter::new(pending.clone(), options)?;
         if !pack_root.is_empty() || session {
@@ -89,7 +88,6 @@ impl GraphStream {
         Ok(GraphStream {
             writer: Some(writer),
             pending,
-            names: Names::default(),
         })
     }
 
@@ -113,8 +111,7 @@ impl GraphStream {
             provenance,
             distance,
         };
-        let id = self.writer()?.write_symbol(&symbol)?;
-        self.names.push(id, qualified_name);
+        self.writer()?.write_symbol(&symbol)?;
         Ok(self.buffered())
     }
 
@@ -148,8 +145,7 @@ impl GraphStream {
         {
             return Err(bad());
         }
-        // The field, not writer(): names is written alongside.
-        let writer = self.writer.as_mut().ok_or_else(closed)?;
+        let writer = self.writer()?;
         let mut fields = NulFields::new(body);
         for pair in nums.chunks_exact(2) {
             let (Some(qualified_name), Some(kind), Some(provenance)) =
@@ -165,8 +161,7 @@ impl GraphStream {
                 provenance,
                 distance: pair[1] as u32,
             };
-            let id = writer.write_symbol(&symbol)?;
-            self.names.push(id, qualified_name);
+            writer.write_symbol(&symbol)?;
         }
         Ok(self.buffered())
     }
@@ -175,8 +170,7 @@ impl GraphStream {
     /// id, counted in the group of `distance`; `qualified_name` names it
     /// for later edges. Returns how many bytes wait to be taken.
     pub fn write_bare_ref(&mut self, qualified_name: &str, distance: u32) -> Result<u32> {
-        let id = self.writer()?.write_bare_ref(qualified_name, distance)?;
-        self.names.push(id, qualified_name);
+        self.writer()?.write_bare_ref(qualified_name, distance)?;
         Ok(self.buffered())
     }
 
@@ -188,11 +182,8 @@ impl GraphStream {
         edge_type: &str,
         status: &str,
     ) -> Result<u32> {
-        // Closed first, then the names, as the core's write_edge_by_name.
-        self.writer()?;
-        let (source, target) = (self.names.id(source)?, self.names.id(target)?);
         self.writer()?
-            .write_edge(source, target, edge_type, status)?;
+            .write_edge_by_name(source, target, edge_type, status)?;
         Ok(self.buffered())
     }
 

@@ -38,6 +38,7 @@ mod name_index;
 mod pack_root;
 mod session;
 mod stream;
+mod stream_names;
 mod token;
 mod types;
 

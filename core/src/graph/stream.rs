@@ -14,10 +14,7 @@
 //! - the host's own error behind a failed write stays with its sink
 //!   ([`get_ref`](StreamWriter::get_ref), [`HostSink`](crate::HostSink)).
 
-use alloc::string::String;
 use alloc::vec::Vec;
-
-use hashbrown::HashMap;
 
 use crate::header::check_header_value;
 
@@ -26,6 +23,7 @@ use super::encode::{
 };
 use super::kind::abbreviate_kind;
 use super::line::{self, ShortTokens, Written, MAX_DIGITS, MAX_SCORE, TOKEN_WIDTH};
+use super::stream_names::StreamNames;
 use super::token::check_token;
 use super::types::Symbol;
 use crate::buffer::{Buffered, DEFAULT_CAPACITY};
@@ -67,9 +65,9 @@ pub struct StreamOptions<'a> {
     /// Trailer form.
     pub trailer: TrailerForm,
     /// Keep a name -> id index so [`StreamWriter::write_edge_by_name`] works.
-    /// It costs one owned copy of every qualified name (an allocation per
-    /// symbol and memory that grows with the stream); leave it off and write
-    /// edges by id for constant memory.
+    /// It keeps a copy of every qualified name (memory that grows with the
+    /// stream, about a byte more than the names; hashed on the first lookup
+    /// by name); leave it off and write edges by id for constant memory.
     pub index_names: bool,
 }
 
@@ -151,7 +149,7 @@ pub struct StreamWriter<K: Sink> {
     edges: u64,
     locations: u64,
     trailer: TrailerForm,
-    names: Option<HashMap<String, u64>>,
+    names: Option<StreamNames>,
     /// Checked kinds (with their abbreviations), provenances and edge types.
     kinds: ShortTokens,
     provenances: ShortTokens,
@@ -218,7 +216,7 @@ impl<K: Sink> StreamWriter<K> {
             edges: 0,
             locations: 0,
             trailer: options.trailer,
-            names: options.index_names.then(HashMap::new),
+            names: options.index_names.then(StreamNames::default),
             kinds: ShortTokens::new(),
             provenances: ShortTokens::new(),
             edge_types: ShortTokens::new(),
@@ -349,7 +347,7 @@ impl<K: Sink> StreamWriter<K> {
             group.1 += 1;
         }
         if let Some(names) = &mut self.names {
-            names.insert(String::from(qualified_name), id);
+            names.push(id, qualified_name);
         }
         id
     }
@@ -529,14 +527,14 @@ impl<K: Sink> StreamWriter<K> {
         if self.poisoned {
             return Err(self.failed(None));
         }
-        let Some(names) = &self.names else {
+        let Some(names) = &mut self.names else {
             return Err(Error::new(
                 ErrorKind::InvalidState,
                 "write_edge_by_name needs StreamOptions::index_names",
             ));
         };
-        let lookup = |name: &str| {
-            names.get(name).copied().ok_or_else(|| {
+        let mut lookup = |name: &str| {
+            names.get(name).ok_or_else(|| {
                 Error::new(
                     ErrorKind::UnknownEdgeReference,
                     alloc::format!("edge names `{name}`, which was not written"),
@@ -603,13 +601,13 @@ impl<K: Sink> StreamWriter<K> {
         if self.poisoned {
             return Err(self.failed(None));
         }
-        let Some(names) = &self.names else {
+        let Some(names) = &mut self.names else {
             return Err(Error::new(
                 ErrorKind::InvalidState,
                 "write_location_by_name needs StreamOptions::index_names",
             ));
         };
-        let id = names.get(qualified_name).copied().ok_or_else(|| {
+        let id = names.get(qualified_name).ok_or_else(|| {
             Error::new(
                 ErrorKind::UnknownEdgeReference,
                 alloc::format!("location names `{qualified_name}`, which was not written"),

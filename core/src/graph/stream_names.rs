@@ -1,30 +1,32 @@
-//! The names of the symbols a graph stream has written, by id, for
-//! `writeEdge` by name.
+//! The names of the symbols a [`StreamWriter`](super::StreamWriter) has
+//! written, by id, for `write_edge_by_name` and `write_location_by_name`
+//! ([`StreamOptions::index_names`](super::StreamOptions::index_names)).
 //!
-//! They are kept as text until the first edge needs them and hashed then: a
-//! stream without edges never hashes a name (a million symbols spent about
-//! 0.45 s on the core's index, two thirds of the stream's engine time), and
-//! one with edges hashes each name once.
+//! They are kept as text until the first lookup needs them and hashed then:
+//! a stream that never looks a name up never hashes one (a map from an owned
+//! copy of each name, built as the symbols came, was two thirds of the
+//! JavaScript engine's time a streamed symbol: about 0.45 s a million), and
+//! one that does hashes each name once.
 //!
 //! The text is held in blocks that are never reallocated, each name as its
-//! length (LEB128) and its bytes. One growing `String` (and a `Vec` of end
-//! offsets beside it) copied everything written so far at each doubling, and
-//! each copy landed on freshly mapped pages the kernel had to zero first:
-//! at a million symbols that was 30-140 ns a symbol, against 47 ns for the
-//! rest of a streamed symbol's engine work (`bench/NOTES.md` in
-//! bindings-node). A block is touched once, and a name costs one byte more
-//! than its text rather than eight.
+//! length (LEB128) and its bytes. One growing buffer copies everything
+//! written so far at each doubling, and each copy lands on freshly mapped
+//! pages the kernel has to zero first: at a million symbols that was 30-140
+//! ns a symbol, against 47 ns for the rest of a streamed symbol's work in
+//! the JavaScript engine (`bindings-node/bench/NOTES.md`). A block is
+//! touched once, and a name costs one byte more than its text.
+
+use alloc::boxed::Box;
+use alloc::vec::Vec;
 
 use hashbrown::HashMap;
-
-use gcf_core::ErrorKind;
 
 /// The size of a block of names; a longer name gets a block of its own.
 const BLOCK: usize = 256 * 1024;
 
 /// See the module docs.
 #[derive(Default)]
-pub(crate) struct Names {
+pub(crate) struct StreamNames {
     /// Names not yet in `index`, in the order of their ids.
     blocks: Vec<Vec<u8>>,
     /// How many names `blocks` holds.
@@ -36,7 +38,7 @@ pub(crate) struct Names {
     index: Option<HashMap<Box<str>, u64>>,
 }
 
-impl Names {
+impl StreamNames {
     /// Records that symbol `id` is named `name`. Ids come in order, one
     /// after another.
     pub(crate) fn push(&mut self, id: u64, name: &str) {
@@ -85,17 +87,12 @@ impl Names {
     }
 
     /// The id of the last symbol named `name`.
-    pub(crate) fn id(&mut self, name: &str) -> Result<u64, gcf_core::Error> {
-        self.index().get(name).copied().ok_or_else(|| {
-            gcf_core::Error::new(
-                ErrorKind::UnknownEdgeReference,
-                format!("edge names `{name}`, which was not written"),
-            )
-        })
+    pub(crate) fn get(&mut self, name: &str) -> Option<u64> {
+        self.index().get(name).copied()
     }
 }
 
-/// The first name of `block` (as [`Names::push`] wrote it) and the rest.
+/// The first name of `block` (as [`StreamNames::push`] wrote it) and the rest.
 fn next_name(block: &[u8]) -> Option<(&str, &[u8])> {
     let mut len = 0u64;
     let mut shift = 0;
@@ -121,10 +118,12 @@ fn next_name(block: &[u8]) -> Option<(&str, &[u8])> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::format;
+    use alloc::string::String;
 
     #[test]
     fn names_across_blocks_resolve_to_their_ids() {
-        let mut names = Names::default();
+        let mut names = StreamNames::default();
         // About 2.3 MB of names: nine blocks, and one name longer than a
         // block (a block of its own) in the middle, one of 200 bytes (a
         // two-byte length) and an empty one.
@@ -142,22 +141,21 @@ mod tests {
         }
         assert!(names.blocks.len() >= 9, "{} blocks", names.blocks.len());
         for (i, name) in all.iter().enumerate() {
-            assert_eq!(names.id(name).ok(), Some(1_000 + i as u64), "{i}");
+            assert_eq!(names.get(name), Some(1_000 + i as u64), "{i}");
         }
-        assert!(names.id("pkg/mod0.Symbol100000").is_err());
+        assert!(names.get("pkg/mod0.Symbol100000").is_none());
     }
 
     #[test]
     fn the_last_symbol_of_a_name_wins_before_and_after_indexing() {
-        let mut names = Names::default();
+        let mut names = StreamNames::default();
         names.push(0, "a");
         names.push(1, "b");
         names.push(2, "a");
-        assert_eq!(names.id("a").ok(), Some(2));
+        assert_eq!(names.get("a"), Some(2));
         names.push(3, "b");
-        assert_eq!(names.id("b").ok(), Some(3));
-        let e = names.id("c").err().map(|e| e.kind());
-        assert_eq!(e, Some(ErrorKind::UnknownEdgeReference));
+        assert_eq!(names.get("b"), Some(3));
+        assert_eq!(names.get("c"), None);
     }
 
     #[test]
