@@ -11,7 +11,13 @@
 //! - a core error keeps its kind as the category and `kind.class()` as the class;
 //! - JSON that does not parse is class `json`, category `json`;
 //! - JSON that parses but has the wrong shape (a string where a number
-//!   belongs) is class `json`, category `invalid_input`;
+//!   belongs) is class `json`, category `invalid_input`, its message led by
+//!   the path of the value (`symbols[3].score: invalid type: string "high",
+//!   expected a number`, see [`crate::json_path`]) and worded in JSON's
+//!   terms (a number, an array), not Rust's (`f64`, a sequence);
+//! - a string escape of an unpaired surrogate (`"\uD800"`: JSON grammar,
+//!   but not text) is class `json`, category `invalid_surrogate`, as the
+//!   same escape in GCF text is;
 //! - a number outside its domain or a value nested too deeply while reading
 //!   JSON keeps the core's category (`out_of_range`, `limit_exceeded`),
 //!   because the conformance suite names them so;
@@ -105,6 +111,20 @@ impl Failure {
                 kind.name(),
                 "number is outside the range of a double".to_owned(),
             )
+        } else if message == "lone leading surrogate in hex escape"
+            || message == "unexpected end of hex escape"
+        {
+            // serde_json's two names for an unpaired surrogate escape: valid
+            // JSON grammar (a JS string holding a lone surrogate is written
+            // so), but no UTF-8 text can hold it. The spec's category for
+            // the same escape in GCF text.
+            (
+                ErrorClass::Json,
+                ErrorKind::InvalidSurrogate.name(),
+                "a string holds a lone surrogate (an unpaired \\uD800-\\uDFFF escape), \
+                 which UTF-8 cannot carry"
+                    .to_owned(),
+            )
         } else if message == "recursion limit exceeded" {
             let kind = ErrorKind::LimitExceeded;
             (
@@ -118,7 +138,7 @@ impl Failure {
                 serde_json::error::Category::Data => (
                     ErrorClass::Json,
                     ErrorKind::InvalidInput.name(),
-                    message.to_owned(),
+                    plain_types(message),
                 ),
                 _ => (ErrorClass::Json, "json", format!("invalid JSON: {message}")),
             }
@@ -130,6 +150,26 @@ impl Failure {
             line: (line > 0).then_some(line as u64),
             column: (column > 0).then_some(column as u64),
         }
+    }
+
+    /// [`from_json`](Self::from_json) of an error reading `json`, its
+    /// message led by the path of the value where reading stopped
+    /// (`symbols[3].score: invalid type: ...`; see [`crate::json_path`]).
+    pub fn from_json_in(error: &serde_json::Error, json: &[u8]) -> Failure {
+        Failure::from_json(error).with_json_path(json)
+    }
+
+    /// Leads the message with the path of the value at the failure's line
+    /// and column in `json` (nothing at the top level or without a
+    /// position).
+    pub fn with_json_path(mut self, json: &[u8]) -> Failure {
+        if let (Some(line), Some(column)) = (self.line, self.column) {
+            let path = crate::json_path::path_at_line(json, line, column);
+            if !path.is_empty() {
+                self.message = format!("{path}: {}", self.message);
+            }
+        }
+        self
     }
 
     /// The CLI's exit code: 2 for a usage error, 1 for everything else.
@@ -163,6 +203,34 @@ impl Failure {
         self.line = Some(line);
         self
     }
+}
+
+/// serde's message for a value of the wrong type or range, with JSON's
+/// names for what it expected and found in place of Rust's (`f64`, `u32`,
+/// `map`, `sequence`): the reader of the message wrote JSON, or a host value
+/// that became JSON.
+fn plain_types(message: &str) -> String {
+    const NAMES: [(&str, &str); 9] = [
+        ("expected f64", "expected a number"),
+        ("expected u32", "expected an integer from 0 to 4294967295"),
+        (
+            "expected u64",
+            "expected an integer from 0 to 18446744073709551615",
+        ),
+        ("expected i64", "expected an integer"),
+        ("expected a sequence", "expected an array"),
+        ("expected a map", "expected an object"),
+        ("floating point `", "number `"),
+        ("invalid type: map", "invalid type: object"),
+        ("invalid type: sequence", "invalid type: array"),
+    ];
+    let mut message = message.to_owned();
+    for (rust, json) in NAMES {
+        if message.contains(rust) {
+            message = message.replace(rust, json);
+        }
+    }
+    message
 }
 
 impl From<Error> for Failure {
@@ -296,13 +364,47 @@ mod tests {
         let f = json_failure("{\n  \"a\": ]");
         assert_eq!(
             f.to_string(),
-            "error[json]: invalid JSON: expected value (line 2, column 8)"
+            "error[json]: a: invalid JSON: expected value (line 2, column 8)"
         );
         let json = serde_json::to_string(&f).unwrap();
         assert_eq!(
             json,
-            r#"{"class":"json","category":"json","message":"invalid JSON: expected value","line":2,"column":8}"#
+            r#"{"class":"json","category":"json","message":"a: invalid JSON: expected value","line":2,"column":8}"#
         );
+    }
+
+    #[test]
+    fn shape_errors_name_the_field_in_json_terms() {
+        let f = json_failure(
+            r#"{"symbols":[{"qualifiedName":"a.B","kind":"function","score":"0.5","provenance":"x"}]}"#,
+        );
+        assert_eq!(f.category, "invalid_input");
+        assert_eq!(
+            f.message,
+            r#"symbols[0].score: invalid type: string "0.5", expected a number"#
+        );
+        let f = json_failure(r#"{"symbols":[{"qualifiedName":"a","distance":1.5}]}"#);
+        assert_eq!(
+            f.message,
+            "symbols[0].distance: invalid type: number `1.5`, expected an integer from 0 to 4294967295"
+        );
+        let f = json_failure(r#"{"symbols":[{"qualifiedName":"a","distance":-1}]}"#);
+        assert_eq!(
+            f.message,
+            "symbols[0].distance: invalid value: integer `-1`, expected an integer from 0 to 4294967295"
+        );
+        let f = json_failure(r#"{"tool":"t\ud800x"}"#);
+        assert_eq!((f.class.name(), f.category), ("json", "invalid_surrogate"));
+        assert_eq!(
+            f.message,
+            "tool: a string holds a lone surrogate (an unpaired \\uD800-\\uDFFF escape), \
+             which UTF-8 cannot carry"
+        );
+        let f = json_failure(r#"{"edges":{"a":1}}"#);
+        assert_eq!(f.message, "edges: invalid type: object, expected an array");
+        // Past the last member: the whole payload.
+        let f = json_failure(r#"{"symbols":[],"tokenBudget":-3}"#);
+        assert!(f.message.starts_with("tokenBudget: "), "{}", f.message);
     }
 
     #[test]

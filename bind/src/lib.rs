@@ -34,6 +34,7 @@ pub mod failure;
 pub mod generic;
 pub mod graph;
 mod host;
+pub mod json_path;
 pub mod options;
 pub mod records;
 #[cfg(test)]

@@ -91,7 +91,7 @@ where
         // common path pays nothing for this.
         Err(e) if e.to_string().starts_with(RECURSION_LIMIT) => {
             if let Some(f) = too_deep(bytes, Limits::default().max_depth + MODEL_NESTING) {
-                return Err(f);
+                return Err(f.with_json_path(bytes));
             }
             AMBIGUOUS.with(|a| a.set(false));
             let mut de = new();
@@ -105,15 +105,15 @@ where
     // first error a reader would want to see.
     if ambiguous {
         if let Some(f) = big_integer_literal(bytes) {
-            return Err(f);
+            return Err(f.with_json_path(bytes));
         }
     }
     value.map_err(|e| {
-        let f = Failure::from_json(&e);
+        let f = Failure::from_json_in(&e, bytes);
         // serde points after the literal; the scan points at its start,
         // whichever way the number reached the visitor.
         match f.category {
-            "out_of_range" => big_integer_literal(bytes).unwrap_or(f),
+            "out_of_range" => big_integer_literal(bytes).map_or(f, |f| f.with_json_path(bytes)),
             _ => f,
         }
     })

@@ -11,7 +11,7 @@
 // interface is documented in bindings-js/engine (the Rust crate both hosts
 // wrap) and bindings-node/README.md ("Engines").
 
-import { GcfError, rethrow } from './errors.mjs';
+import { GcfError, rethrow, rethrowValue } from './errors.mjs';
 import { valueJSON, isPlain, toJSON, fromTagged, checkLargeIntMode, largeInteger } from './convert.mjs';
 import { parseJSONOrdered } from './json_ordered.mjs';
 import { toPacked, fromPacked } from './packed.mjs';
@@ -80,7 +80,7 @@ export function createApi(E) {
     try {
       return E.graphEncode(json);
     } catch (e) {
-      rethrow(e);
+      rethrowValue(e);
     }
   }
 
@@ -122,7 +122,7 @@ export function createApi(E) {
     try {
       return E.graphEncodeDelta(JSON.stringify(d));
     } catch (e) {
-      rethrow(e);
+      rethrowValue(e);
     }
   }
 
@@ -165,7 +165,7 @@ export function createApi(E) {
     try {
       return E.genericEncode(json, flags);
     } catch (e) {
-      rethrow(e);
+      rethrowValue(e);
     }
   }
 

@@ -40,7 +40,17 @@ function number(n, largeInt) {
   return '' + n;
 }
 
-function toJSON(v, largeInt) {
+// The core's default depth limit (Limits::max_depth): containers on a
+// value's deepest path, the outermost being 1. The walks here stop there,
+// with the core's error, rather than recurse until the JS stack runs out
+// (which a value that contains itself would do at any depth).
+const MAX_DEPTH = 128;
+
+function tooDeep() {
+  return new GcfError('limit_exceeded', `value nests deeper than ${MAX_DEPTH} levels (or contains itself)`, null, null, 'limit');
+}
+
+function toJSON(v, largeInt, depth = 0) {
   switch (typeof v) {
     case 'string':
       return JSON.stringify(v);
@@ -52,11 +62,12 @@ function toJSON(v, largeInt) {
       return v.toString();
     case 'object': {
       if (v === null) return 'null';
+      if (depth >= MAX_DEPTH) throw tooDeep();
       if (Array.isArray(v)) {
         let s = '[';
         for (let i = 0; i < v.length; i++) {
           if (i > 0) s += ',';
-          s += toJSON(v[i], largeInt);
+          s += toJSON(v[i], largeInt, depth + 1);
         }
         return s + ']';
       }
@@ -66,7 +77,7 @@ function toJSON(v, largeInt) {
         for (const [k, x] of v) {
           if (!first) s += ',';
           first = false;
-          s += JSON.stringify(String(k)) + ':' + toJSON(x, largeInt);
+          s += JSON.stringify(String(k)) + ':' + toJSON(x, largeInt, depth + 1);
         }
         return s + '}';
       }
@@ -75,7 +86,7 @@ function toJSON(v, largeInt) {
       for (let i = 0; i < keys.length; i++) {
         if (i > 0) s += ',';
         const k = keys[i];
-        s += JSON.stringify(k) + ':' + toJSON(v[k], largeInt);
+        s += JSON.stringify(k) + ':' + toJSON(v[k], largeInt, depth + 1);
       }
       return s + '}';
     }
@@ -98,7 +109,8 @@ function isPlain(v, depth) {
       return Number.isFinite(v) && (Number.isSafeInteger(v) || !Number.isInteger(v));
     case 'object': {
       if (v === null) return true;
-      if (depth > 200) return false;
+      // Too deep (or cyclic): toJSON reports it.
+      if (depth >= MAX_DEPTH) return false;
       if (Array.isArray(v)) {
         for (let i = 0; i < v.length; i++) if (!isPlain(v[i], depth + 1)) return false;
         return true;

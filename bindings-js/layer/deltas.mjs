@@ -2,14 +2,26 @@
 // generic_delta.ts, generic_delta_session.ts): the policy is the core's; this
 // file converts arguments and results.
 
-import { rethrow } from './errors.mjs';
+import { rethrow, rethrowValue } from './errors.mjs';
 import { toJSON } from './convert.mjs';
 
+// An engine call on GCF text the caller gave (its errors keep their line
+// and column).
 function call(fn) {
   try {
     return fn();
   } catch (e) {
     return rethrow(e);
+  }
+}
+
+// An engine call on JSON written here from the caller's values (see
+// rethrowValue).
+function callValue(fn) {
+  try {
+    return fn();
+  } catch (e) {
+    return rethrowValue(e);
   }
 }
 
@@ -31,7 +43,7 @@ export function install(E, gcf) {
     record(symbols) {
       const fresh = symbols.filter((s) => !this._ids.has(s.qualifiedName));
       if (fresh.length === 0) return;
-      call(() => this._native.encode(JSON.stringify({ tool: 'session', symbols: fresh, edges: [] })));
+      callValue(() => this._native.encode(JSON.stringify({ tool: 'session', symbols: fresh, edges: [] })));
       this._learn(fresh);
     }
     size() {
@@ -54,7 +66,7 @@ export function install(E, gcf) {
 
   function encodeWithSession(p, sess) {
     if (!sess) return gcf.encode(p);
-    const text = call(() => sess._native.encode(JSON.stringify(p)));
+    const text = callValue(() => sess._native.encode(JSON.stringify(p)));
     sess._learn(p.symbols || []);
     return text;
   }
@@ -62,18 +74,21 @@ export function install(E, gcf) {
   function verifyDelta(baseSymbols, baseEdges, removedSymbols, addedSymbols, removedEdges, addedEdges, expectedNewRoot) {
     const base = JSON.stringify({ symbols: baseSymbols, edges: baseEdges });
     const delta = JSON.stringify({ removed: removedSymbols, added: addedSymbols, removedEdges, addedEdges });
-    return JSON.parse(call(() => E.graphVerifyDelta(base, delta, String(expectedNewRoot))));
+    return JSON.parse(callValue(() => E.graphVerifyDelta(base, delta, String(expectedNewRoot))));
   }
 
   function packRoot(symbols, edges) {
-    return call(() => E.graphPackRoot(JSON.stringify({ symbols, edges })));
+    return callValue(() => E.graphPackRoot(JSON.stringify({ symbols, edges })));
   }
 
-  const setJSON = (s) => toJSON(s, 'number');
+  // A set's or delta's own wrapping (the set, its rows) comes on top of its
+  // values' depth: the engine allows gcf-bind's MODEL_NESTING (16) levels
+  // for it, and decides (with the path) past that.
+  const setJSON = (s) => toJSON(s, 'number', -16);
 
-  const genericPackRoot = (s) => call(() => E.genericPackRoot(setJSON(s)));
-  const encodeGenericFull = (s, tool) => call(() => E.genericEncodeFull(setJSON(s), tool == null ? '' : String(tool)));
-  const encodeGenericDelta = (d) => call(() => E.genericEncodeDelta(setJSON(d)));
+  const genericPackRoot = (s) => callValue(() => E.genericPackRoot(setJSON(s)));
+  const encodeGenericFull = (s, tool) => callValue(() => E.genericEncodeFull(setJSON(s), tool == null ? '' : String(tool)));
+  const encodeGenericDelta = (d) => callValue(() => E.genericEncodeDelta(setJSON(d)));
   function decodeGenericFull(text) {
     const { set: s, packRoot } = JSON.parse(call(() => E.genericDecodeFull(String(text))));
     // 2.5.2's member order, and a name only when a section line gave one.
@@ -82,9 +97,9 @@ export function install(E, gcf) {
     return { set, packRoot };
   }
   const decodeGenericDelta = (text) => JSON.parse(call(() => E.genericDecodeDelta(String(text))));
-  const diffGenericSets = (base, next) => JSON.parse(call(() => E.genericDiff(setJSON(base), setJSON(next))));
+  const diffGenericSets = (base, next) => JSON.parse(callValue(() => E.genericDiff(setJSON(base), setJSON(next))));
   const verifyGenericDelta = (base, d, expectedNewRoot) =>
-    JSON.parse(call(() => E.genericVerifyDelta(setJSON(base), setJSON(d), String(expectedNewRoot))));
+    JSON.parse(callValue(() => E.genericVerifyDelta(setJSON(base), setJSON(d), String(expectedNewRoot))));
 
   const ReanchorMode = Object.freeze({ FixedN: 0, SizeGuard: 1, 0: 'FixedN', 1: 'SizeGuard' });
   const DEFAULT_REANCHOR_N = 15;
@@ -95,7 +110,7 @@ export function install(E, gcf) {
   class GenericDeltaSession {
     constructor(base, tool, policy) {
       const p = policy || fixedN(DEFAULT_REANCHOR_N);
-      this._native = call(() => new E.NativeGenericDeltaSession(setJSON(base), tool == null ? '' : String(tool), p.mode, p.n || 0));
+      this._native = callValue(() => new E.NativeGenericDeltaSession(setJSON(base), tool == null ? '' : String(tool), p.mode, p.n || 0));
       this._turn = 0;
     }
     currentFull() {
@@ -105,7 +120,7 @@ export function install(E, gcf) {
       return this._turn;
     }
     next(nextSet) {
-      const out = call(() => this._native.next(setJSON(nextSet)));
+      const out = callValue(() => this._native.next(setJSON(nextSet)));
       this._turn++;
       return { wire: out.slice(1), isFull: out[0] === 'F' };
     }

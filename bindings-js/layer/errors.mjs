@@ -34,4 +34,18 @@ function rethrow(e) {
   throw fromEngine(e);
 }
 
-export { GcfError, rethrow, fromEngine };
+// For an engine call whose input is JSON this layer wrote from the caller's
+// values (a payload, a set, a row), not text the caller gave: a line and
+// column there are in text the caller never saw, so they are left out, and
+// the message leads with the path of the caller's field instead
+// (`symbols[3].score: ...`, written by gcf-bind from that position). A
+// failure to read that JSON (category `json`; it can only be a string that
+// UTF-8 cannot carry, which gcf-bind names `invalid_surrogate`, or a bug
+// here) is the caller's input, `invalid_input`.
+function rethrowValue(e) {
+  const f = fromEngine(e);
+  if (!(f instanceof GcfError) || (f.line === undefined && f.category !== 'json')) throw f;
+  throw new GcfError(f.category === 'json' ? 'invalid_input' : f.category, f.detail, null, null, f.errorClass);
+}
+
+export { GcfError, rethrow, rethrowValue, fromEngine };

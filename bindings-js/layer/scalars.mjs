@@ -1,6 +1,6 @@
 // 2.5.2's scalar helpers over the core's scalar grammar.
 
-import { rethrow, GcfError } from './errors.mjs';
+import { rethrow, rethrowValue, GcfError } from './errors.mjs';
 import { toJSON } from './convert.mjs';
 
 export const MISSING = Symbol('missing');
@@ -14,15 +14,23 @@ export function install(E, gcf) {
       return rethrow(e);
     }
   };
+  // For the helpers whose value crosses as JSON (see rethrowValue).
+  const callValue = (fn) => {
+    try {
+      return fn();
+    } catch (e) {
+      return rethrowValue(e);
+    }
+  };
   const needsQuote = (s) => E.needsQuote(String(s));
   const quoteString = (s) => call(() => E.quoteString(String(s)));
   const formatKey = (s) => call(() => E.formatKey(String(s)));
   function formatScalar(v, delimiter) {
     if (v === undefined) v = null;
     if (typeof v === 'object' && v !== null) return formatScalar(String(v), delimiter);
-    return call(() => E.formatScalar(toJSON(v, 'number'), delimiter ? Number(delimiter) : 0));
+    return callValue(() => E.formatScalar(toJSON(v, 'number'), delimiter ? Number(delimiter) : 0));
   }
-  const canonicalCell = (v) => call(() => E.canonicalCell(toJSON(v === undefined ? null : v, 'number')));
+  const canonicalCell = (v) => callValue(() => E.canonicalCell(toJSON(v === undefined ? null : v, 'number')));
 
   /** One scalar token (§2.1 precedence); `~` and `^` only in a row cell. */
   function parseScalar(s, tabularContext) {

@@ -9,13 +9,15 @@
 // WritableStream (`await sink.ready()` resolves once it can take more). The
 // Node Writable adapter is Node-only and lives in bindings-node/lib/node.cjs.
 
-import { rethrow, GcfError } from './errors.mjs';
+import { rethrowValue as rethrow, GcfError } from './errors.mjs';
 import { valueJSON } from './convert.mjs';
 import { wellFormed, Utf8Scratch, grow } from './packed.mjs';
 import { NULL, TRUE, FALSE, NUMBER, STRING } from './packed_value.mjs';
 
 const BATCH = 64 * 1024;
 
+// Everything a stream takes is the caller's values, some crossing as JSON
+// written here: failures are reported as for values (see rethrowValue).
 function call(fn) {
   try {
     return fn();

@@ -11,11 +11,17 @@ const { make } = require('./random.cjs');
 
 const SEED = Number(process.env.GCF_DIFF_SEED || Date.now() % 2147483647);
 
+// The engine's failure as the layer reports it for a value: no line or
+// column (they are in the JSON the layer wrote), and a failure to read that
+// JSON is the caller's input (rethrowValue in bindings-js/layer/errors.mjs).
 function viaJSON(p) {
   try {
     return { text: E.graphEncode(JSON.stringify(p)) };
   } catch (e) {
-    return { error: e.message };
+    const f = JSON.parse(e.message.slice(1));
+    if (f.category === 'json') f.category = 'invalid_input';
+    Object.assign(f, { line: null, column: null });
+    return { error: `\u0001${JSON.stringify(f)}` };
   }
 }
 

@@ -171,7 +171,7 @@ mod tests {
         let e = gcf_bind::value::from_slice(b"{\n  \"a\": ]").unwrap_err();
         assert_eq!(
             Failure::from(e).to_string(),
-            "error[json]: invalid JSON: expected value (line 2, column 8)"
+            "error[json]: a: invalid JSON: expected value (line 2, column 8)"
         );
     }
 

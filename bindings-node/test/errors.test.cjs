@@ -1,0 +1,111 @@
+'use strict';
+// Errors for values the caller passes (not text): they name the caller's
+// field by its path and carry no line or column, since the only text
+// involved is JSON the layer wrote itself (bindings-js/layer/errors.mjs,
+// gcf-bind's json_path). Errors for text keep their line and column.
+const test = require('node:test');
+const assert = require('node:assert');
+const gcf = require('../index.cjs');
+
+const sym = (over) => ({ qualifiedName: 'a.B', kind: 'function', score: 0.5, provenance: 'lsp', distance: 0, ...over });
+
+/** The GcfError `fn` throws. */
+function failure(fn) {
+  try {
+    fn();
+  } catch (e) {
+    assert.ok(e instanceof Error, String(e));
+    return e;
+  }
+  assert.fail('expected a throw');
+}
+
+function assertValueError(e, category, detail) {
+  assert.equal(e.category, category, e.message);
+  assert.equal(e.detail, detail);
+  assert.equal(e.message, `${category}: ${detail}`);
+  assert.equal(e.line, undefined);
+  assert.equal(e.column, undefined);
+}
+
+test('graph fields of the wrong type are named by their path', () => {
+  const p = (over, edges = []) => ({ tool: 't', symbols: [sym(), sym({ qualifiedName: 'c.D', ...over })], edges });
+  assertValueError(
+    failure(() => gcf.encode(p({ score: '0.5' }))),
+    'invalid_input',
+    'symbols[1].score: invalid type: string "0.5", expected a number',
+  );
+  assertValueError(
+    failure(() => gcf.encode(p({ distance: 1.5 }))),
+    'invalid_input',
+    'symbols[1].distance: invalid type: number `1.5`, expected an integer from 0 to 4294967295',
+  );
+  assertValueError(
+    failure(() => gcf.encode(p({ distance: -1 }))),
+    'invalid_input',
+    'symbols[1].distance: invalid value: integer `-1`, expected an integer from 0 to 4294967295',
+  );
+  assertValueError(
+    failure(() => gcf.encode(p({}, [{ source: 'a.B', target: 'c.D', edgeType: ['calls'] }]))),
+    'invalid_input',
+    'edges[0].edgeType: invalid type: array, expected a string',
+  );
+  assertValueError(
+    failure(() => gcf.encode({ tool: 't', symbols: { 0: sym() } })),
+    'invalid_input',
+    'symbols: invalid type: object, expected an array',
+  );
+});
+
+test('a lone surrogate is invalid_surrogate at its path, in values of every kind', () => {
+  const detail = (path) => `${path}: a string holds a lone surrogate (an unpaired \\uD800-\\uDFFF escape), which UTF-8 cannot carry`;
+  assertValueError(failure(() => gcf.encode({ tool: 't', symbols: [sym({ qualifiedName: 'a\ud800' })] })), 'invalid_surrogate', detail('symbols[0].qualifiedName'));
+  assertValueError(failure(() => gcf.encodeGeneric({ a: { b: ['x', 'y\udc00'] } })), 'invalid_surrogate', detail('a.b[1]'));
+  assertValueError(failure(() => gcf.encodeGeneric(new Map([['k y', 'z\ud800']]))), 'invalid_surrogate', detail('["k y"]'));
+  let out = '';
+  const enc = new gcf.GenericStreamEncoder({ write: (s) => (out += s) });
+  enc.beginArray('t', ['a', 'b']);
+  assertValueError(failure(() => enc.writeRow([1, '\ud800'])), 'invalid_surrogate', detail('[1]'));
+  enc.writeRow([2, 'ok']);
+  enc.close();
+  assert.match(out, /^2\|ok$/m);
+});
+
+test('errors in text keep their line and column', () => {
+  const e = failure(() => gcf.decode('GCF profile=graph symbols=1\n## targets\n@0 fn a.B notanumber x\n'));
+  assert.equal(e.category, 'invalid_score');
+  assert.equal(e.line, 3);
+  assert.equal(e.column, 11);
+  const g = failure(() => gcf.decodeGeneric('GCF profile=generic\na="\\uD800"\n'));
+  assert.equal(g.category, 'invalid_surrogate');
+  assert.equal(g.line, 2);
+});
+
+test('values past the depth limit, or containing themselves, are limit_exceeded, not a stack overflow', () => {
+  const detail = 'value nests deeper than 128 levels (or contains itself)';
+  const nest = (n, make) => {
+    let v = 1;
+    for (let i = 0; i < n; i++) v = make(v);
+    return v;
+  };
+  // 128 levels (the root object and 127 arrays, or 128 Maps) encode; one more does not.
+  assert.match(gcf.encodeGeneric({ a: nest(127, (v) => [v]) }), /^GCF profile=generic\n/);
+  assert.match(gcf.encodeGeneric(nest(128, (v) => new Map([['k', v]]))), /^GCF profile=generic\n/);
+  for (const n of [128, 200, 100000]) {
+    assertValueError(failure(() => gcf.encodeGeneric({ a: nest(n, (v) => [v]) })), 'limit_exceeded', detail);
+    assertValueError(failure(() => gcf.encodeGeneric(nest(n + 1, (v) => new Map([['k', v]])))), 'limit_exceeded', detail);
+  }
+  const self = { a: 1 };
+  self.self = self;
+  assertValueError(failure(() => gcf.encodeGeneric(self)), 'limit_exceeded', detail);
+  const list = [1];
+  list.push(list);
+  assertValueError(failure(() => gcf.encodeGeneric({ list })), 'limit_exceeded', detail);
+});
+
+test('numbers the core cannot hold are named by their path', () => {
+  const e = failure(() => gcf.encodeGeneric({ a: { b: [1, 10n ** 30n] } }));
+  assert.equal(e.category, 'out_of_range');
+  assert.match(e.detail, /^a\.b\[1\]: integer 1000000000000000000000000000000 is outside the int64 range/);
+  assert.equal(e.line, undefined);
+});
