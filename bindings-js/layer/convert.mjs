@@ -90,6 +90,11 @@ function toJSON(v, largeInt, depth = 0) {
       }
       return s + '}';
     }
+    case 'function':
+    case 'symbol':
+      // As 2.5.2 writes them: their String() form (a function's source,
+      // `Symbol(x)`), a string like any other.
+      return JSON.stringify(String(v));
     default:
       return 'null';
   }

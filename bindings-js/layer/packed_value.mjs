@@ -123,9 +123,13 @@ class ValuePacker {
         return this.object(v, d, false);
       }
       case 'bigint':
+      case 'function':
+      case 'symbol':
+        // The JSON route writes these (a function or symbol as the string
+        // 2.5.2 writes, its String() form).
         return false;
       default:
-        // undefined, functions and symbols: null, as the JSON route writes them.
+        // undefined: null, as the JSON route writes it.
         this.op(NULL);
         return true;
     }
