@@ -52,7 +52,7 @@ impl<'a, 'py> Fields<'a, 'py> {
 
     /// A float field (`None` is 0.0).
     pub fn float(&self, name: &Bound<'py, PyString>) -> PyResult<f64> {
-        float_of(&self.get(name)?)
+        float_of(name, &self.get(name)?)
     }
 
     /// Each item of an iterable field, read by `f` (`None` is empty).
@@ -101,12 +101,20 @@ fn uint_of<T: TryFrom<i128>>(name: &Bound<'_, PyString>, v: &Bound<'_, PyAny>) -
 }
 
 /// The value `v` of a float field (see [`Fields::float`]).
-fn float_of(v: &Bound<'_, PyAny>) -> PyResult<f64> {
+fn float_of(name: &Bound<'_, PyString>, v: &Bound<'_, PyAny>) -> PyResult<f64> {
     if v.is_none() {
-        Ok(0.0)
-    } else {
-        v.extract()
+        return Ok(0.0);
     }
+    // The TypeError CPython raises (`must be real number, not str`), led by
+    // the field it was raised for.
+    v.extract::<f64>().map_err(|e: PyErr| {
+        let py = v.py();
+        if e.is_instance_of::<pyo3::exceptions::PyTypeError>(py) {
+            pyo3::exceptions::PyTypeError::new_err(format!("{name}: {}", e.value(py)))
+        } else {
+            e
+        }
+    })
 }
 
 /// Each item of an iterable value, read by `f` (`None` is empty).
@@ -211,7 +219,7 @@ pub fn with_symbol_fields<R>(
     Ok(f(Symbol {
         qualified_name: text_of(name)?,
         kind: text_of(kind)?,
-        score: float_of(score)?,
+        score: float_of(intern!(py, "score"), score)?,
         provenance: text_of(provenance)?,
         distance: uint_of(intern!(py, "distance"), distance)?,
     }))
@@ -832,7 +840,7 @@ pub fn encode_gathered_lent(gathered: &Gathered<'_>) -> Option<PyResult<String>>
             let Some(kind) = lent_field(row, 1) else {
                 return Ok(None);
             };
-            let score = float_of(&*row.get_borrowed_item(2)?)?;
+            let score = float_of(intern!(py, "score"), &*row.get_borrowed_item(2)?)?;
             let Some(provenance) = lent_field(row, 3) else {
                 return Ok(None);
             };
@@ -944,7 +952,7 @@ pub fn gathered_texts<'py>(gathered: &Gathered<'py>) -> PyResult<PayloadTexts<'p
         symbol_rows.push(Symbol {
             qualified_name: texts.value(&*row.get_borrowed_item(0)?)?,
             kind: texts.value(&*row.get_borrowed_item(1)?)?,
-            score: float_of(&*row.get_borrowed_item(2)?)?,
+            score: float_of(intern!(py, "score"), &*row.get_borrowed_item(2)?)?,
             provenance: texts.value(&*row.get_borrowed_item(3)?)?,
             distance: uint_of(intern!(py, "distance"), &*row.get_borrowed_item(4)?)?,
         });

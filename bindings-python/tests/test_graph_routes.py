@@ -7,6 +7,7 @@ the same errors for any payload-like object."""
 
 from __future__ import annotations
 
+import io
 import sys
 from types import SimpleNamespace
 from typing import Any, Callable, Iterator, List, Tuple
@@ -132,6 +133,15 @@ def test_bad_payloads_fail_alike(p: Any) -> None:
     if gathered[0] is not AttributeError and gathered[0] is not TypeError:
         # Python's own messages name the object differently; ours match.
         assert gathered == read
+
+
+def test_a_score_of_the_wrong_type_is_named_on_every_route() -> None:
+    p = payload([sym(), sym(qualified_name="pkg.b", score="0.5")], [])
+    gathered, read = both(p)
+    for got in (gathered, read):
+        assert got == (TypeError, "score: must be real number, not str"), got
+    with pytest.raises(TypeError, match="^score: must be real number, not str$"):
+        gcf.StreamEncoder(io.StringIO()).write_symbol(Symbol(qualified_name="a.B", kind="function", score="x"))  # type: ignore[arg-type]
 
 
 def test_properties_are_read_once_per_field() -> None:
