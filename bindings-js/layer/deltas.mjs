@@ -2,28 +2,8 @@
 // generic_delta.ts, generic_delta_session.ts): the policy is the core's; this
 // file converts arguments and results.
 
-import { rethrow, rethrowValue } from './errors.mjs';
+import { call, callValue } from './errors.mjs';
 import { toJSON } from './convert.mjs';
-
-// An engine call on GCF text the caller gave (its errors keep their line
-// and column).
-function call(fn) {
-  try {
-    return fn();
-  } catch (e) {
-    return rethrow(e);
-  }
-}
-
-// An engine call on JSON written here from the caller's values (see
-// rethrowValue).
-function callValue(fn) {
-  try {
-    return fn();
-  } catch (e) {
-    return rethrowValue(e);
-  }
-}
 
 export function install(E, gcf) {
   /** Symbols already sent to a client (spec §9), by qualified name. */

@@ -48,4 +48,24 @@ function rethrowValue(e) {
   throw new GcfError(f.category === 'json' ? 'invalid_input' : f.category, f.detail, null, null, f.errorClass);
 }
 
-export { GcfError, rethrow, rethrowValue, fromEngine };
+// `fn()`, an engine call on GCF text the caller gave: its errors as GcfErrors,
+// with their line and column.
+function call(fn) {
+  try {
+    return fn();
+  } catch (e) {
+    return rethrow(e);
+  }
+}
+
+// `fn()`, an engine call on JSON written here from the caller's values: its
+// errors as rethrowValue reports them.
+function callValue(fn) {
+  try {
+    return fn();
+  } catch (e) {
+    return rethrowValue(e);
+  }
+}
+
+export { GcfError, rethrow, rethrowValue, call, callValue, fromEngine };

@@ -29,8 +29,8 @@ const ARRAY = 91; // [
 const OBJECT = 123; // {
 const SAME_KEYS = 40; // (
 const END = 46; // .
-// As isPlain: deeper values take the JSON route (the engine's own limit,
-// 128, is lower; past it the JSON route reports the error).
+// Deeper values take the JSON route, whose walk stops at the engine's own
+// limit (128, lower) and reports it (convert.mjs).
 const MAX_DEPTH = 200;
 
 // The writer and its scratch (one per module instance, reused by every call).

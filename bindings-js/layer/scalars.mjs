@@ -1,27 +1,12 @@
 // 2.5.2's scalar helpers over the core's scalar grammar.
 
-import { rethrow, rethrowValue, GcfError } from './errors.mjs';
+import { call, callValue, GcfError } from './errors.mjs';
 import { toJSON } from './convert.mjs';
 
 export const MISSING = Symbol('missing');
 export const ATTACHMENT = Symbol('attachment');
 
 export function install(E, gcf) {
-  const call = (fn) => {
-    try {
-      return fn();
-    } catch (e) {
-      return rethrow(e);
-    }
-  };
-  // For the helpers whose value crosses as JSON (see rethrowValue).
-  const callValue = (fn) => {
-    try {
-      return fn();
-    } catch (e) {
-      return rethrowValue(e);
-    }
-  };
   const needsQuote = (s) => E.needsQuote(String(s));
   const quoteString = (s) => call(() => E.quoteString(String(s)));
   const formatKey = (s) => call(() => E.formatKey(String(s)));

@@ -9,7 +9,7 @@
 // WritableStream (`await sink.ready()` resolves once it can take more). The
 // Node Writable adapter is Node-only and lives in bindings-node/lib/node.cjs.
 
-import { rethrowValue as rethrow, GcfError } from './errors.mjs';
+import { rethrowValue as rethrow, callValue as call, GcfError } from './errors.mjs';
 import { valueJSON } from './convert.mjs';
 import { wellFormed, Utf8Scratch, grow } from './packed.mjs';
 import { NULL, TRUE, FALSE, NUMBER, STRING } from './packed_value.mjs';
@@ -18,13 +18,6 @@ const BATCH = 64 * 1024;
 
 // Everything a stream takes is the caller's values, some crossing as JSON
 // written here: failures are reported as for values (see rethrowValue).
-function call(fn) {
-  try {
-    return fn();
-  } catch (e) {
-    return rethrow(e);
-  }
-}
 
 export function toWebWritable(stream) {
   const writer = stream.getWriter();
