@@ -76,6 +76,38 @@ export interface DecodeOptions {
   largeInt?: LargeIntMode;
 }
 
+/**
+ * Decode limits (spec §12; not in 2.5.2, which has none): input past one fails with
+ * `limit_exceeded` at its line. Each member is optional (absent for the default); an
+ * unknown member or a value out of range throws a GcfError of category `usage`.
+ */
+export interface Limits {
+  /** Nesting depth of objects and arrays, 1 to 128 (the default). */
+  maxDepth?: number;
+  /** Elements of one array or object, rows of one table, symbols or edges of a graph (default 100,000,000). */
+  maxContainerLen?: number;
+  /** Bytes in one line (default 64 MiB). */
+  maxLineLen?: number;
+  /** Fields in one tabular header (default 65,536). */
+  maxFields?: number;
+  /** Bytes of input (default: no limit). */
+  maxInputLen?: number;
+  /** Bytes of values written once and decoded into every row (constant columns, groups), fixed part (default 64 MiB). */
+  maxExpansion?: number;
+  /** The same, per byte of input (default 64). */
+  maxExpansionRatio?: number;
+}
+
+/** Options of decode (not in 2.5.2). */
+export interface GraphDecodeOptions {
+  limits?: Limits;
+}
+
+/** Options of decodeGeneric. */
+export interface GenericDecodeOptions extends DecodeOptions {
+  limits?: Limits;
+}
+
 /** The errors this package throws: an Error whose message starts with the category. */
 export declare class GcfError extends Error {
   /** The spec's error category, e.g. "count_mismatch". */
@@ -94,9 +126,9 @@ export declare const KIND_ABBREV: Record<string, string>;
 export declare const KIND_EXPAND: Record<string, string>;
 
 export declare function encode(p: Payload): string;
-export declare function decode(input: string | Uint8Array): Payload;
+export declare function decode(input: string | Uint8Array, opts?: GraphDecodeOptions): Payload;
 export declare function encodeGeneric(data: unknown, opts?: GenericOptions): string;
-export declare function decodeGeneric(input: string | Uint8Array, opts?: DecodeOptions): any;
+export declare function decodeGeneric(input: string | Uint8Array, opts?: GenericDecodeOptions): any;
 export declare function parseJSONOrdered(text: string, opts?: DecodeOptions): unknown;
 
 /** Symbols already sent to a client (spec §9): later payloads refer to them as `@N`. */

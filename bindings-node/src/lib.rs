@@ -63,6 +63,12 @@ pub fn generic_decode(text: String) -> napi::Result<String> {
     js(engine::generic_decode(&text))
 }
 
+/// See [`gcf_js_engine::set_decode_limits`].
+#[napi(js_name = "setDecodeLimits")]
+pub fn set_decode_limits(json: String) -> napi::Result<()> {
+    js(engine::set_decode_limits(&json))
+}
+
 /// See [`gcf_js_engine::generic_decode_bytes`].
 #[napi(js_name = "genericDecodeBytes")]
 pub fn generic_decode_bytes(bytes: Uint8Array) -> napi::Result<String> {

@@ -6,19 +6,10 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const gcf = require('../index.cjs');
+const { failure } = require('./helpers.cjs');
 
 const sym = (over) => ({ qualifiedName: 'a.B', kind: 'function', score: 0.5, provenance: 'lsp', distance: 0, ...over });
 
-/** The GcfError `fn` throws. */
-function failure(fn) {
-  try {
-    fn();
-  } catch (e) {
-    assert.ok(e instanceof Error, String(e));
-    return e;
-  }
-  assert.fail('expected a throw');
-}
 
 function assertValueError(e, category, detail) {
   assert.equal(e.category, category, e.message);

@@ -1,4 +1,5 @@
 'use strict';
+const assert = require('node:assert');
 // Structural equality for decoded values: Maps compared as Maps (same keys in
 // the same order), arrays element-wise, numbers by value (bigints equal to
 // numbers of the same integer), everything else with Object.is except 0/-0.
@@ -40,4 +41,15 @@ function show(v) {
   return JSON.stringify(v, (_, x) => (x instanceof Map ? Object.fromEntries(x) : typeof x === 'bigint' ? `${x}n` : x));
 }
 
-module.exports = { same, show };
+/** The error `fn` throws (an Error); fails the test if it returns. */
+function failure(fn) {
+  try {
+    fn();
+  } catch (e) {
+    assert.ok(e instanceof Error, String(e));
+    return e;
+  }
+  assert.fail('expected a throw');
+}
+
+module.exports = { same, show, failure };

@@ -9,6 +9,7 @@
 
 use std::borrow::Cow;
 
+use gcf_bind::options::LimitNames;
 use gcf_core::generic;
 use gcf_core::graph;
 use gcf_core::AnyPayload;
@@ -81,25 +82,34 @@ fn encode_gathered(py: Python<'_>, gathered: &Bound<'_, PyTuple>) -> PyResult<St
         .py_err(py, Raise::Other)
 }
 
+/// The decode limits `gcf.Limits` hands over as JSON (gcf-bind's
+/// `DecodeLimits`, checked there as for every binding), or the defaults.
+fn decode_limits(py: Python<'_>, json: Option<&str>) -> PyResult<gcf_core::Limits> {
+    match json {
+        None => Ok(gcf_core::Limits::DEFAULT),
+        Some(json) => gcf_bind::options::DecodeLimits::from_str(json, LimitNames::Python)
+            .and_then(|l| l.to_core(LimitNames::Python))
+            .py_err(py, Raise::Other),
+    }
+}
+
 /// Decodes graph-profile text into a `gcf.types.Payload`.
 #[pyfunction]
-fn decode<'py>(py: Python<'py>, input_text: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+#[pyo3(signature = (input_text, limits = None))]
+fn decode<'py>(
+    py: Python<'py>,
+    input_text: &Bound<'py, PyAny>,
+    limits: Option<&str>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let decoder = graph::Decoder::new().limits(decode_limits(py, limits)?);
     let s = input(input_text)?;
     // Numbered strings: each distinct name and label becomes one Python
     // `str`, found by number.
     let payload = py
         .detach(|| match &s {
-            Input::Text(t) => graph::decode_indexed(t),
-            Input::Bytes(b) => match std::str::from_utf8(b) {
-                Ok(t) => graph::decode_indexed(t),
-                // The byte decoder reports where the bad sequence is.
-                Err(_) => graph::decode_bytes(b).and_then(|_| {
-                    Err(gcf_core::Error::new(
-                        gcf_core::ErrorKind::InvalidUtf8,
-                        "the input is not UTF-8",
-                    ))
-                }),
-            },
+            Input::Text(t) => decoder.decode_indexed(t),
+            // A bad sequence is reported at its line and column.
+            Input::Bytes(b) => gcf_core::validate_utf8(b).and_then(|t| decoder.decode_indexed(t)),
         })
         .py_err(py, Raise::Decode)?;
     graph_py::types(py)?.payload_indexed(py, &payload)
@@ -147,10 +157,13 @@ fn encode_generic_grouped(
 /// lists and scalars; graph-profile text (and deltas) into the camelCase
 /// dicts 2.8.0 returns for them.
 #[pyfunction]
+#[pyo3(signature = (input_text, limits = None))]
 fn decode_generic<'py>(
     py: Python<'py>,
     input_text: &Bound<'py, PyAny>,
+    limits: Option<&str>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let limits = decode_limits(py, limits)?;
     let s = input(input_text)?;
     // A generic payload (not a delta) is decoded straight into Python
     // objects; every other kind, and bytes that are not UTF-8 (whose error
@@ -166,6 +179,7 @@ fn decode_generic<'py>(
         ) {
             let mut build = value::Builder::new(py);
             let v = generic::Decoder::new()
+                .limits(limits)
                 .decode_into(text, &mut build)
                 .py_err(py, Raise::Decode)?;
             return build.finish(v);
@@ -173,8 +187,10 @@ fn decode_generic<'py>(
     }
     let doc = py
         .detach(|| match &s {
-            Input::Text(t) => gcf_core::decode_any(t),
-            Input::Bytes(b) => gcf_core::decode_any_bytes(b),
+            Input::Text(t) => gcf_core::decode_any_with(t, &limits),
+            Input::Bytes(b) => {
+                gcf_core::validate_utf8(b).and_then(|t| gcf_core::decode_any_with(t, &limits))
+            }
         })
         .py_err(py, Raise::Decode)?;
     match doc {

@@ -7,7 +7,7 @@ import io
 from typing import Any, Dict, List, Tuple
 
 import gcf
-from gcf import DecodeError, Edge, GenericOptions, Payload, Symbol
+from gcf import DecodeError, Edge, GenericOptions, Limits, Payload, Symbol
 from gcf.generic_delta import GenericSet
 
 
@@ -19,7 +19,7 @@ def graph_answer(names: List[str]) -> str:
 
 def read_back(text: str) -> Tuple[int, str]:
     try:
-        p: Payload = gcf.decode(text)
+        p: Payload = gcf.decode(text, limits=Limits(max_input_len=1 << 20, max_depth=32))
     except DecodeError as e:
         cat: str = e.category
         line: int | None = e.line
@@ -29,7 +29,7 @@ def read_back(text: str) -> Tuple[int, str]:
 
 def records(rows: List[Dict[str, Any]]) -> str:
     text: str = gcf.encode_generic(rows, GenericOptions())
-    back: Any = gcf.decode_generic(text)
+    back: Any = gcf.decode_generic(text, limits=Limits(max_container_len=len(rows)))
     assert back == rows
     return gcf.encode_generic_grouped(rows, "id", "state")
 

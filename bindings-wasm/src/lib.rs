@@ -143,6 +143,12 @@ pub fn generic_decode(text: &str) -> Result<String, JsError> {
     js(engine::generic_decode(text))
 }
 
+/// See [`gcf_js_engine::set_decode_limits`].
+#[wasm_bindgen(js_name = "setDecodeLimits")]
+pub fn set_decode_limits(json: &str) -> Result<(), JsError> {
+    js(engine::set_decode_limits(json))
+}
+
 /// See [`gcf_js_engine::generic_decode_bytes`].
 #[wasm_bindgen(js_name = "genericDecodeBytes")]
 pub fn generic_decode_bytes(bytes: &[u8]) -> Result<String, JsError> {

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// Converts between JSON and GCF (Graph Compact Format, spec 3.6.0), streams
 /// JSON Lines into GCF, computes deltas and pack roots, and validates payloads.
@@ -45,6 +45,8 @@ pub enum Command {
     Decode {
         /// GCF graph text; stdin when absent or `-`.
         file: Option<PathBuf>,
+        #[command(flatten)]
+        limits: LimitArgs,
     },
 
     /// Encode any JSON value with the generic profile.
@@ -86,6 +88,8 @@ pub enum Command {
         /// Indent the JSON.
         #[arg(long)]
         pretty: bool,
+        #[command(flatten)]
+        limits: LimitArgs,
     },
 
     /// Encode JSON Lines as a streaming payload, in constant memory.
@@ -179,6 +183,8 @@ gcf stream --profile generic --name employees examples/employees.jsonl"
     Validate {
         /// GCF text; stdin when absent or `-`.
         file: Option<PathBuf>,
+        #[command(flatten)]
+        limits: LimitArgs,
     },
 
     /// Compare the size of a JSON document with its GCF encoding.
@@ -195,6 +201,51 @@ gcf stream --profile generic --name employees examples/employees.jsonl"
         #[arg(long, value_enum)]
         profile: Option<Profile>,
     },
+}
+
+/// The decode limits (spec §12) of the commands that read GCF. Input past
+/// one fails with `limit_exceeded` at its line; an impossible value (a depth
+/// outside 1-128, a count of 0) is a usage error (exit 2).
+#[derive(Debug, Clone, Copy, Default, Args)]
+#[command(next_help_heading = "Limits (spec §12; each defaults to the core's)")]
+pub struct LimitArgs {
+    /// Nesting depth of objects and arrays, 1 to 128 [default: 128].
+    #[arg(long, value_name = "N")]
+    pub max_depth: Option<u64>,
+    /// Elements of one array or object, rows of a table, symbols or edges of a graph [default: 100000000].
+    #[arg(long, value_name = "N")]
+    pub max_container_len: Option<u64>,
+    /// Bytes in one line [default: 67108864].
+    #[arg(long, value_name = "BYTES")]
+    pub max_line_len: Option<u64>,
+    /// Fields in one tabular header [default: 65536].
+    #[arg(long, value_name = "N")]
+    pub max_fields: Option<u64>,
+    /// Bytes of input [default: no limit].
+    #[arg(long, value_name = "BYTES")]
+    pub max_input_len: Option<u64>,
+    /// Bytes of values written once and decoded into every row (constant columns, groups), fixed part [default: 67108864].
+    #[arg(long, value_name = "BYTES")]
+    pub max_expansion: Option<u64>,
+    /// The same, per byte of input [default: 64].
+    #[arg(long, value_name = "N")]
+    pub max_expansion_ratio: Option<u64>,
+}
+
+impl LimitArgs {
+    /// The core's limits, checked as every binding checks them.
+    pub fn to_core(self) -> Result<gcf_core::Limits, gcf_bind::Failure> {
+        gcf_bind::options::DecodeLimits {
+            max_depth: self.max_depth,
+            max_container_len: self.max_container_len,
+            max_line_len: self.max_line_len,
+            max_fields: self.max_fields,
+            max_input_len: self.max_input_len,
+            max_expansion: self.max_expansion,
+            max_expansion_ratio: self.max_expansion_ratio,
+        }
+        .to_core(gcf_bind::options::LimitNames::Flag)
+    }
 }
 
 /// The two GCF profiles.

@@ -5,7 +5,7 @@
 use gcf_bind::generic::{keyed_set_from_slice, tool_of};
 use gcf_core::detect_profile;
 use gcf_core::generic::{self, KeyedSet, Map, Outcome, StreamOptions, StreamWriter, Value};
-use gcf_core::Profile;
+use gcf_core::{Limits, Profile};
 
 use crate::failure::{Failure, Result};
 use crate::io::{Output, Source};
@@ -121,14 +121,14 @@ pub fn encode(
 }
 
 /// `gcf decode-generic`: GCF -> JSON.
-pub fn decode(input: &Source, pretty: bool, out: &mut Output) -> Result<()> {
+pub fn decode(input: &Source, pretty: bool, limits: &Limits, out: &mut Output) -> Result<()> {
     let bytes = input.read_all()?;
     let text = gcf_core::validate_utf8(&bytes)?;
     if detect_profile(text)? == Profile::Graph {
         return Err(crate::graph::wrong_profile("graph", "gcf decode"));
     }
     // A keyed full payload (`key=` in the header) decodes with its `@` identity field.
-    let value = generic::decode(text)?;
+    let value = generic::Decoder::new().limits(*limits).decode(text)?;
     out.write_json(&gcf_bind::value::Json(&value), pretty)
 }
 

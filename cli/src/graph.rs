@@ -4,7 +4,7 @@
 use gcf_core::graph;
 
 use gcf_core::detect_profile;
-use gcf_core::Profile;
+use gcf_core::{Limits, Profile};
 
 use crate::failure::{Failure, Result};
 use crate::io::{Output, Source};
@@ -17,7 +17,7 @@ pub fn encode(input: &Source, out: &mut Output) -> Result<()> {
 }
 
 /// `gcf decode`: GCF -> pretty payload JSON.
-pub fn decode(input: &Source, out: &mut Output) -> Result<()> {
+pub fn decode(input: &Source, limits: &Limits, out: &mut Output) -> Result<()> {
     let bytes = input.read_all()?;
     let text = gcf_core::validate_utf8(&bytes)?;
     if detect_profile(text)? == Profile::Generic {
@@ -27,9 +27,9 @@ pub fn decode(input: &Source, out: &mut Output) -> Result<()> {
     // a malformed one gets its own error (`malformed_delta` and its line)
     // rather than the advice to apply it; a sound one gets the advice.
     if gcf_core::payload_kind(text)? == gcf_core::PayloadKind::GraphDelta {
-        graph::decode_delta(text)?;
+        graph::decode_delta_with(text, limits)?;
     }
-    let payload = graph::decode(text)?;
+    let payload = graph::Decoder::new().limits(*limits).decode(text)?;
     out.write_json(&gcf_bind::graph::PayloadJson(&payload), true)
 }
 

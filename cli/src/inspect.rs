@@ -1,16 +1,17 @@
 //! `gcf validate` and `gcf stats`: look at a payload without converting it.
 
 use gcf_core::generic::Value;
-use gcf_core::{graph, AnyPayload};
+use gcf_core::{graph, AnyPayload, Limits};
 
 use crate::args;
 use crate::failure::Result;
 use crate::io::{Output, Source};
 
 /// `gcf validate`: decode with the decoder the header calls for and summarize.
-pub fn validate(input: &Source, out: &mut Output) -> Result<()> {
+pub fn validate(input: &Source, limits: &Limits, out: &mut Output) -> Result<()> {
     let bytes = input.read_all()?;
-    let summary = match gcf_core::decode_any_bytes(&bytes)? {
+    let text = gcf_core::validate_utf8(&bytes)?;
+    let summary = match gcf_core::decode_any_with(text, limits)? {
         AnyPayload::Unchanged {
             profile, pack_root, ..
         } => {

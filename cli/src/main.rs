@@ -65,7 +65,9 @@ fn run(cli: Cli) -> Result<()> {
     let mut out = Output::open(cli.output.as_deref())?;
     match &cli.command {
         Command::Encode { file } => graph::encode(&source(file), &mut out)?,
-        Command::Decode { file } => graph::decode(&source(file), &mut out)?,
+        Command::Decode { file, limits } => {
+            graph::decode(&source(file), &limits.to_core()?, &mut out)?
+        }
         Command::EncodeGeneric {
             file,
             no_constant_columns,
@@ -76,9 +78,11 @@ fn run(cli: Cli) -> Result<()> {
             group_by.as_ref(),
             &mut out,
         )?,
-        Command::DecodeGeneric { file, pretty } => {
-            generic::decode(&source(file), *pretty, &mut out)?
-        }
+        Command::DecodeGeneric {
+            file,
+            pretty,
+            limits,
+        } => generic::decode(&source(file), *pretty, &limits.to_core()?, &mut out)?,
         Command::Stream {
             file,
             profile: Profile::Graph,
@@ -136,7 +140,9 @@ fn run(cli: Cli) -> Result<()> {
             file,
             generic: true,
         } => generic::pack_root(&source(file), &mut out)?,
-        Command::Validate { file } => inspect::validate(&source(file), &mut out)?,
+        Command::Validate { file, limits } => {
+            inspect::validate(&source(file), &limits.to_core()?, &mut out)?
+        }
         Command::Stats { file, profile } => inspect::stats(&source(file), *profile, &mut out)?,
     }
     out.finish()

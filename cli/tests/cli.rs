@@ -1113,3 +1113,70 @@ fn stream_memory_does_not_grow_with_the_input() {
         "peak RSS grew by {growth} KiB (small {small_rss} KiB, large {large_rss} KiB)"
     );
 }
+
+#[test]
+fn decode_limits_on_every_command_that_reads_gcf() {
+    let graph = ok(&gcf(&["encode", &example("codegraph.json")], None)).to_owned();
+    let orders = ok(&gcf(&["encode-generic", &example("orders.json")], None)).to_owned();
+    // Limits the input passes change nothing.
+    assert_eq!(
+        ok(&gcf(
+            &["decode", "--max-depth", "8"],
+            Some(graph.as_bytes())
+        )),
+        ok(&gcf(&["decode"], Some(graph.as_bytes())))
+    );
+    let len = orders.len().to_string();
+    assert_eq!(
+        ok(&gcf(
+            &["decode-generic", "--max-input-len", &len],
+            Some(orders.as_bytes())
+        )),
+        ok(&gcf(&["decode-generic"], Some(orders.as_bytes())))
+    );
+    // Input past one is limit_exceeded, with its line where there is one.
+    let cases: [(&[&str], &str, &str); 5] = [
+        (&["decode", "--max-container-len", "1"], &graph, "(line "),
+        (
+            &["decode", "--max-line-len", "8"],
+            &graph,
+            "(line 1, column 1)",
+        ),
+        (
+            &["decode-generic", "--max-container-len", "1"],
+            &orders,
+            "(line ",
+        ),
+        (&["validate", "--max-fields", "1"], &orders, "(line "),
+        (
+            &["validate", "--max-input-len", "10"],
+            &graph,
+            "over the configured limit of 10",
+        ),
+    ];
+    for (args, input, says) in cases {
+        let line = expect_error(&gcf(args, Some(input.as_bytes())), "limit_exceeded");
+        assert!(line.contains(says), "{args:?}: {line}");
+    }
+    // Impossible limits are usage errors (exit 2), named as the flag.
+    for (args, says) in [
+        (
+            ["validate", "--max-depth", "0"],
+            "error[usage]: limits: --max-depth must be from 1 to 128, not 0",
+        ),
+        (
+            ["decode", "--max-depth", "129"],
+            "error[usage]: limits: --max-depth must be from 1 to 128, not 129",
+        ),
+        (
+            ["decode-generic", "--max-fields", "0"],
+            "error[usage]: limits: --max-fields must be at least 1, not 0",
+        ),
+    ] {
+        let run = gcf(&args, Some(orders.as_bytes()));
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert_eq!(run.stderr.trim_end(), says);
+    }
+    let run = gcf(&["decode", "--max-depth", "-1"], Some(graph.as_bytes()));
+    assert_eq!(run.code, 2, "{}", run.stderr);
+}

@@ -7,7 +7,7 @@
 use crate::error::{Error, ErrorKind};
 use crate::header::{parse_header, read_header, Profile};
 use crate::input::{validate_utf8, SourceLine};
-use crate::{generic, graph};
+use crate::{generic, graph, Limits};
 
 /// What a payload is, by its header (spec §3, §10, §10a).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -94,18 +94,38 @@ pub fn payload_kind(input: &str) -> Result<PayloadKind, Error> {
 /// # Ok::<(), gcf_core::Error>(())
 /// ```
 pub fn decode_any(input: &str) -> Result<AnyPayload, Error> {
+    decode_any_with(input, &Limits::DEFAULT)
+}
+
+/// [`decode_any`] with `limits` in place of the defaults, for every kind of
+/// payload.
+///
+/// ```
+/// use gcf_core::{decode_any_with, ErrorKind, Limits};
+/// let tight = Limits { max_container_len: 1, ..Limits::default() };
+/// let err = decode_any_with("GCF profile=generic\n## [2]{id}\n1\n2\n", &tight).unwrap_err();
+/// assert_eq!(err.kind(), ErrorKind::LimitExceeded);
+/// assert!(err.line().is_some());
+/// ```
+pub fn decode_any_with(input: &str, limits: &Limits) -> Result<AnyPayload, Error> {
     Ok(match payload_kind(input)? {
-        PayloadKind::Graph => AnyPayload::Graph(graph::decode(input)?),
-        PayloadKind::GraphDelta => AnyPayload::GraphDelta(graph::decode_delta(input)?),
-        PayloadKind::Generic => AnyPayload::Generic(generic::decode(input)?),
-        PayloadKind::GenericDelta => AnyPayload::GenericDelta(generic::decode_delta(input)?),
-        PayloadKind::Unchanged => unchanged(input)?,
+        PayloadKind::Graph => {
+            AnyPayload::Graph(graph::Decoder::new().limits(*limits).decode(input)?)
+        }
+        PayloadKind::GraphDelta => AnyPayload::GraphDelta(graph::decode_delta_with(input, limits)?),
+        PayloadKind::Generic => {
+            AnyPayload::Generic(generic::Decoder::new().limits(*limits).decode(input)?)
+        }
+        PayloadKind::GenericDelta => {
+            AnyPayload::GenericDelta(generic::decode_delta_with(input, limits)?)
+        }
+        PayloadKind::Unchanged => unchanged(input, limits)?,
     })
 }
 
 /// An `unchanged=true` answer: a header and nothing else but comments and blank lines.
-fn unchanged(input: &str) -> Result<AnyPayload, Error> {
-    let mut lines = crate::input::SourceLines::new(input, &crate::Limits::default())?;
+fn unchanged(input: &str, limits: &Limits) -> Result<AnyPayload, Error> {
+    let mut lines = crate::input::SourceLines::new(input, limits)?;
     let (first, header) = read_header(&mut lines)?;
     while let Some(line) = lines.next() {
         let line = line?;
@@ -189,5 +209,40 @@ mod tests {
             decode_any("nope").unwrap_err().kind(),
             ErrorKind::MissingHeader
         );
+    }
+
+    #[test]
+    fn every_kind_takes_the_limits_given() {
+        let kinds = [
+            "GCF profile=graph tool=t\n## targets\n@0 fn a.B 0.50 lsp\n@1 fn a.C 0.50 lsp\n",
+            "GCF profile=graph delta=true base_root=a new_root=b\n## removed\nfn a\nfn b\n",
+            "GCF profile=generic\n## [2]{id}\n1\n2\n",
+            "GCF profile=generic delta=true base_root=sha256:a new_root=sha256:b key=id\n## removed [2]{@id}\n7\n8\n",
+            "GCF profile=graph unchanged=true pack_root=sha256:a symbols=3\n",
+        ];
+        for text in kinds {
+            assert!(decode_any_with(text, &Limits::DEFAULT).is_ok(), "{text}");
+            // Every decoder starts by checking the input's length.
+            let short = Limits {
+                max_input_len: text.len() - 1,
+                ..Limits::DEFAULT
+            };
+            let err = decode_any_with(text, &short).unwrap_err();
+            assert_eq!(err.kind(), ErrorKind::LimitExceeded, "{text}");
+            let exact = Limits {
+                max_input_len: text.len(),
+                ..Limits::DEFAULT
+            };
+            assert!(decode_any_with(text, &exact).is_ok(), "{text}");
+        }
+        // Past the input length, each kind's own decoder takes the limits.
+        let one = Limits {
+            max_container_len: 1,
+            ..Limits::DEFAULT
+        };
+        for text in &kinds[..4] {
+            let err = decode_any_with(text, &one).unwrap_err();
+            assert_eq!(err.kind(), ErrorKind::LimitExceeded, "{text}: {err}");
+        }
     }
 }

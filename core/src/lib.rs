@@ -95,7 +95,9 @@ mod words;
 pub mod generic;
 pub mod graph;
 
-pub use any_payload::{decode_any, decode_any_bytes, payload_kind, AnyPayload, PayloadKind};
+pub use any_payload::{
+    decode_any, decode_any_bytes, decode_any_with, payload_kind, AnyPayload, PayloadKind,
+};
 pub use error::{Error, ErrorClass, ErrorKind, Result};
 pub use header::{detect_profile, Profile};
 pub use input::validate_utf8;

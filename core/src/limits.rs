@@ -62,19 +62,23 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits {
-            max_depth: 128,
-            max_container_len: 100_000_000,
-            max_line_len: 64 * 1024 * 1024,
-            max_fields: 65_536,
-            max_input_len: usize::MAX,
-            max_expansion: 64 * 1024 * 1024,
-            max_expansion_ratio: 64,
-        }
+        Limits::DEFAULT
     }
 }
 
 impl Limits {
+    /// The limits every decoder and encoder starts with ([`Limits::default`]),
+    /// usable in `const` contexts.
+    pub const DEFAULT: Limits = Limits {
+        max_depth: 128,
+        max_container_len: 100_000_000,
+        max_line_len: 64 * 1024 * 1024,
+        max_fields: 65_536,
+        max_input_len: usize::MAX,
+        max_expansion: 64 * 1024 * 1024,
+        max_expansion_ratio: 64,
+    };
+
     /// The smallest limits a conforming implementation may impose (spec §12).
     /// The spec sets no expansion bound; these keep the default one, as an
     /// unbounded one would let a small input decode into any size.

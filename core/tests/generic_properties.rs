@@ -370,3 +370,98 @@ fn depth_limit_is_symmetric() {
         }
     }
 }
+
+/// Limits of a decoder set at random, each either the default or small
+/// enough that some inputs pass it and some do not.
+fn random_limits(rng: &mut Rng, text_len: usize) -> Limits {
+    let mut l = Limits::default();
+    let pick = |rng: &mut Rng, small: u64| -> Option<usize> {
+        rng.chance(40).then(|| 1 + rng.below(small) as usize)
+    };
+    if let Some(n) = pick(rng, 8) {
+        l.max_depth = n;
+    }
+    if let Some(n) = pick(rng, 12) {
+        l.max_container_len = n;
+    }
+    if let Some(n) = pick(rng, 80) {
+        l.max_line_len = n;
+    }
+    if let Some(n) = pick(rng, 6) {
+        l.max_fields = n;
+    }
+    if let Some(n) = pick(rng, text_len as u64 + 8) {
+        l.max_input_len = n;
+    }
+    if let Some(n) = pick(rng, 64) {
+        l.max_expansion = n;
+        l.max_expansion_ratio = rng.below(2) as usize;
+    }
+    l
+}
+
+/// Each member of `a` at least that of `b`.
+fn at_least(a: &Limits, b: &Limits) -> bool {
+    a.max_depth >= b.max_depth
+        && a.max_container_len >= b.max_container_len
+        && a.max_line_len >= b.max_line_len
+        && a.max_fields >= b.max_fields
+        && a.max_input_len >= b.max_input_len
+        && a.max_expansion >= b.max_expansion
+        && a.max_expansion_ratio >= b.max_expansion_ratio
+}
+
+/// A caller's limits change what a decode accepts, never what it returns:
+/// under any limits, a valid document decodes to the value the defaults
+/// give or fails with `limit_exceeded`, and limits that accept it stay
+/// accepting when every one of them is raised (the bindings' `limits`
+/// options rest on this: `gcf_bind::options::DecodeLimits`).
+#[test]
+fn caller_limits_refuse_or_decode_the_same() {
+    let n = cases(2_000);
+    let mut refused = 0;
+    for i in 0..n as u64 {
+        let seed = first_seed() ^ (i << 20) ^ 0x4c49_4d00;
+        let value = generate(seed);
+        let Ok(text) = generic::Encoder::new().encode(&value) else {
+            continue;
+        };
+        let whole = generic::decode(&text).expect("a written document decodes");
+        let mut rng = Rng::new(seed);
+        let tight = random_limits(&mut rng, text.len());
+        let looser = {
+            let mut l = random_limits(&mut rng, text.len());
+            l.max_depth = l.max_depth.max(tight.max_depth);
+            l.max_container_len = l.max_container_len.max(tight.max_container_len);
+            l.max_line_len = l.max_line_len.max(tight.max_line_len);
+            l.max_fields = l.max_fields.max(tight.max_fields);
+            l.max_input_len = l.max_input_len.max(tight.max_input_len);
+            l.max_expansion = l.max_expansion.max(tight.max_expansion);
+            l.max_expansion_ratio = l.max_expansion_ratio.max(tight.max_expansion_ratio);
+            l
+        };
+        assert!(at_least(&looser, &tight));
+        let under = |l: &Limits| generic::Decoder::new().limits(*l).decode(&text);
+        match under(&tight) {
+            Ok(v) => {
+                assert!(same_value(&v, &whole), "seed {seed}: {tight:?}\n{text}");
+                let v = under(&looser).unwrap_or_else(|e| {
+                    panic!(
+                        "seed {seed}: looser {looser:?} refused what {tight:?} took: {e}\n{text}"
+                    )
+                });
+                assert!(same_value(&v, &whole), "seed {seed}");
+            }
+            Err(e) => {
+                refused += 1;
+                assert_eq!(
+                    e.kind(),
+                    gcf_core::ErrorKind::LimitExceeded,
+                    "seed {seed}: {tight:?}: {e}\n{text}"
+                );
+            }
+        }
+    }
+    // The limits are small enough to refuse some documents, not all.
+    assert!(refused > n / 20 && refused < n, "{refused} of {n} refused");
+}

@@ -47,6 +47,7 @@
 //! | [`graph_decode_packed`] | GCF | [`Packed`] string table and numbers |
 //! | [`generic_encode_packed`] | packed ops, strings, numbers, flags | GCF, or `""`: use JSON |
 //! | [`generic_decode_packed`] / [`generic_decode_bytes_packed`] | GCF | [`Packed`] ops, strings and numbers (or tagged JSON) |
+//! | [`set_decode_limits`] | limits JSON, or `""` for the defaults | nothing: the limits of the graph and generic decodes above, on this thread |
 //!
 //! Stateful objects: [`GraphSession`], [`GraphStream`] and [`GenericStream`]
 //! (output buffered here, taken by JS in batches), [`GenericDeltaSession`].
@@ -65,6 +66,7 @@
 
 mod deltas;
 mod generic_stream;
+mod limits;
 mod nul;
 mod packed;
 mod packed_decode;
@@ -82,6 +84,8 @@ pub use deltas::{
 };
 pub use gcf_bind::Failure;
 pub use generic_stream::GenericStream;
+use limits::decode_limits;
+pub use limits::set_decode_limits;
 pub use packed::{graph_decode_packed, graph_encode_packed, Packed};
 pub use packed_decode::{generic_decode_bytes_packed, generic_decode_packed, read_packed_value};
 pub use packed_value::generic_encode_packed;
@@ -129,7 +133,11 @@ pub fn graph_encode(json: &str) -> Result<String> {
 /// as the packed route decodes, so a module carries one instance of the
 /// decoder.
 pub fn graph_decode(text: &str) -> Result<String> {
-    Ok(shape::payload(&graph::decode_indexed(text)?))
+    Ok(shape::payload(
+        &graph::Decoder::new()
+            .limits(decode_limits())
+            .decode_indexed(text)?,
+    ))
 }
 
 /// [`graph_decode`] of UTF-8 bytes (checked by the core, which reports the
@@ -161,12 +169,17 @@ fn encoder(flags: u32) -> generic::Encoder {
 /// Decodes generic (or graph) GCF text into tagged JSON (see the crate
 /// docs), which JS turns into `Map`s in wire order.
 pub fn generic_decode(text: &str) -> Result<String> {
-    Ok(tagged::to_string(&generic::decode(text)?))
+    Ok(tagged::to_string(&generic_decoder().decode(text)?))
 }
 
 /// [`generic_decode`] of UTF-8 bytes.
 pub fn generic_decode_bytes(bytes: &[u8]) -> Result<String> {
-    Ok(tagged::to_string(&generic::decode_bytes(bytes)?))
+    Ok(tagged::to_string(&generic_decoder().decode_bytes(bytes)?))
+}
+
+/// The generic decoder with this thread's limits.
+fn generic_decoder() -> generic::Decoder {
+    generic::Decoder::new().limits(decode_limits())
 }
 
 /// Encodes a graph delta given as JSON (2.5.2's `DeltaPayload`).

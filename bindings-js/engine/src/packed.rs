@@ -195,7 +195,9 @@ pub struct Packed {
 /// assert_eq!(p.nums, [0.0, 0.0, 1.0, 0.0, 3.0, 4.0, 0.5, 5.0, 0.0]);
 /// ```
 pub fn graph_decode_packed(text: &str) -> Result<Packed> {
-    let p = graph::decode_indexed(text)?;
+    let p = graph::Decoder::new()
+        .limits(crate::decode_limits())
+        .decode_indexed(text)?;
     Ok(pack(&p, memchr::memchr(NUL, text.as_bytes()).is_some()))
 }
 

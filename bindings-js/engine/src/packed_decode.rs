@@ -58,9 +58,11 @@ use crate::{tagged, Result};
 pub fn generic_decode_packed(text: &str) -> Result<Packed> {
     let mut build = PackedBuilder::new(text.as_bytes());
     #[cfg(not(target_arch = "wasm32"))]
-    let root = Decoder::new().decode_into(text, &mut build)?;
+    let root = Decoder::new()
+        .limits(crate::decode_limits())
+        .decode_into(text, &mut build)?;
     #[cfg(target_arch = "wasm32")]
-    let root = build.push(&gcf_core::generic::decode(text)?);
+    let root = build.push(&crate::generic_decoder().decode(text)?);
     match build.finish(root) {
         Some(packed) => Ok(packed),
         None => tagged_decode(text),
@@ -78,7 +80,7 @@ pub fn generic_decode_bytes_packed(bytes: &[u8]) -> Result<Packed> {
 /// decoded a second time (it decoded once, so it decodes again).
 fn tagged_decode(text: &str) -> Result<Packed> {
     Ok(Packed {
-        strings: tagged::to_string(&gcf_core::generic::decode(text)?),
+        strings: tagged::to_string(&crate::generic_decoder().decode(text)?),
         nums: Vec::new(),
     })
 }

@@ -1,6 +1,6 @@
 // Type-checked by tsc (test/load.test.cjs): the 2.5.2 API as an MCP server uses it.
 import { encode, decode, encodeGeneric, decodeGeneric, parseJSONOrdered, KIND_ABBREV, GcfError } from '@blackwell-systems/gcf';
-import type { Payload, Symbol, Edge, GenericOptions } from '@blackwell-systems/gcf';
+import type { Payload, Symbol, Edge, GenericOptions, Limits } from '@blackwell-systems/gcf';
 
 const sym: Symbol = { qualifiedName: 'pkg.A', kind: 'function', score: 0.5, provenance: 'lsp', distance: 0 };
 const edge: Edge = { source: 'pkg.A', target: 'pkg.A', edgeType: 'calls' };
@@ -10,6 +10,10 @@ const back: Payload = decode(text);
 const opts: GenericOptions = { noFlatten: true };
 const g: string = encodeGeneric(parseJSONOrdered('{"a":1}'), opts);
 const v: unknown = decodeGeneric(g, { largeInt: 'bigint' });
+// Decode limits (not in 2.5.2) on both decodes.
+const limits: Limits = { maxDepth: 16, maxInputLen: 1 << 20 };
+const bounded: Payload = decode(text, { limits });
+const boundedValue: unknown = decodeGeneric(g, { largeInt: 'string', limits: { maxContainerLen: 1000 } });
 const abbrev: string | undefined = KIND_ABBREV['function'];
 try {
   decodeGeneric('x');

@@ -34,6 +34,7 @@ from .generic_delta import (
     size_guard,
     verify_generic_delta,
 )
+from .limits import Limits
 from .packroot import pack_root
 from .session import Session, encode_with_session
 from .stream import StreamEncoder
@@ -68,6 +69,7 @@ __all__ = [
     "GenericOptions",
     "KIND_ABBREV",
     "KIND_EXPAND",
+    "Limits",
     "Payload",
     "Symbol",
     "decode",

@@ -14,6 +14,7 @@ from .delta import encode_delta as encode_delta
 from .delta import verify_delta as verify_delta
 from .encode import encode as encode
 from .generic import GenericOptions as GenericOptions
+from .limits import Limits as Limits
 from .generic import encode_generic as encode_generic
 from .generic_delta import DEFAULT_REANCHOR_N as DEFAULT_REANCHOR_N
 from .generic_delta import GenericDeltaPayload as GenericDeltaPayload

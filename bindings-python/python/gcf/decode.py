@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+from typing import Optional
+
 from ._errors import DecodeError
 from ._gcf import decode as _decode
+from .limits import Limits, limits_json
 from .types import Payload
 
 __all__ = ["DecodeError", "decode"]
 
 
-def decode(input_text: str) -> Payload:
+def decode(input_text: str, *, limits: Optional[Limits] = None) -> Payload:
     """Decode graph-profile GCF text into a ``Payload``.
 
     Raises ``DecodeError`` (with ``category``, ``line`` and ``column``) on
-    malformed input.
+    malformed input, and on input past ``limits`` (not in 2.8.0; see
+    ``gcf.Limits``) with category ``limit_exceeded``.
     """
-    return _decode(input_text)
+    if limits is None:
+        return _decode(input_text)
+    return _decode(input_text, limits_json(limits))

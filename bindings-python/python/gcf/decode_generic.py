@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional
 
 from ._gcf import decode_generic as _decode_generic
+from .limits import Limits, limits_json
 
 
-def decode_generic(input_text: str) -> Any:
+def decode_generic(input_text: str, *, limits: Optional[Limits] = None) -> Any:
     """Decode GCF text into dicts, lists and scalars.
 
     Graph-profile text decodes to a dict with camelCase members, as in
-    gcf-python 2.8.0. Raises ``DecodeError`` (a ``ValueError``).
+    gcf-python 2.8.0. Raises ``DecodeError`` (a ``ValueError``), also for
+    input past ``limits`` (not in 2.8.0; see ``gcf.Limits``), with category
+    ``limit_exceeded``.
     """
-    return _decode_generic(input_text)
+    if limits is None:
+        return _decode_generic(input_text)
+    return _decode_generic(input_text, limits_json(limits))

@@ -208,7 +208,15 @@ pub fn decode_delta(input: &str) -> Result<Delta, Error> {
     decode_delta_with(input, &Limits::default())
 }
 
-fn decode_delta_with(input: &str, limits: &Limits) -> Result<Delta, Error> {
+/// [`decode_delta`] with `limits` in place of the defaults.
+///
+/// ```
+/// use gcf_core::{graph::decode_delta_with, ErrorKind, Limits};
+/// let text = "GCF profile=graph delta=true base_root=a new_root=b\n## removed\nfn pkg.Old\n";
+/// let tight = Limits { max_input_len: 20, ..Limits::default() };
+/// assert_eq!(decode_delta_with(text, &tight).unwrap_err().kind(), ErrorKind::LimitExceeded);
+/// ```
+pub fn decode_delta_with(input: &str, limits: &Limits) -> Result<Delta, Error> {
     let mut lines = SourceLines::new(input, limits)?;
     let (header_line, header) = read_header(&mut lines)?;
     if header.profile != Profile::Graph {

@@ -7,6 +7,7 @@ use hashbrown::HashMap;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::header::{detect_profile, Profile};
+use crate::limits::Limits;
 use crate::number::NumberBuffer;
 
 use super::super::decode::Decoder;
@@ -196,6 +197,11 @@ pub fn apply(base: &KeyedSet, delta: &GenericDelta) -> Result<KeyedSet> {
 /// # Ok::<(), gcf_core::Error>(())
 /// ```
 pub fn decode_delta(text: &str) -> Result<GenericDelta> {
+    decode_delta_with(text, &Limits::DEFAULT)
+}
+
+/// [`decode_delta`] with `limits` in place of the defaults.
+pub fn decode_delta_with(text: &str, limits: &Limits) -> Result<GenericDelta> {
     let not_delta = || {
         Error::at(
             ErrorKind::MalformedDelta,
@@ -208,6 +214,7 @@ pub fn decode_delta(text: &str) -> Result<GenericDelta> {
         return Err(not_delta());
     }
     let (document, sections) = Decoder::new()
+        .limits(*limits)
         .allow_identity_fields(true)
         .decode_sections(text)
         .map_err(|e| section_twice(text, e))?;

@@ -46,7 +46,7 @@ use crate::number::NumberBuffer;
 
 use super::{Map, Value};
 
-pub use apply::{apply, apply_delta, decode_delta};
+pub use apply::{apply, apply_delta, decode_delta, decode_delta_with};
 pub use encode::{encode_delta, encode_full};
 pub use pack_root::{canonical_cell, pack_root};
 pub use session::{
