@@ -136,16 +136,39 @@ func EncodeGenericGroupedJSON(doc []byte, keyField, groupField string) (string, 
 
 // DecodeGenericJSON decodes generic-profile text into JSON, members in wire order.
 func DecodeGenericJSON(input string) ([]byte, error) {
+	return decodeGenericJSON(input, nil)
+}
+
+// DecodeGenericJSONWithLimits is DecodeGenericJSON under the caller's
+// decode limits (spec §12; see Limits).
+func DecodeGenericJSONWithLimits(input string, limits Limits) ([]byte, error) {
+	l := limits.c()
+	return decodeGenericJSON(input, &l)
+}
+
+func decodeGenericJSON(input string, limits *C.gcf_limits) ([]byte, error) {
 	in := []byte(input)
 	return callBuf(func(out *C.gcf_buf, e **C.gcf_error) C.gcf_status {
-		return C.gcf_generic_decode(bytesPtr(in), C.size_t(len(in)), out, e)
+		return C.gcf_generic_decode_with_limits(bytesPtr(in), C.size_t(len(in)), limits, out, e)
 	})
 }
 
 // DecodeGeneric decodes generic-profile text into map[string]any, []any,
 // string, bool, nil and json.Number (numbers keep their exact text).
 func DecodeGeneric(input string) (any, error) {
-	out, err := DecodeGenericJSON(input)
+	return decodeGeneric(input, nil)
+}
+
+// DecodeGenericWithLimits is DecodeGeneric under the caller's decode limits
+// (spec §12; see Limits): input past one is an *Error of category
+// limit_exceeded at its line.
+func DecodeGenericWithLimits(input string, limits Limits) (any, error) {
+	l := limits.c()
+	return decodeGeneric(input, &l)
+}
+
+func decodeGeneric(input string, limits *C.gcf_limits) (any, error) {
+	out, err := decodeGenericJSON(input, limits)
 	if err != nil {
 		return nil, err
 	}

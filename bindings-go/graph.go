@@ -345,11 +345,23 @@ func EncodeJSON(payloadJSON []byte) (string, error) {
 // it; only text the decoder produces (kinds in full form, unescaped paths)
 // is new.
 func Decode(input string) (*Payload, error) {
+	return decodeGraph(input, nil)
+}
+
+// DecodeWithLimits is Decode under the caller's decode limits (spec §12;
+// see Limits): input past one is an *Error of category limit_exceeded at
+// its line.
+func DecodeWithLimits(input string, limits Limits) (*Payload, error) {
+	l := limits.c()
+	return decodeGraph(input, &l)
+}
+
+func decodeGraph(input string, limits *C.gcf_limits) (*Payload, error) {
 	var out C.gcf_buf
 	var cerr *C.gcf_error
 	// libgcf reads input's bytes in place: string memory holds no Go
 	// pointers, so cgo allows passing it for the call.
-	status := C.gcf_graph_decode_packed(stringPtr(input), C.size_t(len(input)), &out, &cerr)
+	status := C.gcf_graph_decode_packed_with_limits(stringPtr(input), C.size_t(len(input)), limits, &out, &cerr)
 	runtime.KeepAlive(input)
 	if status != C.GCF_STATUS_OK {
 		return nil, takeError(status, cerr)

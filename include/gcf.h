@@ -191,6 +191,30 @@ typedef struct gcf_buf {
   size_t len;
 } gcf_buf;
 
+// Decode limits for the `*_with_limits` decoders. Zero-initialise it for the
+// defaults: each field left 0 keeps its default (so a limit of 0 cannot be
+// set; 1 is the smallest). Input past a limit is a `GCF_STATUS_DATA_ERROR`
+// of category `limit_exceeded` at its line; a value no decoder can take
+// (`max_depth` above 128) is `GCF_STATUS_INVALID_ARGUMENT`, category `usage`.
+typedef struct gcf_limits {
+  // Nesting depth of objects and arrays, 1 to 128 (the default).
+  uint64_t max_depth;
+  // Elements of one array or object, rows of a table, symbols or edges of
+  // a graph (default 100,000,000).
+  uint64_t max_container_len;
+  // Bytes in one line (default 64 MiB).
+  uint64_t max_line_len;
+  // Fields in one tabular header (default 65,536).
+  uint64_t max_fields;
+  // Bytes of input (default: no limit).
+  uint64_t max_input_len;
+  // Bytes of values written once and decoded into every row (constant
+  // columns, groups): the fixed part of the budget (default 64 MiB).
+  uint64_t max_expansion;
+  // The same, per byte of input (default 64).
+  uint64_t max_expansion_ratio;
+} gcf_limits;
+
 // Receives encoded bytes: `bytes[0..len]` is valid only during the call.
 // Return 0 to continue; any other value stops the writer, and the call that
 // was writing fails with `GCF_STATUS_SINK_ERROR`.
@@ -372,6 +396,14 @@ gcf_status gcf_conformance_run(const uint8_t *fixture, size_t fixture_len, struc
 // is a writable `gcf_buf`; `err` is NULL or writable.
 gcf_status gcf_graph_decode_packed(const uint8_t *input, size_t input_len, struct gcf_buf *out, struct gcf_error **err);
 
+// [`gcf_graph_decode_packed`] under the caller's decode limits (NULL for
+// the defaults; see [`gcf_limits`]).
+//
+// # Safety
+//
+// As for [`gcf_graph_decode_packed`]; `limits` is NULL or readable.
+gcf_status gcf_graph_decode_packed_with_limits(const uint8_t *input, size_t input_len, const struct gcf_limits *limits, struct gcf_buf *out, struct gcf_error **err);
+
 // Decodes generic-profile GCF text into a binary description of the value
 // instead of JSON; the same decoder and errors as
 // [`gcf_generic_decode`](crate::gcf_generic_decode).
@@ -388,6 +420,14 @@ gcf_status gcf_graph_decode_packed(const uint8_t *input, size_t input_len, struc
 //
 // As for [`gcf_graph_decode_packed`].
 gcf_status gcf_generic_decode_packed(const uint8_t *input, size_t input_len, struct gcf_buf *out, struct gcf_error **err);
+
+// [`gcf_generic_decode_packed`] under the caller's decode limits (NULL for
+// the defaults; see [`gcf_limits`]).
+//
+// # Safety
+//
+// As for [`gcf_graph_decode_packed`]; `limits` is NULL or readable.
+gcf_status gcf_generic_decode_packed_with_limits(const uint8_t *input, size_t input_len, const struct gcf_limits *limits, struct gcf_buf *out, struct gcf_error **err);
 
 // Releases an error. NULL is a no-op.
 //
@@ -486,6 +526,14 @@ gcf_status gcf_generic_encode_grouped(const uint8_t *json, size_t json_len, cons
 // `input` points to `input_len` readable bytes (or is NULL with 0); `out` is
 // a writable `gcf_buf`; `err` is NULL or writable.
 gcf_status gcf_generic_decode(const uint8_t *input, size_t input_len, struct gcf_buf *out, struct gcf_error **err);
+
+// [`gcf_generic_decode`] under the caller's decode limits (NULL for the
+// defaults; see [`gcf_limits`]).
+//
+// # Safety
+//
+// As for [`gcf_generic_decode`]; `limits` is NULL or readable.
+gcf_status gcf_generic_decode_with_limits(const uint8_t *input, size_t input_len, const struct gcf_limits *limits, struct gcf_buf *out, struct gcf_error **err);
 
 // The generic pack root (`sha256:<64 hex>`, spec §10a.3) of a keyed set
 // given as `{"name"?, "key", "fields": [...], "rows": [{...}]}`.
@@ -729,6 +777,14 @@ gcf_status gcf_graph_encode(const uint8_t *json, size_t json_len, struct gcf_buf
 // `input` points to `input_len` readable bytes (or is NULL with 0); `out` is
 // a writable `gcf_buf`; `err` is NULL or writable.
 gcf_status gcf_graph_decode(const uint8_t *input, size_t input_len, struct gcf_buf *out, struct gcf_error **err);
+
+// [`gcf_graph_decode`] under the caller's decode limits (NULL for the
+// defaults; see [`gcf_limits`]).
+//
+// # Safety
+//
+// As for [`gcf_graph_decode`]; `limits` is NULL or readable.
+gcf_status gcf_graph_decode_with_limits(const uint8_t *input, size_t input_len, const struct gcf_limits *limits, struct gcf_buf *out, struct gcf_error **err);
 
 // Encodes a delta payload given as JSON (`{"tool", "baseRoot", "newRoot",
 // "removed": [{"kind", "qualifiedName"}], "added": [...], "removedEdges",

@@ -199,9 +199,10 @@ pub const DECODE_LIMIT_NAMES: [&str; 7] = [
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LimitNames {
     /// `maxDepth`: JSON and JavaScript.
-    Json,
-    /// `max_depth`: Python's keywords.
-    Python,
+    Camel,
+    /// `max_depth`: Python's keywords and the C struct's fields (which Go
+    /// fills from its own `MaxDepth`).
+    Snake,
     /// `--max-depth`: the command line.
     Flag,
 }
@@ -222,8 +223,8 @@ impl LimitNames {
             out
         };
         match self {
-            LimitNames::Json => name.to_owned(),
-            LimitNames::Python => snake('_'),
+            LimitNames::Camel => name.to_owned(),
+            LimitNames::Snake => snake('_'),
             LimitNames::Flag => format!("--{}", snake('-')),
         }
     }
@@ -240,10 +241,10 @@ impl DecodeLimits {
     ///
     /// ```
     /// use gcf_bind::options::LimitNames;
-    /// let l = gcf_bind::options::DecodeLimits::from_str(r#"{"maxDepth": 16, "maxInputLen": 1048576}"#, LimitNames::Json)?.to_core(LimitNames::Json)?;
+    /// let l = gcf_bind::options::DecodeLimits::from_str(r#"{"maxDepth": 16, "maxInputLen": 1048576}"#, LimitNames::Camel)?.to_core(LimitNames::Camel)?;
     /// assert_eq!((l.max_depth, l.max_input_len), (16, 1 << 20));
     /// assert_eq!(l.max_fields, gcf_core::Limits::default().max_fields);
-    /// assert_eq!(gcf_bind::options::DecodeLimits::from_str(r#"{"maxDepht": 16}"#, LimitNames::Json).unwrap_err().category, "usage");
+    /// assert_eq!(gcf_bind::options::DecodeLimits::from_str(r#"{"maxDepht": 16}"#, LimitNames::Camel).unwrap_err().category, "usage");
     /// # Ok::<(), gcf_bind::Failure>(())
     /// ```
     #[allow(clippy::should_implement_trait)] // a `Failure`, not `FromStr`'s error
@@ -371,7 +372,7 @@ mod tests {
     #[test]
     fn decode_limits_check_every_value() {
         let read = |t: &str| {
-            DecodeLimits::from_str(t, LimitNames::Json).and_then(|l| l.to_core(LimitNames::Json))
+            DecodeLimits::from_str(t, LimitNames::Camel).and_then(|l| l.to_core(LimitNames::Camel))
         };
         assert_eq!(read("{}").unwrap(), Limits::default());
         let all = read(
@@ -437,18 +438,18 @@ mod tests {
         };
         let said = |names| deep.to_core(names).unwrap_err().message;
         assert_eq!(
-            said(LimitNames::Json),
+            said(LimitNames::Camel),
             "limits: maxDepth must be from 1 to 128, not 0"
         );
         assert_eq!(
-            said(LimitNames::Python),
+            said(LimitNames::Snake),
             "limits: max_depth must be from 1 to 128, not 0"
         );
         assert_eq!(
             said(LimitNames::Flag),
             "limits: --max-depth must be from 1 to 128, not 0"
         );
-        let ratio = DecodeLimits::from_str(r#"{"maxExpansionRatio": -2}"#, LimitNames::Python);
+        let ratio = DecodeLimits::from_str(r#"{"maxExpansionRatio": -2}"#, LimitNames::Snake);
         assert_eq!(
             ratio.unwrap_err().message,
             "limits: max_expansion_ratio must be a whole number, not -2"

@@ -87,8 +87,8 @@ fn encode_gathered(py: Python<'_>, gathered: &Bound<'_, PyTuple>) -> PyResult<St
 fn decode_limits(py: Python<'_>, json: Option<&str>) -> PyResult<gcf_core::Limits> {
     match json {
         None => Ok(gcf_core::Limits::DEFAULT),
-        Some(json) => gcf_bind::options::DecodeLimits::from_str(json, LimitNames::Python)
-            .and_then(|l| l.to_core(LimitNames::Python))
+        Some(json) => gcf_bind::options::DecodeLimits::from_str(json, LimitNames::Snake)
+            .and_then(|l| l.to_core(LimitNames::Snake))
             .py_err(py, Raise::Other),
     }
 }

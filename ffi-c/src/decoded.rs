@@ -12,10 +12,10 @@ use std::borrow::Cow;
 
 use gcf_core::generic::{self, Value};
 use gcf_core::graph::{self, Payload};
-use gcf_core::ErrorKind;
 
 use crate::buf::{bytes_arg, gcf_buf, put, reset_out};
-use crate::error::{boundary, gcf_error, gcf_status, FfiError};
+use crate::error::{boundary, gcf_error, gcf_status};
+use crate::limits::{gcf_limits, limits_arg};
 
 /// Format version of [`gcf_graph_decode_packed`]'s result, its first word.
 pub const GCF_PACKED_VERSION: u64 = 1;
@@ -160,22 +160,32 @@ pub unsafe extern "C" fn gcf_graph_decode_packed(
     err: *mut *mut gcf_error,
 ) -> gcf_status {
     // SAFETY: the pointers are valid per this function's contract.
+    unsafe { gcf_graph_decode_packed_with_limits(input, input_len, std::ptr::null(), out, err) }
+}
+
+/// [`gcf_graph_decode_packed`] under the caller's decode limits (NULL for
+/// the defaults; see [`gcf_limits`]).
+///
+/// # Safety
+///
+/// As for [`gcf_graph_decode_packed`]; `limits` is NULL or readable.
+#[no_mangle]
+pub unsafe extern "C" fn gcf_graph_decode_packed_with_limits(
+    input: *const u8,
+    input_len: usize,
+    limits: *const gcf_limits,
+    out: *mut gcf_buf,
+    err: *mut *mut gcf_error,
+) -> gcf_status {
+    // SAFETY: the pointers are valid per this function's contract.
     unsafe {
         boundary(err, || {
             reset_out(out)?;
+            let decoder = graph::Decoder::new().limits(limits_arg(limits)?);
             let bytes = bytes_arg(input, input_len, "input")?;
-            let Ok(text) = core::str::from_utf8(bytes) else {
-                // The owned decoder reports malformed UTF-8 with its line
-                // and column.
-                return Err(match graph::decode_bytes(bytes) {
-                    Err(e) => FfiError::from(e),
-                    Ok(_) => FfiError::argument(
-                        ErrorKind::InvalidUtf8,
-                        "input is not valid UTF-8".to_string(),
-                    ),
-                });
-            };
-            let payload = graph::decode_borrowed(text)?;
+            // A bad sequence is reported at its line and column.
+            let text = gcf_core::validate_utf8(bytes)?;
+            let payload = decoder.decode_borrowed(text)?;
             put(out, gcf_buf::from_vec(pack(bytes, &payload)));
             Ok(())
         })
@@ -259,11 +269,30 @@ pub unsafe extern "C" fn gcf_generic_decode_packed(
     err: *mut *mut gcf_error,
 ) -> gcf_status {
     // SAFETY: the pointers are valid per this function's contract.
+    unsafe { gcf_generic_decode_packed_with_limits(input, input_len, std::ptr::null(), out, err) }
+}
+
+/// [`gcf_generic_decode_packed`] under the caller's decode limits (NULL for
+/// the defaults; see [`gcf_limits`]).
+///
+/// # Safety
+///
+/// As for [`gcf_graph_decode_packed`]; `limits` is NULL or readable.
+#[no_mangle]
+pub unsafe extern "C" fn gcf_generic_decode_packed_with_limits(
+    input: *const u8,
+    input_len: usize,
+    limits: *const gcf_limits,
+    out: *mut gcf_buf,
+    err: *mut *mut gcf_error,
+) -> gcf_status {
+    // SAFETY: the pointers are valid per this function's contract.
     unsafe {
         boundary(err, || {
             reset_out(out)?;
+            let decoder = generic::Decoder::new().limits(limits_arg(limits)?);
             let bytes = bytes_arg(input, input_len, "input")?;
-            let value = generic::decode_bytes(bytes)?;
+            let value = decoder.decode_bytes(bytes)?;
             // The text is about as long as its values' bytes.
             let mut packed = Vec::with_capacity(bytes.len() + 64);
             packed.push(GCF_GENERIC_PACKED_VERSION);

@@ -8,6 +8,7 @@ use gcf_core::{Error, ErrorKind};
 
 use crate::buf::{bytes_arg, gcf_buf, json_arg, json_out, put, require_out, str_arg};
 use crate::error::{boundary, gcf_error, gcf_status, FfiError};
+use crate::limits::{gcf_limits, limits_arg};
 use crate::stream::{callback_sink, gcf_write_callback, with_live, CallbackSink};
 
 /// Encodes any JSON value (object member order is kept; integers beyond
@@ -134,11 +135,30 @@ pub unsafe extern "C" fn gcf_generic_decode(
     err: *mut *mut gcf_error,
 ) -> gcf_status {
     // SAFETY: the pointers are valid per this function's contract.
+    unsafe { gcf_generic_decode_with_limits(input, input_len, std::ptr::null(), out, err) }
+}
+
+/// [`gcf_generic_decode`] under the caller's decode limits (NULL for the
+/// defaults; see [`gcf_limits`]).
+///
+/// # Safety
+///
+/// As for [`gcf_generic_decode`]; `limits` is NULL or readable.
+#[no_mangle]
+pub unsafe extern "C" fn gcf_generic_decode_with_limits(
+    input: *const u8,
+    input_len: usize,
+    limits: *const gcf_limits,
+    out: *mut gcf_buf,
+    err: *mut *mut gcf_error,
+) -> gcf_status {
+    // SAFETY: the pointers are valid per this function's contract.
     unsafe {
         boundary(err, || {
             put(out, gcf_buf::EMPTY);
             require_out(out, "out")?;
-            let value = generic::decode_bytes(bytes_arg(input, input_len, "input")?)?;
+            let decoder = generic::Decoder::new().limits(limits_arg(limits)?);
+            let value = decoder.decode_bytes(bytes_arg(input, input_len, "input")?)?;
             put(out, json_out(&gcf_bind::value::Json(&value))?);
             Ok(())
         })

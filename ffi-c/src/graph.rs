@@ -14,6 +14,7 @@ use crate::buf::{
     bytes_arg, gcf_buf, json_arg, json_out, optional_str_arg, put, require_out, reset_out,
 };
 use crate::error::{boundary, gcf_error, gcf_status, FfiError};
+use crate::limits::{gcf_limits, limits_arg};
 
 /// Which answer [`gcf_graph_delta`] chose (spec §10.3). The numbers are part
 /// of the ABI.
@@ -84,10 +85,29 @@ pub unsafe extern "C" fn gcf_graph_decode(
     err: *mut *mut gcf_error,
 ) -> gcf_status {
     // SAFETY: the pointers are valid per this function's contract.
+    unsafe { gcf_graph_decode_with_limits(input, input_len, std::ptr::null(), out, err) }
+}
+
+/// [`gcf_graph_decode`] under the caller's decode limits (NULL for the
+/// defaults; see [`gcf_limits`]).
+///
+/// # Safety
+///
+/// As for [`gcf_graph_decode`]; `limits` is NULL or readable.
+#[no_mangle]
+pub unsafe extern "C" fn gcf_graph_decode_with_limits(
+    input: *const u8,
+    input_len: usize,
+    limits: *const gcf_limits,
+    out: *mut gcf_buf,
+    err: *mut *mut gcf_error,
+) -> gcf_status {
+    // SAFETY: the pointers are valid per this function's contract.
     unsafe {
         boundary(err, || {
             reset_out(out)?;
-            let payload = graph::decode_bytes(bytes_arg(input, input_len, "input")?)?;
+            let decoder = graph::Decoder::new().limits(limits_arg(limits)?);
+            let payload = decoder.decode_bytes(bytes_arg(input, input_len, "input")?)?;
             put(out, json_out(&json::PayloadJson(&payload))?);
             Ok(())
         })

@@ -26,6 +26,7 @@ mod error;
 mod generic;
 mod generic_delta;
 mod graph;
+mod limits;
 mod packed;
 mod payload;
 mod stream;
@@ -33,17 +34,18 @@ mod stream;
 pub use buf::{gcf_buf, gcf_buf_free};
 pub use conformance::gcf_conformance_run;
 pub use decoded::{
-    gcf_generic_decode_packed, gcf_graph_decode_packed, GCF_GENERIC_PACKED_VERSION,
-    GCF_PACKED_ARENA, GCF_PACKED_VERSION,
+    gcf_generic_decode_packed, gcf_generic_decode_packed_with_limits, gcf_graph_decode_packed,
+    gcf_graph_decode_packed_with_limits, GCF_GENERIC_PACKED_VERSION, GCF_PACKED_ARENA,
+    GCF_PACKED_VERSION,
 };
 pub use error::{
     gcf_error, gcf_error_category, gcf_error_class, gcf_error_column, gcf_error_free,
     gcf_error_line, gcf_error_message, gcf_error_status, gcf_status,
 };
 pub use generic::{
-    gcf_cell, gcf_generic_decode, gcf_generic_encode, gcf_generic_encode_flags,
-    gcf_generic_encode_grouped, gcf_generic_pack_root, gcf_generic_stream,
-    gcf_generic_stream_begin_section, gcf_generic_stream_begin_table,
+    gcf_cell, gcf_generic_decode, gcf_generic_decode_with_limits, gcf_generic_encode,
+    gcf_generic_encode_flags, gcf_generic_encode_grouped, gcf_generic_pack_root,
+    gcf_generic_stream, gcf_generic_stream_begin_section, gcf_generic_stream_begin_table,
     gcf_generic_stream_end_section, gcf_generic_stream_end_table, gcf_generic_stream_field,
     gcf_generic_stream_finish, gcf_generic_stream_flush, gcf_generic_stream_free,
     gcf_generic_stream_new, gcf_generic_stream_options, gcf_generic_stream_row, gcf_str,
@@ -59,10 +61,11 @@ pub use generic_delta::{
 // For gcf-go's drop-in (bindings-go/gcfgo).
 pub use generic_delta::{gcf_generic_decode_delta, gcf_generic_diff, gcf_graph_decode_delta};
 pub use graph::{
-    gcf_graph_apply_delta, gcf_graph_decode, gcf_graph_delta, gcf_graph_encode,
-    gcf_graph_encode_delta, gcf_graph_pack_root, gcf_graph_session, gcf_graph_session_encode,
-    gcf_graph_session_free, gcf_graph_session_new, gcf_outcome,
+    gcf_graph_apply_delta, gcf_graph_decode, gcf_graph_decode_with_limits, gcf_graph_delta,
+    gcf_graph_encode, gcf_graph_encode_delta, gcf_graph_pack_root, gcf_graph_session,
+    gcf_graph_session_encode, gcf_graph_session_free, gcf_graph_session_new, gcf_outcome,
 };
+pub use limits::gcf_limits;
 pub use packed::gcf_generic_encode_packed;
 pub use payload::{
     gcf_edge, gcf_graph_encode_payload, gcf_graph_encode_payload_in, gcf_graph_payload,

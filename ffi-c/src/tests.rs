@@ -14,6 +14,14 @@ type Detail = (String, u64, u64, String);
 fn call(
     f: impl FnOnce(*mut gcf_buf, *mut *mut gcf_error) -> gcf_status,
 ) -> (gcf_status, String, Option<Detail>) {
+    let (status, bytes, detail) = call_bytes(f);
+    (status, String::from_utf8(bytes).unwrap(), detail)
+}
+
+/// [`call`] of an export whose output is binary (the packed decoders).
+fn call_bytes(
+    f: impl FnOnce(*mut gcf_buf, *mut *mut gcf_error) -> gcf_status,
+) -> (gcf_status, Vec<u8>, Option<Detail>) {
     let mut out = gcf_buf {
         ptr: ptr::dangling_mut::<u8>(),
         len: 99,
@@ -22,12 +30,12 @@ fn call(
     let status = f(&mut out, &mut err);
     let text = if out.ptr.is_null() {
         assert_eq!(out.len, 0);
-        String::new()
+        Vec::new()
     } else {
         // SAFETY: the library filled `out`.
         let bytes = unsafe { core::slice::from_raw_parts(out.ptr, out.len + 1) };
         assert_eq!(bytes[out.len], 0, "output is NUL-terminated");
-        String::from_utf8(bytes[..out.len].to_vec()).unwrap()
+        bytes[..out.len].to_vec()
     };
     // SAFETY: `out` came from the library.
     unsafe { gcf_buf_free(&mut out) };
@@ -1730,4 +1738,65 @@ fn encode_payload_in_checks_the_text_once() {
         call(|o, e| unsafe { gcf_graph_encode_payload_in(&p, bytes.as_ptr(), bytes.len(), o, e) });
     assert_eq!(status, gcf_status::GCF_STATUS_INVALID_ARGUMENT);
     assert_eq!(detail.unwrap().0, "invalid_utf8");
+}
+
+#[test]
+fn decoders_take_the_callers_limits() {
+    type Decode = unsafe extern "C" fn(
+        *const u8,
+        usize,
+        *const gcf_limits,
+        *mut gcf_buf,
+        *mut *mut gcf_error,
+    ) -> gcf_status;
+    let generic_text = "GCF profile=generic\n## rows [3]{id,name}\n1|a\n2|b\n3|c\n";
+    let decoders: [(&str, Decode, &str); 4] = [
+        ("graph", gcf_graph_decode_with_limits, TEXT),
+        ("graph packed", gcf_graph_decode_packed_with_limits, TEXT),
+        ("generic", gcf_generic_decode_with_limits, generic_text),
+        (
+            "generic packed",
+            gcf_generic_decode_packed_with_limits,
+            generic_text,
+        ),
+    ];
+    let run = |decode: Decode, text: &str, limits: *const gcf_limits| {
+        // SAFETY: live slices, a NULL or live `gcf_limits`, valid out-params.
+        call_bytes(|o, e| unsafe { decode(text.as_ptr(), text.len(), limits, o, e) })
+    };
+    for (name, decode, text) in decoders {
+        // NULL and zero-initialised limits are the defaults.
+        let (status, whole, _) = run(decode, text, ptr::null());
+        assert_eq!(status, gcf_status::GCF_STATUS_OK, "{name}");
+        let zero = gcf_limits::default();
+        assert_eq!(run(decode, text, &zero).1, whole, "{name}");
+        // Limits the input passes change nothing.
+        let exact = gcf_limits {
+            max_input_len: text.len() as u64,
+            max_container_len: 3,
+            ..gcf_limits::default()
+        };
+        assert_eq!(run(decode, text, &exact).1, whole, "{name}");
+        // Past one: a data error at its line.
+        let short = gcf_limits {
+            max_container_len: 1,
+            ..gcf_limits::default()
+        };
+        let (status, out, err) = run(decode, text, &short);
+        assert_eq!(status, gcf_status::GCF_STATUS_DATA_ERROR, "{name}");
+        assert!(out.is_empty());
+        let (category, line, _, _) = err.unwrap();
+        assert_eq!(category, "limit_exceeded", "{name}");
+        assert!(line > 1, "{name}");
+        // No decoder can take it: a usage error, named as C spells it.
+        let deep = gcf_limits {
+            max_depth: 129,
+            ..gcf_limits::default()
+        };
+        let (status, _, err) = run(decode, text, &deep);
+        assert_eq!(status, gcf_status::GCF_STATUS_INVALID_ARGUMENT, "{name}");
+        let (category, _, _, message) = err.unwrap();
+        assert_eq!(category, "usage");
+        assert_eq!(message, "limits: max_depth must be from 1 to 128, not 129");
+    }
 }

@@ -37,7 +37,7 @@ pub fn set_decode_limits(json: &str) -> Result<()> {
     let limits = if json.is_empty() {
         Limits::DEFAULT
     } else {
-        DecodeLimits::from_str(json, LimitNames::Json)?.to_core(LimitNames::Json)?
+        DecodeLimits::from_str(json, LimitNames::Camel)?.to_core(LimitNames::Camel)?
     };
     DECODE_LIMITS.with(|l| l.set(limits));
     Ok(())

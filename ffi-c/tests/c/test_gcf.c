@@ -536,6 +536,21 @@ static void test_generic(void) {
   st = gcf_generic_decode(NULL, 1, &json, &err);
   expect_error(st, err, GCF_STATUS_INVALID_ARGUMENT, "invalid_input");
 
+  /* Decode limits: zero-initialised is the defaults, a field set is that limit. */
+  static const char rows[] = "GCF profile=generic\n## rows [3]{id}\n1\n2\n3\n";
+  gcf_limits limits = {0};
+  CHECK(gcf_generic_decode_with_limits(S(rows), &limits, &json, &err) == GCF_STATUS_OK);
+  CHECK(buf_eq(&json, "{\"rows\":[{\"id\":1},{\"id\":2},{\"id\":3}]}"));
+  gcf_buf_free(&json);
+  limits.max_container_len = 2;
+  st = gcf_generic_decode_with_limits(S(rows), &limits, &json, &err);
+  CHECK(gcf_error_line(err) >= 2);
+  expect_error(st, err, GCF_STATUS_DATA_ERROR, "limit_exceeded");
+  limits.max_container_len = 0;
+  limits.max_depth = 500;
+  st = gcf_generic_decode_with_limits(S(rows), &limits, &json, &err);
+  expect_error(st, err, GCF_STATUS_INVALID_ARGUMENT, "usage");
+
   gcf_buf r1 = {NULL, 0}, r2 = {NULL, 0};
   CHECK(gcf_generic_pack_root(S("{\"key\":\"id\",\"fields\":[\"id\",\"t\"],\"rows\":[{\"id\":1,\"t\":2.5},{\"id\":2,\"t\":3}]}"),
                               &r1, &err) == GCF_STATUS_OK);
