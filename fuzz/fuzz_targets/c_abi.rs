@@ -313,6 +313,23 @@ fuzz_target!(|data: &[u8]| {
     unsafe {
         run(|o, e| gcf_graph_decode(p, n, o, e));
         run(|o, e| gcf_generic_decode(p, n, o, e));
+        // The decoders under limits cut from the input's first bytes: small
+        // ones (so some are reached), zeros (the defaults) and impossible
+        // ones (a depth past 128, refused as an argument).
+        let word = |i: usize| u64::from(data.get(i).copied().unwrap_or(0) % 40);
+        let limits = gcf_limits {
+            max_depth: word(1) * 4,
+            max_container_len: word(2),
+            max_line_len: word(3) * 8,
+            max_fields: word(4),
+            max_input_len: word(5) * 16,
+            max_expansion: word(6) * 64,
+            max_expansion_ratio: word(7),
+        };
+        run(|o, e| gcf_graph_decode_with_limits(p, n, &limits, o, e));
+        run(|o, e| gcf_generic_decode_with_limits(p, n, &limits, o, e));
+        run(|o, e| gcf_graph_decode_packed_with_limits(p, n, &limits, o, e));
+        run(|o, e| gcf_generic_decode_packed_with_limits(p, n, &limits, o, e));
         run(|o, e| gcf_graph_encode(p, n, o, e));
         run(|o, e| gcf_generic_encode(p, n, o, e));
         // Every flag word, unknown bits included (refused as arguments).
