@@ -98,15 +98,13 @@ export interface Limits {
   maxExpansionRatio?: number;
 }
 
-/** Options of decode (not in 2.5.2). */
-export interface GraphDecodeOptions {
+/** Options of decode, decodeDelta, decodeGenericDelta and decodeGenericFull (not in 2.5.2). */
+export interface LimitOptions {
   limits?: Limits;
 }
 
 /** Options of decodeGeneric. */
-export interface GenericDecodeOptions extends DecodeOptions {
-  limits?: Limits;
-}
+export interface GenericDecodeOptions extends DecodeOptions, LimitOptions {}
 
 /** The errors this package throws: an Error whose message starts with the category. */
 export declare class GcfError extends Error {
@@ -126,7 +124,7 @@ export declare const KIND_ABBREV: Record<string, string>;
 export declare const KIND_EXPAND: Record<string, string>;
 
 export declare function encode(p: Payload): string;
-export declare function decode(input: string | Uint8Array, opts?: GraphDecodeOptions): Payload;
+export declare function decode(input: string | Uint8Array, opts?: LimitOptions): Payload;
 export declare function encodeGeneric(data: unknown, opts?: GenericOptions): string;
 export declare function decodeGeneric(input: string | Uint8Array, opts?: GenericDecodeOptions): any;
 export declare function parseJSONOrdered(text: string, opts?: DecodeOptions): unknown;
@@ -150,7 +148,7 @@ export declare class Session {
 export declare function encodeWithSession(p: Payload, sess: Session | null): string;
 
 export declare function encodeDelta(d: DeltaPayload): string;
-export declare function decodeDelta(input: string): DeltaPayload;
+export declare function decodeDelta(input: string, opts?: LimitOptions): DeltaPayload;
 /** Applies a delta to a base and checks the new pack root; throws `root_mismatch` otherwise. */
 export declare function verifyDelta(
   baseSymbols: Symbol[],
@@ -190,7 +188,7 @@ export declare function diffGenericSets(base: GenericSet, next: GenericSet): Gen
 export declare function encodeGenericFull(s: GenericSet, tool: string): string;
 export declare function encodeGenericDelta(d: GenericDeltaPayload): string;
 export declare function verifyGenericDelta(base: GenericSet, d: GenericDeltaPayload, expectedNewRoot: string): GenericSet;
-export declare function decodeGenericDelta(text: string): GenericDeltaPayload;
+export declare function decodeGenericDelta(text: string, opts?: LimitOptions): GenericDeltaPayload;
 
 /** The re-anchor cadence of a GenericDeltaSession. */
 export declare enum ReanchorMode {
@@ -272,4 +270,4 @@ export declare class GenericStreamEncoder {
 export declare function toNodeWritable(writable: { write(chunk: string): boolean; once(event: 'drain', fn: () => void): unknown }): ReadyStreamWriter;
 /** Adapts a WHATWG WritableStream<string>. */
 export declare function toWebWritable(stream: WritableStream<string>): ReadyStreamWriter & { close(): Promise<void> };
-export declare function decodeGenericFull(text: string): { set: GenericSet; packRoot: string };
+export declare function decodeGenericFull(text: string, opts?: LimitOptions): { set: GenericSet; packRoot: string };

@@ -11,7 +11,8 @@
 // interface is documented in bindings-js/engine (the Rust crate both hosts
 // wrap) and bindings-node/README.md ("Engines").
 
-import { GcfError, rethrow, rethrowValue, callValue } from './errors.mjs';
+import { GcfError, rethrow, rethrowValue } from './errors.mjs';
+import { withLimits } from './limits.mjs';
 import { valueJSON, isPlain, toJSON, fromTagged, checkLargeIntMode, largeInteger } from './convert.mjs';
 import { parseJSONOrdered } from './json_ordered.mjs';
 import { toPacked, fromPacked } from './packed.mjs';
@@ -58,28 +59,6 @@ export function createApi(E) {
   const packedDecode = typeof E.genericDecodePacked === 'function';
   const packedDecodeBytes = typeof E.genericDecodeBytesPacked === 'function';
 
-  // The `limits` option of decode and decodeGeneric (spec §12's decode
-  // limits, an addition to 2.5.2): the engine applies them to this thread's
-  // decodes (bindings-js/engine, set_decode_limits) until they are reset,
-  // right after `run`. gcf-bind checks them (`usage` for an unknown member
-  // or a value out of range), as it does for every surface.
-  function withLimits(opts, run) {
-    const limits = opts == null ? undefined : opts.limits;
-    if (limits === undefined) return run();
-    let json;
-    try {
-      json = JSON.stringify(limits);
-    } catch (e) {
-      throw new GcfError('usage', `limits: ${e.message}`, null, null, 'usage');
-    }
-    callValue(() => E.setDecodeLimits(json === undefined ? 'null' : json));
-    try {
-      return run();
-    } finally {
-      E.setDecodeLimits('');
-    }
-  }
-
   function encode(p) {
     if (packed) {
       const args = toPacked(p);
@@ -113,7 +92,7 @@ export function createApi(E) {
   }
 
   function decode(input, opts) {
-    return withLimits(opts, () => decodeGraph(input));
+    return withLimits(E, opts, () => decodeGraph(input));
   }
 
   function decodeGraph(input) {
@@ -152,10 +131,10 @@ export function createApi(E) {
     }
   }
 
-  function decodeDelta(input) {
+  function decodeDelta(input, opts) {
     let json;
     try {
-      json = E.graphDecodeDelta(String(input));
+      json = withLimits(E, opts, () => E.graphDecodeDelta(String(input)));
     } catch (e) {
       rethrow(e);
     }
@@ -197,7 +176,7 @@ export function createApi(E) {
 
   function decodeGeneric(input, opts) {
     const largeInt = opts && opts.largeInt !== undefined ? checkLargeIntMode(opts.largeInt) : 'number';
-    return withLimits(opts, () => decodeValue(input, largeInt));
+    return withLimits(E, opts, () => decodeValue(input, largeInt));
   }
 
   function decodeValue(input, largeInt) {

@@ -95,3 +95,26 @@ test('limits that cannot be are usage errors, before anything is decoded', () =>
 test('a limit past the address space is no limit', () => {
   assert.equal(gcf.decode(graph, { limits: { maxInputLen: Number.MAX_SAFE_INTEGER } }).symbols.length, 3);
 });
+
+test('the delta decodes and decodeGenericFull take limits too', () => {
+  const graphDelta = 'GCF profile=graph delta=true base_root=a new_root=b\n## removed\nfn a\nfn b\n';
+  const genericDelta =
+    'GCF profile=generic delta=true base_root=sha256:a new_root=sha256:b key=id\n## removed [2]{@id}\n7\n8\n';
+  const set = { name: 'orders', key: 'id', fields: ['id', 'total'], rows: [{ id: 1, total: 2 }, { id: 2, total: 3 }] };
+  const full = gcf.encodeGenericFull(set);
+  const cases = [
+    [(o) => gcf.decodeDelta(graphDelta, o)],
+    [(o) => gcf.decodeGenericDelta(genericDelta, o)],
+    [(o) => gcf.decodeGenericFull(full, o)],
+  ];
+  for (const [run] of cases) {
+    const whole = run();
+    assert.deepStrictEqual(run({ limits: { maxContainerLen: 2 } }), whole);
+    const e = failure(() => run({ limits: { maxContainerLen: 1 } }));
+    assert.equal(e.category, 'limit_exceeded', e.message);
+    assert.equal(typeof e.line, 'number', e.message);
+    assert.equal(failure(() => run({ limits: { maxDepth: 0 } })).category, 'usage');
+    // And the next call has the defaults again.
+    assert.deepStrictEqual(run(), whole);
+  }
+});

@@ -62,13 +62,16 @@ pub fn encode_delta(py: Python<'_>, d: &Bound<'_, PyAny>) -> PyResult<String> {
 /// Decodes a graph delta into a `DeltaPayload` (removed symbols carry only
 /// their kind and name).
 #[pyfunction]
+#[pyo3(signature = (wire, limits = None))]
 pub fn decode_delta<'py>(
     py: Python<'py>,
     wire: &Bound<'py, PyString>,
+    limits: Option<&str>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let limits = crate::decode_limits(py, limits)?;
     let s = crate::utf8::text(wire)?;
     let d = py
-        .detach(|| graph::decode_delta(&s))
+        .detach(|| graph::decode_delta_with(&s, &limits))
         .py_err(py, Raise::Decode)?;
     let t = types(py)?;
     let removed: Vec<graph::Symbol<&str>> = d

@@ -231,9 +231,15 @@ pub fn encode_generic_delta(py: Python<'_>, d: &Bound<'_, PyAny>) -> PyResult<St
 
 /// Decodes a generic delta payload.
 #[pyfunction]
-pub fn decode_generic_delta<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+#[pyo3(signature = (text, limits = None))]
+pub fn decode_generic_delta<'py>(
+    py: Python<'py>,
+    text: &str,
+    limits: Option<&str>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let limits = crate::decode_limits(py, limits)?;
     let d = py
-        .detach(|| generic::decode_delta(text))
+        .detach(|| generic::decode_delta_with(text, &limits))
         .py_err(py, Raise::Decode)?;
     delta_to_py(py, &d)
 }

@@ -84,7 +84,7 @@ fn encode_gathered(py: Python<'_>, gathered: &Bound<'_, PyTuple>) -> PyResult<St
 
 /// The decode limits `gcf.Limits` hands over as JSON (gcf-bind's
 /// `DecodeLimits`, checked there as for every binding), or the defaults.
-fn decode_limits(py: Python<'_>, json: Option<&str>) -> PyResult<gcf_core::Limits> {
+pub(crate) fn decode_limits(py: Python<'_>, json: Option<&str>) -> PyResult<gcf_core::Limits> {
     match json {
         None => Ok(gcf_core::Limits::DEFAULT),
         Some(json) => gcf_bind::options::DecodeLimits::from_str(json, LimitNames::Snake)

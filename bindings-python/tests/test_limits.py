@@ -112,3 +112,24 @@ def test_a_limit_past_the_address_space_is_no_limit() -> None:
     for huge in [2**63 - 1, 2**64, 10**40]:
         assert len(gcf.decode(GRAPH, limits=Limits(max_input_len=huge)).symbols) == 3
     assert gcf.decode_generic(RECORDS, limits=Limits(max_expansion=0, max_expansion_ratio=0)) == gcf.decode_generic(RECORDS)
+
+
+def test_the_delta_decodes_take_limits_too() -> None:
+    full = gcf.encode_generic_full(
+        gcf.GenericSet(key="id", fields=["id", "total"], rows=[{"id": 1, "total": 2}, {"id": 2, "total": 3}], name="orders")
+    )
+    runs: List[Callable[..., Any]] = [
+        lambda **kw: gcf.decode_delta(GRAPH_DELTA, **kw),
+        lambda **kw: gcf.decode_generic_delta(GENERIC_DELTA, **kw),
+        lambda **kw: gcf.decode_generic_full(full, **kw),
+    ]
+    for run in runs:
+        whole = run()
+        assert run(limits=Limits(max_container_len=2)) == whole
+        with pytest.raises(gcf.DecodeError) as caught:
+            run(limits=Limits(max_container_len=1))
+        e: Any = caught.value
+        assert e.category == "limit_exceeded" and isinstance(e.line, int), str(e)
+        with pytest.raises(gcf.GcfError, match="^usage: limits: max_depth must be from 1 to 128, not 0"):
+            run(limits=Limits(max_depth=0))
+        assert run() == whole

@@ -30,7 +30,7 @@ export {
   type GenericOptions,
   type DecodeOptions,
   type Limits,
-  type GraphDecodeOptions,
+  type LimitOptions,
   type GenericDecodeOptions,
   GcfError,
   KIND_ABBREV,

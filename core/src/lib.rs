@@ -10,6 +10,10 @@
 //! - [`generic`]: any JSON value, buffered and streaming, with keyed-set
 //!   deltas and pack roots.
 //! - [`decode_any`]: decode whatever a header says a payload is.
+//! - [`Limits`]: the spec §12 bounds every decoder enforces (depth, container
+//!   and line lengths, fields, input size, and the expansion of values
+//!   written once into every row), defaults or the caller's
+//!   (`graph::Decoder::limits`, `generic::Decoder::limits`, [`decode_any_with`]).
 //!
 //! Every encoder writes into a [`Sink`] (a `Vec<u8>`, a `String`, a closure,
 //! or with `std` any `io::Write` through [`IoSink`]); every decoder reports a

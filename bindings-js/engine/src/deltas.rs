@@ -114,7 +114,7 @@ pub fn generic_encode_delta(json: &str) -> Result<String> {
 
 /// Decodes generic delta text into its JSON.
 pub fn generic_decode_delta(text: &str) -> Result<String> {
-    let d = generic::decode_delta(text)?;
+    let d = generic::decode_delta_with(text, &crate::decode_limits())?;
     to_json(&GenericDeltaJson(&d))
 }
 
@@ -192,7 +192,7 @@ impl GenericDeltaSession {
 /// the header, one keyed table) into `{"set": keyed set, "packRoot"}` JSON,
 /// as 2.5.2's `decodeGenericFull` returns it.
 pub fn generic_decode_full(text: &str) -> Result<String> {
-    let doc = generic::Decoder::new()
+    let doc = crate::generic_decoder()
         .allow_identity_fields(true)
         .decode_with_header(text)?;
     let header = |name: &str| {

@@ -47,7 +47,7 @@
 //! | [`graph_decode_packed`] | GCF | [`Packed`] string table and numbers |
 //! | [`generic_encode_packed`] | packed ops, strings, numbers, flags | GCF, or `""`: use JSON |
 //! | [`generic_decode_packed`] / [`generic_decode_bytes_packed`] | GCF | [`Packed`] ops, strings and numbers (or tagged JSON) |
-//! | [`set_decode_limits`] | limits JSON, or `""` for the defaults | nothing: the limits of the graph and generic decodes above, on this thread |
+//! | [`set_decode_limits`] | limits JSON, or `""` for the defaults | nothing: the limits of every decode above (payloads, deltas, full keyed payloads), on this thread |
 //!
 //! Stateful objects: [`GraphSession`], [`GraphStream`] and [`GenericStream`]
 //! (output buffered here, taken by JS in batches), [`GenericDeltaSession`].
@@ -190,7 +190,10 @@ pub fn graph_encode_delta(json: &str) -> Result<String> {
 
 /// Decodes graph delta text into 2.5.2's `DeltaPayload` JSON.
 pub fn graph_decode_delta(text: &str) -> Result<String> {
-    Ok(shape::delta(&graph::decode_delta(text)?))
+    Ok(shape::delta(&graph::decode_delta_with(
+        text,
+        &decode_limits(),
+    )?))
 }
 
 #[cfg(test)]

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import List, Tuple
+from typing import List, Optional, Tuple
 
 from . import _gcf
+from .limits import Limits, limits_json
 from .types import DeltaPayload, Edge, Symbol
 
 
@@ -13,9 +14,15 @@ def encode_delta(d: DeltaPayload) -> str:
     return _gcf.encode_delta(d)
 
 
-def decode_delta(wire: str) -> DeltaPayload:
-    """Decode graph delta text. Removed symbols carry only kind and name."""
-    return _gcf.decode_delta(wire)
+def decode_delta(wire: str, *, limits: Optional[Limits] = None) -> DeltaPayload:
+    """Decode graph delta text. Removed symbols carry only kind and name.
+
+    ``limits`` (not in 2.8.0; see ``gcf.Limits``) bounds what the text may
+    hold: past one, ``DecodeError`` with category ``limit_exceeded``.
+    """
+    if limits is None:
+        return _gcf.decode_delta(wire)
+    return _gcf.decode_delta(wire, limits_json(limits))
 
 
 def verify_delta(

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from . import _gcf
 from .decode_generic import decode_generic
+from .limits import Limits, limits_json
 
 DEFAULT_REANCHOR_N = 15
 
@@ -70,9 +71,12 @@ def encode_generic_delta(d: GenericDeltaPayload) -> str:
     return _gcf.encode_generic_delta(d)
 
 
-def decode_generic_delta(text: str) -> GenericDeltaPayload:
-    """Decode a generic delta payload."""
-    return _gcf.decode_generic_delta(text)
+def decode_generic_delta(text: str, *, limits: Optional[Limits] = None) -> GenericDeltaPayload:
+    """Decode a generic delta payload (under ``limits``, not in 2.8.0: see
+    ``gcf.Limits``)."""
+    if limits is None:
+        return _gcf.decode_generic_delta(text)
+    return _gcf.decode_generic_delta(text, limits_json(limits))
 
 
 def verify_generic_delta(base: GenericSet, d: GenericDeltaPayload, expected_new_root: str) -> GenericSet:
@@ -94,10 +98,11 @@ def _header_fields(text: str) -> Dict[str, str]:
     return out
 
 
-def decode_generic_full(text: str) -> Tuple[GenericSet, str]:
-    """Decode a full keyed payload into ``(GenericSet, pack_root)``."""
+def decode_generic_full(text: str, *, limits: Optional[Limits] = None) -> Tuple[GenericSet, str]:
+    """Decode a full keyed payload into ``(GenericSet, pack_root)`` (under
+    ``limits``, not in 2.8.0: see ``gcf.Limits``)."""
     header = _header_fields(text)
-    body = decode_generic(text)
+    body = decode_generic(text, limits=limits)
     key = header.get("key", "")
     if not isinstance(body, dict) or len(body) != 1:
         from ._errors import DecodeError
