@@ -5,7 +5,10 @@ package gcf
 */
 import "C"
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Status is libgcf's numeric result code (gcf_status in gcf.h).
 type Status uint32
@@ -86,5 +89,26 @@ func takeError(status C.gcf_status, cerr *C.gcf_error) *Error {
 	e.message = C.GoString(C.gcf_error_message(cerr))
 	e.line = int(C.gcf_error_line(cerr))
 	e.column = int(C.gcf_error_column(cerr))
+	return e
+}
+
+// ofValue is for libgcf's errors on JSON this package marshaled from the
+// caller's Go values: a line and column there point into text the caller
+// never saw, so they are dropped, as is the C argument's name that leads
+// the message ("json: "); the path of the caller's field stays
+// ("rows[0].id: integer ... outside the int64 range"). A failure to read
+// that JSON at all (category "json", which json.Marshal's output cannot
+// cause) is the caller's input, "invalid_input". Errors in GCF text the
+// caller gave keep their positions.
+func ofValue(err error, arg string) error {
+	e, ok := err.(*Error)
+	if !ok {
+		return err
+	}
+	e.line, e.column = 0, 0
+	e.message = strings.TrimPrefix(e.message, arg+": ")
+	if e.category == "json" {
+		e.category = "invalid_input"
+	}
 	return e
 }

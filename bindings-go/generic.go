@@ -91,7 +91,8 @@ func EncodeGenericWithOptions(data any, opts GenericOptions) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return EncodeGenericJSONWithOptions(in, opts)
+	s, err := EncodeGenericJSONWithOptions(in, opts)
+	return s, ofValue(err, "json")
 }
 
 // EncodeGenericJSONWithOptions is EncodeGenericJSON with options.
@@ -120,7 +121,8 @@ func EncodeGenericGrouped(data any, keyField, groupField string) (string, error)
 	if err != nil {
 		return "", err
 	}
-	return EncodeGenericGroupedJSON(in, keyField, groupField)
+	s, err := EncodeGenericGroupedJSON(in, keyField, groupField)
+	return s, ofValue(err, "json")
 }
 
 // EncodeGenericGroupedJSON is EncodeGenericGrouped of a JSON document
@@ -195,7 +197,8 @@ func GenericPackRoot(set *KeyedSet) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return GenericPackRootJSON(in)
+	s, err := GenericPackRootJSON(in)
+	return s, ofValue(err, "keyed set")
 }
 
 // GenericPackRootJSON is GenericPackRoot of {"key", "fields", "rows"} JSON.

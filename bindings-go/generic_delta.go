@@ -63,7 +63,8 @@ func EncodeGenericFull(set *KeyedSet, tool string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return EncodeGenericFullJSON(in, tool)
+	s, err := EncodeGenericFullJSON(in, tool)
+	return s, ofValue(err, "set")
 }
 
 // EncodeGenericFullJSON is EncodeGenericFull of {"name", "key", "fields", "rows"} JSON.
@@ -81,7 +82,8 @@ func EncodeGenericDelta(d *GenericDelta) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return EncodeGenericDeltaJSON(in)
+	s, err := EncodeGenericDeltaJSON(in)
+	return s, ofValue(err, "delta")
 }
 
 // EncodeGenericDeltaJSON is EncodeGenericDelta of {"tool", "key", "fields",

@@ -544,7 +544,7 @@ func EncodeDeltaChecked(d *DeltaPayload) (string, error) {
 	out, err := callBuf(func(out *C.gcf_buf, e **C.gcf_error) C.gcf_status {
 		return C.gcf_graph_encode_delta(bytesPtr(in), C.size_t(len(in)), out, e)
 	})
-	return string(out), err
+	return string(out), ofValue(err, "json")
 }
 
 // PackRoot is the content identity sha256:<hex> of a graph (spec §10.2),
@@ -572,7 +572,7 @@ func SnapshotPackRoot(s *Snapshot) (string, error) {
 	out, err := callBuf(func(out *C.gcf_buf, e **C.gcf_error) C.gcf_status {
 		return C.gcf_graph_pack_root(bytesPtr(in), C.size_t(len(in)), out, e)
 	})
-	return string(out), err
+	return string(out), ofValue(err, "json")
 }
 
 // ApplyDelta decodes a delta and applies it to base, verifying both roots.
