@@ -183,8 +183,20 @@ pub fn from_str(text: &str) -> Result<Value, Failure> {
 /// [`from_str`] through serde alone: the reader that reports failures, and
 /// the one the direct reader is tested against.
 pub(crate) fn serde_str(text: &str) -> Result<Value, Failure> {
+    // Past the depth limit, the message and position of the value's own
+    // limit, however deep the text goes (the reader's guard for text nested
+    // past what any model wraps would speak of containers).
+    if let Some(mut f) = too_deep(text.as_bytes(), Limits::DEFAULT.max_depth) {
+        f.message = VALUE_TOO_DEEP.to_owned();
+        return Err(f.with_json_path(text.as_bytes()));
+    }
     read_str::<JsonValue>(text).map(|v| v.0)
 }
+
+/// The failure of a value nested past `Limits::max_depth`, in the words the
+/// JS layer uses for a value it walks itself.
+const VALUE_TOO_DEEP: &str = "value nests deeper than 128 levels";
+const _: () = assert!(Limits::DEFAULT.max_depth == 128);
 
 /// A [`Value`] that deserializes with this module's rules; use it as a field
 /// type, or through [`from_slice`].
@@ -278,10 +290,7 @@ impl<'h> ValueSeed<'h> {
                 depth: self.depth + 1,
                 hints: self.hints,
             }),
-            None => Err(E::custom(tagged(
-                ErrorKind::LimitExceeded,
-                "JSON value nests deeper than the maximum depth",
-            ))),
+            None => Err(E::custom(tagged(ErrorKind::LimitExceeded, VALUE_TOO_DEEP))),
         }
     }
 }
@@ -696,10 +705,17 @@ mod tests {
 
     #[test]
     fn json_text_of_any_depth_fails_cleanly() {
-        for depth in [200, 100_000] {
+        for depth in [129, 130, 145, 200, 100_000] {
             let e = parse(&nested(depth, true)).unwrap_err();
             assert_eq!(e.category, "limit_exceeded", "{e:?}");
             assert_eq!((e.line, e.column.is_some()), (Some(1), true), "{e:?}");
+            // One wording and one place (the 129th container) at any depth.
+            assert!(
+                e.message.ends_with(": value nests deeper than 128 levels"),
+                "{depth}: {e:?}"
+            );
+            let plain = parse(&nested(depth, false)).unwrap_err();
+            assert_eq!(plain.column, Some(129), "{depth}: {plain:?}");
         }
         // Brackets inside strings do not count.
         let quoted = format!("[\"{}\\\"\", {}]", "[".repeat(500), nested(100, false));
