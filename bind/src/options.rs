@@ -282,22 +282,27 @@ impl DecodeLimits {
         Ok(limits)
     }
 
+    /// The member JSON calls `name`: [`DECODE_LIMIT_NAMES`] in order.
     fn member(&mut self, name: &str) -> Result<&mut Option<u64>, Failure> {
-        Ok(match name {
-            "maxDepth" => &mut self.max_depth,
-            "maxContainerLen" => &mut self.max_container_len,
-            "maxLineLen" => &mut self.max_line_len,
-            "maxFields" => &mut self.max_fields,
-            "maxInputLen" => &mut self.max_input_len,
-            "maxExpansion" => &mut self.max_expansion,
-            "maxExpansionRatio" => &mut self.max_expansion_ratio,
-            _ => {
-                return Err(Failure::usage(format!(
+        let members = [
+            &mut self.max_depth,
+            &mut self.max_container_len,
+            &mut self.max_line_len,
+            &mut self.max_fields,
+            &mut self.max_input_len,
+            &mut self.max_expansion,
+            &mut self.max_expansion_ratio,
+        ];
+        DECODE_LIMIT_NAMES
+            .iter()
+            .zip(members)
+            .find_map(|(&n, m)| (n == name).then_some(m))
+            .ok_or_else(|| {
+                Failure::usage(format!(
                     "limits: unknown limit `{name}` (the limits are {})",
                     DECODE_LIMIT_NAMES.join(", ")
-                )))
-            }
-        })
+                ))
+            })
     }
 
     /// The core's limits, each value checked; a failure names the limit as
