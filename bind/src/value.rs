@@ -284,6 +284,12 @@ struct ValueSeed<'h> {
 
 impl<'h> ValueSeed<'h> {
     fn descend<E: de::Error>(self) -> Result<ValueSeed<'h>, E> {
+        if gcf_core::stack::exhausted(self.depth + 1) {
+            return Err(E::custom(tagged(
+                ErrorKind::LimitExceeded,
+                gcf_core::stack::message(self.depth + 1),
+            )));
+        }
         match self.depth_left.checked_sub(1) {
             Some(depth_left) => Ok(ValueSeed {
                 depth_left,

@@ -117,6 +117,13 @@ impl<'a> Reader<'a> {
     /// recurse through `array` and `object`, at most the depth limit.
     #[inline(always)]
     fn value_from(&mut self, c: u8, depth_left: usize) -> Option<Value> {
+        // Short of stack (`gcf_core::stack`), the serde reader takes over
+        // and says so.
+        if matches!(c, b'{' | b'[')
+            && gcf_core::stack::exhausted(Limits::default().max_depth + 1 - depth_left)
+        {
+            return None;
+        }
         match c {
             b'"' => self.string().map(Value::String),
             b'{' => self.object(depth_left.checked_sub(1)?),

@@ -60,6 +60,13 @@ impl<'py> Reader<'py> {
                 format!("value nests deeper than {MAX_DEPTH} levels (or contains itself)"),
             ));
         }
+        if gcf_core::stack::exhausted(depth + 1) {
+            return Err(input(
+                py,
+                ErrorKind::LimitExceeded,
+                gcf_core::stack::message(depth + 1),
+            ));
+        }
         if obj.is_none() {
             return Ok(Value::Null);
         }
@@ -182,15 +189,29 @@ impl<'py> Builder<'py> {
 
     /// The Python object for `value`.
     pub fn build(&mut self, value: &Value) -> PyResult<Bound<'py, PyAny>> {
+        self.build_at(value, 1)
+    }
+
+    /// [`build`](Self::build) of a value at nesting `depth`: a value from
+    /// the core is at most 128 levels deep, but a small thread stack may
+    /// not hold that many (`gcf_core::stack`).
+    fn build_at(&mut self, value: &Value, depth: usize) -> PyResult<Bound<'py, PyAny>> {
+        if !value.is_scalar() && gcf_core::stack::exhausted(depth) {
+            return Err(input(
+                self.py,
+                ErrorKind::LimitExceeded,
+                gcf_core::stack::message(depth),
+            ));
+        }
         Ok(match value {
             Value::Array(items) => {
                 let list = PyList::empty(self.py);
                 for item in items {
-                    list.append(self.build(item)?)?;
+                    list.append(self.build_at(item, depth + 1)?)?;
                 }
                 list.into_any()
             }
-            Value::Object(map) => self.dict(map)?.into_any(),
+            Value::Object(map) => self.dict_at(map, depth)?.into_any(),
             scalar => Build::repeated(self, scalar),
         })
     }
@@ -214,9 +235,14 @@ impl<'py> Builder<'py> {
 
     /// A dict of `map`'s members in order.
     pub fn dict(&mut self, map: &Map) -> PyResult<Bound<'py, PyDict>> {
+        self.dict_at(map, 1)
+    }
+
+    /// [`dict`](Self::dict) of an object at nesting `depth`.
+    fn dict_at(&mut self, map: &Map, depth: usize) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(self.py);
         for (k, v) in map.iter() {
-            d.set_item(self.key(k), self.build(v)?)?;
+            d.set_item(self.key(k), self.build_at(v, depth + 1)?)?;
         }
         Ok(d)
     }

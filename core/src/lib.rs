@@ -98,6 +98,7 @@ mod words;
 
 pub mod generic;
 pub mod graph;
+pub mod stack;
 
 pub use any_payload::{
     decode_any, decode_any_bytes, decode_any_with, payload_kind, AnyPayload, PayloadKind,

@@ -186,3 +186,62 @@ fn constant_and_grouped_tables_at_the_depth_limit_fit_a_one_mebibyte_stack() {
     assert_eq!(grouped.ok(), Some(limit));
     assert_eq!(grouped_over, Err(ErrorKind::LimitExceeded));
 }
+
+/// `f` on a thread of `stack` bytes.
+fn on_stack<T: Send + 'static>(stack: usize, f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new()
+        .stack_size(stack)
+        .spawn(f)
+        .expect("spawn")
+        .join()
+        .expect("no stack overflow")
+}
+
+/// `Some(true)` when `r` is `Ok(expected)`, `Some(false)` when it is the
+/// stack's `limit_exceeded`, `None` for anything else.
+fn same_or_stack_limit<T: PartialEq>(r: Result<T, gcf_core::Error>, expected: &T) -> Option<bool> {
+    match r {
+        Ok(v) => (v == *expected).then_some(true),
+        Err(e) => {
+            (e.kind() == ErrorKind::LimitExceeded && e.message().contains("stack")).then_some(false)
+        }
+    }
+}
+
+/// Threads far smaller than 1 MiB (a musl thread has 128 KiB; a program may
+/// ask for less): a value at the depth limit is decoded, encoded and
+/// bridged from JSON as on a large stack, or refused with `limit_exceeded`
+/// where the stack runs short (`gcf_core::stack`), never overflowing it.
+#[test]
+fn a_small_stack_refuses_what_it_cannot_hold_instead_of_overflowing() {
+    let limit = Limits::default().max_depth;
+    let mut refusals = Vec::new();
+    for stack in [64 << 10, 96 << 10, 128 << 10, 192 << 10, 256 << 10] {
+        let mut refused = 0;
+        for shape in 0..4 {
+            let value = chain(limit, shape);
+            let text = generic::encode(&value).unwrap();
+            let json = generic::to_json(&value);
+            let outcomes = on_stack(stack, move || {
+                let decoded = generic::decode(&text);
+                let round_trip = decoded
+                    .as_ref()
+                    .map(|v| generic::encode(v).ok() == Some(text.clone()));
+                [
+                    same_or_stack_limit(round_trip.map_err(Clone::clone), &true),
+                    same_or_stack_limit(generic::encode(&value), &text),
+                    same_or_stack_limit(generic::from_json(&json).map(|b| b == value), &true),
+                ]
+            });
+            for (op, outcome) in ["decode", "encode", "from_json"].iter().zip(outcomes) {
+                assert!(outcome.is_some(), "{stack}: {op} of shape {shape}");
+                refused += usize::from(outcome == Some(false));
+            }
+        }
+        refusals.push(refused);
+    }
+    // The smallest stack cannot hold every walk at the limit: the check,
+    // not luck, kept these threads alive.
+    eprintln!("refusals per stack: {refusals:?}");
+    assert!(refusals[0] > 0, "{refusals:?}");
+}

@@ -1800,3 +1800,68 @@ fn decoders_take_the_callers_limits() {
         assert_eq!(message, "limits: max_depth must be from 1 to 128, not 129");
     }
 }
+
+/// JSON of `levels` containers: arrays and objects in turn, each array a
+/// one-row table when `tables`.
+fn deep_json(levels: usize, tables: bool) -> String {
+    let (mut json, mut made, mut i) = (String::from("1"), 0, 0);
+    while made < levels {
+        (json, made) = match (i % 2, tables) {
+            (0, false) => (format!("[{json},2]"), made + 1),
+            (0, true) if made + 2 <= levels => (format!("[{{\"a\":{json},\"b\":2}}]"), made + 2),
+            _ => (format!("{{\"k\":{json},\"z\":\"x\"}}"), made + 1),
+        };
+        i += 1;
+    }
+    json
+}
+
+/// A deep value through the C ABI on threads far smaller than the usual
+/// 8 MiB (a C caller's threads, Go's on musl): encoded and decoded as on a
+/// large stack, or refused with `limit_exceeded` where the stack runs
+/// short (`gcf_core::stack`), never overflowing it.
+#[test]
+fn deep_values_on_small_thread_stacks_finish_or_are_refused() {
+    let outcome = |json: String, text: String| {
+        // SAFETY: the arguments are live Rust slices and valid out-params.
+        let encoded = call(|o, e| unsafe { gcf_generic_encode(json.as_ptr(), json.len(), o, e) });
+        // SAFETY: as above.
+        let decoded = call(|o, e| unsafe { gcf_generic_decode(text.as_ptr(), text.len(), o, e) });
+        [encoded, decoded].map(|(status, out, detail)| match detail {
+            None if status == gcf_status::GCF_STATUS_OK => Ok(out),
+            Some((category, _, _, message)) => Err((category, message.contains("stack"))),
+            None => unreachable!("a failure carries its error"),
+        })
+    };
+    let mut refused_at_64k = 0;
+    for tables in [false, true] {
+        // 128 levels in all: the chain and the root object around it.
+        let json = format!("{{\"root\":{}}}", deep_json(127, tables));
+        let (status, text, detail) =
+            // SAFETY: the arguments are live Rust slices and valid out-params.
+            call(|o, e| unsafe { gcf_generic_encode(json.as_ptr(), json.len(), o, e) });
+        assert_eq!(status, gcf_status::GCF_STATUS_OK, "{detail:?}");
+        let expected = outcome(json.clone(), text.clone());
+        assert!(expected.iter().all(Result::is_ok));
+        for stack in [64 << 10, 96 << 10, 128 << 10, 192 << 10] {
+            let (json, text) = (json.clone(), text.clone());
+            let got = std::thread::Builder::new()
+                .stack_size(stack)
+                .spawn(move || outcome(json, text))
+                .unwrap()
+                .join()
+                .expect("no stack overflow");
+            for (got, expected) in got.iter().zip(&expected) {
+                match got {
+                    Ok(out) => assert_eq!(Ok(out), expected.as_ref(), "{stack}"),
+                    Err(refusal) => {
+                        assert_eq!(refusal, &("limit_exceeded".to_string(), true), "{stack}");
+                        refused_at_64k += usize::from(stack == 64 << 10);
+                    }
+                }
+            }
+        }
+    }
+    // The check, not luck, kept the smallest threads alive.
+    assert!(refused_at_64k > 0);
+}

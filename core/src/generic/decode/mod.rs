@@ -116,6 +116,9 @@ impl Decoder {
     /// The parser recurses once or twice per nesting level, so `max_depth`
     /// also bounds stack use; the default (128) needs well under 1 MiB. Raise
     /// it into the thousands only on a thread with a correspondingly large stack.
+    /// Where a thread's stack is smaller than the depth needs (a musl thread
+    /// has 128 KiB), the decoder stops with `limit_exceeded` before running
+    /// out of it ([`crate::stack`]).
     pub fn limits(mut self, limits: Limits) -> Self {
         self.limits = limits;
         self

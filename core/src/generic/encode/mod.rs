@@ -595,6 +595,12 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
                 ),
             ));
         }
+        if crate::stack::exhausted(depth) {
+            return Err(Error::new(
+                ErrorKind::LimitExceeded,
+                crate::stack::message(depth),
+            ));
+        }
         Ok(())
     }
 

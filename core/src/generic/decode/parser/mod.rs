@@ -511,6 +511,13 @@ impl<'a, 'b, B: Build> Parser<'a, 'b, B> {
                 ),
             ));
         }
+        if crate::stack::exhausted(depth) {
+            return Err(ln.error(
+                ErrorKind::LimitExceeded,
+                ln.indent,
+                crate::stack::message(depth),
+            ));
+        }
         Ok(())
     }
 
