@@ -11,9 +11,10 @@
 //! any size: there, a deep document overflowed the stack, which kills the
 //! process. With `std` (and not on WebAssembly, whose stack the module
 //! fixes), the walks therefore also ask, every [`EVERY`] levels from
-//! [`FIRST`] on, how much stack is left, and stop with `limit_exceeded` when it falls below
-//! [`RESERVE`], which covers the levels until the next check and whatever
-//! runs past the last one (a host's object constructors, error messages).
+//! [`FIRST`] on, how much stack is left, and stop with `limit_exceeded`
+//! when it falls below [`RESERVE`], which covers the levels until the next
+//! check and whatever runs past the last one (a host's object
+//! constructors, error messages).
 //! `stacker` reads the thread's stack bounds from the OS, once per thread.
 
 /// The stack a walk must still have at a check to go deeper: in optimized
@@ -34,8 +35,9 @@ pub const FIRST: usize = 8;
 
 /// Whether a walk at nesting `depth` (the root container is 1) has too
 /// little stack left to go deeper: at every [`EVERY`]th level from
-/// [`FIRST`] on, fewer than [`RESERVE`] bytes remain. Always `false` where the stack's bounds are
-/// unknown (`no_std` builds, WebAssembly, an OS `stacker` cannot ask).
+/// [`FIRST`] on, fewer than [`RESERVE`] bytes remain. Always `false` where
+/// the stack's bounds are unknown (`no_std` builds, WebAssembly, an OS
+/// `stacker` cannot ask).
 ///
 /// Bindings that walk nested host values themselves (before the core's
 /// encoder or after its decoder) use it to stop where the core would.
@@ -91,6 +93,17 @@ pub fn message(depth: usize) -> alloc::string::String {
          (fewer than {} KiB): decode or encode it on a thread with a larger stack",
         RESERVE / 1024
     )
+}
+
+/// [`exhausted`] as the core's error, for walks that report no position.
+pub(crate) fn check(depth: usize) -> Result<(), crate::Error> {
+    if exhausted(depth) {
+        return Err(crate::Error::new(
+            crate::ErrorKind::LimitExceeded,
+            message(depth),
+        ));
+    }
+    Ok(())
 }
 
 #[cfg(all(test, feature = "std", not(target_family = "wasm"), not(miri)))]

@@ -73,13 +73,7 @@ fn convert(v: &serde_json::Value, depth_left: usize) -> Result<Value, Error> {
 }
 
 fn descend(depth_left: usize) -> Result<usize, Error> {
-    let depth = Limits::default().max_depth.saturating_sub(depth_left) + 1;
-    if crate::stack::exhausted(depth) {
-        return Err(Error::new(
-            ErrorKind::LimitExceeded,
-            crate::stack::message(depth),
-        ));
-    }
+    crate::stack::check(Limits::default().max_depth.saturating_sub(depth_left) + 1)?;
     depth_left.checked_sub(1).ok_or_else(|| {
         Error::new(
             ErrorKind::LimitExceeded,

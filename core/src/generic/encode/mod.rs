@@ -595,13 +595,7 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
                 ),
             ));
         }
-        if crate::stack::exhausted(depth) {
-            return Err(Error::new(
-                ErrorKind::LimitExceeded,
-                crate::stack::message(depth),
-            ));
-        }
-        Ok(())
+        crate::stack::check(depth)
     }
 
     /// How many levels a table's field values may still nest: used to bound
