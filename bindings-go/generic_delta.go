@@ -101,11 +101,23 @@ func EncodeGenericDeltaJSON(delta []byte) (string, error) {
 // any error (category "root_mismatch", "malformed_delta", ...) base is
 // untouched and no set is returned. Numbers in the result are json.Number.
 func ApplyGenericDelta(base *KeyedSet, delta string) (*KeyedSet, error) {
+	return applyGenericDelta(base, delta, nil)
+}
+
+// ApplyGenericDeltaWithLimits is ApplyGenericDelta with the delta decoded
+// under the caller's decode limits (spec §12; see Limits): a delta past one
+// is an *Error of category limit_exceeded at its line, and base is untouched.
+func ApplyGenericDeltaWithLimits(base *KeyedSet, delta string, limits Limits) (*KeyedSet, error) {
+	l := limits.c()
+	return applyGenericDelta(base, delta, &l)
+}
+
+func applyGenericDelta(base *KeyedSet, delta string, limits *C.gcf_limits) (*KeyedSet, error) {
 	in, err := keyedSetJSON(base)
 	if err != nil {
 		return nil, err
 	}
-	out, err := ApplyGenericDeltaJSON(in, delta)
+	out, err := applyGenericDeltaJSON(in, delta, limits)
 	if err != nil {
 		return nil, err
 	}
@@ -115,9 +127,20 @@ func ApplyGenericDelta(base *KeyedSet, delta string) (*KeyedSet, error) {
 // ApplyGenericDeltaJSON is ApplyGenericDelta on keyed-set JSON: the result
 // is {"name", "key", "fields", "rows"} JSON.
 func ApplyGenericDeltaJSON(base []byte, delta string) ([]byte, error) {
+	return applyGenericDeltaJSON(base, delta, nil)
+}
+
+// ApplyGenericDeltaJSONWithLimits is ApplyGenericDeltaJSON under the
+// caller's decode limits (see ApplyGenericDeltaWithLimits).
+func ApplyGenericDeltaJSONWithLimits(base []byte, delta string, limits Limits) ([]byte, error) {
+	l := limits.c()
+	return applyGenericDeltaJSON(base, delta, &l)
+}
+
+func applyGenericDeltaJSON(base []byte, delta string, limits *C.gcf_limits) ([]byte, error) {
 	d := []byte(delta)
 	return callBuf(func(out *C.gcf_buf, e **C.gcf_error) C.gcf_status {
-		return C.gcf_generic_apply_delta(bytesPtr(base), C.size_t(len(base)), bytesPtr(d), C.size_t(len(d)), out, e)
+		return C.gcf_generic_apply_delta_with_limits(bytesPtr(base), C.size_t(len(base)), bytesPtr(d), C.size_t(len(d)), limits, out, e)
 	})
 }
 

@@ -577,13 +577,25 @@ func SnapshotPackRoot(s *Snapshot) (string, error) {
 
 // ApplyDelta decodes a delta and applies it to base, verifying both roots.
 func ApplyDelta(base *Snapshot, delta string) (*Snapshot, error) {
+	return applyDelta(base, delta, nil)
+}
+
+// ApplyDeltaWithLimits is ApplyDelta with the delta decoded under the
+// caller's decode limits (spec §12; see Limits): a delta past one is an
+// *Error of category limit_exceeded at its line, and base is untouched.
+func ApplyDeltaWithLimits(base *Snapshot, delta string, limits Limits) (*Snapshot, error) {
+	l := limits.c()
+	return applyDelta(base, delta, &l)
+}
+
+func applyDelta(base *Snapshot, delta string, limits *C.gcf_limits) (*Snapshot, error) {
 	in, err := marshal(base)
 	if err != nil {
 		return nil, err
 	}
 	d := []byte(delta)
 	out, err := callBuf(func(out *C.gcf_buf, e **C.gcf_error) C.gcf_status {
-		return C.gcf_graph_apply_delta(bytesPtr(in), C.size_t(len(in)), bytesPtr(d), C.size_t(len(d)), out, e)
+		return C.gcf_graph_apply_delta_with_limits(bytesPtr(in), C.size_t(len(in)), bytesPtr(d), C.size_t(len(d)), limits, out, e)
 	})
 	if err != nil {
 		return nil, err

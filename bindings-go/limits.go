@@ -6,7 +6,9 @@ package gcf
 import "C"
 
 // Limits are decode limits (spec §12) for DecodeWithLimits,
-// DecodeGenericWithLimits and DecodeGenericJSONWithLimits. The zero value is
+// DecodeGenericWithLimits, DecodeGenericJSONWithLimits and the delta
+// appliers ApplyDeltaWithLimits, ApplyGenericDeltaWithLimits and
+// ApplyGenericDeltaJSONWithLimits. The zero value is
 // the defaults: each field left 0 keeps its default (so 1 is the smallest
 // limit that can be set). Input past a limit is an *Error of category
 // limit_exceeded at its line; a value no decoder takes (MaxDepth above 128)

@@ -3,6 +3,7 @@ package gcf
 import (
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -58,5 +59,68 @@ func TestDecodeLimits(t *testing.T) {
 		if _, err := DecodeGenericWithLimits(rows, l); category(err) != "usage" {
 			t.Fatalf("got %v", err)
 		}
+	}
+}
+
+// The delta appliers take limits as the decoders do: each delta here has two
+// lines in one section, so MaxContainerLen 1 stops it at its second.
+func TestDeltaLimits(t *testing.T) {
+	var kept []Symbol
+	for i := 0; i < 40; i++ {
+		kept = append(kept, Symbol{QualifiedName: "pkg.F" + string(rune('A'+i)), Kind: "function", Score: 0.5, Provenance: "lsp"})
+	}
+	held := &Snapshot{Symbols: append(append([]Symbol{}, kept...),
+		Symbol{QualifiedName: "pkg.Gone1", Kind: "function", Score: 0.5, Provenance: "lsp"},
+		Symbol{QualifiedName: "pkg.Gone2", Kind: "function", Score: 0.5, Provenance: "lsp"})}
+	root, err := SnapshotPackRoot(held)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outcome, graphDelta, err := Respond(root, held, &Payload{Symbols: kept})
+	if err != nil || outcome != OutcomeDelta {
+		t.Fatalf("%v %v %q", outcome, err, graphDelta)
+	}
+
+	heldSet, currentSet := statusSet(40, "open"), statusSet(38, "open")
+	_, genericDelta, err := GenericRespond(heldSet, currentSet, "t")
+	if err != nil || !strings.Contains(genericDelta, "## removed [2]") {
+		t.Fatalf("%v %q", err, genericDelta)
+	}
+
+	graphApply := func(l Limits) (any, error) { return ApplyDeltaWithLimits(held, graphDelta, l) }
+	genericApply := func(l Limits) (any, error) { return ApplyGenericDeltaWithLimits(heldSet, genericDelta, l) }
+	for i, c := range []struct {
+		apply func(Limits) (any, error)
+		plain func() (any, error)
+		text  string
+	}{
+		{graphApply, func() (any, error) { return ApplyDelta(held, graphDelta) }, graphDelta},
+		{genericApply, func() (any, error) { return ApplyGenericDelta(heldSet, genericDelta) }, genericDelta},
+	} {
+		want, err := c.plain()
+		if err != nil {
+			t.Fatalf("case %d: %v", i, err)
+		}
+		for _, l := range []Limits{{}, {MaxContainerLen: 2, MaxInputLen: uint64(len(c.text))}} {
+			got, err := c.apply(l)
+			if err != nil || !reflect.DeepEqual(got, want) {
+				t.Fatalf("case %d %+v: %v", i, l, err)
+			}
+		}
+		for _, l := range []Limits{{MaxContainerLen: 1}, {MaxInputLen: uint64(len(c.text) - 1)}} {
+			got, err := c.apply(l)
+			var e *Error
+			// An over-long input is refused before any line is read.
+			if !errors.As(err, &e) || e.Category() != "limit_exceeded" || e.Status() != StatusDataError ||
+				(l.MaxContainerLen == 1) != (e.Line() > 2) {
+				t.Fatalf("case %d %+v: %v %v", i, l, got, err)
+			}
+		}
+		if _, err := c.apply(Limits{MaxDepth: 129}); category(err) != "usage" {
+			t.Fatalf("case %d: %v", i, err)
+		}
+	}
+	if _, err := ApplyGenericDeltaJSONWithLimits([]byte(`{"key":"id","rows":[]}`), genericDelta, Limits{MaxContainerLen: 1}); category(err) != "limit_exceeded" {
+		t.Fatalf("got %v", err)
 	}
 }

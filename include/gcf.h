@@ -659,6 +659,14 @@ gcf_status gcf_generic_encode_delta(const uint8_t *delta, size_t delta_len, stru
 // with 0); `out` is a writable `gcf_buf`; `err` is NULL or writable.
 gcf_status gcf_generic_apply_delta(const uint8_t *base, size_t base_len, const uint8_t *delta, size_t delta_len, struct gcf_buf *out, struct gcf_error **err);
 
+// [`gcf_generic_apply_delta`] with the delta text decoded under the
+// caller's decode limits (NULL for the defaults; see [`gcf_limits`]).
+//
+// # Safety
+//
+// As for [`gcf_generic_apply_delta`]; `limits` is NULL or readable.
+gcf_status gcf_generic_apply_delta_with_limits(const uint8_t *base, size_t base_len, const uint8_t *delta, size_t delta_len, const struct gcf_limits *limits, struct gcf_buf *out, struct gcf_error **err);
+
 // Decodes generic delta text (spec §10a.2) into the delta JSON that
 // [`gcf_generic_encode_delta`] reads (`{"tool", "key", "fields", "baseRoot",
 // "newRoot", "added", "changed", "removed", "deltaTokens", "fullTokens"}`),
@@ -670,6 +678,14 @@ gcf_status gcf_generic_apply_delta(const uint8_t *base, size_t base_len, const u
 // `delta` points to `delta_len` readable bytes (or is NULL with 0); `out` is
 // a writable `gcf_buf`; `err` is NULL or writable.
 gcf_status gcf_generic_decode_delta(const uint8_t *delta, size_t delta_len, struct gcf_buf *out, struct gcf_error **err);
+
+// [`gcf_generic_decode_delta`] under the caller's decode limits (NULL for
+// the defaults; see [`gcf_limits`]).
+//
+// # Safety
+//
+// As for [`gcf_generic_decode_delta`]; `limits` is NULL or readable.
+gcf_status gcf_generic_decode_delta_with_limits(const uint8_t *delta, size_t delta_len, const struct gcf_limits *limits, struct gcf_buf *out, struct gcf_error **err);
 
 // The delta from keyed set `base` to keyed set `next` (core's
 // `generic::diff`) as delta JSON, or the JSON `null` when the schema changed
@@ -694,6 +710,14 @@ gcf_status gcf_generic_diff(const uint8_t *base, size_t base_len, const uint8_t 
 // `delta` points to `delta_len` readable bytes (or is NULL with 0); `out` is
 // a writable `gcf_buf`; `err` is NULL or writable.
 gcf_status gcf_graph_decode_delta(const uint8_t *delta, size_t delta_len, struct gcf_buf *out, struct gcf_error **err);
+
+// [`gcf_graph_decode_delta`] under the caller's decode limits (NULL for the
+// defaults; see [`gcf_limits`]).
+//
+// # Safety
+//
+// As for [`gcf_graph_decode_delta`]; `limits` is NULL or readable.
+gcf_status gcf_graph_decode_delta_with_limits(const uint8_t *delta, size_t delta_len, const struct gcf_limits *limits, struct gcf_buf *out, struct gcf_error **err);
 
 // Answers a consumer of a keyed set (spec §10a.4): unchanged, a delta, or
 // the full payload, chosen by core's `generic::respond`.
@@ -804,6 +828,15 @@ gcf_status gcf_graph_encode_delta(const uint8_t *json, size_t json_len, struct g
 // `base` and `delta` point to their lengths' readable bytes (or are NULL
 // with 0); `out` is a writable `gcf_buf`; `err` is NULL or writable.
 gcf_status gcf_graph_apply_delta(const uint8_t *base, size_t base_len, const uint8_t *delta, size_t delta_len, struct gcf_buf *out, struct gcf_error **err);
+
+// [`gcf_graph_apply_delta`] with the delta text decoded under the caller's
+// decode limits (NULL for the defaults; see [`gcf_limits`]): a producer's
+// delta is input like any other.
+//
+// # Safety
+//
+// As for [`gcf_graph_apply_delta`]; `limits` is NULL or readable.
+gcf_status gcf_graph_apply_delta_with_limits(const uint8_t *base, size_t base_len, const uint8_t *delta, size_t delta_len, const struct gcf_limits *limits, struct gcf_buf *out, struct gcf_error **err);
 
 // Answers a consumer who echoed a pack root (spec §10.3): unchanged, a
 // delta, or the full payload, chosen by core's `graph::respond`.

@@ -16,6 +16,7 @@ use crate::buf::{
 use crate::error::{boundary, gcf_error, gcf_status, FfiError};
 use crate::generic::keyed_set_arg;
 use crate::graph::gcf_outcome;
+use crate::limits::{gcf_limits, limits_arg};
 
 /// `policy` of [`gcf_generic_delta_session_new`]: every `n`th turn since the
 /// last full payload is a full payload (spec §10a.8); `n == 0` means the
@@ -121,11 +122,42 @@ pub unsafe extern "C" fn gcf_generic_apply_delta(
 ) -> gcf_status {
     // SAFETY: the pointers are valid per this function's contract.
     unsafe {
+        gcf_generic_apply_delta_with_limits(
+            base,
+            base_len,
+            delta,
+            delta_len,
+            std::ptr::null(),
+            out,
+            err,
+        )
+    }
+}
+
+/// [`gcf_generic_apply_delta`] with the delta text decoded under the
+/// caller's decode limits (NULL for the defaults; see [`gcf_limits`]).
+///
+/// # Safety
+///
+/// As for [`gcf_generic_apply_delta`]; `limits` is NULL or readable.
+#[no_mangle]
+pub unsafe extern "C" fn gcf_generic_apply_delta_with_limits(
+    base: *const u8,
+    base_len: usize,
+    delta: *const u8,
+    delta_len: usize,
+    limits: *const gcf_limits,
+    out: *mut gcf_buf,
+    err: *mut *mut gcf_error,
+) -> gcf_status {
+    // SAFETY: the pointers are valid per this function's contract.
+    unsafe {
         boundary(err, || {
             reset_out(out)?;
+            let limits = limits_arg(limits)?;
             let base = keyed_set_arg(bytes_arg(base, base_len, "base")?, "base")?;
             let text = gcf_core::validate_utf8(bytes_arg(delta, delta_len, "delta")?)?;
-            let result = generic::apply_delta(&base, text)?;
+            let result = generic::apply(&base, &generic::decode_delta_with(text, &limits)?)?;
             put(out, json_out(&gcf_bind::generic::KeyedSetJson(&result))?);
             Ok(())
         })
@@ -150,11 +182,30 @@ pub unsafe extern "C" fn gcf_generic_decode_delta(
     err: *mut *mut gcf_error,
 ) -> gcf_status {
     // SAFETY: the pointers are valid per this function's contract.
+    unsafe { gcf_generic_decode_delta_with_limits(delta, delta_len, std::ptr::null(), out, err) }
+}
+
+/// [`gcf_generic_decode_delta`] under the caller's decode limits (NULL for
+/// the defaults; see [`gcf_limits`]).
+///
+/// # Safety
+///
+/// As for [`gcf_generic_decode_delta`]; `limits` is NULL or readable.
+#[no_mangle]
+pub unsafe extern "C" fn gcf_generic_decode_delta_with_limits(
+    delta: *const u8,
+    delta_len: usize,
+    limits: *const gcf_limits,
+    out: *mut gcf_buf,
+    err: *mut *mut gcf_error,
+) -> gcf_status {
+    // SAFETY: the pointers are valid per this function's contract.
     unsafe {
         boundary(err, || {
             reset_out(out)?;
+            let limits = limits_arg(limits)?;
             let text = gcf_core::validate_utf8(bytes_arg(delta, delta_len, "delta")?)?;
-            let decoded = generic::decode_delta(text)?;
+            let decoded = generic::decode_delta_with(text, &limits)?;
             put(
                 out,
                 json_out(&gcf_bind::generic::GenericDeltaJson(&decoded))?,
@@ -216,11 +267,30 @@ pub unsafe extern "C" fn gcf_graph_decode_delta(
     err: *mut *mut gcf_error,
 ) -> gcf_status {
     // SAFETY: the pointers are valid per this function's contract.
+    unsafe { gcf_graph_decode_delta_with_limits(delta, delta_len, std::ptr::null(), out, err) }
+}
+
+/// [`gcf_graph_decode_delta`] under the caller's decode limits (NULL for the
+/// defaults; see [`gcf_limits`]).
+///
+/// # Safety
+///
+/// As for [`gcf_graph_decode_delta`]; `limits` is NULL or readable.
+#[no_mangle]
+pub unsafe extern "C" fn gcf_graph_decode_delta_with_limits(
+    delta: *const u8,
+    delta_len: usize,
+    limits: *const gcf_limits,
+    out: *mut gcf_buf,
+    err: *mut *mut gcf_error,
+) -> gcf_status {
+    // SAFETY: the pointers are valid per this function's contract.
     unsafe {
         boundary(err, || {
             reset_out(out)?;
+            let limits = limits_arg(limits)?;
             let text = gcf_core::validate_utf8(bytes_arg(delta, delta_len, "delta")?)?;
-            let decoded = gcf_core::graph::decode_delta(text)?;
+            let decoded = gcf_core::graph::decode_delta_with(text, &limits)?;
             put(out, json_out(&gcf_bind::graph::DeltaJson(&decoded))?);
             Ok(())
         })

@@ -162,11 +162,44 @@ pub unsafe extern "C" fn gcf_graph_apply_delta(
 ) -> gcf_status {
     // SAFETY: the pointers are valid per this function's contract.
     unsafe {
+        gcf_graph_apply_delta_with_limits(
+            base,
+            base_len,
+            delta,
+            delta_len,
+            std::ptr::null(),
+            out,
+            err,
+        )
+    }
+}
+
+/// [`gcf_graph_apply_delta`] with the delta text decoded under the caller's
+/// decode limits (NULL for the defaults; see [`gcf_limits`]): a producer's
+/// delta is input like any other.
+///
+/// # Safety
+///
+/// As for [`gcf_graph_apply_delta`]; `limits` is NULL or readable.
+#[no_mangle]
+pub unsafe extern "C" fn gcf_graph_apply_delta_with_limits(
+    base: *const u8,
+    base_len: usize,
+    delta: *const u8,
+    delta_len: usize,
+    limits: *const gcf_limits,
+    out: *mut gcf_buf,
+    err: *mut *mut gcf_error,
+) -> gcf_status {
+    // SAFETY: the pointers are valid per this function's contract.
+    unsafe {
         boundary(err, || {
             reset_out(out)?;
+            let limits = limits_arg(limits)?;
             let base = snapshot_arg(bytes_arg(base, base_len, "base")?, "base")?;
             let text = gcf_core::validate_utf8(bytes_arg(delta, delta_len, "delta")?)?;
-            let result = graph::apply_delta(&base, text)?;
+            let decoded = graph::decode_delta_with(text, &limits)?;
+            let result = graph::apply_decoded_delta(&base, &decoded)?;
             put(out, json_out(&json::SnapshotJson(&result))?);
             Ok(())
         })

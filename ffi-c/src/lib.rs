@@ -53,17 +53,22 @@ pub use generic::{
     GCF_GENERIC_NO_CONSTANT_COLUMNS,
 };
 pub use generic_delta::{
-    gcf_generic_apply_delta, gcf_generic_delta, gcf_generic_delta_session,
-    gcf_generic_delta_session_free, gcf_generic_delta_session_initial_full,
-    gcf_generic_delta_session_new, gcf_generic_delta_session_next, gcf_generic_encode_delta,
-    gcf_generic_encode_full, GCF_REANCHOR_FIXED_N, GCF_REANCHOR_SIZE_GUARD,
+    gcf_generic_apply_delta, gcf_generic_apply_delta_with_limits, gcf_generic_delta,
+    gcf_generic_delta_session, gcf_generic_delta_session_free,
+    gcf_generic_delta_session_initial_full, gcf_generic_delta_session_new,
+    gcf_generic_delta_session_next, gcf_generic_encode_delta, gcf_generic_encode_full,
+    GCF_REANCHOR_FIXED_N, GCF_REANCHOR_SIZE_GUARD,
 };
 // For gcf-go's drop-in (bindings-go/gcfgo).
-pub use generic_delta::{gcf_generic_decode_delta, gcf_generic_diff, gcf_graph_decode_delta};
+pub use generic_delta::{
+    gcf_generic_decode_delta, gcf_generic_decode_delta_with_limits, gcf_generic_diff,
+    gcf_graph_decode_delta, gcf_graph_decode_delta_with_limits,
+};
 pub use graph::{
-    gcf_graph_apply_delta, gcf_graph_decode, gcf_graph_decode_with_limits, gcf_graph_delta,
-    gcf_graph_encode, gcf_graph_encode_delta, gcf_graph_pack_root, gcf_graph_session,
-    gcf_graph_session_encode, gcf_graph_session_free, gcf_graph_session_new, gcf_outcome,
+    gcf_graph_apply_delta, gcf_graph_apply_delta_with_limits, gcf_graph_decode,
+    gcf_graph_decode_with_limits, gcf_graph_delta, gcf_graph_encode, gcf_graph_encode_delta,
+    gcf_graph_pack_root, gcf_graph_session, gcf_graph_session_encode, gcf_graph_session_free,
+    gcf_graph_session_new, gcf_outcome,
 };
 pub use limits::gcf_limits;
 pub use packed::gcf_generic_encode_packed;

@@ -1801,6 +1801,163 @@ fn decoders_take_the_callers_limits() {
     }
 }
 
+/// The delta decoders take limits too: a delta is input from another
+/// process like any payload. Each delta here has two lines in one section,
+/// so `max_container_len: 1` stops it at its second.
+#[test]
+fn delta_decoders_take_the_callers_limits() {
+    let symbol = |name: &str| {
+        format!(
+            r#"{{"qualifiedName":"{name}","kind":"function","score":0.5,"provenance":"lsp","distance":0}}"#
+        )
+    };
+    let kept: Vec<String> = (0..40).map(|i| symbol(&format!("pkg.F{i}"))).collect();
+    let current = format!(r#"{{"symbols":[{}]}}"#, kept.join(","));
+    let held = format!(
+        r#"{{"symbols":[{},{},{}]}}"#,
+        kept.join(","),
+        symbol("pkg.Gone1"),
+        symbol("pkg.Gone2")
+    );
+    let (_, held_root, _) =
+        // SAFETY: the arguments are live Rust slices and valid out-params.
+        call(|o, e| unsafe { gcf_graph_pack_root(held.as_ptr(), held.len(), o, e) });
+    let mut outcome = gcf_outcome::GCF_OUTCOME_NONE;
+    // SAFETY: the arguments are live Rust slices and valid out-params.
+    let (_, graph_delta, _) = call(|o, e| unsafe {
+        gcf_graph_delta(
+            held.as_ptr(),
+            held.len(),
+            current.as_ptr(),
+            current.len(),
+            held_root.as_ptr(),
+            held_root.len(),
+            &mut outcome,
+            o,
+            e,
+        )
+    });
+    assert_eq!(outcome, gcf_outcome::GCF_OUTCOME_DELTA, "{graph_delta}");
+    assert_eq!(
+        graph_delta.matches("\nfn pkg.Gone").count(),
+        2,
+        "{graph_delta}"
+    );
+
+    let base = r#"{"key":"id","fields":["id","v"],"rows":[{"id":1,"v":"a"},{"id":2,"v":"b"},{"id":3,"v":"c"}]}"#;
+    let next = r#"{"key":"id","fields":["id","v"],"rows":[{"id":1,"v":"a"}]}"#;
+    // SAFETY: the arguments are live Rust slices and valid out-params.
+    let (_, diff, _) = call(|o, e| unsafe {
+        gcf_generic_diff(base.as_ptr(), base.len(), next.as_ptr(), next.len(), o, e)
+    });
+    // SAFETY: as above.
+    let (_, generic_delta, _) =
+        call(|o, e| unsafe { gcf_generic_encode_delta(diff.as_ptr(), diff.len(), o, e) });
+    assert!(
+        generic_delta.ends_with("## removed [2]{@id}\n2\n3\n"),
+        "{generic_delta}"
+    );
+
+    type Decode = unsafe extern "C" fn(
+        *const u8,
+        usize,
+        *const gcf_limits,
+        *mut gcf_buf,
+        *mut *mut gcf_error,
+    ) -> gcf_status;
+    type Apply = unsafe extern "C" fn(
+        *const u8,
+        usize,
+        *const u8,
+        usize,
+        *const gcf_limits,
+        *mut gcf_buf,
+        *mut *mut gcf_error,
+    ) -> gcf_status;
+    let decode = |f: Decode, text: &str, l: *const gcf_limits| {
+        // SAFETY: a live slice, a NULL or live `gcf_limits`, valid out-params.
+        call(|o, e| unsafe { f(text.as_ptr(), text.len(), l, o, e) })
+    };
+    let apply = |f: Apply, base: &str, text: &str, l: *const gcf_limits| {
+        // SAFETY: as above.
+        call(|o, e| unsafe {
+            f(
+                base.as_ptr(),
+                base.len(),
+                text.as_ptr(),
+                text.len(),
+                l,
+                o,
+                e,
+            )
+        })
+    };
+    let (gd, ed) = (graph_delta.as_str(), generic_delta.as_str());
+    let run = |which: usize, l: *const gcf_limits| match which {
+        0 => decode(gcf_graph_decode_delta_with_limits, gd, l),
+        1 => apply(gcf_graph_apply_delta_with_limits, &held, gd, l),
+        2 => decode(gcf_generic_decode_delta_with_limits, ed, l),
+        _ => apply(gcf_generic_apply_delta_with_limits, base, ed, l),
+    };
+    let names = [
+        "graph decode",
+        "graph apply",
+        "generic decode",
+        "generic apply",
+    ];
+    for (which, name) in names.into_iter().enumerate() {
+        let run = |l: *const gcf_limits| run(which, l);
+        let (status, whole, _) = run(ptr::null());
+        assert_eq!(status, gcf_status::GCF_STATUS_OK, "{name}");
+        assert!(!whole.is_empty(), "{name}");
+        assert_eq!(run(&gcf_limits::default()).1, whole, "{name}");
+        let text_len = if name.starts_with("graph") {
+            gd.len()
+        } else {
+            ed.len()
+        };
+        let exact = gcf_limits {
+            max_input_len: text_len as u64,
+            max_container_len: 2,
+            ..gcf_limits::default()
+        };
+        assert_eq!(run(&exact).1, whole, "{name}");
+        for short in [
+            gcf_limits {
+                max_container_len: 1,
+                ..gcf_limits::default()
+            },
+            gcf_limits {
+                max_input_len: text_len as u64 - 1,
+                ..gcf_limits::default()
+            },
+        ] {
+            let (status, out, err) = run(&short);
+            assert_eq!(
+                status,
+                gcf_status::GCF_STATUS_DATA_ERROR,
+                "{name} {short:?}"
+            );
+            assert!(out.is_empty(), "{name}");
+            let (category, line, _, _) = err.unwrap();
+            assert_eq!(category, "limit_exceeded", "{name} {short:?}");
+            if short.max_container_len == 1 {
+                assert!(line > 2, "{name}: {line}");
+            }
+        }
+        let deep = gcf_limits {
+            max_depth: 129,
+            ..gcf_limits::default()
+        };
+        let (status, _, err) = run(&deep);
+        assert_eq!(status, gcf_status::GCF_STATUS_INVALID_ARGUMENT, "{name}");
+        assert_eq!(
+            err.unwrap().3,
+            "limits: max_depth must be from 1 to 128, not 129"
+        );
+    }
+}
+
 /// JSON of `levels` containers: arrays and objects in turn, each array a
 /// one-row table when `tables`.
 fn deep_json(levels: usize, tables: bool) -> String {

@@ -281,6 +281,19 @@ static void test_graph_delta_pack_root(void) {
   expect_error(st, err, GCF_STATUS_DATA_ERROR, "root_mismatch");
   st = gcf_graph_apply_delta((const uint8_t *)held, strlen(held), S("GCF profile=graph delta=true\n## bogus\n"), &none, &err);
   expect_error(st, err, GCF_STATUS_DATA_ERROR, "malformed_delta");
+  /* Under limits: the one removed line passes a container limit of 1, not an input limit below its size. */
+  gcf_limits limits = {0};
+  limits.max_container_len = 1;
+  CHECK(gcf_graph_apply_delta_with_limits((const uint8_t *)held, strlen(held), out.ptr, out.len, &limits, &none, &err) ==
+        GCF_STATUS_OK);
+  CHECK(none.len == applied.len && memcmp(none.ptr, applied.ptr, applied.len) == 0);
+  gcf_buf_free(&none);
+  limits.max_input_len = out.len - 1;
+  st = gcf_graph_apply_delta_with_limits((const uint8_t *)held, strlen(held), out.ptr, out.len, &limits, &none, &err);
+  CHECK(none.ptr == NULL);
+  expect_error(st, err, GCF_STATUS_DATA_ERROR, "limit_exceeded");
+  st = gcf_graph_decode_delta_with_limits(out.ptr, out.len, &limits, &none, &err);
+  expect_error(st, err, GCF_STATUS_DATA_ERROR, "limit_exceeded");
   /* NULL outcome. */
   st = gcf_graph_delta(NULL, 0, S(PAYLOAD), NULL, 0, NULL, &none, &err);
   expect_error(st, err, GCF_STATUS_INVALID_ARGUMENT, "invalid_input");
@@ -722,6 +735,22 @@ static void test_generic_delta(void) {
   CHECK(gcf_generic_pack_root(applied.ptr, applied.len, &root, &err) == GCF_STATUS_OK);
   CHECK(buf_eq(&root, "sha256:ebe554601676e61cd522a5dc13d78499fd20e730353eb3e0b18c7fdc088f0f05"));
   gcf_buf_free(&root);
+
+  /* Under limits: zero-initialised is the defaults; a delta past one is refused. */
+  gcf_limits limits = {0};
+  gcf_buf again = {NULL, 0};
+  CHECK(gcf_generic_apply_delta_with_limits(S(ORDERS), out.ptr, out.len, &limits, &again, &err) == GCF_STATUS_OK);
+  CHECK(again.len == applied.len && memcmp(again.ptr, applied.ptr, applied.len) == 0);
+  gcf_buf_free(&again);
+  limits.max_input_len = out.len - 1;
+  st = gcf_generic_apply_delta_with_limits(S(ORDERS), out.ptr, out.len, &limits, &again, &err);
+  CHECK(again.ptr == NULL);
+  expect_error(st, err, GCF_STATUS_DATA_ERROR, "limit_exceeded");
+  st = gcf_generic_decode_delta_with_limits(out.ptr, out.len, &limits, &again, &err);
+  expect_error(st, err, GCF_STATUS_DATA_ERROR, "limit_exceeded");
+  limits.max_input_len = 0;
+  CHECK(gcf_generic_decode_delta_with_limits(out.ptr, out.len, &limits, &again, &err) == GCF_STATUS_OK);
+  gcf_buf_free(&again);
 
   /* Root mismatch: the delta against the wrong base; nothing is output. */
   gcf_buf none = {NULL, 0};
