@@ -78,6 +78,12 @@ fn check(
         _ if same_but_all_null_objects(&got, expected) => stats.count(format!(
             "{source}: known difference: all-null nested object read as null (§7.4.6.2 rule 5)"
         )),
+        // Both at once: the reference's text loses something of the input
+        // (a record's key order), and we read an all-null object in it as
+        // null where the reference's decoder keeps the object.
+        Ok(back) if same_but_all_null_objects(&got, &back) => stats.count(format!(
+            "{source}: reference does not round-trip, and the known all-null difference"
+        )),
         back => stats.fail(
             seed,
             source,
