@@ -117,6 +117,18 @@ fn read(ops: &[u8], text: &[u8], nums: &[f64]) -> Option<Value> {
     tape.streams.is_done().then_some(value)
 }
 
+/// The containers that may still open inside one that opens with
+/// `depth_left`, or `None` past the depth limit or where this thread's stack
+/// runs short (`gcf_core::stack`): the layer then takes the JSON route,
+/// whose reader says which.
+pub(crate) fn enter(depth_left: usize) -> Option<usize> {
+    let depth = Limits::default().max_depth.saturating_sub(depth_left);
+    if gcf_core::stack::exhausted(depth) {
+        return None;
+    }
+    depth_left.checked_sub(1)
+}
+
 /// The keys of the last object closed at one depth.
 struct Shape {
     keys: Vec<Key>,
@@ -205,17 +217,17 @@ impl<'a> Tape<'a> {
             STRING => Value::String(Key::new(self.field()?)),
             NUMBER => number(self.streams.number()?)?,
             ARRAY => {
-                let mark = self.items(depth_left.checked_sub(1)?)?;
+                let mark = self.items(enter(depth_left)?)?;
                 Value::Array(self.items.drain(mark..).collect())
             }
             OBJECT => {
-                let mark = self.items(depth_left.checked_sub(1)?)?;
+                let mark = self.items(enter(depth_left)?)?;
                 let depth = Limits::default().max_depth - depth_left;
                 self.object(depth, mark)?
             }
             SAME_KEYS => {
                 let depth = Limits::default().max_depth - depth_left;
-                self.same_keys(depth, depth_left.checked_sub(1)?)?
+                self.same_keys(depth, enter(depth_left)?)?
             }
             _ => return None,
         })
@@ -498,6 +510,60 @@ pub(crate) mod tests {
                 gcf_bind::value::from_str(&format!("{}{}", "[".repeat(depth), "]".repeat(depth)))
                     .is_ok()
             );
+        }
+    }
+
+    /// A Node worker or a C host may call in on a small stack: the tape
+    /// readers give the value up (the layer then takes the JSON route,
+    /// whose reader reports `limit_exceeded`) rather than overflow it.
+    #[test]
+    fn deep_tapes_on_small_thread_stacks_are_read_or_given_up() {
+        let limit = Limits::default().max_depth;
+        let tapes: Vec<Vec<u8>> = [ARRAY, OBJECT]
+            .into_iter()
+            .map(|open| {
+                let mut ops = vec![open; limit];
+                ops.extend(vec![END; limit]);
+                ops
+            })
+            .collect();
+        // Each object level names one key, `k`, except the innermost.
+        let text = "k\0".repeat(limit - 1);
+        let big: Vec<_> = tapes
+            .iter()
+            .map(|ops| {
+                let text = if ops[0] == OBJECT { text.as_str() } else { "" };
+                (
+                    read(ops, text.as_bytes(), &[]),
+                    generic_encode_packed(ops, text.as_bytes(), &[], 0).unwrap(),
+                )
+            })
+            .collect();
+        for kib in [16, 32, 64, 96] {
+            let tapes = tapes.clone();
+            let text = text.clone();
+            let small = std::thread::Builder::new()
+                .stack_size(kib * 1024)
+                .spawn(move || {
+                    tapes
+                        .iter()
+                        .map(|ops| {
+                            let text = if ops[0] == OBJECT { text.as_str() } else { "" };
+                            (
+                                read(ops, text.as_bytes(), &[]),
+                                generic_encode_packed(ops, text.as_bytes(), &[], 0).unwrap(),
+                            )
+                        })
+                        .collect::<Vec<_>>()
+                })
+                .unwrap()
+                .join()
+                .unwrap();
+            for ((value, text), (big_value, big_text)) in small.iter().zip(&big) {
+                assert!(big_value.is_some() && !big_text.is_empty());
+                assert!(value.is_none() || value == big_value, "{kib} KiB");
+                assert!(text.is_empty() || text == big_text, "{kib} KiB");
+            }
         }
     }
 

@@ -196,7 +196,7 @@ impl<'a> Reader<'a> {
     }
 
     fn container(&mut self, op: u8, depth_left: usize, depth: usize) -> Option<()> {
-        let depth_left = depth_left.checked_sub(1)?;
+        let depth_left = crate::packed_value::enter(depth_left)?;
         let at = self.index.nodes.len();
         self.index.nodes.push(Node::Scalar(Cell::Null));
         let mut len = 0u32;
