@@ -88,24 +88,20 @@ pub(crate) fn parse_header<'a>(line: &SourceLine<'a>) -> Result<Header<'a>, Erro
             i += 1;
             continue;
         }
-        // One token: up to the next space, its first `=` and whether every
-        // byte is printable ASCII (a bare key always is).
+        // One token: its printable ASCII bytes (a bare key's are), which
+        // end at a space, at the line's end or, in a malformed token, at
+        // another byte, after which the token runs on to the next space.
         let start = i;
-        let mut eq = None;
-        let mut printable = true;
-        while let Some(&b) = bytes.get(i) {
-            if b == b' ' {
-                break;
-            }
-            if b == b'=' && eq.is_none() {
-                eq = Some(i - start);
-            }
-            printable &= (0x21..=0x7e).contains(&b);
+        while bytes.get(i).is_some_and(|b| b.wrapping_sub(0x21) < 0x5e) {
+            i += 1;
+        }
+        let printable = bytes.get(i).is_none_or(|&b| b == b' ');
+        while bytes.get(i).is_some_and(|&b| b != b' ') {
             i += 1;
         }
         let token = &rest[start..i];
         let at = base + start;
-        let Some(eq) = eq else {
+        let Some(eq) = token.bytes().position(|b| b == b'=') else {
             return Err(line.error_at(
                 ErrorKind::MalformedHeaderField,
                 at,
@@ -312,12 +308,24 @@ mod tests {
         );
         let e = parse_header_line("GCF profile=graph tool=a tool=b").unwrap_err();
         assert_eq!(e.column(), Some(26));
-        assert_eq!(kind("GCF profile=generic a=\u{e9}"), ErrorKind::MalformedHeaderField);
-        assert_eq!(kind("GCF profile=generic a\t=b"), ErrorKind::MalformedHeaderField);
+        assert_eq!(
+            kind("GCF profile=generic a=\u{e9}"),
+            ErrorKind::MalformedHeaderField
+        );
+        assert_eq!(
+            kind("GCF profile=generic a\t=b"),
+            ErrorKind::MalformedHeaderField
+        );
         let e = parse_header_line("GCF profile=graphs").unwrap_err();
-        assert_eq!((e.kind(), e.column()), (ErrorKind::UnknownProfile, Some(13)));
+        assert_eq!(
+            (e.kind(), e.column()),
+            (ErrorKind::UnknownProfile, Some(13))
+        );
         let e = parse_header_line("GCF profile=graph  x").unwrap_err();
-        assert_eq!((e.kind(), e.column()), (ErrorKind::MalformedHeaderField, Some(20)));
+        assert_eq!(
+            (e.kind(), e.column()),
+            (ErrorKind::MalformedHeaderField, Some(20))
+        );
     }
 
     /// Duplicates are found past the scanned pairs too, at the first pair
@@ -326,7 +334,8 @@ mod tests {
     #[test]
     fn duplicates_among_many_pairs() {
         for n in [3, SCAN_FIELDS, SCAN_FIELDS + 1, 3 * SCAN_FIELDS, 200_000] {
-            let pairs: Vec<alloc::string::String> = (0..n).map(|i| alloc::format!("k{i}=1")).collect();
+            let pairs: Vec<alloc::string::String> =
+                (0..n).map(|i| alloc::format!("k{i}=1")).collect();
             let line = alloc::format!("GCF profile=generic {}", pairs.join(" "));
             let h = parse_header_line(&line).unwrap();
             assert_eq!(h.fields.len(), n);

@@ -208,7 +208,9 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
         rest: &'a str,
     ) -> Result<(), Error> {
         self.close_section()?;
-        let (name, bracket) = match rest.find(' ') {
+        // Byte scans, not `str::find`: a section header is a few bytes,
+        // shorter than a `memchr` call's setup.
+        let (name, bracket) = match rest.bytes().position(|b| b == b' ') {
             Some(i) => (&rest[..i], Some(&rest[i + 1..])),
             None => (rest, None),
         };
@@ -244,9 +246,10 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
         let mut open = None;
         if let Some(bracket) = bracket {
             let bracket_at = line.text.len() - bracket.len();
-            let inner = bracket
-                .strip_prefix('[')
-                .and_then(|b| b.find(']').map(|end| (&b[..end], &b[end + 1..])));
+            let inner = bracket.strip_prefix('[').and_then(|b| {
+                let end = b.bytes().position(|c| c == b']')?;
+                Some((&b[..end], &b[end + 1..]))
+            });
             match (inner, section) {
                 (Some((count, _)), _) => {
                     let declared = if count == "?" {
