@@ -141,8 +141,14 @@ pub(crate) fn parse_header<'a>(line: &SourceLine<'a>) -> Result<Header<'a>, Erro
         }
         let duplicate = key == "profile"
             || match &mut seen {
-                Some(seen) => !seen.insert(key),
-                None if fields.len() < SCAN_FIELDS => fields.iter().any(|(k, _)| *k == key),
+                Some(seen) => {
+                    crate::ops::tick(1);
+                    !seen.insert(key)
+                }
+                None if fields.len() < SCAN_FIELDS => fields.iter().any(|(k, _)| {
+                    crate::ops::tick(1);
+                    *k == key
+                }),
                 None => {
                     let set = seen.insert(fields.iter().map(|&(k, _)| k).collect());
                     !set.insert(key)

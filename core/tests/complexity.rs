@@ -239,6 +239,13 @@ fn encoders_and_decoders_are_near_linear_on_adversarial_shapes() {
         },
     );
     // Many distinct labels: graph kinds, provenances and edge types.
+    // A header of n pairs (its duplicate check was a scan of the pairs
+    // before each: a 200,000-pair header took a minute).
+    near_linear("header of many pairs", |n| {
+        let pairs: Vec<String> = (0..n).map(|i| format!("k{i}=v")).collect();
+        let text = format!("GCF profile=generic {}\nx=1\n", pairs.join(" "));
+        count(|| assert!(generic::decode(&text).is_ok()))
+    });
     near_linear("graph with distinct labels", |n| {
         let names: Vec<String> = (0..n).map(|i| format!("pkg.S{i}")).collect();
         let kinds: Vec<String> = (0..n).map(|i| format!("kind{i}")).collect();

@@ -187,7 +187,11 @@ impl Map {
     /// position), appends otherwise. Returns the previous value.
     pub fn insert(&mut self, key: impl Into<Key>, value: Value) -> Option<Value> {
         let key = key.into();
-        if let Some(slot) = self.entries.iter_mut().find(|(k, _)| *k == key) {
+        if let Some(slot) = self.entries.iter_mut().find(|(k, _)| {
+            // Counted (complexity tests), as `get` is.
+            crate::ops::tick(1);
+            *k == key
+        }) {
             return Some(core::mem::replace(&mut slot.1, value));
         }
         self.entries.push((key, value));
