@@ -967,6 +967,10 @@ fn check_field_names(fields: &[&str]) -> Result<()> {
             "a streaming section must declare at least one field",
         ));
     }
+    // Past a few fields, earlier names are looked up in a set: a scan of
+    // them for each field is quadratic in a wide section.
+    let mut seen: Option<hashbrown::HashSet<&str>> =
+        (fields.len() > 16).then(|| hashbrown::HashSet::with_capacity(fields.len()));
     for (i, field) in fields.iter().enumerate() {
         if field.contains('>') {
             return Err(Error::new(
@@ -977,7 +981,17 @@ fn check_field_names(fields: &[&str]) -> Result<()> {
                 ),
             ));
         }
-        if fields[..i].contains(field) {
+        let repeated = match &mut seen {
+            Some(seen) => {
+                crate::ops::tick(1);
+                !seen.insert(field)
+            }
+            None => fields[..i].iter().any(|f| {
+                crate::ops::tick(1);
+                f == field
+            }),
+        };
+        if repeated {
             return Err(Error::new(
                 ErrorKind::DuplicateFieldName,
                 format!("field `{field}` is declared twice"),
