@@ -92,6 +92,7 @@ pub mod ops;
 #[cfg(not(feature = "op-counts"))]
 mod ops;
 mod protocol;
+mod repeats;
 mod sink;
 mod text;
 mod words;

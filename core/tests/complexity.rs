@@ -246,6 +246,25 @@ fn encoders_and_decoders_are_near_linear_on_adversarial_shapes() {
         let text = format!("GCF profile=generic {}\nx=1\n", pairs.join(" "));
         count(|| assert!(generic::decode(&text).is_ok()))
     });
+    // A keyed set of n fields, written as a full delta payload (its schema
+    // check scanned the earlier fields for each).
+    near_linear("keyed set of a wide schema", |n| {
+        let set = generic::KeyedSet {
+            name: String::from("t"),
+            key: String::from("k0"),
+            fields: (0..n).map(|i| format!("k{i}")).collect(),
+            rows: vec![record(n, |i| format!("k{i}"))],
+        };
+        let mut next = set.clone();
+        next.rows.push(record(n, |i| format!("k{i}")));
+        next.rows[1].insert("k0", Value::Int(-1));
+        count(|| {
+            assert!(generic::encode_full(&set, "t").is_ok());
+            let delta = generic::diff(&set, &next).unwrap().unwrap();
+            let text = generic::encode_delta(&delta).unwrap();
+            assert_eq!(generic::apply_delta(&set, &text).unwrap().rows.len(), 2);
+        })
+    });
     near_linear("graph with distinct labels", |n| {
         let names: Vec<String> = (0..n).map(|i| format!("pkg.S{i}")).collect();
         let kinds: Vec<String> = (0..n).map(|i| format!("kind{i}")).collect();

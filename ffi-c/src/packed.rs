@@ -116,32 +116,11 @@ impl<'a> Reader<'a> {
                     let item = self.value(inner)?;
                     map.push_unique(key, item);
                 }
-                Value::Object(last_wins(map))
+                Value::Object(gcf_bind::value::last_wins(map))
             }
             tag => return Err(malformed(&format!("unknown tag {tag}"))),
         })
     }
-}
-
-/// A repeated key keeps its first position and its last value, as in JSON;
-/// checked after the fact, as hosts send unique keys.
-fn last_wins(map: Map) -> Map {
-    let n = map.len();
-    let unique = if n <= 16 {
-        let keys = map.as_slice();
-        (1..n).all(|i| keys[..i].iter().all(|(k, _)| *k != keys[i].0))
-    } else {
-        let mut seen = std::collections::HashSet::with_capacity(n);
-        map.keys().all(|k| seen.insert(k))
-    };
-    if unique {
-        return map;
-    }
-    let mut out = Map::with_capacity(map.len());
-    for (k, v) in map.into_vec() {
-        out.insert(k, v);
-    }
-    out
 }
 
 fn descend(depth_left: usize) -> Result<usize, FfiError> {

@@ -967,10 +967,7 @@ fn check_field_names(fields: &[&str]) -> Result<()> {
             "a streaming section must declare at least one field",
         ));
     }
-    // Past a few fields, earlier names are looked up in a set: a scan of
-    // them for each field is quadratic in a wide section.
-    let mut seen: Option<hashbrown::HashSet<&str>> =
-        (fields.len() > 16).then(|| hashbrown::HashSet::with_capacity(fields.len()));
+    let repeat = crate::repeats::first_repeat(fields);
     for (i, field) in fields.iter().enumerate() {
         if field.contains('>') {
             return Err(Error::new(
@@ -981,17 +978,7 @@ fn check_field_names(fields: &[&str]) -> Result<()> {
                 ),
             ));
         }
-        let repeated = match &mut seen {
-            Some(seen) => {
-                crate::ops::tick(1);
-                !seen.insert(field)
-            }
-            None => fields[..i].iter().any(|f| {
-                crate::ops::tick(1);
-                f == field
-            }),
-        };
-        if repeated {
+        if repeat == Some(i) {
             return Err(Error::new(
                 ErrorKind::DuplicateFieldName,
                 format!("field `{field}` is declared twice"),

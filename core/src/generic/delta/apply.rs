@@ -108,9 +108,19 @@ pub fn apply(base: &KeyedSet, delta: &GenericDelta) -> Result<KeyedSet> {
             )));
         }
     }
+    // A wide schema's fields by hash: a scan of them per member is quadratic.
+    let declared: Option<hashbrown::HashSet<&str>> = (base.fields.len() > super::encode::WIDE)
+        .then(|| base.fields.iter().map(String::as_str).collect());
+    let undeclared = |k: &&str| {
+        crate::ops::tick(1);
+        match &declared {
+            Some(declared) => !declared.contains(k),
+            None => !base.fields.iter().any(|f| f == k),
+        }
+    };
     for (section, rows) in [("changed", &delta.changed), ("added", &delta.added)] {
         for (i, row) in rows.iter().enumerate() {
-            if let Some(extra) = row.keys().find(|k| !base.fields.iter().any(|f| f == k)) {
+            if let Some(extra) = row.keys().find(undeclared) {
                 return Err(malformed(alloc::format!(
                     "{section} row has undeclared member `{extra}`"
                 )));

@@ -202,7 +202,7 @@ fn write_rows_section<'a>(
 }
 
 /// Rows and field lists longer than this are indexed rather than scanned.
-const WIDE: usize = 16;
+pub(super) const WIDE: usize = 16;
 
 /// A tabular cell: a scalar, or `~` for an absent field.
 fn write_cell(
@@ -243,6 +243,7 @@ pub(super) fn check_schema(key: &str, fields: &[String]) -> Result<()> {
             alloc::format!("the key `{key}` is not a declared field"),
         ));
     }
+    let repeat = crate::repeats::first_repeat(fields);
     for (i, field) in fields.iter().enumerate() {
         if field.contains('>') {
             return Err(Error::new(
@@ -250,7 +251,7 @@ pub(super) fn check_schema(key: &str, fields: &[String]) -> Result<()> {
                 alloc::format!("field `{field}` contains `>`, which a decoder reads as a flattened path (spec §7.4.6)"),
             ));
         }
-        if fields[..i].contains(field) {
+        if repeat == Some(i) {
             return Err(Error::new(
                 ErrorKind::InvalidInput,
                 alloc::format!("field `{field}` is declared twice"),

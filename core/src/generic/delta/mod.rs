@@ -226,6 +226,7 @@ fn index_identities(
 /// Whether two rows hash alike over `fields`.
 fn rows_equal(a: &Map, b: &Map, fields: &[String], numbers: &mut NumberBuffer) -> Result<bool> {
     let (mut left, mut right) = (Vec::new(), Vec::new());
+    let (a, b) = (pack_root::Members::of(a), pack_root::Members::of(b));
     for field in fields {
         left.clear();
         right.clear();

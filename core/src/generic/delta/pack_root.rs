@@ -9,7 +9,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::number::NumberBuffer;
 use crate::text::write_quoted;
 
-use super::super::Value;
+use super::super::{Map, Value};
 use super::KeyedSet;
 
 /// Computes the `pack_root` of a keyed set: `sha256:` and 64 lowercase hex digits.
@@ -56,13 +56,14 @@ pub fn pack_root(set: &KeyedSet) -> Result<String> {
                 alloc::format!("row member `{extra}` is not a declared field of the keyed set"),
             ));
         }
+        let members = Members::of(row);
         let mut record = Vec::with_capacity(16 * order.len() + 2);
         record.push(b'R');
         for field in &order {
             record.push(b'\t');
             record.extend_from_slice(field.as_bytes());
             record.push(b'\t');
-            write_canonical(&mut record, row.get(field), &mut numbers)?;
+            write_canonical(&mut record, members.get(field), &mut numbers)?;
         }
         record.push(b'\n');
         records.push(record);
@@ -73,6 +74,27 @@ pub fn pack_root(set: &KeyedSet) -> Result<String> {
         hasher.update(record);
     }
     Ok(crate::protocol::format_root(&hasher.finalize()))
+}
+
+/// A row's members by name: a wide row's by hash (a scan of its members per
+/// field is quadratic in its width), a narrow one's by scan.
+pub(super) struct Members<'a> {
+    row: &'a Map,
+    index: Option<hashbrown::HashMap<&'a str, &'a Value>>,
+}
+
+impl<'a> Members<'a> {
+    pub(super) fn of(row: &'a Map) -> Members<'a> {
+        let index = (row.len() > super::encode::WIDE).then(|| row.iter().collect());
+        Members { row, index }
+    }
+
+    pub(super) fn get(&self, field: &str) -> Option<&'a Value> {
+        match &self.index {
+            Some(index) => index.get(field).copied(),
+            None => self.row.get(field),
+        }
+    }
 }
 
 /// One cell's hashing form (spec §10a.3): `-` for null, `true`/`false`,
