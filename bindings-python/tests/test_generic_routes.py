@@ -148,6 +148,20 @@ def test_errors_take_the_tree() -> None:
         assert gcf._gcf._encode_in_place(nested(127)) is not None
 
 
+def test_keys_that_are_not_str_are_written_as_str_and_the_later_wins() -> None:
+    # A key's str() may equal another key: the later member's value, in the
+    # earlier member's place, for narrow dicts and wide ones alike (a wide
+    # dict is deduplicated by hash: a map of a million int ids once took
+    # minutes, a scan of the members per key).
+    assert gcf.encode_generic({1: "a", "1": "b", 2: "c"}) == 'GCF profile=generic\n"1"=b\n"2"=c\n'
+    wide = {i: i for i in range(40)}
+    wide["3"] = "x"
+    lines = gcf.encode_generic(wide).split("\n")[1:-1]
+    assert len(lines) == 40
+    assert lines[3] == '"3"=x' and lines[39] == '"39"=39'
+    assert gcf.decode_generic(gcf.encode_generic({i: i for i in range(100_000)}))["99999"] == 99999
+
+
 def test_the_switch_turns_the_route_off() -> None:
     original = gcf._gcf._view_generic(False)
     try:
