@@ -89,7 +89,9 @@ def verify_generic_delta(base: GenericSet, d: GenericDeltaPayload, expected_new_
 
 
 def _header_fields(text: str) -> Dict[str, str]:
-    first = text.split("\n", 1)[0].rstrip("\r")
+    end = text.find("\n")
+    # The first line alone: splitting would copy the rest of the text.
+    first = (text if end < 0 else text[:end]).rstrip("\r")
     out: Dict[str, str] = {}
     for part in first.split(" ")[1:]:
         k, sep, v = part.partition("=")
