@@ -132,6 +132,12 @@ pub fn same_but_all_null_objects(got: &Json, expected: &Json) -> bool {
     }
 }
 
+/// Whether `v` is a non-empty object whose leaves are all null, which a
+/// flattened path group reads back as null (spec §7.4.6.2 rule 5).
+pub fn all_null_object(v: &Json) -> bool {
+    v.as_object().is_some_and(|m| !m.is_empty()) && all_null(v)
+}
+
 fn all_null(v: &Json) -> bool {
     match v {
         Json::Null => true,
