@@ -336,7 +336,7 @@ fn literal<E: de::Error>(text: &str) -> Result<Value, E> {
         Err(NumberError::OutOfRange) if !text.contains(['.', 'e', 'E']) => Err(out_of_range(text)),
         Err(_) => Err(E::custom(tagged(
             ErrorKind::OutOfRange,
-            format!("number {text} is outside the range of a double"),
+            gcf_core::double_out_of_range_message(text),
         ))),
     }
 }

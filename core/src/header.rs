@@ -105,7 +105,7 @@ pub(crate) fn parse_header<'a>(line: &SourceLine<'a>) -> Result<Header<'a>, Erro
             return Err(line.error_at(
                 ErrorKind::MalformedHeaderField,
                 at,
-                alloc::format!("header field `{token}` has no `=`"),
+                alloc::format!("header field `{}` has no `=`", crate::error::excerpt(token)),
             ));
         };
         let (key, value) = (&token[..eq], &token[eq + 1..]);
@@ -114,7 +114,8 @@ pub(crate) fn parse_header<'a>(line: &SourceLine<'a>) -> Result<Header<'a>, Erro
                 ErrorKind::MalformedHeaderField,
                 at,
                 alloc::format!(
-                    "header field `{token}` is not `key=value` with a printable ASCII value"
+                    "header field `{}` is not `key=value` with a printable ASCII value",
+                    crate::error::excerpt(token)
                 ),
             ));
         }

@@ -561,16 +561,46 @@ fn short_decimal(int: &[u8], frac: &[u8]) -> Option<f64> {
     Some(m as f64 / *POW10.get(frac.len())?)
 }
 
-/// The actionable message for an integer outside `int64` (spec §2.3.2).
+/// The actionable message for an integer outside `int64` (spec §2.3.2). A
+/// literal past 60 characters is cut short (`...`): a number of a million
+/// digits is a reason to refuse it, not to repeat it.
 pub fn out_of_range_message(literal: &str) -> alloc::string::String {
     alloc::format!(
-        "integer {literal} is outside the int64 range [-9223372036854775808, 9223372036854775807]; model it as a string at the producer"
+        "integer {} is outside the int64 range [-9223372036854775808, 9223372036854775807]; model it as a string at the producer",
+        crate::error::excerpt(literal)
+    )
+}
+
+/// The message for a number beyond a double's range (`1e999`), its
+/// literal cut short past 60 characters as [`out_of_range_message`]'s is.
+pub fn double_out_of_range_message(literal: &str) -> alloc::string::String {
+    alloc::format!(
+        "number {} is outside the range of a double",
+        crate::error::excerpt(literal)
     )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn out_of_range_messages_cut_long_literals_short() {
+        let short = out_of_range_message("9223372036854775808");
+        assert!(
+            short.starts_with("integer 9223372036854775808 is outside"),
+            "{short}"
+        );
+        let long = out_of_range_message(&"9".repeat(1_000_000));
+        assert!(long.len() < 200, "{} bytes", long.len());
+        assert!(long.starts_with(&alloc::format!("integer {}... is outside", "9".repeat(60))));
+        let double = double_out_of_range_message(&alloc::format!("{}e9", "1".repeat(100_000)));
+        assert!(double.len() < 120, "{double}");
+        assert_eq!(
+            double_out_of_range_message("1e999"),
+            "number 1e999 is outside the range of a double"
+        );
+    }
 
     /// The short-decimal path gives the bits of the general parser on
     /// decimals of every digit split up to its limit and just past it,

@@ -104,7 +104,7 @@ fn number(n: &serde_json::Number) -> Result<Value, Error> {
         )),
         Err(NumberError::OutOfRange) => Err(Error::new(
             ErrorKind::OutOfRange,
-            alloc::format!("number {literal} is outside the range of a double"),
+            crate::number::double_out_of_range_message(literal),
         )),
         Err(NumberError::NotANumber) => fallback(n, literal),
     }
@@ -160,7 +160,10 @@ fn fallback(n: &serde_json::Number, literal: &str) -> Result<Value, Error> {
         Some(f) if f.is_finite() => Ok(Value::Float(f)),
         _ => Err(Error::new(
             ErrorKind::OutOfRange,
-            alloc::format!("number {literal} is not a finite double"),
+            alloc::format!(
+                "number {} is not a finite double",
+                crate::error::excerpt(literal)
+            ),
         )),
     }
 }
