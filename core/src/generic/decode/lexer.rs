@@ -719,7 +719,7 @@ pub(crate) fn parse_trailer(ln: &Ln<'_>) -> Result<Option<Vec<u64>>, Error> {
             return Err(ln.error(
                 ErrorKind::MalformedHeaderField,
                 at,
-                alloc::format!("summary field `{pair}` has no `=`"),
+                alloc::format!("summary field `{}` has no `=`", crate::error::excerpt(pair)),
             ));
         };
         if key != "counts" {

@@ -654,7 +654,7 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
                 return Err(line.error_at(
                     ErrorKind::MalformedHeaderField,
                     line.text.len() - rest.len(),
-                    alloc::format!("trailer field `{pair}` has no `=`"),
+                    alloc::format!("trailer field `{}` has no `=`", crate::error::excerpt(pair)),
                 ));
             };
             let slot = match key {
