@@ -81,25 +81,7 @@ fn delta_decoders_take_the_callers_limits() {
         symbol("pkg.Gone1"),
         symbol("pkg.Gone2")
     );
-    let (_, held_root, _) =
-        // SAFETY: the arguments are live Rust slices and valid out-params.
-        call(|o, e| unsafe { gcf_graph_pack_root(held.as_ptr(), held.len(), o, e) });
-    let mut outcome = gcf_outcome::GCF_OUTCOME_NONE;
-    // SAFETY: the arguments are live Rust slices and valid out-params.
-    let (_, graph_delta, _) = call(|o, e| unsafe {
-        gcf_graph_delta(
-            held.as_ptr(),
-            held.len(),
-            current.as_ptr(),
-            current.len(),
-            held_root.as_ptr(),
-            held_root.len(),
-            &mut outcome,
-            o,
-            e,
-        )
-    });
-    assert_eq!(outcome, gcf_outcome::GCF_OUTCOME_DELTA, "{graph_delta}");
+    let graph_delta = graph_delta_between(&held, &current);
     assert_eq!(
         graph_delta.matches("\nfn pkg.Gone").count(),
         2,

@@ -69,6 +69,33 @@ fn call_bytes(
     (status, text, detail)
 }
 
+/// The graph delta `gcf_graph_delta` answers a consumer holding snapshot
+/// `held` (which it echoes the root of) when the payload is `current`;
+/// fails unless the answer is a delta.
+fn graph_delta_between(held: &str, current: &str) -> String {
+    let (_, held_root, _) =
+        // SAFETY: the arguments are live Rust slices and valid out-params.
+        call(|o, e| unsafe { gcf_graph_pack_root(held.as_ptr(), held.len(), o, e) });
+    let mut outcome = gcf_outcome::GCF_OUTCOME_NONE;
+    // SAFETY: the arguments are live Rust slices and valid out-params.
+    let (status, delta, _) = call(|o, e| unsafe {
+        gcf_graph_delta(
+            held.as_ptr(),
+            held.len(),
+            current.as_ptr(),
+            current.len(),
+            held_root.as_ptr(),
+            held_root.len(),
+            &mut outcome,
+            o,
+            e,
+        )
+    });
+    assert_eq!(status, gcf_status::GCF_STATUS_OK);
+    assert_eq!(outcome, gcf_outcome::GCF_OUTCOME_DELTA, "{delta}");
+    delta
+}
+
 const PAYLOAD: &str = r#"{"tool":"ctx","symbols":[
   {"qualifiedName":"pkg.Auth","kind":"function","score":0.78,"provenance":"lsp_resolved","distance":0},
   {"qualifiedName":"pkg.Server","kind":"function","score":0.54,"provenance":"lsp_resolved","distance":1}],
@@ -246,25 +273,7 @@ fn pack_root_delta_and_session() {
         r#"{}{{"qualifiedName":"pkg.Gone","kind":"function","score":0.5,"provenance":"lsp","distance":0}}]}}"#,
         many
     );
-    let (_, held_root, _) =
-        // SAFETY: the arguments are live Rust slices and valid out-params.
-        call(|o, e| unsafe { gcf_graph_pack_root(held.as_ptr(), held.len(), o, e) });
-    // SAFETY: the arguments are live Rust slices and valid out-params.
-    let (status, delta, _) = call(|o, e| unsafe {
-        gcf_graph_delta(
-            held.as_ptr(),
-            held.len(),
-            current.as_ptr(),
-            current.len(),
-            held_root.as_ptr(),
-            held_root.len(),
-            &mut outcome,
-            o,
-            e,
-        )
-    });
-    assert_eq!(status, gcf_status::GCF_STATUS_OK);
-    assert_eq!(outcome, gcf_outcome::GCF_OUTCOME_DELTA, "{delta}");
+    let delta = graph_delta_between(&held, &current);
     // SAFETY: the arguments are live Rust slices and valid out-params.
     let (status, applied, _) = call(|o, e| unsafe {
         gcf_graph_apply_delta(held.as_ptr(), held.len(), delta.as_ptr(), delta.len(), o, e)
