@@ -94,6 +94,36 @@ test('a name that needs quoting is quoted where 2.5.2 writes it raw', () => {
   assert.deepStrictEqual(gcf.decodeGeneric(out).get('a b'), 1);
 });
 
+test('after close: a line or table is refused, a row dropped, close again writes nothing (2.5.2 writes after its trailer)', () => {
+  let out = '';
+  const enc = new gcf.GenericStreamEncoder({ write: (s) => (out += s) });
+  enc.beginArray('rows', ['a']);
+  enc.writeRow([1]);
+  enc.close();
+  const closed = 'GCF profile=generic\n## rows [?]{a}\n1\n##! summary counts=1\n';
+  assert.strictEqual(out, closed);
+  for (const call of [
+    () => enc.writeKV('k', 1),
+    () => enc.writeSection('s'),
+    () => enc.writeInlineArray('a', [1]),
+    () => enc.beginArray('t', ['x']),
+    () => enc.beginKeyedMap('m', 'k', ['v']),
+  ]) {
+    assert.throws(call, (e) => e instanceof gcf.GcfError && e.category === 'invalid_state' && /the stream is closed/.test(e.message));
+  }
+  enc.writeRow([2]);
+  enc.close();
+  assert.strictEqual(out, closed);
+  // The graph stream keeps the same lifecycle.
+  let graph = '';
+  const g = new gcf.StreamEncoder({ write: (s) => (graph += s) }, 't');
+  g.close();
+  const once = graph;
+  g.close();
+  assert.strictEqual(graph, once);
+  assert.throws(() => g.writeSymbol({ qualifiedName: 'a', kind: 'fn', score: 0.5, provenance: 'p', distance: 0 }), /the stream is closed/);
+});
+
 test('StreamEncoder packRoot and session match 2.5.2', () => {
   const g = make(SEED ^ 0x2545f491);
   for (let i = 0; i < 200; i++) {

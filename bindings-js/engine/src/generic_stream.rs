@@ -9,6 +9,12 @@
 //! and field name is still written by the core's scalar grammar (spec §2),
 //! so the text of each token cannot drift from the encoders'.
 //!
+//! One thing is stricter than 2.5.2, as every other stream here is: after
+//! a successful `close`, a line or table is refused (`invalid_state`, where
+//! 2.5.2 writes it after its trailer) and `close` again writes nothing
+//! (2.5.2 writes the trailer twice). Rows, as any row with no open table,
+//! are dropped.
+//!
 //! Output collects here; JS takes it in batches.
 
 use gcf_bind::Failure;
@@ -31,6 +37,8 @@ pub struct GenericStream {
     open: Option<u64>,
     /// A refused field name, reported by [`close`](Self::close).
     refused: Option<Failure>,
+    /// Set by a successful [`close`](Self::close).
+    closed: bool,
     scalars: ScalarWriter,
 }
 
@@ -69,8 +77,17 @@ impl GenericStream {
             counts: Vec::new(),
             open: None,
             refused: None,
+            closed: false,
             scalars: ScalarWriter::new(),
         }
+    }
+
+    /// Refuses a line or table after [`close`](Self::close).
+    fn live(&self) -> Result<()> {
+        if self.closed {
+            return Err(crate::stream::closed());
+        }
+        Ok(())
     }
 
     fn buffered(&self) -> u32 {
@@ -118,6 +135,7 @@ impl GenericStream {
     /// `## name [?]{fields}` (`fields`: a JSON array of strings); returns
     /// the bytes waiting to be taken.
     pub fn begin_array(&mut self, name: &str, fields: &str) -> Result<u32> {
+        self.live()?;
         let fields = strings(fields)?;
         if self.refused.is_none() {
             self.end_table();
@@ -135,6 +153,7 @@ impl GenericStream {
         key_label: &str,
         value_fields: &str,
     ) -> Result<u32> {
+        self.live()?;
         let value_fields = strings(value_fields)?;
         if self.refused.is_none() {
             self.end_table();
@@ -290,6 +309,7 @@ impl GenericStream {
 
     /// `key=value` (`value`: a scalar as JSON).
     pub fn write_kv(&mut self, key: &str, value: &str) -> Result<u32> {
+        self.live()?;
         let value = gcf_bind::value::from_str(value)?;
         let start = self.out.len();
         self.scalars.key(&mut self.out, key)?;
@@ -304,6 +324,7 @@ impl GenericStream {
 
     /// `## name`, closing the open table.
     pub fn write_section(&mut self, name: &str) -> Result<u32> {
+        self.live()?;
         self.end_table();
         let start = self.out.len();
         self.out.extend_from_slice(b"## ");
@@ -317,6 +338,7 @@ impl GenericStream {
 
     /// `name[N]: a,b,...` (`values`: a JSON array of scalars).
     pub fn write_inline_array(&mut self, name: &str, values: &str) -> Result<u32> {
+        self.live()?;
         let values = cells(values)?;
         let start = self.out.len();
         self.scalars.key(&mut self.out, name)?;
@@ -339,11 +361,16 @@ impl GenericStream {
     }
 
     /// The trailer (none when no table was written) and the rest of the
-    /// output; a refused field name is reported here.
+    /// output; a refused field name is reported here, at every call. Once
+    /// closed, nothing more.
     pub fn close(&mut self) -> Result<String> {
         if let Some(f) = &self.refused {
             return Err(f.clone());
         }
+        if self.closed {
+            return Ok(self.take());
+        }
+        self.closed = true;
         self.end_table();
         if !self.counts.is_empty() {
             self.out.extend_from_slice(b"##! summary counts=");
@@ -456,5 +483,36 @@ mod tests {
         let e = s.close().unwrap_err();
         assert_eq!(e.category, "invalid_input");
         assert!(e.message.contains("\"a>b\""), "{}", e.message);
+    }
+
+    #[test]
+    fn after_close_lines_are_refused_rows_dropped_and_close_writes_nothing() {
+        let mut s = GenericStream::new();
+        s.begin_array("t", r#"["a"]"#).unwrap();
+        s.write_row("[1]").unwrap();
+        let text = "GCF profile=generic\n## t [?]{a}\n1\n##! summary counts=1\n";
+        assert_eq!(s.close().unwrap(), text);
+        for e in [
+            s.write_kv("k", "1").unwrap_err(),
+            s.write_section("s").unwrap_err(),
+            s.write_inline_array("a", "[1]").unwrap_err(),
+            s.begin_array("u", r#"["a"]"#).unwrap_err(),
+            s.begin_keyed_map("m", "k", r#"["v"]"#).unwrap_err(),
+        ] {
+            assert_eq!(
+                (e.category, e.message.as_str()),
+                ("invalid_state", "the stream is closed")
+            );
+        }
+        s.write_row("[2]").unwrap();
+        assert_eq!(s.close().unwrap(), "");
+    }
+
+    #[test]
+    fn a_stream_closed_without_a_table_is_closed_too() {
+        let mut s = GenericStream::new();
+        assert_eq!(s.close().unwrap(), "GCF profile=generic\n");
+        assert!(s.write_kv("k", "1").is_err());
+        assert_eq!(s.close().unwrap(), "");
     }
 }

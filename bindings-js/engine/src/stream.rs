@@ -24,7 +24,7 @@ impl Sink for Pending {
     }
 }
 
-fn closed() -> gcf_bind::Failure {
+pub(crate) fn closed() -> gcf_bind::Failure {
     gcf_core::Error::new(ErrorKind::InvalidState, "the stream is closed").into()
 }
 
