@@ -109,8 +109,10 @@ fn stream_err(py: Python<'_>, e: gcf_core::Error, sink: Option<&PySink>) -> PyEr
     to_py(py, &e.into(), Raise::Other)
 }
 
-fn closed() -> PyErr {
-    pyo3::exceptions::PyValueError::new_err("invalid_state: the stream is closed")
+/// A call on a closed stream: a `GcfError` (`invalid_state`), as every
+/// other refusal.
+fn closed(py: Python<'_>) -> PyErr {
+    crate::errors::input(py, ErrorKind::InvalidState, "the stream is closed".into())
 }
 
 /// The graph stream writer behind `gcf.StreamEncoder`.
@@ -201,7 +203,7 @@ impl GraphStream {
     }
 
     fn write_bare_ref(&mut self, py: Python<'_>, qname: &str, distance: u32) -> PyResult<()> {
-        let w = self.inner.as_mut().ok_or_else(closed)?;
+        let w = self.inner.as_mut().ok_or_else(|| closed(py))?;
         match w.write_bare_ref(qname, distance) {
             Ok(_) => {
                 self.symbols += 1;
@@ -222,7 +224,7 @@ impl GraphStream {
     }
 
     fn flush(&mut self, py: Python<'_>) -> PyResult<()> {
-        let w = self.inner.as_mut().ok_or_else(closed)?;
+        let w = self.inner.as_mut().ok_or_else(|| closed(py))?;
         w.flush().map_err(|e| stream_err(py, e, Some(w.get_ref())))
     }
 
@@ -286,7 +288,7 @@ impl GenericStream {
         py: Python<'_>,
         f: impl FnOnce(&mut generic::StreamWriter<PySink>) -> gcf_core::Result<T>,
     ) -> PyResult<T> {
-        let w = self.inner.as_mut().ok_or_else(closed)?;
+        let w = self.inner.as_mut().ok_or_else(|| closed(py))?;
         match f(w) {
             Ok(t) => Ok(t),
             Err(e) => Err(stream_err(py, e, Some(w.get_ref()))),
@@ -297,7 +299,7 @@ impl GenericStream {
 impl GraphStream {
     /// Writes a symbol read from Python.
     fn put_symbol(&mut self, py: Python<'_>, sym: &Symbol<Cow<'_, str>>) -> PyResult<()> {
-        let w = self.inner.as_mut().ok_or_else(closed)?;
+        let w = self.inner.as_mut().ok_or_else(|| closed(py))?;
         match w.write_symbol(sym) {
             Ok(_) => {
                 self.symbols += 1;
@@ -310,7 +312,7 @@ impl GraphStream {
     /// Writes an edge read from Python; one whose endpoints were not written
     /// is dropped, as 2.8.0 drops it.
     fn put_edge(&mut self, py: Python<'_>, e: &Edge<Cow<'_, str>>) -> PyResult<()> {
-        let w = self.inner.as_mut().ok_or_else(closed)?;
+        let w = self.inner.as_mut().ok_or_else(|| closed(py))?;
         match w.write_edge_by_name(&e.source, &e.target, &e.edge_type, &e.status) {
             Ok(()) => {
                 self.edges += 1;

@@ -489,6 +489,36 @@ def test_stream_path_field_name_is_reported_at_close() -> None:
         gcf.GenericStreamEncoder(io.StringIO()).begin_array("rows", ["id", "id"])
 
 
+def test_a_closed_stream_refuses_lines_and_closes_once() -> None:
+    # Stricter than 2.8.0, which writes such lines after its trailer and the
+    # trailer twice (see the README): a GcfError with its category.
+    sym = Symbol(qualified_name="a", kind="fn", score=0.5, provenance="p", distance=0)
+    buf = io.StringIO()
+    enc = gcf.StreamEncoder(buf, "t")
+    enc.close()
+    text = buf.getvalue()
+    for call in (lambda: enc.write_symbol(sym), lambda: enc.write_edge(Edge(source="a", target="a", edge_type="calls")), lambda: enc.write_bare_ref("a", 0), enc.flush):
+        with pytest.raises(gcf.GcfError, match="^invalid_state: the stream is closed$") as e:
+            call()
+        assert e.value.category == "invalid_state"
+    enc.close()
+    assert buf.getvalue() == text
+    g = io.StringIO()
+    genc = gcf.GenericStreamEncoder(g)
+    genc.begin_array("rows", ["a"])
+    genc.write_row([1])
+    genc.close()
+    text = g.getvalue()
+    assert text.endswith("1\n##! summary counts=1\n")
+    for call in (lambda: genc.write_kv("k", 1), lambda: genc.write_section("s"), lambda: genc.write_inline_array("a", [1]), lambda: genc.begin_array("t", ["x"]), lambda: genc.begin_keyed_map("m", "k", ["v"])):
+        with pytest.raises(gcf.GcfError) as e:
+            call()
+        assert e.value.category == "invalid_state"
+    genc.write_row([2])  # dropped, as any row outside a table
+    genc.close()
+    assert g.getvalue() == text
+
+
 def test_graph_delta_header_always_has_tokens_and_savings() -> None:
     d = gcf.DeltaPayload(tool="t", base_root="x", new_root="y", delta_tokens=10, full_tokens=0)
     assert gcf.encode_delta(d) == "GCF profile=graph tool=t delta=true base_root=x new_root=y tokens=10 savings=0%\n"
