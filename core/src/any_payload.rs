@@ -68,7 +68,10 @@ pub fn payload_kind(input: &str) -> Result<PayloadKind, Error> {
             return Err(line.error_at(
                 ErrorKind::MalformedHeaderField,
                 header.column_of(line.text, "delta") - 1,
-                alloc::format!("header field `delta={other}` must be true or false"),
+                alloc::format!(
+                    "header field `delta={}` must be true or false",
+                    crate::error::excerpt(other)
+                ),
             ))
         }
     };

@@ -179,6 +179,24 @@ pub(crate) fn excerpt(text: &str) -> Excerpt<'_> {
     Excerpt(text)
 }
 
+/// [`excerpt`] as a Rust string literal (`"a\tb"`, escapes shown), for
+/// text whose blanks and control characters are the point of the message.
+pub(crate) fn excerpt_quoted(text: &str) -> ExcerptQuoted<'_> {
+    ExcerptQuoted(text)
+}
+
+/// See [`excerpt_quoted`].
+pub(crate) struct ExcerptQuoted<'a>(&'a str);
+
+impl fmt::Display for ExcerptQuoted<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0.char_indices().nth(EXCERPT_CHARS) {
+            Some((end, _)) => write!(f, "{:?}...", &self.0[..end]),
+            None => write!(f, "{:?}", self.0),
+        }
+    }
+}
+
 /// The most characters of input an [`excerpt`] shows.
 pub(crate) const EXCERPT_CHARS: usize = 60;
 
@@ -423,6 +441,62 @@ mod tests {
         let long = "é".repeat(EXCERPT_CHARS + 5);
         let shown = alloc::format!("{}", excerpt(&long));
         assert_eq!(shown, alloc::format!("{}...", "é".repeat(EXCERPT_CHARS)));
+        assert_eq!(alloc::format!("{}", excerpt_quoted("a\tb")), "\"a\\tb\"");
+        let shown = alloc::format!("{}", excerpt_quoted(&long));
+        assert_eq!(
+            shown,
+            alloc::format!("\"{}\"...", "é".repeat(EXCERPT_CHARS))
+        );
+    }
+
+    /// Every message that quotes a name, key or value from the input shows
+    /// at most an excerpt of it: a hostile megabyte-long name must not make
+    /// a megabyte-long message. Each case fails on a long name.
+    #[test]
+    fn messages_quote_long_names_short() {
+        let name = "n".repeat(100_000);
+        let decode_cases = [
+            alloc::format!("GCF profile=generic\n{name}=1\n{name}=2\n"),
+            alloc::format!("GCF profile=generic\n## [1]{{{name},{name}}}\n1|2\n"),
+            alloc::format!("GCF profile=generic\n## {name}\n  a=1\n## {name}\n  a=2\n"),
+            alloc::format!("GCF profile=generic\n## [1]{{a,{name}}}\n1|^\n"),
+            alloc::format!("GCF profile=generic\n## [1]{{a}}\n1\n.{name} [0]\n"),
+            alloc::format!("GCF profile=generic x{name}=1 x{name}=2\n"),
+            alloc::format!("GCF profile={name}\n"),
+            alloc::format!("GCF profile=graph session={name}\n"),
+            alloc::format!("GCF profile=graph symbols={name}\n"),
+            alloc::format!("GCF profile=graph\n## targets\n@0 fn {name} 0.9 x\n"),
+            alloc::format!(
+                "GCF profile=generic\n## [2]{{@k,g}} group=g\ng={name} [1]\n1\ng={name} [1]\n2\n"
+            ),
+            alloc::format!(
+                "GCF profile=generic\n## [2]{{@k,g}} group=g\ng=x [2]\n{name}\n{name}\n"
+            ),
+        ];
+        for text in &decode_cases {
+            let e = match text.starts_with("GCF profile=graph") {
+                true => crate::graph::decode(text).map(drop).unwrap_err(),
+                false => crate::generic::decode(text).map(drop).unwrap_err(),
+            };
+            assert!(
+                e.message().len() < 400,
+                "{} bytes: {}",
+                e.message().len(),
+                &e.message()[..200]
+            );
+        }
+        // Encoders refusing a caller's name.
+        let spaced = alloc::format!("{name} x");
+        let nan = crate::graph::Symbol::new(name.as_str(), "fn", f64::NAN, "lsp", 0);
+        let spaced_symbol = crate::graph::Symbol::new(spaced.as_str(), "fn", 0.5, "lsp", 0);
+        for symbol in [nan, spaced_symbol] {
+            let p = crate::graph::Payload {
+                symbols: alloc::vec![symbol],
+                ..Default::default()
+            };
+            let e = crate::graph::encode(&p).unwrap_err();
+            assert!(e.message().len() < 400, "{} bytes", e.message().len());
+        }
     }
 
     #[test]

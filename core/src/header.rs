@@ -134,7 +134,10 @@ pub(crate) fn parse_header<'a>(line: &SourceLine<'a>) -> Result<Header<'a>, Erro
                     return Err(line.error_at(
                         ErrorKind::UnknownProfile,
                         at + eq + 1,
-                        alloc::format!("unknown profile `{other}`; expected `graph` or `generic`"),
+                        alloc::format!(
+                            "unknown profile `{}`; expected `graph` or `generic`",
+                            crate::error::excerpt(other)
+                        ),
                     ))
                 }
             });
@@ -159,7 +162,10 @@ pub(crate) fn parse_header<'a>(line: &SourceLine<'a>) -> Result<Header<'a>, Erro
             return Err(line.error_at(
                 ErrorKind::DuplicateHeaderField,
                 at,
-                alloc::format!("header field `{key}` appears more than once"),
+                alloc::format!(
+                    "header field `{}` appears more than once",
+                    crate::error::excerpt(key)
+                ),
             ));
         }
         fields.push((key, value));
@@ -201,7 +207,8 @@ pub(crate) fn check_header_value(key: &str, value: &str) -> Result<(), Error> {
         return Err(Error::new(
             ErrorKind::InvalidInput,
             alloc::format!(
-                "header field `{key}` must be non-empty printable ASCII without spaces, got {value:?}"
+                "header field `{key}` must be non-empty printable ASCII without spaces, got {}",
+                crate::error::excerpt_quoted(value)
             ),
         ));
     }
@@ -239,7 +246,11 @@ pub(crate) fn parse_count(
         None => Err(line.error_at(
             ErrorKind::MalformedHeaderField,
             header.column_of(line.text, key) - 1,
-            alloc::format!("header field `{key}={v}` is not a decimal count"),
+            alloc::format!(
+                "header field `{}={}` is not a decimal count",
+                crate::error::excerpt(key),
+                crate::error::excerpt(v)
+            ),
         )),
     }
 }

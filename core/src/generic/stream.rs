@@ -624,8 +624,9 @@ impl<K: Sink> StreamWriter<K> {
                 return Err(Error::new(
                     ErrorKind::InvalidInput,
                     format!(
-                        "field `{key}` is not declared by the streaming section; a streaming encoder must not \
-                         drop it (spec §8.3): declare every field before the first row"
+                        "field `{}` is not declared by the streaming section; a streaming encoder must not \
+                         drop it (spec §8.3): declare every field before the first row",
+                        crate::error::excerpt(key)
                     ),
                 ));
             }
@@ -973,15 +974,16 @@ fn check_field_names(fields: &[&str]) -> Result<()> {
             return Err(Error::new(
                 ErrorKind::InvalidInput,
                 format!(
-                    "field `{field}` contains `>`, which reads as a flattened path column; a streaming section \
-                     cannot carry it (spec §8.3)"
+                    "field `{}` contains `>`, which reads as a flattened path column; a streaming section \
+                     cannot carry it (spec §8.3)",
+                    crate::error::excerpt(field)
                 ),
             ));
         }
         if repeat == Some(i) {
             return Err(Error::new(
                 ErrorKind::DuplicateFieldName,
-                format!("field `{field}` is declared twice"),
+                format!("field `{}` is declared twice", crate::error::excerpt(field)),
             ));
         }
     }

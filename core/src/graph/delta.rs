@@ -262,7 +262,7 @@ pub fn decode_delta_with(input: &str, limits: &Limits) -> Result<Delta, Error> {
                     return Err(line.error_at(
                         ErrorKind::MalformedDelta,
                         3,
-                        alloc::format!("`## {name}` is not a delta section (removed, added, edges_removed, edges_added)"),
+                        alloc::format!("`## {}` is not a delta section (removed, added, edges_removed, edges_added)", crate::error::excerpt(name)),
                     ))
                 }
             };
@@ -491,7 +491,8 @@ fn check_line_start(what: &str, token: &str) -> Result<(), Error> {
         return Err(Error::new(
             ErrorKind::InvalidInput,
             alloc::format!(
-                "{what} `{token}` cannot start a delta line (it reads as a comment or a section); send the snapshot in full"
+                "{what} `{}` cannot start a delta line (it reads as a comment or a section); send the snapshot in full",
+                crate::error::excerpt(token)
             ),
         ));
     }

@@ -537,7 +537,10 @@ impl<K: Sink> StreamWriter<K> {
             names.get(name).ok_or_else(|| {
                 Error::new(
                     ErrorKind::UnknownEdgeReference,
-                    alloc::format!("edge names `{name}`, which was not written"),
+                    alloc::format!(
+                        "edge names `{}`, which was not written",
+                        crate::error::excerpt(name)
+                    ),
                 )
             })
         };
@@ -610,7 +613,10 @@ impl<K: Sink> StreamWriter<K> {
         let id = names.get(qualified_name).ok_or_else(|| {
             Error::new(
                 ErrorKind::UnknownEdgeReference,
-                alloc::format!("location names `{qualified_name}`, which was not written"),
+                alloc::format!(
+                    "location names `{}`, which was not written",
+                    crate::error::excerpt(qualified_name)
+                ),
             )
         })?;
         self.write_location(id, file, line, column, end)

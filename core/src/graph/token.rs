@@ -17,7 +17,8 @@ pub(crate) fn check_token(what: &str, value: &str) -> Result<(), Error> {
     Err(Error::new(
         ErrorKind::InvalidInput,
         alloc::format!(
-            "{what} `{value}` must be non-empty and contain no whitespace or control characters"
+            "{what} `{}` must be non-empty and contain no whitespace or control characters",
+            crate::error::excerpt(value)
         ),
     ))
 }

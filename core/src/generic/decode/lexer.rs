@@ -496,7 +496,8 @@ pub(crate) fn parse_count(ln: &Ln<'_>, start: usize) -> Result<(Count, usize), E
             ErrorKind::InvalidCount,
             start + 1,
             alloc::format!(
-                "invalid count `{inner}`: expected `0`, a decimal without leading zeros, or `?`"
+                "invalid count `{}`: expected `0`, a decimal without leading zeros, or `?`",
+                crate::error::excerpt(inner)
             ),
         )
     };
@@ -607,7 +608,7 @@ pub(crate) fn parse_field_decl(
             return Err(ln.error(
                 ErrorKind::DuplicateFieldName,
                 name_at,
-                alloc::format!("field `{name}` is declared twice"),
+                alloc::format!("field `{}` is declared twice", crate::error::excerpt(&name)),
             ));
         }
         let mut constant = None;
@@ -734,8 +735,9 @@ pub(crate) fn parse_trailer(ln: &Ln<'_>) -> Result<Option<Vec<u64>>, Error> {
                         ErrorKind::InvalidCount,
                         ln.offset_of(entry),
                         alloc::format!(
-                        "summary count `{entry}` is not a decimal (generic counts are positional)"
-                    ),
+                            "summary count `{}` is not a decimal (generic counts are positional)",
+                            crate::error::excerpt(entry)
+                        ),
                     ))
                 }
             }

@@ -122,7 +122,8 @@ pub fn apply(base: &KeyedSet, delta: &GenericDelta) -> Result<KeyedSet> {
         for (i, row) in rows.iter().enumerate() {
             if let Some(extra) = row.keys().find(undeclared) {
                 return Err(malformed(alloc::format!(
-                    "{section} row has undeclared member `{extra}`"
+                    "{section} row has undeclared member `{}`",
+                    crate::error::excerpt(extra)
                 )));
             }
             let id = identity_of(row, &base.key, &mut numbers)?.ok_or_else(|| {
@@ -276,8 +277,9 @@ pub fn decode_delta_with(text: &str, limits: &Limits) -> Result<GenericDelta> {
         };
         let (Some(section), Value::Array(rows)) = (section, value) else {
             return Err(malformed(alloc::format!(
-                "`{name}` is not a delta section: expected `## {name} [N]{{@{},...}}`",
-                delta.key
+                "`{0}` is not a delta section: expected `## {0} [N]{{@{1},...}}`",
+                crate::error::excerpt(&name),
+                crate::error::excerpt(&delta.key)
             )));
         };
         let at = |message: String| Error::at(ErrorKind::MalformedDelta, section.line, 1, message);
@@ -285,7 +287,8 @@ pub fn decode_delta_with(text: &str, limits: &Limits) -> Result<GenericDelta> {
             "added" | "changed" | "removed" => name.as_str(),
             other => {
                 return Err(at(alloc::format!(
-                    "`## {other}` is not a delta section (added, changed, removed)"
+                    "`## {}` is not a delta section (added, changed, removed)",
+                    crate::error::excerpt(other)
                 )))
             }
         };

@@ -43,13 +43,19 @@ pub fn encode_full(set: &KeyedSet, tool: &str) -> Result<String> {
         let Some(id) = identity_of(row, &set.key, &mut numbers)? else {
             return Err(Error::new(
                 ErrorKind::InvalidInput,
-                alloc::format!("a row has no identity `{}`", set.key),
+                alloc::format!(
+                    "a row has no identity `{}`",
+                    crate::error::excerpt(&set.key)
+                ),
             ));
         };
         if !seen.insert(id) {
             return Err(Error::new(
                 ErrorKind::InvalidInput,
-                alloc::format!("two rows share one identity `{}` (spec §10a.1)", set.key),
+                alloc::format!(
+                    "two rows share one identity `{}` (spec §10a.1)",
+                    crate::error::excerpt(&set.key)
+                ),
             ));
         }
     }
@@ -181,7 +187,10 @@ fn write_rows_section<'a>(
         if let Some(extra) = row.keys().find(undeclared) {
             return Err(Error::new(
                 ErrorKind::InvalidInput,
-                alloc::format!("row member `{extra}` is not a declared field; it would be lost"),
+                alloc::format!(
+                    "row member `{}` is not a declared field; it would be lost",
+                    crate::error::excerpt(extra)
+                ),
             ));
         }
         let members: Option<HashMap<&str, &super::Value>> =
@@ -240,7 +249,10 @@ pub(super) fn check_schema(key: &str, fields: &[String]) -> Result<()> {
     if !fields.iter().any(|f| f == key) {
         return Err(Error::new(
             ErrorKind::InvalidInput,
-            alloc::format!("the key `{key}` is not a declared field"),
+            alloc::format!(
+                "the key `{}` is not a declared field",
+                crate::error::excerpt(key)
+            ),
         ));
     }
     let repeat = crate::repeats::first_repeat(fields);
@@ -248,13 +260,13 @@ pub(super) fn check_schema(key: &str, fields: &[String]) -> Result<()> {
         if field.contains('>') {
             return Err(Error::new(
                 ErrorKind::InvalidInput,
-                alloc::format!("field `{field}` contains `>`, which a decoder reads as a flattened path (spec §7.4.6)"),
+                alloc::format!("field `{}` contains `>`, which a decoder reads as a flattened path (spec §7.4.6)", crate::error::excerpt(field)),
             ));
         }
         if repeat == Some(i) {
             return Err(Error::new(
                 ErrorKind::InvalidInput,
-                alloc::format!("field `{field}` is declared twice"),
+                alloc::format!("field `{}` is declared twice", crate::error::excerpt(field)),
             ));
         }
     }

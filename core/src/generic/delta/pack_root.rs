@@ -44,7 +44,10 @@ pub fn pack_root(set: &KeyedSet) -> Result<String> {
     if let Some(pair) = order.windows(2).find(|pair| pair[0] == pair[1]) {
         return Err(Error::new(
             ErrorKind::InvalidInput,
-            alloc::format!("field `{}` is declared twice", pair[0]),
+            alloc::format!(
+                "field `{}` is declared twice",
+                crate::error::excerpt(pair[0])
+            ),
         ));
     }
     let mut numbers = NumberBuffer::new();
@@ -53,7 +56,10 @@ pub fn pack_root(set: &KeyedSet) -> Result<String> {
         if let Some(extra) = row.keys().find(|k| order.binary_search(k).is_err()) {
             return Err(Error::new(
                 ErrorKind::InvalidInput,
-                alloc::format!("row member `{extra}` is not a declared field of the keyed set"),
+                alloc::format!(
+                    "row member `{}` is not a declared field of the keyed set",
+                    crate::error::excerpt(extra)
+                ),
             ));
         }
         let members = Members::of(row);

@@ -303,7 +303,7 @@ impl<'a, 'f, V: View<'a>> GroupedPlan<'a, 'f, V> {
 /// A short rendering of a scalar for messages.
 fn written(v: Cell<'_>) -> alloc::string::String {
     match v {
-        Cell::Str(s) => format!("{s:?}"),
+        Cell::Str(s) => format!("{}", crate::error::excerpt_quoted(s)),
         Cell::Int(i) => format!("{i}"),
         Cell::Float(f) => format!("{f}"),
         Cell::Bool(b) => format!("{b}"),

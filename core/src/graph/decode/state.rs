@@ -99,7 +99,11 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
                 Some(v) => Err(line.error_at(
                     ErrorKind::MalformedHeaderField,
                     header.column_of(line.text, key) - 1,
-                    alloc::format!("header field `{key}={v}` must be true or false"),
+                    alloc::format!(
+                        "header field `{}={}` must be true or false",
+                        crate::error::excerpt(key),
+                        crate::error::excerpt(v)
+                    ),
                 )),
             }
         };
@@ -261,7 +265,10 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
                                 return Err(line.error_at(
                                     ErrorKind::InvalidCount,
                                     bracket_at + 1,
-                                    alloc::format!("count `[{count}]` must be 0, a decimal without leading zeros, or ?"),
+                                    alloc::format!(
+                                    "count `[{}]` must be 0, a decimal without leading zeros, or ?",
+                                    crate::error::excerpt(count)
+                                ),
                                 ))
                             }
                         }
@@ -278,7 +285,11 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
                     return Err(line.error_at(
                         ErrorKind::InvalidSyntax,
                         bracket_at,
-                        alloc::format!("unexpected text `{bracket}` after `## {name}`"),
+                        alloc::format!(
+                            "unexpected text `{}` after `## {}`",
+                            crate::error::excerpt(bracket),
+                            crate::error::excerpt(name)
+                        ),
                     ))
                 }
             }
@@ -669,7 +680,10 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
                 line.error_at(
                     ErrorKind::MalformedHeaderField,
                     0,
-                    alloc::format!("trailer field `{pair}` is not a decimal count"),
+                    alloc::format!(
+                        "trailer field `{}` is not a decimal count",
+                        crate::error::excerpt(pair)
+                    ),
                 )
             })?);
         }

@@ -65,7 +65,7 @@ pub(super) fn emission_order_in<'a, S: AsRef<str>>(
                 ErrorKind::InvalidScore,
                 alloc::format!(
                     "symbol `{}` has score {}; scores must be finite",
-                    s.qualified_name.as_ref(),
+                    crate::error::excerpt(s.qualified_name.as_ref()),
                     s.score
                 ),
             ));

@@ -106,7 +106,8 @@ pub(crate) fn check_location(
     Err(Error::new(
         ErrorKind::InvalidInput,
         alloc::format!(
-            "location of `{file}` has a zero line or column; positions are 1-based (spec 6b)"
+            "location of `{}` has a zero line or column; positions are 1-based (spec 6b)",
+            crate::error::excerpt(file)
         ),
     ))
 }

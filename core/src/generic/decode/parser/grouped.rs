@@ -169,7 +169,10 @@ impl<B: Build> Parser<'_, '_, B> {
                 return Err(ln.error(
                     ErrorKind::DuplicateGroup,
                     ln.indent,
-                    alloc::format!("a second group for the value `{}`", &text[1..]),
+                    alloc::format!(
+                        "a second group for the value `{}`",
+                        crate::error::excerpt(&text[1..])
+                    ),
                 ));
             }
             groups.push(Key::new(&text), ());
@@ -248,7 +251,7 @@ impl<B: Build> Parser<'_, '_, B> {
                         row.indent,
                         alloc::format!(
                             "the row has no value for its key column `{}`",
-                            decl[key].name
+                            crate::error::excerpt(&decl[key].name)
                         ),
                     ));
                 };
@@ -257,7 +260,10 @@ impl<B: Build> Parser<'_, '_, B> {
                     return Err(row.error(
                         ErrorKind::DuplicateKey,
                         row.indent,
-                        alloc::format!("a second row with the key `{}`", &text[1..]),
+                        alloc::format!(
+                            "a second row with the key `{}`",
+                            crate::error::excerpt(&text[1..])
+                        ),
                     ));
                 }
                 keys.push(Key::new(&text), ());
@@ -299,7 +305,11 @@ fn parse_subheader(ln: &Ln<'_>, group: &str) -> Result<(Value, u64, usize), Erro
         return Err(ln.error(
             ErrorKind::InvalidGroupHeader,
             ln.indent,
-            alloc::format!("the subheader names `{name}`, the table is grouped by `{group}`"),
+            alloc::format!(
+                "the subheader names `{}`, the table is grouped by `{}`",
+                crate::error::excerpt(&name),
+                crate::error::excerpt(group)
+            ),
         ));
     }
     let line = raw.trim_end_matches([' ', '\t']);

@@ -300,7 +300,10 @@ impl Table {
                 let clash = || {
                     (
                         ErrorKind::DuplicateKey,
-                        alloc::format!("column `{}` collides with another column's key", f.name),
+                        alloc::format!(
+                            "column `{}` collides with another column's key",
+                            crate::error::excerpt(&f.name)
+                        ),
                     )
                 };
                 if let Some(v) = &f.constant {
@@ -322,7 +325,10 @@ impl Table {
                 if segments.len() - 1 > path_budget {
                     return Err((
                         ErrorKind::LimitExceeded,
-                        alloc::format!("path column `{}` nests too deeply", f.name),
+                        alloc::format!(
+                            "path column `{}` nests too deeply",
+                            crate::error::excerpt(&f.name)
+                        ),
                     ));
                 }
                 if top.insert(&segments, col).is_err() {
@@ -994,7 +1000,10 @@ impl<'a, 'b, B: Build> Parser<'a, 'b, B> {
                     return Err(ln.error(
                         ErrorKind::InvalidGroupHeader,
                         key_at,
-                        alloc::format!("group column `{name}` is not a declared field"),
+                        alloc::format!(
+                            "group column `{}` is not a declared field",
+                            crate::error::excerpt(&name)
+                        ),
                     ));
                 };
                 let problem = if decl.fields[g].identity {
@@ -1008,7 +1017,11 @@ impl<'a, 'b, B: Build> Parser<'a, 'b, B> {
                     return Err(ln.error(
                         ErrorKind::InvalidGroupHeader,
                         key_at,
-                        alloc::format!("group column `{name}` {problem}"),
+                        alloc::format!(
+                            "group column `{}` {}",
+                            crate::error::excerpt(&name),
+                            problem
+                        ),
                     ));
                 }
                 // The group column and the constants carry no cell.
@@ -1215,7 +1228,7 @@ impl<'a, 'b, B: Build> Parser<'a, 'b, B> {
                     return Err(ln.error(
                         ErrorKind::DuplicateKey,
                         ln.indent,
-                        alloc::format!("duplicate member key `{key}`"),
+                        alloc::format!("duplicate member key `{}`", crate::error::excerpt(&key)),
                     ));
                 }
                 let value = table.build(self.build, &mut slots, extras);
@@ -1401,7 +1414,10 @@ impl<'a, B: Build> Parser<'a, '_, B> {
                 return Err(ln.error(
                     ErrorKind::MissingAttachment,
                     *at,
-                    alloc::format!("`^` cell for field `{name}` has no attachment body"),
+                    alloc::format!(
+                        "`^` cell for field `{}` has no attachment body",
+                        crate::error::excerpt(name)
+                    ),
                 ));
             }
         }
@@ -1453,7 +1469,7 @@ impl<'a, B: Build> Parser<'a, '_, B> {
                     return Err(ln.error(
                         ErrorKind::DuplicateAttachment,
                         ln.indent,
-                        alloc::format!("second attachment for field `{name}` in one row"),
+                        alloc::format!("second attachment for field `{}` in one row", crate::error::excerpt(&name)),
                     ))
                 }
                 Some(Slot::Marker { declared: true, .. }) => {
@@ -1461,7 +1477,8 @@ impl<'a, B: Build> Parser<'a, '_, B> {
                         ErrorKind::OrphanAttachment,
                         ln.indent,
                         alloc::format!(
-                            "`.{name}` targets a `^{{...}}` inline-schema cell, which takes a positional body"
+                            "`.{}` targets a `^{{...}}` inline-schema cell, which takes a positional body",
+                            crate::error::excerpt(&name)
                         ),
                     ))
                 }
@@ -1469,7 +1486,7 @@ impl<'a, B: Build> Parser<'a, '_, B> {
                     return Err(ln.error(
                         ErrorKind::OrphanAttachment,
                         ln.indent,
-                        alloc::format!("attachment `.{name}` has no `^` cell in its row"),
+                        alloc::format!("attachment `.{}` has no `^` cell in its row", crate::error::excerpt(&name)),
                     ))
                 }
             },
@@ -1478,7 +1495,7 @@ impl<'a, B: Build> Parser<'a, '_, B> {
                     return Err(ln.error(
                         ErrorKind::DuplicateAttachment,
                         ln.indent,
-                        alloc::format!("second attachment for field `{name}` in one row"),
+                        alloc::format!("second attachment for field `{}` in one row", crate::error::excerpt(&name)),
                     ));
                 }
                 None
@@ -1487,7 +1504,7 @@ impl<'a, B: Build> Parser<'a, '_, B> {
                 return Err(ln.error(
                     ErrorKind::OrphanAttachment,
                     ln.indent,
-                    alloc::format!("attachment `.{name}` names no `^` column of its row"),
+                    alloc::format!("attachment `.{}` names no `^` column of its row", crate::error::excerpt(&name)),
                 ))
             }
         };
@@ -1656,7 +1673,7 @@ fn check_duplicate<V>(
         return Err(ln.error(
             ErrorKind::DuplicateKey,
             at,
-            alloc::format!("duplicate key `{key}`"),
+            alloc::format!("duplicate key `{}`", crate::error::excerpt(key)),
         ));
     }
     Ok(())
