@@ -25,7 +25,9 @@ pub struct Limits {
     pub max_container_len: usize,
     /// Bytes in one line (spec minimum 65,536).
     pub max_line_len: usize,
-    /// Fields in one tabular header (spec minimum 1,000).
+    /// Fields in one tabular header (spec minimum 1,000). The generic
+    /// encoders refuse to write more, so that a decoder with the same
+    /// limits reads what they write.
     pub max_fields: usize,
     /// Bytes of input a decoder accepts (no normative minimum).
     pub max_input_len: usize,

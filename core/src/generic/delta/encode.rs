@@ -255,6 +255,18 @@ pub(super) fn check_schema(key: &str, fields: &[String]) -> Result<()> {
             ),
         ));
     }
+    // What a decoder with default limits reads back: every section
+    // declares the fields (the identity among them, marked `@`).
+    let max_fields = crate::limits::Limits::DEFAULT.max_fields;
+    if fields.len() > max_fields {
+        return Err(Error::new(
+            ErrorKind::LimitExceeded,
+            alloc::format!(
+                "a keyed set of {} fields: more than the limit of {max_fields} fields a decoder reads",
+                fields.len()
+            ),
+        ));
+    }
     let repeat = crate::repeats::first_repeat(fields);
     for (i, field) in fields.iter().enumerate() {
         if field.contains('>') {
@@ -320,6 +332,18 @@ mod tests {
         assert_eq!(
             encode_full(&arrow, "").unwrap_err().kind(),
             ErrorKind::InvalidInput
+        );
+        // As many fields as a decoder with default limits reads, and one more.
+        let mut wide = set(vec![]);
+        let limit = crate::limits::Limits::DEFAULT.max_fields;
+        wide.fields
+            .extend((wide.fields.len()..limit).map(|i| alloc::format!("f{i}")));
+        let text = encode_full(&wide, "").unwrap();
+        assert!(crate::generic::decode(&text).is_ok());
+        wide.fields.push("one_more".into());
+        assert_eq!(
+            encode_full(&wide, "").unwrap_err().kind(),
+            ErrorKind::LimitExceeded
         );
         let delta = GenericDelta {
             key: "id".into(),

@@ -318,6 +318,7 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
         plan: &GroupedPlan<'a, '_, V>,
     ) -> Result<(), Error> {
         self.enter(1)?;
+        self.check_fields(plan.fields.len())?;
         self.raw("## [")?;
         self.count(plan.rows.len())?;
         self.raw("]{")?;

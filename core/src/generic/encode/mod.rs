@@ -204,7 +204,10 @@ impl Encoder {
         Encoder::default()
     }
 
-    /// Sets the limits; only `max_depth` constrains encoding.
+    /// Sets the limits. Two constrain encoding, so that what an encoder
+    /// writes a decoder with the same limits reads: `max_depth` (nesting)
+    /// and `max_fields` (the entries of one field declaration); past
+    /// either, encoding fails with [`ErrorKind::LimitExceeded`].
     pub fn limits(mut self, limits: Limits) -> Self {
         self.limits = limits;
         self
@@ -361,6 +364,7 @@ impl Encoder {
             sink: Buffered::growing(sink, DEFAULT_CAPACITY),
             numbers: NumberBuffer::new(),
             max_depth: self.limits.max_depth,
+            max_fields: self.limits.max_fields,
             fast_tables: true,
             factor: !self.unfactored,
             flatten: !self.unflattened,
@@ -408,6 +412,8 @@ struct Writer<'k, K: Sink + ?Sized> {
     sink: Buffered<&'k mut K>,
     numbers: NumberBuffer,
     max_depth: usize,
+    /// The most entries a field declaration may have ([`Limits::max_fields`]).
+    max_fields: usize,
     /// Whether tables may skip planning when their shape allows
     /// (`ArrayForm::Uniform`); off only in tests, to compare against the
     /// general path.
@@ -598,6 +604,34 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
         crate::stack::check(depth)
     }
 
+    /// Fails when a field declaration of `declared` entries (key column and
+    /// constants included, as a decoder counts them) exceeds the limit: a
+    /// decoder with the same limits would refuse the table. Sparse records
+    /// reach it (every distinct key of an array's objects is a column).
+    #[inline]
+    fn check_fields(&self, declared: usize) -> Result<(), Error> {
+        if declared > self.max_fields {
+            return Err(Error::new(
+                ErrorKind::LimitExceeded,
+                alloc::format!(
+                    "a table of {declared} fields: more than the configured limit of {} fields, which a \
+                     decoder with the same limits refuses",
+                    self.max_fields
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// [`Writer::check_fields`] for a declaration of `proto`'s keys and
+    /// `extra` more. Out of line: the walks that call it recurse, and its
+    /// temporaries would otherwise widen every level's frame (debug builds
+    /// keep them all).
+    #[inline(never)]
+    fn check_members<'a, V: View<'a>>(&self, proto: V, extra: usize) -> Result<(), Error> {
+        self.check_fields(extra + proto.members().len())
+    }
+
     /// How many levels a table's field values may still nest: used to bound
     /// the shape analysis, which must never recurse further than encoding.
     fn budget(&self, depth: usize) -> usize {
@@ -760,6 +794,7 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
         // As `keyed_header` and `table_rows` write it for a plan of plain
         // columns in `proto`'s order, with every row aligned.
         let members = map.members();
+        self.check_members(proto, 1)?;
         self.raw("[")?;
         self.count(members.len())?;
         self.raw(":]{")?;
@@ -826,6 +861,7 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
                 self.table_rows(&plan, indent, depth)
             }
             ArrayForm::Uniform(proto, None) => {
+                self.check_members(proto, 0)?;
                 self.raw("[")?;
                 self.count(items.len())?;
                 self.raw("]")?;
@@ -846,6 +882,7 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
                 Ok(())
             }
             ArrayForm::Uniform(proto, Some(kept)) => {
+                self.check_members(proto, 0)?;
                 self.raw("[")?;
                 self.count(items.len())?;
                 self.raw("]{")?;
@@ -970,6 +1007,14 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
         plan: &TablePlan<'a, V>,
         label: Option<&str>,
     ) -> Result<(), Error> {
+        let columns = |f: &table::Field<'a, V>| match f.kind {
+            Kind::Excluded => 0,
+            Kind::Flatten { leaves, .. } => leaves,
+            _ => 1,
+        };
+        self.check_fields(
+            usize::from(label.is_some()) + plan.fields.iter().map(columns).sum::<usize>(),
+        )?;
         self.raw("{")?;
         let mut first = true;
         if let Some(label) = label {

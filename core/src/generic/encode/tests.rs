@@ -291,6 +291,90 @@ fn errors() {
     );
 }
 
+/// Every form of field declaration is bounded by `max_fields`, counted as
+/// a decoder counts it (key column, constants and path columns included):
+/// at the limit the text decodes with the same limits, one past it the
+/// encoder refuses what that decoder would refuse.
+#[test]
+fn field_declarations_stay_within_max_fields() {
+    let limits = Limits {
+        max_fields: 3,
+        ..Limits::default()
+    };
+    let cases = [
+        // A planned table (sparse records: the union is the columns).
+        (
+            r#"[{"a":1},{"b":2},{"c":3}]"#,
+            r#"[{"a":1},{"b":2},{"c":3},{"d":4}]"#,
+        ),
+        // Uniform rows, with and without a constant column.
+        (
+            r#"[{"a":1,"b":2,"c":3},{"a":4,"b":5,"c":6}]"#,
+            r#"[{"a":1,"b":2,"c":3,"d":4},{"a":4,"b":5,"c":6,"d":7}]"#,
+        ),
+        (
+            r#"[{"a":1,"b":2,"c":0},{"a":4,"b":5,"c":0}]"#,
+            r#"[{"a":1,"b":2,"c":0,"d":4},{"a":4,"b":5,"c":0,"d":7}]"#,
+        ),
+        // Flattened path columns count one per leaf.
+        (
+            r#"[{"a":1,"o":{"x":1,"y":2}},{"a":2,"o":{"x":3,"y":4}}]"#,
+            r#"[{"a":1,"o":{"x":1,"y":2,"z":3}},{"a":2,"o":{"x":3,"y":4,"z":5}}]"#,
+        ),
+        // Keyed maps: the key column counts.
+        (
+            r#"{"m":{"r1":{"a":1,"b":2},"r2":{"a":3,"b":4}}}"#,
+            r#"{"m":{"r1":{"a":1,"b":2,"c":3},"r2":{"a":3,"b":4,"c":5}}}"#,
+        ),
+        (
+            r#"{"m":{"r1":{"a":1,"b":2},"r2":{"a":3}}}"#,
+            r#"{"m":{"r1":{"a":1,"b":2,"c":3},"r2":{"a":3}}}"#,
+        ),
+    ];
+    let enc = Encoder::new().limits(limits);
+    for (within, past) in cases {
+        let text = enc.encode(&json(within)).unwrap();
+        let decoded = crate::generic::Decoder::new().limits(limits).decode(&text);
+        assert_eq!(
+            decoded.as_ref().ok(),
+            Some(&json(within)),
+            "{within}: {text}"
+        );
+        let e = enc.encode(&json(past)).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::LimitExceeded, "{past}");
+        assert!(e.message().contains("limit of 3 fields"), "{}", e.message());
+        // The decoder agrees: the default encoder's text of `past` is refused.
+        let text = encode(&json(past)).unwrap();
+        let refused = crate::generic::Decoder::new().limits(limits).decode(&text);
+        assert_eq!(
+            refused.map(drop).unwrap_err().kind(),
+            ErrorKind::LimitExceeded,
+            "{text}"
+        );
+    }
+    // A grouped table: key, group and value columns.
+    let rows = json(r#"[{"id":1,"g":"x","v":1},{"id":2,"g":"y","v":2}]"#);
+    let text = Encoder::new()
+        .limits(limits)
+        .group_by("id", "g")
+        .encode(&rows)
+        .unwrap();
+    assert!(
+        crate::generic::Decoder::new()
+            .limits(limits)
+            .decode(&text)
+            .is_ok(),
+        "{text}"
+    );
+    let rows = json(r#"[{"id":1,"g":"x","v":1,"w":1},{"id":2,"g":"y","v":2,"w":2}]"#);
+    let e = Encoder::new()
+        .limits(limits)
+        .group_by("id", "g")
+        .encode(&rows)
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::LimitExceeded);
+}
+
 /// `value` encoded with every planning shortcut off.
 fn encode_general(value: &Value) -> Vec<u8> {
     let mut out = Vec::new();
@@ -298,6 +382,7 @@ fn encode_general(value: &Value) -> Vec<u8> {
         sink: Buffered::new(&mut out, DEFAULT_CAPACITY),
         numbers: NumberBuffer::new(),
         max_depth: Limits::default().max_depth,
+        max_fields: Limits::default().max_fields,
         fast_tables: false,
         factor: true,
         flatten: true,
