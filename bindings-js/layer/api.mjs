@@ -15,6 +15,7 @@ import { GcfError, rethrow, rethrowValue } from './errors.mjs';
 import { withLimits } from './limits.mjs';
 import { valueJSON, isPlain, toJSON, fromTagged, checkLargeIntMode, largeInteger } from './convert.mjs';
 import { parseJSONOrdered } from './json_ordered.mjs';
+import { gcfText } from './text.mjs';
 import { toPacked, fromPacked } from './packed.mjs';
 import { toPackedValue, fromPackedValue } from './packed_value.mjs';
 import * as deltas from './deltas.mjs';
@@ -103,11 +104,11 @@ export function createApi(E) {
         if (packed) {
           // [string table, numbers], or [JSON, []] for what the table
           // cannot carry.
-          const r = E.graphDecodePacked(String(input));
+          const r = E.graphDecodePacked(gcfText(input));
           out = r[0];
           nums = r[1];
         } else {
-          out = E.graphDecode(String(input));
+          out = E.graphDecode(gcfText(input));
         }
       } else {
         out = E.graphDecodeBytes(input);
@@ -134,7 +135,7 @@ export function createApi(E) {
   function decodeDelta(input, opts) {
     let json;
     try {
-      json = withLimits(E, opts, () => E.graphDecodeDelta(String(input)));
+      json = withLimits(E, opts, () => E.graphDecodeDelta(gcfText(input)));
     } catch (e) {
       rethrow(e);
     }
@@ -194,11 +195,11 @@ export function createApi(E) {
       } else if (packedDecode) {
         // [packed strings, numbers], or [tagged JSON, []] for a value
         // with a NUL in a string (bytes alike, above).
-        const r = E.genericDecodePacked(typeof input === 'string' ? input : String(input));
+        const r = E.genericDecodePacked(gcfText(input));
         tagged = r[0];
         nums = r[1];
       } else {
-        tagged = E.genericDecode(typeof input === 'string' ? input : String(input));
+        tagged = E.genericDecode(gcfText(input));
       }
     } catch (e) {
       rethrow(e);

@@ -72,6 +72,27 @@ test('errors in text keep their line and column', () => {
   assert.equal(g.line, 2);
 });
 
+test('text holding a lone UTF-16 surrogate is refused at its line and column, not read as U+FFFD', () => {
+  // 2.5.2 passes the surrogate through; the engine reads UTF-8, which
+  // cannot carry it, so it would decode another value. Pairs are fine.
+  const generic = 'GCF profile=generic\nx="\ud83d\ude00"\ny=a\ud83d?\n';
+  const graph = 'GCF profile=graph symbols=1\n## targets\n@0 fn a.\udc00 0.50 x\n';
+  const full = gcf.encodeGenericFull({ key: 'id', fields: ['id', 'v'], rows: [{ id: 1, v: 'a' }] }, 't');
+  for (const [call, line, column] of [
+    [() => gcf.decodeGeneric(generic), 3, 4],
+    [() => gcf.decodeGeneric(generic.replace('"\ud83d\ude00"', '\ud83d\ude00')), 3, 4],
+    [() => gcf.decode(graph), 3, 9],
+    [() => gcf.decodeDelta(graph), 3, 9],
+    [() => gcf.decodeGenericFull(full.replace('|a', '|\udfff')), 3, 3],
+    [() => gcf.decodeGenericDelta(full.replace('|a', '|a\ud800')), 3, 4],
+  ]) {
+    const e = failure(call);
+    assert.ok(e instanceof gcf.GcfError, e.message);
+    assert.deepStrictEqual([e.category, e.line, e.column], ['invalid_surrogate', line, column], e.message);
+  }
+  assert.strictEqual(gcf.decodeGeneric('GCF profile=generic\nx=\ud83d\ude00\n').get('x'), '\u{1f600}');
+});
+
 test('values past the depth limit, or containing themselves, are limit_exceeded, not a stack overflow', () => {
   const detail = 'value nests deeper than 128 levels (or contains itself)';
   const nest = (n, make) => {
