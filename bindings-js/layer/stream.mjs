@@ -189,7 +189,17 @@ export function install(E, gcf) {
     return t === 'boolean' || t === 'string' ? v : String(v);
   }
   const cellsJSON = (values) => valueJSON(Array.from(values, cell), 'number');
-  const names = (fields) => JSON.stringify(Array.from(fields, String));
+  // A section, key or field name as the engine receives it: a lone
+  // surrogate would reach it as U+FFFD, a name the caller did not give, so
+  // it is refused as the same string in a value is (invalid_surrogate).
+  function name(x, what) {
+    const s = String(x);
+    if (!wellFormed(s)) {
+      throw new GcfError('invalid_surrogate', `${what}: a string holds a lone surrogate (an unpaired \\uD800-\\uDFFF escape), which UTF-8 cannot carry`, null, null, 'json');
+    }
+    return s;
+  }
+  const names = (fields) => JSON.stringify(Array.from(fields, (f, i) => name(f, `fields[${i}]`)));
 
   // Rows wait here and cross ROWS at a time (one engine call and one text
   // per batch instead of per row); every other call sends them first,
@@ -230,14 +240,14 @@ export function install(E, gcf) {
       const chunk = this._native.take();
       if (chunk) this._w.write(chunk);
     }
-    beginArray(name, fields) {
+    beginArray(tableName, fields) {
       this._send();
-      call(() => this._native.beginArray(String(name), names(fields)));
+      call(() => this._native.beginArray(name(tableName, 'name'), names(fields)));
       this._handOver();
     }
-    beginKeyedMap(name, keyLabel, valueFields) {
+    beginKeyedMap(mapName, keyLabel, valueFields) {
       this._send();
-      call(() => this._native.beginKeyedMap(String(name), String(keyLabel), names(valueFields)));
+      call(() => this._native.beginKeyedMap(name(mapName, 'name'), name(keyLabel, 'keyLabel'), names(valueFields)));
       this._handOver();
     }
     writeRow(values) {
@@ -298,15 +308,15 @@ export function install(E, gcf) {
     }
     writeKV(key, value) {
       this._send();
-      this._after(call(() => this._native.writeKV(String(key), valueJSON(cell(value), 'number'))));
+      this._after(call(() => this._native.writeKV(name(key, 'key'), valueJSON(cell(value), 'number'))));
     }
-    writeSection(name) {
+    writeSection(sectionName) {
       this._send();
-      this._after(call(() => this._native.writeSection(String(name))));
+      this._after(call(() => this._native.writeSection(name(sectionName, 'name'))));
     }
-    writeInlineArray(name, values) {
+    writeInlineArray(arrayName, values) {
       this._send();
-      this._after(call(() => this._native.writeInlineArray(String(name), cellsJSON(values))));
+      this._after(call(() => this._native.writeInlineArray(name(arrayName, 'name'), cellsJSON(values))));
     }
     close() {
       let rest;

@@ -58,8 +58,16 @@ test('a lone surrogate is invalid_surrogate at its path, in values of every kind
   enc.beginArray('t', ['a', 'b']);
   assertValueError(failure(() => enc.writeRow([1, '\ud800'])), 'invalid_surrogate', detail('[1]'));
   enc.writeRow([2, 'ok']);
+  // Names too, which reached the engine as U+FFFD.
+  assertValueError(failure(() => enc.writeKV('k\ud800', 1)), 'invalid_surrogate', detail('key'));
+  assertValueError(failure(() => enc.writeSection('s\udc00')), 'invalid_surrogate', detail('name'));
+  assertValueError(failure(() => enc.writeInlineArray('\ud800', [1])), 'invalid_surrogate', detail('name'));
+  assertValueError(failure(() => enc.beginArray('t\ud800', ['a'])), 'invalid_surrogate', detail('name'));
+  assertValueError(failure(() => enc.beginArray('t', ['a', 'b\ud800'])), 'invalid_surrogate', detail('fields[1]'));
+  assertValueError(failure(() => enc.beginKeyedMap('m', 'k\ud800', ['v'])), 'invalid_surrogate', detail('keyLabel'));
   enc.close();
   assert.match(out, /^2\|ok$/m);
+  assert.ok(!out.includes('\ufffd'), out);
 });
 
 test('errors in text keep their line and column', () => {
