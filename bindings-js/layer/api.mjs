@@ -15,7 +15,7 @@ import { GcfError, rethrow, rethrowValue } from './errors.mjs';
 import { withLimits } from './limits.mjs';
 import { valueJSON, isPlain, toJSON, fromTagged, checkLargeIntMode, largeInteger } from './convert.mjs';
 import { parseJSONOrdered } from './json_ordered.mjs';
-import { gcfText } from './text.mjs';
+import { decodeText } from './text.mjs';
 import { toPacked, fromPacked } from './packed.mjs';
 import { toPackedValue, fromPackedValue } from './packed_value.mjs';
 import * as deltas from './deltas.mjs';
@@ -86,6 +86,9 @@ export function createApi(E) {
     }
   }
 
+  // A packed result's text: [strings, numbers].
+  const first = (r) => r[0];
+
   // Bytes are decoded as UTF-8 by the core, which reports malformed
   // sequences (invalid_utf8) at their line and column.
   function isBytes(x) {
@@ -104,11 +107,11 @@ export function createApi(E) {
         if (packed) {
           // [string table, numbers], or [JSON, []] for what the table
           // cannot carry.
-          const r = E.graphDecodePacked(gcfText(input));
+          const r = decodeText(input, (s) => E.graphDecodePacked(s), first);
           out = r[0];
           nums = r[1];
         } else {
-          out = E.graphDecode(gcfText(input));
+          out = decodeText(input, (s) => E.graphDecode(s));
         }
       } else {
         out = E.graphDecodeBytes(input);
@@ -135,7 +138,7 @@ export function createApi(E) {
   function decodeDelta(input, opts) {
     let json;
     try {
-      json = withLimits(E, opts, () => E.graphDecodeDelta(gcfText(input)));
+      json = withLimits(E, opts, () => decodeText(input, (s) => E.graphDecodeDelta(s)));
     } catch (e) {
       rethrow(e);
     }
@@ -195,11 +198,11 @@ export function createApi(E) {
       } else if (packedDecode) {
         // [packed strings, numbers], or [tagged JSON, []] for a value
         // with a NUL in a string (bytes alike, above).
-        const r = E.genericDecodePacked(gcfText(input));
+        const r = decodeText(input, (s) => E.genericDecodePacked(s), first);
         tagged = r[0];
         nums = r[1];
       } else {
-        tagged = E.genericDecode(gcfText(input));
+        tagged = decodeText(input, (s) => E.genericDecode(s));
       }
     } catch (e) {
       rethrow(e);

@@ -5,7 +5,7 @@
 import { call, callValue } from './errors.mjs';
 import { toJSON } from './convert.mjs';
 import { withLimits } from './limits.mjs';
-import { gcfText } from './text.mjs';
+import { decodeText } from './text.mjs';
 
 export function install(E, gcf) {
   /** Symbols already sent to a client (spec §9), by qualified name. */
@@ -72,14 +72,14 @@ export function install(E, gcf) {
   const encodeGenericFull = (s, tool) => callValue(() => E.genericEncodeFull(setJSON(s), tool == null ? '' : String(tool)));
   const encodeGenericDelta = (d) => callValue(() => E.genericEncodeDelta(setJSON(d)));
   function decodeGenericFull(text, opts) {
-    const { set: s, packRoot } = JSON.parse(withLimits(E, opts, () => call(() => E.genericDecodeFull(gcfText(text)))));
+    const { set: s, packRoot } = JSON.parse(withLimits(E, opts, () => call(() => decodeText(text, (s) => E.genericDecodeFull(s)))));
     // 2.5.2's member order, and a name only when a section line gave one.
     const set = { key: s.key, fields: s.fields, rows: s.rows };
     if (s.name) set.name = s.name;
     return { set, packRoot };
   }
   const decodeGenericDelta = (text, opts) =>
-    JSON.parse(withLimits(E, opts, () => call(() => E.genericDecodeDelta(gcfText(text)))));
+    JSON.parse(withLimits(E, opts, () => call(() => decodeText(text, (s) => E.genericDecodeDelta(s)))));
   const diffGenericSets = (base, next) => JSON.parse(callValue(() => E.genericDiff(setJSON(base), setJSON(next))));
   const verifyGenericDelta = (base, d, expectedNewRoot) =>
     JSON.parse(callValue(() => E.genericVerifyDelta(setJSON(base), setJSON(d), String(expectedNewRoot))));

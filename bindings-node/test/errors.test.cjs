@@ -85,19 +85,37 @@ test('text holding a lone UTF-16 surrogate is refused at its line and column, no
   // cannot carry it, so it would decode another value. Pairs are fine.
   const generic = 'GCF profile=generic\nx="\ud83d\ude00"\ny=a\ud83d?\n';
   const graph = 'GCF profile=graph symbols=1\n## targets\n@0 fn a.\udc00 0.50 x\n';
-  const full = gcf.encodeGenericFull({ key: 'id', fields: ['id', 'v'], rows: [{ id: 1, v: 'a' }] }, 't');
+  const base = { key: 'id', fields: ['id', 'v'], rows: [{ id: 1, v: 'a' }] };
+  const full = gcf.encodeGenericFull(base, 't');
+  const delta = gcf.encodeGenericDelta(gcf.diffGenericSets(base, { ...base, rows: [{ id: 1, v: 'bb' }] }));
   for (const [call, line, column] of [
     [() => gcf.decodeGeneric(generic), 3, 4],
     [() => gcf.decodeGeneric(generic.replace('"\ud83d\ude00"', '\ud83d\ude00')), 3, 4],
     [() => gcf.decode(graph), 3, 9],
-    [() => gcf.decodeDelta(graph), 3, 9],
+    [() => gcf.decodeDelta('GCF profile=graph delta=true base_root=a new_root=b\n## added\n@0 fn a.\udc00 0.50 x 0\n'), 3, 9],
     [() => gcf.decodeGenericFull(full.replace('|a', '|\udfff')), 3, 3],
-    [() => gcf.decodeGenericDelta(full.replace('|a', '|a\ud800')), 3, 4],
+    [() => gcf.decodeGenericDelta(delta.replace('|bb', '|b\ud800')), 3, 4],
   ]) {
     const e = failure(call);
     assert.ok(e instanceof gcf.GcfError, e.message);
     assert.deepStrictEqual([e.category, e.line, e.column], ['invalid_surrogate', line, column], e.message);
   }
+  // In a key, in a line the engine refuses, before another error.
+  for (const [text, line, column] of [
+    ['GCF profile=generic\na\ud800=1\n', 2, 2],
+    ['GCF profile=generic\n## [1]{a,b\udc00}\n1|2\n', 2, 11],
+    ['GCF profile=generic\n## t\ud800 [1]{a}\n1\n', 2, 5],
+    ['GCF profile=generic\n## [2]{a}\n1\n\ud800\n', 4, 1],
+    ['GCF profile=generic tool=\ud800\n', 1, 26],
+  ]) {
+    const e = failure(() => gcf.decodeGeneric(text));
+    assert.deepStrictEqual([e.category, e.line, e.column], ['invalid_surrogate', line, column], `${JSON.stringify(text)}: ${e.message}`);
+  }
+  // An error earlier in the text is reported as before; a surrogate in a
+  // comment changes no value, so nothing is refused; U+FFFD itself is text.
+  assert.strictEqual(failure(() => gcf.decodeGeneric('GCF profile=generic\n## [x]{a}\n1\nx=\ud800\n')).category, 'invalid_count');
+  assert.strictEqual(gcf.decodeGeneric('GCF profile=generic\n# a \ud800\nx=1\n').get('x'), 1);
+  assert.strictEqual(gcf.decodeGeneric('GCF profile=generic\nx=\ufffd\n').get('x'), '\ufffd');
   assert.strictEqual(gcf.decodeGeneric('GCF profile=generic\nx=\ud83d\ude00\n').get('x'), '\u{1f600}');
 });
 
