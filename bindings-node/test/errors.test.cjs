@@ -119,6 +119,39 @@ test('text holding a lone UTF-16 surrogate is refused at its line and column, no
   assert.strictEqual(gcf.decodeGeneric('GCF profile=generic\nx=\ud83d\ude00\n').get('x'), '\u{1f600}');
 });
 
+test('random texts with a lone surrogate put anywhere never decode to a U+FFFD', () => {
+  // The engine reads UTF-8: a surrogate that got through would decode as
+  // U+FFFD. Each text (from the encoders, so free of U+FFFD) takes a lone
+  // surrogate at a random place: the decode refuses it, or reads a value
+  // the surrogate was no part of (a place the decoder skips).
+  const { make } = require('./random.cjs');
+  const g = make(20261129);
+  const has = (v) => (typeof v === 'string' ? v.includes('\ufffd') : v instanceof Map ? [...v].some(([k, x]) => has(k) || has(x)) : v && typeof v === 'object' ? Object.entries(v).some(([k, x]) => has(k) || has(x)) : false);
+  let refused = 0;
+  for (let i = 0; i < 2000; i++) {
+    const graphCase = i % 3 === 0;
+    let text;
+    try {
+      text = graphCase ? gcf.encode(g.graph()) : gcf.encodeGeneric(g.generic());
+    } catch (_) {
+      continue;
+    }
+    if (text.includes('\ufffd')) continue;
+    const at = g.int(text.length + 1);
+    const bad = text.slice(0, at) + g.pick(['\ud800', '\udfff', '\udbff']) + text.slice(at);
+    let value;
+    try {
+      value = graphCase ? gcf.decode(bad) : gcf.decodeGeneric(bad);
+    } catch (e) {
+      assert.ok(e instanceof gcf.GcfError, String(e));
+      refused += e.category === 'invalid_surrogate';
+      continue;
+    }
+    assert.ok(!has(value), `${JSON.stringify(bad)} decoded to a U+FFFD`);
+  }
+  assert.ok(refused > 1000, `only ${refused} refused as invalid_surrogate`);
+});
+
 test('values past the depth limit, or containing themselves, are limit_exceeded, not a stack overflow', () => {
   const detail = 'value nests deeper than 128 levels (or contains itself)';
   const nest = (n, make) => {
