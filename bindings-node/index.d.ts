@@ -33,6 +33,21 @@ export interface Edge {
   status?: string;
 }
 
+/**
+ * Where a symbol is defined: a line of the `## loc` section (spec 3.6.0,
+ * which 2.5.2 predates). Lines and columns are 1-based.
+ */
+export interface Location {
+  /** The qualified name of a symbol of the same payload. */
+  qualifiedName: string;
+  file: string;
+  line: number;
+  column: number;
+  /** The end of the symbol's range, when known (both or neither). */
+  endLine?: number;
+  endColumn?: number;
+}
+
 /** A graph payload, in and out of encode/decode. */
 export interface Payload {
   tool: string;
@@ -42,6 +57,12 @@ export interface Payload {
   packRoot?: string;
   symbols: Symbol[];
   edges: Edge[];
+  /**
+   * Definition sites, written as a `## loc` section (not in 2.5.2, which
+   * writes none and refuses such text). `decode` sets it only when the
+   * text has one.
+   */
+  locations?: Location[];
 }
 
 /** The difference between a consumer's snapshot and the current result. */

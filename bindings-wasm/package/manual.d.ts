@@ -24,6 +24,7 @@ export {
   type Symbol,
   type Components,
   type Edge,
+  type Location,
   type Payload,
   type DeltaPayload,
   type LargeIntMode,

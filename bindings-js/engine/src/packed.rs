@@ -201,14 +201,16 @@ pub fn graph_decode_packed(text: &str) -> Result<Packed> {
     Ok(pack(&p, memchr::memchr(NUL, text.as_bytes()).is_some()))
 }
 
-/// The packed form of `p`, or its JSON form when a string may hold a NUL:
-/// the decoder refuses NUL in every token today, so this is a guard for a
+/// The packed form of `p`, or its JSON form when it has locations (the
+/// table has no place for them; rare) or a string may hold a NUL: the
+/// decoder refuses NUL in every token today, so this is a guard for a
 /// grammar that one day allows it. A NUL can only come from the text
 /// (`text_has_nul`) or from an unescaped (owned) string.
 fn pack(p: &Payload<Indexed<'_>>, text_has_nul: bool) -> Packed {
     // A numbered name is the input's own text (`text_has_nul` covers it).
     let nul_free = |s: &Indexed<'_>| s.index().is_some() || !s.contains('\0');
     let plain = !text_has_nul
+        && p.locations.is_empty()
         && p.symbols.iter().all(|s| nul_free(&s.qualified_name))
         && nul_free(&p.tool)
         && nul_free(&p.pack_root);

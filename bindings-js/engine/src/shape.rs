@@ -2,7 +2,7 @@
 //! `packRoot` only when the header has one (`gcf_bind::graph::PayloadJson`
 //! writes it always, which is what the C ABI documents).
 
-use gcf_core::graph::{Delta, Edge, Payload, Snapshot, Symbol};
+use gcf_core::graph::{Delta, Edge, Location, Payload, Snapshot, Symbol};
 
 fn string(out: &mut Vec<u8>, s: &str) {
     // Writing to a Vec cannot fail.
@@ -46,6 +46,26 @@ pub(crate) fn edge<S: AsRef<str>>(out: &mut Vec<u8>, e: &Edge<S>) {
     out.push(b'}');
 }
 
+/// A `## loc` line as `{qualifiedName, file, line, column}`, with
+/// `endLine` and `endColumn` when it has an end: the form `encode` reads.
+fn location<S: AsRef<str>>(out: &mut Vec<u8>, l: &Location<S>) {
+    out.extend_from_slice(b"{\"qualifiedName\":");
+    string(out, l.qualified_name.as_ref());
+    out.extend_from_slice(b",\"file\":");
+    string(out, l.file.as_ref());
+    out.extend_from_slice(b",\"line\":");
+    uint(out, u64::from(l.line));
+    out.extend_from_slice(b",\"column\":");
+    uint(out, u64::from(l.column));
+    if let Some((line, column)) = l.end {
+        out.extend_from_slice(b",\"endLine\":");
+        uint(out, u64::from(line));
+        out.extend_from_slice(b",\"endColumn\":");
+        uint(out, u64::from(column));
+    }
+    out.push(b'}');
+}
+
 pub(crate) fn list<T>(out: &mut Vec<u8>, items: &[T], each: impl Fn(&mut Vec<u8>, &T)) {
     out.push(b'[');
     for (n, item) in items.iter().enumerate() {
@@ -57,7 +77,9 @@ pub(crate) fn list<T>(out: &mut Vec<u8>, items: &[T], each: impl Fn(&mut Vec<u8>
     out.push(b']');
 }
 
-/// The payload as 2.5.2's `decode` returns it.
+/// The payload as 2.5.2's `decode` returns it, plus `locations` when the
+/// text has a `## loc` section (spec 3.6.0, which 2.5.2 predates: it
+/// refuses such text), so that what `encode` wrote decodes back whole.
 pub(crate) fn payload<S: AsRef<str>>(p: &Payload<S>) -> String {
     let mut out = Vec::with_capacity(64 + 96 * p.symbols.len() + 64 * p.edges.len());
     out.extend_from_slice(b"{\"tool\":");
@@ -74,6 +96,10 @@ pub(crate) fn payload<S: AsRef<str>>(p: &Payload<S>) -> String {
     list(&mut out, &p.symbols, symbol);
     out.extend_from_slice(b",\"edges\":");
     list(&mut out, &p.edges, edge);
+    if !p.locations.is_empty() {
+        out.extend_from_slice(b",\"locations\":");
+        list(&mut out, &p.locations, location);
+    }
     out.push(b'}');
     // Only UTF-8 pieces were written.
     String::from_utf8(out).unwrap_or_default()
