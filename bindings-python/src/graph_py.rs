@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use gcf_core::graph::{Edge, Indexed, Payload, Symbol};
+use gcf_core::graph::{Edge, Indexed, Location, Payload, Symbol};
 use gcf_core::ErrorKind;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -628,7 +628,7 @@ impl<'py> Texts<'py> {
     }
 }
 
-impl PayloadTexts<'_> {
+impl<'py> PayloadTexts<'py> {
     /// The payload, borrowing its strings.
     pub fn payload(&self) -> Payload<&str> {
         let t = |i: &Text| self.texts.str(*i);
@@ -659,8 +659,58 @@ impl PayloadTexts<'_> {
                     status: t(&e.status),
                 })
                 .collect(),
+            locations: p
+                .locations
+                .iter()
+                .map(|l| Location {
+                    qualified_name: t(&l.qualified_name),
+                    file: t(&l.file),
+                    line: l.line,
+                    column: l.column,
+                    end: l.end,
+                })
+                .collect(),
             ..Payload::default()
         }
+    }
+
+    /// Reads the locations `gcf.encode` gathered: a list of
+    /// `(qualified_name, file, line, column, end_line, end_column)` tuples,
+    /// the end fields `None` when the location has no end (one `None` of
+    /// the two is read as 0, as the JSON bindings read a missing one).
+    pub fn read_locations(&mut self, rows: &Bound<'py, PyList>) -> PyResult<()> {
+        let py = rows.py();
+        let end_field =
+            |name: &Bound<'py, PyString>, v: Bound<'py, PyAny>| -> PyResult<Option<u32>> {
+                if v.is_none() {
+                    Ok(None)
+                } else {
+                    uint_of(name, &v).map(Some)
+                }
+            };
+        self.payload.locations.reserve(rows.len());
+        for row in rows.iter() {
+            let row = row.cast_into::<PyTuple>()?;
+            if row.len() != 6 {
+                return Err(pyo3::exceptions::PyValueError::new_err(
+                    "a gathered location has six parts",
+                ));
+            }
+            let end_line = end_field(intern!(py, "end_line"), row.get_item(4)?)?;
+            let end_column = end_field(intern!(py, "end_column"), row.get_item(5)?)?;
+            let location = Location {
+                qualified_name: self.texts.value(&row.get_item(0)?)?,
+                file: self.texts.value(&row.get_item(1)?)?,
+                line: uint_of(intern!(py, "line"), &row.get_item(2)?)?,
+                column: uint_of(intern!(py, "column"), &row.get_item(3)?)?,
+                end: match (end_line, end_column) {
+                    (None, None) => None,
+                    (line, column) => Some((line.unwrap_or(0), column.unwrap_or(0))),
+                },
+            };
+            self.payload.locations.push(location);
+        }
+        Ok(())
     }
 }
 
@@ -730,7 +780,7 @@ impl Types {
             ];
             edges.append(self.edge_of(py, strs)?)?;
         }
-        self.instance(
+        let payload = self.instance(
             py,
             &self.payload,
             &[
@@ -750,7 +800,30 @@ impl Types {
                 (intern!(py, "symbols"), symbols.into_any()),
                 (intern!(py, "edges"), edges.into_any()),
             ],
-        )
+        )?;
+        if p.locations.is_empty() {
+            return Ok(payload);
+        }
+        // Text with a `## loc` section (rare): a `LocatedPayload`, made in
+        // Python from the payload and the locations as tuples.
+        let rows = PyList::empty(py);
+        for l in &p.locations {
+            let (end_line, end_column) = match l.end {
+                Some((line, column)) => (Some(line), Some(column)),
+                None => (None, None),
+            };
+            rows.append((
+                strs.name(&l.qualified_name),
+                PyString::new(py, &l.file),
+                l.line,
+                l.column,
+                end_line,
+                end_column,
+            ))?;
+        }
+        py.import(intern!(py, "gcf.types"))?
+            .getattr(intern!(py, "_located"))?
+            .call1((payload, rows))
     }
 }
 

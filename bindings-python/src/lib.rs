@@ -69,14 +69,25 @@ fn encode(py: Python<'_>, p: &Bound<'_, PyAny>) -> PyResult<String> {
 
 /// Encodes a graph payload whose fields `gcf.encode` gathered (see
 /// `graph_py::Gathered`).
+/// `locations`, when given, are its `## loc` lines as `gcf.encode`
+/// gathers them (`graph_py::PayloadTexts::read_locations`).
 #[pyfunction]
-#[pyo3(name = "_encode_gathered")]
-fn encode_gathered(py: Python<'_>, gathered: &Bound<'_, PyTuple>) -> PyResult<String> {
+#[pyo3(name = "_encode_gathered", signature = (gathered, locations = None))]
+fn encode_gathered(
+    py: Python<'_>,
+    gathered: &Bound<'_, PyTuple>,
+    locations: Option<&Bound<'_, PyList>>,
+) -> PyResult<String> {
     let gathered = graph_py::Gathered::read(gathered)?;
-    if let Some(encoded) = graph_py::encode_gathered_lent(&gathered) {
-        return encoded;
+    if locations.is_none() {
+        if let Some(encoded) = graph_py::encode_gathered_lent(&gathered) {
+            return encoded;
+        }
     }
-    let read = graph_py::gathered_texts(&gathered)?;
+    let mut read = graph_py::gathered_texts(&gathered)?;
+    if let Some(rows) = locations {
+        read.read_locations(rows)?;
+    }
     let payload = read.payload();
     py.detach(|| graph::encode(&payload))
         .py_err(py, Raise::Other)

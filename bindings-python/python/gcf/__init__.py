@@ -39,7 +39,7 @@ from .packroot import pack_root
 from .session import Session, encode_with_session
 from .stream import StreamEncoder
 from .stream_generic import GenericStreamEncoder
-from .types import Components, DeltaPayload, Edge, Payload, Symbol
+from .types import Components, DeltaPayload, Edge, LocatedPayload, Location, Payload, Symbol
 
 __all__ = [
     "Session",
@@ -71,6 +71,8 @@ __all__ = [
     "KIND_EXPAND",
     "Limits",
     "Payload",
+    "LocatedPayload",
+    "Location",
     "Symbol",
     "decode",
     "decode_delta",

@@ -40,6 +40,8 @@ from .types import Components as Components
 from .types import DeltaPayload as DeltaPayload
 from .types import Edge as Edge
 from .types import Payload as Payload
+from .types import LocatedPayload as LocatedPayload
+from .types import Location as Location
 from .types import Symbol as Symbol
 
 __version__: str

@@ -27,5 +27,13 @@ def gather(p: Payload) -> Tuple[List[Tuple[Any, ...]], List[Tuple[Any, ...]], An
 
 
 def encode(p: Payload) -> str:
-    """Encode a graph ``Payload`` as GCF text (byte-exact canonical form)."""
+    """Encode a graph ``Payload`` as GCF text (byte-exact canonical form).
+
+    A payload with ``locations`` (a ``LocatedPayload``, or any object with
+    that attribute) gets a ``## loc`` section (spec 3.6.0; gcf-python 2.8.0
+    writes none)."""
+    locations = getattr(p, "locations", None)
+    if locations:
+        rows = [(l.qualified_name, l.file, l.line, l.column, l.end_line, l.end_column) for l in locations]
+        return _encode_gathered(gather(p), rows)
     return _encode_gathered(gather(p))

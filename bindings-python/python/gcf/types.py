@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import List
+from typing import Any, List, Optional
 
 
 @dataclass
@@ -49,6 +49,46 @@ class Payload:
     pack_root: str = ""
     symbols: List[Symbol] = field(default_factory=list)
     edges: List[Edge] = field(default_factory=list)
+
+
+@dataclass
+class Location:
+    """Where a symbol is defined: a line of the ``## loc`` section (spec
+    3.6.0; not in gcf-python 2.8.0). Lines and columns are 1-based; the end
+    of the symbol's range is given by both end fields or neither."""
+
+    qualified_name: str = ""
+    file: str = ""
+    line: int = 0
+    column: int = 0
+    end_line: Optional[int] = None
+    end_column: Optional[int] = None
+
+
+@dataclass
+class LocatedPayload(Payload):
+    """A ``Payload`` with its symbols' definition sites.
+
+    ``decode`` returns one for text with a ``## loc`` section (gcf-python
+    2.8.0 refuses such text), and a plain ``Payload`` otherwise, so payloads
+    without locations keep 2.8.0's fields. ``encode`` writes the
+    ``locations`` of any payload that has them."""
+
+    locations: List[Location] = field(default_factory=list)
+
+
+def _located(p: Payload, rows: List[Any]) -> LocatedPayload:
+    """``p`` with the locations ``decode`` read, each a ``(qualified_name,
+    file, line, column, end_line, end_column)`` tuple."""
+    return LocatedPayload(
+        p.tool,
+        p.tokens_used,
+        p.token_budget,
+        p.pack_root,
+        p.symbols,
+        p.edges,
+        [Location(*r) for r in rows],
+    )
 
 
 @dataclass

@@ -1,0 +1,93 @@
+"""A payload's locations (the ``## loc`` section of spec 3.6.0, which
+gcf-python 2.8.0 predates) round-trip: ``decode`` returns a
+``LocatedPayload`` for text with the section and a plain ``Payload``, with
+2.8.0's fields, for any other; ``encode`` writes the locations of any payload
+that has them."""
+
+import dataclasses
+
+import pytest
+
+import gcf
+from gcf import Edge, GcfError, LocatedPayload, Location, Payload, Symbol
+
+
+def located(n: int, with_ends: bool) -> LocatedPayload:
+    symbols = []
+    locations = []
+    for i in range(n):
+        name = f"pkg/m{i % 7}.S{i}"
+        symbols.append(Symbol(name, "function", (i % 10) / 10, "lsp", i % 2))
+        end = (2 + i, 9) if with_ends and i % 2 == 0 else (None, None)
+        locations.append(Location(name, ["a.go", "dir with space/b.go", "ü/c.go"][i % 3], 1 + i, 1 + i % 5, *end))
+    edges = [Edge(symbols[i].qualified_name, symbols[i - 1].qualified_name, "calls") for i in range(1, n)]
+    return LocatedPayload("where", 5, 100, "", symbols, edges, locations)
+
+
+def by_name(items):
+    return sorted(items, key=lambda x: x.qualified_name)
+
+
+@pytest.mark.parametrize("n", [1, 5, 3000])
+@pytest.mark.parametrize("with_ends", [False, True])
+def test_locations_round_trip(n: int, with_ends: bool) -> None:
+    p = located(n, with_ends)
+    text = gcf.encode(p)
+    assert f"\n## loc [{n}]\n" in text
+    back = gcf.decode(text)
+    assert type(back) is LocatedPayload
+    assert by_name(back.locations) == by_name(p.locations)
+    assert by_name(back.symbols) == by_name(p.symbols)
+    assert gcf.decode(text.encode()) == back
+    # Encoding what decode gave writes the same text.
+    assert gcf.encode(back) == text
+
+
+def test_without_locations_a_plain_payload_with_2_8_0_fields() -> None:
+    p = located(5, False)
+    plain = Payload(p.tool, p.tokens_used, p.token_budget, p.pack_root, p.symbols, p.edges)
+    text = gcf.encode(plain)
+    assert "## loc" not in text
+    assert gcf.encode(dataclasses.replace(p, locations=[])) == text
+    back = gcf.decode(text)
+    assert type(back) is Payload
+    assert [f.name for f in dataclasses.fields(back)] == [
+        "tool",
+        "tokens_used",
+        "token_budget",
+        "pack_root",
+        "symbols",
+        "edges",
+    ]
+
+
+def test_any_object_with_locations_is_encoded_with_them() -> None:
+    class Mine:
+        def __init__(self) -> None:
+            self.tool = "t"
+            self.tokens_used = 0
+            self.token_budget = 0
+            self.pack_root = ""
+            self.symbols = [Symbol("a.B", "function", 0.5, "lsp")]
+            self.edges = []
+            self.locations = [Location("a.B", "a.go", 3, 4)]
+
+    assert gcf.encode(Mine()).endswith("## loc [1]\n@0 a.go 3 4\n")
+
+
+def test_a_negative_line_is_refused() -> None:
+    p = located(2, False)
+    p.locations[0].line = -1
+    with pytest.raises(GcfError) as e:
+        gcf.encode(p)
+    assert e.value.category == "out_of_range"
+
+
+
+def test_a_location_naming_no_symbol_is_left_out_as_such_an_edge_is() -> None:
+    p = located(2, False)
+    p.locations[1].qualified_name = "not.a.symbol"
+    p.edges.append(Edge("not.a.symbol", p.symbols[0].qualified_name, "calls"))
+    back = gcf.decode(gcf.encode(p))
+    assert back.locations == [p.locations[0]]
+    assert len(back.edges) == 1
