@@ -3,7 +3,7 @@
 use gcf_core::graph::{self, Delta, Snapshot, SymbolRef};
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyString, PyTuple};
+use pyo3::types::{PyList, PyString, PyTuple};
 
 use crate::errors::{IntoPy, Raise};
 use crate::graph_py::{edge, list_attr, str_attr, symbol, types};
@@ -215,15 +215,20 @@ impl NativeSession {
         self.encode_payload(py, &crate::graph_py::payload(p)?)
     }
 
-    /// `encode` of a payload whose fields `gcf.encode_with_session`
-    /// gathered (see `graph_py::Gathered`).
+    /// `encode` of a payload whose fields (and locations, when it has
+    /// any) `gcf.encode_with_session` gathered (see `graph_py::Gathered`).
+    #[pyo3(signature = (gathered, locations = None))]
     fn encode_gathered(
         &mut self,
         py: Python<'_>,
         gathered: &Bound<'_, PyTuple>,
+        locations: Option<&Bound<'_, PyList>>,
     ) -> PyResult<String> {
         let gathered = crate::graph_py::Gathered::read(gathered)?;
-        let read = crate::graph_py::gathered_texts(&gathered)?;
+        let mut read = crate::graph_py::gathered_texts(&gathered)?;
+        if let Some(rows) = locations {
+            read.read_locations(rows)?;
+        }
         self.encode_payload(py, &read.payload())
     }
 

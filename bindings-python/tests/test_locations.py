@@ -91,3 +91,15 @@ def test_a_location_naming_no_symbol_is_left_out_as_such_an_edge_is() -> None:
     back = gcf.decode(gcf.encode(p))
     assert back.locations == [p.locations[0]]
     assert len(back.edges) == 1
+
+
+def test_session_encode_writes_locations_as_encode_does() -> None:
+    p = located(5, True)
+    first = gcf.encode_with_session(p, gcf.Session())
+    assert first.replace(" session=true", "") == gcf.encode(p)
+    # Delivered symbols become bare references; the locations of the
+    # symbols still declared are written.
+    sess = gcf.Session()
+    gcf.encode_with_session(dataclasses.replace(p, symbols=p.symbols[:2], edges=[], locations=[]), sess)
+    again = gcf.encode_with_session(p, sess)
+    assert "## loc [" in again

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, List, Tuple
+from typing import Any, List, Optional, Tuple
 
 from ._gcf import _encode_gathered
 from .types import Payload
@@ -26,14 +26,23 @@ def gather(p: Payload) -> Tuple[List[Tuple[Any, ...]], List[Tuple[Any, ...]], An
     return symbol_rows, edge_rows, p.tool, p.token_budget, p.tokens_used, p.pack_root
 
 
+def gather_locations(p: Payload) -> Optional[List[Tuple[Any, ...]]]:
+    """The payload's ``locations`` (a ``LocatedPayload``'s, or any object's
+    with that attribute) as ``(qualified_name, file, line, column, end_line,
+    end_column)`` tuples, or ``None`` when it has none."""
+    locations = getattr(p, "locations", None)
+    if not locations:
+        return None
+    return [(l.qualified_name, l.file, l.line, l.column, l.end_line, l.end_column) for l in locations]
+
+
 def encode(p: Payload) -> str:
     """Encode a graph ``Payload`` as GCF text (byte-exact canonical form).
 
     A payload with ``locations`` (a ``LocatedPayload``, or any object with
     that attribute) gets a ``## loc`` section (spec 3.6.0; gcf-python 2.8.0
     writes none)."""
-    locations = getattr(p, "locations", None)
-    if locations:
-        rows = [(l.qualified_name, l.file, l.line, l.column, l.end_line, l.end_column) for l in locations]
+    rows = gather_locations(p)
+    if rows:
         return _encode_gathered(gather(p), rows)
     return _encode_gathered(gather(p))

@@ -7,7 +7,7 @@ import threading
 from typing import List, Optional
 
 from . import _gcf
-from .encode import encode, gather
+from .encode import encode, gather, gather_locations
 from .types import Payload, Symbol
 
 
@@ -48,7 +48,7 @@ class Session:
 
     def _encode(self, p: Payload) -> str:
         with self._lock:
-            out: str = self._native.encode_gathered(gather(p))
+            out: str = self._native.encode_gathered(gather(p), gather_locations(p))
             return out
 
 
