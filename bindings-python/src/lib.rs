@@ -256,6 +256,24 @@ fn graph_dict<'py>(py: Python<'py>, p: &graph::Payload) -> PyResult<Bound<'py, P
         edges.append(edge_dict(py, e)?)?;
     }
     d.set_item("edges", edges)?;
+    // Only when the text has a `## loc` section (spec 3.6.0; 2.8.0 refuses
+    // such text), in the JSON form the other bindings read and write.
+    if !p.locations.is_empty() {
+        let locations = PyList::empty(py);
+        for l in &p.locations {
+            let o = PyDict::new(py);
+            o.set_item("qualifiedName", &l.qualified_name)?;
+            o.set_item("file", &l.file)?;
+            o.set_item("line", l.line)?;
+            o.set_item("column", l.column)?;
+            if let Some((line, column)) = l.end {
+                o.set_item("endLine", line)?;
+                o.set_item("endColumn", column)?;
+            }
+            locations.append(o)?;
+        }
+        d.set_item("locations", locations)?;
+    }
     Ok(d)
 }
 

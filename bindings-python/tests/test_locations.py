@@ -103,3 +103,24 @@ def test_session_encode_writes_locations_as_encode_does() -> None:
     gcf.encode_with_session(dataclasses.replace(p, symbols=p.symbols[:2], edges=[], locations=[]), sess)
     again = gcf.encode_with_session(p, sess)
     assert "## loc [" in again
+
+
+def test_decode_generic_and_the_cli_keep_locations() -> None:
+    import json
+    import subprocess
+    import sys
+
+    p = located(4, True)
+    text = gcf.encode(p)
+    d = gcf.decode_generic(text)
+    assert len(d["locations"]) == 4
+    with_end = [l for l in d["locations"] if "endLine" in l]
+    assert len(with_end) == 2 and all(l["endColumn"] == 9 for l in with_end)
+    assert "locations" not in gcf.decode_generic(gcf.encode(dataclasses.replace(p, locations=[])))
+    # `gcf decode` writes them in the JSON form `gcf encode` reads back.
+    r = subprocess.run([sys.executable, "-m", "gcf", "decode"], input=text, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["locations"] == d["locations"]
+    r = subprocess.run([sys.executable, "-m", "gcf", "encode"], input=r.stdout, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == text

@@ -12,7 +12,7 @@ from .decode import decode
 from .decode_generic import decode_generic
 from .encode import encode
 from .generic import encode_generic
-from .types import Edge, Payload, Symbol
+from .types import Edge, Payload, Symbol, _located
 
 USAGE = """gcf - GCF (Graph Compact Format) for LLM tool responses
 
@@ -47,7 +47,7 @@ def _json(text: str) -> Any:
 
 def _payload(obj: Dict[str, Any]) -> Payload:
     try:
-        return Payload(
+        p = Payload(
             tool=obj.get("tool", ""),
             token_budget=obj.get("tokenBudget", 0),
             tokens_used=obj.get("tokensUsed", 0),
@@ -59,6 +59,16 @@ def _payload(obj: Dict[str, Any]) -> Payload:
             edges=[
                 Edge(e["source"], e["target"], e["edgeType"], e.get("status", ""))
                 for e in obj.get("edges", [])
+            ],
+        )
+        locations = obj.get("locations")
+        if not locations:
+            return p
+        return _located(
+            p,
+            [
+                (l["qualifiedName"], l["file"], l["line"], l["column"], l.get("endLine"), l.get("endColumn"))
+                for l in locations
             ],
         )
     except (KeyError, TypeError, AttributeError) as e:
@@ -82,9 +92,25 @@ def _payload_json(p: Payload) -> str:
                      **({"status": e.status} if e.status else {}))
                 for e in p.edges
             ],
+            **_locations_json(p),
         },
         indent=2,
     )
+
+
+def _locations_json(p: Payload) -> Dict[str, Any]:
+    """``{"locations": [...]}`` for a payload with locations, else ``{}``."""
+    locations = getattr(p, "locations", None)
+    if not locations:
+        return {}
+    out = []
+    for l in locations:
+        o = {"qualifiedName": l.qualified_name, "file": l.file, "line": l.line, "column": l.column}
+        if l.end_line is not None or l.end_column is not None:
+            o["endLine"] = l.end_line or 0
+            o["endColumn"] = l.end_column or 0
+        out.append(o)
+    return {"locations": out}
 
 
 def _stats(text: str) -> None:
