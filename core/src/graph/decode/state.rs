@@ -567,7 +567,7 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
                 ErrorKind::UnknownEdgeReference,
                 at,
                 alloc::format!(
-                    "@{id} is a bare session reference whose symbol this payload does not declare; decode with a graph::SessionDecoder"
+                    "@{id} is a bare session reference to a symbol sent in an earlier payload; only a session decoder that kept those payloads resolves it"
                 ),
             )),
             None => Err(line.error_at(
