@@ -55,3 +55,37 @@ test('a text without a ## loc section decodes without a locations key, as 2.5.2 
   assert.deepStrictEqual(back, ref.decode(text));
   assert.deepStrictEqual(gcf.encode({ ...p, locations: [] }), text);
 });
+
+test('random payloads with locations decode to what they encode, and encode again to the same text', () => {
+  const { make } = require('./random.cjs');
+  const SEED = Number(process.env.GCF_DIFF_SEED || Date.now() % 2147483647);
+  const g = make(SEED ^ 0x10c);
+  const FILES = ['a.go', 'src/x.ts', 'dir with space/b.go', 'ü/c.go', 'q"uote.py', '', 'tab\there.rs'];
+  const key = (l) => JSON.stringify([l.qualifiedName, l.file, l.line, l.column, l.endLine, l.endColumn]);
+  for (let k = 0; k < 2000; k++) {
+    const p = g.graph();
+    const locations = [];
+    for (let i = 0, n = g.int(2 * p.symbols.length + 2); i < n; i++) {
+      const l = {
+        qualifiedName: p.symbols.length && g.r() < 0.9 ? g.pick(p.symbols).qualifiedName : `no.such${i}`,
+        file: g.pick(FILES),
+        line: 1 + g.int(5000),
+        column: 1 + g.int(200),
+      };
+      if (g.r() < 0.3) Object.assign(l, { endLine: l.line + g.int(50), endColumn: 1 + g.int(200) });
+      locations.push(l);
+    }
+    p.locations = locations;
+    const text = gcf.encode(p);
+    const named = new Set(p.symbols.map((s) => s.qualifiedName));
+    const kept = locations.filter((l) => named.has(l.qualifiedName));
+    const back = gcf.decode(text);
+    const msg = `seed ${SEED}, payload ${k}`;
+    if (kept.length === 0) {
+      assert.ok(!('locations' in back), msg);
+    } else {
+      assert.deepStrictEqual(back.locations.map(key).sort(), kept.map(key).sort(), msg);
+    }
+    assert.strictEqual(gcf.encode(back), text, msg);
+  }
+});
