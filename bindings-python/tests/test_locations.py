@@ -124,3 +124,41 @@ def test_decode_generic_and_the_cli_keep_locations() -> None:
     r = subprocess.run([sys.executable, "-m", "gcf", "encode"], input=r.stdout, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert r.stdout == text
+
+
+def test_random_payloads_with_locations_round_trip() -> None:
+    import random
+
+    seed = random.randrange(1 << 30)
+    rng = random.Random(seed)
+    files = ["a.go", "src/x.ts", "dir with space/b.go", "ü/c.go", 'q"uote.py', "", "tab\there.rs"]
+    kinds = ["function", "type", "method", "interface", "field"]
+    for k in range(1000):
+        n = rng.randrange(30)
+        symbols = [
+            Symbol(f"pkg/m{rng.randrange(9)}.S{i}", rng.choice(kinds), rng.randrange(101) / 100, "lsp", rng.randrange(3))
+            for i in range(n)
+        ]
+        edges = [
+            Edge(rng.choice(symbols).qualified_name, rng.choice(symbols).qualified_name, "calls")
+            for _ in range(rng.randrange(2 * n + 1) if n else 0)
+        ]
+        locations = []
+        for i in range(rng.randrange(2 * n + 2)):
+            name = rng.choice(symbols).qualified_name if n and rng.random() < 0.9 else f"no.such{i}"
+            line, column = 1 + rng.randrange(5000), 1 + rng.randrange(200)
+            end = (line + rng.randrange(50), 1 + rng.randrange(200)) if rng.random() < 0.3 else (None, None)
+            locations.append(Location(name, rng.choice(files), line, column, *end))
+        p = LocatedPayload("t", 0, 0, "", symbols, edges, locations)
+        text = gcf.encode(p)
+        named = {s.qualified_name for s in symbols}
+        kept = [l for l in locations if l.qualified_name in named]
+        back = gcf.decode(text)
+        msg = f"seed {seed}, payload {k}"
+        key = lambda l: (l.qualified_name, l.file, l.line, l.column, l.end_line or 0, l.end_column or 0)  # noqa: E731
+        if kept:
+            assert isinstance(back, LocatedPayload), msg
+            assert sorted(back.locations, key=key) == sorted(kept, key=key), msg
+        else:
+            assert type(back) is Payload, msg
+        assert gcf.encode(back) == text, msg
