@@ -166,6 +166,50 @@ pub fn verify_delta<'py>(
     )
 }
 
+/// The core's consumer session behind `gcf.SessionDecoder`: bare
+/// references resolve to the symbols of the session's earlier payloads
+/// (spec §9.2).
+#[pyclass(module = "gcf._gcf")]
+pub struct NativeSessionDecoder(graph::SessionDecoder);
+
+#[pymethods]
+impl NativeSessionDecoder {
+    #[new]
+    #[pyo3(signature = (max_retained = None, limits = None))]
+    fn new(py: Python<'_>, max_retained: Option<usize>, limits: Option<&str>) -> PyResult<Self> {
+        let mut d = graph::SessionDecoder::new().limits(crate::decode_limits(py, limits)?);
+        if let Some(max) = max_retained {
+            d = d.with_max_retained(max);
+        }
+        Ok(Self(d))
+    }
+
+    /// Decodes one payload of the session (`str` or UTF-8 `bytes`); on
+    /// error nothing is remembered.
+    fn decode<'py>(
+        &mut self,
+        py: Python<'py>,
+        input_text: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let s = crate::input(input_text)?;
+        let inner = &mut self.0;
+        let payload = py
+            .detach(|| s.text().and_then(|t| inner.decode(t)))
+            .py_err(py, Raise::Decode)?;
+        types(py)?.payload_owned(py, &payload)
+    }
+
+    /// Symbols remembered.
+    fn size(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Forgets the session.
+    fn reset(&mut self) {
+        self.0.reset()
+    }
+}
+
 /// The core's producer session behind `gcf.Session`, with a name index for
 /// 2.8.0's by-name queries (`transmitted`, `get_id`).
 #[pyclass(module = "gcf._gcf")]

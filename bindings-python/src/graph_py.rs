@@ -801,30 +801,74 @@ impl Types {
                 (intern!(py, "edges"), edges.into_any()),
             ],
         )?;
-        if p.locations.is_empty() {
-            return Ok(payload);
-        }
-        // Text with a `## loc` section (rare): a `LocatedPayload`, made in
-        // Python from the payload and the locations as tuples.
-        let rows = PyList::empty(py);
-        for l in &p.locations {
-            let (end_line, end_column) = match l.end {
-                Some((line, column)) => (Some(line), Some(column)),
-                None => (None, None),
-            };
-            rows.append((
-                strs.name(&l.qualified_name),
-                PyString::new(py, &l.file),
-                l.line,
-                l.column,
-                end_line,
-                end_column,
-            ))?;
-        }
-        py.import(intern!(py, "gcf.types"))?
-            .getattr(intern!(py, "_located"))?
-            .call1((payload, rows))
+        located(py, payload, &p.locations, |name| strs.name(name))
     }
+
+    /// A decoded payload of owned strings (a `SessionDecoder`'s) as a
+    /// `gcf.types.Payload`, or a `LocatedPayload` when it has locations.
+    pub fn payload_owned<'py>(
+        &self,
+        py: Python<'py>,
+        p: &Payload<String>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let payload = self.instance(
+            py,
+            &self.payload,
+            &[
+                (intern!(py, "tool"), PyString::new(py, &p.tool).into_any()),
+                (
+                    intern!(py, "tokens_used"),
+                    p.tokens_used.into_pyobject(py)?.into_any(),
+                ),
+                (
+                    intern!(py, "token_budget"),
+                    p.token_budget.into_pyobject(py)?.into_any(),
+                ),
+                (
+                    intern!(py, "pack_root"),
+                    PyString::new(py, &p.pack_root).into_any(),
+                ),
+                (
+                    intern!(py, "symbols"),
+                    self.symbols(py, &p.symbols)?.into_any(),
+                ),
+                (intern!(py, "edges"), self.edges(py, &p.edges)?.into_any()),
+            ],
+        )?;
+        located(py, payload, &p.locations, |name| PyString::new(py, name))
+    }
+}
+
+/// `payload` itself when `locations` is empty, else a `LocatedPayload` of
+/// it and them (text with a `## loc` section, rare: made in Python from the
+/// payload and the locations as tuples), each name made by `name`.
+fn located<'py, S: AsRef<str>>(
+    py: Python<'py>,
+    payload: Bound<'py, PyAny>,
+    locations: &[Location<S>],
+    mut name: impl FnMut(&S) -> Bound<'py, PyString>,
+) -> PyResult<Bound<'py, PyAny>> {
+    if locations.is_empty() {
+        return Ok(payload);
+    }
+    let rows = PyList::empty(py);
+    for l in locations {
+        let (end_line, end_column) = match l.end {
+            Some((line, column)) => (Some(line), Some(column)),
+            None => (None, None),
+        };
+        rows.append((
+            name(&l.qualified_name),
+            PyString::new(py, l.file.as_ref()),
+            l.line,
+            l.column,
+            end_line,
+            end_column,
+        ))?;
+    }
+    py.import(intern!(py, "gcf.types"))?
+        .getattr(intern!(py, "_located"))?
+        .call1((payload, rows))
 }
 
 /// A payload's fields as `gcf.encode.gather` returns them: a list of

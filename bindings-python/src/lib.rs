@@ -29,12 +29,23 @@ use errors::{IntoPy, Raise};
 
 /// GCF text handed to a decoder: a `str`, or `bytes` still to be checked
 /// as UTF-8 (so malformed bytes get `invalid_utf8` with a position).
-enum Input<'a> {
+pub(crate) enum Input<'a> {
     Text(Cow<'a, str>),
     Bytes(&'a [u8]),
 }
 
-fn input<'a>(obj: &'a Bound<'_, PyAny>) -> PyResult<Input<'a>> {
+impl Input<'_> {
+    /// The text, bytes checked as UTF-8 (a bad sequence is reported at its
+    /// line and column).
+    pub(crate) fn text(&self) -> Result<&str, gcf_core::Error> {
+        match self {
+            Input::Text(t) => Ok(t),
+            Input::Bytes(b) => gcf_core::validate_utf8(b),
+        }
+    }
+}
+
+pub(crate) fn input<'a>(obj: &'a Bound<'_, PyAny>) -> PyResult<Input<'a>> {
     if let Ok(s) = obj.cast::<PyString>() {
         return match utf8::text(s) {
             Ok(t) => Ok(Input::Text(t)),
@@ -337,6 +348,7 @@ fn gcf_py(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(generic_py::verify_generic_delta, m)?)?;
     m.add_class::<generic_py::NativeDeltaSession>()?;
     m.add_class::<delta_py::NativeSession>()?;
+    m.add_class::<delta_py::NativeSessionDecoder>()?;
     m.add_class::<stream_py::GraphStream>()?;
     m.add_class::<stream_py::GenericStream>()?;
     Ok(())

@@ -140,6 +140,8 @@ CASES = {
     "encode from C": lambda: gcf._gcf.encode(PAYLOAD),
     "decode": lambda: gcf.decode(TEXT),
     "encode_with_session": lambda: gcf.encode_with_session(PAYLOAD, gcf.Session()),
+    "a session decoder": lambda: session_decode(),
+    "error: a session decoder's unknown reference": raises(lambda: gcf.SessionDecoder().decode(SESSION_TEXTS[1])),
     "pack_root": lambda: gcf.pack_root(PAYLOAD.symbols, PAYLOAD.edges),
     "encode_generic": lambda: gcf.encode_generic(RECORDS),
     "encode_generic through the tree": lambda: under_both(gcf._gcf._view_generic, lambda: gcf.encode_generic(RECORDS)),
@@ -170,6 +172,21 @@ CASES = {
     "error: a closed graph stream": raises(lambda: closed_graph_stream().write_symbol(PAYLOAD.symbols[0])),
     "encode a graph delta": lambda: gcf.encode_delta(gcf.decode_delta(GRAPH_DELTA)),
 }
+
+
+def session_texts() -> List[str]:
+    producer = gcf.Session()
+    return [gcf.encode_with_session(PAYLOAD, producer) for _ in range(2)]
+
+
+SESSION_TEXTS = session_texts()
+
+
+def session_decode() -> None:
+    """Both payloads of a session, the second all bare references."""
+    consumer = gcf.SessionDecoder()
+    for t in SESSION_TEXTS:
+        consumer.decode(t)
 
 
 def closed_stream() -> Any:

@@ -36,13 +36,14 @@ from .generic_delta import (
 )
 from .limits import Limits
 from .packroot import pack_root
-from .session import Session, encode_with_session
+from .session import Session, SessionDecoder, encode_with_session
 from .stream import StreamEncoder
 from .stream_generic import GenericStreamEncoder
 from .types import Components, DeltaPayload, Edge, LocatedPayload, Location, Payload, Symbol
 
 __all__ = [
     "Session",
+    "SessionDecoder",
     "encode_with_session",
     "GenericStreamEncoder",
     "StreamEncoder",

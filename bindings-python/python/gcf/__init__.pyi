@@ -33,6 +33,7 @@ from .generic_delta import size_guard as size_guard
 from .generic_delta import verify_generic_delta as verify_generic_delta
 from .packroot import pack_root as pack_root
 from .session import Session as Session
+from .session import SessionDecoder as SessionDecoder
 from .session import encode_with_session as encode_with_session
 from .stream import StreamEncoder as StreamEncoder
 from .stream_generic import GenericStreamEncoder as GenericStreamEncoder
