@@ -165,6 +165,25 @@ export declare class Session {
   /** Forgets everything. */
   reset(): void;
 }
+/**
+ * The consumer side of a session (spec §9.2; not in 2.5.2, whose `decode`
+ * refuses bare references, as `decode` does here): decode every payload of
+ * one session with one decoder, and a bare reference
+ * (`@N  # previously transmitted`) comes back as the symbol delivered before.
+ * A reference to an id never delivered throws `unknown_edge_reference` (ask
+ * the producer for a full payload); a payload without `session=true` starts
+ * a new session; on error nothing is remembered.
+ */
+export declare class SessionDecoder {
+  /** `maxRetained` bounds the symbols remembered: past it the session is forgotten. */
+  constructor(opts?: { maxRetained?: number });
+  /** One payload of the session; `opts.limits` as for `decode`. */
+  decode(input: string, opts?: LimitOptions): Payload;
+  /** How many symbols are remembered. */
+  size(): number;
+  /** Forgets the session. */
+  reset(): void;
+}
 /** Encodes with session deduplication; a null session is a plain encode. */
 export declare function encodeWithSession(p: Payload, sess: Session | null): string;
 

@@ -42,6 +42,7 @@ export const {
   GcfError,
   packRoot,
   toWebWritable,
+  SessionDecoder,
   toNodeWritable,
 } = gcf;
 // end of generated list

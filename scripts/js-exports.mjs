@@ -55,7 +55,7 @@ export const V252_EXPORTS = [
 ];
 
 /** This project's additions, in every entry (the shared layer provides them). */
-export const ADDITIONS = ['GcfError', 'packRoot', 'toWebWritable'];
+export const ADDITIONS = ['GcfError', 'packRoot', 'toWebWritable', 'SessionDecoder'];
 
 /** What the shared layer's API object exports on every host. */
 export const API_EXPORTS = [...V252_EXPORTS, ...ADDITIONS];

@@ -2,7 +2,7 @@
 // generic_delta.ts, generic_delta_session.ts): the policy is the core's; this
 // file converts arguments and results.
 
-import { call, callValue } from './errors.mjs';
+import { GcfError, call, callValue } from './errors.mjs';
 import { toJSON } from './convert.mjs';
 import { withLimits } from './limits.mjs';
 import { decodeText } from './text.mjs';
@@ -43,6 +43,39 @@ export function install(E, gcf) {
         const id = this._native.idOf(s.kind, s.qualifiedName);
         if (id >= 0) this._ids.set(s.qualifiedName, id);
       }
+    }
+  }
+
+  /**
+   * The consumer side of a session (spec §9.2; not in 2.5.2, whose decode,
+   * like ours, refuses a bare reference): decode every payload of one
+   * session with one decoder, and a bare reference comes back as the
+   * symbol delivered before. `maxRetained` bounds the symbols remembered
+   * (past it the session is forgotten).
+   */
+  class SessionDecoder {
+    constructor(opts) {
+      const max = opts == null ? undefined : opts.maxRetained;
+      if (max != null && !(Number.isSafeInteger(max) && max >= 0)) {
+        throw new GcfError('usage', `SessionDecoder: maxRetained must be an integer from 0, not ${String(max)}`, null, null, 'usage');
+      }
+      // -1: no bound.
+      this._native = new E.NativeGraphSessionDecoder(max == null ? -1 : max);
+    }
+    /** One payload of the session; `opts.limits` as for `decode`. */
+    decode(input, opts) {
+      const p = JSON.parse(withLimits(E, opts, () => call(() => decodeText(input, (s) => this._native.decode(s)))));
+      // 2.5.2 gives every decoded edge a `status` key, undefined without one.
+      for (const e of p.edges) if (e.status === '') e.status = undefined;
+      return p;
+    }
+    /** How many symbols are remembered. */
+    size() {
+      return this._native.size();
+    }
+    /** Forgets the session. */
+    reset() {
+      this._native.reset();
     }
   }
 
@@ -111,6 +144,7 @@ export function install(E, gcf) {
 
   Object.assign(gcf, {
     Session,
+    SessionDecoder,
     encodeWithSession,
     verifyDelta,
     packRoot,

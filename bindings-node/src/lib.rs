@@ -272,6 +272,37 @@ impl NativeGraphSession {
     }
 }
 
+/// See [`gcf_js_engine::GraphSessionDecoder`].
+#[napi(js_name = "NativeGraphSessionDecoder")]
+pub struct NativeGraphSessionDecoder(engine::GraphSessionDecoder);
+
+#[napi]
+impl NativeGraphSessionDecoder {
+    /// See [`gcf_js_engine::GraphSessionDecoder::new`].
+    #[napi(constructor)]
+    pub fn new(max_retained: i64) -> Self {
+        Self(engine::GraphSessionDecoder::new(max_retained))
+    }
+
+    /// See [`gcf_js_engine::GraphSessionDecoder::decode`].
+    #[napi]
+    pub fn decode(&mut self, text: String) -> napi::Result<String> {
+        js(self.0.decode(&text))
+    }
+
+    /// See [`gcf_js_engine::GraphSessionDecoder::size`].
+    #[napi]
+    pub fn size(&self) -> u32 {
+        self.0.size()
+    }
+
+    /// See [`gcf_js_engine::GraphSessionDecoder::reset`].
+    #[napi]
+    pub fn reset(&mut self) {
+        self.0.reset()
+    }
+}
+
 /// See [`gcf_js_engine::GenericDeltaSession`].
 #[napi(js_name = "NativeGenericDeltaSession")]
 pub struct NativeGenericDeltaSession(engine::GenericDeltaSession);

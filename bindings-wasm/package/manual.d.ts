@@ -42,6 +42,7 @@ export {
   decodeGeneric,
   parseJSONOrdered,
   Session,
+  SessionDecoder,
   encodeWithSession,
   encodeDelta,
   decodeDelta,

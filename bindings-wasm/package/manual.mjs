@@ -98,5 +98,6 @@ export const {
   GcfError,
   packRoot,
   toWebWritable,
+  SessionDecoder,
 } = gcf;
 // end of generated list

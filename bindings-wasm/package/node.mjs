@@ -57,6 +57,7 @@ export const {
   GcfError,
   packRoot,
   toWebWritable,
+  SessionDecoder,
   toNodeWritable,
 } = gcf;
 // end of generated list

@@ -364,6 +364,34 @@ impl WasmGraphSession {
     }
 }
 
+/// See [`gcf_js_engine::GraphSessionDecoder`].
+#[wasm_bindgen(js_name = "NativeGraphSessionDecoder")]
+pub struct WasmGraphSessionDecoder(engine::GraphSessionDecoder);
+
+#[wasm_bindgen(js_class = "NativeGraphSessionDecoder")]
+impl WasmGraphSessionDecoder {
+    /// See [`gcf_js_engine::GraphSessionDecoder::new`] (negative: no bound).
+    #[wasm_bindgen(constructor)]
+    pub fn new(max_retained: f64) -> Self {
+        Self(engine::GraphSessionDecoder::new(max_retained as i64))
+    }
+
+    /// See [`gcf_js_engine::GraphSessionDecoder::decode`].
+    pub fn decode(&mut self, text: &str) -> Result<String, JsError> {
+        js(self.0.decode(text))
+    }
+
+    /// See [`gcf_js_engine::GraphSessionDecoder::size`].
+    pub fn size(&self) -> u32 {
+        self.0.size()
+    }
+
+    /// See [`gcf_js_engine::GraphSessionDecoder::reset`].
+    pub fn reset(&mut self) {
+        self.0.reset()
+    }
+}
+
 /// See [`gcf_js_engine::GenericDeltaSession`].
 #[wasm_bindgen(js_name = "NativeGenericDeltaSession")]
 pub struct WasmGenericDeltaSession(engine::GenericDeltaSession);

@@ -96,6 +96,50 @@ impl GraphSession {
     }
 }
 
+/// The consumer side of a graph session (spec §9.2, the core's
+/// `graph::SessionDecoder`): every payload of one session decoded by one
+/// decoder, bare references resolved to the symbols delivered before.
+#[derive(Default)]
+pub struct GraphSessionDecoder {
+    inner: graph::SessionDecoder,
+}
+
+impl GraphSessionDecoder {
+    /// An empty consumer session remembering at most `max_retained`
+    /// symbols (negative: no bound) before it forgets the session.
+    pub fn new(max_retained: i64) -> Self {
+        let inner = graph::SessionDecoder::new();
+        GraphSessionDecoder {
+            inner: match usize::try_from(max_retained) {
+                Ok(max) => inner.with_max_retained(max),
+                Err(_) => inner,
+            },
+        }
+    }
+
+    /// Decodes one payload of the session into [`graph_decode`]'s JSON,
+    /// under the decode limits of this thread ([`set_decode_limits`]); on
+    /// error nothing is remembered.
+    ///
+    /// [`graph_decode`]: crate::graph_decode
+    /// [`set_decode_limits`]: crate::set_decode_limits
+    pub fn decode(&mut self, text: &str) -> Result<String> {
+        let inner = std::mem::take(&mut self.inner).limits(crate::decode_limits());
+        self.inner = inner;
+        Ok(shape::payload(&self.inner.decode(text)?))
+    }
+
+    /// How many symbols are remembered.
+    pub fn size(&self) -> u32 {
+        u32::try_from(self.inner.len()).unwrap_or(u32::MAX)
+    }
+
+    /// Forgets the session.
+    pub fn reset(&mut self) {
+        self.inner.reset();
+    }
+}
+
 /// The generic pack root of a keyed set (JSON).
 pub fn generic_pack_root(json: &str) -> Result<String> {
     Ok(generic::pack_root(&keyed_set(json)?)?)

@@ -47,9 +47,9 @@
 //! | [`graph_decode_packed`] | GCF | [`Packed`] string table and numbers |
 //! | [`generic_encode_packed`] | packed ops, strings, numbers, flags | GCF, or `""`: use JSON |
 //! | [`generic_decode_packed`] / [`generic_decode_bytes_packed`] | GCF | [`Packed`] ops, strings and numbers (or tagged JSON) |
-//! | [`set_decode_limits`] | limits JSON, or `""` for the defaults | nothing: the limits of every decode above (payloads, deltas, full keyed payloads), on this thread |
+//! | [`set_decode_limits`] | limits JSON, or `""` for the defaults | nothing: the limits of every decode above (payloads, deltas, full keyed payloads) and of [`GraphSessionDecoder::decode`], on this thread |
 //!
-//! Stateful objects: [`GraphSession`], [`GraphStream`] and [`GenericStream`]
+//! Stateful objects: [`GraphSession`], [`GraphSessionDecoder`], [`GraphStream`] and [`GenericStream`]
 //! (output buffered here, taken by JS in batches), [`GenericDeltaSession`].
 //!
 //! ```
@@ -80,7 +80,7 @@ mod tagged;
 pub use deltas::{
     generic_decode_delta, generic_decode_full, generic_diff, generic_encode_delta,
     generic_encode_full, generic_pack_root, generic_verify_delta, graph_pack_root,
-    graph_verify_delta, GenericDeltaSession, GraphSession,
+    graph_verify_delta, GenericDeltaSession, GraphSession, GraphSessionDecoder,
 };
 pub use gcf_bind::Failure;
 pub use generic_stream::GenericStream;
