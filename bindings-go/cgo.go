@@ -19,7 +19,7 @@ package gcf
 #cgo CFLAGS: -I${SRCDIR}/../include
 #cgo LDFLAGS: ${SRCDIR}/../target/release/libgcf.a -ldl -lpthread -lm
 #include <stdlib.h>
-#include "gcf.h"
+#include <gcf.h>
 */
 import "C"
 

@@ -1,7 +1,7 @@
 package gcf
 
 /*
-#include "gcf.h"
+#include <gcf.h>
 */
 import "C"
 

@@ -1,7 +1,7 @@
 // C glue between libgcf's write callback and Go: the callback's user data is
 // a runtime/cgo.Handle value, never a Go pointer.
 #include <stdint.h>
-#include "gcf.h"
+#include <gcf.h>
 #include "_cgo_export.h"
 
 static int gcfgo_trampoline(void *user_data, const uint8_t *bytes, size_t len) {

@@ -3,7 +3,7 @@ package gcf
 /*
 #include <stdint.h>
 #include <stdlib.h>
-#include "gcf.h"
+#include <gcf.h>
 
 gcf_status gcfgo_generic_stream_new(uintptr_t handle, const gcf_generic_stream_options *options,
                                     gcf_generic_stream **out, gcf_error **err);

@@ -2,7 +2,7 @@ package gcf
 
 /*
 #include <stdlib.h>
-#include "gcf.h"
+#include <gcf.h>
 */
 import "C"
 
@@ -705,6 +705,87 @@ func EncodeJSONWithSession(payloadJSON []byte, s *Session) (string, error) {
 	})
 	runtime.KeepAlive(s)
 	return string(out), err
+}
+
+// SessionDecoder is the consumer side of a session (spec §9.2): decode every
+// payload of one session with the same decoder, and a bare reference
+// (`@N  # previously transmitted`) comes back as the full symbol an earlier
+// payload delivered, edges to it resolved. A reference to an id never
+// delivered is an *Error of category unknown_edge_reference (spec §9.4: ask
+// the producer for a full payload); a payload without session=true starts a
+// new session; on error nothing is remembered. Safe for use by one
+// goroutine at a time; Close it (or let the garbage collector) to release it.
+type SessionDecoder struct {
+	ptr *C.gcf_graph_session_decoder
+}
+
+// NewSessionDecoder creates a session decoder with the default decode
+// limits and no bound on the symbols it remembers.
+func NewSessionDecoder() *SessionDecoder {
+	d, err := newSessionDecoder(nil, 0)
+	if err != nil {
+		panic(err)
+	}
+	return d
+}
+
+// NewSessionDecoderWithLimits creates a session decoder that decodes under
+// limits (spec §12; see Limits) and remembers at most maxRetained symbols,
+// past which it forgets the session (0: no bound).
+func NewSessionDecoderWithLimits(limits Limits, maxRetained int) (*SessionDecoder, error) {
+	if maxRetained < 0 {
+		return nil, inputError(fmt.Sprintf("maxRetained: %d is below 0", maxRetained))
+	}
+	l := limits.c()
+	return newSessionDecoder(&l, maxRetained)
+}
+
+func newSessionDecoder(limits *C.gcf_limits, maxRetained int) (*SessionDecoder, error) {
+	d := &SessionDecoder{}
+	var cerr *C.gcf_error
+	if status := C.gcf_graph_session_decoder_new(limits, C.size_t(maxRetained), &d.ptr, &cerr); status != C.GCF_STATUS_OK {
+		return nil, takeError(status, cerr)
+	}
+	runtime.SetFinalizer(d, (*SessionDecoder).Close)
+	return d, nil
+}
+
+// Decode decodes one payload of the session.
+func (d *SessionDecoder) Decode(input string) (*Payload, error) {
+	out, err := callBuf(func(out *C.gcf_buf, e **C.gcf_error) C.gcf_status {
+		return C.gcf_graph_session_decoder_decode(d.ptr, stringPtr(input), C.size_t(len(input)), out, e)
+	})
+	runtime.KeepAlive(input)
+	runtime.KeepAlive(d)
+	if err != nil {
+		return nil, err
+	}
+	var p Payload
+	if err := json.Unmarshal(out, &p); err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// Len is how many symbols the decoder remembers.
+func (d *SessionDecoder) Len() int {
+	n := int(C.gcf_graph_session_decoder_len(d.ptr))
+	runtime.KeepAlive(d)
+	return n
+}
+
+// Reset forgets the session.
+func (d *SessionDecoder) Reset() {
+	C.gcf_graph_session_decoder_reset(d.ptr)
+	runtime.KeepAlive(d)
+}
+
+// Close releases the decoder.
+func (d *SessionDecoder) Close() {
+	if d.ptr != nil {
+		C.gcf_graph_session_decoder_free(d.ptr)
+		d.ptr = nil
+	}
 }
 
 func packRootJSON(snapshot []byte) (string, error) {

@@ -166,6 +166,18 @@ typedef struct gcf_generic_stream gcf_generic_stream;
 // from one thread at a time.
 typedef struct gcf_graph_session gcf_graph_session;
 
+// The consumer side of a graph session (spec §9.2): decode every payload
+// of one session with the same decoder, and a bare `@N  # previously
+// transmitted` line comes back as the full symbol an earlier payload
+// delivered, edges to it resolved. A reference to an id never delivered is
+// `GCF_ERROR_UNKNOWN_EDGE_REFERENCE` (spec §9.4: ask the producer for a full
+// payload); a payload without `session=true` starts a new session; on
+// error nothing is remembered. Create with
+// [`gcf_graph_session_decoder_new`], release with
+// [`gcf_graph_session_decoder_free`]. Not thread-safe: use one decoder from
+// one thread at a time.
+typedef struct gcf_graph_session_decoder gcf_graph_session_decoder;
+
 // A streaming graph writer (spec §8): symbols and edges reach the callback as
 // they are written (through an 8 KiB buffer), counts come last in the trailer
 // written by [`gcf_graph_stream_finish`]. Release with
@@ -885,6 +897,47 @@ gcf_status gcf_graph_session_encode(struct gcf_graph_session *session, const uin
 //
 // `session` is NULL or a session from [`gcf_graph_session_new`] not freed since.
 void gcf_graph_session_free(struct gcf_graph_session *session);
+
+// Creates a session decoder that decodes under `limits` (NULL for the
+// defaults; see [`gcf_limits`]) and remembers at most `max_retained`
+// symbols, past which it forgets the session (0: no bound).
+//
+// # Safety
+//
+// `limits` is NULL or readable; `out` is writable; `err` is NULL or
+// writable.
+gcf_status gcf_graph_session_decoder_new(const struct gcf_limits *limits, size_t max_retained, struct gcf_graph_session_decoder **out, struct gcf_error **err);
+
+// Decodes one payload of the session into JSON (as [`gcf_graph_decode`]).
+//
+// # Safety
+//
+// `decoder` is a live decoder not used concurrently; `input` points to
+// `input_len` readable bytes (or is NULL with 0); `out` is writable; `err`
+// is NULL or writable.
+gcf_status gcf_graph_session_decoder_decode(struct gcf_graph_session_decoder *decoder, const uint8_t *input, size_t input_len, struct gcf_buf *out, struct gcf_error **err);
+
+// How many symbols the decoder remembers (0 for NULL).
+//
+// # Safety
+//
+// `decoder` is NULL or a live decoder not used concurrently.
+size_t gcf_graph_session_decoder_len(const struct gcf_graph_session_decoder *decoder);
+
+// Forgets the session. NULL is a no-op.
+//
+// # Safety
+//
+// `decoder` is NULL or a live decoder not used concurrently.
+void gcf_graph_session_decoder_reset(struct gcf_graph_session_decoder *decoder);
+
+// Releases a session decoder. NULL is a no-op.
+//
+// # Safety
+//
+// `decoder` is NULL or a decoder from [`gcf_graph_session_decoder_new`] not
+// freed since.
+void gcf_graph_session_decoder_free(struct gcf_graph_session_decoder *decoder);
 
 // [`gcf_generic_encode_flags`](crate::gcf_generic_encode_flags) of a value
 // given in a binary form instead of JSON: the same output and encode

@@ -4,7 +4,7 @@
 //! (`qualifiedName`, `edgeType`, `tokenBudget`, ...); the conversions are
 //! `gcf_bind::graph`'s, reading straight from the argument's bytes.
 
-use gcf_core::graph::{self, Outcome, Session};
+use gcf_core::graph::{self, Outcome, Session, SessionDecoder};
 
 use std::borrow::Cow;
 
@@ -353,5 +353,121 @@ pub unsafe extern "C" fn gcf_graph_session_free(session: *mut gcf_graph_session)
     if !session.is_null() {
         // SAFETY: created by `Box::into_raw` in `gcf_graph_session_new`, freed once.
         drop(unsafe { Box::from_raw(session) });
+    }
+}
+
+/// The consumer side of a graph session (spec §9.2): decode every payload
+/// of one session with the same decoder, and a bare `@N  # previously
+/// transmitted` line comes back as the full symbol an earlier payload
+/// delivered, edges to it resolved. A reference to an id never delivered is
+/// `GCF_ERROR_UNKNOWN_EDGE_REFERENCE` (spec §9.4: ask the producer for a full
+/// payload); a payload without `session=true` starts a new session; on
+/// error nothing is remembered. Create with
+/// [`gcf_graph_session_decoder_new`], release with
+/// [`gcf_graph_session_decoder_free`]. Not thread-safe: use one decoder from
+/// one thread at a time.
+pub struct gcf_graph_session_decoder {
+    decoder: SessionDecoder,
+}
+
+/// Creates a session decoder that decodes under `limits` (NULL for the
+/// defaults; see [`gcf_limits`]) and remembers at most `max_retained`
+/// symbols, past which it forgets the session (0: no bound).
+///
+/// # Safety
+///
+/// `limits` is NULL or readable; `out` is writable; `err` is NULL or
+/// writable.
+#[no_mangle]
+pub unsafe extern "C" fn gcf_graph_session_decoder_new(
+    limits: *const gcf_limits,
+    max_retained: usize,
+    out: *mut *mut gcf_graph_session_decoder,
+    err: *mut *mut gcf_error,
+) -> gcf_status {
+    // SAFETY: the pointers are valid per this function's contract.
+    unsafe {
+        boundary(err, || {
+            put(out, core::ptr::null_mut());
+            require_out(out, "out")?;
+            let mut decoder = SessionDecoder::new().limits(limits_arg(limits)?);
+            if max_retained > 0 {
+                decoder = decoder.with_max_retained(max_retained);
+            }
+            put(
+                out,
+                Box::into_raw(Box::new(gcf_graph_session_decoder { decoder })),
+            );
+            Ok(())
+        })
+    }
+}
+
+/// Decodes one payload of the session into JSON (as [`gcf_graph_decode`]).
+///
+/// # Safety
+///
+/// `decoder` is a live decoder not used concurrently; `input` points to
+/// `input_len` readable bytes (or is NULL with 0); `out` is writable; `err`
+/// is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn gcf_graph_session_decoder_decode(
+    decoder: *mut gcf_graph_session_decoder,
+    input: *const u8,
+    input_len: usize,
+    out: *mut gcf_buf,
+    err: *mut *mut gcf_error,
+) -> gcf_status {
+    // SAFETY: the pointers are valid per this function's contract.
+    unsafe {
+        boundary(err, || {
+            reset_out(out)?;
+            let decoder = decoder.as_mut().ok_or_else(|| FfiError::null("decoder"))?;
+            let text = gcf_core::validate_utf8(bytes_arg(input, input_len, "input")?)?;
+            let payload = decoder.decoder.decode(text)?;
+            put(out, json_out(&json::PayloadJson(&payload))?);
+            Ok(())
+        })
+    }
+}
+
+/// How many symbols the decoder remembers (0 for NULL).
+///
+/// # Safety
+///
+/// `decoder` is NULL or a live decoder not used concurrently.
+#[no_mangle]
+pub unsafe extern "C" fn gcf_graph_session_decoder_len(
+    decoder: *const gcf_graph_session_decoder,
+) -> usize {
+    // SAFETY: NULL or live, per the contract.
+    unsafe { decoder.as_ref() }.map_or(0, |d| d.decoder.len())
+}
+
+/// Forgets the session. NULL is a no-op.
+///
+/// # Safety
+///
+/// `decoder` is NULL or a live decoder not used concurrently.
+#[no_mangle]
+pub unsafe extern "C" fn gcf_graph_session_decoder_reset(decoder: *mut gcf_graph_session_decoder) {
+    // SAFETY: NULL or live, per the contract.
+    if let Some(d) = unsafe { decoder.as_mut() } {
+        d.decoder.reset();
+    }
+}
+
+/// Releases a session decoder. NULL is a no-op.
+///
+/// # Safety
+///
+/// `decoder` is NULL or a decoder from [`gcf_graph_session_decoder_new`] not
+/// freed since.
+#[no_mangle]
+pub unsafe extern "C" fn gcf_graph_session_decoder_free(decoder: *mut gcf_graph_session_decoder) {
+    if !decoder.is_null() {
+        // SAFETY: created by `Box::into_raw` in
+        // `gcf_graph_session_decoder_new`, freed once.
+        drop(unsafe { Box::from_raw(decoder) });
     }
 }

@@ -340,6 +340,62 @@ static void test_graph_session(void) {
   gcf_graph_session_free(NULL);
 }
 
+/* The consumer side: a session's second payload (all bare references) decodes
+ * through the decoder that saw the first, and is refused without it. */
+static void test_graph_session_decoder(void) {
+  gcf_graph_session *s = NULL;
+  gcf_graph_session_decoder *d = NULL, *fresh = NULL;
+  gcf_error *err = NULL;
+  gcf_buf a = {NULL, 0}, b = {NULL, 0}, json = {NULL, 0};
+  CHECK(gcf_graph_session_new(&s, &err) == GCF_STATUS_OK);
+  CHECK(gcf_graph_session_encode(s, S(PAYLOAD), &a, &err) == GCF_STATUS_OK);
+  CHECK(gcf_graph_session_encode(s, S(PAYLOAD), &b, &err) == GCF_STATUS_OK);
+  CHECK(gcf_graph_session_decoder_new(NULL, 0, &d, &err) == GCF_STATUS_OK && d != NULL);
+  CHECK(gcf_graph_session_decoder_decode(d, a.ptr, a.len, &json, &err) == GCF_STATUS_OK);
+  CHECK(gcf_graph_session_decoder_len(d) == 2);
+  gcf_buf_free(&json);
+  CHECK(gcf_graph_session_decoder_decode(d, b.ptr, b.len, &json, &err) == GCF_STATUS_OK);
+  CHECK(json.ptr && strstr((const char *)json.ptr, "\"qualifiedName\":\"pkg.Server\"") != NULL);
+  CHECK(json.ptr && strstr((const char *)json.ptr, "\"source\":\"pkg.Server\"") != NULL);
+  gcf_buf_free(&json);
+  /* A decoder that never saw the first payload refuses the second. */
+  CHECK(gcf_graph_session_decoder_new(NULL, 0, &fresh, &err) == GCF_STATUS_OK);
+  gcf_status st = gcf_graph_session_decoder_decode(fresh, b.ptr, b.len, &json, &err);
+  CHECK(json.ptr == NULL);
+  expect_error(st, err, GCF_STATUS_DATA_ERROR, "unknown_edge_reference");
+  err = NULL;
+  CHECK(gcf_graph_session_decoder_len(fresh) == 0);
+  /* Limits, the retention bound, reset, NULLs. */
+  gcf_graph_session_decoder_free(fresh);
+  fresh = NULL;
+  gcf_limits limits = {0};
+  limits.max_line_len = 8;
+  CHECK(gcf_graph_session_decoder_new(&limits, 0, &fresh, &err) == GCF_STATUS_OK);
+  st = gcf_graph_session_decoder_decode(fresh, a.ptr, a.len, &json, &err);
+  expect_error(st, err, GCF_STATUS_DATA_ERROR, "limit_exceeded");
+  err = NULL;
+  gcf_graph_session_decoder_free(fresh);
+  CHECK(gcf_graph_session_decoder_new(NULL, 1, &fresh, &err) == GCF_STATUS_OK);
+  CHECK(gcf_graph_session_decoder_decode(fresh, a.ptr, a.len, &json, &err) == GCF_STATUS_OK);
+  CHECK(gcf_graph_session_decoder_len(fresh) == 0);
+  gcf_buf_free(&json);
+  gcf_graph_session_decoder_reset(d);
+  CHECK(gcf_graph_session_decoder_len(d) == 0);
+  st = gcf_graph_session_decoder_decode(NULL, a.ptr, a.len, &json, &err);
+  expect_error(st, err, GCF_STATUS_INVALID_ARGUMENT, "invalid_input");
+  err = NULL;
+  st = gcf_graph_session_decoder_new(NULL, 0, NULL, &err);
+  expect_error(st, err, GCF_STATUS_INVALID_ARGUMENT, "invalid_input");
+  CHECK(gcf_graph_session_decoder_len(NULL) == 0);
+  gcf_graph_session_decoder_reset(NULL);
+  gcf_graph_session_decoder_free(NULL);
+  gcf_graph_session_decoder_free(fresh);
+  gcf_graph_session_decoder_free(d);
+  gcf_graph_session_free(s);
+  gcf_buf_free(&a);
+  gcf_buf_free(&b);
+}
+
 /* A callback sink that collects bytes (up to a cap), counts them, and can refuse. */
 typedef struct {
   char *data;
@@ -1077,6 +1133,7 @@ int main(void) {
   test_graph_decode_packed();
   test_graph_delta_pack_root();
   test_graph_session();
+  test_graph_session_decoder();
   test_graph_stream();
   test_graph_stream_bare_refs();
   test_failing_callback();

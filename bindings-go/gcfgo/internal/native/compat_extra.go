@@ -7,7 +7,7 @@ package gcf
 
 /*
 #include <stdbool.h>
-#include "gcf.h"
+#include <gcf.h>
 */
 import "C"
 
