@@ -67,8 +67,10 @@ pub use generic_delta::{
 pub use graph::{
     gcf_graph_apply_delta, gcf_graph_apply_delta_with_limits, gcf_graph_decode,
     gcf_graph_decode_with_limits, gcf_graph_delta, gcf_graph_encode, gcf_graph_encode_delta,
-    gcf_graph_pack_root, gcf_graph_session, gcf_graph_session_encode, gcf_graph_session_free,
-    gcf_graph_session_new, gcf_outcome,
+    gcf_graph_pack_root, gcf_graph_session, gcf_graph_session_decoder,
+    gcf_graph_session_decoder_decode, gcf_graph_session_decoder_free,
+    gcf_graph_session_decoder_len, gcf_graph_session_decoder_new, gcf_graph_session_decoder_reset,
+    gcf_graph_session_encode, gcf_graph_session_free, gcf_graph_session_new, gcf_outcome,
 };
 pub use limits::gcf_limits;
 pub use packed::gcf_generic_encode_packed;

@@ -326,6 +326,31 @@ fn pack_root_delta_and_session() {
         );
         assert!(second.contains("previously transmitted"), "{second}");
         gcf_graph_session_free(session);
+
+        // The consumer side resolves the second payload's bare references
+        // once it has seen the first, and refuses them otherwise.
+        let mut decoder = ptr::null_mut();
+        assert_eq!(
+            gcf_graph_session_decoder_new(ptr::null(), 0, &mut decoder, ptr::null_mut()),
+            gcf_status::GCF_STATUS_OK
+        );
+        let (status, _, _) = call(|o, e| {
+            gcf_graph_session_decoder_decode(decoder, first.as_ptr(), first.len(), o, e)
+        });
+        assert_eq!(status, gcf_status::GCF_STATUS_OK);
+        let (status, json, _) = call(|o, e| {
+            gcf_graph_session_decoder_decode(decoder, second.as_ptr(), second.len(), o, e)
+        });
+        assert_eq!(status, gcf_status::GCF_STATUS_OK);
+        assert!(json.contains(r#""qualifiedName":"pkg.Server""#), "{json}");
+        assert_eq!(gcf_graph_session_decoder_len(decoder), 2);
+        gcf_graph_session_decoder_reset(decoder);
+        let (status, _, err) = call(|o, e| {
+            gcf_graph_session_decoder_decode(decoder, second.as_ptr(), second.len(), o, e)
+        });
+        assert_eq!(status, gcf_status::GCF_STATUS_DATA_ERROR);
+        assert_eq!(err.unwrap().0, "unknown_edge_reference");
+        gcf_graph_session_decoder_free(decoder);
     }
 }
 
