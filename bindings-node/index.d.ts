@@ -177,8 +177,8 @@ export declare class Session {
 export declare class SessionDecoder {
   /** `maxRetained` bounds the symbols remembered: past it the session is forgotten. */
   constructor(opts?: { maxRetained?: number });
-  /** One payload of the session; `opts.limits` as for `decode`. */
-  decode(input: string, opts?: LimitOptions): Payload;
+  /** One payload of the session (a string, or UTF-8 bytes); `opts.limits` as for `decode`. */
+  decode(input: string | Uint8Array, opts?: LimitOptions): Payload;
   /** How many symbols are remembered. */
   size(): number;
   /** Forgets the session. */

@@ -62,9 +62,11 @@ export function install(E, gcf) {
       // -1: no bound.
       this._native = new E.NativeGraphSessionDecoder(max == null ? -1 : max);
     }
-    /** One payload of the session; `opts.limits` as for `decode`. */
+    /** One payload of the session (a string, or UTF-8 bytes); `opts.limits` as for `decode`. */
     decode(input, opts) {
-      const p = JSON.parse(withLimits(E, opts, () => call(() => decodeText(input, (s) => this._native.decode(s)))));
+      const bytes = input instanceof Uint8Array;
+      const run = bytes ? () => this._native.decodeBytes(input) : () => decodeText(input, (s) => this._native.decode(s));
+      const p = JSON.parse(withLimits(E, opts, () => call(run)));
       // 2.5.2 gives every decoded edge a `status` key, undefined without one.
       for (const e of p.edges) if (e.status === '') e.status = undefined;
       return p;

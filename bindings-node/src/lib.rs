@@ -290,6 +290,12 @@ impl NativeGraphSessionDecoder {
         js(self.0.decode(&text))
     }
 
+    /// See [`gcf_js_engine::GraphSessionDecoder::decode_bytes`].
+    #[napi(js_name = "decodeBytes")]
+    pub fn decode_bytes(&mut self, bytes: Uint8Array) -> napi::Result<String> {
+        js(self.0.decode_bytes(&bytes))
+    }
+
     /// See [`gcf_js_engine::GraphSessionDecoder::size`].
     #[napi]
     pub fn size(&self) -> u32 {

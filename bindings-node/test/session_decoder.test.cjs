@@ -89,3 +89,17 @@ test('random sessions decode to every payload sent', () => {
     }
   }
 });
+
+test('UTF-8 bytes decode as the string does; malformed bytes are refused at their position', () => {
+  const producer = new gcf.Session();
+  const first = payload(['a.A', 'ü.B']);
+  const t1 = gcf.encodeWithSession(first, producer);
+  const t2 = gcf.encodeWithSession(payload(['ü.B', 'a.C'], [['a.C', 'ü.B']]), producer);
+  const a = new gcf.SessionDecoder();
+  const b = new gcf.SessionDecoder();
+  assert.deepStrictEqual(b.decode(Buffer.from(t1)), a.decode(t1));
+  assert.deepStrictEqual(b.decode(new TextEncoder().encode(t2)), a.decode(t2));
+  const bad = Buffer.from(t1);
+  bad[bad.indexOf('ü')] = 0xff;
+  assert.throws(() => new gcf.SessionDecoder().decode(bad), (e) => e instanceof gcf.GcfError && e.category === 'invalid_utf8' && e.line > 1);
+});

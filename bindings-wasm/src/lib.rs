@@ -381,6 +381,12 @@ impl WasmGraphSessionDecoder {
         js(self.0.decode(text))
     }
 
+    /// See [`gcf_js_engine::GraphSessionDecoder::decode_bytes`].
+    #[wasm_bindgen(js_name = "decodeBytes")]
+    pub fn decode_bytes(&mut self, bytes: &[u8]) -> Result<String, JsError> {
+        js(self.0.decode_bytes(bytes))
+    }
+
     /// See [`gcf_js_engine::GraphSessionDecoder::size`].
     pub fn size(&self) -> u32 {
         self.0.size()

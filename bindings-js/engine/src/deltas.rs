@@ -129,6 +129,12 @@ impl GraphSessionDecoder {
         Ok(shape::payload(&self.inner.decode(text)?))
     }
 
+    /// [`GraphSessionDecoder::decode`] of UTF-8 bytes (checked by the
+    /// core, which reports the line and column of a bad sequence).
+    pub fn decode_bytes(&mut self, bytes: &[u8]) -> Result<String> {
+        self.decode(gcf_core::validate_utf8(bytes)?)
+    }
+
     /// How many symbols are remembered.
     pub fn size(&self) -> u32 {
         u32::try_from(self.inner.len()).unwrap_or(u32::MAX)

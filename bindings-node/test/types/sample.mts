@@ -54,3 +54,14 @@ genc.writeInlineArray('tags', ['x', 1]);
 genc.close();
 const full: { set: GenericSet; packRoot: string } = decodeGenericFull(chunks.join(''));
 console.log(full.packRoot);
+
+// Additions: locations and the consumer side of a session.
+import { SessionDecoder, type Location } from '@blackwell-systems/gcf';
+const where: Location = { qualifiedName: 'pkg.A', file: 'a.go', line: 1, column: 2, endLine: 3, endColumn: 4 };
+const located: Payload = { tool: 't', tokenBudget: 1, tokensUsed: 1, symbols: [], edges: [], locations: [where] };
+const consumer = new SessionDecoder({ maxRetained: 1000 });
+const seen: Payload = consumer.decode(encodeWithSession(located, new Session()), { limits: { maxLineLen: 4096 } });
+const fromBytes: Payload = consumer.decode(new TextEncoder().encode('GCF profile=graph\n'));
+const remembered: number = consumer.size();
+consumer.reset();
+console.log(seen.locations?.length, fromBytes.symbols.length, remembered);
