@@ -780,27 +780,7 @@ impl Types {
             ];
             edges.append(self.edge_of(py, strs)?)?;
         }
-        let payload = self.instance(
-            py,
-            &self.payload,
-            &[
-                (intern!(py, "tool"), PyString::new(py, &p.tool).into_any()),
-                (
-                    intern!(py, "tokens_used"),
-                    p.tokens_used.into_pyobject(py)?.into_any(),
-                ),
-                (
-                    intern!(py, "token_budget"),
-                    p.token_budget.into_pyobject(py)?.into_any(),
-                ),
-                (
-                    intern!(py, "pack_root"),
-                    PyString::new(py, &p.pack_root).into_any(),
-                ),
-                (intern!(py, "symbols"), symbols.into_any()),
-                (intern!(py, "edges"), edges.into_any()),
-            ],
-        )?;
+        let payload = self.payload_of(py, p, symbols, edges)?;
         located(py, payload, &p.locations, |name| strs.name(name))
     }
 
@@ -811,11 +791,28 @@ impl Types {
         py: Python<'py>,
         p: &Payload<String>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let payload = self.instance(
+        let (symbols, edges) = (self.symbols(py, &p.symbols)?, self.edges(py, &p.edges)?);
+        let payload = self.payload_of(py, p, symbols, edges)?;
+        located(py, payload, &p.locations, |name| PyString::new(py, name))
+    }
+
+    /// A `gcf.types.Payload` of `p`'s header fields and the lists made
+    /// from its symbols and edges.
+    fn payload_of<'py, S: AsRef<str>>(
+        &self,
+        py: Python<'py>,
+        p: &Payload<S>,
+        symbols: Bound<'py, PyList>,
+        edges: Bound<'py, PyList>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        self.instance(
             py,
             &self.payload,
             &[
-                (intern!(py, "tool"), PyString::new(py, &p.tool).into_any()),
+                (
+                    intern!(py, "tool"),
+                    PyString::new(py, p.tool.as_ref()).into_any(),
+                ),
                 (
                     intern!(py, "tokens_used"),
                     p.tokens_used.into_pyobject(py)?.into_any(),
@@ -826,16 +823,12 @@ impl Types {
                 ),
                 (
                     intern!(py, "pack_root"),
-                    PyString::new(py, &p.pack_root).into_any(),
+                    PyString::new(py, p.pack_root.as_ref()).into_any(),
                 ),
-                (
-                    intern!(py, "symbols"),
-                    self.symbols(py, &p.symbols)?.into_any(),
-                ),
-                (intern!(py, "edges"), self.edges(py, &p.edges)?.into_any()),
+                (intern!(py, "symbols"), symbols.into_any()),
+                (intern!(py, "edges"), edges.into_any()),
             ],
-        )?;
-        located(py, payload, &p.locations, |name| PyString::new(py, name))
+        )
     }
 }
 

@@ -42,7 +42,4 @@ def encode(p: Payload) -> str:
     A payload with ``locations`` (a ``LocatedPayload``, or any object with
     that attribute) gets a ``## loc`` section (spec 3.6.0; gcf-python 2.8.0
     writes none)."""
-    rows = gather_locations(p)
-    if rows:
-        return _encode_gathered(gather(p), rows)
-    return _encode_gathered(gather(p))
+    return _encode_gathered(gather(p), gather_locations(p))
