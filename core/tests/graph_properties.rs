@@ -191,6 +191,42 @@ fn streamed_payloads_decode_to_what_was_written() {
     }
 }
 
+/// What `decode_indexed` promises, bare references included: every name
+/// carries its symbol's index, and two labels share a number exactly when
+/// they have the same field and text.
+fn assert_numbered(p: &Payload<graph::Indexed<'_>>) {
+    use std::collections::HashMap;
+    for (i, s) in p.symbols.iter().enumerate() {
+        assert_eq!(s.qualified_name.index(), Some(i), "{:?}", s.qualified_name);
+    }
+    for e in &p.edges {
+        for end in [&e.source, &e.target] {
+            let i = end.index().expect("an endpoint names its symbol");
+            assert_eq!(p.symbols[i].qualified_name.as_str(), end.as_str());
+        }
+    }
+    let labels = p
+        .symbols
+        .iter()
+        .flat_map(|s| [(0, &s.kind), (1, &s.provenance)])
+        .chain(
+            p.edges
+                .iter()
+                .flat_map(|e| [(2, &e.edge_type), (3, &e.status)]),
+        );
+    let (mut by_text, mut by_number) = (HashMap::new(), HashMap::new());
+    for (field, label) in labels {
+        let number = label.index().expect("every label is numbered");
+        let text = (field, label.as_str().to_string());
+        assert_eq!(
+            *by_text.entry(text.clone()).or_insert(number),
+            number,
+            "{text:?}"
+        );
+        assert_eq!(*by_number.entry(number).or_insert(text.clone()), text);
+    }
+}
+
 #[test]
 fn sessions_reconstruct_every_call() {
     for seed in 0..cases(300) as u64 {
@@ -199,6 +235,8 @@ fn sessions_reconstruct_every_call() {
         let pool = graph_payload(&mut rng, 30);
         let mut producer = Session::new();
         let mut consumer = SessionDecoder::new();
+        // The numbered form, decoding the same session in step.
+        let mut indexed = SessionDecoder::new();
         for call in 0..5 {
             let mut symbols: Vec<Symbol> = Vec::new();
             for s in &pool.symbols {
@@ -219,6 +257,14 @@ fn sessions_reconstruct_every_call() {
             let got = consumer
                 .decode(&text)
                 .unwrap_or_else(|e| panic!("seed {seed} call {call}: {e}\n{text}"));
+            let numbered = indexed
+                .decode_indexed_with(&text, |p| {
+                    assert_numbered(p);
+                    p.to_owned_payload()
+                })
+                .unwrap_or_else(|e| panic!("seed {seed} call {call}, indexed: {e}\n{text}"));
+            assert_eq!(numbered, got, "seed {seed} call {call}\n{text}");
+            assert_eq!(indexed.len(), consumer.len(), "seed {seed} call {call}");
             let want = canonical(&p);
             assert_eq!(got.symbols, want.symbols, "seed {seed} call {call}\n{text}");
             // Edges are ordered by session id, which differs from position: compare as sets.

@@ -60,10 +60,30 @@ fuzz_target!(|data: &[u8]| {
             by_bytes.as_ref().err()
         ),
     }
+    // A session decoded twice (the second time, any `@id  #` line of the
+    // text resolves from the first), in the owned form and the numbered
+    // one side by side: they agree on the payload or on the error, and the
+    // numbered form keeps its numbers through bare references.
     let mut session = graph::SessionDecoder::new();
-    let first = session.decode(text);
-    if first.is_ok() {
-        let _ = session.decode(text);
+    let mut numbered = graph::SessionDecoder::new();
+    for _ in 0..2 {
+        let owned = session.decode(text);
+        let indexed = numbered.decode_indexed_with(text, |p| {
+            check_numbers(p);
+            p.to_owned_payload()
+        });
+        match (&owned, &indexed) {
+            (Ok(a), Ok(b)) => assert_eq!(a, b),
+            (Err(a), Err(b)) => assert_eq!(
+                (a.kind(), a.line(), a.column()),
+                (b.kind(), b.line(), b.column())
+            ),
+            _ => panic!("session forms disagree: {owned:?} / {indexed:?}"),
+        }
+        assert_eq!(session.len(), numbered.len());
+        if owned.is_err() {
+            break;
+        }
     }
     let _ = gcf_core::decode_any(text);
 });

@@ -126,7 +126,15 @@ impl GraphSessionDecoder {
     pub fn decode(&mut self, text: &str) -> Result<String> {
         let inner = std::mem::take(&mut self.inner).limits(crate::decode_limits());
         self.inner = inner;
-        Ok(shape::payload(&self.inner.decode(text)?))
+        // The numbered form, as `graph_decode` decodes: the module then
+        // holds one instance of the core's graph decoder, not two. (The
+        // closure is not redundant: `shape::payload` names one lifetime of
+        // `Indexed`, the callback must take any.)
+        #[allow(clippy::redundant_closure)]
+        let json = self
+            .inner
+            .decode_indexed_with(text, |p| shape::payload(p))?;
+        Ok(json)
     }
 
     /// [`GraphSessionDecoder::decode`] of UTF-8 bytes (checked by the

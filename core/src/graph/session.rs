@@ -6,6 +6,7 @@ use alloc::vec::Vec;
 
 use hashbrown::HashMap;
 
+use super::decode::Indexed;
 use super::encode::{emission_order, write_payload, Ids, SymbolTokens};
 use super::types::{Payload, Symbol};
 use crate::error::{Error, ErrorKind};
@@ -235,17 +236,74 @@ impl SessionDecoder {
         let decoder = super::Decoder::new().limits(self.limits);
         let (payload, ids) = decoder.decode_with_known(input, Some(&self.known))?;
         let payload = payload.to_owned_payload();
-        if !payload.session {
+        let delivered = payload
+            .session
+            .then(|| ids.into_iter().zip(payload.symbols.clone()));
+        self.remember(delivered);
+        Ok(payload)
+    }
+
+    /// Decodes one payload of the session into numbered strings (see
+    /// [`decode_indexed`](super::decode_indexed)) and hands it to `consume`,
+    /// returning what it returns: a symbol resolved from a bare reference is
+    /// numbered like the others (its name carries its index, its kind and
+    /// provenance share the numbers of equal labels). The payload borrows the
+    /// input and the symbols remembered, which the decoder updates once
+    /// `consume` is done with it. On error `consume` is not called and
+    /// nothing is remembered.
+    ///
+    /// ```
+    /// use gcf_core::graph::{Edge, Payload, Session, SessionDecoder, Symbol};
+    ///
+    /// let mut producer = Session::new();
+    /// let mut consumer = SessionDecoder::new();
+    /// let a = Symbol::new("pkg.A", "function", 0.9, "lsp", 0);
+    /// let first = Payload { symbols: vec![a.clone()], ..Payload::default() };
+    /// consumer.decode_indexed_with(&producer.encode(&first)?, |_| ())?;
+    /// let second = Payload {
+    ///     symbols: vec![Symbol::new("pkg.B", "function", 0.5, "lsp", 1), a],
+    ///     edges: vec![Edge::new("pkg.B", "pkg.A", "calls")],
+    ///     ..Payload::default()
+    /// };
+    /// // pkg.A is a bare reference on the wire.
+    /// let (target, kinds) = consumer.decode_indexed_with(&producer.encode(&second)?, |p| {
+    ///     let target = p.edges[0].target.index().map(|i| p.symbols[i].qualified_name.to_string());
+    ///     (target, p.symbols[0].kind.index() == p.symbols[1].kind.index())
+    /// })?;
+    /// assert_eq!((target.as_deref(), kinds), (Some("pkg.A"), true));
+    /// # Ok::<(), gcf_core::Error>(())
+    /// ```
+    pub fn decode_indexed_with<R>(
+        &mut self,
+        input: &str,
+        consume: impl FnOnce(&Payload<Indexed<'_>>) -> R,
+    ) -> Result<R, Error> {
+        let decoder = super::Decoder::new().limits(self.limits);
+        let (payload, ids) = decoder.decode_indexed_with_known(input, &self.known)?;
+        let result = consume(&payload);
+        let delivered = payload.session.then(|| {
+            let owned: Vec<Symbol> = payload
+                .symbols
+                .iter()
+                .map(Symbol::to_owned_symbol)
+                .collect();
+            ids.into_iter().zip(owned)
+        });
+        self.remember(delivered);
+        Ok(result)
+    }
+
+    /// Remembers the symbols a payload delivered (by id), or forgets the
+    /// session when the payload was not part of one (`None`).
+    fn remember(&mut self, delivered: Option<impl Iterator<Item = (u64, Symbol)>>) {
+        let Some(delivered) = delivered else {
             self.known.clear();
-            return Ok(payload);
-        }
-        for (id, s) in ids.iter().zip(&payload.symbols) {
-            self.known.insert(*id, s.clone());
-        }
+            return;
+        };
+        self.known.extend(delivered);
         if self.max_retained.is_some_and(|max| self.known.len() > max) {
             self.known.clear();
         }
-        Ok(payload)
     }
 }
 

@@ -193,8 +193,6 @@ impl Decoder {
 
     /// Decodes into numbered strings (see [`decode_indexed`]).
     pub fn decode_indexed<'a>(&self, input: &'a str) -> Result<Payload<Indexed<'a>>, Error> {
-        // Never with a session's earlier symbols: a symbol resolved from
-        // them would have a name of no index.
         self.decode_into(input, None).map(|(p, _)| p)
     }
 
@@ -203,16 +201,26 @@ impl Decoder {
     pub(crate) fn decode_with_known<'a>(
         &self,
         input: &'a str,
-        known: Option<&HashMap<u64, Symbol>>,
+        known: Option<&'a HashMap<u64, Symbol>>,
     ) -> Result<(Payload<Cow<'a, str>>, Vec<u64>), Error> {
         self.decode_into(input, known)
+    }
+
+    /// [`Decoder::decode_with_known`] into numbered strings: a symbol
+    /// resolved from `known` is numbered as one of the input's.
+    pub(crate) fn decode_indexed_with_known<'a>(
+        &self,
+        input: &'a str,
+        known: &'a HashMap<u64, Symbol>,
+    ) -> Result<(Payload<Indexed<'a>>, Vec<u64>), Error> {
+        self.decode_into(input, Some(known))
     }
 
     /// [`Decoder::decode_with_known`] producing strings of type `T`.
     fn decode_into<'a, T: Text<'a>>(
         &self,
         input: &'a str,
-        known: Option<&HashMap<u64, Symbol>>,
+        known: Option<&'a HashMap<u64, Symbol>>,
     ) -> Result<(Payload<T>, Vec<u64>), Error> {
         let mut lines = SourceLines::new(input, &self.limits)?;
         let (header_line, header) = read_header(&mut lines)?;

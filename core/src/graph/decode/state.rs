@@ -43,13 +43,16 @@ pub(super) struct Trailer {
 
 pub(super) struct State<'a, 'l, T: Text<'a>> {
     pub(super) limits: &'l Limits,
-    /// Symbols delivered in earlier calls of a session, to resolve bare references.
-    pub(super) known: Option<&'l HashMap<u64, Symbol>>,
+    /// Symbols delivered in earlier calls of a session, to resolve bare
+    /// references; borrowed as long as the input, so their strings are
+    /// taken as the input's are.
+    pub(super) known: Option<&'a HashMap<u64, Symbol>>,
     /// The id of each entry of `payload.symbols`.
     pub(super) symbol_ids: Vec<u64>,
-    /// Each symbol's name as it appears in the input (`None` for a symbol
-    /// resolved from `known`): edges copy their endpoints from here, one
-    /// read of the input, rather than from the symbol's own string.
+    /// Each symbol's name as the input (or, for a symbol resolved from
+    /// `known`, the earlier payload) spells it: edges copy their endpoints
+    /// from here, one read of the text, rather than from the symbol's own
+    /// string.
     pub(super) names: Vec<Option<&'a str>>,
     pub(super) payload: Payload<T>,
     /// `T` borrows from (or copies) the input.
@@ -320,15 +323,19 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
                 if !self.ids.insert(id, Slot::Symbol(index)) {
                     return Err(duplicate_id(line, id));
                 }
+                // The earlier symbol's strings live as long as the input,
+                // so every form takes them as it takes the input's: named
+                // by index, labels interned (and numbered) with the rest.
+                let name = symbol.qualified_name.as_str();
                 self.payload.symbols.push(Symbol {
-                    qualified_name: T::from_cow(Cow::Owned(symbol.qualified_name.clone())),
-                    kind: T::from_cow(Cow::Owned(symbol.kind.clone())),
+                    qualified_name: T::name(name, index),
+                    kind: T::label(&mut self.pool, Label::Kind, &symbol.kind),
                     score: symbol.score,
-                    provenance: T::from_cow(Cow::Owned(symbol.provenance.clone())),
+                    provenance: T::label(&mut self.pool, Label::Provenance, &symbol.provenance),
                     distance,
                 });
                 self.symbol_ids.push(id);
-                self.names.push(None);
+                self.names.push(Some(name));
                 return self.check_len(line);
             }
             if !self.ids.insert(id, Slot::Reference) {
