@@ -33,34 +33,40 @@ fn js<T>(r: engine::Result<T>) -> napi::Result<T> {
     r.map_err(|f| napi::Error::new(Status::GenericFailure, engine::failure_reason(&f)))
 }
 
+/// A string result as [`js`] gives it, or `limit_exceeded` when it is
+/// longer than V8's longest string (see [`engine::fit_js_string`]).
+fn js_string(r: engine::Result<String>) -> napi::Result<String> {
+    js(r.and_then(|s| engine::fit_js_string(s, engine::V8_MAX_STRING_LEN)))
+}
+
 /// See [`gcf_js_engine::graph_encode`].
 #[napi(js_name = "graphEncode")]
 pub fn graph_encode(json: String) -> napi::Result<String> {
-    js(engine::graph_encode(&json))
+    js_string(engine::graph_encode(&json))
 }
 
 /// See [`gcf_js_engine::graph_decode`].
 #[napi(js_name = "graphDecode")]
 pub fn graph_decode(text: String) -> napi::Result<String> {
-    js(engine::graph_decode(&text))
+    js_string(engine::graph_decode(&text))
 }
 
 /// See [`gcf_js_engine::graph_decode_bytes`].
 #[napi(js_name = "graphDecodeBytes")]
 pub fn graph_decode_bytes(bytes: Uint8Array) -> napi::Result<String> {
-    js(engine::graph_decode_bytes(&bytes))
+    js_string(engine::graph_decode_bytes(&bytes))
 }
 
 /// See [`gcf_js_engine::generic_encode`].
 #[napi(js_name = "genericEncode")]
 pub fn generic_encode(json: String, flags: u32) -> napi::Result<String> {
-    js(engine::generic_encode(&json, flags))
+    js_string(engine::generic_encode(&json, flags))
 }
 
 /// See [`gcf_js_engine::generic_decode`].
 #[napi(js_name = "genericDecode")]
 pub fn generic_decode(text: String) -> napi::Result<String> {
-    js(engine::generic_decode(&text))
+    js_string(engine::generic_decode(&text))
 }
 
 /// See [`gcf_js_engine::set_decode_limits`].
@@ -72,7 +78,7 @@ pub fn set_decode_limits(json: String) -> napi::Result<()> {
 /// See [`gcf_js_engine::generic_decode_bytes`].
 #[napi(js_name = "genericDecodeBytes")]
 pub fn generic_decode_bytes(bytes: Uint8Array) -> napi::Result<String> {
-    js(engine::generic_decode_bytes(&bytes))
+    js_string(engine::generic_decode_bytes(&bytes))
 }
 
 /// See [`gcf_js_engine::graph_encode_packed`]. Both arrays are read in
@@ -82,7 +88,7 @@ pub fn graph_encode_packed(
     strings: Uint8ArraySlice,
     nums: Float64ArraySlice,
 ) -> napi::Result<String> {
-    js(engine::graph_encode_packed(&strings, &nums))
+    js_string(engine::graph_encode_packed(&strings, &nums))
 }
 
 /// See [`gcf_js_engine::generic_encode_packed`]. The arrays are read in
@@ -94,7 +100,7 @@ pub fn generic_encode_packed(
     nums: Float64ArraySlice,
     flags: u32,
 ) -> napi::Result<String> {
-    js(engine::generic_encode_packed(&ops, &text, &nums, flags))
+    js_string(engine::generic_encode_packed(&ops, &text, &nums, flags))
 }
 
 /// See [`gcf_js_engine::graph_decode_packed`]: `[strings, nums]`. The
@@ -135,73 +141,76 @@ fn pair(
     packed: engine::Result<engine::Packed>,
 ) -> napi::Result<(String, Float64ArraySlice<'_>)> {
     let p = js(packed)?;
-    Ok((p.strings, Float64ArraySlice::copy_from(env, &p.nums)?))
+    Ok((
+        js_string(Ok(p.strings))?,
+        Float64ArraySlice::copy_from(env, &p.nums)?,
+    ))
 }
 
 /// See [`gcf_js_engine::graph_encode_delta`].
 #[napi(js_name = "graphEncodeDelta")]
 pub fn graph_encode_delta(json: String) -> napi::Result<String> {
-    js(engine::graph_encode_delta(&json))
+    js_string(engine::graph_encode_delta(&json))
 }
 
 /// See [`gcf_js_engine::graph_decode_delta`].
 #[napi(js_name = "graphDecodeDelta")]
 pub fn graph_decode_delta(text: String) -> napi::Result<String> {
-    js(engine::graph_decode_delta(&text))
+    js_string(engine::graph_decode_delta(&text))
 }
 
 /// See [`gcf_js_engine::graph_pack_root`].
 #[napi(js_name = "graphPackRoot")]
 pub fn graph_pack_root(json: String) -> napi::Result<String> {
-    js(engine::graph_pack_root(&json))
+    js_string(engine::graph_pack_root(&json))
 }
 
 /// See [`gcf_js_engine::graph_verify_delta`].
 #[napi(js_name = "graphVerifyDelta")]
 pub fn graph_verify_delta(base: String, delta: String, expected: String) -> napi::Result<String> {
-    js(engine::graph_verify_delta(&base, &delta, &expected))
+    js_string(engine::graph_verify_delta(&base, &delta, &expected))
 }
 
 /// See [`gcf_js_engine::generic_pack_root`].
 #[napi(js_name = "genericPackRoot")]
 pub fn generic_pack_root(json: String) -> napi::Result<String> {
-    js(engine::generic_pack_root(&json))
+    js_string(engine::generic_pack_root(&json))
 }
 
 /// See [`gcf_js_engine::generic_encode_full`].
 #[napi(js_name = "genericEncodeFull")]
 pub fn generic_encode_full(json: String, tool: String) -> napi::Result<String> {
-    js(engine::generic_encode_full(&json, &tool))
+    js_string(engine::generic_encode_full(&json, &tool))
 }
 
 /// See [`gcf_js_engine::generic_decode_full`].
 #[napi(js_name = "genericDecodeFull")]
 pub fn generic_decode_full(text: String) -> napi::Result<String> {
-    js(engine::generic_decode_full(&text))
+    js_string(engine::generic_decode_full(&text))
 }
 
 /// See [`gcf_js_engine::generic_encode_delta`].
 #[napi(js_name = "genericEncodeDelta")]
 pub fn generic_encode_delta(json: String) -> napi::Result<String> {
-    js(engine::generic_encode_delta(&json))
+    js_string(engine::generic_encode_delta(&json))
 }
 
 /// See [`gcf_js_engine::generic_decode_delta`].
 #[napi(js_name = "genericDecodeDelta")]
 pub fn generic_decode_delta(text: String) -> napi::Result<String> {
-    js(engine::generic_decode_delta(&text))
+    js_string(engine::generic_decode_delta(&text))
 }
 
 /// See [`gcf_js_engine::generic_diff`].
 #[napi(js_name = "genericDiff")]
 pub fn generic_diff(base: String, next: String) -> napi::Result<String> {
-    js(engine::generic_diff(&base, &next))
+    js_string(engine::generic_diff(&base, &next))
 }
 
 /// See [`gcf_js_engine::generic_verify_delta`].
 #[napi(js_name = "genericVerifyDelta")]
 pub fn generic_verify_delta(base: String, delta: String, expected: String) -> napi::Result<String> {
-    js(engine::generic_verify_delta(&base, &delta, &expected))
+    js_string(engine::generic_verify_delta(&base, &delta, &expected))
 }
 
 /// See [`gcf_js_engine::needs_quote`].
@@ -213,25 +222,25 @@ pub fn needs_quote(s: String) -> bool {
 /// See [`gcf_js_engine::quote_string`].
 #[napi(js_name = "quoteString")]
 pub fn quote_string(s: String) -> napi::Result<String> {
-    js(engine::quote_string(&s))
+    js_string(engine::quote_string(&s))
 }
 
 /// See [`gcf_js_engine::format_key`].
 #[napi(js_name = "formatKey")]
 pub fn format_key(s: String) -> napi::Result<String> {
-    js(engine::format_key(&s))
+    js_string(engine::format_key(&s))
 }
 
 /// See [`gcf_js_engine::format_scalar`].
 #[napi(js_name = "formatScalar")]
 pub fn format_scalar(json: String, delimiter: u32) -> napi::Result<String> {
-    js(engine::format_scalar(&json, delimiter))
+    js_string(engine::format_scalar(&json, delimiter))
 }
 
 /// See [`gcf_js_engine::canonical_cell`].
 #[napi(js_name = "canonicalCell")]
 pub fn canonical_cell(json: String) -> napi::Result<String> {
-    js(engine::canonical_cell(&json))
+    js_string(engine::canonical_cell(&json))
 }
 
 /// See [`gcf_js_engine::GraphSession`].
@@ -250,7 +259,7 @@ impl NativeGraphSession {
     /// See [`gcf_js_engine::GraphSession::encode`].
     #[napi]
     pub fn encode(&mut self, json: String) -> napi::Result<String> {
-        js(self.0.encode(&json))
+        js_string(self.0.encode(&json))
     }
 
     /// See [`gcf_js_engine::GraphSession::id_of`].
@@ -287,13 +296,13 @@ impl NativeGraphSessionDecoder {
     /// See [`gcf_js_engine::GraphSessionDecoder::decode`].
     #[napi]
     pub fn decode(&mut self, text: String) -> napi::Result<String> {
-        js(self.0.decode(&text))
+        js_string(self.0.decode(&text))
     }
 
     /// See [`gcf_js_engine::GraphSessionDecoder::decode_bytes`].
     #[napi(js_name = "decodeBytes")]
     pub fn decode_bytes(&mut self, bytes: Uint8Array) -> napi::Result<String> {
-        js(self.0.decode_bytes(&bytes))
+        js_string(self.0.decode_bytes(&bytes))
     }
 
     /// See [`gcf_js_engine::GraphSessionDecoder::size`].
@@ -324,13 +333,13 @@ impl NativeGenericDeltaSession {
     /// See [`gcf_js_engine::GenericDeltaSession::current_full`].
     #[napi(js_name = "currentFull")]
     pub fn current_full(&self) -> napi::Result<String> {
-        js(self.0.current_full())
+        js_string(self.0.current_full())
     }
 
     /// See [`gcf_js_engine::GenericDeltaSession::next`].
     #[napi]
     pub fn next(&mut self, set: String) -> napi::Result<String> {
-        js(self.0.next(&set))
+        js_string(self.0.next(&set))
     }
 }
 
@@ -409,13 +418,13 @@ impl NativeGraphStream {
     /// See [`gcf_js_engine::GraphStream::take`].
     #[napi]
     pub fn take(&mut self) -> napi::Result<String> {
-        js(self.0.take())
+        js_string(self.0.take())
     }
 
     /// See [`gcf_js_engine::GraphStream::finish`].
     #[napi]
     pub fn finish(&mut self) -> napi::Result<String> {
-        js(self.0.finish())
+        js_string(self.0.finish())
     }
 
     /// See [`gcf_js_engine::GraphStream::symbol_count`].
@@ -518,6 +527,6 @@ impl NativeGenericStream {
     /// See [`gcf_js_engine::GenericStream::close`].
     #[napi]
     pub fn close(&mut self) -> napi::Result<String> {
-        js(self.0.close())
+        js_string(self.0.close())
     }
 }

@@ -111,6 +111,42 @@ pub fn failure_reason(f: &Failure) -> String {
     reason
 }
 
+/// The longest string V8 makes, in UTF-16 units (`v8::String::kMaxLength`
+/// on 64-bit targets, every Node release since 8): the bound a result of the
+/// native engine must fit to reach JavaScript as one string.
+pub const V8_MAX_STRING_LEN: usize = (1 << 29) - 24;
+
+/// `s` when a JavaScript engine whose longest string is `max` UTF-16 units
+/// can hold it; otherwise `limit_exceeded`, saying how long it is (and
+/// what writes text of any length: the stream encoders). Without this check
+/// the host's own conversion fails with a message that names neither.
+///
+/// ```
+/// use gcf_js_engine::fit_js_string;
+/// assert_eq!(fit_js_string(String::from("é"), 1).unwrap(), "é"); // 2 bytes, 1 unit
+/// let f = fit_js_string(String::from("abc"), 2).unwrap_err();
+/// assert_eq!(f.category, "limit_exceeded");
+/// ```
+pub fn fit_js_string(s: String, max: usize) -> Result<String> {
+    // A UTF-8 string has at most as many UTF-16 units as bytes: only a
+    // result longer than `max` bytes is counted.
+    if s.len() <= max {
+        return Ok(s);
+    }
+    let units = s.encode_utf16().count();
+    if units <= max {
+        return Ok(s);
+    }
+    Err(Failure::new(
+        gcf_core::ErrorClass::Limit,
+        "limit_exceeded",
+        format!(
+            "the result is {units} characters long, past the longest string this JavaScript \
+             engine can make ({max}) (the stream encoders write text of any length, in chunks)"
+        ),
+    ))
+}
+
 /// [`generic_encode`] flag: no `>` path columns (2.5.2's `noFlatten`).
 pub const NO_FLATTEN: u32 = 1;
 /// [`generic_encode`] flag: factor constant columns (off in 2.5.2).
