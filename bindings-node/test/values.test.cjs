@@ -1,7 +1,8 @@
 'use strict';
 // JS values outside JSON's data model, which the random differential does
 // not generate: encodeGeneric writes them as 2.5.2 does, byte for byte,
-// except a Map's number keys (README, "Differences from 2.5.2").
+// except a Map's number keys and an array's holes (README, "Differences
+// from 2.5.2").
 const test = require('node:test');
 const assert = require('node:assert');
 const gcf = require('../index.cjs');
@@ -48,4 +49,25 @@ test("a Map's number keys are written by their String() form, where 2.5.2 writes
   assert.equal(ref.encodeGeneric(m), 'GCF profile=generic\n""=one\ntrue=yes\nb=2\n');
   // What decodes back is the keys as strings, all of them.
   assert.deepStrictEqual([...gcf.decodeGeneric(gcf.encodeGeneric(m)).keys()], ['1', 'true', 'b']);
+});
+
+test('an array hole is written as null, as JSON.stringify writes it, not as the empty cell of 2.5.2', () => {
+  // 2.5.2 maps over the array (which skips holes) and joins, leaving an
+  // empty cell, which every decoder reads as the empty string: a value the
+  // array never held. A hole reads back as null here, as it does through JSON.
+  const cases = [
+    [[1, , 3], 'GCF profile=generic\n## [3]: 1,-,3\n', 'GCF profile=generic\n## [3]: 1,,3\n'],
+    [[, 'a'], 'GCF profile=generic\n## [2]: -,a\n', 'GCF profile=generic\n## [2]: ,a\n'],
+  ];
+  for (const [v, ours, theirs] of cases) {
+    assert.equal(gcf.encodeGeneric(v), ours);
+    assert.equal(ref.encodeGeneric(v), theirs);
+    assert.deepStrictEqual(gcf.decodeGeneric(ours), JSON.parse(JSON.stringify(v)));
+    // 2.5.2's own text reads back with an empty string in the hole.
+    assert.deepStrictEqual(ref.decodeGeneric(theirs), Array.from(v, (x) => (x === undefined ? '' : x)));
+  }
+  // Nested in a record's array, the same.
+  assert.equal(gcf.encodeGeneric([{ a: [1, , 2] }]), 'GCF profile=generic\n## [1]{a}\n@0 ^\n.a [3]: 1,-,2\n');
+  // An explicit undefined element is null in both.
+  assert.equal(gcf.encodeGeneric([1, undefined, 3]), ref.encodeGeneric([1, undefined, 3]));
 });
