@@ -50,6 +50,11 @@ impl<'a, 'py> Fields<'a, 'py> {
         uint_of(name, &self.get(name)?)
     }
 
+    /// A header count (see [`header_count_of`]).
+    pub fn header_count(&self, name: &Bound<'py, PyString>) -> PyResult<u64> {
+        header_count_of(name, &self.get(name)?)
+    }
+
     /// A float field (`None` is 0.0).
     pub fn float(&self, name: &Bound<'py, PyString>) -> PyResult<f64> {
         float_of(name, &self.get(name)?)
@@ -63,6 +68,29 @@ impl<'a, 'py> Fields<'a, 'py> {
     ) -> PyResult<Vec<T>> {
         list_of(&self.get(name)?, f)
     }
+}
+
+/// The value `v` of a payload's `token_budget` or `tokens_used`. 2.8.0
+/// writes either into the header only when it is positive, so a negative
+/// (or NaN) one is written as no count at all, as there: a caller's `-1`
+/// for "no budget" keeps its bytes. Anything else is read as [`uint_of`]
+/// reads it (a fractional or infinite one is `out_of_range`: 2.8.0 writes
+/// `budget=1.5`, which no decoder reads, its own included).
+fn header_count_of(name: &Bound<'_, PyString>, v: &Bound<'_, PyAny>) -> PyResult<u64> {
+    let negative = if let Ok(i) = v.extract::<i64>() {
+        i < 0
+    } else if let Ok(f) = v.cast::<PyFloat>() {
+        let f = f.value();
+        f.is_nan() || f < 0.0
+    } else {
+        // A big int, or a number of another type (`Decimal`): compared as
+        // 2.8.0 compares it.
+        !v.is_none() && v.lt(0).unwrap_or(false)
+    };
+    if negative {
+        return Ok(0);
+    }
+    uint_of(name, v)
 }
 
 /// The value `v` of the integer field `name` (see [`Fields::uint`]).
@@ -288,8 +316,8 @@ pub fn payload(obj: &Bound<'_, PyAny>) -> PyResult<Payload> {
     let f = Fields::of(obj);
     Ok(Payload {
         tool: f.str(intern!(py, "tool"))?,
-        token_budget: f.uint(intern!(py, "token_budget"))?,
-        tokens_used: f.uint(intern!(py, "tokens_used"))?,
+        token_budget: f.header_count(intern!(py, "token_budget"))?,
+        tokens_used: f.header_count(intern!(py, "tokens_used"))?,
         pack_root: f.str(intern!(py, "pack_root"))?,
         symbols: f.list(intern!(py, "symbols"), symbol)?,
         edges: f.list(intern!(py, "edges"), edge)?,
@@ -937,8 +965,8 @@ pub fn encode_gathered_lent(gathered: &Gathered<'_>) -> Option<PyResult<String>>
     let py = *py;
     let read = || -> PyResult<Option<Payload<&str>>> {
         let mut payload = Payload {
-            token_budget: uint_of(intern!(py, "token_budget"), token_budget)?,
-            tokens_used: uint_of(intern!(py, "tokens_used"), tokens_used)?,
+            token_budget: header_count_of(intern!(py, "token_budget"), token_budget)?,
+            tokens_used: header_count_of(intern!(py, "tokens_used"), tokens_used)?,
             symbols: Vec::with_capacity(symbol_rows.len()),
             edges: Vec::with_capacity(edge_rows.len()),
             ..Payload::default()
@@ -1078,8 +1106,8 @@ pub fn gathered_texts<'py>(gathered: &Gathered<'py>) -> PyResult<PayloadTexts<'p
     }
     let payload = Payload {
         tool: texts.value(tool)?,
-        token_budget: uint_of(intern!(py, "token_budget"), token_budget)?,
-        tokens_used: uint_of(intern!(py, "tokens_used"), tokens_used)?,
+        token_budget: header_count_of(intern!(py, "token_budget"), token_budget)?,
+        tokens_used: header_count_of(intern!(py, "tokens_used"), tokens_used)?,
         pack_root: texts.value(pack_root)?,
         symbols: symbol_rows,
         edges: edge_rows,
@@ -1121,8 +1149,8 @@ pub fn payload_texts<'py>(obj: &Bound<'py, PyAny>) -> PyResult<PayloadTexts<'py>
     let mut texts = cache.into_inner();
     let payload = Payload {
         tool: texts.get(&f, intern!(py, "tool"))?,
-        token_budget: f.uint(intern!(py, "token_budget"))?,
-        tokens_used: f.uint(intern!(py, "tokens_used"))?,
+        token_budget: f.header_count(intern!(py, "token_budget"))?,
+        tokens_used: f.header_count(intern!(py, "tokens_used"))?,
         pack_root: texts.get(&f, intern!(py, "pack_root"))?,
         symbols,
         edges,

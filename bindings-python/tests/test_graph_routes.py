@@ -99,7 +99,7 @@ BAD: List[Any] = [
     payload([sym(distance="2")], []),
     payload([sym(score="x")], []),
     payload([sym(score=float("nan"))], []),
-    payload(GOOD, [], token_budget=-5),
+    payload(GOOD, [], token_budget=2.5),
     payload(GOOD, [], tokens_used=2**64),
     payload([SimpleNamespace(qualified_name="a", kind="function", score=0.5, provenance="lsp")], []),
     payload(GOOD, [SimpleNamespace(source="pkg.a", target="pkg.b", edge_type="calls")]),
@@ -231,3 +231,28 @@ def test_session_turns_match_the_object_reader() -> None:
     ]
     bad = payload([sym(distance=-1)], [])
     assert outcome(lambda: gcf.encode_with_session(bad, gathered)) == outcome(lambda: objects._native.encode(bad))
+
+
+@pytest.mark.parametrize("count", [-1, -5.0, float("nan"), -(2**70), -0.5])
+def test_a_negative_header_count_is_written_as_none(count: Any) -> None:
+    """2.8.0 writes `budget=`/`tokens=` only for a positive count, so a
+    negative (or NaN) one is left out, as there, on every route; a caller's
+    -1 for "no budget" keeps its bytes rather than raising."""
+    def payload(budget: Any, used: Any) -> Payload:
+        return Payload(tool="t", token_budget=budget, tokens_used=used, symbols=[Symbol("p.A", "function", 0.5, "lsp", 0)], edges=[])
+
+    plain = gcf.encode(payload(0, 0))
+    assert plain.startswith("GCF profile=graph tool=t symbols=1\n")
+    for p in (payload(count, 0), payload(0, count), payload(count, count)):
+        assert both(p) == (plain, plain)
+    # A positive count beside it is kept.
+    assert both(payload(100, count))[0].startswith("GCF profile=graph tool=t budget=100 symbols=1\n")
+
+
+@pytest.mark.parametrize("count", [1.5, float("inf")])
+def test_a_positive_count_that_is_no_integer_is_out_of_range(count: float) -> None:
+    """2.8.0 writes `budget=1.5`, which no decoder reads (its own refuses it)."""
+    p = Payload(tool="t", token_budget=count, tokens_used=0, symbols=[], edges=[])
+    gathered, read = both(p)
+    assert gathered == read
+    assert gathered[0] is gcf.GcfError and gathered[1].startswith("out_of_range: token_budget"), gathered
