@@ -76,7 +76,7 @@ impl<'a, 'py> Fields<'a, 'py> {
 /// for "no budget" keeps its bytes. Anything else is read as [`uint_of`]
 /// reads it (a fractional or infinite one is `out_of_range`: 2.8.0 writes
 /// `budget=1.5`, which no decoder reads, its own included).
-fn header_count_of(name: &Bound<'_, PyString>, v: &Bound<'_, PyAny>) -> PyResult<u64> {
+pub(crate) fn header_count_of(name: &Bound<'_, PyString>, v: &Bound<'_, PyAny>) -> PyResult<u64> {
     let negative = if let Ok(i) = v.extract::<i64>() {
         i < 0
     } else if let Ok(f) = v.cast::<PyFloat>() {

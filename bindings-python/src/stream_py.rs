@@ -16,7 +16,9 @@ use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
 use pyo3::{intern, Py};
 
 use crate::errors::{to_py, IntoPy, Raise};
-use crate::graph_py::{with_edge, with_edge_fields, with_symbol, with_symbol_fields};
+use crate::graph_py::{
+    header_count_of, with_edge, with_edge_fields, with_symbol, with_symbol_fields,
+};
 use crate::value;
 
 /// The Python writer as a core sink.
@@ -133,12 +135,15 @@ impl GraphStream {
         writer: Py<PyAny>,
         binary: bool,
         tool: &str,
-        token_budget: u64,
-        tokens_used: u64,
+        token_budget: &Bound<'_, PyAny>,
+        tokens_used: &Bound<'_, PyAny>,
         labeled_trailer_counts: bool,
         pack_root: &str,
         session: bool,
     ) -> PyResult<Self> {
+        // Read as `gcf.encode` reads a payload's (a negative count is none).
+        let token_budget = header_count_of(intern!(py, "token_budget"), token_budget)?;
+        let tokens_used = header_count_of(intern!(py, "tokens_used"), tokens_used)?;
         let options = StreamOptions {
             tool,
             token_budget,

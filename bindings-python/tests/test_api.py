@@ -554,3 +554,19 @@ def test_generic_delta_messages_and_private_canonical_cell() -> None:
     assert [_canonical_cell(v) for v in (None, True, "true", 59.98, "a\tb", 3)] == [
         "-", "true", '"true"', "59.98", '"a\\tb"', "3"]
     assert _canonical_cell([1, 2]) == '"[1, 2]"'
+
+
+def test_stream_header_counts_read_as_encode_reads_them() -> None:
+    """A negative count is no count (left out, as `gcf.encode` leaves it out);
+    an integral float is its integer; a fractional one is out_of_range."""
+    def header(**counts: Any) -> str:
+        out = io.StringIO()
+        gcf.StreamEncoder(out, "t", **counts).close()
+        return out.getvalue().split("\n")[0]
+
+    assert header(token_budget=-1, tokens_used=-3) == header() == "GCF profile=graph tool=t"
+    assert header(token_budget=float("nan")) == "GCF profile=graph tool=t"
+    assert header(token_budget=2.0, tokens_used=5) == "GCF profile=graph tool=t budget=2 tokens=5"
+    with pytest.raises(gcf.GcfError) as e:
+        gcf.StreamEncoder(io.StringIO(), "t", token_budget=1.5)
+    assert str(e.value).startswith("out_of_range: token_budget")
