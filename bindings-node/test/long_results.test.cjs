@@ -13,6 +13,23 @@ const engine = require('../lib/engine/index.cjs');
 
 const V8_MAX_STRING_LEN = 2 ** 29 - 24;
 
+test('an encode past the longest V8 string is limit_exceeded with its length', { skip: engine.name() !== 'native' && 'native engine only' }, () => {
+  // 520 records holding the same 1 MiB string: a small JS heap, 545 M
+  // characters of GCF (2.5.2's join throws `RangeError: Invalid string
+  // length` here; napi's conversion threw a bare Error before).
+  const big = 'x'.repeat(1 << 20);
+  const rows = Array.from({ length: 520 }, (_, i) => ({ id: i, text: big }));
+  assert.throws(
+    () => gcf.encodeGeneric(rows),
+    (e) => {
+      assert.strictEqual(e.category, 'limit_exceeded');
+      assert.match(e.message, /the result is 545\d{6} characters long, past the longest string this JavaScript engine can make \(536870888\)/);
+      assert.match(e.message, /stream encoders/);
+      return true;
+    },
+  );
+});
+
 test('a decoded result past the longest V8 string is limit_exceeded with its length', { skip: engine.name() !== 'native' && 'native engine only' }, () => {
   // 3.7 MB of GCF whose constant column (spec §7.4.7) repeats 1,000
   // characters into each of 540,000 rows: the engine's form of the decoded
