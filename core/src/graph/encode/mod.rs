@@ -517,6 +517,13 @@ fn resolve_edges<'a, S: AsRef<str>>(
 ) -> Result<Vec<KnownEdge>, Error> {
     known.reserve(edges.len());
     let endpoints = |e: &'a Edge<S>| (e.source.as_ref(), e.target.as_ref());
+    let by_text = !index.prefers_addresses(edges.iter().map(endpoints));
+    if by_text {
+        // The endpoints are copies of the names (an owned payload): its
+        // edge types are copies too, so labels are found by text from the
+        // first edge on, without trying their addresses first.
+        labels.copies = labels.copies.max(COPIES_LIMIT);
+    }
     let mut keep = |source: u32, target: u32, e: &'a Edge<S>| -> Result<(), Error> {
         let label = labels.intern(e.edge_type.as_ref(), e.status.as_ref())?;
         if let Some(count) = per_source.get_mut(source as usize) {
@@ -529,7 +536,7 @@ fn resolve_edges<'a, S: AsRef<str>>(
         });
         Ok(())
     };
-    if !index.prefers_addresses(edges.iter().map(endpoints)) {
+    if by_text {
         let pair = |j: usize| endpoints(&edges[j]);
         index.resolve_pairs(edges.len(), pair, |j, source, target| {
             match (source, target) {
