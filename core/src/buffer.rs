@@ -14,9 +14,13 @@
 //! behind. The tail is initialised memory, so a writer may fill it with safe
 //! slice stores (the graph writer) or, having checked its room, with raw
 //! stores (the generic writer's row assembly).
+//!
+//! A one-shot encode into a new string has no sink to batch for: its buffer
+//! is the output itself ([`Buffered::collecting`]), grown in place, so the
+//! text is written once, not gathered here and then copied into a `Vec`.
 
-use alloc::boxed::Box;
 use alloc::vec;
+use alloc::vec::Vec;
 
 use crate::error::Error;
 use crate::sink::{Sink, SinkError};
@@ -29,14 +33,30 @@ pub(crate) const DEFAULT_CAPACITY: usize = 8 * 1024;
 /// [`DEFAULT_CAPACITY`] buffer for them nearly doubled their time.
 const GROWING_START: usize = 512;
 
+/// The most a [`Buffered::collecting`] buffer's free tail grows by at once.
+const COLLECT_STEP: usize = 64 * 1024;
+
 pub(crate) struct Buffered<K> {
     sink: K,
-    /// The whole allocation, always initialized; `buf[..len]` is pending output.
-    buf: Box<[u8]>,
+    /// The whole allocation, always initialized (`buf.len()` is the
+    /// capacity writers see); `buf[..len]` is pending output.
+    buf: Vec<u8>,
     len: usize,
     /// The capacity the buffer may grow to, doubling at each flush; equal
     /// to `buf.len()` for a fixed buffer.
     max_capacity: usize,
+    /// Whether the buffer is the output ([`Buffered::collecting`]): it
+    /// grows in place, keeping what it holds, and never calls the sink.
+    collects: bool,
+}
+
+/// The sink of a [`Buffered::collecting`] buffer, which is never called.
+pub(crate) struct Collected;
+
+impl Sink for Collected {
+    fn write_bytes(&mut self, _: &[u8]) -> Result<(), SinkError> {
+        Ok(())
+    }
 }
 
 impl<K: Sink> Buffered<K> {
@@ -45,9 +65,10 @@ impl<K: Sink> Buffered<K> {
     pub(crate) fn new(sink: K, capacity: usize) -> Self {
         Buffered {
             sink,
-            buf: vec![0u8; capacity].into_boxed_slice(),
+            buf: vec![0u8; capacity],
             len: 0,
             max_capacity: capacity,
+            collects: false,
         }
     }
 
@@ -60,19 +81,49 @@ impl<K: Sink> Buffered<K> {
         buffered
     }
 
-    /// Hands everything buffered to the sink.
+    /// A buffer that is the output of a one-shot encode: it starts small,
+    /// grows in place as writers need room, and
+    /// [`into_collected`](Self::into_collected) returns what was written.
+    pub(crate) fn collecting(sink: K) -> Self {
+        let mut buffered = Buffered::new(sink, GROWING_START);
+        buffered.max_capacity = usize::MAX;
+        buffered.collects = true;
+        buffered
+    }
+
+    /// Hands everything buffered to the sink (nothing, for a collecting
+    /// buffer, which holds the output). The buffer keeps its size: a
+    /// one-shot encode flushes once at its end, where growing would zero
+    /// a new allocation only to drop it (a tenth of a 10-record encode).
     pub(crate) fn flush(&mut self) -> Result<(), Error> {
+        self.write_pending()?;
+        Ok(())
+    }
+
+    /// Hands everything buffered to the sink and doubles a growing buffer,
+    /// for a writer that needs more room than is free.
+    pub(crate) fn make_room(&mut self) -> Result<(), Error> {
         self.flush_pending()?;
         Ok(())
     }
 
     #[inline]
-    fn flush_pending(&mut self) -> Result<(), SinkError> {
-        if self.len != 0 {
+    fn write_pending(&mut self) -> Result<(), SinkError> {
+        if self.len != 0 && !self.collects {
             // Kept when the sink fails, as a `Vec` buffer did.
             self.sink.write_bytes(&self.buf[..self.len])?;
             self.len = 0;
         }
+        Ok(())
+    }
+
+    #[inline]
+    fn flush_pending(&mut self) -> Result<(), SinkError> {
+        if self.collects {
+            self.grow_in_place(0);
+            return Ok(());
+        }
+        self.write_pending()?;
         if self.buf.len() < self.max_capacity {
             self.grow();
         }
@@ -84,7 +135,19 @@ impl<K: Sink> Buffered<K> {
     #[inline(never)]
     fn grow(&mut self) {
         let capacity = self.buf.len().saturating_mul(2).clamp(1, self.max_capacity);
-        self.buf = vec![0u8; capacity].into_boxed_slice();
+        self.buf = vec![0u8; capacity];
+    }
+
+    /// Grows a collecting buffer, keeping its contents, by at least `need`
+    /// free bytes: by its own size up to [`COLLECT_STEP`], then by that
+    /// step. The `Vec` below doubles its allocation as usual; only the
+    /// free tail is zeroed, so each byte of a large output is zeroed about
+    /// once, where doubling the tail zeroed twice the output.
+    #[cold]
+    #[inline(never)]
+    fn grow_in_place(&mut self, need: usize) {
+        let step = self.buf.len().clamp(GROWING_START, COLLECT_STEP).max(need);
+        self.buf.resize(self.len.saturating_add(step), 0);
     }
 
     /// The free tail of the buffer, for a writer to assemble a line in;
@@ -103,14 +166,18 @@ impl<K: Sink> Buffered<K> {
     #[inline]
     pub(crate) fn window<const N: usize>(&mut self) -> Result<Option<&mut [u8; N]>, Error> {
         if self.buf.len() - self.len < N {
-            self.flush_for_window()?;
+            self.flush_for_window(N)?;
         }
         Ok(self.buf[self.len..].first_chunk_mut::<N>())
     }
 
     #[cold]
     #[inline(never)]
-    fn flush_for_window(&mut self) -> Result<(), SinkError> {
+    fn flush_for_window(&mut self, need: usize) -> Result<(), SinkError> {
+        if self.collects {
+            self.grow_in_place(need);
+            return Ok(());
+        }
         self.flush_pending()
     }
 
@@ -132,6 +199,13 @@ impl<K: Sink> Buffered<K> {
         self.len += n;
     }
 
+    /// The output of a [`collecting`](Self::collecting) buffer.
+    pub(crate) fn into_collected(mut self) -> Vec<u8> {
+        debug_assert!(self.collects);
+        self.buf.truncate(self.len);
+        self.buf
+    }
+
     pub(crate) fn into_inner(mut self) -> Result<K, Error> {
         self.flush()?;
         Ok(self.sink)
@@ -147,6 +221,20 @@ impl<K: Sink> Sink for Buffered<K> {
     fn write_bytes(&mut self, bytes: &[u8]) -> Result<(), SinkError> {
         let free = self.buf.len() - self.len;
         if bytes.len() <= free {
+            self.buf[self.len..self.len + bytes.len()].copy_from_slice(bytes);
+            self.len += bytes.len();
+            return Ok(());
+        }
+        self.write_past_tail(bytes)
+    }
+}
+
+impl<K: Sink> Buffered<K> {
+    #[cold]
+    #[inline(never)]
+    fn write_past_tail(&mut self, bytes: &[u8]) -> Result<(), SinkError> {
+        if self.collects {
+            self.grow_in_place(bytes.len());
             self.buf[self.len..self.len + bytes.len()].copy_from_slice(bytes);
             self.len += bytes.len();
             return Ok(());
@@ -200,13 +288,61 @@ mod tests {
                 let free = b.tail().len();
                 sizes.push(free);
                 b.write_bytes(&vec![b'x'; free]).unwrap();
-                b.flush().unwrap();
+                b.make_room().unwrap();
             }
             assert_eq!(sizes, [512, 1024, 2048, 2048, 2048, 2048]);
             b.write_bytes(b"tail").unwrap();
             b.into_inner().unwrap();
         }
         assert_eq!(calls, [512, 1024, 2048, 2048, 2048, 2048, 4]);
+    }
+
+    #[test]
+    fn flushing_keeps_a_growing_buffer_at_its_size() {
+        let mut calls = vec![];
+        {
+            let sink = crate::FnSink(|b: &[u8]| {
+                calls.push(b.len());
+                Ok(())
+            });
+            let mut b = Buffered::growing(sink, 2048);
+            b.write_bytes(b"head").unwrap();
+            b.flush().unwrap();
+            assert_eq!(b.tail().len(), GROWING_START);
+            // A write past the free tail still grows it.
+            b.write_bytes(&[b'x'; GROWING_START]).unwrap();
+            b.write_bytes(b"y").unwrap();
+            assert_eq!(b.tail().len(), 2 * GROWING_START - 1);
+            b.into_inner().unwrap();
+        }
+        assert_eq!(calls, [4, GROWING_START, 1]);
+    }
+
+    #[test]
+    fn a_collecting_buffer_is_the_output() {
+        let mut unused = Collected;
+        let mut b = Buffered::collecting(&mut unused);
+        let mut want = Vec::new();
+        let mut piece = |b: &mut Buffered<&mut Collected>, bytes: &[u8]| {
+            b.write_bytes(bytes).unwrap();
+            want.extend_from_slice(bytes);
+        };
+        piece(&mut b, b"head");
+        b.flush().unwrap();
+        assert_eq!(b.tail().len(), GROWING_START - 4, "a flush keeps the size");
+        piece(&mut b, &[b'a'; 700]);
+        piece(&mut b, &vec![b'b'; 3 * COLLECT_STEP]);
+        b.make_room().unwrap();
+        let free = b.tail().len();
+        assert!((GROWING_START..=COLLECT_STEP).contains(&free), "{free}");
+        let window = b.window::<256>().unwrap().unwrap();
+        window[..3].copy_from_slice(b"win");
+        b.commit(3);
+        piece(&mut b, b"end");
+        let mut want_all = want[..want.len() - 3].to_vec();
+        want_all.extend_from_slice(b"win");
+        want_all.extend_from_slice(b"end");
+        assert_eq!(b.into_collected(), want_all);
     }
 
     #[test]

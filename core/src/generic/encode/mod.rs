@@ -71,7 +71,7 @@ mod table;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::buffer::{Buffered, DEFAULT_CAPACITY};
+use crate::buffer::{Buffered, Collected, DEFAULT_CAPACITY};
 use crate::error::{Error, ErrorKind};
 use crate::limits::Limits;
 use crate::number::NumberBuffer;
@@ -337,9 +337,11 @@ impl Encoder {
     /// the bytes [`encode`](Self::encode) writes for the same data.
     pub fn encode_view<'a, V: View<'a>>(&self, value: V) -> Result<String, Error> {
         // Bytes first, validated once at the end: a `String` sink would check
-        // every small run it is handed.
-        let mut out = Vec::new();
-        self.encode_view_to(value, &mut out)?;
+        // every small run it is handed. The writer's buffer is the output.
+        let mut unused = Collected;
+        let out = self
+            .write_view(value, Buffered::collecting(&mut unused))?
+            .into_collected();
         String::from_utf8(out)
             .map_err(|_| Error::new(ErrorKind::InvalidState, "encoder produced invalid UTF-8"))
     }
@@ -352,6 +354,17 @@ impl Encoder {
         value: V,
         sink: &mut K,
     ) -> Result<(), Error> {
+        self.write_view(value, Buffered::growing(sink, DEFAULT_CAPACITY))?
+            .flush()
+    }
+
+    /// Writes `value` through `out`, returning it with the end of the
+    /// payload still buffered.
+    fn write_view<'a, 'k, V: View<'a>, K: Sink + ?Sized>(
+        &self,
+        value: V,
+        out: Buffered<&'k mut K>,
+    ) -> Result<Buffered<&'k mut K>, Error> {
         if let Some(tool) = &self.tool {
             check_header_value("tool", tool)?;
         }
@@ -361,7 +374,7 @@ impl Encoder {
             None => None,
         };
         let mut w = Writer {
-            sink: Buffered::growing(sink, DEFAULT_CAPACITY),
+            sink: out,
             numbers: NumberBuffer::new(),
             max_depth: self.limits.max_depth,
             max_fields: self.limits.max_fields,
@@ -379,7 +392,7 @@ impl Encoder {
             Some(plan) => w.grouped(plan)?,
             None => w.root(value)?,
         }
-        w.sink.flush()
+        Ok(w.sink)
     }
 }
 
@@ -570,7 +583,7 @@ impl<K: Sink + ?Sized> Writer<'_, K> {
         key: Option<&str>,
         cells: impl Fn() -> I,
     ) -> Result<(), Error> {
-        self.sink.flush()?;
+        self.sink.make_room()?;
         let assembled = assemble_row(self.sink.tail(), &mut self.numbers, indent, key, cells())?;
         if let Assembled::Row(len) = assembled {
             self.sink.commit(len);

@@ -534,30 +534,41 @@ fn uniform_tables_match_the_general_path() {
 }
 
 /// Scalar rows that meet the end of the buffer's free tail (which is
-/// then flushed) or are longer than the whole buffer (written piece by
-/// piece) come out as any other row, in tables and keyed maps.
+/// then flushed, or grown when the buffer is the output) or are longer than
+/// the whole buffer (written piece by piece) come out as any other row, in
+/// tables and keyed maps, into a new string and into a sink alike.
 #[test]
 fn scalar_rows_across_and_beyond_the_buffer() {
-    let long = "y".repeat(DEFAULT_CAPACITY + 100);
-    let cell = |i: usize| match i % 7 {
-        3 => long.clone(),
-        _ => alloc::format!("row {i}"),
-    };
-    let mut items = Vec::new();
-    let mut keyed = Map::new();
-    let mut want_items = String::from("GCF profile=generic\n## [50]{a,b}\n");
-    let mut want_keyed = String::from("GCF profile=generic\n## [50:]{key,a,b}\n");
-    for i in 0..50 {
-        let mut m = Map::new();
-        m.push_unique("a", Value::Int(i as i64));
-        m.push_unique("b", Value::from(cell(i)));
-        items.push(Value::Object(m.clone()));
-        keyed.push_unique(alloc::format!("k{i}"), Value::Object(m));
-        want_items.push_str(&alloc::format!("{i}|{}\n", cell(i)));
-        want_keyed.push_str(&alloc::format!("k{i}|{i}|{}\n", cell(i)));
+    // Past the streaming chunk, and past a growing output's largest step.
+    for long_len in [DEFAULT_CAPACITY + 100, 2 * 64 * 1024 + 7] {
+        let long = "y".repeat(long_len);
+        let cell = |i: usize| match i % 7 {
+            3 => long.clone(),
+            _ => alloc::format!("row {i}"),
+        };
+        let mut items = Vec::new();
+        let mut keyed = Map::new();
+        let mut want_items = String::from("GCF profile=generic\n## [50]{a,b}\n");
+        let mut want_keyed = String::from("GCF profile=generic\n## [50:]{key,a,b}\n");
+        for i in 0..50 {
+            let mut m = Map::new();
+            m.push_unique("a", Value::Int(i as i64));
+            m.push_unique("b", Value::from(cell(i)));
+            items.push(Value::Object(m.clone()));
+            keyed.push_unique(alloc::format!("k{i}"), Value::Object(m));
+            want_items.push_str(&alloc::format!("{i}|{}\n", cell(i)));
+            want_keyed.push_str(&alloc::format!("k{i}|{i}|{}\n", cell(i)));
+        }
+        for (value, want) in [
+            (Value::Array(items), want_items),
+            (Value::Object(keyed), want_keyed),
+        ] {
+            assert_eq!(encode(&value).unwrap(), want);
+            let mut sunk = Vec::new();
+            encode_to(&value, &mut sunk).unwrap();
+            assert_eq!(sunk, want.as_bytes());
+        }
     }
-    assert_eq!(encode(&Value::Array(items)).unwrap(), want_items);
-    assert_eq!(encode(&Value::Object(keyed)).unwrap(), want_keyed);
 }
 
 #[test]
