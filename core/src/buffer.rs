@@ -33,6 +33,11 @@ pub(crate) const DEFAULT_CAPACITY: usize = 8 * 1024;
 /// [`DEFAULT_CAPACITY`] buffer for them nearly doubled their time.
 const GROWING_START: usize = 512;
 
+/// Where a [`Buffered::collecting`] buffer starts: a tool result of a few
+/// rows fits, and zeroing it costs less than growing it once (which
+/// assembles the row that did not fit again).
+const COLLECT_START: usize = 2048;
+
 /// The most a [`Buffered::collecting`] buffer's free tail grows by at once.
 const COLLECT_STEP: usize = 64 * 1024;
 
@@ -85,7 +90,7 @@ impl<K: Sink> Buffered<K> {
     /// grows in place as writers need room, and
     /// [`into_collected`](Self::into_collected) returns what was written.
     pub(crate) fn collecting(sink: K) -> Self {
-        let mut buffered = Buffered::new(sink, GROWING_START);
+        let mut buffered = Buffered::new(sink, COLLECT_START);
         buffered.max_capacity = usize::MAX;
         buffered.collects = true;
         buffered
@@ -329,8 +334,8 @@ mod tests {
         };
         piece(&mut b, b"head");
         b.flush().unwrap();
-        assert_eq!(b.tail().len(), GROWING_START - 4, "a flush keeps the size");
-        piece(&mut b, &[b'a'; 700]);
+        assert_eq!(b.tail().len(), COLLECT_START - 4, "a flush keeps the size");
+        piece(&mut b, &[b'a'; 2100]);
         piece(&mut b, &vec![b'b'; 3 * COLLECT_STEP]);
         b.make_room().unwrap();
         let free = b.tail().len();
