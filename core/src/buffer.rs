@@ -41,7 +41,11 @@ const COLLECT_START: usize = 2048;
 /// The most a [`Buffered::collecting`] buffer's free tail grows by at once.
 const COLLECT_STEP: usize = 64 * 1024;
 
-pub(crate) struct Buffered<K> {
+/// `COLLECTS` says whether the buffer is the output
+/// ([`Buffered::collecting`]): it then grows in place, keeping what it
+/// holds, and never calls the sink. A type parameter rather than a field, so
+/// the streams' buffers carry none of that code.
+pub(crate) struct Buffered<K, const COLLECTS: bool = false> {
     sink: K,
     /// The whole allocation, always initialized (`buf.len()` is the
     /// capacity writers see); `buf[..len]` is pending output.
@@ -50,9 +54,6 @@ pub(crate) struct Buffered<K> {
     /// The capacity the buffer may grow to, doubling at each flush; equal
     /// to `buf.len()` for a fixed buffer.
     max_capacity: usize,
-    /// Whether the buffer is the output ([`Buffered::collecting`]): it
-    /// grows in place, keeping what it holds, and never calls the sink.
-    collects: bool,
 }
 
 /// The sink of a [`Buffered::collecting`] buffer, which is never called.
@@ -73,7 +74,6 @@ impl<K: Sink> Buffered<K> {
             buf: vec![0u8; capacity],
             len: 0,
             max_capacity: capacity,
-            collects: false,
         }
     }
 
@@ -85,17 +85,29 @@ impl<K: Sink> Buffered<K> {
         buffered.max_capacity = max_capacity;
         buffered
     }
+}
 
+impl<K: Sink> Buffered<K, true> {
     /// A buffer that is the output of a one-shot encode: it starts small,
     /// grows in place as writers need room, and
     /// [`into_collected`](Self::into_collected) returns what was written.
     pub(crate) fn collecting(sink: K) -> Self {
-        let mut buffered = Buffered::new(sink, COLLECT_START);
-        buffered.max_capacity = usize::MAX;
-        buffered.collects = true;
-        buffered
+        Buffered {
+            sink,
+            buf: vec![0u8; COLLECT_START],
+            len: 0,
+            max_capacity: usize::MAX,
+        }
     }
 
+    /// The output of a [`collecting`](Self::collecting) buffer.
+    pub(crate) fn into_collected(mut self) -> Vec<u8> {
+        self.buf.truncate(self.len);
+        self.buf
+    }
+}
+
+impl<K: Sink, const COLLECTS: bool> Buffered<K, COLLECTS> {
     /// Hands everything buffered to the sink (nothing, for a collecting
     /// buffer, which holds the output). The buffer keeps its size: a
     /// one-shot encode flushes once at its end, where growing would zero
@@ -114,7 +126,7 @@ impl<K: Sink> Buffered<K> {
 
     #[inline]
     fn write_pending(&mut self) -> Result<(), SinkError> {
-        if self.len != 0 && !self.collects {
+        if self.len != 0 && !COLLECTS {
             // Kept when the sink fails, as a `Vec` buffer did.
             self.sink.write_bytes(&self.buf[..self.len])?;
             self.len = 0;
@@ -124,7 +136,7 @@ impl<K: Sink> Buffered<K> {
 
     #[inline]
     fn flush_pending(&mut self) -> Result<(), SinkError> {
-        if self.collects {
+        if COLLECTS {
             self.grow_in_place(0);
             return Ok(());
         }
@@ -179,7 +191,7 @@ impl<K: Sink> Buffered<K> {
     #[cold]
     #[inline(never)]
     fn flush_for_window(&mut self, need: usize) -> Result<(), SinkError> {
-        if self.collects {
+        if COLLECTS {
             self.grow_in_place(need);
             return Ok(());
         }
@@ -204,13 +216,6 @@ impl<K: Sink> Buffered<K> {
         self.len += n;
     }
 
-    /// The output of a [`collecting`](Self::collecting) buffer.
-    pub(crate) fn into_collected(mut self) -> Vec<u8> {
-        debug_assert!(self.collects);
-        self.buf.truncate(self.len);
-        self.buf
-    }
-
     pub(crate) fn into_inner(mut self) -> Result<K, Error> {
         self.flush()?;
         Ok(self.sink)
@@ -221,7 +226,7 @@ impl<K: Sink> Buffered<K> {
     }
 }
 
-impl<K: Sink> Sink for Buffered<K> {
+impl<K: Sink, const COLLECTS: bool> Sink for Buffered<K, COLLECTS> {
     #[inline]
     fn write_bytes(&mut self, bytes: &[u8]) -> Result<(), SinkError> {
         let free = self.buf.len() - self.len;
@@ -230,19 +235,8 @@ impl<K: Sink> Sink for Buffered<K> {
             self.len += bytes.len();
             return Ok(());
         }
-        self.write_past_tail(bytes)
-    }
-}
-
-impl<K: Sink> Buffered<K> {
-    #[cold]
-    #[inline(never)]
-    fn write_past_tail(&mut self, bytes: &[u8]) -> Result<(), SinkError> {
-        if self.collects {
-            self.grow_in_place(bytes.len());
-            self.buf[self.len..self.len + bytes.len()].copy_from_slice(bytes);
-            self.len += bytes.len();
-            return Ok(());
+        if COLLECTS {
+            return self.collect_past_tail(bytes);
         }
         self.flush_pending()?;
         if bytes.len() >= self.buf.len() {
@@ -252,6 +246,19 @@ impl<K: Sink> Buffered<K> {
             self.len = bytes.len();
             Ok(())
         }
+    }
+}
+
+impl<K: Sink, const COLLECTS: bool> Buffered<K, COLLECTS> {
+    /// [`write_bytes`](Sink::write_bytes) past the free tail of a
+    /// collecting buffer.
+    #[cold]
+    #[inline(never)]
+    fn collect_past_tail(&mut self, bytes: &[u8]) -> Result<(), SinkError> {
+        self.grow_in_place(bytes.len());
+        self.buf[self.len..self.len + bytes.len()].copy_from_slice(bytes);
+        self.len += bytes.len();
+        Ok(())
     }
 }
 
@@ -328,7 +335,7 @@ mod tests {
         let mut unused = Collected;
         let mut b = Buffered::collecting(&mut unused);
         let mut want = Vec::new();
-        let mut piece = |b: &mut Buffered<&mut Collected>, bytes: &[u8]| {
+        let mut piece = |b: &mut Buffered<&mut Collected, true>, bytes: &[u8]| {
             b.write_bytes(bytes).unwrap();
             want.extend_from_slice(bytes);
         };

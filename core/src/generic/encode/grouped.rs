@@ -311,7 +311,7 @@ fn written(v: Cell<'_>) -> alloc::string::String {
     }
 }
 
-impl<K: Sink + ?Sized> Writer<'_, K> {
+impl<K: Sink + ?Sized, const COLLECTS: bool> Writer<'_, K, COLLECTS> {
     /// The grouped table of `plan` at the root (after the header line).
     pub(super) fn grouped<'a, V: View<'a>>(
         &mut self,

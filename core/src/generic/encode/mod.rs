@@ -360,11 +360,11 @@ impl Encoder {
 
     /// Writes `value` through `out`, returning it with the end of the
     /// payload still buffered.
-    fn write_view<'a, 'k, V: View<'a>, K: Sink + ?Sized>(
+    fn write_view<'a, 'k, V: View<'a>, K: Sink + ?Sized, const COLLECTS: bool>(
         &self,
         value: V,
-        out: Buffered<&'k mut K>,
-    ) -> Result<Buffered<&'k mut K>, Error> {
+        out: Buffered<&'k mut K, COLLECTS>,
+    ) -> Result<Buffered<&'k mut K, COLLECTS>, Error> {
         if let Some(tool) = &self.tool {
             check_header_value("tool", tool)?;
         }
@@ -418,11 +418,11 @@ enum ArrayForm<'a, V: View<'a>> {
     Expanded,
 }
 
-struct Writer<'k, K: Sink + ?Sized> {
+struct Writer<'k, K: Sink + ?Sized, const COLLECTS: bool = false> {
     /// The output, gathered into large writes: most pieces are a few bytes,
     /// and scalar rows are laid out in its free tail in one go
     /// ([`Writer::scalar_row`]).
-    sink: Buffered<&'k mut K>,
+    sink: Buffered<&'k mut K, COLLECTS>,
     numbers: NumberBuffer,
     max_depth: usize,
     /// The most entries a field declaration may have ([`Limits::max_fields`]).
@@ -456,7 +456,7 @@ fn row_cells<'a, V: View<'a>>(row: V) -> impl ExactSizeIterator<Item = Cell<'a>>
     row.members().map(|(_, v)| v.cell())
 }
 
-impl<K: Sink + ?Sized> Writer<'_, K> {
+impl<K: Sink + ?Sized, const COLLECTS: bool> Writer<'_, K, COLLECTS> {
     /// Copies `s` into the buffer's free tail when it fits: most pieces are
     /// constants of a few bytes, copied with a store or two once inlined
     /// (a call into the buffer's general write cost as much again as the
