@@ -289,9 +289,13 @@ impl<'py> Build for Builder<'py> {
         }
     }
 
-    fn object(&mut self, members: Vec<(Key, Bound<'py, PyAny>)>) -> Bound<'py, PyAny> {
+    fn object(&mut self, mut members: Vec<(Key, Bound<'py, PyAny>)>) -> Bound<'py, PyAny> {
+        self.object_from(&mut members)
+    }
+
+    fn object_from(&mut self, members: &mut Vec<(Key, Bound<'py, PyAny>)>) -> Bound<'py, PyAny> {
         let d = PyDict::new(self.py);
-        for (k, v) in members {
+        for (k, v) in members.drain(..) {
             if let Err(e) = d.set_item(self.key(&k), v) {
                 return self.fail(e);
             }

@@ -274,8 +274,21 @@ impl Build for PackedBuilder {
     }
 
     fn object(&mut self, members: Vec<(Key, usize)>) -> usize {
+        self.object_of(&members)
+    }
+
+    fn object_from(&mut self, members: &mut Vec<(Key, usize)>) -> usize {
+        let built = self.object_of(members);
+        members.clear();
+        built
+    }
+}
+
+impl PackedBuilder {
+    /// [`Build::object`] of members read in place.
+    fn object_of(&mut self, members: &[(Key, usize)]) -> usize {
         let op = self.ops.len();
-        let slot = match self.shape_of(&members) {
+        let slot = match self.shape_of(members) {
             Some(slot) => {
                 self.ops.extend_from_slice(&[b'P', b'0' + slot as u8]);
                 slot
@@ -292,7 +305,7 @@ impl Build for PackedBuilder {
                 let keys = &mut self.shapes[slot];
                 keys.clear();
                 keys.extend(members.iter().map(|(k, _)| k.clone()));
-                for (k, _) in &members {
+                for (k, _) in members {
                     self.string(k);
                 }
                 slot

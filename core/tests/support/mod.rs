@@ -699,20 +699,21 @@ impl generic::Build for TreeBuilder {
         Tree::List(items)
     }
 
-    fn object(&mut self, members: Vec<(generic::Key, Tree)>) -> Tree {
+    fn object(&mut self, mut members: Vec<(generic::Key, Tree)>) -> Tree {
+        self.object_from(&mut members)
+    }
+
+    // Reads the members in place and leaves the vector for the decoder to
+    // reuse, as the host builders do, so every fixture runs that path too.
+    fn object_from(&mut self, members: &mut Vec<(generic::Key, Tree)>) -> Tree {
         let mut seen = std::collections::HashSet::new();
-        for (k, _) in &members {
+        for (k, _) in members.iter() {
             assert!(
                 seen.insert(k.as_str()),
                 "duplicate key {k:?} handed to a builder"
             );
         }
-        Tree::Object(
-            members
-                .into_iter()
-                .map(|(k, v)| (k.to_string(), v))
-                .collect(),
-        )
+        Tree::Object(members.drain(..).map(|(k, v)| (k.to_string(), v)).collect())
     }
 }
 

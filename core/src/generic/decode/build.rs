@@ -78,6 +78,16 @@ pub trait Build {
     /// An object of the given members, in document order, their keys
     /// distinct.
     fn object(&mut self, members: Vec<(Key, Self::Value)>) -> Self::Value;
+
+    /// [`object`](Self::object) of the members in `members`, leaving it
+    /// empty. The decoder hands each table row's members over this way, in
+    /// one vector reused row after row: a builder that only reads the
+    /// members (into host objects) overrides it to keep that vector's
+    /// allocation, one allocation fewer per row; the default moves the
+    /// vector into [`object`](Self::object).
+    fn object_from(&mut self, members: &mut Vec<(Key, Self::Value)>) -> Self::Value {
+        self.object(core::mem::take(members))
+    }
 }
 
 /// The [`Build`] that makes the core's [`Value`], as
@@ -106,5 +116,45 @@ impl Build for ValueBuilder {
     #[inline]
     fn object(&mut self, members: Vec<(Key, Value)>) -> Value {
         Value::Object(Map::from_unique(members))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generic::Decoder;
+
+    /// Builds values like [`ValueBuilder`] but leaves the members it is
+    /// handed in place, against `object_from`'s contract.
+    struct LeavesMembers;
+
+    impl Build for LeavesMembers {
+        type Value = Value;
+
+        fn scalar(&mut self, value: Value) -> Value {
+            value
+        }
+
+        fn array(&mut self, items: Vec<Value>) -> Value {
+            Value::Array(items)
+        }
+
+        fn object(&mut self, members: Vec<(Key, Value)>) -> Value {
+            Value::Object(Map::from_unique(members))
+        }
+
+        fn object_from(&mut self, members: &mut Vec<(Key, Value)>) -> Value {
+            Value::Object(Map::from_unique(members.clone()))
+        }
+    }
+
+    #[test]
+    fn rows_start_from_no_members_whatever_the_builder_left() {
+        let text = "GCF profile=generic\n## rows [3]{id,name}\n1|a\n2|b\n3|c\n## m [2:]{key,x}\nk|1\nl|2\n";
+        let want = Decoder::new().decode(text).unwrap();
+        let got = Decoder::new()
+            .decode_into(text, &mut LeavesMembers)
+            .unwrap();
+        assert_eq!(got, want);
     }
 }

@@ -565,6 +565,9 @@ pub(crate) struct Decl {
     pub(crate) marks: [Option<usize>; 2],
 }
 
+/// The most fields [`parse_field_decl`] reserves room for up front.
+const FIELDS_HINT_MAX: usize = 256;
+
 /// Parses a field declaration `{a,"b c",d=1,e="x,y"}` at byte `start` (a `{`).
 ///
 /// The grammar (spec §2a.3, extended by §7.4.7.2 and §7.4.8.1):
@@ -580,7 +583,16 @@ pub(crate) fn parse_field_decl(
 ) -> Result<Decl, Error> {
     let bytes = ln.raw.as_bytes();
     debug_assert_eq!(bytes.get(start), Some(&b'{'));
-    let mut fields: Vec<Field> = Vec::new();
+    // Sized by the commas before the first `}` (a hint: quoted names may
+    // hold either), so a declaration does not grow its vector field by field.
+    let hint = bytes
+        .get(start..)
+        .unwrap_or_default()
+        .iter()
+        .take_while(|&&b| b != b'}')
+        .filter(|&&b| b == b',')
+        .count();
+    let mut fields: Vec<Field> = Vec::with_capacity(hint.min(FIELDS_HINT_MAX) + 1);
     let mut index = KeyIndex::default();
     let mut pos = start + 1;
     let mut marks = [None, None];

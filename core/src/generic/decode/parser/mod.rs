@@ -67,6 +67,9 @@ pub(crate) struct Parser<'a, 'b, B: Build> {
     /// any depth: one per nesting level at most, so nested tables (an
     /// order's line items) allocate no row scratch of their own.
     slot_pool: Vec<Vec<Slot<B::Value>>>,
+    /// The same for the vector a row's members are gathered in
+    /// ([`Build::object_from`]).
+    member_pool: Vec<Vec<(Key, B::Value)>>,
     /// The document's expansion budget (see [`Limits::max_expansion`]),
     /// and what is left of it.
     expansion_budget: usize,
@@ -369,19 +372,22 @@ impl Table {
             .find(|i| self.fields[i].name.as_str(), self.fields.len(), name)
     }
 
-    /// Builds the row object from its cells (markers all filled by now).
+    /// Builds the row object from its cells (markers all filled by now),
+    /// gathering its members in `map` (empty, reused from row to row).
     fn build<B: Build>(
         &self,
         b: &mut B,
         slots: &mut [Slot<B::Value>],
         extras: ObjectBuilder<B::Value>,
+        map: &mut Vec<(Key, B::Value)>,
     ) -> B::Value {
-        let mut map;
+        // Empty unless a builder's `object_from` left members behind.
+        map.clear();
         match &self.plan {
             None => {
                 // A keyed row's first cell is its key, not a member.
                 let members = slots.len().saturating_sub(self.first_value);
-                map = Vec::with_capacity(members + extras.len());
+                map.reserve(members + extras.len());
                 for (i, slot) in slots.iter_mut().enumerate().skip(self.first_value) {
                     let v = match core::mem::replace(slot, Slot::Missing) {
                         Slot::Value(v) => b.scalar(v),
@@ -392,7 +398,7 @@ impl Table {
                 }
             }
             Some(top) => {
-                map = Vec::with_capacity(top.list.len() + extras.len());
+                map.reserve(top.list.len() + extras.len());
                 if self.constants.is_empty() {
                     for (key, plan) in &top.list {
                         if let Some(v) = eval(b, plan, slots).0 {
@@ -417,7 +423,7 @@ impl Table {
         if extras.len() != 0 {
             map.extend(extras.finish());
         }
-        b.object(map)
+        b.object_from(map)
     }
 }
 
@@ -502,6 +508,7 @@ impl<'a, 'b, B: Build> Parser<'a, 'b, B> {
             deferred: Vec::new(),
             surplus: None,
             slot_pool: Vec::new(),
+            member_pool: Vec::new(),
         }
     }
 
@@ -1166,6 +1173,7 @@ impl<'a, 'b, B: Build> Parser<'a, 'b, B> {
             ObjectBuilder::new()
         };
         let mut slots: Vec<Slot<B::Value>> = self.slot_pool.pop().unwrap_or_default();
+        let mut row_members = self.member_pool.pop().unwrap_or_default();
         slots.clear();
         slots.reserve(table.fields.len());
         let mut index: usize = 0;
@@ -1231,10 +1239,10 @@ impl<'a, 'b, B: Build> Parser<'a, 'b, B> {
                         alloc::format!("duplicate member key `{}`", crate::error::excerpt(&key)),
                     ));
                 }
-                let value = table.build(self.build, &mut slots, extras);
+                let value = table.build(self.build, &mut slots, extras, &mut row_members);
                 members.push(key, value);
             } else {
-                let value = table.build(self.build, &mut slots, extras);
+                let value = table.build(self.build, &mut slots, extras, &mut row_members);
                 rows.push(value);
             }
             index += 1;
@@ -1242,6 +1250,8 @@ impl<'a, 'b, B: Build> Parser<'a, 'b, B> {
         self.close_count(hdr, count, deferred, index, "rows")?;
         slots.clear();
         self.slot_pool.push(slots);
+        row_members.clear();
+        self.member_pool.push(row_members);
         Ok(if keyed {
             self.build.object(members.finish())
         } else {
