@@ -1,11 +1,14 @@
-//! A fixed-capacity write buffer in front of a sink, for the streaming writers.
+//! A write buffer in front of a sink, for the streaming writers and the
+//! generic encoder.
 //!
 //! Streaming writers emit a line in many small pieces. A callback sink (a
 //! JavaScript function, a C callback) pays per call, so the writers gather
-//! bytes here and hand the sink large chunks. The buffer is allocated once;
-//! it never grows, so writing a row never allocates.
+//! bytes here and hand the sink large chunks. A stream's buffer is allocated
+//! once and never grows, so writing a row never allocates; a one-shot
+//! encode into a sink starts small and doubles up to a chunk
+//! ([`Buffered::growing`]).
 //!
-//! The buffer is zero-filled once at construction and its fill level is kept
+//! The buffer is zero-filled when allocated and its fill level is kept
 //! apart from the allocation, so a writer can assemble a whole line straight
 //! into the free tail ([`Buffered::tail`], or a fixed-size
 //! [`Buffered::window`]) and publish it with one [`Buffered::commit`]: one

@@ -150,8 +150,10 @@ mod tests {
 
     #[test]
     fn rows_start_from_no_members_whatever_the_builder_left() {
-        let text = "GCF profile=generic\n## rows [3]{id,name}\n1|a\n2|b\n3|c\n## m [2:]{key,x}\nk|1\nl|2\n";
+        let text = "GCF profile=generic\n## rows [3]{id,name}\n1|a\n2|b\n3|c\n## m [2:]{key,x}\nk|1\nl|2\n\
+                    ## issues [3]{@id,state,repo=core} group=state\nstate=open [2]\n1\n3\nstate=closed [1]\n2\n";
         let want = Decoder::new().decode(text).unwrap();
+        assert_eq!(want.as_object().map(|m| m.len()), Some(3));
         let got = Decoder::new()
             .decode_into(text, &mut LeavesMembers)
             .unwrap();

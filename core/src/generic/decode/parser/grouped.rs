@@ -142,6 +142,8 @@ impl<B: Build> Parser<'_, '_, B> {
         let mut keys = ObjectBuilder::new();
         let mut text = String::new();
         let mut cells: Vec<Option<Value>> = Vec::with_capacity(width);
+        // Each record's members, one vector for all (`Build::object_from`).
+        let mut map = Vec::new();
         let mut total: u64 = 0;
         loop {
             if count.n == Some(total) {
@@ -267,7 +269,8 @@ impl<B: Build> Parser<'_, '_, B> {
                     ));
                 }
                 keys.push(Key::new(&text), ());
-                let mut map = Vec::with_capacity(decl.len());
+                map.clear();
+                map.reserve(decl.len());
                 for (f, source) in decl.iter().zip(&sources) {
                     let v = match source {
                         Source::Group => Some(self.build.repeated(&value)),
@@ -278,7 +281,7 @@ impl<B: Build> Parser<'_, '_, B> {
                         map.push((f.name.clone(), v));
                     }
                 }
-                records.push(self.build.object(map));
+                records.push(self.build.object_from(&mut map));
             }
             total = total.saturating_add(n);
         }
