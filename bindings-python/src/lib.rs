@@ -20,6 +20,7 @@ mod delta_py;
 mod errors;
 mod generic_py;
 mod graph_py;
+mod serial;
 mod stream_py;
 mod utf8;
 mod value;

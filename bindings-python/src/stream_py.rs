@@ -19,14 +19,17 @@ use crate::errors::{to_py, IntoPy, Raise};
 use crate::graph_py::{
     header_count_of, with_edge, with_edge_fields, with_symbol, with_symbol_fields,
 };
+use crate::serial::Serial;
 use crate::value;
 
 /// The Python writer as a core sink.
 pub struct PySink {
     writer: Py<PyAny>,
     binary: bool,
-    /// The exception `write` raised, re-raised by the call that caused it.
-    error: std::cell::Cell<Option<PyErr>>,
+    /// The exception `write` raised, re-raised by the call that caused it
+    /// (taken through a shared reference to the writer, hence the lock; a
+    /// stream is used by one thread at a time, so it is never contended).
+    error: std::sync::Mutex<Option<PyErr>>,
     /// Header fields the core stream writer has no option for (2.8.0's
     /// `pack_root=` and `session=true`), spliced in at the end of the
     /// header line, which is the first line the sink receives.
@@ -38,7 +41,7 @@ impl PySink {
         PySink {
             writer,
             binary,
-            error: std::cell::Cell::new(None),
+            error: std::sync::Mutex::new(None),
             header_tail: None,
         }
     }
@@ -54,7 +57,7 @@ impl PySink {
                 w.call_method1(intern!(py, "write"), (PyString::new(py, s),))
             };
             result.map(drop).map_err(|e| {
-                self.error.set(Some(e));
+                *self.error.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
                 SinkError
             })
         })
@@ -104,7 +107,9 @@ fn header_tail(py: Python<'_>, pack_root: &str, session: bool) -> PyResult<Optio
 /// sink failed because `write` raised, else the core error as a `GcfError`.
 fn stream_err(py: Python<'_>, e: gcf_core::Error, sink: Option<&PySink>) -> PyErr {
     if e.kind() == ErrorKind::Sink {
-        if let Some(err) = sink.and_then(|s| s.error.take()) {
+        if let Some(err) =
+            sink.and_then(|s| s.error.lock().unwrap_or_else(|p| p.into_inner()).take())
+        {
             return err;
         }
     }
@@ -117,18 +122,14 @@ fn closed(py: Python<'_>) -> PyErr {
     crate::errors::input(py, ErrorKind::InvalidState, "the stream is closed".into())
 }
 
-/// The graph stream writer behind `gcf.StreamEncoder`.
-#[pyclass(module = "gcf._gcf", unsendable)]
-pub struct GraphStream {
+/// The state of a [`GraphStream`].
+pub struct GraphState {
     inner: Option<graph::StreamWriter<PySink>>,
     symbols: u64,
     edges: u64,
 }
 
-#[pymethods]
-impl GraphStream {
-    #[new]
-    #[pyo3(signature = (writer, binary, tool, token_budget, tokens_used, labeled_trailer_counts, pack_root = "", session = false))]
+impl GraphState {
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -160,7 +161,7 @@ impl GraphStream {
         sink.header_tail = header_tail(py, pack_root, session)?;
         let inner = graph::StreamWriter::new(sink, options)
             .map_err(|e| to_py(py, &e.into(), Raise::Other))?;
-        Ok(GraphStream {
+        Ok(GraphState {
             inner: Some(inner),
             symbols: 0,
             edges: 0,
@@ -218,16 +219,6 @@ impl GraphStream {
         }
     }
 
-    #[getter]
-    fn symbol_count(&self) -> u64 {
-        self.symbols
-    }
-
-    #[getter]
-    fn edge_count(&self) -> u64 {
-        self.edges
-    }
-
     fn flush(&mut self, py: Python<'_>) -> PyResult<()> {
         let w = self.inner.as_mut().ok_or_else(|| closed(py))?;
         w.flush().map_err(|e| stream_err(py, e, Some(w.get_ref())))
@@ -250,10 +241,8 @@ impl GraphStream {
     }
 }
 
-/// The generic stream writer behind `gcf.GenericStreamEncoder`: the core
-/// writer's calls, which the Python class maps 2.8.0's surface onto.
-#[pyclass(module = "gcf._gcf", unsendable)]
-pub struct GenericStream {
+/// The state of a [`GenericStream`].
+pub struct GenericState {
     inner: Option<generic::StreamWriter<PySink>>,
     rows: u64,
     /// A row's values, kept between rows for its room (one allocation a
@@ -287,7 +276,7 @@ fn read_values(items: &Bound<'_, PyAny>, out: &mut Vec<generic::Value>) -> PyRes
     Ok(())
 }
 
-impl GenericStream {
+impl GenericState {
     fn call<T>(
         &mut self,
         py: Python<'_>,
@@ -301,7 +290,7 @@ impl GenericStream {
     }
 }
 
-impl GraphStream {
+impl GraphState {
     /// Writes a symbol read from Python.
     fn put_symbol(&mut self, py: Python<'_>, sym: &Symbol<Cow<'_, str>>) -> PyResult<()> {
         let w = self.inner.as_mut().ok_or_else(|| closed(py))?;
@@ -329,11 +318,11 @@ impl GraphStream {
     }
 }
 
-/// The widest row [`GenericStream::row_in_place`] takes; wider rows are
+/// The widest row [`GenericState::row_in_place`] takes; wider rows are
 /// read into values, as any row was before it.
 const IN_PLACE_WIDTH: usize = 32;
 
-impl GenericStream {
+impl GenericState {
     /// Writes a row of plain scalars (a `list` or `tuple` of exact `str`,
     /// `int`, `float`, `bool` and `None`) from the objects themselves: no
     /// core `Value` per cell, strings lent by the interpreter. `None`, with
@@ -446,10 +435,7 @@ impl Drop for HeldItems {
     }
 }
 
-#[pymethods]
-impl GenericStream {
-    #[new]
-    #[pyo3(signature = (writer, binary, tool))]
+impl GenericState {
     fn new(py: Python<'_>, writer: Py<PyAny>, binary: bool, tool: &str) -> PyResult<Self> {
         let mut options = generic::StreamOptions::new();
         if !tool.is_empty() {
@@ -457,7 +443,7 @@ impl GenericStream {
         }
         let inner = generic::StreamWriter::new(PySink::new(writer, binary), options)
             .py_err(py, Raise::Other)?;
-        Ok(GenericStream {
+        Ok(GenericState {
             inner: Some(inner),
             rows: 0,
             row: Vec::new(),
@@ -489,12 +475,6 @@ impl GenericStream {
         written?;
         self.rows += 1;
         Ok(())
-    }
-
-    /// Rows written so far, over all tables.
-    #[getter]
-    fn row_count(&self) -> u64 {
-        self.rows
     }
 
     fn keyed_row(&mut self, py: Python<'_>, key: &str, items: &Bound<'_, PyAny>) -> PyResult<()> {
@@ -565,5 +545,165 @@ impl GenericStream {
             Some(Err(e)) => Err(stream_err(py, e, None)),
             _ => Ok(()),
         }
+    }
+}
+
+/// The graph stream writer behind `gcf.StreamEncoder`, usable from any
+/// thread (see [`Serial`]).
+#[pyclass(module = "gcf._gcf", frozen)]
+pub struct GraphStream(Serial<GraphState>);
+
+#[pymethods]
+impl GraphStream {
+    #[new]
+    #[pyo3(signature = (writer, binary, tool, token_budget, tokens_used, labeled_trailer_counts, pack_root = "", session = false))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        writer: Py<PyAny>,
+        binary: bool,
+        tool: &str,
+        token_budget: &Bound<'_, PyAny>,
+        tokens_used: &Bound<'_, PyAny>,
+        labeled_trailer_counts: bool,
+        pack_root: &str,
+        session: bool,
+    ) -> PyResult<Self> {
+        GraphState::new(
+            py,
+            writer,
+            binary,
+            tool,
+            token_budget,
+            tokens_used,
+            labeled_trailer_counts,
+            pack_root,
+            session,
+        )
+        .map(|state| GraphStream(Serial::new(state)))
+    }
+
+    fn write_symbol(&self, py: Python<'_>, s: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.0.with(py, |state| state.write_symbol(py, s))
+    }
+
+    fn write_edge(&self, py: Python<'_>, e: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.0.with(py, |state| state.write_edge(py, e))
+    }
+
+    fn symbol_fields(
+        &self,
+        py: Python<'_>,
+        qualified_name: &Bound<'_, PyAny>,
+        kind: &Bound<'_, PyAny>,
+        score: &Bound<'_, PyAny>,
+        provenance: &Bound<'_, PyAny>,
+        distance: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        self.0.with(py, |state| {
+            state.symbol_fields(py, qualified_name, kind, score, provenance, distance)
+        })
+    }
+
+    fn edge_fields(
+        &self,
+        py: Python<'_>,
+        source: &Bound<'_, PyAny>,
+        target: &Bound<'_, PyAny>,
+        edge_type: &Bound<'_, PyAny>,
+        status: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        self.0.with(py, |state| {
+            state.edge_fields(py, source, target, edge_type, status)
+        })
+    }
+
+    fn write_bare_ref(&self, py: Python<'_>, qname: &str, distance: u32) -> PyResult<()> {
+        self.0
+            .with(py, |state| state.write_bare_ref(py, qname, distance))
+    }
+
+    #[getter]
+    fn symbol_count(&self, py: Python<'_>) -> PyResult<u64> {
+        self.0.with(py, |state| Ok(state.symbols))
+    }
+
+    #[getter]
+    fn edge_count(&self, py: Python<'_>) -> PyResult<u64> {
+        self.0.with(py, |state| Ok(state.edges))
+    }
+
+    fn flush(&self, py: Python<'_>) -> PyResult<()> {
+        self.0.with(py, |state| state.flush(py))
+    }
+
+    fn close(&self, py: Python<'_>) -> PyResult<()> {
+        self.0.with(py, |state| state.close(py))
+    }
+}
+
+/// The generic stream writer behind `gcf.GenericStreamEncoder`: the core
+/// writer's calls, which the Python class maps 2.8.0's surface onto; usable
+/// from any thread (see [`Serial`]).
+#[pyclass(module = "gcf._gcf", frozen)]
+pub struct GenericStream(Serial<GenericState>);
+
+#[pymethods]
+impl GenericStream {
+    #[new]
+    #[pyo3(signature = (writer, binary, tool))]
+    fn new(py: Python<'_>, writer: Py<PyAny>, binary: bool, tool: &str) -> PyResult<Self> {
+        GenericState::new(py, writer, binary, tool).map(|state| GenericStream(Serial::new(state)))
+    }
+
+    fn begin_table(&self, py: Python<'_>, name: &str, fields: Vec<String>) -> PyResult<()> {
+        self.0.with(py, |state| state.begin_table(py, name, fields))
+    }
+
+    fn begin_keyed_map(&self, py: Python<'_>, name: &str, fields: Vec<String>) -> PyResult<()> {
+        self.0
+            .with(py, |state| state.begin_keyed_map(py, name, fields))
+    }
+
+    fn row(&self, py: Python<'_>, items: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.0.with(py, |state| state.row(py, items))
+    }
+
+    /// Rows written so far, over all tables.
+    #[getter]
+    fn row_count(&self, py: Python<'_>) -> PyResult<u64> {
+        self.0.with(py, |state| Ok(state.rows))
+    }
+
+    fn keyed_row(&self, py: Python<'_>, key: &str, items: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.0.with(py, |state| state.keyed_row(py, key, items))
+    }
+
+    fn end_table(&self, py: Python<'_>) -> PyResult<()> {
+        self.0.with(py, |state| state.end_table(py))
+    }
+
+    fn field(&self, py: Python<'_>, key: &str, v: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.0.with(py, |state| state.field(py, key, v))
+    }
+
+    fn begin_section(&self, py: Python<'_>, name: &str) -> PyResult<()> {
+        self.0.with(py, |state| state.begin_section(py, name))
+    }
+
+    fn end_section(&self, py: Python<'_>) -> PyResult<()> {
+        self.0.with(py, |state| state.end_section(py))
+    }
+
+    fn inline_array(&self, py: Python<'_>, name: &str, items: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.0.with(py, |state| state.inline_array(py, name, items))
+    }
+
+    fn flush(&self, py: Python<'_>) -> PyResult<()> {
+        self.0.with(py, |state| state.flush(py))
+    }
+
+    fn close(&self, py: Python<'_>) -> PyResult<()> {
+        self.0.with(py, |state| state.close(py))
     }
 }
