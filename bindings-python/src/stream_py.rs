@@ -130,84 +130,6 @@ pub struct GraphState {
 }
 
 impl GraphState {
-    #[allow(clippy::too_many_arguments)]
-    fn new(
-        py: Python<'_>,
-        writer: Py<PyAny>,
-        binary: bool,
-        tool: &str,
-        token_budget: &Bound<'_, PyAny>,
-        tokens_used: &Bound<'_, PyAny>,
-        labeled_trailer_counts: bool,
-        pack_root: &str,
-        session: bool,
-    ) -> PyResult<Self> {
-        // Read as `gcf.encode` reads a payload's (a negative count is none).
-        let token_budget = header_count_of(intern!(py, "token_budget"), token_budget)?;
-        let tokens_used = header_count_of(intern!(py, "tokens_used"), tokens_used)?;
-        let options = StreamOptions {
-            tool,
-            token_budget,
-            tokens_used,
-            trailer: if labeled_trailer_counts {
-                TrailerForm::Labeled
-            } else {
-                TrailerForm::Positional
-            },
-            // 2.8.0 writes edges by qualified name.
-            index_names: true,
-        };
-        let mut sink = PySink::new(writer, binary);
-        sink.header_tail = header_tail(py, pack_root, session)?;
-        let inner = graph::StreamWriter::new(sink, options)
-            .map_err(|e| to_py(py, &e.into(), Raise::Other))?;
-        Ok(GraphState {
-            inner: Some(inner),
-            symbols: 0,
-            edges: 0,
-        })
-    }
-
-    fn write_symbol(&mut self, py: Python<'_>, s: &Bound<'_, PyAny>) -> PyResult<()> {
-        // Read whole before the writer is looked at, as before: a closed
-        // stream still reads the symbol's fields first.
-        with_symbol(s, |sym| self.put_symbol(py, &sym))?
-    }
-
-    fn write_edge(&mut self, py: Python<'_>, e: &Bound<'_, PyAny>) -> PyResult<()> {
-        with_edge(e, |e| self.put_edge(py, &e))?
-    }
-
-    /// `write_symbol` of a symbol whose fields the Python wrapper read
-    /// (bytecode's attribute reads cost less than `getattr` from here),
-    /// converted as [`with_symbol`] converts them.
-    fn symbol_fields(
-        &mut self,
-        py: Python<'_>,
-        qualified_name: &Bound<'_, PyAny>,
-        kind: &Bound<'_, PyAny>,
-        score: &Bound<'_, PyAny>,
-        provenance: &Bound<'_, PyAny>,
-        distance: &Bound<'_, PyAny>,
-    ) -> PyResult<()> {
-        let fields = [qualified_name, kind, score, provenance, distance];
-        with_symbol_fields(fields, |sym| self.put_symbol(py, &sym))?
-    }
-
-    /// `write_edge` of an edge whose fields the Python wrapper read.
-    fn edge_fields(
-        &mut self,
-        py: Python<'_>,
-        source: &Bound<'_, PyAny>,
-        target: &Bound<'_, PyAny>,
-        edge_type: &Bound<'_, PyAny>,
-        status: &Bound<'_, PyAny>,
-    ) -> PyResult<()> {
-        with_edge_fields([source, target, edge_type, status], |e| {
-            self.put_edge(py, &e)
-        })?
-    }
-
     fn write_bare_ref(&mut self, py: Python<'_>, qname: &str, distance: u32) -> PyResult<()> {
         let w = self.inner.as_mut().ok_or_else(|| closed(py))?;
         match w.write_bare_ref(qname, distance) {
@@ -436,20 +358,6 @@ impl Drop for HeldItems {
 }
 
 impl GenericState {
-    fn new(py: Python<'_>, writer: Py<PyAny>, binary: bool, tool: &str) -> PyResult<Self> {
-        let mut options = generic::StreamOptions::new();
-        if !tool.is_empty() {
-            options = options.tool(tool);
-        }
-        let inner = generic::StreamWriter::new(PySink::new(writer, binary), options)
-            .py_err(py, Raise::Other)?;
-        Ok(GenericState {
-            inner: Some(inner),
-            rows: 0,
-            row: Vec::new(),
-        })
-    }
-
     fn begin_table(&mut self, py: Python<'_>, name: &str, fields: Vec<String>) -> PyResult<()> {
         let fields: Vec<&str> = fields.iter().map(String::as_str).collect();
         self.call(py, |w| w.begin_table(Some(name), &fields))
@@ -569,28 +477,45 @@ impl GraphStream {
         pack_root: &str,
         session: bool,
     ) -> PyResult<Self> {
-        GraphState::new(
-            py,
-            writer,
-            binary,
+        // Read as `gcf.encode` reads a payload's (a negative count is none).
+        let token_budget = header_count_of(intern!(py, "token_budget"), token_budget)?;
+        let tokens_used = header_count_of(intern!(py, "tokens_used"), tokens_used)?;
+        let options = StreamOptions {
             tool,
             token_budget,
             tokens_used,
-            labeled_trailer_counts,
-            pack_root,
-            session,
-        )
-        .map(|state| GraphStream(Serial::new(state)))
+            trailer: if labeled_trailer_counts {
+                TrailerForm::Labeled
+            } else {
+                TrailerForm::Positional
+            },
+            // 2.8.0 writes edges by qualified name.
+            index_names: true,
+        };
+        let mut sink = PySink::new(writer, binary);
+        sink.header_tail = header_tail(py, pack_root, session)?;
+        let inner = graph::StreamWriter::new(sink, options)
+            .map_err(|e| to_py(py, &e.into(), Raise::Other))?;
+        Ok(GraphStream(Serial::new(GraphState {
+            inner: Some(inner),
+            symbols: 0,
+            edges: 0,
+        })))
     }
 
     fn write_symbol(&self, py: Python<'_>, s: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.0.with(py, |state| state.write_symbol(py, s))
+        // The fields are read (which may run Python code) before the stream
+        // is taken, and whole: a closed stream still reads them first.
+        with_symbol(s, |sym| self.0.with(py, |state| state.put_symbol(py, &sym)))?
     }
 
     fn write_edge(&self, py: Python<'_>, e: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.0.with(py, |state| state.write_edge(py, e))
+        with_edge(e, |e| self.0.with(py, |state| state.put_edge(py, &e)))?
     }
 
+    /// `write_symbol` of a symbol whose fields the Python wrapper read
+    /// (bytecode's attribute reads cost less than `getattr` from here),
+    /// converted as [`with_symbol`] converts them.
     fn symbol_fields(
         &self,
         py: Python<'_>,
@@ -600,11 +525,13 @@ impl GraphStream {
         provenance: &Bound<'_, PyAny>,
         distance: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
-        self.0.with(py, |state| {
-            state.symbol_fields(py, qualified_name, kind, score, provenance, distance)
-        })
+        let fields = [qualified_name, kind, score, provenance, distance];
+        with_symbol_fields(fields, |sym| {
+            self.0.with(py, |state| state.put_symbol(py, &sym))
+        })?
     }
 
+    /// `write_edge` of an edge whose fields the Python wrapper read.
     fn edge_fields(
         &self,
         py: Python<'_>,
@@ -613,9 +540,9 @@ impl GraphStream {
         edge_type: &Bound<'_, PyAny>,
         status: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
-        self.0.with(py, |state| {
-            state.edge_fields(py, source, target, edge_type, status)
-        })
+        with_edge_fields([source, target, edge_type, status], |e| {
+            self.0.with(py, |state| state.put_edge(py, &e))
+        })?
     }
 
     fn write_bare_ref(&self, py: Python<'_>, qname: &str, distance: u32) -> PyResult<()> {
@@ -653,7 +580,17 @@ impl GenericStream {
     #[new]
     #[pyo3(signature = (writer, binary, tool))]
     fn new(py: Python<'_>, writer: Py<PyAny>, binary: bool, tool: &str) -> PyResult<Self> {
-        GenericState::new(py, writer, binary, tool).map(|state| GenericStream(Serial::new(state)))
+        let mut options = generic::StreamOptions::new();
+        if !tool.is_empty() {
+            options = options.tool(tool);
+        }
+        let inner = generic::StreamWriter::new(PySink::new(writer, binary), options)
+            .py_err(py, Raise::Other)?;
+        Ok(GenericStream(Serial::new(GenericState {
+            inner: Some(inner),
+            rows: 0,
+            row: Vec::new(),
+        })))
     }
 
     fn begin_table(&self, py: Python<'_>, name: &str, fields: Vec<String>) -> PyResult<()> {
