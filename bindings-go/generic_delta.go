@@ -184,8 +184,9 @@ type ReanchorPolicy struct {
 	n    int
 }
 
-// ReanchorFixedN makes every nth turn since the last full payload a full
-// payload; n 0 means the spec's suggested 15.
+// ReanchorFixedN makes turns n, 2n, 3n, ... of the session full payloads,
+// counted from its start (failed turns included), as gcf-go counts them;
+// n 0 means the spec's suggested 15.
 func ReanchorFixedN(n int) ReanchorPolicy {
 	return ReanchorPolicy{mode: C.GCF_REANCHOR_FIXED_N, n: n}
 }
@@ -254,10 +255,13 @@ func (s *GenericDeltaSession) InitialFull() (string, error) {
 }
 
 // Next moves the session to set and returns the payload to send and whether
-// it is a full payload. On error the session is unchanged.
+// it is a full payload. On error the session holds the set it held; the call
+// still counts as a turn of the ReanchorFixedN cadence, as gcf-go counts it.
 func (s *GenericDeltaSession) Next(set *KeyedSet) (string, bool, error) {
 	in, err := keyedSetJSON(set)
 	if err != nil {
+		// libgcf counts a turn whose set it cannot read: no set is one.
+		s.NextJSON(nil)
 		return "", false, err
 	}
 	return s.NextJSON(in)

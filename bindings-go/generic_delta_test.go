@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"sync"
@@ -169,6 +170,31 @@ func TestGenericRespond(t *testing.T) {
 	}
 }
 
+// A set Go cannot marshal (a NaN) is a failed turn too: turn 3 is a delta
+// and turn 4 re-anchors with n = 2, as in gcf-go.
+func TestGenericDeltaSessionCountsASetItCannotSend(t *testing.T) {
+	open, shipped := statusSet(40, "open"), statusSet(40, "shipped")
+	s, err := NewGenericDeltaSession(open, "t", ReanchorFixedN(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, full, err := s.Next(shipped); err != nil || full {
+		t.Fatalf("turn 1: %v %v", full, err)
+	}
+	bad := statusSet(40, "open")
+	bad.Rows[3]["status"] = math.NaN()
+	if _, _, err := s.Next(bad); category(err) != "invalid_input" {
+		t.Fatalf("turn 2: got %v", err)
+	}
+	if _, full, err := s.Next(open); err != nil || full {
+		t.Fatalf("turn 3 is a delta: %v %v", full, err)
+	}
+	if _, full, err := s.Next(shipped); err != nil || !full {
+		t.Fatalf("turn 4 re-anchors: %v %v", full, err)
+	}
+}
+
 func TestGenericDeltaSession(t *testing.T) {
 	open, shipped := statusSet(40, "open"), statusSet(40, "shipped")
 	s, err := NewGenericDeltaSession(open, "t", ReanchorFixedN(2))
@@ -183,13 +209,18 @@ func TestGenericDeltaSession(t *testing.T) {
 	if err != nil || full || !strings.Contains(wire, " delta=true ") {
 		t.Fatalf("%q %v %v", wire, full, err)
 	}
-	// A failing update leaves the session where it was.
+	// A failing update leaves the held set where it was, and counts as
+	// turn 2, as gcf-go counts it: turn 3 is a delta, turn 4 re-anchors.
 	if _, _, err := s.NextJSON([]byte(`{"key":"id","rows":[{"id":18446744073709551616}]}`)); category(err) != "out_of_range" {
 		t.Fatalf("got %v", err)
 	}
 	wire, full, err = s.Next(open)
+	if err != nil || full || !strings.Contains(wire, " delta=true ") {
+		t.Fatalf("turn 3 is a delta: %q %v %v", wire, full, err)
+	}
+	wire, full, err = s.Next(open)
 	if err != nil || !full || wire != first {
-		t.Fatalf("turn 2 re-anchors: %q %v %v", wire, full, err)
+		t.Fatalf("turn 4 re-anchors: %q %v %v", wire, full, err)
 	}
 	s.Close()
 	s.Close()

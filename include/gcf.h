@@ -60,9 +60,10 @@
 // `gcf_cell.kind`: the field is absent from this record, written `~`.
 #define GCF_CELL_MISSING 5
 
-// `policy` of [`gcf_generic_delta_session_new`]: every `n`th turn since the
-// last full payload is a full payload (spec §10a.8); `n == 0` means the
-// spec's suggested 15.
+// `policy` of [`gcf_generic_delta_session_new`]: turns `n`, `2n`, `3n`, ...
+// of the session are full payloads, counted from its start (failed turns
+// included) whatever a schema change sent in between, as the references
+// count them (spec §10a.8); `n == 0` means the spec's suggested 15.
 #define GCF_REANCHOR_FIXED_N 0
 
 // `policy` of [`gcf_generic_delta_session_new`]: a full payload once the
@@ -776,7 +777,9 @@ gcf_status gcf_generic_delta_session_initial_full(const struct gcf_generic_delta
 
 // Moves the session to the keyed set JSON `set` and outputs the payload to
 // send: a delta, or a full payload (`*is_full` true). On error the session
-// is unchanged.
+// holds the set it held; a call with a live session counts as a turn of the
+// `GCF_REANCHOR_FIXED_N` cadence even when it fails, as the references
+// count it.
 //
 // # Safety
 //

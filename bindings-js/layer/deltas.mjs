@@ -138,8 +138,19 @@ export function install(E, gcf) {
       return this._turn;
     }
     next(nextSet) {
-      const out = callValue(() => this._native.next(setJSON(nextSet)));
+      // A failed call counts too, as in 2.5.2 (and in the fixed cadence,
+      // which the engine's session counts the same way).
       this._turn++;
+      const out = callValue(() => {
+        let json;
+        try {
+          json = setJSON(nextSet);
+        } catch (e) {
+          this._native.countRefusedTurn();
+          throw e;
+        }
+        return this._native.next(json);
+      });
       return { wire: out.slice(1), isFull: out[0] === 'F' };
     }
   }

@@ -341,6 +341,12 @@ impl NativeGenericDeltaSession {
     pub fn next(&mut self, set: String) -> napi::Result<String> {
         js_string(self.0.next(&set))
     }
+
+    /// See [`gcf_js_engine::GenericDeltaSession::count_refused_turn`].
+    #[napi(js_name = "countRefusedTurn")]
+    pub fn count_refused_turn(&mut self) {
+        self.0.count_refused_turn()
+    }
 }
 
 /// See [`gcf_js_engine::GraphStream`].

@@ -291,7 +291,8 @@ impl NativeDeltaSession {
         py: Python<'py>,
         nxt: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        let set = keyed_set(nxt)?;
+        // A set that cannot be read is still a turn of the cadence.
+        let set = keyed_set(nxt).inspect_err(|_| self.inner.count_refused_turn())?;
         let inner = &mut self.inner;
         let (text, full) = py.detach(|| inner.next(set)).py_err(py, Raise::Other)?;
         (text, full).into_pyobject(py)

@@ -26,6 +26,23 @@ def payload(d):
     )
 
 
+def delta_session(base, tool, fixed_n, updates):
+    """A GenericDeltaSession over `updates` (keyed sets as dicts): per turn
+    `[wire, is_full, turn]`, or `[None, error class, turn]` for a failed one."""
+    from gcf.generic_delta import GenericDeltaSession, GenericSet, fixed_n as fixed, size_guard
+
+    policy = fixed(fixed_n) if fixed_n is not None else size_guard()
+    session = GenericDeltaSession(GenericSet(**base), tool, policy)
+    out = [session.current_full()]
+    for u in updates:
+        try:
+            wire, full = session.next(GenericSet(**u))
+            out.append([wire, full, session.turn])
+        except Exception as e:  # noqa: BLE001 - a failed turn is an answer
+            out.append([None, type(e).__name__, session.turn])
+    return out
+
+
 def answer(req):
     op, args = req["op"], req["args"]
     if op == "encode_generic":
@@ -65,6 +82,8 @@ def answer(req):
         return gcf.encode(payload(args[0]))
     if op == "decode":
         return dataclasses.asdict(gcf.decode(args[0]))
+    if op == "delta_session":
+        return delta_session(*args)
     if op == "pack_root":
         p = payload(args[0])
         return gcf.pack_root(p.symbols, p.edges)

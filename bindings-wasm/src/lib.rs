@@ -422,6 +422,12 @@ impl WasmGenericDeltaSession {
     pub fn next(&mut self, set: &str) -> Result<String, JsError> {
         js(self.0.next(set))
     }
+
+    /// See [`gcf_js_engine::GenericDeltaSession::count_refused_turn`].
+    #[wasm_bindgen(js_name = "countRefusedTurn")]
+    pub fn count_refused_turn(&mut self) {
+        self.0.count_refused_turn()
+    }
 }
 
 /// See [`gcf_js_engine::GraphStream`].

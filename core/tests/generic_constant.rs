@@ -413,3 +413,157 @@ fn deltas_over_factored_tables() {
         assert_eq!((a, a_full), (b, b_full), "turn {turn}");
     }
 }
+
+/// The re-anchoring session against the `gcf` crate's over random runs of
+/// updates: rows renamed, added and removed, the schema widened and narrowed
+/// (a full payload the policy did not ask for), and now and then an update
+/// both refuse (a repeated key), under fixed cadences of 1 to 5 and the size
+/// guard. Every turn's payload and verdict is the crate's, byte for byte, and
+/// so is the turn count.
+#[test]
+fn sessions_with_schema_changes_and_failed_turns_match_the_reference() {
+    use gcf_oracle::generic_delta as reference_delta;
+    let mut rng = Rng::new(0x5e55_1025);
+    let fields_narrow = ["id", "tenant", "name", "schema", "deleted", "city"];
+    let fields_wide = ["id", "tenant", "name", "schema", "deleted", "city", "note"];
+    let pair = |rows: &[serde_json::Value], wide: bool| {
+        let fields: &[&str] = if wide { &fields_wide } else { &fields_narrow };
+        let rows: Vec<serde_json::Value> = rows
+            .iter()
+            .map(|r| {
+                let mut r = r.clone();
+                if wide {
+                    r["note"] = serde_json::json!("n");
+                }
+                r
+            })
+            .collect();
+        let ours = generic::keyed_set_from_json(&serde_json::json!({
+            "name": "users", "key": "id", "rows": rows, "fields": fields,
+        }))
+        .unwrap();
+        let theirs = reference_delta::GenericSet {
+            name: "users".into(),
+            key: "id".into(),
+            fields: fields.iter().map(|f| f.to_string()).collect(),
+            rows: rows
+                .iter()
+                .map(|r| r.as_object().unwrap().clone())
+                .collect(),
+        };
+        (ours, theirs)
+    };
+    let policies = [
+        (
+            generic::ReanchorPolicy::FixedN(1),
+            reference_delta::ReanchorPolicy::fixed_n(1),
+        ),
+        (
+            generic::ReanchorPolicy::FixedN(2),
+            reference_delta::ReanchorPolicy::fixed_n(2),
+        ),
+        (
+            generic::ReanchorPolicy::FixedN(3),
+            reference_delta::ReanchorPolicy::fixed_n(3),
+        ),
+        (
+            generic::ReanchorPolicy::FixedN(5),
+            reference_delta::ReanchorPolicy::fixed_n(5),
+        ),
+        (
+            generic::ReanchorPolicy::SizeGuard,
+            reference_delta::ReanchorPolicy::size_guard(),
+        ),
+    ];
+    let (mut fulls, mut failures, mut schema_changes) = (0, 0, 0);
+    for case in 0..cases(60) {
+        let (policy, reference_policy) = policies[case % policies.len()];
+        let count = 2 + rng.below(12) as i64;
+        let mut rows = tenant_rows(&mut rng, 1..count);
+        let mut next_id = 100;
+        let mut wide = false;
+        let (base, reference_base) = pair(&rows, wide);
+        let mut ours = generic::DeltaSession::new(base, "t", policy);
+        let mut theirs =
+            reference_delta::GenericDeltaSession::new(reference_base, "t".into(), reference_policy);
+        for turn in 1..=12 {
+            let mut widened = false;
+            match rng.below(6) {
+                0 => {
+                    rows.extend(tenant_rows(&mut rng, next_id..next_id + 1));
+                    next_id += 1;
+                }
+                1 if rows.len() > 1 => {
+                    rows.remove(rng.below(rows.len() as u64) as usize);
+                }
+                2 => {
+                    wide = !wide;
+                    widened = true;
+                    schema_changes += 1;
+                }
+                _ => {
+                    let at = rng.below(rows.len() as u64) as usize;
+                    rows[at]["name"] = serde_json::json!(format!("n{case}.{turn}"));
+                }
+            }
+            // Not with a schema change: the crate then writes the full
+            // payload of a set whose identities repeat, which §10a.1 has
+            // every decoder reject, and which is refused here (README, "Where
+            // the spec and the references differ"; tested below).
+            let repeated = !widened && rng.chance(8);
+            let mut sent = rows.clone();
+            if repeated {
+                sent.push(sent[0].clone());
+            }
+            let (update, reference_update) = pair(&sent, wide);
+            let a = ours.next(update);
+            let b = theirs.next(reference_update);
+            match (a, b) {
+                (Ok(a), Ok(b)) => {
+                    assert_eq!(a, b, "case {case}, turn {turn}");
+                    fulls += usize::from(a.1);
+                }
+                (Err(_), Err(_)) => failures += 1,
+                (a, b) => panic!("case {case}, turn {turn}: {a:?} against the crate's {b:?}"),
+            }
+            assert_eq!(ours.turn(), theirs.turn(), "case {case}, turn {turn}");
+        }
+    }
+    assert!(
+        fulls > 0 && failures > 0 && schema_changes > 0,
+        "{fulls} {failures} {schema_changes}"
+    );
+}
+
+/// A schema change forces a full payload; when the new set repeats an
+/// identity, the crate writes it anyway (§10a.1: identities are unique). The
+/// session here refuses the update instead, holds what it held, and still
+/// counts the turn.
+#[test]
+fn a_forced_full_payload_with_repeated_identities_is_refused() {
+    use gcf_oracle::generic_delta as reference_delta;
+    let mut rng = Rng::new(7);
+    let rows = tenant_rows(&mut rng, 1..4);
+    let base = ours_set(&rows);
+    let mut ours =
+        generic::DeltaSession::new(base.clone(), "t", generic::ReanchorPolicy::FixedN(5));
+    let mut repeated = rows.clone();
+    repeated.push(rows[0].clone());
+    let mut wider = ours_set(&repeated);
+    wider.fields.push("note".into());
+    let err = ours.next(wider.clone()).unwrap_err();
+    assert_eq!(err.kind(), gcf_core::ErrorKind::InvalidInput);
+    assert!(err.to_string().contains("share one identity"), "{err}");
+    assert_eq!(ours.held(), &base);
+    assert_eq!(ours.turn(), 1);
+
+    let mut theirs = reference_delta::GenericDeltaSession::new(
+        reference_set(&rows),
+        "t".into(),
+        reference_delta::ReanchorPolicy::fixed_n(5),
+    );
+    let mut reference_wider = reference_set(&repeated);
+    reference_wider.fields.push("note".into());
+    let (text, full) = theirs.next(reference_wider).unwrap();
+    assert!(full && text.contains("\n## users [4]{@id,"), "{text}");
+}

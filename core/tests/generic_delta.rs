@@ -146,39 +146,56 @@ fn three_outcomes() {
     ));
 }
 
+/// The fixed cadence counts every call of `next` from the session's start,
+/// as the `gcf` crate, gcf-python 2.8.0 and the npm package do: a full payload
+/// forced by a schema change does not restart it, and a failed call counts.
 #[test]
-fn session_counts_turns_since_the_last_full() {
+fn session_reanchors_on_every_nth_turn_from_the_start() {
     let base = set(vec![row(1, "a")]);
-    let mut session = DeltaSession::new(base.clone(), "", ReanchorPolicy::FixedN(2));
+    let mut session = DeltaSession::new(base.clone(), "", ReanchorPolicy::FixedN(3));
     let mut wider = set(vec![row(1, "a")]);
     wider.fields.push("note".into());
-    let mut fulls = Vec::new();
-    for (i, update) in [
-        base.clone(),
-        wider.clone(),
-        wider.clone(),
-        wider.clone(),
-        wider,
-    ]
-    .into_iter()
-    .enumerate()
-    {
-        let (_, is_full) = session.next(update).unwrap();
-        if is_full {
-            fulls.push(i + 1);
-        }
-    }
-    // Turn 2 is a full (schema change), so the cadence restarts from it.
-    assert_eq!(fulls, vec![2, 4]);
-    // A failing update leaves the session as it was.
-    let mut bad = base.clone();
+    let mut bad = wider.clone();
     bad.rows[0].insert("status", Value::Array(vec![]));
-    let held = session.held().clone();
-    assert_eq!(
-        session.next(bad).unwrap_err().kind(),
-        ErrorKind::InvalidInput
-    );
-    assert_eq!(session.held(), &held);
+    let updates = [
+        Some(base.clone()),
+        Some(wider.clone()), // turn 2: the schema changed, a full payload
+        Some(wider.clone()), // turn 3: the cadence's
+        Some(wider.clone()),
+        None,                // turn 5 fails
+        Some(wider.clone()), // turn 6: the cadence's, counting the failed turn
+        Some(wider.clone()),
+    ];
+    let mut fulls = Vec::new();
+    for (i, update) in updates.into_iter().enumerate() {
+        let turn = i + 1;
+        match update {
+            Some(update) => {
+                let (_, is_full) = session.next(update).unwrap();
+                if is_full {
+                    fulls.push(turn);
+                }
+            }
+            None => {
+                // A failing update leaves the held set as it was.
+                let held = session.held().clone();
+                assert_eq!(
+                    session.next(bad.clone()).unwrap_err().kind(),
+                    ErrorKind::InvalidInput
+                );
+                assert_eq!(session.held(), &held);
+            }
+        }
+        assert_eq!(session.turn(), turn);
+    }
+    // Restarting the count at each full payload would give [2, 6]; not
+    // counting the failed turn, [2, 3, 7].
+    assert_eq!(fulls, vec![2, 3, 6]);
+    // A binding that could not read its caller's set counts the turn (8):
+    // turn 9 is the cadence's.
+    session.count_refused_turn();
+    assert_eq!(session.turn(), 8);
+    assert!(session.next(wider).unwrap().1);
 }
 
 /// `decode_delta(encode_delta(d)) == d` for every scalar kind, quoting

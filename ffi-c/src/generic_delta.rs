@@ -18,9 +18,10 @@ use crate::generic::keyed_set_arg;
 use crate::graph::gcf_outcome;
 use crate::limits::{gcf_limits, limits_arg};
 
-/// `policy` of [`gcf_generic_delta_session_new`]: every `n`th turn since the
-/// last full payload is a full payload (spec §10a.8); `n == 0` means the
-/// spec's suggested 15.
+/// `policy` of [`gcf_generic_delta_session_new`]: turns `n`, `2n`, `3n`, ...
+/// of the session are full payloads, counted from its start (failed turns
+/// included) whatever a schema change sent in between, as the references
+/// count them (spec §10a.8); `n == 0` means the spec's suggested 15.
 pub const GCF_REANCHOR_FIXED_N: u32 = 0;
 /// `policy` of [`gcf_generic_delta_session_new`]: a full payload once the
 /// deltas sent since the last one, plus this turn's, reach the size of this
@@ -437,7 +438,9 @@ pub unsafe extern "C" fn gcf_generic_delta_session_initial_full(
 
 /// Moves the session to the keyed set JSON `set` and outputs the payload to
 /// send: a delta, or a full payload (`*is_full` true). On error the session
-/// is unchanged.
+/// holds the set it held; a call with a live session counts as a turn of the
+/// `GCF_REANCHOR_FIXED_N` cadence even when it fails, as the references
+/// count it.
 ///
 /// # Safety
 ///
@@ -460,7 +463,14 @@ pub unsafe extern "C" fn gcf_generic_delta_session_next(
             reset_out(out)?;
             require_out(is_full, "is_full")?;
             let session = session.as_mut().ok_or_else(|| FfiError::null("session"))?;
-            let set = keyed_set_arg(bytes_arg(set, set_len, "set")?, "set")?;
+            // A set that cannot be read is still a turn of the cadence.
+            let set = match bytes_arg(set, set_len, "set").and_then(|b| keyed_set_arg(b, "set")) {
+                Ok(set) => set,
+                Err(e) => {
+                    session.session.count_refused_turn();
+                    return Err(e);
+                }
+            };
             let (text, full) = session.session.next(set)?;
             put(is_full, full);
             put(out, gcf_buf::from_vec(text.into_bytes()));

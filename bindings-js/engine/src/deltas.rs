@@ -235,10 +235,18 @@ impl GenericDeltaSession {
         Ok(self.inner.initial_full()?)
     }
 
+    /// Counts a turn whose set the JS layer could not send (see
+    /// `DeltaSession::count_refused_turn`).
+    pub fn count_refused_turn(&mut self) {
+        self.inner.count_refused_turn();
+    }
+
     /// Advances to `set` (JSON): the wire, prefixed by `F` for a full
-    /// payload or `D` for a delta.
+    /// payload or `D` for a delta; a set that cannot be read still counts
+    /// as a turn.
     pub fn next(&mut self, set: &str) -> Result<String> {
-        let (text, full) = self.inner.next(keyed_set(set)?)?;
+        let set = keyed_set(set).inspect_err(|_| self.inner.count_refused_turn())?;
+        let (text, full) = self.inner.next(set)?;
         let mut out = String::with_capacity(text.len() + 1);
         out.push(if full { 'F' } else { 'D' });
         out.push_str(&text);

@@ -3,6 +3,7 @@ full and delta payloads, verified apply, and the re-anchoring session."""
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Dict, List, Optional, Set, Tuple
@@ -151,7 +152,10 @@ def size_guard() -> ReanchorPolicy:
 
 class GenericDeltaSession:
     """A producer loop over keyed sets: ``current_full()`` first, then
-    ``next(set)`` per turn, which returns ``(wire, is_full)``."""
+    ``next(set)`` per turn, which returns ``(wire, is_full)``. Thread-safe:
+    calls from several threads take turns (gcf-python 2.8.0 says its session
+    is not safe for concurrent use; the native one refused a call made while
+    another thread's ran, with ``RuntimeError: Already borrowed``)."""
 
     FIXED_N = ReanchorMode.FIXED_N
     SIZE_GUARD = ReanchorMode.SIZE_GUARD
@@ -160,6 +164,7 @@ class GenericDeltaSession:
         n = None
         if policy.mode == ReanchorMode.FIXED_N:
             n = policy.n if policy.n > 0 else DEFAULT_REANCHOR_N
+        self._lock = threading.Lock()
         self._native = _gcf.NativeDeltaSession(base, tool, n)
         self._turn = 0
 
@@ -170,11 +175,16 @@ class GenericDeltaSession:
 
     def current_full(self) -> str:
         """The full payload of the held set."""
-        return self._native.initial_full()
+        with self._lock:
+            out: str = self._native.initial_full()
+            return out
 
     def next(self, nxt: GenericSet) -> Tuple[str, bool]:
         """Advance to ``nxt``: a delta, or a full payload when the policy
         re-anchors or the schema changed. The held set becomes ``nxt``."""
-        out: Tuple[str, bool] = self._native.next(nxt)
-        self._turn += 1
-        return out
+        with self._lock:
+            # A failed call counts too, as in 2.8.0 (and in the fixed
+            # cadence, which the native session counts the same way).
+            self._turn += 1
+            out: Tuple[str, bool] = self._native.next(nxt)
+            return out

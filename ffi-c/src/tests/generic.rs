@@ -568,7 +568,19 @@ fn generic_delta_session_reanchors() {
             (gcf_status::GCF_STATUS_DATA_ERROR, "out_of_range")
         );
         assert!(!is_full);
-        // The second turn re-anchors with n = 2.
+        // The failed call was turn 2, as the references count it: turn 3 is
+        // a delta, and turn 4 re-anchors with n = 2.
+        let (_, wire, _) = call(|o, e| {
+            gcf_generic_delta_session_next(
+                session,
+                ORDERS.as_ptr(),
+                ORDERS.len(),
+                o,
+                &mut is_full,
+                e,
+            )
+        });
+        assert!(!is_full && wire.contains(" delta=true "), "{wire}");
         let (_, wire, _) = call(|o, e| {
             gcf_generic_delta_session_next(
                 session,

@@ -943,14 +943,14 @@ static void test_generic_delta_session(void) {
   CHECK(gcf_generic_delta_session_next(s, (const uint8_t *)shipped, strlen(shipped), &out, &is_full, &err) == GCF_STATUS_OK);
   CHECK(!is_full && out.ptr && strstr((const char *)out.ptr, " delta=true ") != NULL);
   gcf_buf_free(&out);
-  /* A failing turn leaves the session where it was. */
+  /* A failing turn leaves the held set where it was, and counts as a turn. */
   is_full = true;
   st = gcf_generic_delta_session_next(s, S("{\"key\":\"id\",\"rows\":[{\"id\":18446744073709551616}]}"), &out, &is_full, &err);
   CHECK(!is_full && out.ptr == NULL);
   expect_error(st, err, GCF_STATUS_DATA_ERROR, "out_of_range");
   st = gcf_generic_delta_session_next(s, S("{\"key\":"), &out, &is_full, &err);
   expect_error(st, err, GCF_STATUS_JSON_ERROR, "json");
-  /* Turn 2 re-anchors (n = 2): back to the first set, in full. */
+  /* Turns 2 and 3 failed, so turn 4 re-anchors (n = 2): back to the first set, in full. */
   CHECK(gcf_generic_delta_session_next(s, (const uint8_t *)open, strlen(open), &out, &is_full, &err) == GCF_STATUS_OK);
   CHECK(is_full && out.len == first.len && memcmp(out.ptr, first.ptr, out.len) == 0);
   gcf_buf_free(&out);

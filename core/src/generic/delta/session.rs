@@ -86,7 +86,10 @@ pub const DEFAULT_REANCHOR_N: usize = 15;
 /// When a [`DeltaSession`] sends a full payload instead of a delta (spec §10a.8).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ReanchorPolicy {
-    /// Every Nth turn since the last full payload is a full payload; `0`
+    /// Every Nth turn is a full payload: turns N, 2N, 3N, ... counted from
+    /// the session's start, whatever full payloads a schema change sent in
+    /// between (the cadence of the `gcf` crate, gcf-python and the npm
+    /// package, so a session's payloads are theirs byte for byte); `0`
     /// means [`DEFAULT_REANCHOR_N`].
     FixedN(usize),
     /// A full payload once the deltas sent since the last one, plus this
@@ -126,7 +129,8 @@ pub struct DeltaSession {
     held: KeyedSet,
     tool: String,
     policy: ReanchorPolicy,
-    turns_since_full: usize,
+    /// Calls of [`next`](Self::next) so far, failed ones included.
+    turn: usize,
     delta_bytes_since_full: usize,
 }
 
@@ -141,7 +145,7 @@ impl DeltaSession {
             held: base,
             tool: tool.into(),
             policy,
-            turns_since_full: 0,
+            turn: 0,
             delta_bytes_since_full: 0,
         }
     }
@@ -157,17 +161,34 @@ impl DeltaSession {
         &self.held
     }
 
+    /// How many times [`next`](Self::next) was called, failed calls
+    /// included (the initial full payload is turn 0).
+    pub fn turn(&self) -> usize {
+        self.turn
+    }
+
+    /// Counts a turn whose update never reached [`next`](Self::next): a
+    /// binding whose caller's set could not be read calls this before it
+    /// reports the error, so that the cadence counts every call of its
+    /// `next`, as the references do.
+    pub fn count_refused_turn(&mut self) {
+        self.turn = self.turn.saturating_add(1);
+    }
+
     /// Moves to `update`, returning the payload to send and whether it is a
-    /// full payload. On error the session is unchanged.
+    /// full payload. On error the session holds what it held, and the call
+    /// still counts as a turn of the [`FixedN`](ReanchorPolicy::FixedN)
+    /// cadence, as the references count it.
     pub fn next(&mut self, update: KeyedSet) -> Result<(String, bool)> {
-        let turn = self.turns_since_full + 1;
+        self.turn = self.turn.saturating_add(1);
+        let turn = self.turn;
         let mut full = None;
         let delta = match diff(&self.held, &update)? {
             None => None,
             Some(delta) => {
                 let text = encode_delta(&delta)?;
                 let reanchor = match self.policy {
-                    ReanchorPolicy::FixedN(n) => turn >= n,
+                    ReanchorPolicy::FixedN(n) => turn % n.max(1) == 0,
                     ReanchorPolicy::SizeGuard => {
                         let full_text = encode_full(&update, &self.tool)?;
                         let reached = self.delta_bytes_since_full.saturating_add(text.len())
@@ -181,7 +202,6 @@ impl DeltaSession {
         };
         let result = match delta {
             Some(text) => {
-                self.turns_since_full = turn;
                 self.delta_bytes_since_full =
                     self.delta_bytes_since_full.saturating_add(text.len());
                 (text, false)
@@ -191,7 +211,6 @@ impl DeltaSession {
                     Some(text) => text,
                     None => encode_full(&update, &self.tool)?,
                 };
-                self.turns_since_full = 0;
                 self.delta_bytes_since_full = 0;
                 (text, true)
             }
