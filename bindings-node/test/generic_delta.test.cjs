@@ -107,3 +107,24 @@ test(`GenericDeltaSession turns match 2.5.2 (seed ${SEED})`, () => {
   assert.ok(failed > 0 && fulls > 0, `${failed} ${fulls}`);
 });
 
+// Spec §10a.1: a decoder rejects duplicate identity values; 2.5.2's
+// decodeGenericFull returns both rows (README, "Where the spec and the
+// references differ"). 1 and 1.0 are one identity, "1" another.
+test('a full payload that repeats an identity is refused', () => {
+  const full = gcf.encodeGenericFull({ key: 'id', fields: ['id', 'v'], rows: [{ id: 1, v: 'a' }] }, 't').replace('[1]', '[2]');
+  for (const extra of ['1|b\n', '1.0|b\n']) {
+    assert.strictEqual(ref.decodeGenericFull(full + extra).set.rows.length, 2);
+    let e;
+    try {
+      gcf.decodeGenericFull(full + extra);
+    } catch (err) {
+      e = err;
+    }
+    assert.ok(e instanceof gcf.GcfError, String(e));
+    assert.deepStrictEqual([e.category, e.line, e.column], ['duplicate_key', 4, 1], e.message);
+  }
+  assert.deepStrictEqual(
+    gcf.decodeGenericFull(full + '"1"|b\n').set.rows.map((r) => r.id),
+    [1, '1'],
+  );
+});

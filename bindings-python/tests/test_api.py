@@ -240,6 +240,21 @@ def test_generic_delta_session_and_full_payloads() -> None:
     assert sess.turn == 2
 
 
+def test_a_full_payload_that_repeats_an_identity_is_refused() -> None:
+    # Spec §10a.1: a decoder rejects duplicate identity values (2.8.0's
+    # decode_generic_full returns both rows; README, "Where the spec and the
+    # references differ"). 1 and 1.0 are one identity.
+    one = gcf.GenericSet(key="id", fields=["id", "v"], rows=[{"id": 1, "v": "a"}])
+    full = gcf.encode_generic_full(one, "t").replace("[1]", "[2]")
+    for extra in ["1|b\n", "1.0|b\n"]:
+        with pytest.raises(gcf.DecodeError) as info:
+            gcf.decode_generic_full(full + extra)
+        assert (info.value.category, info.value.line, info.value.column) == ("duplicate_key", 4, 1)
+        assert "spec §10a.1" in str(info.value)
+    s, _ = gcf.decode_generic_full(full + '"1"|b\n')
+    assert [r["id"] for r in s.rows] == [1, "1"]
+
+
 def test_generic_stream_keyed_map_and_rows_outside_a_table() -> None:
     out = io.BytesIO()
     enc = gcf.GenericStreamEncoder(out)

@@ -536,9 +536,9 @@ fn sessions_with_schema_changes_and_failed_turns_match_the_reference() {
 }
 
 /// A schema change forces a full payload; when the new set repeats an
-/// identity, the crate writes it anyway (§10a.1: identities are unique). The
-/// session here refuses the update instead, holds what it held, and still
-/// counts the turn.
+/// identity, the crate writes it anyway (§10a.1: identities are unique, and
+/// a decoder rejects a repeat, as every decoder here does). The session here
+/// refuses the update instead, holds what it held, and still counts the turn.
 #[test]
 fn a_forced_full_payload_with_repeated_identities_is_refused() {
     use gcf_oracle::generic_delta as reference_delta;
@@ -566,4 +566,10 @@ fn a_forced_full_payload_with_repeated_identities_is_refused() {
     reference_wider.fields.push("note".into());
     let (text, full) = theirs.next(reference_wider).unwrap();
     assert!(full && text.contains("\n## users [4]{@id,"), "{text}");
+    // Which every decoder here refuses.
+    let err = generic::decode(&text).unwrap_err();
+    assert_eq!(
+        (err.kind(), err.line()),
+        (gcf_core::ErrorKind::DuplicateKey, Some(6))
+    );
 }

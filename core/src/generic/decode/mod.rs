@@ -238,6 +238,7 @@ impl Decoder {
         if record_sections {
             parser.sections = Some(Vec::new());
         }
+        parser.unique_identities = allow_identity && !record_sections;
         let value = parser.parse_root()?;
         // (Delta payloads check this themselves, per section, as a malformed delta.)
         if let (false, Some(key), Some(field)) =

@@ -410,6 +410,52 @@ fn identity_fields() {
     );
 }
 
+/// Spec §10a.1: identity values are unique within a set, and a decoder
+/// rejects a payload that repeats one; equal JSON values are one identity
+/// whatever their spelling (`1` and `1.0`, `a` and `"a"`), a string of digits
+/// is not the number. The `gcf` crate, gcf-python 2.8.0 and the npm package
+/// decode such a payload, every row kept.
+#[test]
+fn repeated_identities_are_refused() {
+    let dec = Decoder::new();
+    for (rows, line) in [
+        ("1|a\n2|b\n1|c\n", 5),
+        ("1|a\n1.0|b\n", 4),
+        ("x|a\n\"x\"|b\n", 4),
+        ("-|a\n-|b\n", 4),
+    ] {
+        let text = alloc::format!(
+            "GCF profile=generic pack_root=sha256:00 key=id\n## t [?]{{@id,v}}\n{rows}"
+        );
+        let err = dec.decode(&text).unwrap_err();
+        assert_eq!(
+            (err.kind(), err.line(), err.column()),
+            (ErrorKind::DuplicateKey, Some(line), Some(1)),
+            "{text}"
+        );
+        assert!(err.message().contains("(spec §10a.1)"), "{err}");
+        // Through a builder too, and with the identity fields allowed by
+        // the caller rather than by `key=`.
+        let plain = text.replace(" pack_root=sha256:00 key=id", "");
+        let err = Decoder::new()
+            .allow_identity_fields(true)
+            .decode_into(&plain, &mut ValueBuilder)
+            .unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::DuplicateKey);
+    }
+    for rows in [
+        "1|a\n\"1\"|b\n2|c\n",
+        "1|a\n1.5|b\n",
+        "true|a\n\"true\"|b\n",
+    ] {
+        let text = alloc::format!("GCF profile=generic key=id\n## t [?]{{@id,v}}\n{rows}");
+        assert!(dec.decode(&text).is_ok(), "{text}");
+    }
+    // Each table is a set of its own.
+    let two = "GCF profile=generic key=id\n## a [1]{@id}\n1\n## b [1]{@id}\n1\n";
+    assert!(dec.decode(two).is_ok());
+}
+
 #[test]
 fn limits_are_errors() {
     // 10,000 nested sections: a LimitExceeded, not a stack overflow.

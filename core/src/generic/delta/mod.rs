@@ -199,7 +199,7 @@ fn identity_of(row: &Map, key: &str, numbers: &mut NumberBuffer) -> Result<Optio
 }
 
 /// The canonical form of an identity value: equal for equal JSON values.
-fn identity_text(value: &Value, numbers: &mut NumberBuffer) -> Result<Vec<u8>> {
+pub(crate) fn identity_text(value: &Value, numbers: &mut NumberBuffer) -> Result<Vec<u8>> {
     let mut text = Vec::new();
     pack_root::write_canonical(&mut text, Some(value), numbers)?;
     Ok(text)

@@ -54,6 +54,10 @@ pub(crate) struct Parser<'a, 'b, B: Build> {
     build: &'b mut B,
     limits: Limits,
     allow_identity: bool,
+    /// Whether a table's `@` identity column must name each row once
+    /// (spec §10a.1: a decoder rejects duplicate identity values); off
+    /// for delta payloads, whose decoder judges its sections itself.
+    pub(crate) unique_identities: bool,
     pub(crate) identity_field: Option<String>,
     /// When `Some`, collects the declarations of top-level tables.
     pub(crate) sections: Option<Vec<super::SectionDecl>>,
@@ -503,6 +507,7 @@ impl<'a, 'b, B: Build> Parser<'a, 'b, B> {
             cur,
             limits,
             allow_identity,
+            unique_identities: false,
             identity_field: None,
             sections: None,
             deferred: Vec::new(),
@@ -1176,6 +1181,10 @@ impl<'a, 'b, B: Build> Parser<'a, 'b, B> {
         let mut row_members = self.member_pool.pop().unwrap_or_default();
         slots.clear();
         slots.reserve(table.fields.len());
+        let mut identities = (self.unique_identities && !keyed)
+            .then(|| table.fields.iter().position(|f| f.identity))
+            .flatten()
+            .map(Identities::new);
         let mut index: usize = 0;
         let mut last_inline = false;
         loop {
@@ -1221,6 +1230,9 @@ impl<'a, 'b, B: Build> Parser<'a, 'b, B> {
             let (inline, extras) =
                 self.parse_row(&ln, index, &mut table, &mut slots, indent, depth)?;
             last_inline = inline;
+            if let Some(identities) = &mut identities {
+                identities.check(&ln, &slots, index)?;
+            }
             if keyed {
                 let key = match core::mem::replace(&mut slots[0], Slot::Missing) {
                     Slot::Value(Value::String(s)) => s,
@@ -1664,6 +1676,47 @@ fn positional<B: Build>(
 }
 
 /// `e` with another category, its position and message kept.
+/// The identities a delta-participating table's rows have given so far
+/// (spec §10a.1), by their canonical (pack-root) form.
+struct Identities {
+    column: usize,
+    seen: hashbrown::HashMap<Vec<u8>, usize>,
+    numbers: crate::number::NumberBuffer,
+}
+
+impl Identities {
+    fn new(column: usize) -> Self {
+        Identities {
+            column,
+            seen: hashbrown::HashMap::new(),
+            numbers: crate::number::NumberBuffer::new(),
+        }
+    }
+
+    /// Refuses row `index` when its identity is an earlier row's; a row
+    /// whose identity cell is absent or an attachment is left to the
+    /// caller (a keyed set's reader refuses it).
+    fn check<V>(&mut self, ln: &Ln<'_>, slots: &[Slot<V>], index: usize) -> Result<(), Error> {
+        let Some(Slot::Value(value)) = slots.get(self.column) else {
+            return Ok(());
+        };
+        let id = crate::generic::delta::identity_text(value, &mut self.numbers)
+            .map_err(|e| ln.error(e.kind(), ln.indent, e.message()))?;
+        if let Some(&first) = self.seen.get(&id) {
+            return Err(ln.error(
+                ErrorKind::DuplicateKey,
+                ln.indent,
+                alloc::format!(
+                    "row {index} repeats the identity {} of row {first} (spec §10a.1)",
+                    crate::error::excerpt(&String::from_utf8_lossy(&id))
+                ),
+            ));
+        }
+        self.seen.insert(id, index);
+        Ok(())
+    }
+}
+
 pub(super) fn regrade(e: Error, kind: ErrorKind) -> Error {
     Error::at(
         kind,
