@@ -82,6 +82,10 @@ def answer(req):
         return gcf.encode(payload(args[0]))
     if op == "decode":
         return dataclasses.asdict(gcf.decode(args[0]))
+    if op == "session":
+        # One session over a run of payloads: each payload's text.
+        sess = gcf.Session()
+        return [gcf.encode_with_session(payload(d), sess) for d in args[0]]
     if op == "delta_session":
         return delta_session(*args)
     if op == "pack_root":

@@ -551,3 +551,79 @@ def test_generic_delta_sessions(ref: Reference) -> None:
                 assert b[0] is None and b[1] == "ValueError" and a[2] == b[2], (a, b)
                 failed += 1
     assert failed > 0 and fulls > 0
+
+
+def session_runs(r: random.Random, runs: int, emission_order: bool) -> List[List[Dict[str, Any]]]:
+    """Runs of graph payloads for one session each: new symbols and ones
+    delivered before (bare references), names that keep their kind (§9.1
+    identifies a symbol by kind and name, 2.8.0 by name alone), edges among
+    known symbols in any order (2.8.0 drops an unknown one's line but counts
+    it in its header). With `emission_order`, each payload lists its symbols
+    as they are written (distance, then descending score)."""
+    out = []
+    for run in range(runs):
+        delivered: List[Dict[str, Any]] = []
+        calls = []
+        for call in range(4):
+            d = graph(r)
+            renamed = {}
+            for i, s in enumerate(d["symbols"]):
+                renamed[s["qualified_name"]] = s["qualified_name"] = f"{s['qualified_name']}.r{run}c{call}i{i}"
+            fresh = list(d["symbols"])
+            d["edges"] = [dict(e, source=renamed[e["source"]], target=renamed[e["target"]])
+                          for e in d["edges"] if e["source"] in renamed and e["target"] in renamed]
+            for s in delivered:
+                if r.random() < 0.3:
+                    d["symbols"].append(dict(s, score=r.choice([0.5, 0.125, r.random()]), distance=r.randrange(3)))
+            if emission_order:
+                d["symbols"].sort(key=lambda s: (s["distance"], -s["score"]))
+            else:
+                r.shuffle(d["symbols"])
+            names = [s["qualified_name"] for s in d["symbols"]]
+            for _ in range(r.randrange(0, 4)) if names else ():
+                d["edges"].append({"source": r.choice(names), "target": r.choice(names), "edge_type": "calls", "status": ""})
+            r.shuffle(d["edges"])
+            calls.append(d)
+            delivered.extend(fresh)
+        out.append(calls)
+    return out
+
+
+def our_session(calls: List[Dict[str, Any]]) -> List[str]:
+    sess = gcf.Session()
+    return [gcf.encode_with_session(native_payload(d), sess) for d in calls]
+
+
+def test_sessions(ref: Reference) -> None:
+    # Every payload of a session byte for byte: new ids in the payload's
+    # order, edges in the payload's order, `session=true` before `pack_root=`
+    # (the native session once numbered symbols in emission order, sorted the
+    # edges and wrote the pack root first).
+    r = random.Random(0x5E55)
+    runs = session_runs(r, int(os.environ.get("GCF_DIFF_SESSIONS", "200")), emission_order=True)
+    answers = ref.ask([{"op": "session", "args": [calls]} for calls in runs])
+    bare = 0
+    for calls, theirs in zip(runs, answers):
+        mine = our_session(calls)
+        assert {"ok": mine} == theirs
+        bare += sum(t.count("# previously transmitted") for t in mine)
+    assert bare > 50
+
+
+def test_sessions_of_unordered_symbols(ref: Reference) -> None:
+    # Symbols in any order: the first payload of each session is 2.8.0's
+    # byte for byte (written in emission order, ids in the payload's). 2.8.0
+    # then records the new symbols' ids in emission order, not the ids it
+    # wrote, so its later bare references can name other symbols
+    # (`@0  # previously transmitted` for what it declared as `@1`); ours
+    # keep the ids they declared, which the session decoder checks here.
+    r = random.Random(0x5E56)
+    runs = session_runs(r, int(os.environ.get("GCF_DIFF_SESSIONS", "200")), emission_order=False)
+    answers = ref.ask([{"op": "session", "args": [calls]} for calls in runs])
+    for calls, theirs in zip(runs, answers):
+        mine = our_session(calls)
+        assert mine[0] == theirs["ok"][0]
+        decoder = gcf.SessionDecoder()
+        for d, text in zip(calls, mine):
+            back = decoder.decode(text)
+            assert sorted(s.qualified_name for s in back.symbols) == sorted({s["qualified_name"] for s in d["symbols"]})

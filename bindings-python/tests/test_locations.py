@@ -95,7 +95,14 @@ def test_a_location_naming_no_symbol_is_left_out_as_such_an_edge_is() -> None:
 
 def test_session_encode_writes_locations_as_encode_does() -> None:
     p = located(5, True)
-    first = gcf.encode_with_session(p, gcf.Session())
+    # Listed as written (emission order, edges by source and target), the
+    # first payload of a session is the plain one, `session=true` aside (a
+    # session numbers new symbols and keeps edges in the payload's order).
+    symbols = sorted(p.symbols, key=lambda s: (s.distance, -s.score))
+    position = {s.qualified_name: i for i, s in enumerate(symbols)}
+    edges = sorted(p.edges, key=lambda e: (position[e.source], position[e.target]))
+    ordered = dataclasses.replace(p, symbols=symbols, edges=edges)
+    first = gcf.encode_with_session(ordered, gcf.Session())
     assert first.replace(" session=true", "") == gcf.encode(p)
     # Delivered symbols become bare references; the locations of the
     # symbols still declared are written.

@@ -136,3 +136,69 @@ fn a_repeated_name_gets_an_id_per_symbol() {
     assert_eq!(back.symbols.len(), 3);
     assert_eq!(back.edges[0].target, "p.A");
 }
+
+/// Sessions (spec §9) against the crate's `encode_with_session`, over runs of
+/// payloads that declare new symbols and repeat earlier ones (as bare
+/// references), with and without a pack root: byte-identical. New symbols
+/// take their ids in the payload's order and edges keep the payload's order,
+/// as the crate, gcf-python 2.8.0 and 2.5.2 all write them. Three inputs are
+/// kept to what the crate writes correctly: symbols listed in emission order
+/// (distance, then descending score; the crate writes them as given, where
+/// §16.1 orders them, and so do we), a name keeps its kind across payloads
+/// (§9.1 identifies a symbol by kind and name, the crate by name alone) and
+/// every edge names known symbols (the crate drops the others' lines but
+/// counts them in its header). The README lists the three.
+#[test]
+fn sessions_are_byte_identical_to_the_reference_crate() {
+    let mut bare = 0;
+    for seed in 0..cases(300) as u64 {
+        let mut rng = Rng::new(seed ^ 0x5E55);
+        let mut ours = graph::Session::new();
+        let theirs = oracle::session::Session::new();
+        let mut delivered: Vec<graph::Symbol> = Vec::new();
+        for call in 0..4 {
+            let mut p = graph_payload(&mut rng, 20);
+            p.locations.clear();
+            if p.tool.is_empty() {
+                p.tool = "t".into();
+            }
+            // Names unique across the run, so that each keeps its kind.
+            for (i, s) in p.symbols.iter_mut().enumerate() {
+                let renamed = format!("{}.c{call}s{i}", s.qualified_name);
+                for e in &mut p.edges {
+                    for end in [&mut e.source, &mut e.target] {
+                        if *end == s.qualified_name {
+                            *end = renamed.clone();
+                        }
+                    }
+                }
+                s.qualified_name = renamed;
+            }
+            p.edges.retain(|e| e.target != "unknown.Sym");
+            let fresh = p.symbols.clone();
+            for s in &delivered {
+                if rng.chance(30) {
+                    let mut again = s.clone();
+                    again.score = support::score(&mut rng);
+                    again.distance = rng.below(3) as u32;
+                    p.symbols.push(again);
+                }
+            }
+            // Emission order, stably (ties keep the payload's order).
+            p.symbols.sort_by(|a, b| {
+                a.distance
+                    .cmp(&b.distance)
+                    .then(b.score.partial_cmp(&a.score).unwrap())
+            });
+            if rng.chance(30) {
+                p.pack_root = format!("sha256:{}", "ab".repeat(32));
+            }
+            let mine = ours.encode(&p).unwrap();
+            let reference = oracle::session::encode_with_session(&to_oracle(&p), &theirs);
+            assert_eq!(mine, reference, "seed {seed}, call {call}");
+            bare += mine.matches("# previously transmitted").count();
+            delivered.extend(fresh);
+        }
+    }
+    assert!(bare > 100, "{bare} bare references");
+}

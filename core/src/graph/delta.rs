@@ -403,7 +403,7 @@ pub fn apply_decoded_delta(base: &Snapshot, delta: &Delta) -> Result<Snapshot, E
         let key = (expand_kind(&r.kind), r.qualified_name.as_str());
         if !present.contains(&key) || !removed.insert(key) {
             return Err(contradiction(alloc::format!(
-                "removes {} {}, which the base does not hold",
+                "removes {} {}, which does not exist in the base",
                 r.kind,
                 r.qualified_name
             )));
@@ -433,7 +433,7 @@ pub fn apply_decoded_delta(base: &Snapshot, delta: &Delta) -> Result<Snapshot, E
         let k = edge_key(e);
         if !base_edges.contains_key(&k) || !edges_removed.insert(k) {
             return Err(contradiction(alloc::format!(
-                "removes edge {} -> {} {}, which the base does not hold",
+                "removes edge {} -> {} {}, which does not exist in the base",
                 k.0,
                 k.1,
                 k.2

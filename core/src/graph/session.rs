@@ -110,29 +110,44 @@ impl Session {
     ) -> Result<(), Error> {
         self.fell_back = false;
         let (order, tokens) = emission_order(&payload.symbols, &self.limits)?;
-        let mut fresh: HashMap<(&str, &str), u64> = HashMap::new();
+        // New symbols take the next ids in the payload's order, as the `gcf`
+        // crate, gcf-python 2.8.0 and the npm package allocate them (spec §9.2
+        // asks only that they be allocated monotonically); they are written
+        // in emission order like any payload's, so a group may list `@3`
+        // before `@2`. Each identity: its id, whether it was delivered
+        // before, whether its line is taken (a second occurrence in one
+        // payload is written once).
+        let mut fresh: HashMap<(&str, &str), (u64, bool, bool)> =
+            HashMap::with_capacity(payload.symbols.len());
+        let mut next = self.next_id;
+        for s in &payload.symbols {
+            let key = (s.kind.as_ref(), s.qualified_name.as_ref());
+            if fresh.contains_key(&key) {
+                continue;
+            }
+            // Probe without allocating an owned key: hashbrown's Equivalent.
+            let entry = match self.ids.get(&KeyRef(key.0, key.1)) {
+                Some(&id) => (id, true, false),
+                None => {
+                    next += 1;
+                    (next - 1, false, false)
+                }
+            };
+            fresh.insert(key, entry);
+        }
         let mut assigned: Vec<(u64, bool)> = Vec::with_capacity(order.len());
         let mut kept: Vec<u32> = Vec::with_capacity(order.len());
-        let mut next = self.next_id;
         for &i in &order {
             let s = &payload.symbols[i as usize];
             let key = (s.kind.as_ref(), s.qualified_name.as_ref());
-            if fresh.contains_key(&key) {
+            let Some((id, reference, taken)) = fresh.get_mut(&key) else {
+                continue;
+            };
+            if *taken {
                 continue; // second occurrence within this payload
             }
-            // Probe without allocating an owned key: hashbrown's Equivalent.
-            let known = self.ids.get(&KeyRef(key.0, key.1)).copied();
-            match known {
-                Some(id) => {
-                    fresh.insert(key, id);
-                    assigned.push((id, true));
-                }
-                None => {
-                    fresh.insert(key, next);
-                    assigned.push((next, false));
-                    next += 1;
-                }
-            }
+            *taken = true;
+            assigned.push((*id, *reference));
             kept.push(i);
         }
         let new_symbols = (next - self.next_id) as usize;
@@ -363,6 +378,58 @@ mod tests {
     use super::*;
     use crate::graph::{decode, Edge, Symbol};
     use alloc::vec;
+
+    /// New symbols take ids in the payload's order (as the references
+    /// allocate them) and are written in emission order; the ids recorded
+    /// are the ids written, so a later bare reference names the same symbol
+    /// (gcf-python 2.8.0 records them in emission order instead, and its
+    /// second payload here would say `@0`, which it had declared as pkg.B).
+    /// Edges keep the payload's order, and `session=true` precedes
+    /// `pack_root=`, as in every reference.
+    #[test]
+    fn ids_follow_the_payload_and_edges_keep_their_order() {
+        let mut session = Session::new();
+        let one = Payload {
+            tool: "t",
+            pack_root: "sha256:ab",
+            symbols: vec![
+                Symbol::new("pkg.B", "function", 0.5, "lsp", 1),
+                Symbol::new("pkg.A", "function", 0.9, "lsp", 0),
+            ],
+            edges: vec![
+                Edge::new("pkg.B", "pkg.A", "calls"),
+                Edge::new("pkg.A", "pkg.B", "calls"),
+            ],
+            ..Payload::default()
+        };
+        assert_eq!(
+            session.encode(&one).unwrap(),
+            "GCF profile=graph tool=t symbols=2 edges=2 session=true pack_root=sha256:ab\n\
+             ## targets\n@1 fn pkg.A 0.90 lsp\n## related\n@0 fn pkg.B 0.50 lsp\n\
+             ## edges [2]\n@1<@0 calls\n@0<@1 calls\n"
+        );
+        let two = Payload {
+            tool: "t",
+            symbols: vec![Symbol::new("pkg.A", "function", 0.9, "lsp", 0)],
+            ..Payload::default()
+        };
+        let text = session.encode(&two).unwrap();
+        assert!(
+            text.ends_with("## targets\n@1  # previously transmitted\n"),
+            "{text}"
+        );
+        let mut consumer = SessionDecoder::new();
+        consumer.decode(&session_text(&one)).unwrap();
+        assert_eq!(
+            consumer.decode(&text).unwrap().symbols[0].qualified_name,
+            "pkg.A"
+        );
+    }
+
+    /// `one` as the first payload of a fresh session writes it.
+    fn session_text(p: &Payload<&str>) -> String {
+        Session::new().encode(p).unwrap()
+    }
 
     fn s(q: &'static str, d: u32) -> Symbol<&'static str> {
         Symbol::new(q, "function", 0.5, "x", d)

@@ -14,7 +14,8 @@ pub(super) enum SortedEdges {
     /// `targets[begin(p)..ends[p]]`, where `begin(p)` is `ends[p - 1]` (0 for
     /// the first), each packed by [`RunEdge`].
     BySource { ends: Vec<u32>, targets: Vec<u64> },
-    /// Session ids: every edge, sorted.
+    /// Every edge in its written order: sorted, or in input order for a
+    /// session payload (see [`sort_edges`]).
     Sorted(Vec<KnownEdge>),
 }
 
@@ -39,9 +40,9 @@ impl SortedEdges {
 /// and type;
 /// that replaces an O(E log E) comparison sort, the largest single cost of
 /// encoding a big graph. The source is implied by where an edge lands, so
-/// each placed edge is eight bytes ([`RunEdge`]). Session ids are arbitrary,
-/// and so are payloads with more labels than a packed edge can name: they
-/// take the comparison sort.
+/// each placed edge is eight bytes ([`RunEdge`]). Payloads with more labels
+/// than a packed edge can name take the comparison sort; a session payload's
+/// edges are not sorted at all (their input order is kept).
 pub(super) fn sort_edges(
     edges: Vec<KnownEdge>,
     per_source: Vec<u32>,
@@ -53,7 +54,14 @@ pub(super) fn sort_edges(
         labels.type_ranks(cleared(&mut scratch.by_type), cleared(&mut scratch.ranks));
     scratch.by_type = by_type;
     let rank = |label: u32| ranks.get(label as usize).copied().unwrap_or(0);
-    if !matches!(ids, Ids::Sequential) || ranks.len() > RunEdge::MAX_LABELS {
+    if let Ids::Session(_) = ids {
+        // A session payload's edges keep the payload's order, as the `gcf`
+        // crate, gcf-python 2.8.0 and the npm package all write them (§16.1
+        // asks for source, then target order; the README lists the case).
+        scratch.ranks = ranks;
+        return SortedEdges::Sorted(edges);
+    }
+    if ranks.len() > RunEdge::MAX_LABELS {
         let mut edges = edges;
         edges.sort_by(|a, b| {
             let id = |p: u32| ids.get(p as usize).0;

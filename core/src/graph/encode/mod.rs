@@ -703,14 +703,16 @@ fn write_prepared<S: AsRef<str>>(
         sink.write_bytes(b" edges=")?;
         sink.write_str(n.format(edges.len()))?;
     }
+    // `session=true` before `pack_root=`, as every reference writes a
+    // session payload's header.
+    if matches!(ids, Ids::Session(_)) {
+        sink.write_bytes(b" session=true")?;
+    }
     let pack_root = payload.pack_root.as_ref();
     if !pack_root.is_empty() {
         check_header_value("pack_root", pack_root)?;
         sink.write_bytes(b" pack_root=")?;
         sink.write_str(pack_root)?;
-    }
-    if matches!(ids, Ids::Session(_)) {
-        sink.write_bytes(b" session=true")?;
     }
     sink.write_bytes(b"\n")?;
 
