@@ -244,6 +244,33 @@ pub fn decode_generic_delta<'py>(
     delta_to_py(py, &d)
 }
 
+/// Decodes a delta-participating full payload (`str` or UTF-8 `bytes`) into
+/// `(GenericSet, pack_root)`: the core's `generic::decode_full`.
+#[pyfunction]
+#[pyo3(signature = (text, limits = None))]
+pub fn decode_generic_full<'py>(
+    py: Python<'py>,
+    text: &Bound<'py, PyAny>,
+    limits: Option<&str>,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let limits = crate::decode_limits(py, limits)?;
+    let input = crate::input(text)?;
+    let full = py
+        .detach(|| {
+            input
+                .text()
+                .and_then(|t| generic::decode_full_with(t, &limits))
+        })
+        .py_err(py, Raise::Decode)?;
+    PyTuple::new(
+        py,
+        [
+            set_to_py(py, &full.set)?,
+            full.pack_root.into_pyobject(py)?.into_any(),
+        ],
+    )
+}
+
 /// Applies `d` to `base` atomically; the result's root must be `expected_new_root`.
 #[pyfunction]
 pub fn verify_generic_delta<'py>(

@@ -346,6 +346,7 @@ fn gcf_py(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(generic_py::encode_generic_delta, m)?)?;
     m.add_function(wrap_pyfunction!(generic_py::canonical_cell, m)?)?;
     m.add_function(wrap_pyfunction!(generic_py::decode_generic_delta, m)?)?;
+    m.add_function(wrap_pyfunction!(generic_py::decode_generic_full, m)?)?;
     m.add_function(wrap_pyfunction!(generic_py::verify_generic_delta, m)?)?;
     m.add_class::<generic_py::NativeDeltaSession>()?;
     m.add_class::<delta_py::NativeSession>()?;

@@ -43,6 +43,28 @@ def delta_session(base, tool, fixed_n, updates):
     return out
 
 
+def keyed_sets(base, nxt, tool):
+    """The generic-delta functions on two keyed sets given as dicts: the
+    full payload and what it decodes to, the delta and what it decodes to."""
+    from gcf.generic_delta import GenericSet
+
+    def attempt(f):
+        try:
+            v = f()
+        except Exception as e:  # noqa: BLE001 - a refusal is an answer
+            return {"err": type(e).__name__}
+        return {"ok": v}
+
+    b, n = GenericSet(**base), GenericSet(**nxt)
+    full = gcf.encode_generic_full(b, tool)
+    s, root = gcf.decode_generic_full(full)
+    d = gcf.diff_generic_sets(b, n)
+    wire = gcf.encode_generic_delta(d)
+    back = dataclasses.asdict(gcf.decode_generic_delta(wire))
+    applied = attempt(lambda: gcf.generic_pack_root(gcf.verify_generic_delta(b, gcf.decode_generic_delta(wire), d.new_root)))
+    return [gcf.generic_pack_root(b), full, dataclasses.asdict(s), root, wire, back, applied]
+
+
 def answer(req):
     op, args = req["op"], req["args"]
     if op == "encode_generic":
@@ -82,6 +104,8 @@ def answer(req):
         return gcf.encode(payload(args[0]))
     if op == "decode":
         return dataclasses.asdict(gcf.decode(args[0]))
+    if op == "keyed_sets":
+        return keyed_sets(*args)
     if op == "session":
         # One session over a run of payloads: each payload's text.
         sess = gcf.Session()

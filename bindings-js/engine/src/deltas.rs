@@ -256,125 +256,18 @@ impl GenericDeltaSession {
 
 /// Decodes a delta-participating full payload (`key=` and `pack_root=` in
 /// the header, one keyed table) into `{"set": keyed set, "packRoot"}` JSON,
-/// as 2.5.2's `decodeGenericFull` returns it.
+/// as 2.5.2's `decodeGenericFull` returns it (the core's
+/// [`generic::decode_full`]).
 pub fn generic_decode_full(text: &str) -> Result<String> {
-    let doc = crate::generic_decoder()
-        .allow_identity_fields(true)
-        .decode_with_header(text)?;
-    let header = |name: &str| {
-        doc.header
-            .iter()
-            .find(|(k, _)| k == name)
-            .map(|(_, v)| v.clone())
-    };
-    let (name, rows) = match &doc.value {
-        generic::Value::Array(rows) => (String::new(), rows.as_slice()),
-        generic::Value::Object(m) => match m.iter().next() {
-            Some((name, generic::Value::Array(rows))) if m.len() == 1 => {
-                (String::from(name), rows.as_slice())
-            }
-            _ => (String::new(), &[][..]),
-        },
-        _ => (String::new(), &[][..]),
-    };
-    // The declaration, which an empty table (and a row with `~` cells)
-    // does not show in its rows; the text is already validated.
-    let declared = declared_fields(text);
-    let mut fields: Vec<String> = declared.clone().unwrap_or_default();
-    let mut maps = Vec::with_capacity(rows.len());
-    for row in rows {
-        let Some(m) = row.as_object() else {
-            return Err(Failure::invalid_input(
-                "a full payload's rows must be records",
-            ));
-        };
-        if declared.is_none() {
-            for k in m.keys() {
-                if !fields.iter().any(|f| f == k) {
-                    fields.push(String::from(k));
-                }
-            }
-        }
-        maps.push(m.clone());
-    }
-    let key = header("key")
-        .or_else(|| doc.identity_field.clone())
-        .unwrap_or_default();
-    let set = KeyedSet {
-        name,
-        key,
-        fields,
-        rows: maps,
-    };
-    let set_json = to_json(&KeyedSetJson(&set))?;
-    let root = serde_json::to_string(&header("pack_root").unwrap_or_default())?;
+    let full = generic::decode_full_with(text, &crate::decode_limits())?;
+    let set_json = to_json(&KeyedSetJson(&full.set))?;
+    let root = serde_json::to_string(&full.pack_root)?;
     Ok(format!("{{\"set\":{set_json},\"packRoot\":{root}}}"))
-}
-
-/// The field names of the first table's declaration (`## name [N]{@a,b}`),
-/// without identity marks; `None` when the text has no such line or it
-/// takes a form a full payload does not use.
-fn declared_fields(text: &str) -> Option<Vec<String>> {
-    let line = text.lines().skip(1).find(|l| l.starts_with("## "))?;
-    let rest = &line[3..];
-    // Past the section name, which may be quoted.
-    let rest = if rest.starts_with('"') {
-        &rest[quoted_len(rest)?..]
-    } else {
-        &rest[rest.find(' ')?..]
-    };
-    let rest = rest.strip_prefix(" [")?;
-    let rest = &rest[rest.find("]{")? + 2..];
-    let mut fields = Vec::new();
-    let mut rest = rest;
-    loop {
-        rest = rest.strip_prefix('@').unwrap_or(rest);
-        let (name, after) = if rest.starts_with('"') {
-            let n = quoted_len(rest)?;
-            (serde_json::from_str::<String>(&rest[..n]).ok()?, &rest[n..])
-        } else {
-            let end = rest.find([',', '}'])?;
-            (String::from(&rest[..end]), &rest[end..])
-        };
-        if name.contains(['=', '>']) {
-            return None;
-        }
-        fields.push(name);
-        match after.as_bytes().first() {
-            Some(b',') => rest = &after[1..],
-            Some(b'}') => return Some(fields),
-            _ => return None,
-        }
-    }
-}
-
-/// The length of the quoted string `s` starts with, quotes included.
-fn quoted_len(s: &str) -> Option<usize> {
-    let bytes = s.as_bytes();
-    let mut i = 1;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\\' => i += 2,
-            b'"' => return Some(i + 1),
-            _ => i += 1,
-        }
-    }
-    None
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn declared_fields_come_from_the_header_line() {
-        let text = "GCF profile=generic key=id\n## users [0]{@id,\"a,\\\"b\",c}\n";
-        assert_eq!(
-            declared_fields(text),
-            Some(vec!["id".into(), "a,\"b".into(), "c".into()])
-        );
-        assert_eq!(declared_fields("GCF profile=generic\nx=1\n"), None);
-    }
 
     #[test]
     fn an_empty_full_payload_keeps_its_fields() {

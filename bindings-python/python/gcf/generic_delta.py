@@ -6,10 +6,9 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Dict, List, Optional, Set, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from . import _gcf
-from .decode_generic import decode_generic
 from .limits import Limits, limits_json
 
 DEFAULT_REANCHOR_N = 15
@@ -89,40 +88,13 @@ def verify_generic_delta(base: GenericSet, d: GenericDeltaPayload, expected_new_
     return _gcf.verify_generic_delta(base, d, expected_new_root)
 
 
-def _header_fields(text: str) -> Dict[str, str]:
-    end = text.find("\n")
-    # The first line alone: splitting would copy the rest of the text.
-    first = (text if end < 0 else text[:end]).rstrip("\r")
-    out: Dict[str, str] = {}
-    for part in first.split(" ")[1:]:
-        k, sep, v = part.partition("=")
-        if sep:
-            out[k] = v
-    return out
-
-
 def decode_generic_full(text: str, *, limits: Optional[Limits] = None) -> Tuple[GenericSet, str]:
-    """Decode a full keyed payload into ``(GenericSet, pack_root)`` (under
-    ``limits``, not in 2.8.0: see ``gcf.Limits``)."""
-    header = _header_fields(text)
-    body = decode_generic(text, limits=limits)
-    key = header.get("key", "")
-    if not isinstance(body, dict) or len(body) != 1:
-        from ._errors import DecodeError
-
-        raise DecodeError("invalid_input: a full keyed payload holds one named table", "invalid_input")
-    (name, rows), = body.items()
-    # The union of the rows' members in order of first appearance; a set
-    # beside the list, as a scan of the list per member is quadratic in a
-    # wide table (and slow already at 100 fields and 10,000 rows).
-    fields: List[str] = []
-    seen: Set[str] = set()
-    for row in rows:
-        for f in row:
-            if f not in seen:
-                seen.add(f)
-                fields.append(f)
-    return GenericSet(key=key, fields=fields, rows=rows, name=name), header.get("pack_root", "")
+    """Decode a full keyed payload into ``(GenericSet, pack_root)``: the
+    fields are the table's declaration, as in 2.8.0; a repeated identity
+    raises ``DecodeError`` (``duplicate_key``, spec §10a.1). ``limits`` (not
+    in 2.8.0) as ``gcf.Limits``."""
+    out: Tuple[GenericSet, str] = _gcf.decode_generic_full(text, limits_json(limits))
+    return out
 
 
 class ReanchorMode(Enum):

@@ -16,9 +16,9 @@ pub use decode::{decode, decode_bytes, Build, Decoder, ValueBuilder, ValueWithHe
 
 pub use cell::Cell;
 pub use delta::{
-    apply, apply_delta, canonical_cell, decode_delta, decode_delta_with, diff, encode_delta,
-    encode_full, pack_root, respond, respond_echoed, DeltaSession, GenericDelta, KeyedSet, Outcome,
-    ReanchorPolicy, DEFAULT_REANCHOR_N,
+    apply, apply_delta, canonical_cell, decode_delta, decode_delta_with, decode_full,
+    decode_full_with, diff, encode_delta, encode_full, pack_root, respond, respond_echoed,
+    DeltaSession, FullPayload, GenericDelta, KeyedSet, Outcome, ReanchorPolicy, DEFAULT_REANCHOR_N,
 };
 pub use encode::{encode, encode_grouped, encode_to, Encoder};
 #[cfg(feature = "serde_json")]

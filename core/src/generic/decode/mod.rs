@@ -146,7 +146,7 @@ impl Decoder {
 
     /// Decodes a payload to its header, value and identity field.
     pub fn decode_with_header(&self, input: &str) -> Result<ValueWithHeader, Error> {
-        self.decode_parts(input, false).map(|(doc, _)| doc)
+        self.decode_parts(input, None).map(|(doc, _)| doc)
     }
 
     /// Decodes a payload into the values `build` makes (see [`Build`]): a
@@ -164,7 +164,7 @@ impl Decoder {
     /// # Ok::<(), gcf_core::Error>(())
     /// ```
     pub fn decode_into<B: Build>(&self, input: &str, build: &mut B) -> Result<B::Value, Error> {
-        self.decode_body(input, false, build).map(|body| body.value)
+        self.decode_body(input, None, build).map(|body| body.value)
     }
 
     /// [`Decoder::decode_into`] for a payload given as bytes, validating
@@ -181,19 +181,26 @@ impl Decoder {
     /// `## name [N]{fields}` table, in order: what generic deltas need beyond
     /// the value (field order and `@` marks survive even when a section has no
     /// rows, and errors can name a section's line).
+    ///
+    /// `unique_identities`: whether a table's `@` identity column must name
+    /// each row once (a full payload, §10a.1), or is left to the caller (a
+    /// delta, whose sections judge their identities themselves).
     pub(crate) fn decode_sections(
         &self,
         input: &str,
+        unique_identities: bool,
     ) -> Result<(ValueWithHeader, Vec<SectionDecl>), Error> {
-        self.decode_parts(input, true)
+        self.decode_parts(input, Some(unique_identities))
     }
 
+    /// `sections`: `None` for the value alone, `Some(unique_identities)` to
+    /// record the top-level declarations too (see [`Self::decode_sections`]).
     fn decode_parts(
         &self,
         input: &str,
-        record_sections: bool,
+        sections: Option<bool>,
     ) -> Result<(ValueWithHeader, Vec<SectionDecl>), Error> {
-        let body = self.decode_body(input, record_sections, &mut ValueBuilder)?;
+        let body = self.decode_body(input, sections, &mut ValueBuilder)?;
         let document = ValueWithHeader {
             header: body.header,
             value: body.value,
@@ -205,9 +212,10 @@ impl Decoder {
     fn decode_body<B: Build>(
         &self,
         input: &str,
-        record_sections: bool,
+        sections: Option<bool>,
         build: &mut B,
     ) -> Result<Body<B::Value>, Error> {
+        let record_sections = sections.is_some();
         let mut lines = SourceLines::new(input, &self.limits)?;
         let (first, header) = read_header(&mut lines)?;
         if header.profile == Profile::Graph {
@@ -238,12 +246,11 @@ impl Decoder {
         if record_sections {
             parser.sections = Some(Vec::new());
         }
-        parser.unique_identities = allow_identity && !record_sections;
+        parser.unique_identities = allow_identity && sections.unwrap_or(true);
         let value = parser.parse_root()?;
         // (Delta payloads check this themselves, per section, as a malformed delta.)
-        if let (false, Some(key), Some(field)) =
-            (record_sections, key, parser.identity_field.as_deref())
-        {
+        let delta = sections == Some(false);
+        if let (false, Some(key), Some(field)) = (delta, key, parser.identity_field.as_deref()) {
             if key != field {
                 return Err(Error::at(
                     ErrorKind::InvalidSyntax,

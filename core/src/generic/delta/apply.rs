@@ -227,7 +227,7 @@ pub fn decode_delta_with(text: &str, limits: &Limits) -> Result<GenericDelta> {
     let (document, sections) = Decoder::new()
         .limits(*limits)
         .allow_identity_fields(true)
-        .decode_sections(text)
+        .decode_sections(text, false)
         .map_err(|e| section_twice(text, e))?;
     let header = |key: &str| {
         document

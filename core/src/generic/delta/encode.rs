@@ -213,14 +213,21 @@ fn write_rows_section<'a>(
 /// Rows and field lists longer than this are indexed rather than scanned.
 pub(super) const WIDE: usize = 16;
 
-/// A tabular cell: a scalar, or `~` for an absent field.
+/// A tabular cell: a scalar, or `-` for an absent field.
+///
+/// A keyed set's rows are records over its declared fields, where an absent
+/// field is null: it hashes as `-` in the pack root (§10a.3), and a row that
+/// only gains or loses a null member is not changed. So it is written `-`,
+/// as the `gcf` crate, gcf-python 2.8.0 and the npm package all write it,
+/// and reads back as null, the same set under the same root (`~` would make
+/// a full payload say more than the deltas after it can).
 fn write_cell(
     out: &mut String,
     value: Option<&super::Value>,
     numbers: &mut NumberBuffer,
 ) -> Result<()> {
     match value {
-        None => out.push('~'),
+        None => out.push('-'),
         Some(value) => {
             if !write_scalar(out, value, numbers)? {
                 return Err(Error::new(
@@ -307,7 +314,7 @@ mod tests {
         r.insert("id", Value::from("007"));
         let text = encode_full(&set(vec![r]), "").unwrap();
         let body = text.split_once('\n').unwrap().1;
-        assert_eq!(body, "## \"a b\" [1]{v,@id}\n~|\"007\"\n");
+        assert_eq!(body, "## \"a b\" [1]{v,@id}\n-|\"007\"\n");
     }
 
     #[test]

@@ -33,6 +33,7 @@
 
 mod apply;
 mod encode;
+mod full;
 mod pack_root;
 mod session;
 
@@ -48,6 +49,7 @@ use super::{Map, Value};
 
 pub use apply::{apply, apply_delta, decode_delta, decode_delta_with};
 pub use encode::{encode_delta, encode_full};
+pub use full::{decode_full, decode_full_with, FullPayload};
 pub use pack_root::{canonical_cell, pack_root};
 pub use session::{
     respond, respond_echoed, DeltaSession, Outcome, ReanchorPolicy, DEFAULT_REANCHOR_N,
