@@ -281,8 +281,10 @@ func (enc *GenericStreamEncoder) WriteKV(key string, value any) {
 	enc.keep(enc.enc.WriteKV(key, v))
 }
 
-// WriteSection starts a nested object section (## name), ending an open
-// array first.
+// WriteSection writes a "## name" section line, ending an open array first.
+// What follows is not indented under it (a reader sees an empty section and
+// the lines after it in the enclosing object), as the streaming encoders of
+// the gcf crate, gcf-python 2.8.0 and the npm package write it.
 func (enc *GenericStreamEncoder) WriteSection(name string) {
 	enc.mu.Lock()
 	defer enc.mu.Unlock()
@@ -293,7 +295,11 @@ func (enc *GenericStreamEncoder) WriteSection(name string) {
 		enc.keep(enc.enc.EndArray())
 		enc.inArray = false
 	}
-	enc.keep(enc.enc.WriteSection(name))
+	if err := enc.enc.WriteSection(name); err != nil {
+		enc.keep(err)
+		return
+	}
+	enc.keep(enc.enc.EndSection())
 }
 
 // WriteInlineArray is gcf-go's inline primitive array (name[N]: a,b);

@@ -363,9 +363,17 @@ impl GenericState {
         self.call(py, |w| w.begin_table(Some(name), &fields))
     }
 
-    fn begin_keyed_map(&mut self, py: Python<'_>, name: &str, fields: Vec<String>) -> PyResult<()> {
+    fn begin_keyed_map(
+        &mut self,
+        py: Python<'_>,
+        name: &str,
+        key_label: &str,
+        fields: Vec<String>,
+    ) -> PyResult<()> {
         let fields: Vec<&str> = fields.iter().map(String::as_str).collect();
-        self.call(py, |w| w.begin_keyed_map(Some(name), &fields))
+        self.call(py, |w| {
+            w.begin_keyed_map_labeled(Some(name), key_label, &fields)
+        })
     }
 
     fn row(&mut self, py: Python<'_>, items: &Bound<'_, PyAny>) -> PyResult<()> {
@@ -597,9 +605,17 @@ impl GenericStream {
         self.0.with(py, |state| state.begin_table(py, name, fields))
     }
 
-    fn begin_keyed_map(&self, py: Python<'_>, name: &str, fields: Vec<String>) -> PyResult<()> {
-        self.0
-            .with(py, |state| state.begin_keyed_map(py, name, fields))
+    /// A keyed map whose key column is labelled `key_label`.
+    fn begin_keyed_map(
+        &self,
+        py: Python<'_>,
+        name: &str,
+        key_label: &str,
+        fields: Vec<String>,
+    ) -> PyResult<()> {
+        self.0.with(py, |state| {
+            state.begin_keyed_map(py, name, key_label, fields)
+        })
     }
 
     fn row(&self, py: Python<'_>, items: &Bound<'_, PyAny>) -> PyResult<()> {

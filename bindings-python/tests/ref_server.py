@@ -104,6 +104,14 @@ def answer(req):
         return gcf.encode(payload(args[0]))
     if op == "decode":
         return dataclasses.asdict(gcf.decode(args[0]))
+    if op == "generic_stream":
+        # A GenericStreamEncoder driven by a list of [method, *args] calls.
+        out = io.StringIO()
+        enc = gcf.GenericStreamEncoder(out)
+        for method, *call_args in args[0]:
+            getattr(enc, method)(*call_args)
+        enc.close()
+        return out.getvalue()
     if op == "keyed_sets":
         return keyed_sets(*args)
     if op == "session":

@@ -27,7 +27,6 @@ class GenericStreamEncoder:
     def __init__(self, writer: Any, *, tool: str = "") -> None:
         self._native = _gcf.GenericStream(writer, is_binary(writer), tool)
         self._table: Optional[str] = None  # "array" or "keyed" while one is open
-        self._section = False
         self._deferred: Optional[Exception] = None
         self._native.flush()
 
@@ -62,8 +61,10 @@ class GenericStreamEncoder:
         self.write_row = self._native.row  # type: ignore[method-assign]
 
     def begin_keyed_map(self, name: str, key_label: str, value_fields: Sequence[str]) -> None:
-        """Start a keyed-map section; each row is ``[key, *values]``."""
-        if not self._begin(self._native.begin_keyed_map, name, list(value_fields)):
+        """Start a keyed-map section whose key column is ``key_label``; each
+        row is ``[key, *values]``."""
+        begin = lambda n, fields: self._native.begin_keyed_map(n, key_label, fields)  # noqa: E731
+        if not self._begin(begin, name, list(value_fields)):
             return
         self._table = "keyed"
 
@@ -83,12 +84,12 @@ class GenericStreamEncoder:
         self._native.field(key, value)
 
     def write_section(self, name: str) -> None:
-        """Start an object section (``## name``); the previous one ends."""
+        """Write a ``## name`` section line, as 2.8.0 writes it: what follows
+        is not indented under it (so a reader sees an empty section, and the
+        lines after it in the enclosing object), and an open table ends."""
         self._end_table()
-        if self._section:
-            self._native.end_section()
         self._native.begin_section(name)
-        self._section = True
+        self._native.end_section()
 
     def write_inline_array(self, name: str, values: Sequence[Any]) -> None:
         """Write a primitive array on one line: ``name[N]: a,b,c``."""
@@ -110,9 +111,6 @@ class GenericStreamEncoder:
         if self._deferred is not None:
             raise self._deferred
         self._end_table()
-        if self._section:
-            self._native.end_section()
-            self._section = False
         self._native.close()
 
     def __enter__(self) -> "GenericStreamEncoder":

@@ -316,15 +316,16 @@ impl<K: Sink> StreamWriter<K> {
     ///
     /// A streaming table has no end marker, so once a table has closed in an
     /// object, a later `key=value` line there would read as one more row; it is
-    /// refused with [`ErrorKind::InvalidState`]. Write such fields before the
-    /// table, or inside a section.
+    /// refused with [`ErrorKind::InvalidState`] until a section's `##` line
+    /// has ended the table. Write such fields before the table, inside a
+    /// section, or after one.
     ///
     /// ```
     /// use gcf_core::generic::{Cell, StreamOptions, StreamWriter};
     /// let mut w = StreamWriter::new(String::new(), StreamOptions::new())?;
     /// w.field("name", Cell::Str("a|b"))?;
     /// w.field("n", Cell::Int(3))?;
-    /// assert_eq!(w.finish()?, "GCF profile=generic\nname=\"a|b\"\nn=3\n##! summary\n");
+    /// assert_eq!(w.finish()?, "GCF profile=generic\nname=\"a|b\"\nn=3\n");
     /// # Ok::<(), gcf_core::Error>(())
     /// ```
     pub fn field(&mut self, key: &str, cell: Cell<'_>) -> Result<()> {
@@ -404,6 +405,12 @@ impl<K: Sink> StreamWriter<K> {
             w.out.write_bytes(b"\n")?;
             Ok(())
         })?;
+        // The `##` line ends a table closed before it here, for a decoder as
+        // for this writer: a `key=value` line after the section is read as a
+        // member of this object again, not as one more row.
+        if let Some(closed_here) = self.scopes.last_mut() {
+            *closed_here = false;
+        }
         self.scopes.push(false);
         self.members.push(0);
         Ok(())
@@ -433,7 +440,7 @@ impl<K: Sink> StreamWriter<K> {
     /// `>` (which would read as a flattened path), a duplicate name, or an
     /// empty list is refused with [`ErrorKind::InvalidInput`].
     pub fn begin_table(&mut self, name: Option<&str>, fields: &[&str]) -> Result<()> {
-        self.open_table(TableKind::Array, name, fields)
+        self.open_table(TableKind::Array, name, fields, None)
     }
 
     /// Opens a keyed map `## name [?:]{key,fields}` (spec §7.2a, §8.2): each
@@ -443,7 +450,41 @@ impl<K: Sink> StreamWriter<K> {
     /// Member keys are not checked for duplicates (that would need memory per
     /// row); the caller must not repeat one (§2a.2).
     pub fn begin_keyed_map(&mut self, name: Option<&str>, value_fields: &[&str]) -> Result<()> {
-        self.open_table(TableKind::KeyedMap, name, value_fields)
+        let label = key_label(value_fields);
+        self.open_table(TableKind::KeyedMap, name, value_fields, Some(&label))
+    }
+
+    /// [`begin_keyed_map`](Self::begin_keyed_map) with the key column
+    /// labelled `key_label`, as the SDKs' streaming encoders take it from
+    /// their caller (`begin_keyed_map(name, key_label, value_fields)`). A
+    /// label that is also a value field is refused with
+    /// [`ErrorKind::InvalidInput`]: the declaration would name one field
+    /// twice, which a decoder refuses (§2a.2).
+    ///
+    /// ```
+    /// use gcf_core::generic::{Cell, StreamOptions, StreamWriter};
+    /// let mut w = StreamWriter::new(String::new(), StreamOptions::new())?;
+    /// w.begin_keyed_map_labeled(Some("users"), "id", &["name"])?;
+    /// w.keyed_row("u1", &[Cell::Str("Ada")])?;
+    /// assert_eq!(w.finish()?, "GCF profile=generic\n## users [?:]{id,name}\nu1|Ada\n##! summary counts=1\n");
+    /// # Ok::<(), gcf_core::Error>(())
+    /// ```
+    pub fn begin_keyed_map_labeled(
+        &mut self,
+        name: Option<&str>,
+        key_label: &str,
+        value_fields: &[&str],
+    ) -> Result<()> {
+        if value_fields.contains(&key_label) {
+            return Err(Error::new(
+                ErrorKind::InvalidInput,
+                format!(
+                    "the key label {} is also a value field: the declaration would name it twice (spec §2a.2)",
+                    crate::error::excerpt(key_label)
+                ),
+            ));
+        }
+        self.open_table(TableKind::KeyedMap, name, value_fields, Some(key_label))
     }
 
     /// Writes one table row; `cells` must have one entry per declared field.
@@ -527,15 +568,17 @@ impl<K: Sink> StreamWriter<K> {
     /// Closes whatever is still open, writes the `##! summary` trailer (§8.4),
     /// flushes, and returns the sink.
     ///
-    /// With no `[?]` section the trailer is a bare `##! summary`: a `counts=`
-    /// with no entries is not a valid header pair (§4).
+    /// With no `[?]` section there are no counts to reconcile and no trailer
+    /// is written, as the streaming encoders of the `gcf` crate, gcf-python
+    /// 2.8.0 and the npm package end such a stream (a `counts=` with no
+    /// entries is not a valid header pair, §4, and a bare `##! summary`
+    /// says nothing).
     pub fn finish(mut self) -> Result<K> {
         self.check_usable()?;
         self.table = None;
         self.guard(|w| {
-            w.out.write_bytes(b"##! summary")?;
             if !w.counts.is_empty() {
-                w.out.write_bytes(b" counts=")?;
+                w.out.write_bytes(b"##! summary counts=")?;
                 let mut digits = itoa::Buffer::new();
                 for (i, &n) in w.counts.iter().enumerate() {
                     if i > 0 {
@@ -543,8 +586,8 @@ impl<K: Sink> StreamWriter<K> {
                     }
                     w.out.write_str(digits.format(n))?;
                 }
+                w.out.write_bytes(b"\n")?;
             }
-            w.out.write_bytes(b"\n")?;
             w.out.flush()?;
             Ok(())
         })?;
@@ -637,7 +680,14 @@ impl<K: Sink> StreamWriter<K> {
 
     // --- writing ----------------------------------------------------------
 
-    fn open_table(&mut self, kind: TableKind, name: Option<&str>, fields: &[&str]) -> Result<()> {
+    /// `label`: the key column's, for a keyed map.
+    fn open_table(
+        &mut self,
+        kind: TableKind,
+        name: Option<&str>,
+        fields: &[&str],
+        label: Option<&str>,
+    ) -> Result<()> {
         self.check_header("table")?;
         if name.is_none() && self.root != Root::Empty {
             return Err(state_error(
@@ -668,7 +718,6 @@ impl<K: Sink> StreamWriter<K> {
         }
         let mut owned = Vec::with_capacity(fields.len());
         owned.extend(fields.iter().map(|f| String::from(*f)));
-        let label = (kind == TableKind::KeyedMap).then(|| key_label(fields));
         self.guard(|w| {
             w.indent()?;
             w.out.write_bytes(b"## ")?;
@@ -681,7 +730,7 @@ impl<K: Sink> StreamWriter<K> {
             } else {
                 b"[?]{"
             })?;
-            if let Some(label) = &label {
+            if let Some(label) = label {
                 write_key(&mut w.out, label)?;
                 w.out.write_bytes(b",")?;
             }
@@ -1010,15 +1059,40 @@ mod tests {
         StreamWriter::new(String::new(), StreamOptions::new()).unwrap()
     }
 
+    /// A section's `##` line ends the table before it: the object's fields
+    /// may follow the section (a decoder reads them as members again), as
+    /// they may not follow the table directly.
     #[test]
-    fn header_with_tool_and_empty_trailer() {
-        let w = StreamWriter::new(String::new(), StreamOptions::new().tool("t1")).unwrap();
+    fn a_section_ends_the_table_before_it() {
+        let mut w = writer();
+        w.begin_table(Some("items"), &["id"]).unwrap();
+        w.row(&[Cell::Int(1)]).unwrap();
+        w.end_table().unwrap();
         assert_eq!(
-            w.finish().unwrap(),
-            "GCF profile=generic tool=t1\n##! summary\n"
+            w.field("n", Cell::Int(1)).unwrap_err().kind(),
+            ErrorKind::InvalidState
         );
+        w.begin_section("meta").unwrap();
+        w.end_section().unwrap();
+        w.field("count", Cell::Int(1)).unwrap();
+        let text = w.finish().unwrap();
+        assert_eq!(
+            text,
+            "GCF profile=generic\n## items [?]{id}\n1\n## meta\ncount=1\n##! summary counts=1\n"
+        );
+        let value = crate::generic::decode(&text).unwrap();
+        assert_eq!(
+            value.as_object().unwrap().get("count"),
+            Some(&Value::Int(1))
+        );
+    }
+
+    #[test]
+    fn header_with_tool_and_no_trailer_without_tables() {
+        let w = StreamWriter::new(String::new(), StreamOptions::new().tool("t1")).unwrap();
+        assert_eq!(w.finish().unwrap(), "GCF profile=generic tool=t1\n");
         let w = StreamWriter::new(String::new(), StreamOptions::new().tool("")).unwrap();
-        assert_eq!(w.finish().unwrap(), "GCF profile=generic\n##! summary\n");
+        assert_eq!(w.finish().unwrap(), "GCF profile=generic\n");
         for bad in ["a b", "é", "t\u{7f}"] {
             let e = StreamWriter::new(String::new(), StreamOptions::new().tool(bad))
                 .err()
