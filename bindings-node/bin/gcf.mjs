@@ -12,7 +12,7 @@ Usage:
   gcf decode [file]           graph GCF -> JSON
   gcf encode-generic [file]   any JSON -> generic GCF
   gcf decode-generic [file]   generic GCF -> JSON
-  gcf stats [file]            bytes and estimated tokens, JSON vs GCF
+  gcf stats [file]            estimated tokens, JSON vs GCF
   gcf version                 print the version
 `;
 
@@ -36,8 +36,6 @@ function input(file) {
   return readFileSync(file ?? 0, 'utf8');
 }
 
-const tokens = (s) => Math.ceil(s.length / 4);
-
 function main(argv) {
   const [cmd, file] = argv;
   switch (cmd) {
@@ -50,14 +48,26 @@ function main(argv) {
     case 'decode-generic':
       return process.stdout.write(toText(decodeGeneric(input(file), { largeInt: 'bigint' }), 2) + '\n');
     case 'stats': {
+      // 2.5.2's layout, so scripts reading it keep working; a value that is
+      // not a graph payload is measured as generic GCF (2.5.2 encodes it as
+      // an empty graph).
       const text = input(file);
       const value = parseJSONOrdered(text, { largeInt: 'bigint' });
-      const isGraph = value instanceof Map && value.has('symbols');
-      const out = isGraph ? encode(JSON.parse(text)) : encodeGeneric(value);
-      const json = JSON.stringify(JSON.parse(text));
-      const saved = json.length ? (100 * (1 - out.length / json.length)).toFixed(1) : '0.0';
+      const graph = value instanceof Map && value.has('symbols') ? JSON.parse(text) : null;
+      const out = graph ? encode(graph) : encodeGeneric(value);
+      const jsonTokens = Math.floor(text.trim().length / 4);
+      const gcfTokens = Math.floor(out.trim().length / 4);
+      const saved = jsonTokens > 0 ? 100 * (1 - gcfTokens / jsonTokens) : 0;
+      const width = 30;
+      const filled = jsonTokens > 0 ? Math.min(width, Math.round((gcfTokens * width) / jsonTokens)) : 0;
+      const what = graph
+        ? `${(graph.symbols || []).length} symbols, ${(graph.edges || []).length} edges`
+        : 'a generic JSON value';
       return process.stdout.write(
-        `JSON: ${json.length} bytes, ~${tokens(json)} tokens\nGCF:  ${out.length} bytes, ~${tokens(out)} tokens\nsaved: ${saved}%\n`,
+        `Payload: ${what}\n\n` +
+          `  JSON  ${'█'.repeat(width)}  ${jsonTokens} tokens\n` +
+          `  GCF   ${'█'.repeat(filled)}${'░'.repeat(width - filled)}  ${gcfTokens} tokens\n` +
+          `\n  Savings: ${Math.round(saved)}% fewer tokens with GCF\n`,
       );
     }
     case 'version':

@@ -743,3 +743,27 @@ def test_generic_streams(ref: Reference) -> None:
         assert {"ok": out.getvalue()} == theirs, calls
         sections += any(c[0] == "write_section" for c in calls)
     assert sections > 50
+
+
+def test_the_console_scripts_stats(ref: Reference) -> None:
+    # `gcf stats` prints 2.8.0's report, bars and wording included (it once
+    # printed its own), so scripts reading it keep working.
+    import json
+    import sys
+
+    r = random.Random(0x57A7)
+    python = os.environ["GCF_REF_PYTHON"]
+    for i in range(10):
+        d = graph(r)
+        text = json.dumps({
+            "tool": d["tool"], "tokenBudget": d["token_budget"], "tokensUsed": d["tokens_used"],
+            "symbols": [{"qualifiedName": s["qualified_name"], "kind": s["kind"], "score": s["score"],
+                         "provenance": s["provenance"], "distance": s["distance"]} for s in d["symbols"]],
+            "edges": [{"source": e["source"], "target": e["target"], "edgeType": e["edge_type"]} for e in d["edges"]],
+        }, indent=2 if i % 2 else None)
+        mine, theirs = (
+            subprocess.run([py, "-m", "gcf", "stats"], input=text, capture_output=True, text=True, cwd="/")
+            for py in (sys.executable, python)
+        )
+        assert (mine.returncode, mine.stdout) == (theirs.returncode, theirs.stdout), text
+        assert "Savings: " in mine.stdout

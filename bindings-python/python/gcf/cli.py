@@ -119,10 +119,13 @@ def _stats(text: str) -> None:
     json_tokens = len(text.strip()) // 4
     gcf_tokens = len(out.strip()) // 4
     saved = 100.0 * (1.0 - gcf_tokens / json_tokens) if json_tokens else 0.0
+    # 2.8.0's layout, bars included, so scripts reading it keep working.
+    width = 30
+    filled = gcf_tokens * width // json_tokens if json_tokens else 0
     print(f"Payload: {len(p.symbols)} symbols, {len(p.edges)} edges\n")
-    print(f"  JSON  {json_tokens} tokens")
-    print(f"  GCF   {gcf_tokens} tokens")
-    print(f"\n  {saved:.1f}% fewer tokens")
+    print(f"  JSON  {'█' * width}  {json_tokens} tokens")
+    print(f"  GCF   {'█' * filled + '░' * (width - filled)}  {gcf_tokens} tokens")
+    print(f"\n  Savings: {saved:.0f}% fewer tokens with GCF")
 
 
 COMMANDS: Dict[str, Callable[[str], None]] = {
