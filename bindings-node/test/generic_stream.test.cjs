@@ -18,20 +18,37 @@ const BARE = ['id', 'meta', 'count', 'ok', 'z', 'tags', 'user_name'];
 // Table names and fields go through formatKey in both.
 const FIELDS = ['id', 'name', 'a b', '5', '0', '', 'a"b', '-', 'true', 'ключ', 'a|b', 'x'];
 
+// Left out, as 2.5.2 writes for them what no decoder reads back and this
+// package refuses them (the test below): a key=value line or inline array
+// after a table with no section line between, and a keyed map whose key
+// label is also a value field.
 function script(g) {
   const ops = [];
+  let afterTable = false;
   for (let i = 0, n = g.int(30); i < n; i++) {
     const k = g.int(10);
     const fields = Array.from({ length: 1 + g.int(4) }, () => g.pick(FIELDS));
     if (g.r() < 0.01) fields.push('x>y');
     const cells = (n) => Array.from({ length: n }, () => (g.r() < 0.05 ? g.pick([undefined, [1, 2], { a: 1 }, 10n ** 20n]) : g.scalar()));
-    if (k === 0) ops.push(['beginArray', g.pick(FIELDS), fields]);
-    else if (k === 1) ops.push(['beginKeyedMap', g.pick(FIELDS), g.pick(FIELDS), fields]);
-    else if (k <= 5) ops.push(['writeRow', cells(1 + g.int(4))]);
+    const line = (op) => {
+      if (afterTable) ops.push(['writeSection', g.pick(BARE)]);
+      afterTable = false;
+      ops.push(op);
+    };
+    if (k === 0) {
+      ops.push(['beginArray', g.pick(FIELDS), fields]);
+      afterTable = true;
+    } else if (k === 1) {
+      const label = g.pick(FIELDS);
+      ops.push(['beginKeyedMap', g.pick(FIELDS), label, fields.filter((f) => f !== label)]);
+      afterTable = true;
+    } else if (k <= 5) ops.push(['writeRow', cells(1 + g.int(4))]);
     else if (k === 6) ops.push(['endArray']);
-    else if (k === 7) ops.push(['writeKV', g.pick(BARE), cells(1)[0]]);
-    else if (k === 8) ops.push(['writeSection', g.pick(BARE)]);
-    else ops.push(['writeInlineArray', g.pick(BARE), cells(g.int(4))]);
+    else if (k === 7) line(['writeKV', g.pick(BARE), cells(1)[0]]);
+    else if (k === 8) {
+      ops.push(['writeSection', g.pick(BARE)]);
+      afterTable = false;
+    } else line(['writeInlineArray', g.pick(BARE), cells(g.int(4))]);
   }
   return ops;
 }
@@ -68,6 +85,25 @@ test(`random GenericStreamEncoder call sequences match 2.5.2 byte for byte (seed
   }
   // The generator reaches both the trailer and the refusal.
   assert.ok(refused > 0 && tables > N / 2, `refused ${refused}, tables ${tables}`);
+});
+
+test('lines 2.5.2 writes where a decoder reads rows, and a repeated key label, are refused', () => {
+  for (const ops of [
+    [['beginArray', 't', ['a']], ['writeRow', [1]], ['endArray'], ['writeKV', 'k', 1]],
+    [['beginArray', 't', ['a']], ['writeRow', [1]], ['writeInlineArray', 'xs', [1, 2]]],
+    [['beginKeyedMap', 'm', 'id', ['id', 'v']], ['writeRow', ['a', 1, 2]]],
+  ]) {
+    const a = run(gcf, ops);
+    const b = run(ref, ops);
+    assert.ok(a.error instanceof gcf.GcfError, JSON.stringify(ops));
+    assert.ok(['invalid_state', 'invalid_input'].includes(a.error.category), a.error.message);
+    // 2.5.2 writes the line, which its own decoder then refuses.
+    assert.strictEqual(b.error, null);
+    assert.throws(() => ref.decodeGeneric(b.out), JSON.stringify(b.out));
+  }
+  // After a section line the object takes fields again.
+  const ok = [['beginArray', 't', ['a']], ['writeRow', [1]], ['writeSection', 'meta'], ['writeKV', 'k', 1]];
+  assert.strictEqual(run(gcf, ok).out, run(ref, ok).out);
 });
 
 test('a large generic stream reaches the writer in batches', () => {

@@ -9,11 +9,16 @@
 //! and field name is still written by the core's scalar grammar (spec §2),
 //! so the text of each token cannot drift from the encoders'.
 //!
-//! One thing is stricter than 2.5.2, as every other stream here is: after
-//! a successful `close`, a line or table is refused (`invalid_state`, where
-//! 2.5.2 writes it after its trailer) and `close` again writes nothing
-//! (2.5.2 writes the trailer twice). Rows, as any row with no open table,
-//! are dropped.
+//! Stricter than 2.5.2 where its output is what no decoder reads back, as
+//! every other stream here is: after a successful `close`, a line or table
+//! is refused (`invalid_state`, where 2.5.2 writes it after its trailer) and
+//! `close` again writes nothing (2.5.2 writes the trailer twice); rows, as
+//! any row with no open table, are dropped. A `key=value` line or inline
+//! array after a table, with no section line between them, is refused
+//! (`invalid_state`: a decoder reads it as one more row of the table, where
+//! 2.5.2 writes it), and so is a keyed map whose key label is also one of
+//! its value fields (`invalid_input`: the declaration would name it twice),
+//! as the Python and Go streams refuse them.
 //!
 //! Output collects here; JS takes it in batches.
 
@@ -39,6 +44,9 @@ pub struct GenericStream {
     refused: Option<Failure>,
     /// Set by a successful [`close`](Self::close).
     closed: bool,
+    /// A table was begun since the last section line: a line now would read
+    /// as one of its rows.
+    after_table: bool,
     scalars: ScalarWriter,
 }
 
@@ -78,8 +86,24 @@ impl GenericStream {
             open: None,
             refused: None,
             closed: false,
+            after_table: false,
             scalars: ScalarWriter::new(),
         }
+    }
+
+    /// Refuses a line that a decoder would read as a row of the table
+    /// before it (see the module docs).
+    fn line_after_table(&self, what: &str) -> Result<()> {
+        if self.after_table && self.refused.is_none() {
+            return Err(gcf_core::Error::new(
+                gcf_core::ErrorKind::InvalidState,
+                format!(
+                    "cannot write a {what} after a streaming table with no section line between: a decoder would read it as one more row; write it before the table or after writeSection"
+                ),
+            )
+            .into());
+        }
+        Ok(())
     }
 
     /// Refuses a line or table after [`close`](Self::close).
@@ -129,6 +153,7 @@ impl GenericStream {
         // Committed whole, so a refused name leaves nothing behind.
         self.out.extend_from_slice(&line);
         self.open = Some(0);
+        self.after_table = true;
         Ok(())
     }
 
@@ -155,6 +180,12 @@ impl GenericStream {
     ) -> Result<u32> {
         self.live()?;
         let value_fields = strings(value_fields)?;
+        if value_fields.iter().any(|f| f == key_label) {
+            return Err(Failure::invalid_input(format!(
+                "the key label {} is also a value field: the declaration would name it twice",
+                serde_json::to_string(key_label).unwrap_or_default()
+            )));
+        }
         if self.refused.is_none() {
             self.end_table();
             if !self.refuse_paths(&value_fields) {
@@ -310,6 +341,7 @@ impl GenericStream {
     /// `key=value` (`value`: a scalar as JSON).
     pub fn write_kv(&mut self, key: &str, value: &str) -> Result<u32> {
         self.live()?;
+        self.line_after_table("field")?;
         let value = gcf_bind::value::from_str(value)?;
         let start = self.out.len();
         self.scalars.key(&mut self.out, key)?;
@@ -326,6 +358,7 @@ impl GenericStream {
     pub fn write_section(&mut self, name: &str) -> Result<u32> {
         self.live()?;
         self.end_table();
+        self.after_table = false;
         let start = self.out.len();
         self.out.extend_from_slice(b"## ");
         if let Err(e) = self.scalars.key(&mut self.out, name) {
@@ -339,6 +372,7 @@ impl GenericStream {
     /// `name[N]: a,b,...` (`values`: a JSON array of scalars).
     pub fn write_inline_array(&mut self, name: &str, values: &str) -> Result<u32> {
         self.live()?;
+        self.line_after_table("inline array")?;
         let values = cells(values)?;
         let start = self.out.len();
         self.scalars.key(&mut self.out, name)?;
@@ -506,6 +540,31 @@ mod tests {
         }
         s.write_row("[2]").unwrap();
         assert_eq!(s.close().unwrap(), "");
+    }
+
+    #[test]
+    fn lines_a_decoder_would_read_as_rows_are_refused() {
+        let mut s = GenericStream::new();
+        s.begin_array("t", r#"["a"]"#).unwrap();
+        s.write_row("[1]").unwrap();
+        s.end_array();
+        for e in [
+            s.write_kv("k", "1").unwrap_err(),
+            s.write_inline_array("a", "[1]").unwrap_err(),
+        ] {
+            assert_eq!(e.category, "invalid_state", "{}", e.message);
+        }
+        // After a section line they are the object's again.
+        s.write_section("meta").unwrap();
+        s.write_kv("k", "1").unwrap();
+        let e = s.begin_keyed_map("m", "v", r#"["v","w"]"#).unwrap_err();
+        assert_eq!(e.category, "invalid_input");
+        let text = s.close().unwrap();
+        assert_eq!(
+            text,
+            "GCF profile=generic\n## t [?]{a}\n1\n## meta\nk=1\n##! summary counts=1\n"
+        );
+        assert!(gcf_core::generic::decode(&text).is_ok());
     }
 
     #[test]
