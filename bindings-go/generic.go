@@ -447,6 +447,81 @@ func (enc *GenericStreamEncoder) WriteRow(values []any) error {
 	})
 }
 
+// BeginKeyedMap opens a keyed map "## name [?:]{keyLabel,fields}" (spec
+// 7.2a): each row is one member, written with WriteKeyedRow. keyLabel ""
+// labels the key column "key" ("_key", ... when a value field is called
+// that); a label that is also a value field is an "invalid_input" error.
+func (enc *GenericStreamEncoder) BeginKeyedMap(name, keyLabel string, fields []string) error {
+	enc.mu.Lock()
+	defer enc.mu.Unlock()
+	total := 0
+	for _, f := range fields {
+		total += len(f)
+	}
+	enc.arena.reset(len(fields)+1, total+1)
+	cstrs := unsafe.Slice((*C.gcf_str)(unsafe.Pointer(enc.arena.cells)), len(fields))
+	for i, f := range fields {
+		cstrs[i].ptr, cstrs[i].len = enc.arena.str(f)
+	}
+	var nameC, labelC *C.uint8_t
+	if name != "" {
+		nameC = (*C.uint8_t)(C.CBytes([]byte(name)))
+		defer C.free(unsafe.Pointer(nameC))
+	}
+	if keyLabel != "" {
+		labelC = (*C.uint8_t)(C.CBytes([]byte(keyLabel)))
+		defer C.free(unsafe.Pointer(labelC))
+	}
+	return enc.do(func(e **C.gcf_error) C.gcf_status {
+		return C.gcf_generic_stream_begin_keyed_map(enc.ptr, nameC, C.size_t(len(name)), labelC, C.size_t(len(keyLabel)),
+			(*C.gcf_str)(unsafe.Pointer(enc.arena.cells)), C.size_t(len(fields)), e)
+	})
+}
+
+// WriteKeyedRow writes one member of the open keyed map: its key and a
+// value per value field (as WriteRow's).
+func (enc *GenericStreamEncoder) WriteKeyedRow(key string, values []any) error {
+	enc.mu.Lock()
+	defer enc.mu.Unlock()
+	total := len(key)
+	for _, v := range values {
+		total += textLen(v)
+	}
+	enc.arena.reset(len(values)+1, total+1)
+	cells := enc.arena.slice()
+	for i, v := range values {
+		if err := enc.arena.setCell(&cells[i], v); err != nil {
+			return err
+		}
+	}
+	keyPtr, keyLen := enc.arena.str(key)
+	return enc.do(func(e **C.gcf_error) C.gcf_status {
+		return C.gcf_generic_stream_keyed_row(enc.ptr, (*C.uint8_t)(unsafe.Pointer(keyPtr)), keyLen, &cells[0], C.size_t(len(values)), e)
+	})
+}
+
+// WriteInlineArray writes a primitive array "name[N]: a,b,..." (scalars, as
+// WriteRow's values; "## name [0]" when empty).
+func (enc *GenericStreamEncoder) WriteInlineArray(name string, values []any) error {
+	enc.mu.Lock()
+	defer enc.mu.Unlock()
+	total := len(name)
+	for _, v := range values {
+		total += textLen(v)
+	}
+	enc.arena.reset(len(values)+1, total+1)
+	cells := enc.arena.slice()
+	for i, v := range values {
+		if err := enc.arena.setCell(&cells[i], v); err != nil {
+			return err
+		}
+	}
+	namePtr, nameLen := enc.arena.str(name)
+	return enc.do(func(e **C.gcf_error) C.gcf_status {
+		return C.gcf_generic_stream_inline_array(enc.ptr, (*C.uint8_t)(unsafe.Pointer(namePtr)), nameLen, &cells[0], C.size_t(len(values)), e)
+	})
+}
+
 // EndArray closes the open table.
 func (enc *GenericStreamEncoder) EndArray() error {
 	enc.mu.Lock()

@@ -606,6 +606,43 @@ gcf_status gcf_generic_stream_begin_table(struct gcf_generic_stream *stream, con
 // is readable; `err` is NULL or writable.
 gcf_status gcf_generic_stream_row(struct gcf_generic_stream *stream, const struct gcf_cell *cells, size_t cell_count, struct gcf_error **err);
 
+// Opens a keyed map `## name [?:]{key_label,fields}` (spec §7.2a, §8.2):
+// each row is one member, written with [`gcf_generic_stream_keyed_row`].
+//
+// - `key_label` / `key_label_len`: the key column's label, or NULL for
+//   `key` (`_key`, ... when a value field is called that). A label that is
+//   also a value field is `GCF_STATUS_INVALID_INPUT`: the declaration would
+//   name it twice.
+// - `name` / `fields` as for [`gcf_generic_stream_begin_table`].
+//
+// # Safety
+//
+// `stream` is live; `name` and `key_label` are NULL or point to readable
+// UTF-8 of their lengths; `fields` points to `field_count` readable strings;
+// `err` is NULL or writable.
+gcf_status gcf_generic_stream_begin_keyed_map(struct gcf_generic_stream *stream, const uint8_t *name, size_t name_len, const uint8_t *key_label, size_t key_label_len, const struct gcf_str *fields, size_t field_count, struct gcf_error **err);
+
+// Writes one member of the open keyed map: its key (`key` / `key_len`,
+// UTF-8) and `cell_count` cells, one per value field.
+//
+// # Safety
+//
+// `stream` is live; `key` points to `key_len` readable bytes; `cells`
+// points to `cell_count` readable cells whose text is readable; `err` is
+// NULL or writable.
+gcf_status gcf_generic_stream_keyed_row(struct gcf_generic_stream *stream, const uint8_t *key, size_t key_len, const struct gcf_cell *cells, size_t cell_count, struct gcf_error **err);
+
+// Writes a primitive array `name[N]: a,b,...` in the current object
+// (spec §7.5; `## name [0]` when `cell_count` is 0). A `GCF_CELL_MISSING`
+// element is `GCF_STATUS_INVALID_INPUT`.
+//
+// # Safety
+//
+// `stream` is live; `name` points to `name_len` readable bytes; `cells`
+// points to `cell_count` readable cells whose text is readable; `err` is
+// NULL or writable.
+gcf_status gcf_generic_stream_inline_array(struct gcf_generic_stream *stream, const uint8_t *name, size_t name_len, const struct gcf_cell *cells, size_t cell_count, struct gcf_error **err);
+
 // Closes the open table.
 //
 // # Safety

@@ -266,10 +266,44 @@ func TestStreamsReportUnsupportedAtClose(t *testing.T) {
 	var keys []string
 	keys = append(keys, v.(*OrderedMap).Keys()...)
 	sort.Strings(keys)
+	// Inline arrays, keyed maps and flat sections, as the other SDKs'
+	// streaming encoders write them.
+	buf.Reset()
 	g = NewGenericStreamEncoder(&buf)
-	g.WriteInlineArray("x", []any{1})
-	if err := g.Close(); !errors.As(err, &e) || e.Category() != "usage" {
-		t.Fatalf("inline array: %v", err)
+	g.WriteKV("tool", "search")
+	g.WriteInlineArray("tags", []any{"x", 2})
+	g.BeginKeyedMap("users", "id", []string{"name"})
+	g.WriteRow([]any{"u1", "Ada"})
+	g.WriteRow([]any{7, "Bob"})
+	g.WriteSection("meta")
+	g.WriteKV("count", 2)
+	if err := g.Close(); err != nil {
+		t.Fatal(err)
+	}
+	want := "GCF profile=generic\ntool=search\ntags[2]: x,2\n## users [?:]{id,name}\nu1|Ada\n\"7\"|Bob\n" +
+		"## meta\ncount=2\n##! summary counts=2\n"
+	if buf.String() != want {
+		t.Fatalf("got\n%s\nwant\n%s", buf.String(), want)
+	}
+	if _, err := DecodeGeneric(buf.String()); err != nil {
+		t.Fatal(err)
+	}
+	// What no decoder reads back is refused: a line right after a table,
+	// a key label that is also a value field.
+	for _, f := range []func(*GenericStreamEncoder){
+		func(g *GenericStreamEncoder) {
+			g.BeginArray("t", []string{"a"})
+			g.WriteRow([]any{1})
+			g.WriteKV("k", 1)
+		},
+		func(g *GenericStreamEncoder) { g.BeginKeyedMap("m", "v", []string{"v"}) },
+	} {
+		buf.Reset()
+		g = NewGenericStreamEncoder(&buf)
+		f(g)
+		if err := g.Close(); !errors.As(err, &e) || (e.Category() != "invalid_state" && e.Category() != "invalid_input") {
+			t.Fatalf("got %v", err)
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package gcf
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"sync"
 
@@ -195,6 +196,8 @@ type GenericStreamEncoder struct {
 	enc     *native.GenericStreamEncoder
 	err     error
 	inArray bool
+	// The open array is a keyed map: a row is [key, value per field].
+	keyed bool
 }
 
 // NewGenericStreamEncoder creates a streaming encoder for tabular/generic
@@ -223,17 +226,31 @@ func (enc *GenericStreamEncoder) BeginArray(name string, fields []string) {
 	}
 	err := enc.enc.BeginArray(name, fields)
 	enc.keep(err)
-	enc.inArray = err == nil
+	enc.inArray, enc.keyed = err == nil, false
 }
 
-// BeginKeyedMap is gcf-go's streamed keyed map ([?:]); libgcf's stream
-// writer has none, so it makes Close return a "usage" error.
+// BeginKeyedMap starts a keyed map section ([?:]) whose key column is
+// keyLabel; each WriteRow is then [key, value per field]. An open array is
+// ended first. A label that is also a value field is refused (the
+// declaration would name it twice).
 func (enc *GenericStreamEncoder) BeginKeyedMap(name, keyLabel string, valueFields []string) {
 	enc.mu.Lock()
 	defer enc.mu.Unlock()
-	if enc.err == nil {
-		enc.err = newError("usage", "usage", "BeginKeyedMap (%s): libgcf's stream writer has no keyed-map section", name)
+	if enc.err != nil {
+		return
 	}
+	if enc.inArray {
+		enc.keep(enc.enc.EndArray())
+		enc.inArray, enc.keyed = false, false
+	}
+	label := keyLabel
+	if label == "" {
+		// The key column needs a name; gcf-go writes the empty one raw.
+		label = "key"
+	}
+	err := enc.enc.BeginKeyedMap(name, label, valueFields)
+	enc.keep(err)
+	enc.inArray, enc.keyed = err == nil, err == nil
 }
 
 // WriteRow writes one row of the open array; without one it does nothing.
@@ -241,6 +258,24 @@ func (enc *GenericStreamEncoder) WriteRow(values []any) {
 	enc.mu.Lock()
 	defer enc.mu.Unlock()
 	if enc.err != nil || !enc.inArray {
+		return
+	}
+	if enc.keyed {
+		if len(values) == 0 {
+			enc.keep(newError("data", "invalid_input", "WriteRow: a keyed map's row starts with its key"))
+			return
+		}
+		key, ok := values[0].(string)
+		if !ok {
+			// Written as a string, so that a decoder reads it as a key.
+			key = fmt.Sprint(values[0])
+		}
+		norm, err := normalizeRow(values[1:])
+		if err != nil {
+			enc.keep(err)
+			return
+		}
+		enc.keep(enc.enc.WriteKeyedRow(key, norm))
 		return
 	}
 	norm, err := normalizeRow(values)
@@ -302,14 +337,24 @@ func (enc *GenericStreamEncoder) WriteSection(name string) {
 	enc.keep(enc.enc.EndSection())
 }
 
-// WriteInlineArray is gcf-go's inline primitive array (name[N]: a,b);
-// libgcf's stream writer has none, so it makes Close return a "usage" error.
+// WriteInlineArray writes a primitive array on one line (name[N]: a,b),
+// ending an open array first.
 func (enc *GenericStreamEncoder) WriteInlineArray(name string, values []any) {
 	enc.mu.Lock()
 	defer enc.mu.Unlock()
-	if enc.err == nil {
-		enc.err = newError("usage", "usage", "WriteInlineArray (%s): libgcf's stream writer has no inline arrays", name)
+	if enc.err != nil {
+		return
 	}
+	if enc.inArray {
+		enc.keep(enc.enc.EndArray())
+		enc.inArray, enc.keyed = false, false
+	}
+	norm, err := normalizeRow(values)
+	if err != nil {
+		enc.keep(err)
+		return
+	}
+	enc.keep(enc.enc.WriteInlineArray(name, norm))
 }
 
 // Close ends an open array, writes the "##! summary" trailer and flushes.

@@ -525,6 +525,133 @@ pub unsafe extern "C" fn gcf_generic_stream_row(
     }
 }
 
+/// Opens a keyed map `## name [?:]{key_label,fields}` (spec §7.2a, §8.2):
+/// each row is one member, written with [`gcf_generic_stream_keyed_row`].
+///
+/// - `key_label` / `key_label_len`: the key column's label, or NULL for
+///   `key` (`_key`, ... when a value field is called that). A label that is
+///   also a value field is `GCF_STATUS_INVALID_INPUT`: the declaration would
+///   name it twice.
+/// - `name` / `fields` as for [`gcf_generic_stream_begin_table`].
+///
+/// # Safety
+///
+/// `stream` is live; `name` and `key_label` are NULL or point to readable
+/// UTF-8 of their lengths; `fields` points to `field_count` readable strings;
+/// `err` is NULL or writable.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn gcf_generic_stream_begin_keyed_map(
+    stream: *mut gcf_generic_stream,
+    name: *const u8,
+    name_len: usize,
+    key_label: *const u8,
+    key_label_len: usize,
+    fields: *const gcf_str,
+    field_count: usize,
+    err: *mut *mut gcf_error,
+) -> gcf_status {
+    // SAFETY: the pointers are valid per this function's contract.
+    unsafe {
+        boundary(err, || {
+            let stream = generic_stream_arg(stream)?;
+            let name = if name.is_null() {
+                None
+            } else {
+                Some(str_arg(name, name_len, "name")?)
+            };
+            let label = if key_label.is_null() {
+                None
+            } else {
+                Some(str_arg(key_label, key_label_len, "key_label")?)
+            };
+            let names = slice_arg(fields, field_count, "fields")?
+                .iter()
+                .map(|f| str_arg(f.ptr.cast(), f.len, "field name"))
+                .collect::<Result<Vec<&str>, _>>()?;
+            stream.with_writer(|w| match label {
+                Some(label) => w.begin_keyed_map_labeled(name, label, &names),
+                None => w.begin_keyed_map(name, &names),
+            })
+        })
+    }
+}
+
+/// Writes one member of the open keyed map: its key (`key` / `key_len`,
+/// UTF-8) and `cell_count` cells, one per value field.
+///
+/// # Safety
+///
+/// `stream` is live; `key` points to `key_len` readable bytes; `cells`
+/// points to `cell_count` readable cells whose text is readable; `err` is
+/// NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn gcf_generic_stream_keyed_row(
+    stream: *mut gcf_generic_stream,
+    key: *const u8,
+    key_len: usize,
+    cells: *const gcf_cell,
+    cell_count: usize,
+    err: *mut *mut gcf_error,
+) -> gcf_status {
+    // SAFETY: the pointers are valid per this function's contract.
+    unsafe {
+        boundary(err, || {
+            let stream = generic_stream_arg(stream)?;
+            let key = str_arg(key, key_len, "key")?;
+            let row = slice_arg(cells, cell_count, "cells")?
+                .iter()
+                .enumerate()
+                .map(|(i, c)| cell_arg(c, i))
+                .collect::<Result<Vec<_>, _>>()?;
+            stream.with_writer(|w| w.keyed_row(key, &row))
+        })
+    }
+}
+
+/// Writes a primitive array `name[N]: a,b,...` in the current object
+/// (spec §7.5; `## name [0]` when `cell_count` is 0). A `GCF_CELL_MISSING`
+/// element is `GCF_STATUS_INVALID_INPUT`.
+///
+/// # Safety
+///
+/// `stream` is live; `name` points to `name_len` readable bytes; `cells`
+/// points to `cell_count` readable cells whose text is readable; `err` is
+/// NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn gcf_generic_stream_inline_array(
+    stream: *mut gcf_generic_stream,
+    name: *const u8,
+    name_len: usize,
+    cells: *const gcf_cell,
+    cell_count: usize,
+    err: *mut *mut gcf_error,
+) -> gcf_status {
+    // SAFETY: the pointers are valid per this function's contract.
+    unsafe {
+        boundary(err, || {
+            let stream = generic_stream_arg(stream)?;
+            let name = str_arg(name, name_len, "name")?;
+            let values = slice_arg(cells, cell_count, "cells")?
+                .iter()
+                .enumerate()
+                .map(|(i, c)| match cell_arg(c, i)? {
+                    Cell::Null => Ok(Value::Null),
+                    Cell::Bool(b) => Ok(Value::Bool(b)),
+                    Cell::Int(n) => Ok(Value::Int(n)),
+                    Cell::Float(x) => Ok(Value::Float(x)),
+                    Cell::Str(s) => Ok(Value::from(s)),
+                    Cell::Missing => Err(FfiError::argument(
+                        ErrorKind::InvalidInput,
+                        format!("cells[{i}]: an inline array has no absent elements"),
+                    )),
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            stream.with_writer(|w| w.inline_array(name, &values))
+        })
+    }
+}
+
 /// Closes the open table.
 ///
 /// # Safety

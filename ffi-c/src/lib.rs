@@ -45,9 +45,10 @@ pub use error::{
 pub use generic::{
     gcf_cell, gcf_generic_decode, gcf_generic_decode_with_limits, gcf_generic_encode,
     gcf_generic_encode_flags, gcf_generic_encode_grouped, gcf_generic_pack_root,
-    gcf_generic_stream, gcf_generic_stream_begin_section, gcf_generic_stream_begin_table,
-    gcf_generic_stream_end_section, gcf_generic_stream_end_table, gcf_generic_stream_field,
-    gcf_generic_stream_finish, gcf_generic_stream_flush, gcf_generic_stream_free,
+    gcf_generic_stream, gcf_generic_stream_begin_keyed_map, gcf_generic_stream_begin_section,
+    gcf_generic_stream_begin_table, gcf_generic_stream_end_section, gcf_generic_stream_end_table,
+    gcf_generic_stream_field, gcf_generic_stream_finish, gcf_generic_stream_flush,
+    gcf_generic_stream_free, gcf_generic_stream_inline_array, gcf_generic_stream_keyed_row,
     gcf_generic_stream_new, gcf_generic_stream_options, gcf_generic_stream_row, gcf_str,
     GCF_CELL_BOOL, GCF_CELL_FLOAT, GCF_CELL_INT, GCF_CELL_MISSING, GCF_CELL_NULL, GCF_CELL_STR,
     GCF_GENERIC_NO_CONSTANT_COLUMNS,

@@ -229,6 +229,116 @@ fn generic_stream_writes_typed_cells() {
     );
 }
 
+#[test]
+fn generic_stream_writes_keyed_maps_and_inline_arrays() {
+    let mut sink = Collected {
+        bytes: Vec::new(),
+        calls: 0,
+        fail_after: usize::MAX,
+    };
+    let fields = ["name"].map(|f| gcf_str {
+        ptr: f.as_ptr().cast(),
+        len: f.len(),
+    });
+    let mut stream = ptr::null_mut();
+    // SAFETY: all pointers are valid for the calls; the stream is freed once.
+    unsafe {
+        let (s, _) = status_of(|e| {
+            gcf_generic_stream_new(
+                Some(collect),
+                (&mut sink as *mut Collected).cast(),
+                ptr::null(),
+                &mut stream,
+                e,
+            )
+        });
+        assert_eq!(s, gcf_status::GCF_STATUS_OK);
+        let tags = [
+            gcf_cell {
+                str_ptr: "x".as_ptr().cast(),
+                str_len: 1,
+                ..cell(GCF_CELL_STR)
+            },
+            gcf_cell {
+                int_value: 2,
+                ..cell(GCF_CELL_INT)
+            },
+        ];
+        let (s, _) = status_of(|e| {
+            gcf_generic_stream_inline_array(stream, b"tags".as_ptr(), 4, tags.as_ptr(), 2, e)
+        });
+        assert_eq!(s, gcf_status::GCF_STATUS_OK);
+        let absent = [cell(GCF_CELL_MISSING)];
+        let (s, _) = status_of(|e| {
+            gcf_generic_stream_inline_array(stream, b"bad".as_ptr(), 3, absent.as_ptr(), 1, e)
+        });
+        assert_eq!(s, gcf_status::GCF_STATUS_INVALID_ARGUMENT);
+        // A label that is also a value field is refused; another is taken.
+        let (s, cat) = status_of(|e| {
+            gcf_generic_stream_begin_keyed_map(
+                stream,
+                b"users".as_ptr(),
+                5,
+                b"name".as_ptr(),
+                4,
+                fields.as_ptr(),
+                1,
+                e,
+            )
+        });
+        assert_eq!(
+            (s, cat.as_deref()),
+            (gcf_status::GCF_STATUS_DATA_ERROR, Some("invalid_input"))
+        );
+        let (s, _) = status_of(|e| {
+            gcf_generic_stream_begin_keyed_map(
+                stream,
+                b"users".as_ptr(),
+                5,
+                b"id".as_ptr(),
+                2,
+                fields.as_ptr(),
+                1,
+                e,
+            )
+        });
+        assert_eq!(s, gcf_status::GCF_STATUS_OK);
+        let ada = [gcf_cell {
+            str_ptr: "Ada".as_ptr().cast(),
+            str_len: 3,
+            ..cell(GCF_CELL_STR)
+        }];
+        let (s, _) = status_of(|e| {
+            gcf_generic_stream_keyed_row(stream, b"u1".as_ptr(), 2, ada.as_ptr(), 1, e)
+        });
+        assert_eq!(s, gcf_status::GCF_STATUS_OK);
+        let (s, _) = status_of(|e| gcf_generic_stream_end_table(stream, e));
+        assert_eq!(s, gcf_status::GCF_STATUS_OK);
+        // The default label, with NULL.
+        let (s, _) = status_of(|e| {
+            gcf_generic_stream_begin_keyed_map(
+                stream,
+                b"more".as_ptr(),
+                4,
+                ptr::null(),
+                0,
+                fields.as_ptr(),
+                1,
+                e,
+            )
+        });
+        assert_eq!(s, gcf_status::GCF_STATUS_OK);
+        let (s, _) = status_of(|e| gcf_generic_stream_finish(stream, e));
+        assert_eq!(s, gcf_status::GCF_STATUS_OK);
+        gcf_generic_stream_free(stream);
+    }
+    let text = String::from_utf8(sink.bytes).unwrap();
+    assert_eq!(
+        text,
+        "GCF profile=generic\ntags[2]: x,2\n## users [?:]{id,name}\nu1|Ada\n## more [?:]{key,name}\n##! summary counts=1,0\n"
+    );
+}
+
 const ORDERS: &str = r#"{"name":"orders","key":"id","fields":["id","total","status","customer"],"rows":[
   {"id":1001,"total":59.98,"status":"shipped","customer":"Alice"},
   {"id":1002,"total":29.99,"status":"pending","customer":"Bob"},
