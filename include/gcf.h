@@ -737,6 +737,20 @@ gcf_status gcf_generic_decode_delta(const uint8_t *delta, size_t delta_len, stru
 // As for [`gcf_generic_decode_delta`]; `limits` is NULL or readable.
 gcf_status gcf_generic_decode_delta_with_limits(const uint8_t *delta, size_t delta_len, const struct gcf_limits *limits, struct gcf_buf *out, struct gcf_error **err);
 
+// Decodes a delta-participating full payload (spec §10a.1; the core's
+// `generic::decode_full`) into `{"set": keyed set JSON, "packRoot",
+// "tool"}`: the set's fields from the table's declaration, the header's
+// `pack_root=` and `tool=` as written (empty when absent). A repeated
+// identity is `duplicate_key`; anything but one table of records is
+// `invalid_input`.
+//
+// # Safety
+//
+// `text` points to `text_len` readable bytes (or is NULL with 0); `limits`
+// is NULL (the defaults) or readable; `out` is a writable `gcf_buf`; `err`
+// is NULL or writable.
+gcf_status gcf_generic_decode_full(const uint8_t *text, size_t text_len, const struct gcf_limits *limits, struct gcf_buf *out, struct gcf_error **err);
+
 // The delta from keyed set `base` to keyed set `next` (core's
 // `generic::diff`) as delta JSON, or the JSON `null` when the schema changed
 // and only a full payload can carry `next` (spec §10a.7). Duplicate or

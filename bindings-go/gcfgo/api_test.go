@@ -202,6 +202,15 @@ func TestGenericDeltaRoundTrip(t *testing.T) {
 	if root != GenericPackRoot(next) || s.Name != "orders" || s.Key != "id" || GenericPackRoot(s) != root {
 		t.Fatalf("full: %+v %s", s, root)
 	}
+	// An empty set keeps its declared fields; a repeated identity is refused.
+	empty := EncodeGenericFull(GenericSet{Name: "orders", Key: "id", Fields: []string{"id", "v"}}, "")
+	if s, _, err := DecodeGenericFull(empty); err != nil || len(s.Fields) != 2 || len(s.Rows) != 0 {
+		t.Fatalf("empty: %+v %v", s, err)
+	}
+	twice := strings.Replace(empty, "[0]", "[2]", 1) + "1|a\n1|b\n"
+	if _, _, err := DecodeGenericFull(twice); !errors.As(err, &e) || e.Category() != "duplicate_key" {
+		t.Fatalf("twice: %v", err)
+	}
 }
 
 func TestEncodeGenericGrouped(t *testing.T) {

@@ -199,22 +199,28 @@ func DecodeGenericDelta(text string) (*GenericDeltaPayload, error) {
 }
 
 // DecodeGenericFull parses a delta-participating full payload into a
-// GenericSet and returns its declared pack_root.
-//
-// libgcf reads it as a delta against the empty set whose only section is the
-// full payload's rows: the full payload's body is exactly an "added" section.
+// GenericSet and returns its declared pack_root: libgcf's full-payload
+// reader (the fields from the table's declaration; a repeated identity is a
+// "duplicate_key" error).
 func DecodeGenericFull(text string) (GenericSet, string, error) {
-	name, root, key, rewritten, err := fullAsDelta(text)
+	out, err := native.GenericDecodeFullJSON(text)
 	if err != nil {
-		return GenericSet{}, "", err
+		return GenericSet{}, "", wrap(err, "")
 	}
-	d, err := DecodeGenericDelta(rewritten)
-	if err != nil {
-		return GenericSet{}, "", err
+	var w struct {
+		Set struct {
+			Name   string           `json:"name"`
+			Key    string           `json:"key"`
+			Fields []string         `json:"fields"`
+			Rows   []map[string]any `json:"rows"`
+		} `json:"set"`
+		PackRoot string `json:"packRoot"`
 	}
-	if key == "" {
-		key = d.Key
+	dec := json.NewDecoder(bytesReader(out))
+	dec.UseNumber()
+	if err := dec.Decode(&w); err != nil {
+		return GenericSet{}, "", newError("json", "invalid_input", "libgcf returned unexpected JSON: %v", err)
 	}
-	rows := d.Added
-	return GenericSet{Name: name, Key: key, Fields: d.Fields, Rows: rows}, root, nil
+	s := w.Set
+	return GenericSet{Name: s.Name, Key: s.Key, Fields: s.Fields, Rows: numberRows(s.Rows)}, w.PackRoot, nil
 }

@@ -216,6 +216,53 @@ pub unsafe extern "C" fn gcf_generic_decode_delta_with_limits(
     }
 }
 
+/// A decoded full payload as `gcf_generic_decode_full` writes it.
+struct FullJson<'a>(&'a generic::FullPayload);
+
+impl serde::Serialize for FullJson<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(3))?;
+        m.serialize_entry("set", &gcf_bind::generic::KeyedSetJson(&self.0.set))?;
+        m.serialize_entry("packRoot", &self.0.pack_root)?;
+        m.serialize_entry("tool", &self.0.tool)?;
+        m.end()
+    }
+}
+
+/// Decodes a delta-participating full payload (spec §10a.1; the core's
+/// `generic::decode_full`) into `{"set": keyed set JSON, "packRoot",
+/// "tool"}`: the set's fields from the table's declaration, the header's
+/// `pack_root=` and `tool=` as written (empty when absent). A repeated
+/// identity is `duplicate_key`; anything but one table of records is
+/// `invalid_input`.
+///
+/// # Safety
+///
+/// `text` points to `text_len` readable bytes (or is NULL with 0); `limits`
+/// is NULL (the defaults) or readable; `out` is a writable `gcf_buf`; `err`
+/// is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn gcf_generic_decode_full(
+    text: *const u8,
+    text_len: usize,
+    limits: *const gcf_limits,
+    out: *mut gcf_buf,
+    err: *mut *mut gcf_error,
+) -> gcf_status {
+    // SAFETY: the pointers are valid per this function's contract.
+    unsafe {
+        boundary(err, || {
+            reset_out(out)?;
+            let limits = limits_arg(limits)?;
+            let text = gcf_core::validate_utf8(bytes_arg(text, text_len, "text")?)?;
+            let full = generic::decode_full_with(text, &limits)?;
+            put(out, json_out(&FullJson(&full))?);
+            Ok(())
+        })
+    }
+}
+
 /// The delta from keyed set `base` to keyed set `next` (core's
 /// `generic::diff`) as delta JSON, or the JSON `null` when the schema changed
 /// and only a full payload can carry `next` (spec §10a.7). Duplicate or

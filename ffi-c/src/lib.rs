@@ -62,8 +62,8 @@ pub use generic_delta::{
 };
 // For gcf-go's drop-in (bindings-go/gcfgo).
 pub use generic_delta::{
-    gcf_generic_decode_delta, gcf_generic_decode_delta_with_limits, gcf_generic_diff,
-    gcf_graph_decode_delta, gcf_graph_decode_delta_with_limits,
+    gcf_generic_decode_delta, gcf_generic_decode_delta_with_limits, gcf_generic_decode_full,
+    gcf_generic_diff, gcf_graph_decode_delta, gcf_graph_decode_delta_with_limits,
 };
 pub use graph::{
     gcf_graph_apply_delta, gcf_graph_apply_delta_with_limits, gcf_graph_decode,

@@ -377,6 +377,28 @@ fn generic_full_delta_and_apply() {
              1002|29.99|pending|Bob\n1003|129.5|shipped|Carol\n"
         )
     );
+    // Read back: the set, the header's root and tool.
+    // SAFETY: the arguments are live Rust slices and valid out-params.
+    let (status, back, _) = call(|o, e| unsafe {
+        gcf_generic_decode_full(full.as_ptr(), full.len(), ptr::null(), o, e)
+    });
+    assert_eq!(status, gcf_status::GCF_STATUS_OK);
+    let back: serde_json::Value = serde_json::from_str(&back).unwrap();
+    let orders: serde_json::Value = serde_json::from_str(ORDERS).unwrap();
+    assert_eq!(back["set"], orders);
+    assert_eq!(
+        (back["packRoot"].as_str(), back["tool"].as_str()),
+        (Some(ORDERS_ROOT), Some(tool))
+    );
+    // A repeated identity is refused at its row.
+    let twice = full.replace("[3]", "[4]") + "1001|1|x|y\n";
+    // SAFETY: the arguments are live Rust slices and valid out-params.
+    let (status, _, err) = call(|o, e| unsafe {
+        gcf_generic_decode_full(twice.as_ptr(), twice.len(), ptr::null(), o, e)
+    });
+    assert_eq!(status, gcf_status::GCF_STATUS_DATA_ERROR);
+    let (category, line, _, _) = err.unwrap();
+    assert_eq!((category.as_str(), line), ("duplicate_key", 6));
     // No tool: NULL and empty both omit it.
     // SAFETY: the arguments are live Rust slices and valid out-params.
     let (_, untitled, _) = call(|o, e| unsafe {

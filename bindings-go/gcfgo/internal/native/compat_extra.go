@@ -37,6 +37,17 @@ func GenericDecodeDeltaJSON(delta string) ([]byte, error) {
 	return out, err
 }
 
+// GenericDecodeFullJSON decodes a full keyed payload into
+// {"set", "packRoot", "tool"} JSON.
+func GenericDecodeFullJSON(text string) ([]byte, error) {
+	in := []byte(text)
+	out, err := callBuf(func(out *C.gcf_buf, e **C.gcf_error) C.gcf_status {
+		return C.gcf_generic_decode_full(bytesPtr(in), C.size_t(len(in)), nil, out, e)
+	})
+	runtime.KeepAlive(in)
+	return out, err
+}
+
 // GenericDiffJSON is the delta JSON from keyed set base to next, or "null"
 // when the schema changed.
 func GenericDiffJSON(base, next []byte) ([]byte, error) {
