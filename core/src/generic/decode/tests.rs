@@ -456,6 +456,35 @@ fn repeated_identities_are_refused() {
     assert!(dec.decode(two).is_ok());
 }
 
+/// A keyed map whose cell 0 is a bare number (what the references' streams
+/// write for a number key) names the member by the number's canonical text,
+/// as every reference decoder reads it; null and booleans are still refused
+/// (the references disagree on their text: `null`/`None`, `true`/`True`).
+#[test]
+fn number_keys_of_keyed_maps() {
+    let text = "GCF profile=generic\n## m [3:]{k,v}\n2.5|a\n7|b\n\"7.0\"|c\n";
+    let m = decode(text).unwrap();
+    let m = m
+        .as_object()
+        .unwrap()
+        .get("m")
+        .unwrap()
+        .as_object()
+        .unwrap();
+    assert_eq!(m.keys().collect::<Vec<_>>(), ["2.5", "7", "7.0"]);
+    // `7` and `"7"` are one member.
+    let twice = "GCF profile=generic\n## m [2:]{k,v}\n7|a\n\"7\"|b\n";
+    assert_eq!(decode(twice).unwrap_err().kind(), ErrorKind::DuplicateKey);
+    for cell in ["-", "true"] {
+        let text = alloc::format!("GCF profile=generic\n## m [1:]{{k,v}}\n{cell}|a\n");
+        assert_eq!(
+            decode(&text).unwrap_err().kind(),
+            ErrorKind::InvalidSyntax,
+            "{cell}"
+        );
+    }
+}
+
 #[test]
 fn limits_are_errors() {
     // 10,000 nested sections: a LimitExceeded, not a stack overflow.

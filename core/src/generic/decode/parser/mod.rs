@@ -1236,11 +1236,23 @@ impl<'a, 'b, B: Build> Parser<'a, 'b, B> {
             if keyed {
                 let key = match core::mem::replace(&mut slots[0], Slot::Missing) {
                     Slot::Value(Value::String(s)) => s,
+                    // A bare number names the member by its canonical text, as
+                    // the references read it: their streaming encoders write
+                    // a number key raw (`2.5|...`), and every SDK's decoder
+                    // takes it as the key "2.5". Ours write it quoted.
+                    Slot::Value(Value::Int(n)) => Key::from(itoa::Buffer::new().format(n)),
+                    Slot::Value(Value::Float(x)) => {
+                        let mut numbers = crate::number::NumberBuffer::new();
+                        let text = numbers
+                            .format_f64(x)
+                            .map_err(|e| ln.error(e.kind(), ln.indent, e.message()))?;
+                        Key::from(text)
+                    }
                     _ => {
                         return Err(ln.error(
                             ErrorKind::InvalidSyntax,
                             ln.indent,
-                            "a keyed-map member key (cell 0) must be a string",
+                            "a keyed-map member key (cell 0) must be a string or a number",
                         ))
                     }
                 };
