@@ -106,6 +106,14 @@ test('lines 2.5.2 writes where a decoder reads rows, and a repeated key label, a
   assert.strictEqual(run(gcf, ok).out, run(ref, ok).out);
 });
 
+test("a keyed map's number keys, as 2.5.2 writes them, decode as 2.5.2 decodes them", () => {
+  const ops = [['beginKeyedMap', 'm', 'k', ['v']], ['writeRow', [2.5, 'a']], ['writeRow', [42, 'b']], ['writeRow', ['x', 'c']]];
+  const a = run(gcf, ops);
+  assert.strictEqual(a.out, run(ref, ops).out);
+  assert.ok(a.out.includes('\n2.5|a\n42|b\n'), a.out);
+  assert.deepStrictEqual(gcf.decodeGeneric(a.out), ref.decodeGeneric(a.out));
+});
+
 test('a large generic stream reaches the writer in batches', () => {
   const parts = [];
   const expected = [];
