@@ -41,8 +41,32 @@ function main(argv) {
   switch (cmd) {
     case 'encode':
       return process.stdout.write(encode(JSON.parse(input(file))));
-    case 'decode':
-      return process.stdout.write(JSON.stringify(decode(input(file)), null, 2) + '\n');
+    case 'decode': {
+      // 2.5.2's JSON form: its member order, `packRoot` always, an edge's
+      // `status` only when it has one; a payload's locations after them.
+      const p = decode(input(file));
+      const out = {
+        tool: p.tool,
+        tokensUsed: p.tokensUsed,
+        tokenBudget: p.tokenBudget,
+        packRoot: p.packRoot ?? '',
+        symbols: p.symbols.map((s) => ({
+          qualifiedName: s.qualifiedName,
+          kind: s.kind,
+          score: s.score,
+          provenance: s.provenance,
+          distance: s.distance,
+        })),
+        edges: p.edges.map((e) => ({
+          source: e.source,
+          target: e.target,
+          edgeType: e.edgeType,
+          ...(e.status ? { status: e.status } : {}),
+        })),
+      };
+      if (p.locations && p.locations.length) out.locations = p.locations;
+      return process.stdout.write(JSON.stringify(out, null, 2) + '\n');
+    }
     case 'encode-generic':
       return process.stdout.write(encodeGeneric(parseJSONOrdered(input(file), { largeInt: 'bigint' })));
     case 'decode-generic':

@@ -89,15 +89,20 @@ test('the gcf bin encodes and decodes', () => {
   assert.deepStrictEqual(JSON.parse(back), { 5: 1, a: [{ x: 1 }, { x: 2 }] });
 });
 
-test('gcf stats prints what 2.5.2 prints for a graph payload, and measures other JSON as generic', () => {
+test('gcf stats, encode and decode print what 2.5.2 prints for a graph payload; stats measures other JSON as generic', () => {
   const bin = path.join(__dirname, '..', 'bin', 'gcf.mjs');
   const theirs = path.join(__dirname, '..', 'node_modules', 'gcf-reference', 'dist', 'cli.js');
   const { make } = require('./random.cjs');
   const g = make(7);
   for (let i = 0; i < 20; i++) {
     const input = JSON.stringify(g.graph(), null, i % 2 ? 2 : 0);
-    const stats = (cli) => execFileSync(process.execPath, [cli, 'stats'], { input }).toString();
-    assert.strictEqual(stats(bin), stats(theirs), input);
+    const run = (cli, cmd, text) => execFileSync(process.execPath, [cli, cmd], { input: text }).toString();
+    assert.strictEqual(run(bin, 'stats', input), run(theirs, 'stats', input), input);
+    // encode, and decode back to 2.5.2's JSON form (member order, `packRoot`,
+    // `status` only when set).
+    const text = run(theirs, 'encode', input);
+    assert.strictEqual(run(bin, 'encode', input), text, input);
+    assert.strictEqual(run(bin, 'decode', text), run(theirs, 'decode', text), text);
   }
   const out = execFileSync(process.execPath, [bin, 'stats'], { input: '[{"a":1},{"a":2}]' }).toString();
   assert.match(out, /^Payload: a generic JSON value\n\n {2}JSON {2}█{30} {2}4 tokens\n/);
