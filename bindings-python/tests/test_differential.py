@@ -507,9 +507,11 @@ def delta_session_runs(r: random.Random, runs: int) -> List[List[Any]]:
             # references differ").
             if not widened and r.random() < 0.08:
                 sent.append(dict(rows[0]))
-            elif r.random() < 0.05:
+            elif not widened and r.random() < 0.05:
                 # A value both refuse (out_of_range), in a set the native
-                # session cannot even read: still a turn.
+                # session cannot even read: still a turn. (Not with a schema
+                # change: the held set would keep the old schema, and the next
+                # turn's repeated key would reach the case above.)
                 sent[0] = dict(sent[0], name=2**64)
             updates.append(keyed(sent, wide))
         calls.append([base, "t", fixed, updates])
