@@ -101,10 +101,67 @@ fn generic_stream(b: &mut Bytes) {
         for _ in 0..b.pick(40) {
             let mut keep = Vec::new();
             let name = unique(b);
-            match b.pick(8) {
+            match b.pick(11) {
                 0 => {
                     let c = cell(b, &mut keep);
                     errs(|e| gcf_generic_stream_field(stream, name.as_ptr(), name.len(), &c, e));
+                }
+                8 => {
+                    let names: Vec<Vec<u8>> = (0..b.pick(4)).map(|_| unique(b)).collect();
+                    let fields: Vec<gcf_str> = names
+                        .iter()
+                        .map(|n| gcf_str {
+                            ptr: n.as_ptr().cast(),
+                            len: n.len(),
+                        })
+                        .collect();
+                    // NULL: the default label; else a label, maybe a field's.
+                    let label = match b.pick(3) {
+                        0 => None,
+                        1 => names.first().cloned(),
+                        _ => Some(text(b)),
+                    };
+                    let (lp, ll) = label
+                        .as_ref()
+                        .map_or((std::ptr::null(), 0), |l| (l.as_ptr(), l.len()));
+                    errs(|e| {
+                        gcf_generic_stream_begin_keyed_map(
+                            stream,
+                            name.as_ptr(),
+                            name.len(),
+                            lp,
+                            ll,
+                            fields.as_ptr(),
+                            fields.len(),
+                            e,
+                        )
+                    });
+                }
+                9 => {
+                    let cells: Vec<gcf_cell> = (0..b.pick(4)).map(|_| cell(b, &mut keep)).collect();
+                    errs(|e| {
+                        gcf_generic_stream_keyed_row(
+                            stream,
+                            name.as_ptr(),
+                            name.len(),
+                            cells.as_ptr(),
+                            cells.len(),
+                            e,
+                        )
+                    });
+                }
+                10 => {
+                    let cells: Vec<gcf_cell> = (0..b.pick(4)).map(|_| cell(b, &mut keep)).collect();
+                    errs(|e| {
+                        gcf_generic_stream_inline_array(
+                            stream,
+                            name.as_ptr(),
+                            name.len(),
+                            cells.as_ptr(),
+                            cells.len(),
+                            e,
+                        )
+                    });
                 }
                 1 => {
                     errs(|e| {
@@ -313,6 +370,7 @@ fuzz_target!(|data: &[u8]| {
     unsafe {
         run(|o, e| gcf_graph_decode(p, n, o, e));
         run(|o, e| gcf_generic_decode(p, n, o, e));
+        run(|o, e| gcf_generic_decode_full(p, n, std::ptr::null(), o, e));
         // The decoders under limits cut from the input's first bytes: small
         // ones (so some are reached), zeros (the defaults) and impossible
         // ones (a depth past 128, refused as an argument).
