@@ -251,6 +251,41 @@ func (a *cellArena) str(s string) (*C.char, C.size_t) {
 	return p, C.size_t(n)
 }
 
+// setStrings resets the arena to hold strs as gcf_strs (read back by strs).
+func (a *cellArena) setStrings(strs []string) {
+	total := 0
+	for _, s := range strs {
+		total += len(s)
+	}
+	a.reset(len(strs)+1, total+1)
+	cstrs := unsafe.Slice((*C.gcf_str)(unsafe.Pointer(a.cells)), len(strs))
+	for i, s := range strs {
+		cstrs[i].ptr, cstrs[i].len = a.str(s)
+	}
+}
+
+// strs is the gcf_str array setStrings wrote (over the cells' memory).
+func (a *cellArena) strs() *C.gcf_str {
+	return (*C.gcf_str)(unsafe.Pointer(a.cells))
+}
+
+// setCells resets the arena to hold values as cells, with room for extra
+// more bytes of text (a key or name the caller adds with str).
+func (a *cellArena) setCells(values []any, extra int) ([]C.gcf_cell, error) {
+	total := extra
+	for _, v := range values {
+		total += textLen(v)
+	}
+	a.reset(len(values)+1, total+1)
+	cells := a.slice()
+	for i, v := range values {
+		if err := a.setCell(&cells[i], v); err != nil {
+			return nil, err
+		}
+	}
+	return cells, nil
+}
+
 // Missing is a row value that writes "~": the field is absent from this
 // record, which differs from nil ("-", null).
 var Missing = missing{}
@@ -407,22 +442,14 @@ func (enc *GenericStreamEncoder) do(f func(e **C.gcf_error) C.gcf_status) error 
 func (enc *GenericStreamEncoder) BeginArray(name string, fields []string) error {
 	enc.mu.Lock()
 	defer enc.mu.Unlock()
-	total := 0
-	for _, f := range fields {
-		total += len(f)
-	}
-	enc.arena.reset(len(fields)+1, total+1)
-	cstrs := unsafe.Slice((*C.gcf_str)(unsafe.Pointer(enc.arena.cells)), len(fields))
-	for i, f := range fields {
-		cstrs[i].ptr, cstrs[i].len = enc.arena.str(f)
-	}
+	enc.arena.setStrings(fields)
 	var nameC *C.uint8_t
 	if name != "" {
 		nameC = (*C.uint8_t)(C.CBytes([]byte(name)))
 		defer C.free(unsafe.Pointer(nameC))
 	}
 	return enc.do(func(e **C.gcf_error) C.gcf_status {
-		return C.gcf_generic_stream_begin_table(enc.ptr, nameC, C.size_t(len(name)), (*C.gcf_str)(unsafe.Pointer(enc.arena.cells)), C.size_t(len(fields)), e)
+		return C.gcf_generic_stream_begin_table(enc.ptr, nameC, C.size_t(len(name)), enc.arena.strs(), C.size_t(len(fields)), e)
 	})
 }
 
@@ -431,16 +458,9 @@ func (enc *GenericStreamEncoder) BeginArray(name string, fields []string) error 
 func (enc *GenericStreamEncoder) WriteRow(values []any) error {
 	enc.mu.Lock()
 	defer enc.mu.Unlock()
-	total := 0
-	for _, v := range values {
-		total += textLen(v)
-	}
-	enc.arena.reset(len(values)+1, total+1)
-	cells := enc.arena.slice()
-	for i, v := range values {
-		if err := enc.arena.setCell(&cells[i], v); err != nil {
-			return err
-		}
+	cells, err := enc.arena.setCells(values, 0)
+	if err != nil {
+		return err
 	}
 	return enc.do(func(e **C.gcf_error) C.gcf_status {
 		return C.gcf_generic_stream_row(enc.ptr, &cells[0], C.size_t(len(values)), e)
@@ -454,15 +474,7 @@ func (enc *GenericStreamEncoder) WriteRow(values []any) error {
 func (enc *GenericStreamEncoder) BeginKeyedMap(name, keyLabel string, fields []string) error {
 	enc.mu.Lock()
 	defer enc.mu.Unlock()
-	total := 0
-	for _, f := range fields {
-		total += len(f)
-	}
-	enc.arena.reset(len(fields)+1, total+1)
-	cstrs := unsafe.Slice((*C.gcf_str)(unsafe.Pointer(enc.arena.cells)), len(fields))
-	for i, f := range fields {
-		cstrs[i].ptr, cstrs[i].len = enc.arena.str(f)
-	}
+	enc.arena.setStrings(fields)
 	var nameC, labelC *C.uint8_t
 	if name != "" {
 		nameC = (*C.uint8_t)(C.CBytes([]byte(name)))
@@ -474,7 +486,7 @@ func (enc *GenericStreamEncoder) BeginKeyedMap(name, keyLabel string, fields []s
 	}
 	return enc.do(func(e **C.gcf_error) C.gcf_status {
 		return C.gcf_generic_stream_begin_keyed_map(enc.ptr, nameC, C.size_t(len(name)), labelC, C.size_t(len(keyLabel)),
-			(*C.gcf_str)(unsafe.Pointer(enc.arena.cells)), C.size_t(len(fields)), e)
+			enc.arena.strs(), C.size_t(len(fields)), e)
 	})
 }
 
@@ -483,16 +495,9 @@ func (enc *GenericStreamEncoder) BeginKeyedMap(name, keyLabel string, fields []s
 func (enc *GenericStreamEncoder) WriteKeyedRow(key string, values []any) error {
 	enc.mu.Lock()
 	defer enc.mu.Unlock()
-	total := len(key)
-	for _, v := range values {
-		total += textLen(v)
-	}
-	enc.arena.reset(len(values)+1, total+1)
-	cells := enc.arena.slice()
-	for i, v := range values {
-		if err := enc.arena.setCell(&cells[i], v); err != nil {
-			return err
-		}
+	cells, err := enc.arena.setCells(values, len(key))
+	if err != nil {
+		return err
 	}
 	keyPtr, keyLen := enc.arena.str(key)
 	return enc.do(func(e **C.gcf_error) C.gcf_status {
@@ -505,16 +510,9 @@ func (enc *GenericStreamEncoder) WriteKeyedRow(key string, values []any) error {
 func (enc *GenericStreamEncoder) WriteInlineArray(name string, values []any) error {
 	enc.mu.Lock()
 	defer enc.mu.Unlock()
-	total := len(name)
-	for _, v := range values {
-		total += textLen(v)
-	}
-	enc.arena.reset(len(values)+1, total+1)
-	cells := enc.arena.slice()
-	for i, v := range values {
-		if err := enc.arena.setCell(&cells[i], v); err != nil {
-			return err
-		}
+	cells, err := enc.arena.setCells(values, len(name))
+	if err != nil {
+		return err
 	}
 	namePtr, nameLen := enc.arena.str(name)
 	return enc.do(func(e **C.gcf_error) C.gcf_status {

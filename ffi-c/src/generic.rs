@@ -264,6 +264,57 @@ unsafe fn cell_arg<'a>(c: &gcf_cell, index: usize) -> Result<Cell<'a>, FfiError>
     })
 }
 
+/// `ptr`/`len` as text, or `None` for NULL.
+///
+/// # Safety
+///
+/// `ptr` is NULL or points to `len` readable bytes for `'a`.
+unsafe fn optional_str_arg<'a>(
+    ptr: *const u8,
+    len: usize,
+    what: &str,
+) -> Result<Option<&'a str>, FfiError> {
+    if ptr.is_null() {
+        return Ok(None);
+    }
+    // SAFETY: forwarded from the caller.
+    unsafe { str_arg(ptr, len, what) }.map(Some)
+}
+
+/// A declaration's field names.
+///
+/// # Safety
+///
+/// `fields` points to `count` readable `gcf_str`s (NULL only with 0), each
+/// pointing to its bytes, for `'a`.
+unsafe fn field_names_arg<'a>(
+    fields: *const gcf_str,
+    count: usize,
+) -> Result<Vec<&'a str>, FfiError> {
+    // SAFETY: forwarded from the caller.
+    unsafe { slice_arg(fields, count, "fields")? }
+        .iter()
+        // SAFETY: each `gcf_str` points to its bytes, per the caller.
+        .map(|f| unsafe { str_arg(f.ptr.cast(), f.len, "field name") })
+        .collect()
+}
+
+/// `count` cells.
+///
+/// # Safety
+///
+/// `cells` points to `count` readable cells (NULL only with 0) whose text is
+/// readable for `'a`.
+unsafe fn cells_arg<'a>(cells: *const gcf_cell, count: usize) -> Result<Vec<Cell<'a>>, FfiError> {
+    // SAFETY: forwarded from the caller.
+    unsafe { slice_arg(cells, count, "cells")? }
+        .iter()
+        .enumerate()
+        // SAFETY: each cell's text is readable, per the caller.
+        .map(|(i, c)| unsafe { cell_arg(c, i) })
+        .collect()
+}
+
 /// Borrows `len` elements at `ptr` (NULL only with 0).
 ///
 /// # Safety
@@ -473,15 +524,8 @@ pub unsafe extern "C" fn gcf_generic_stream_begin_table(
     unsafe {
         boundary(err, || {
             let stream = generic_stream_arg(stream)?;
-            let name = if name.is_null() {
-                None
-            } else {
-                Some(str_arg(name, name_len, "name")?)
-            };
-            let names = slice_arg(fields, field_count, "fields")?
-                .iter()
-                .map(|f| str_arg(f.ptr.cast(), f.len, "field name"))
-                .collect::<Result<Vec<&str>, _>>()?;
+            let name = optional_str_arg(name, name_len, "name")?;
+            let names = field_names_arg(fields, field_count)?;
             stream.with_writer(|w| w.begin_table(name, &names))
         })
     }
@@ -514,11 +558,7 @@ pub unsafe extern "C" fn gcf_generic_stream_row(
                 }
                 stream.with_writer(|w| w.row(&row[..raw.len()]))
             } else {
-                let row = raw
-                    .iter()
-                    .enumerate()
-                    .map(|(i, c)| cell_arg(c, i))
-                    .collect::<Result<Vec<_>, _>>()?;
+                let row = cells_arg(cells, cell_count)?;
                 stream.with_writer(|w| w.row(&row))
             }
         })
@@ -555,20 +595,9 @@ pub unsafe extern "C" fn gcf_generic_stream_begin_keyed_map(
     unsafe {
         boundary(err, || {
             let stream = generic_stream_arg(stream)?;
-            let name = if name.is_null() {
-                None
-            } else {
-                Some(str_arg(name, name_len, "name")?)
-            };
-            let label = if key_label.is_null() {
-                None
-            } else {
-                Some(str_arg(key_label, key_label_len, "key_label")?)
-            };
-            let names = slice_arg(fields, field_count, "fields")?
-                .iter()
-                .map(|f| str_arg(f.ptr.cast(), f.len, "field name"))
-                .collect::<Result<Vec<&str>, _>>()?;
+            let name = optional_str_arg(name, name_len, "name")?;
+            let label = optional_str_arg(key_label, key_label_len, "key_label")?;
+            let names = field_names_arg(fields, field_count)?;
             stream.with_writer(|w| match label {
                 Some(label) => w.begin_keyed_map_labeled(name, label, &names),
                 None => w.begin_keyed_map(name, &names),
@@ -599,11 +628,7 @@ pub unsafe extern "C" fn gcf_generic_stream_keyed_row(
         boundary(err, || {
             let stream = generic_stream_arg(stream)?;
             let key = str_arg(key, key_len, "key")?;
-            let row = slice_arg(cells, cell_count, "cells")?
-                .iter()
-                .enumerate()
-                .map(|(i, c)| cell_arg(c, i))
-                .collect::<Result<Vec<_>, _>>()?;
+            let row = cells_arg(cells, cell_count)?;
             stream.with_writer(|w| w.keyed_row(key, &row))
         })
     }
@@ -632,10 +657,10 @@ pub unsafe extern "C" fn gcf_generic_stream_inline_array(
         boundary(err, || {
             let stream = generic_stream_arg(stream)?;
             let name = str_arg(name, name_len, "name")?;
-            let values = slice_arg(cells, cell_count, "cells")?
-                .iter()
+            let values = cells_arg(cells, cell_count)?
+                .into_iter()
                 .enumerate()
-                .map(|(i, c)| match cell_arg(c, i)? {
+                .map(|(i, c)| match c {
                     Cell::Null => Ok(Value::Null),
                     Cell::Bool(b) => Ok(Value::Bool(b)),
                     Cell::Int(n) => Ok(Value::Int(n)),
