@@ -186,7 +186,10 @@ export function install(E, gcf) {
       if (!Number.isFinite(v)) throw new GcfError('out_of_range', `${v} is not a finite number`, null, null, 'data');
       return v;
     }
-    return t === 'boolean' || t === 'string' ? v : String(v);
+    // A bigint is an exact integer (spec §2.3.2): written as its digits,
+    // or refused with out_of_range outside int64, as encodeGeneric does
+    // (2.5.2 writes String(v), a quoted string).
+    return t === 'boolean' || t === 'string' || t === 'bigint' ? v : String(v);
   }
   const cellsJSON = (values) => valueJSON(Array.from(values, cell), 'number');
   // A section, key or field name as the engine receives it: a lone
@@ -232,6 +235,10 @@ export function install(E, gcf) {
       // or a fresh array when such a nested call is reading.
       this._cells = [];
       this._reading = false;
+      // The open table as the engine keeps it (rowWidth 0: none, rows are
+      // dropped), read again after every call that opens or ends one.
+      this._width = 0;
+      this._keyed = false;
       // The header now, and each table's header when it begins, as 2.5.2
       // writes them; rows still go in batches.
       this._handOver();
@@ -240,14 +247,26 @@ export function install(E, gcf) {
       const chunk = this._native.take();
       if (chunk) this._w.write(chunk);
     }
+    _syncTable() {
+      this._width = this._native.rowWidth();
+      this._keyed = this._width !== 0 && this._native.keyed();
+    }
     beginArray(tableName, fields) {
       this._send();
-      call(() => this._native.beginArray(name(tableName, 'name'), names(fields)));
+      try {
+        call(() => this._native.beginArray(name(tableName, 'name'), names(fields)));
+      } finally {
+        this._syncTable();
+      }
       this._handOver();
     }
     beginKeyedMap(mapName, keyLabel, valueFields) {
       this._send();
-      call(() => this._native.beginKeyedMap(name(mapName, 'name'), name(keyLabel, 'keyLabel'), names(valueFields)));
+      try {
+        call(() => this._native.beginKeyedMap(name(mapName, 'name'), name(keyLabel, 'keyLabel'), names(valueFields)));
+      } finally {
+        this._syncTable();
+      }
       this._handOver();
     }
     writeRow(values) {
@@ -264,12 +283,17 @@ export function install(E, gcf) {
       try {
         for (let i = 0; i < n; i++) {
           const v = cell(values[i]);
-          if (typeof v === 'string' && (v.indexOf('\0') !== -1 || !wellFormed(v))) plain = false;
+          if (typeof v === 'string' ? v.indexOf('\0') !== -1 || !wellFormed(v) : typeof v === 'bigint') plain = false;
           cells[i] = v;
         }
       } finally {
         this._reading = nested;
       }
+      // A row the engine refuses (a width other than the table's, a keyed
+      // map's null or boolean key) goes as JSON too, so that its refusal is
+      // thrown by this call, not by the batch it would have crossed in.
+      // (Read after the cells: a cell's toString may have begun a table.)
+      if (n !== this._width || (this._keyed && (cells[0] === null || typeof cells[0] === 'boolean'))) plain = false;
       if (!plain) {
         this._send();
         this._rows.push(cells.slice(0, n));
@@ -305,6 +329,7 @@ export function install(E, gcf) {
     endArray() {
       this._send();
       this._native.endArray();
+      this._syncTable();
     }
     writeKV(key, value) {
       this._send();
@@ -312,7 +337,11 @@ export function install(E, gcf) {
     }
     writeSection(sectionName) {
       this._send();
-      this._after(call(() => this._native.writeSection(name(sectionName, 'name'))));
+      try {
+        this._after(call(() => this._native.writeSection(name(sectionName, 'name'))));
+      } finally {
+        this._syncTable();
+      }
     }
     writeInlineArray(arrayName, values) {
       this._send();
@@ -328,6 +357,8 @@ export function install(E, gcf) {
         const written = this._native.take();
         if (written) this._w.write(written);
         rethrow(e);
+      } finally {
+        this._syncTable();
       }
       if (rest) this._w.write(rest);
     }

@@ -506,6 +506,18 @@ impl NativeGenericStream {
         self.0.end_array()
     }
 
+    /// See [`gcf_js_engine::GenericStream::row_width`].
+    #[napi(js_name = "rowWidth")]
+    pub fn row_width(&self) -> u32 {
+        self.0.row_width()
+    }
+
+    /// See [`gcf_js_engine::GenericStream::keyed`].
+    #[napi]
+    pub fn keyed(&self) -> bool {
+        self.0.keyed()
+    }
+
     /// See [`gcf_js_engine::GenericStream::write_kv`].
     #[napi(js_name = "writeKV")]
     pub fn write_kv(&mut self, key: String, value: String) -> napi::Result<u32> {

@@ -580,6 +580,18 @@ impl WasmGenericStream {
         self.0.end_array()
     }
 
+    /// See [`gcf_js_engine::GenericStream::row_width`].
+    #[wasm_bindgen(js_name = "rowWidth")]
+    pub fn row_width(&self) -> u32 {
+        self.0.row_width()
+    }
+
+    /// See [`gcf_js_engine::GenericStream::keyed`].
+    #[wasm_bindgen]
+    pub fn keyed(&self) -> bool {
+        self.0.keyed()
+    }
+
     /// See [`gcf_js_engine::GenericStream::write_kv`].
     #[wasm_bindgen(js_name = "writeKV")]
     pub fn write_kv(&mut self, key: &str, value: &str) -> Result<u32, JsError> {

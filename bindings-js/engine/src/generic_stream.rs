@@ -18,7 +18,14 @@
 //! (`invalid_state`: a decoder reads it as one more row of the table, where
 //! 2.5.2 writes it), and so is a keyed map whose key label is also one of
 //! its value fields (`invalid_input`: the declaration would name it twice),
-//! as the Python and Go streams refuse them.
+//! as the Python and Go streams refuse them. So are a table declaring no
+//! field or one field twice, a row whose cell count is not the table's field
+//! count (`row_width_mismatch`) and a keyed-map member whose key (cell 0) is
+//! null or a boolean (`invalid_input`): every decoder refuses the others
+//! (§7.4, §7.2a), and reads such a key as a text of its own (`null`, `None`)
+//! or refuses it, as ours do. The core's stream writer refuses them under
+//! Python, Go and C (the declaration through the same check,
+//! `generic::check_stream_fields`).
 //!
 //! Output collects here; JS takes it in batches.
 
@@ -40,6 +47,10 @@ pub struct GenericStream {
     counts: Vec<u64>,
     /// Rows written to the open table.
     open: Option<u64>,
+    /// The open table's declared fields (the key column included).
+    width: usize,
+    /// Whether the open table is a keyed map.
+    keyed: bool,
     /// A refused field name, reported by [`close`](Self::close).
     refused: Option<Failure>,
     /// Set by a successful [`close`](Self::close).
@@ -66,6 +77,47 @@ fn number(x: f64) -> Value {
     packed_value::number(x).unwrap_or(Value::Float(x))
 }
 
+/// Refuses, as the core's stream writer does, a declaration no decoder
+/// reads: no field, a field declared twice, more fields (`extra` more for
+/// a key column) than a decoder takes. A field with `>` is left to
+/// [`GenericStream::refuse_paths`], which reports it at `close` as 2.5.2
+/// does.
+fn check_declaration(fields: &[String], extra: usize) -> Result<()> {
+    if fields.iter().any(|f| f.contains('>')) {
+        return Ok(());
+    }
+    let names: Vec<&str> = fields.iter().map(String::as_str).collect();
+    generic::check_stream_fields(&names)?;
+    let max = gcf_core::Limits::default().max_fields;
+    if fields.len().saturating_add(extra) > max {
+        return Err(gcf_core::Error::new(
+            gcf_core::ErrorKind::LimitExceeded,
+            format!(
+                "{} fields are more than the limit of {max} a decoder enforces",
+                fields.len().saturating_add(extra)
+            ),
+        )
+        .into());
+    }
+    Ok(())
+}
+
+/// A row of `cells` cells in a table of `width` fields, in the words of the
+/// core's stream writer.
+fn row_width_mismatch(cells: usize, width: usize) -> Failure {
+    gcf_core::Error::new(
+        gcf_core::ErrorKind::RowWidthMismatch,
+        format!("row has {cells} cells but the section declares {width} fields"),
+    )
+    .into()
+}
+
+/// A keyed-map member key that is null or a boolean: the decoders read
+/// them as different texts (`null`, `None`, `true`, `True`), or refuse them.
+fn key_refused() -> Failure {
+    Failure::invalid_input("a keyed-map member key (cell 0) must be a string or a number")
+}
+
 /// The op that starts a row in [`GenericStream::write_rows_packed`]; its
 /// cells use the ops of packed values.
 const ROW: u8 = b'r';
@@ -84,6 +136,8 @@ impl GenericStream {
             out: b"GCF profile=generic\n".to_vec(),
             counts: Vec::new(),
             open: None,
+            width: 0,
+            keyed: false,
             refused: None,
             closed: false,
             after_table: false,
@@ -137,7 +191,41 @@ impl GenericStream {
         false
     }
 
-    fn table_header(&mut self, name: &str, marker: &[u8], fields: &[String]) -> Result<()> {
+    /// The open table's field count (the key column included), 0 when no
+    /// table is open: rows are then dropped. The layer reads it after
+    /// beginning a table, to refuse a row of the wrong width when it is
+    /// written rather than when its batch crosses.
+    pub fn row_width(&self) -> u32 {
+        match self.open {
+            Some(_) => u32::try_from(self.width).unwrap_or(u32::MAX),
+            None => 0,
+        }
+    }
+
+    /// Whether the open table is a keyed map (cell 0 of a row is its key).
+    pub fn keyed(&self) -> bool {
+        self.open.is_some() && self.keyed
+    }
+
+    /// Refuses a row of `cells` cells in the open table, or a keyed-map
+    /// row whose key is null or a boolean (`key_is_text` false).
+    fn check_row(&self, cells: usize, key_is_text: bool) -> Result<()> {
+        if cells != self.width {
+            return Err(row_width_mismatch(cells, self.width));
+        }
+        if self.keyed && !key_is_text {
+            return Err(key_refused());
+        }
+        Ok(())
+    }
+
+    fn table_header(
+        &mut self,
+        name: &str,
+        marker: &[u8],
+        fields: &[String],
+        keyed: bool,
+    ) -> Result<()> {
         let mut line = Vec::with_capacity(16 + name.len() + 8 * fields.len());
         line.extend_from_slice(b"## ");
         self.scalars.key(&mut line, name)?;
@@ -153,6 +241,8 @@ impl GenericStream {
         // Committed whole, so a refused name leaves nothing behind.
         self.out.extend_from_slice(&line);
         self.open = Some(0);
+        self.width = fields.len();
+        self.keyed = keyed;
         self.after_table = true;
         Ok(())
     }
@@ -162,10 +252,11 @@ impl GenericStream {
     pub fn begin_array(&mut self, name: &str, fields: &str) -> Result<u32> {
         self.live()?;
         let fields = strings(fields)?;
+        check_declaration(&fields, 0)?;
         if self.refused.is_none() {
             self.end_table();
             if !self.refuse_paths(&fields) {
-                self.table_header(name, b" [?]", &fields)?;
+                self.table_header(name, b" [?]", &fields, false)?;
             }
         }
         Ok(self.buffered())
@@ -180,6 +271,7 @@ impl GenericStream {
     ) -> Result<u32> {
         self.live()?;
         let value_fields = strings(value_fields)?;
+        check_declaration(&value_fields, 1)?;
         if value_fields.iter().any(|f| f == key_label) {
             return Err(Failure::invalid_input(format!(
                 "the key label {} is also a value field: the declaration would name it twice",
@@ -192,7 +284,7 @@ impl GenericStream {
                 let mut fields = Vec::with_capacity(value_fields.len() + 1);
                 fields.push(String::from(key_label));
                 fields.extend(value_fields);
-                self.table_header(name, b" [?:]", &fields)?;
+                self.table_header(name, b" [?:]", &fields, true)?;
             }
         }
         Ok(self.buffered())
@@ -275,7 +367,7 @@ impl GenericStream {
         for &op in ops {
             if op == ROW {
                 if row_open {
-                    self.end_packed_row();
+                    self.end_packed_row(cells)?;
                 }
                 row_open = true;
                 cells = 0;
@@ -286,6 +378,8 @@ impl GenericStream {
             }
             if cells > 0 {
                 self.out.push(b'|');
+            } else if self.keyed && matches!(op, NULL | TRUE | FALSE) {
+                return Err(key_refused());
             }
             cells += 1;
             let value = match op {
@@ -313,18 +407,24 @@ impl GenericStream {
             return Err(bad());
         }
         if row_open {
-            self.end_packed_row();
+            self.end_packed_row(cells)?;
         }
         Ok(())
     }
 
-    fn end_packed_row(&mut self) {
+    fn end_packed_row(&mut self, cells: usize) -> Result<()> {
+        if cells != self.width {
+            return Err(row_width_mismatch(cells, self.width));
+        }
         self.out.push(b'\n');
         self.open = self.open.map(|n| n + 1);
+        Ok(())
     }
 
     fn put_row(&mut self, values: &[Value]) -> Result<()> {
         if let Some(n) = self.open {
+            let key_is_text = !matches!(values.first(), Some(Value::Null | Value::Bool(_)));
+            self.check_row(values.len(), key_is_text)?;
             self.write_cells(values, b'|')?;
             self.out.push(b'\n');
             self.open = Some(n + 1);
@@ -462,11 +562,11 @@ mod tests {
         for s in [&mut json, &mut packed] {
             s.begin_array("t", r#"["a","b","c"]"#).unwrap();
         }
-        json.write_rows(r#"[[1,"x|y",null],[true,false,1.5e300],["",-7,"-"],[],[-0,0.5,"é"]]"#)
+        json.write_rows(r#"[[1,"x|y",null],[true,false,1.5e300],["",-7,"-"],[-0,0.5,"é"]]"#)
             .unwrap();
         packed
             .write_rows_packed(
-                b"rdsnrtfdrsdsrrdds",
+                b"rdsnrtfdrsdsrdds",
                 "x|y\0\0-\0é\0".as_bytes(),
                 &[1.0, 1.5e300, -7.0, -0.0, 0.5],
             )
@@ -498,6 +598,78 @@ mod tests {
             s.close().unwrap(),
             "GCF profile=generic\n## t [?]{a}\n##! summary counts=0\n"
         );
+    }
+
+    #[test]
+    fn rows_no_decoder_reads_are_refused_on_every_route_and_leave_nothing() {
+        let mut s = GenericStream::new();
+        assert_eq!(s.row_width(), 0);
+        s.begin_array("t", r#"["a","b"]"#).unwrap();
+        assert_eq!((s.row_width(), s.keyed()), (2, false));
+        for (json, packed) in [
+            ("[1]", (&b"rd"[..], &[1.0][..])),
+            ("[1,2,3]", (&b"rddd"[..], &[1.0, 2.0, 3.0][..])),
+        ] {
+            let e = s.write_row(json).unwrap_err();
+            assert_eq!(e.category, "row_width_mismatch", "{}", e.message);
+            assert!(s.write_rows(&format!("[[1,2],{json}]")).is_err());
+            // A good row first: the batch is refused whole.
+            let ops = [&b"rdd"[..], packed.0].concat();
+            let nums = [&[1.0, 2.0][..], packed.1].concat();
+            let e = s.write_rows_packed(&ops, b"", &nums).unwrap_err();
+            assert_eq!(e.category, "row_width_mismatch", "{}", e.message);
+        }
+        s.begin_keyed_map("m", "id", r#"["v"]"#).unwrap();
+        assert_eq!((s.row_width(), s.keyed()), (2, true));
+        for key in ["null", "true", "false"] {
+            let e = s.write_row(&format!("[{key},1]")).unwrap_err();
+            assert_eq!(e.category, "invalid_input", "{}", e.message);
+        }
+        for op in [NULL, TRUE, FALSE] {
+            let e = s
+                .write_rows_packed(&[ROW, op, NUMBER], b"", &[1.0])
+                .unwrap_err();
+            assert_eq!(e.category, "invalid_input", "{}", e.message);
+        }
+        // A string or a number key is a key; null is a value like any other.
+        s.write_row(r#"["a",null]"#).unwrap();
+        s.write_rows_packed(&[ROW, NUMBER, NULL], b"", &[42.0])
+            .unwrap();
+        s.end_array();
+        assert_eq!(s.row_width(), 0);
+        let text = s.close().unwrap();
+        assert_eq!(
+            text,
+            "GCF profile=generic\n## t [?]{a,b}\n## m [?:]{id,v}\na|-\n42|-\n##! summary counts=0,2\n"
+        );
+        assert!(gcf_core::generic::decode(&text).is_ok());
+    }
+
+    #[test]
+    fn declarations_no_decoder_reads_are_refused_and_the_open_table_stays() {
+        let mut s = GenericStream::new();
+        s.begin_array("t", r#"["a"]"#).unwrap();
+        for (e, category) in [
+            (s.begin_array("u", "[]"), "invalid_input"),
+            (s.begin_array("u", r#"["a","a"]"#), "duplicate_field_name"),
+            (s.begin_keyed_map("m", "k", "[]"), "invalid_input"),
+            (
+                s.begin_keyed_map("m", "k", r#"["v","v"]"#),
+                "duplicate_field_name",
+            ),
+        ] {
+            assert_eq!(e.unwrap_err().category, category);
+        }
+        s.write_row("[1]").unwrap();
+        let text = s.close().unwrap();
+        assert_eq!(
+            text,
+            "GCF profile=generic\n## t [?]{a}\n1\n##! summary counts=1\n"
+        );
+        // `>` is still reported at close, as 2.5.2 reports it.
+        let mut s = GenericStream::new();
+        s.begin_array("t", r#"["a>b","a>b"]"#).unwrap();
+        assert_eq!(s.close().unwrap_err().category, "invalid_input");
     }
 
     #[test]

@@ -694,7 +694,7 @@ impl<K: Sink> StreamWriter<K> {
                 "an anonymous root table must be the first and only thing in the body",
             ));
         }
-        check_field_names(fields)?;
+        check_stream_fields(fields)?;
         // The table (or map) sits one level below its object, its rows two;
         // an anonymous root table is the root container itself.
         let rows_depth = if name.is_none() {
@@ -1008,9 +1008,20 @@ fn scalar_cell<'a>(value: &'a Value, context: &str) -> Result<Cell<'a>> {
     })
 }
 
-/// The declared fields of a streaming section: at least one, unique, none
-/// containing `>` (spec §8.3).
-fn check_field_names(fields: &[&str]) -> Result<()> {
+/// Checks the declared fields of a streaming table (a keyed map's value
+/// fields, without its key column): at least one, none declared twice
+/// ([`ErrorKind::DuplicateFieldName`]), none containing `>`, which reads as
+/// a flattened path a streamed row cannot carry (spec §8.3). What
+/// [`StreamWriter::begin_table`] and [`StreamWriter::begin_keyed_map`]
+/// check, for a binding that sequences a stream itself.
+///
+/// ```
+/// use gcf_core::{generic::check_stream_fields, ErrorKind};
+/// assert!(check_stream_fields(&["id", "name"]).is_ok());
+/// assert_eq!(check_stream_fields(&[]).unwrap_err().kind(), ErrorKind::InvalidInput);
+/// assert_eq!(check_stream_fields(&["a", "a"]).unwrap_err().kind(), ErrorKind::DuplicateFieldName);
+/// ```
+pub fn check_stream_fields(fields: &[&str]) -> Result<()> {
     if fields.is_empty() {
         return Err(Error::new(
             ErrorKind::InvalidInput,
