@@ -65,6 +65,41 @@ export function install(E, gcf) {
     }
     return true;
   };
+  // A streamed symbol's or edge's fields as encode reads them: a string
+  // (null and undefined are "", which the writer then refuses where a
+  // token is required, as encode does), a score (null and undefined are
+  // 0), a distance (null and undefined are 0, otherwise an integer from 0
+  // to 2^32 - 1). Anything else is refused here, with encode's category:
+  // the engine's u32 conversion wrapped a distance (-1 was written as
+  // `## distance_4294967295`, 1.5 as 1) and refused a field of another type
+  // with an error that had no category.
+  const describe = (x) => (typeof x === 'string' ? `string ${JSON.stringify(x)}` : typeof x === 'object' ? (x === null ? 'null' : 'an object') : `${typeof x} ${String(x)}`);
+  const badField = (what, detail) => new GcfError('invalid_input', `${what}: ${detail}`, null, null, 'input');
+  function str(x, what) {
+    if (typeof x === 'string') return x;
+    if (x == null) return '';
+    throw badField(what, `invalid type: ${describe(x)}, expected a string`);
+  }
+  function scoreOf(x) {
+    // -0 is written as 0.00, as 2.5.2 writes it (see SYMBOLS above).
+    if (typeof x === 'number') return x === 0 ? 0 : x;
+    if (x == null) return 0;
+    throw badField('score', `invalid type: ${describe(x)}, expected a number`);
+  }
+  // A header count (tokenBudget, tokensUsed): unset (any falsy value, as
+  // 2.5.2 tests it) is 0, otherwise a safe non-negative integer (-5 was
+  // written as no budget, 1.5 as 1).
+  function countOf(x, what) {
+    if (!x) return 0;
+    if (Number.isSafeInteger(x) && x > 0) return x;
+    throw badField(what, `invalid value: ${describe(x)}, expected a non-negative integer`);
+  }
+  function distanceOf(x) {
+    if (x == null) return 0;
+    if (typeof x === 'number' && x >>> 0 === x) return x;
+    throw badField('distance', `invalid value: ${describe(x)}, expected an integer from 0 to 4294967295`);
+  }
+
   // The UTF-8 of a batch's strings (symbols or rows), shared by every
   // encoder: a batch is written and handed over within one call.
   const batchText = new Utf8Scratch();
@@ -73,7 +108,9 @@ export function install(E, gcf) {
     constructor(w, tool, opts) {
       const o = opts || {};
       this._w = w;
-      this._native = call(() => new E.NativeGraphStream(tool == null ? '' : String(tool), o.tokenBudget || 0, o.tokensUsed || 0, !!o.labeledTrailerCounts, o.packRoot ? String(o.packRoot) : '', !!o.session));
+      const budget = countOf(o.tokenBudget, 'tokenBudget');
+      const used = countOf(o.tokensUsed, 'tokensUsed');
+      this._native = call(() => new E.NativeGraphStream(tool == null ? '' : String(tool), budget, used, !!o.labeledTrailerCounts, o.packRoot ? String(o.packRoot) : '', !!o.session));
       this._symbols = 0;
       this._edges = 0;
       // The queue (null once symbols must go one call each: after an
@@ -127,8 +164,12 @@ export function install(E, gcf) {
       this._single(s);
     }
     _single(s) {
-      const score = s.score === 0 ? 0 : s.score;
-      const n = call(() => this._native.writeSymbol(s.qualifiedName, s.kind, score, s.provenance, s.distance));
+      const q = str(s.qualifiedName, 'qualifiedName');
+      const k = str(s.kind, 'kind');
+      const score = scoreOf(s.score);
+      const p = str(s.provenance, 'provenance');
+      const d = distanceOf(s.distance);
+      const n = call(() => this._native.writeSymbol(q, k, score, p, d));
       this._symbols++;
       this._after(n);
     }
@@ -137,13 +178,18 @@ export function install(E, gcf) {
         this._send();
         this._queue = null;
       }
-      const n = call(() => this._native.writeEdge(e.source, e.target, e.edgeType, e.status || ''));
+      const source = str(e.source, 'source');
+      const target = str(e.target, 'target');
+      const edgeType = str(e.edgeType, 'edgeType');
+      const status = str(e.status, 'status');
+      const n = call(() => this._native.writeEdge(source, target, edgeType, status));
       this._edges++;
       this._after(n);
     }
     writeBareRef(qname, distance) {
       this._send();
-      const n = call(() => this._native.writeBareRef(String(qname), distance));
+      const d = distanceOf(distance);
+      const n = call(() => this._native.writeBareRef(String(qname), d));
       this._symbols++;
       this._after(n);
     }

@@ -155,6 +155,48 @@ test('a first symbol with no kind, provenance or distance is not queued', () => 
   }
 });
 
+test("a streamed symbol's, edge's and bare reference's fields are read as encode reads them", () => {
+  const sym = (o) => ({ qualifiedName: 'a.B', kind: 'function', score: 0.5, provenance: 'lsp', distance: 0, ...o });
+  const one = (write) => {
+    let out = '';
+    const enc = new gcf.StreamEncoder({ write: (s) => (out += s) }, 't', { session: true });
+    write(enc);
+    enc.close();
+    return out.split('\n').slice(1, -2).join('\n');
+  };
+  // Absent fields, as encode writes them (its JSON drops them): 0, and
+  // distance 0 (`## targets`).
+  for (const o of [{ score: undefined }, { score: null }, { distance: undefined }, { distance: null }]) {
+    const text = gcf.encode({ tool: 't', symbols: [sym(o)] });
+    assert.strictEqual(one((e) => e.writeSymbol(sym(o))), text.split('\n').slice(1, 3).join('\n'), JSON.stringify(o));
+  }
+  assert.strictEqual(one((e) => e.writeBareRef('a.B', undefined)), '## targets\n@0  # previously transmitted');
+  // A distance that is not a u32 was wrapped (-1 written as distance
+  // 4294967295, 1.5 as 1, 2^32 as 0); a field of another type was refused
+  // with no category. Both are invalid_input now, from any of the calls.
+  const refused = [
+    (e) => e.writeSymbol(sym({ distance: -1 })),
+    (e) => e.writeSymbol(sym({ distance: 1.5 })),
+    (e) => e.writeSymbol(sym({ distance: 2 ** 32 })),
+    (e) => e.writeSymbol(sym({ distance: NaN })),
+    (e) => e.writeSymbol(sym({ distance: '2' })),
+    (e) => e.writeSymbol(sym({ score: '0.5' })),
+    (e) => e.writeSymbol(sym({ kind: 5 })),
+    (e) => e.writeSymbol(sym({ qualifiedName: 7 })),
+    (e) => e.writeBareRef('a.B', -1),
+    (e) => (e.writeSymbol(sym()), e.writeEdge({ source: 5, target: 'a.B', edgeType: 'calls' })),
+    (e) => (e.writeSymbol(sym()), e.writeEdge({ source: 'a.B', target: 'a.B', edgeType: 'calls', status: 7 })),
+  ];
+  for (const budget of [-5, 1.5, '7']) {
+    assert.throws(() => new gcf.StreamEncoder({ write() {} }, 't', { tokenBudget: budget }), (e) => e.category === 'invalid_input', String(budget));
+    assert.throws(() => new gcf.StreamEncoder({ write() {} }, 't', { tokensUsed: budget }), (e) => e.category === 'invalid_input', String(budget));
+  }
+  for (const write of refused) {
+    const enc = new gcf.StreamEncoder({ write() {} }, 't', { session: true });
+    assert.throws(() => write(enc), (e) => e instanceof gcf.GcfError && e.category === 'invalid_input', write.toString());
+  }
+});
+
 test('stream headers reach the writer when they begin, as 2.5.2 writes them', () => {
   for (const lib of [gcf, ref]) {
     const out = [];
