@@ -90,7 +90,30 @@ export function toPacked(p) {
     return pack(p);
   } finally {
     busy = false;
+    tokenOf.clear();
+    tokenList.length = 0;
   }
+}
+
+// The payload's distinct tokens (kinds, provenances, edge types, statuses)
+// of the call being packed, each with its place in the list: sent once
+// rather than with every record (see the engine's packed module). A
+// payload has a handful, found by scanning the list (`===` on the same
+// string object is one comparison); past SCANNED the rest go in a Map,
+// which cost a 10-symbol encode a third more when it held them all.
+const SCANNED = 16;
+const tokenList = [];
+const tokenOf = new Map();
+function token(t) {
+  const n = tokenList.length;
+  for (let i = 0; i < n && i < SCANNED; i++) if (tokenList[i] === t) return i;
+  if (n > SCANNED) {
+    const i = tokenOf.get(t);
+    if (i !== undefined) return i;
+  }
+  tokenList.push(t);
+  if (n >= SCANNED) tokenOf.set(t, n);
+  return n;
 }
 
 function pack(p) {
@@ -107,7 +130,7 @@ function pack(p) {
   if (tool === NO || budget === NO || used === NO || root === NO) return null;
   const ns = symbols.length;
   const ne = edges.length;
-  const nn = 4 + 2 * ns;
+  const nn = 5 + 4 * ns + 2 * ne;
   if (nums.length < nn) {
     let n = nums.length * 2;
     while (n < nn) n *= 2;
@@ -120,7 +143,8 @@ function pack(p) {
   f[3] = ne;
   scratch.pos = 0;
   let out = tool + '\0' + root + '\0';
-  for (let i = 0, j = 4; i < ns; i++, j += 2) {
+  let j = 5;
+  for (let i = 0; i < ns; i++, j += 4) {
     const s = symbols[i];
     if (!isRecord(s)) return null;
     const q = text(s.qualifiedName);
@@ -129,15 +153,17 @@ function pack(p) {
     const pr = text(s.provenance);
     const d = distance(s.distance);
     if (q === NO || k === NO || sc === NO || pr === NO || d === NO) return null;
-    out += q + '\0' + k + '\0' + pr + '\0';
+    out += q + '\0';
     f[j] = sc;
     f[j + 1] = d;
+    f[j + 2] = token(k);
+    f[j + 3] = token(pr);
     if (i % CHUNK === CHUNK - 1) {
       scratch.write(out);
       out = '';
     }
   }
-  for (let i = 0; i < ne; i++) {
+  for (let i = 0; i < ne; i++, j += 2) {
     const e = edges[i];
     if (!isRecord(e)) return null;
     const src = text(e.source);
@@ -145,12 +171,16 @@ function pack(p) {
     const t = text(e.edgeType);
     const st = text(e.status);
     if (src === NO || dst === NO || t === NO || st === NO) return null;
-    out += src + '\0' + dst + '\0' + t + '\0' + st + '\0';
+    out += src + '\0' + dst + '\0';
+    f[j] = token(t);
+    f[j + 1] = token(st);
     if (i % CHUNK === CHUNK - 1) {
       scratch.write(out);
       out = '';
     }
   }
+  f[4] = tokenList.length;
+  for (let i = 0; i < tokenList.length; i++) out += tokenList[i] + '\0';
   scratch.write(out);
   return [scratch.view(), f.subarray(0, nn)];
 }

@@ -121,6 +121,33 @@ test('an encode from inside a getter of the payload being encoded gives the same
   assert.equal(text, viaJSON({ ...outer, symbols: [sym(), { qualifiedName: 'c.D', kind: 'type', score: 0.25, provenance: 'lsp', distance: 1 }] }).text);
 });
 
+test('tokens go once each, found by object or by text, past the scanned few too', () => {
+  const { toPacked } = require('../lib/layer.cjs');
+  for (const distinct of [1, 3, 16, 17, 40, 300]) {
+    const symbols = [];
+    for (let i = 0; i < 600; i++) {
+      // Every other kind is a fresh string object with the same text.
+      const k = i % distinct;
+      symbols.push(sym({ qualifiedName: `s${i}`, kind: i % 2 ? `kind${k}` : ['kind', k].join(''), provenance: `p${i % 3}` }));
+    }
+    const edges = symbols.slice(1).map((s, i) => ({ source: s.qualifiedName, target: `s${(i * 7) % 600}`, edgeType: `e${i % (distinct + 2)}`, status: i % 5 ? undefined : `st${i % 4}` }));
+    const p = { tool: 't', symbols, edges };
+    const [bytes, nums] = toPacked(p);
+    // The list: every kind, provenance, edge type and status once ("" too).
+    const tokens = new Set([...symbols.flatMap((s) => [s.kind, s.provenance]), ...edges.flatMap((e) => [e.edgeType, e.status || ''])]);
+    assert.strictEqual(nums[4], tokens.size, `${distinct}`);
+    const packed = E.graphEncodePacked(bytes, nums);
+    assert.notStrictEqual(packed, '', 'the packed route takes it');
+    assert.strictEqual(packed, viaJSON(p).text);
+    assert.deepStrictEqual(viaApi(p), viaJSON(p));
+  }
+  // A NUL in a token shifts the list: the engine sends the call to JSON.
+  const p = { tool: 't', symbols: [sym({ kind: 'a\u0000b' }), sym({ qualifiedName: 'c' })], edges: [] };
+  const [bytes, nums] = toPacked(p);
+  assert.strictEqual(E.graphEncodePacked(bytes, nums), '');
+  assert.deepStrictEqual(viaApi(p), viaJSON(p));
+});
+
 test(`random payloads encode as through the JSON route (seed ${SEED})`, () => {
   const g = make(SEED ^ 0x3c6ef372);
   for (let i = 0; i < 2000; i++) {

@@ -119,30 +119,5 @@ fn main() -> ExitCode {
 /// engine's `packed` module), from payload JSON.
 fn packed(json: &str) -> Result<(Vec<u8>, Vec<f64>), gcf_js_engine::Failure> {
     let p = gcf_bind::graph::payload_from_slice(json.as_bytes())?;
-    let mut strings = Vec::new();
-    let mut put = |s: &str| {
-        strings.extend_from_slice(s.as_bytes());
-        strings.push(0);
-    };
-    put(&p.tool);
-    put(&p.pack_root);
-    let mut nums = vec![
-        p.token_budget as f64,
-        p.tokens_used as f64,
-        p.symbols.len() as f64,
-        p.edges.len() as f64,
-    ];
-    for s in &p.symbols {
-        put(&s.qualified_name);
-        put(&s.kind);
-        put(&s.provenance);
-        nums.extend_from_slice(&[s.score, f64::from(s.distance)]);
-    }
-    for e in &p.edges {
-        put(&e.source);
-        put(&e.target);
-        put(&e.edge_type);
-        put(&e.status);
-    }
-    Ok((strings, nums))
+    Ok(gcf_js_engine::graph_encode_packed_args(&p))
 }

@@ -44,6 +44,7 @@
 //! | [`needs_quote`], [`quote_string`], [`format_key`] | string | bool / text |
 //! | [`format_scalar`], [`canonical_cell`] | scalar JSON (, delimiter) | text |
 //! | [`graph_encode_packed`] | packed strings, numbers | GCF, or `""`: use JSON |
+//! | [`graph_encode_packed_args`] | a payload | the packed strings and numbers the JS layer builds for it |
 //! | [`graph_decode_packed`] | GCF | [`Packed`] string table and numbers |
 //! | [`generic_encode_packed`] | packed ops, strings, numbers, flags | GCF, or `""`: use JSON |
 //! | [`generic_decode_packed`] / [`generic_decode_bytes_packed`] | GCF | [`Packed`] ops, strings and numbers (or tagged JSON) |
@@ -86,7 +87,7 @@ pub use gcf_bind::Failure;
 pub use generic_stream::GenericStream;
 use limits::decode_limits;
 pub use limits::set_decode_limits;
-pub use packed::{graph_decode_packed, graph_encode_packed, Packed};
+pub use packed::{graph_decode_packed, graph_encode_packed, graph_encode_packed_args, Packed};
 pub use packed_decode::{generic_decode_bytes_packed, generic_decode_packed, read_packed_value};
 pub use packed_value::generic_encode_packed;
 pub use scalar::{canonical_cell, format_key, format_scalar, needs_quote, quote_string};
