@@ -383,7 +383,8 @@ impl<'a> Reader<'a> {
     /// A length or stack position.
     fn index(&mut self) -> Option<usize> {
         let x = self.number()?;
-        (x >= 0.0 && x.fract() == 0.0 && x <= u32::MAX as f64).then_some(x as usize)
+        // Whole by a round trip, not `f64::fract` (a libm call on x86-64).
+        ((0.0..=u32::MAX as f64).contains(&x) && (x as u32) as f64 == x).then_some(x as usize)
     }
 
     fn take(&mut self, at: usize) -> Option<Value> {
@@ -417,8 +418,8 @@ impl<'a> Reader<'a> {
                 b'S' => Value::from(self.string()?),
                 b'D' => {
                     let x = self.number()?;
-                    if x.fract() == 0.0
-                        && x.abs() <= SAFE as f64
+                    if x.abs() <= SAFE as f64
+                        && (x as i64) as f64 == x
                         && !(x == 0.0 && x.is_sign_negative())
                     {
                         Value::Int(x as i64)

@@ -328,15 +328,37 @@ pub(crate) fn number(x: f64) -> Option<Value> {
     if !x.is_finite() {
         return None;
     }
-    if x.fract() != 0.0 {
-        return Some(Value::Float(x));
+    if x.abs() <= MAX_SAFE {
+        // Whole by a round trip through i64 (exact below 2^53), not
+        // `f64::fract`, a libm call on x86-64 (see `packed::index`).
+        let i = x as i64;
+        return Some(if i as f64 == x {
+            Value::Int(i)
+        } else {
+            Value::Float(x)
+        });
     }
-    (x.abs() <= MAX_SAFE).then_some(Value::Int(x as i64))
+    // Every double this large is whole: an integral double past 2^53.
+    None
 }
 
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+
+    #[test]
+    fn number_splits_integers_from_doubles_as_fract_says() {
+        for &x in crate::packed::tests::EDGES {
+            let by_fract = if !x.is_finite() {
+                None
+            } else if x.fract() != 0.0 {
+                Some(Value::Float(x))
+            } else {
+                (x.abs() <= MAX_SAFE).then_some(Value::Int(x as i64))
+            };
+            assert_eq!(number(x), by_fract, "{x}");
+        }
+    }
 
     /// The packed form of `v` as the JS layer writes it (the reference the
     /// reader is tested against): `None` where the layer would take the

@@ -138,7 +138,7 @@ impl GraphStream {
         // Malformed batches (which the layer never sends) write nothing:
         // three fields and a whole distance per symbol, checked first.
         let fields_count = memchr::memchr_iter(0, body.as_bytes()).count() + 1;
-        let whole = |d: f64| (0.0..=f64::from(u32::MAX)).contains(&d) && d.fract() == 0.0;
+        let whole = |d: f64| (0.0..=f64::from(u32::MAX)).contains(&d) && (d as u32) as f64 == d;
         if nums.len() % 2 != 0
             || fields_count != nums.len() / 2 * 3
             || !nums.chunks_exact(2).all(|pair| whole(pair[1]))
