@@ -116,6 +116,12 @@ function token(t) {
   return n;
 }
 
+// Names and endpoints are concatenated this many records at a time
+// (without separators the pieces are fewer than CHUNK's streams and values
+// concatenate: 0.35 -> 0.30 ms for the 20,000 strings of 10,000 symbols
+// and edges, against 256).
+const GRAPH_CHUNK = 1024;
+
 function pack(p) {
   if (!isRecord(p)) return null;
   const symbols = p.symbols == null ? [] : p.symbols;
@@ -130,21 +136,22 @@ function pack(p) {
   if (tool === NO || budget === NO || used === NO || root === NO) return null;
   const ns = symbols.length;
   const ne = edges.length;
-  const nn = 5 + 4 * ns + 2 * ne;
-  if (nums.length < nn) {
-    let n = nums.length * 2;
-    while (n < nn) n *= 2;
-    nums = new Float64Array(n);
-  }
-  const f = nums;
+  // The records' numbers; the tokens' lengths follow once they are known.
+  let nn = 7 + 5 * ns + 4 * ne;
+  if (nums.length < nn) nums = grow(nums, nn);
+  let f = nums;
   f[0] = budget;
   f[1] = used;
   f[2] = ns;
   f[3] = ne;
+  f[5] = tool.length;
+  f[6] = root.length;
   scratch.pos = 0;
-  let out = tool + '\0' + root + '\0';
-  let j = 5;
-  for (let i = 0; i < ns; i++, j += 4) {
+  // Strings back to back, each one's length (in UTF-16 units, as the engine
+  // counts them) among the numbers: no separator to concatenate.
+  let out = tool + root;
+  let j = 7;
+  for (let i = 0; i < ns; i++, j += 5) {
     const s = symbols[i];
     if (!isRecord(s)) return null;
     const q = text(s.qualifiedName);
@@ -153,17 +160,18 @@ function pack(p) {
     const pr = text(s.provenance);
     const d = distance(s.distance);
     if (q === NO || k === NO || sc === NO || pr === NO || d === NO) return null;
-    out += q + '\0';
-    f[j] = sc;
-    f[j + 1] = d;
-    f[j + 2] = token(k);
-    f[j + 3] = token(pr);
-    if (i % CHUNK === CHUNK - 1) {
+    out += q;
+    f[j] = q.length;
+    f[j + 1] = sc;
+    f[j + 2] = d;
+    f[j + 3] = token(k);
+    f[j + 4] = token(pr);
+    if (i % GRAPH_CHUNK === GRAPH_CHUNK - 1) {
       scratch.write(out);
       out = '';
     }
   }
-  for (let i = 0; i < ne; i++, j += 2) {
+  for (let i = 0; i < ne; i++, j += 4) {
     const e = edges[i];
     if (!isRecord(e)) return null;
     const src = text(e.source);
@@ -171,16 +179,25 @@ function pack(p) {
     const t = text(e.edgeType);
     const st = text(e.status);
     if (src === NO || dst === NO || t === NO || st === NO) return null;
-    out += src + '\0' + dst + '\0';
-    f[j] = token(t);
-    f[j + 1] = token(st);
-    if (i % CHUNK === CHUNK - 1) {
+    out += src + dst;
+    f[j] = src.length;
+    f[j + 1] = dst.length;
+    f[j + 2] = token(t);
+    f[j + 3] = token(st);
+    if (i % GRAPH_CHUNK === GRAPH_CHUNK - 1) {
       scratch.write(out);
       out = '';
     }
   }
-  f[4] = tokenList.length;
-  for (let i = 0; i < tokenList.length; i++) out += tokenList[i] + '\0';
+  const nt = tokenList.length;
+  f[4] = nt;
+  nn += nt;
+  if (f.length < nn) nums = f = grow(f, nn);
+  for (let i = 0; i < nt; i++, j++) {
+    const t = tokenList[i];
+    out += t;
+    f[j] = t.length;
+  }
   scratch.write(out);
   return [scratch.view(), f.subarray(0, nn)];
 }

@@ -5,21 +5,31 @@
 //! hundred nanoseconds each, and concatenating a megabyte of small strings
 //! then flattening the rope costs more than the encode itself.
 //!
-//! So strings and numbers travel apart. Strings are UTF-8, each ended by a
-//! NUL (no keys, no escapes; NUL cannot appear in a graph token); numbers
-//! are `f64`s, which a JS `Float64Array` holds and this side reads without
-//! parsing, exactly.
+//! So strings and numbers travel apart. Strings are UTF-8 (no keys, no
+//! escapes); numbers are `f64`s, which a JS `Float64Array` holds and this
+//! side reads without parsing, exactly.
 //!
-//! **Encode** ([`graph_encode_packed`]): `strings` holds `tool, packRoot`,
-//! then per symbol its `qualifiedName`, per edge `source, target`, then the
-//! payload's distinct tokens (kinds, provenances, edge types and statuses,
-//! `""` for an edge without one), each once; `nums` holds `tokenBudget,
-//! tokensUsed, nSymbols, nEdges, nTokens`, then per symbol `score,
-//! distance, kind, provenance` and per edge `edgeType, status`, tokens by
-//! their place in the list. A payload has a handful of tokens, repeated on
-//! every record: sent once, they cost JS no concatenation and no UTF-8 per
-//! record (toPacked of 10,000 symbols and edges 0.95-1.03 -> 0.69 ms), and
-//! every symbol of a kind hands the core the same `&str`.
+//! **Encode** ([`graph_encode_packed`]): `strings` is `tool`, `packRoot`,
+//! every symbol's `qualifiedName`, every edge's `source` and `target`, then
+//! the payload's distinct tokens (kinds, provenances, edge types and
+//! statuses, `""` for an edge without one), each once, all back to back.
+//! `nums` holds `tokenBudget, tokensUsed, nSymbols, nEdges, nTokens`, the
+//! lengths of `tool` and `packRoot`, then per symbol `nameLength, score,
+//! distance, kind, provenance`, per edge `sourceLength, targetLength,
+//! edgeType, status`, and per token its length. Lengths count UTF-16 code
+//! units (JS's `length`, which JS knows without reading the string); tokens
+//! go by their place in the list.
+//!
+//! Two choices cut JS's half of the call, which concatenates the strings a
+//! chunk at a time and has `TextEncoder.encodeInto` flatten and write each
+//! chunk (most of its time; bindings-node/BENCH.md): a payload's handful of
+//! tokens, repeated on every record, go once (and every symbol of a kind
+//! hands the core the same `&str`); and no separator is concatenated, so a
+//! chunk has half the pieces (at 10,000 symbols and edges, toPacked went
+//! from 0.95-1.17 ms to 0.90 with the token list, and the strings' share
+//! from 0.48 to 0.30-0.35 ms without separators). This side then slices
+//! each string where its length says, without looking for an end: by
+//! bytes when the text is ASCII, else by counting UTF-16 units.
 //! [`graph_encode_packed_args`] builds these arguments from a payload.
 //!
 //! **Decode** ([`graph_decode_packed`]): `strings` is a table, every entry
@@ -35,8 +45,6 @@
 use gcf_core::graph::{self, Edge, Indexed, Payload, Symbol};
 
 use crate::{shape, Result};
-
-const NUL: u8 = 0;
 
 /// Whether `text` holds U+FFFD (what `TextEncoder` writes for a lone
 /// surrogate). Most packed text is ASCII, which `is_ascii` settles a word at
@@ -58,64 +66,60 @@ fn read<'a>(strings: &'a [u8], nums: &[f64]) -> Option<Payload<&'a str>> {
     if has_replacement_char(text) {
         return None;
     }
-    let (head, records) = nums.split_first_chunk::<5>()?;
-    let [budget, used, n_symbols, n_edges, n_tokens] = *head;
+    let (head, records) = nums.split_first_chunk::<7>()?;
+    let [budget, used, n_symbols, n_edges, n_tokens, tool_len, root_len] = *head;
     let n_symbols = index(n_symbols)?;
     let n_edges = index(n_edges)?;
     let n_tokens = index(n_tokens)?;
-    // Every name, endpoint and token is a NUL-ended field: counts past what
-    // the text holds are refused before anything is allocated for them.
-    let fields = n_symbols
-        .checked_add(n_edges.checked_mul(2)?)?
-        .checked_add(n_tokens)?;
-    if fields > text.len() {
+    let symbol_nums = n_symbols.checked_mul(5)?;
+    let edge_nums = n_edges.checked_mul(4)?;
+    // Counts that do not match the numbers are refused before anything is
+    // allocated for them.
+    if records.len() != symbol_nums.checked_add(edge_nums)?.checked_add(n_tokens)? {
         return None;
     }
-    let symbol_nums = n_symbols.checked_mul(4)?;
-    if records.len() != symbol_nums.checked_add(n_edges.checked_mul(2)?)? {
-        return None;
-    }
-    let (per_symbol, per_edge) = records.split_at(symbol_nums);
-    let mut f = Fields(text);
-    let tool = f.next()?;
-    let pack_root = f.next()?;
+    let (per_symbol, rest) = records.split_at(symbol_nums);
+    let (per_edge, token_lens) = rest.split_at(edge_nums);
+    let mut f = Strings::new(text);
+    let tool = f.next(tool_len)?;
+    let pack_root = f.next(root_len)?;
     // Names and endpoints come first and the tokens last: the records take
     // their tokens once the list is read.
     let mut symbols = Vec::with_capacity(n_symbols);
-    for r in per_symbol.chunks_exact(4) {
+    for r in per_symbol.chunks_exact(5) {
         symbols.push(Symbol {
-            qualified_name: f.next()?,
+            qualified_name: f.next(r[0])?,
             kind: "",
             // -0 as JSON.stringify (and so the JSON route) writes it: 0.
-            score: r[0] + 0.0,
+            score: r[1] + 0.0,
             provenance: "",
-            distance: u32::try_from(index(r[1])?).ok()?,
+            distance: u32::try_from(index(r[2])?).ok()?,
         });
     }
     let mut edges = Vec::with_capacity(n_edges);
-    for _ in 0..n_edges {
+    for r in per_edge.chunks_exact(4) {
         edges.push(Edge {
-            source: f.next()?,
-            target: f.next()?,
+            source: f.next(r[0])?,
+            target: f.next(r[1])?,
             edge_type: "",
             status: "",
         });
     }
     let mut tokens = Vec::with_capacity(n_tokens);
-    for _ in 0..n_tokens {
-        tokens.push(f.next()?);
+    for &len in token_lens {
+        tokens.push(f.next(len)?);
     }
-    if !f.0.is_empty() {
+    if !f.rest.is_empty() {
         return None;
     }
     let token = |x: f64| tokens.get(index(x)?).copied();
-    for (s, r) in symbols.iter_mut().zip(per_symbol.chunks_exact(4)) {
-        s.kind = token(r[2])?;
-        s.provenance = token(r[3])?;
+    for (s, r) in symbols.iter_mut().zip(per_symbol.chunks_exact(5)) {
+        s.kind = token(r[3])?;
+        s.provenance = token(r[4])?;
     }
-    for (e, r) in edges.iter_mut().zip(per_edge.chunks_exact(2)) {
-        e.edge_type = token(r[0])?;
-        e.status = token(r[1])?;
+    for (e, r) in edges.iter_mut().zip(per_edge.chunks_exact(4)) {
+        e.edge_type = token(r[2])?;
+        e.status = token(r[3])?;
     }
     Some(Payload {
         tool,
@@ -130,8 +134,7 @@ fn read<'a>(strings: &'a [u8], nums: &[f64]) -> Option<Payload<&'a str>> {
 
 /// The arguments [`graph_encode_packed`] takes for `p`, as the JS layer
 /// builds them (see the module docs): for tests, benchmarks and any other
-/// host of the engine. A string holding a NUL shifts the fields, and the
-/// engine then refuses the arguments, as it does the layer's.
+/// host of the engine.
 ///
 /// ```
 /// use gcf_core::graph::{Payload, Symbol};
@@ -141,21 +144,14 @@ fn read<'a>(strings: &'a [u8], nums: &[f64]) -> Option<Payload<&'a str>> {
 ///     ..Payload::default()
 /// };
 /// let (strings, nums) = gcf_js_engine::graph_encode_packed_args(&p);
-/// assert_eq!(strings, b"t\0\0a.B\0function\0lsp\0");
-/// assert_eq!(nums, [0.0, 0.0, 1.0, 0.0, 2.0, 0.5, 0.0, 0.0, 1.0]);
+/// assert_eq!(strings, b"ta.Bfunctionlsp");
+/// assert_eq!(nums, [0.0, 0.0, 1.0, 0.0, 2.0, 1.0, 0.0, 3.0, 0.5, 0.0, 0.0, 1.0, 8.0, 3.0]);
 /// assert_eq!(
 ///     gcf_js_engine::graph_encode_packed(&strings, &nums).unwrap(),
 ///     gcf_core::graph::encode(&p).unwrap()
 /// );
 /// ```
 pub fn graph_encode_packed_args<S: AsRef<str>>(p: &Payload<S>) -> (Vec<u8>, Vec<f64>) {
-    let mut strings = Vec::new();
-    let mut put = |s: &str| {
-        strings.extend_from_slice(s.as_bytes());
-        strings.push(NUL);
-    };
-    put(p.tool.as_ref());
-    put(p.pack_root.as_ref());
     // The token's place in the list, added at the end when new.
     fn token<'p>(tokens: &mut Vec<&'p str>, t: &'p str) -> f64 {
         let i = tokens.iter().position(|&k| k == t).unwrap_or_else(|| {
@@ -164,17 +160,26 @@ pub fn graph_encode_packed_args<S: AsRef<str>>(p: &Payload<S>) -> (Vec<u8>, Vec<
         });
         i as f64
     }
+    let units = |s: &str| s.encode_utf16().count() as f64;
     let mut tokens: Vec<&str> = Vec::new();
+    let mut strings = Vec::new();
+    let (tool, root) = (p.tool.as_ref(), p.pack_root.as_ref());
     let mut nums = vec![
         p.token_budget as f64,
         p.tokens_used as f64,
         p.symbols.len() as f64,
         p.edges.len() as f64,
         0.0,
+        units(tool),
+        units(root),
     ];
+    strings.extend_from_slice(tool.as_bytes());
+    strings.extend_from_slice(root.as_bytes());
     for s in &p.symbols {
-        put(s.qualified_name.as_ref());
+        let name = s.qualified_name.as_ref();
+        strings.extend_from_slice(name.as_bytes());
         nums.extend_from_slice(&[
+            units(name),
             s.score,
             f64::from(s.distance),
             token(&mut tokens, s.kind.as_ref()),
@@ -182,54 +187,65 @@ pub fn graph_encode_packed_args<S: AsRef<str>>(p: &Payload<S>) -> (Vec<u8>, Vec<
         ]);
     }
     for e in &p.edges {
-        put(e.source.as_ref());
-        put(e.target.as_ref());
+        let (source, target) = (e.source.as_ref(), e.target.as_ref());
+        strings.extend_from_slice(source.as_bytes());
+        strings.extend_from_slice(target.as_bytes());
         nums.extend_from_slice(&[
+            units(source),
+            units(target),
             token(&mut tokens, e.edge_type.as_ref()),
             token(&mut tokens, e.status.as_ref()),
         ]);
     }
     nums[4] = tokens.len() as f64;
     for t in tokens {
-        put(t);
+        strings.extend_from_slice(t.as_bytes());
+        nums.push(units(t));
     }
     (strings, nums)
 }
 
-/// NUL-ended fields, read front to back.
-struct Fields<'a>(&'a str);
-
-impl<'a> Fields<'a> {
-    fn next(&mut self) -> Option<&'a str> {
-        let end = find_nul(self.0.as_bytes())?;
-        // NUL is one byte, so both ends are character boundaries.
-        let (field, rest) = (self.0.get(..end)?, self.0.get(end + 1..)?);
-        self.0 = rest;
-        Some(field)
-    }
+/// The strings of a packed payload, read front to back by their lengths
+/// in UTF-16 code units.
+struct Strings<'a> {
+    rest: &'a str,
+    /// Every byte is ASCII: a length in code units is one in bytes.
+    ascii: bool,
 }
 
-/// The first NUL in `b`, eight bytes at a time. Fields are short (names,
-/// kinds), where memchr's vector setup per call costs more than this scan:
-/// a 10,000-symbol encode went from 21.8 M to 21.2 M instructions (callgrind).
-pub(crate) fn find_nul(b: &[u8]) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let mut i = 0;
-    while let Some(word) = b.get(i..i + 8) {
-        let Ok(word) = <[u8; 8]>::try_from(word) else {
-            break;
-        };
-        let x = u64::from_le_bytes(word);
-        // A zero byte sets its high bit here; a borrow can only set bits
-        // above a zero byte, so the lowest set bit is the first zero.
-        let zero = x.wrapping_sub(ONES) & !x & HIGHS;
-        if zero != 0 {
-            return Some(i + (zero.trailing_zeros() / 8) as usize);
+impl<'a> Strings<'a> {
+    fn new(text: &'a str) -> Strings<'a> {
+        Strings {
+            rest: text,
+            ascii: text.is_ascii(),
         }
-        i += 8;
     }
-    b.get(i..)?.iter().position(|&c| c == NUL).map(|p| i + p)
+
+    /// The next string, of `units` UTF-16 code units; `None` when what is
+    /// left is shorter, or would be cut inside a character.
+    fn next(&mut self, units: f64) -> Option<&'a str> {
+        let units = index(units)?;
+        let end = if self.ascii {
+            units
+        } else {
+            let mut counted = 0;
+            let mut end = 0;
+            for c in self.rest.chars() {
+                if counted >= units {
+                    break;
+                }
+                counted += c.len_utf16();
+                end += c.len_utf8();
+            }
+            if counted != units {
+                return None;
+            }
+            end
+        };
+        let (s, rest) = (self.rest.get(..end)?, self.rest.get(end..)?);
+        self.rest = rest;
+        Some(s)
+    }
 }
 
 /// A JS number that is a non-negative integer a `usize` holds.
@@ -257,8 +273,8 @@ fn count(x: f64) -> Option<u64> {
 ///
 /// ```
 /// let gcf = gcf_js_engine::graph_encode_packed(
-///     b"t\0\0a.B\0function\0lsp\0",
-///     &[0.0, 0.0, 1.0, 0.0, 2.0, 0.5, 0.0, 0.0, 1.0],
+///     b"ta.Bfunctionlsp",
+///     &[0.0, 0.0, 1.0, 0.0, 2.0, 1.0, 0.0, 3.0, 0.5, 0.0, 0.0, 1.0, 8.0, 3.0],
 /// )
 /// .unwrap();
 /// assert!(gcf.starts_with("GCF profile=graph tool=t"));
@@ -298,7 +314,7 @@ pub fn graph_decode_packed(text: &str) -> Result<Packed> {
     let p = graph::Decoder::new()
         .limits(crate::decode_limits())
         .decode_indexed(text)?;
-    Ok(pack(&p, memchr::memchr(NUL, text.as_bytes()).is_some()))
+    Ok(pack(&p, memchr::memchr(0, text.as_bytes()).is_some()))
 }
 
 /// The packed form of `p`, or its JSON form when it has locations (the
@@ -437,13 +453,15 @@ pub(crate) mod tests {
         "symbols":[{"qualifiedName":"a.B","kind":"function","score":0.125,"provenance":"p","distance":0},
                    {"qualifiedName":"c","kind":"type","score":1e-7,"provenance":"p","distance":1}],
         "edges":[{"source":"c","target":"a.B","edgeType":"calls","status":"added"}]}"#;
-    // Names, endpoints, then the tokens: function 0, p 1, type 2, calls 3, added 4.
-    const STRINGS: &[u8] = b"t\0\0a.B\0c\0c\0a.B\0function\0p\0type\0calls\0added\0";
+    // Tool, names, endpoints, then the tokens: function 0, p 1, type 2,
+    // calls 3, added 4; back to back, lengths in the numbers.
+    const STRINGS: &[u8] = b"ta.Bcca.Bfunctionptypecallsadded";
     const NUMS: &[f64] = &[
-        5.0, 0.0, 2.0, 1.0, 5.0, // budget, used, symbols, edges, tokens
-        0.125, 0.0, 0.0, 1.0, // score, distance, kind, provenance
-        1e-7, 1.0, 2.0, 1.0, //
-        3.0, 4.0, // edge type, status
+        5.0, 0.0, 2.0, 1.0, 5.0, 1.0, 0.0, // budget, used, symbols, edges, tokens, tool, root
+        3.0, 0.125, 0.0, 0.0, 1.0, // name length, score, distance, kind, provenance
+        1.0, 1e-7, 1.0, 2.0, 1.0, //
+        1.0, 3.0, 3.0, 4.0, // source and target lengths, edge type, status
+        8.0, 1.0, 4.0, 5.0, 5.0, // token lengths
     ];
 
     /// Numbers at and around every edge the readers test.
@@ -498,26 +516,6 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn find_nul_finds_the_first_at_every_offset() {
-        for len in 0..40 {
-            for at in 0..=len {
-                let mut b = vec![b'x'; len];
-                if at < len {
-                    b[at] = 0;
-                    // Zeros and 0x01/0x80 bytes after the first change nothing.
-                    for (k, c) in b.iter_mut().enumerate().skip(at + 1) {
-                        *c = [0, 1, 0x80, 0xff][k % 4];
-                    }
-                }
-                let want = b.iter().position(|&c| c == 0);
-                assert_eq!(find_nul(&b), want, "{b:?}");
-            }
-        }
-        assert_eq!(find_nul(&[1, 0x81, 0, 0xff, 1, 1, 1, 1, 1]), Some(2));
-        assert_eq!(find_nul(&[0x80; 9]), None);
-    }
-
-    #[test]
     fn packed_and_json_encode_alike() {
         assert_eq!(
             graph_encode_packed(STRINGS, NUMS).unwrap(),
@@ -536,14 +534,14 @@ pub(crate) mod tests {
             n
         };
         let refused = |s: &[u8], n: &[f64]| graph_encode_packed(s, n).unwrap().is_empty();
-        // A NUL inside a string shifts the fields; one field too few or
-        // too many; bad UTF-8.
-        assert!(refused(&[STRINGS, b"x\0"].concat(), NUMS));
+        // A byte too many or too few; bad UTF-8.
+        assert!(refused(&[STRINGS, b"x"].concat(), NUMS));
         assert!(refused(&STRINGS[..STRINGS.len() - 1], NUMS));
-        assert!(refused(
-            b"t\0\0a\xff\0function\0p\0",
-            &[0.0, 0.0, 1.0, 0.0, 2.0, 0.5, 0.0, 0.0, 1.0]
-        ));
+        let one = [
+            0.0, 0.0, 1.0, 0.0, 2.0, 1.0, 0.0, 2.0, 0.5, 0.0, 0.0, 1.0, 8.0, 1.0,
+        ];
+        assert!(!refused(b"tabfunctionp", &one));
+        assert!(refused(b"ta\xfffunctionp", &one));
         assert!(refused(b"", &[]));
         // U+FFFD, which stands for a lone surrogate TextEncoder replaced.
         let fffd = [&STRINGS[..3], "\u{FFFD}".as_bytes(), &STRINGS[3..]].concat();
@@ -554,38 +552,76 @@ pub(crate) mod tests {
         assert!(refused(STRINGS, &nums(&|n| n[1] = -1.0)));
         assert!(refused(STRINGS, &nums(&|n| n[0] = f64::NAN)));
         assert!(refused(STRINGS, &nums(&|n| n[0] = 2f64.powi(60))));
-        assert!(refused(STRINGS, &nums(&|n| n[6] = 0.5)));
-        assert!(refused(STRINGS, &nums(&|n| n[6] = 2f64.powi(32))));
+        assert!(refused(STRINGS, &nums(&|n| n[9] = 0.5)));
+        assert!(refused(STRINGS, &nums(&|n| n[9] = 2f64.powi(32))));
         assert!(refused(STRINGS, &nums(&|n| n[2] = 3.0)));
         assert!(refused(STRINGS, &nums(&|n| n[3] = 1e15)));
         assert!(refused(STRINGS, &nums(&|n| n[2] = f64::INFINITY)));
         assert!(refused(STRINGS, &nums(&|n| n[4] = 4.0)));
         assert!(refused(STRINGS, &nums(&|n| n[4] = 6.0)));
         assert!(refused(STRINGS, &nums(&|n| n[4] = 1e300)));
-        assert!(refused(STRINGS, &nums(&|n| n[7] = 5.0)));
-        assert!(refused(STRINGS, &nums(&|n| n[8] = -1.0)));
-        assert!(refused(STRINGS, &nums(&|n| n[13] = 0.5)));
-        assert!(refused(STRINGS, &nums(&|n| n[14] = f64::NAN)));
+        assert!(refused(STRINGS, &nums(&|n| n[10] = 5.0)));
+        assert!(refused(STRINGS, &nums(&|n| n[11] = -1.0)));
+        assert!(refused(STRINGS, &nums(&|n| n[19] = 0.5)));
+        assert!(refused(STRINGS, &nums(&|n| n[20] = f64::NAN)));
         assert!(refused(STRINGS, &nums(&|n| n.push(0.0))));
-        assert!(refused(STRINGS, &nums(&|n| n.truncate(14))));
+        assert!(refused(STRINGS, &nums(&|n| n.truncate(25))));
+        // Lengths that do not add up to the text, or are not whole.
+        assert!(refused(STRINGS, &nums(&|n| n[5] = 2.0)));
+        assert!(refused(STRINGS, &nums(&|n| n[7] = 2.5)));
+        assert!(refused(STRINGS, &nums(&|n| n[25] = 4.0)));
+        assert!(refused(STRINGS, &nums(&|n| n[25] = 6.0)));
+        assert!(refused(STRINGS, &nums(&|n| n[17] = f64::INFINITY)));
         // Tokens may be shared in any way: another token list, same text.
-        let swapped = b"t\0\0a.B\0c\0c\0a.B\0added\0calls\0type\0p\0function\0extra\0";
+        let swapped = b"ta.Bcca.Baddedcallstypepfunctionextra";
         let renumbered = nums(&|n| {
             n[4] = 6.0;
-            for i in [7, 8, 11, 12, 13, 14] {
+            for i in [10, 11, 15, 16, 19, 20] {
                 n[i] = 4.0 - n[i];
             }
+            n.truncate(21);
+            n.extend_from_slice(&[5.0, 5.0, 4.0, 1.0, 8.0, 5.0]);
         });
         assert_eq!(
             graph_encode_packed(swapped, &renumbered).unwrap(),
             crate::graph_encode(JSON).unwrap()
         );
         // -0 scores as 0, as the JSON route reads JSON.stringify(-0).
-        let neg = nums(&|n| n[5] = -0.0);
+        let neg = nums(&|n| n[8] = -0.0);
         assert_eq!(
             graph_encode_packed(STRINGS, &neg).unwrap(),
             crate::graph_encode(&JSON.replacen("0.125", "0", 1)).unwrap()
         );
+    }
+
+    #[test]
+    fn lengths_count_utf16_units_in_any_text() {
+        let p = Payload {
+            tool: "t",
+            pack_root: "r",
+            symbols: vec![
+                Symbol::new("é.ß\u{7ff}\u{800}\u{ffff}😀", "fünction", 0.5, "p", 0),
+                Symbol::new("a😀😀b", "type", 0.25, "p", 1),
+                Symbol::new("ascii.Name", "κind", 0.125, "p", 1),
+            ],
+            edges: vec![Edge::new("a😀😀b", "é.ß\u{7ff}\u{800}\u{ffff}😀", "cälls")],
+            ..Payload::default()
+        };
+        let (strings, nums) = graph_encode_packed_args(&p);
+        // 😀 is two units: the name of symbol 1 is 6.
+        assert_eq!(nums[7 + 5], 6.0);
+        assert_eq!(
+            graph_encode_packed(&strings, &nums).unwrap(),
+            graph::encode(&p).unwrap()
+        );
+        // A length that would cut 😀 in half, or count past the text.
+        let mut cut = nums.clone();
+        cut[7 + 5] = 2.0;
+        cut[7 + 10] = 9.0;
+        assert_eq!(graph_encode_packed(&strings, &cut).unwrap(), "");
+        let mut past = nums.clone();
+        *past.last_mut().unwrap() += 1.0;
+        assert_eq!(graph_encode_packed(&strings, &past).unwrap(), "");
     }
 
     #[test]

@@ -40,7 +40,7 @@ use gcf_bind::value::{last_wins, NUMBER_TOKEN};
 use gcf_core::generic::{Key, Map, Value};
 use gcf_core::Limits;
 
-use crate::packed::find_nul;
+use crate::nul::find_nul;
 use crate::packed_view::{self, Read};
 use crate::Result;
 
