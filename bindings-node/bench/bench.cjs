@@ -27,6 +27,18 @@ function readAll(p) {
   return x;
 }
 
+// The objects a decode returns, in the same shapes, naming strings split
+// from one table (what any decode to 2.5.2's objects makes, with no
+// parsing at all): each name a string of its own, shared by its edges.
+function literalsNamed(table, ns, ne) {
+  const names = table.split('\0');
+  const symbols = [];
+  for (let k = 0; k < ns; k++) symbols.push({ qualifiedName: names[k], kind: 'b', score: k / ns, provenance: 'c', distance: k & 3 });
+  const edges = [];
+  for (let k = 0; k < ne; k++) edges.push({ source: names[k + 1], target: names[(k * 31) % ns], edgeType: 'c', status: undefined });
+  return { symbols, edges };
+}
+
 // The objects a decode returns, in the same shapes, with no strings made.
 function literals(ns, ne) {
   const symbols = [];
@@ -108,9 +120,33 @@ const storing = {
   StreamEncoder: class { writeSymbol(s) { this.last = s; } close() {} },
   GenericStreamEncoder: class { beginArray() {} writeRow(r) { this.last = r; } close() {} },
 };
+// The least a JS stream writer can do: join each row's cells as JS prints
+// them (no quoting, no checks) and hand the text over 64 KB at a time.
+const joining = {
+  GenericStreamEncoder: class {
+    constructor(w) {
+      this.w = w;
+      this.buf = '';
+    }
+    beginArray(name, fields) {
+      this.buf += `## ${name} [?]{${fields.join(',')}}\n`;
+    }
+    writeRow(r) {
+      this.buf += r.join('|') + '\n';
+      if (this.buf.length > 65536) {
+        this.w.write(this.buf);
+        this.buf = '';
+      }
+    }
+    close() {
+      this.w.write(this.buf);
+    }
+  },
+};
 const streamFloors = GRAPH_ONLY ? [] : [
   [`graph StreamEncoder floor: the bench loop, ${STREAM_N} rows, an encoder that only keeps its argument`, streamRun(graphStream(storing)).ms],
   [`GenericStreamEncoder floor: the bench loop, ${STREAM_N} rows, an encoder that only keeps its argument`, streamRun(genericStream(storing)).ms],
+  [`GenericStreamEncoder floor: the bench loop, ${STREAM_N} rows, a JS writer that only joins each row's cells (no quoting, no checks)`, streamRun(genericStream(joining)).ms],
 ];
 const mb = (n) => `${(n / 1048576).toFixed(1)} MB`;
 
@@ -141,6 +177,15 @@ const split = [];
       'graph decode 10k floor: 10,000 symbol and 9,999 edge object literals in JS',
       time(() => literals(10000, 9999)),
     ]);
+    if (!QUICK) {
+      const big = graph(100000);
+      const names = big.symbols.map((s) => s.qualifiedName).join('\0');
+      split.push(['graph decode 100k floor: 100,000 symbol and 99,999 edge object literals in JS', time(() => literals(100000, 99999))]);
+      split.push([
+        'graph decode 100k floor: the same objects naming strings split from one table (no parsing)',
+        time(() => literalsNamed(names, 100000, 99999)),
+      ]);
+    }
     const small = graph(10);
     const smallText = gcf.encode(small);
     const [sb, sf] = toPacked(small).map((a) => a.slice());
@@ -223,9 +268,10 @@ const md = [
   '',
   '## Where a call spends its time (conversion choice)',
   '',
-  'Graph encode and decode take the packed route when the engine offers it (strings as NUL-ended UTF-8 in a',
-  '`Uint8Array` and numbers in a `Float64Array`, read in place by the engine; back, a string table and a',
-  '`Float64Array` of numbers and indices, so no number crosses as text). Generic values take a packed route of',
+  'Graph encode and decode take the packed route when the engine offers it (names and endpoints as UTF-8 back to',
+  'back in a `Uint8Array`, each kind, provenance, edge type and status once, and numbers, lengths and token',
+  'numbers in a `Float64Array`, read in place by the engine; back, a string table and a `Float64Array` of',
+  'numbers and indices, so no number crosses as text). Generic values take a packed route of',
   'their own both ways (an op byte per value, strings NUL-ended, numbers in a `Float64Array`, an object\'s keys',
   'once per shape; see bench/NOTES.md), and the JSON route for what it leaves (bigints, numbers past 2^53, class',
   'instances, a NUL in a string: a small serializer in, tagged JSON back). Everything else goes as JSON. The split:',
