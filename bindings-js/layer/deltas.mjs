@@ -129,18 +129,17 @@ export function install(E, gcf) {
     constructor(base, tool, policy) {
       const p = policy || fixedN(DEFAULT_REANCHOR_N);
       this._native = callValue(() => new E.NativeGenericDeltaSession(setJSON(base), tool == null ? '' : String(tool), p.mode, p.n || 0));
-      this._turn = 0;
     }
     currentFull() {
       return call(() => this._native.currentFull());
     }
+    /** How many times `next` was called, failed calls included (the engine counts them). */
     turn() {
-      return this._turn;
+      return this._native.turn();
     }
     next(nextSet) {
-      // A failed call counts too, as in 2.5.2 (and in the fixed cadence,
-      // which the engine's session counts the same way).
-      this._turn++;
+      // A failed call counts too, as in 2.5.2: a set that cannot be sent
+      // is counted here, one the engine refuses there.
       const out = callValue(() => {
         let json;
         try {

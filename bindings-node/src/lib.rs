@@ -347,6 +347,12 @@ impl NativeGenericDeltaSession {
     pub fn count_refused_turn(&mut self) {
         self.0.count_refused_turn()
     }
+
+    /// See [`gcf_js_engine::GenericDeltaSession::turn`].
+    #[napi]
+    pub fn turn(&self) -> f64 {
+        self.0.turn()
+    }
 }
 
 /// See [`gcf_js_engine::GraphStream`].

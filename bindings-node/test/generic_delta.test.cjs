@@ -109,6 +109,22 @@ test(`GenericDeltaSession turns match 2.5.2 (seed ${SEED})`, () => {
     }
   }
   assert.ok(failed > 0 && fulls > 0, `${failed} ${fulls}`);
+  // A set that cannot even be sent (a cycle) is a turn too, counted on
+  // this side before the engine sees anything.
+  const loop = {};
+  loop.self = loop;
+  const cyclic = { key: 'id', fields: ['id', 'name'], rows: [{ id: 1, name: loop }] };
+  const base = { key: 'id', fields: ['id', 'name'], rows: [{ id: 1, name: 'a' }] };
+  const ours = new gcf.GenericDeltaSession(base, 't', gcf.fixedN(3));
+  const theirs = new ref.GenericDeltaSession(base, 't', ref.fixedN(3));
+  // (2.5.2 writes the cycle as the text "[object Object]"; it counts the
+  // turn all the same.)
+  assert.throws(() => ours.next(cyclic), (e) => e.category === 'limit_exceeded');
+  theirs.next(cyclic);
+  assert.strictEqual(ours.turn(), 1);
+  assert.strictEqual(ours.turn(), theirs.turn());
+  assert.strictEqual(ours.next(base).isFull, false);
+  assert.strictEqual(ours.turn(), 2);
 });
 
 // Spec §10a.1: a decoder rejects duplicate identity values; 2.5.2's

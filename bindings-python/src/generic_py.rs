@@ -328,4 +328,10 @@ impl NativeDeltaSession {
     fn held<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         set_to_py(py, self.inner.held())
     }
+
+    /// How many times `next` was called, failed calls included.
+    #[getter]
+    fn turn(&self) -> usize {
+        self.inner.turn()
+    }
 }

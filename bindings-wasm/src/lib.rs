@@ -428,6 +428,11 @@ impl WasmGenericDeltaSession {
     pub fn count_refused_turn(&mut self) {
         self.0.count_refused_turn()
     }
+
+    /// See [`gcf_js_engine::GenericDeltaSession::turn`].
+    pub fn turn(&self) -> f64 {
+        self.0.turn()
+    }
 }
 
 /// See [`gcf_js_engine::GraphStream`].

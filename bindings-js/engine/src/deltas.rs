@@ -241,6 +241,12 @@ impl GenericDeltaSession {
         self.inner.count_refused_turn();
     }
 
+    /// How many times `next` was called, failed calls included (the core's
+    /// `DeltaSession::turn`, which the layer reports as 2.5.2's `turn()`).
+    pub fn turn(&self) -> f64 {
+        self.inner.turn() as f64
+    }
+
     /// Advances to `set` (JSON): the wire, prefixed by `F` for a full
     /// payload or `D` for a delta; a set that cannot be read still counts
     /// as a turn.

@@ -138,12 +138,14 @@ class GenericDeltaSession:
             n = policy.n if policy.n > 0 else DEFAULT_REANCHOR_N
         self._lock = threading.Lock()
         self._native = _gcf.NativeDeltaSession(base, tool, n)
-        self._turn = 0
 
     @property
     def turn(self) -> int:
-        """How many times ``next`` was called."""
-        return self._turn
+        """How many times ``next`` was called, failed calls included (the
+        native session counts them)."""
+        with self._lock:
+            turn: int = self._native.turn
+            return turn
 
     def current_full(self) -> str:
         """The full payload of the held set."""
@@ -155,8 +157,7 @@ class GenericDeltaSession:
         """Advance to ``nxt``: a delta, or a full payload when the policy
         re-anchors or the schema changed. The held set becomes ``nxt``."""
         with self._lock:
-            # A failed call counts too, as in 2.8.0 (and in the fixed
-            # cadence, which the native session counts the same way).
-            self._turn += 1
+            # A failed call counts too, as in 2.8.0: the native session
+            # counts a set it cannot read as it counts one it refuses.
             out: Tuple[str, bool] = self._native.next(nxt)
             return out
