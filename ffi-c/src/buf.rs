@@ -114,6 +114,23 @@ pub(crate) unsafe fn str_arg<'a>(
     })
 }
 
+/// GCF text to decode, given as bytes: invalid UTF-8 is refused as a
+/// decoder refuses it (`invalid_utf8` with the line and column of the first
+/// bad byte), not as a bad argument.
+///
+/// # Safety
+///
+/// As for [`bytes_arg`].
+pub(crate) unsafe fn gcf_text_arg<'a>(
+    ptr: *const u8,
+    len: usize,
+    what: &str,
+) -> Result<&'a str, FfiError> {
+    // SAFETY: forwarded from the caller.
+    let bytes = unsafe { bytes_arg(ptr, len, what) }?;
+    Ok(gcf_core::validate_utf8(bytes)?)
+}
+
 /// Like [`str_arg`], but NULL (with any length) means "absent".
 ///
 /// # Safety

@@ -6,7 +6,9 @@ use core::ffi::{c_char, c_void};
 use gcf_core::generic::{self, Cell, KeyedSet, StreamOptions, StreamWriter, Value};
 use gcf_core::{Error, ErrorKind};
 
-use crate::buf::{bytes_arg, gcf_buf, json_arg, json_out, put, require_out, str_arg};
+use crate::buf::{
+    bytes_arg, gcf_buf, json_arg, json_out, optional_str_arg, put, require_out, str_arg,
+};
 use crate::error::{boundary, gcf_error, gcf_status, FfiError};
 use crate::limits::{gcf_limits, limits_arg};
 use crate::stream::{callback_sink, gcf_write_callback, with_live, CallbackSink};
@@ -262,23 +264,6 @@ unsafe fn cell_arg<'a>(c: &gcf_cell, index: usize) -> Result<Cell<'a>, FfiError>
             ))
         }
     })
-}
-
-/// `ptr`/`len` as text, or `None` for NULL.
-///
-/// # Safety
-///
-/// `ptr` is NULL or points to `len` readable bytes for `'a`.
-unsafe fn optional_str_arg<'a>(
-    ptr: *const u8,
-    len: usize,
-    what: &str,
-) -> Result<Option<&'a str>, FfiError> {
-    if ptr.is_null() {
-        return Ok(None);
-    }
-    // SAFETY: forwarded from the caller.
-    unsafe { str_arg(ptr, len, what) }.map(Some)
 }
 
 /// A declaration's field names.

@@ -11,7 +11,8 @@ use gcf_core::generic::{self, DeltaSession, ReanchorPolicy};
 use gcf_core::{ErrorKind, Outcome};
 
 use crate::buf::{
-    bytes_arg, gcf_buf, json_arg, json_out, optional_str_arg, put, require_out, reset_out,
+    bytes_arg, gcf_buf, gcf_text_arg, json_arg, json_out, optional_str_arg, put, require_out,
+    reset_out,
 };
 use crate::error::{boundary, gcf_error, gcf_status, FfiError};
 use crate::generic::keyed_set_arg;
@@ -157,7 +158,7 @@ pub unsafe extern "C" fn gcf_generic_apply_delta_with_limits(
             reset_out(out)?;
             let limits = limits_arg(limits)?;
             let base = keyed_set_arg(bytes_arg(base, base_len, "base")?, "base")?;
-            let text = gcf_core::validate_utf8(bytes_arg(delta, delta_len, "delta")?)?;
+            let text = gcf_text_arg(delta, delta_len, "delta")?;
             let result = generic::apply(&base, &generic::decode_delta_with(text, &limits)?)?;
             put(out, json_out(&gcf_bind::generic::KeyedSetJson(&result))?);
             Ok(())
@@ -205,7 +206,7 @@ pub unsafe extern "C" fn gcf_generic_decode_delta_with_limits(
         boundary(err, || {
             reset_out(out)?;
             let limits = limits_arg(limits)?;
-            let text = gcf_core::validate_utf8(bytes_arg(delta, delta_len, "delta")?)?;
+            let text = gcf_text_arg(delta, delta_len, "delta")?;
             let decoded = generic::decode_delta_with(text, &limits)?;
             put(
                 out,
@@ -255,7 +256,7 @@ pub unsafe extern "C" fn gcf_generic_decode_full(
         boundary(err, || {
             reset_out(out)?;
             let limits = limits_arg(limits)?;
-            let text = gcf_core::validate_utf8(bytes_arg(text, text_len, "text")?)?;
+            let text = gcf_text_arg(text, text_len, "text")?;
             let full = generic::decode_full_with(text, &limits)?;
             put(out, json_out(&FullJson(&full))?);
             Ok(())
@@ -337,7 +338,7 @@ pub unsafe extern "C" fn gcf_graph_decode_delta_with_limits(
         boundary(err, || {
             reset_out(out)?;
             let limits = limits_arg(limits)?;
-            let text = gcf_core::validate_utf8(bytes_arg(delta, delta_len, "delta")?)?;
+            let text = gcf_text_arg(delta, delta_len, "delta")?;
             let decoded = gcf_core::graph::decode_delta_with(text, &limits)?;
             put(out, json_out(&gcf_bind::graph::DeltaJson(&decoded))?);
             Ok(())

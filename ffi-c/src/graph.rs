@@ -11,7 +11,8 @@ use std::borrow::Cow;
 use gcf_bind::graph as json;
 
 use crate::buf::{
-    bytes_arg, gcf_buf, json_arg, json_out, optional_str_arg, put, require_out, reset_out,
+    bytes_arg, gcf_buf, gcf_text_arg, json_arg, json_out, optional_str_arg, put, require_out,
+    reset_out,
 };
 use crate::error::{boundary, gcf_error, gcf_status, FfiError};
 use crate::limits::{gcf_limits, limits_arg};
@@ -197,7 +198,7 @@ pub unsafe extern "C" fn gcf_graph_apply_delta_with_limits(
             reset_out(out)?;
             let limits = limits_arg(limits)?;
             let base = snapshot_arg(bytes_arg(base, base_len, "base")?, "base")?;
-            let text = gcf_core::validate_utf8(bytes_arg(delta, delta_len, "delta")?)?;
+            let text = gcf_text_arg(delta, delta_len, "delta")?;
             let decoded = graph::decode_delta_with(text, &limits)?;
             let result = graph::apply_decoded_delta(&base, &decoded)?;
             put(out, json_out(&json::SnapshotJson(&result))?);
@@ -423,7 +424,7 @@ pub unsafe extern "C" fn gcf_graph_session_decoder_decode(
         boundary(err, || {
             reset_out(out)?;
             let decoder = decoder.as_mut().ok_or_else(|| FfiError::null("decoder"))?;
-            let text = gcf_core::validate_utf8(bytes_arg(input, input_len, "input")?)?;
+            let text = gcf_text_arg(input, input_len, "input")?;
             let payload = decoder.decoder.decode(text)?;
             put(out, json_out(&json::PayloadJson(&payload))?);
             Ok(())

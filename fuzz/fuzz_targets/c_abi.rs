@@ -108,13 +108,7 @@ fn generic_stream(b: &mut Bytes) {
                 }
                 8 => {
                     let names: Vec<Vec<u8>> = (0..b.pick(4)).map(|_| unique(b)).collect();
-                    let fields: Vec<gcf_str> = names
-                        .iter()
-                        .map(|n| gcf_str {
-                            ptr: n.as_ptr().cast(),
-                            len: n.len(),
-                        })
-                        .collect();
+                    let fields = strs(&names);
                     // NULL: the default label; else a label, maybe a field's.
                     let label = match b.pick(3) {
                         0 => None,
@@ -173,13 +167,7 @@ fn generic_stream(b: &mut Bytes) {
                 }
                 3 => {
                     let names: Vec<Vec<u8>> = (0..b.pick(5)).map(|_| unique(b)).collect();
-                    let fields: Vec<gcf_str> = names
-                        .iter()
-                        .map(|n| gcf_str {
-                            ptr: n.as_ptr().cast(),
-                            len: n.len(),
-                        })
-                        .collect();
+                    let fields = strs(&names);
                     // NULL: a root table.
                     let (np, nl) = if b.pick(3) == 0 {
                         (std::ptr::null(), 0)
@@ -474,3 +462,14 @@ fuzz_target!(|data: &[u8]| {
         run(|o, e| gcf_graph_decode(std::ptr::null(), n, o, e));
     }
 });
+
+/// `gcf_str`s viewing `names` (valid while `names` lives).
+fn strs(names: &[Vec<u8>]) -> Vec<gcf_str> {
+    names
+        .iter()
+        .map(|n| gcf_str {
+            ptr: n.as_ptr().cast(),
+            len: n.len(),
+        })
+        .collect()
+}

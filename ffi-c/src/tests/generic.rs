@@ -143,6 +143,28 @@ fn cell(kind: u32) -> gcf_cell {
     }
 }
 
+/// A generic stream writing into `sink` (which must outlive it).
+///
+/// # Safety
+///
+/// `sink` stays where it is until the stream is freed.
+unsafe fn collecting_stream(sink: &mut Collected) -> *mut gcf_generic_stream {
+    let mut stream = ptr::null_mut();
+    // SAFETY: the pointers are valid for the call; `sink` outlives the
+    // stream per this function's contract.
+    let (s, _) = status_of(|e| unsafe {
+        gcf_generic_stream_new(
+            Some(collect),
+            (sink as *mut Collected).cast(),
+            ptr::null(),
+            &mut stream,
+            e,
+        )
+    });
+    assert_eq!(s, gcf_status::GCF_STATUS_OK);
+    stream
+}
+
 #[test]
 fn generic_stream_writes_typed_cells() {
     let mut sink = Collected {
@@ -154,19 +176,9 @@ fn generic_stream_writes_typed_cells() {
         ptr: f.as_ptr().cast(),
         len: f.len(),
     });
-    let mut stream = ptr::null_mut();
     // SAFETY: all pointers are valid for the calls; the stream is freed once.
     unsafe {
-        let (s, _) = status_of(|e| {
-            gcf_generic_stream_new(
-                Some(collect),
-                (&mut sink as *mut Collected).cast(),
-                ptr::null(),
-                &mut stream,
-                e,
-            )
-        });
-        assert_eq!(s, gcf_status::GCF_STATUS_OK);
+        let stream = collecting_stream(&mut sink);
         let (s, _) = status_of(|e| {
             gcf_generic_stream_begin_table(
                 stream,
@@ -240,19 +252,9 @@ fn generic_stream_writes_keyed_maps_and_inline_arrays() {
         ptr: f.as_ptr().cast(),
         len: f.len(),
     });
-    let mut stream = ptr::null_mut();
     // SAFETY: all pointers are valid for the calls; the stream is freed once.
     unsafe {
-        let (s, _) = status_of(|e| {
-            gcf_generic_stream_new(
-                Some(collect),
-                (&mut sink as *mut Collected).cast(),
-                ptr::null(),
-                &mut stream,
-                e,
-            )
-        });
-        assert_eq!(s, gcf_status::GCF_STATUS_OK);
+        let stream = collecting_stream(&mut sink);
         let tags = [
             gcf_cell {
                 str_ptr: "x".as_ptr().cast(),
