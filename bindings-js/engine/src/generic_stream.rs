@@ -77,28 +77,17 @@ fn number(x: f64) -> Value {
     packed_value::number(x).unwrap_or(Value::Float(x))
 }
 
-/// Refuses, as the core's stream writer does, a declaration no decoder
-/// reads: no field, a field declared twice, more fields (`extra` more for
-/// a key column) than a decoder takes. A field with `>` is left to
-/// [`GenericStream::refuse_paths`], which reports it at `close` as 2.5.2
-/// does.
-fn check_declaration(fields: &[String], extra: usize) -> Result<()> {
+/// Refuses, as the core's stream writer does (the same check), a
+/// declaration no decoder reads: no field, a field declared twice, more
+/// fields (with the key column when `keyed`) than a decoder takes. A field
+/// with `>` is left to [`GenericStream::refuse_paths`], which reports it at
+/// `close` as 2.5.2 does.
+fn check_declaration(fields: &[String], keyed: bool) -> Result<()> {
     if fields.iter().any(|f| f.contains('>')) {
         return Ok(());
     }
     let names: Vec<&str> = fields.iter().map(String::as_str).collect();
-    generic::check_stream_fields(&names)?;
-    let max = gcf_core::Limits::default().max_fields;
-    if fields.len().saturating_add(extra) > max {
-        return Err(gcf_core::Error::new(
-            gcf_core::ErrorKind::LimitExceeded,
-            format!(
-                "{} fields are more than the limit of {max} a decoder enforces",
-                fields.len().saturating_add(extra)
-            ),
-        )
-        .into());
-    }
+    generic::check_stream_fields(&names, keyed, &gcf_core::Limits::default())?;
     Ok(())
 }
 
@@ -252,7 +241,7 @@ impl GenericStream {
     pub fn begin_array(&mut self, name: &str, fields: &str) -> Result<u32> {
         self.live()?;
         let fields = strings(fields)?;
-        check_declaration(&fields, 0)?;
+        check_declaration(&fields, false)?;
         if self.refused.is_none() {
             self.end_table();
             if !self.refuse_paths(&fields) {
@@ -271,7 +260,7 @@ impl GenericStream {
     ) -> Result<u32> {
         self.live()?;
         let value_fields = strings(value_fields)?;
-        check_declaration(&value_fields, 1)?;
+        check_declaration(&value_fields, true)?;
         if value_fields.iter().any(|f| f == key_label) {
             return Err(Failure::invalid_input(format!(
                 "the key label {} is also a value field: the declaration would name it twice",

@@ -694,7 +694,7 @@ impl<K: Sink> StreamWriter<K> {
                 "an anonymous root table must be the first and only thing in the body",
             ));
         }
-        check_stream_fields(fields)?;
+        check_stream_fields(fields, kind == TableKind::KeyedMap, &self.limits)?;
         // The table (or map) sits one level below its object, its rows two;
         // an anonymous root table is the root container itself.
         let rows_depth = if name.is_none() {
@@ -703,16 +703,6 @@ impl<K: Sink> StreamWriter<K> {
             self.scopes.len() + 2
         };
         self.check_depth(rows_depth, "a table's rows")?;
-        let declared = fields.len() + usize::from(kind == TableKind::KeyedMap);
-        if declared > self.limits.max_fields {
-            return Err(Error::new(
-                ErrorKind::LimitExceeded,
-                format!(
-                    "{declared} fields are more than the limit of {} a decoder enforces",
-                    self.limits.max_fields
-                ),
-            ));
-        }
         if name.is_some() {
             self.add_member()?;
         }
@@ -1009,19 +999,26 @@ fn scalar_cell<'a>(value: &'a Value, context: &str) -> Result<Cell<'a>> {
 }
 
 /// Checks the declared fields of a streaming table (a keyed map's value
-/// fields, without its key column): at least one, none declared twice
-/// ([`ErrorKind::DuplicateFieldName`]), none containing `>`, which reads as
-/// a flattened path a streamed row cannot carry (spec §8.3). What
+/// fields, `keyed` adding its key column to the count): at least one, none
+/// declared twice ([`ErrorKind::DuplicateFieldName`]), none containing `>`,
+/// which reads as a flattened path a streamed row cannot carry (spec §8.3),
+/// and no more than `limits.max_fields` in all ([`ErrorKind::LimitExceeded`]:
+/// a decoder with those limits would refuse the declaration). What
 /// [`StreamWriter::begin_table`] and [`StreamWriter::begin_keyed_map`]
 /// check, for a binding that sequences a stream itself.
 ///
 /// ```
-/// use gcf_core::{generic::check_stream_fields, ErrorKind};
-/// assert!(check_stream_fields(&["id", "name"]).is_ok());
-/// assert_eq!(check_stream_fields(&[]).unwrap_err().kind(), ErrorKind::InvalidInput);
-/// assert_eq!(check_stream_fields(&["a", "a"]).unwrap_err().kind(), ErrorKind::DuplicateFieldName);
+/// use gcf_core::{generic::check_stream_fields, ErrorKind, Limits};
+/// let limits = Limits::default();
+/// assert!(check_stream_fields(&["id", "name"], false, &limits).is_ok());
+/// let refused = |f: &[&str]| check_stream_fields(f, false, &limits).unwrap_err().kind();
+/// assert_eq!(refused(&[]), ErrorKind::InvalidInput);
+/// assert_eq!(refused(&["a", "a"]), ErrorKind::DuplicateFieldName);
+/// let tight = Limits { max_fields: 2, ..Limits::default() };
+/// let err = check_stream_fields(&["a", "b"], true, &tight).unwrap_err();
+/// assert_eq!(err.kind(), ErrorKind::LimitExceeded);
 /// ```
-pub fn check_stream_fields(fields: &[&str]) -> Result<()> {
+pub fn check_stream_fields(fields: &[&str], keyed: bool, limits: &Limits) -> Result<()> {
     if fields.is_empty() {
         return Err(Error::new(
             ErrorKind::InvalidInput,
@@ -1046,6 +1043,16 @@ pub fn check_stream_fields(fields: &[&str]) -> Result<()> {
                 format!("field `{}` is declared twice", crate::error::excerpt(field)),
             ));
         }
+    }
+    let declared = fields.len() + usize::from(keyed);
+    if declared > limits.max_fields {
+        return Err(Error::new(
+            ErrorKind::LimitExceeded,
+            format!(
+                "{declared} fields are more than the limit of {} a decoder enforces",
+                limits.max_fields
+            ),
+        ));
     }
     Ok(())
 }
