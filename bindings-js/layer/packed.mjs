@@ -1,6 +1,7 @@
 // The packed form of graph payloads (gcf-js-engine's `packed` module, whose
-// docs give the layout): strings as NUL-ended UTF-8 in a Uint8Array, numbers
-// in a Float64Array, so no number is ever turned into text and back (V8
+// docs give the layout): strings as UTF-8 back to back in a Uint8Array,
+// numbers and the strings' lengths in a Float64Array, so no number is ever
+// turned into text and back (V8
 // spends a few hundred nanoseconds on each score). Measured in
 // bindings-node/BENCH.md.
 //

@@ -1,8 +1,9 @@
 // The packed form of generic values (gcf-js-engine's `packed_value` module,
-// whose docs give the layout): one op byte per value, strings as NUL-ended
-// UTF-8, numbers in a Float64Array, and an object's keys only when they
-// differ from the last object's at the same depth, so the keys of records
-// cross once. It replaces JSON.stringify (and the walk that checks a value
+// whose docs give the layout): one op byte per value, strings as UTF-8 back
+// to back, numbers and the strings' lengths (UTF-16 units, which JS knows
+// without reading a string) in a Float64Array, and an object's keys only
+// when they differ from the last object's at the same depth, so the keys of
+// records cross once. It replaces JSON.stringify (and the walk that checks a value
 // is plain enough for it) on encodeGeneric's way in: measured in
 // bindings-node/BENCH.md.
 //
@@ -13,9 +14,8 @@
 // (bigints, integral numbers past 2^53, non-finite numbers, class
 // instances, inherited properties, nesting past 200), so the JSON route
 // keeps handling, and reporting, every unusual value exactly as it did.
-// A string with a NUL or a lone surrogate is packed all the same: the
-// engine notices (a field left over, or U+FFFD) and answers "", which
-// sends the caller to the JSON route too.
+// A string with a lone surrogate is packed all the same: the engine sees
+// U+FFFD and answers "", which sends the caller to the JSON route too.
 
 import { Utf8Scratch, CHUNK, grow } from './packed.mjs';
 
@@ -61,8 +61,11 @@ class ValuePacker {
     this.nums[this.n++] = x;
   }
 
+  // No separator: the engine slices each string by its length, and a
+  // chunk with half the pieces is cheaper for encodeInto to flatten.
   str(s) {
-    this.out += s + '\0';
+    this.num(s.length);
+    this.out += s;
     if (++this.pending === CHUNK) {
       this.text.write(this.out);
       this.out = '';
@@ -89,7 +92,14 @@ class ValuePacker {
     }
   }
 
+  // A value at depth d: containers here, everything else in scalar(). The
+  // member loops call the two directly, so a record's scalars (most of
+  // its values) cost one small call each.
   walk(v, d) {
+    return typeof v === 'object' && v !== null ? this.container(v, d) : this.scalar(v);
+  }
+
+  scalar(v) {
     switch (typeof v) {
       case 'string':
         this.op(STRING);
@@ -105,68 +115,87 @@ class ValuePacker {
       case 'boolean':
         this.op(v ? TRUE : FALSE);
         return true;
-      case 'object': {
-        if (v === null) {
-          this.op(NULL);
-          return true;
-        }
-        if (d > MAX_DEPTH) return false;
-        if (Array.isArray(v)) {
-          this.op(ARRAY);
-          for (let i = 0; i < v.length; i++) if (!this.walk(v[i], d + 1)) return false;
-          this.op(END);
-          return true;
-        }
-        if (v instanceof Map) return this.object(v, d, true);
-        const proto = Object.getPrototypeOf(v);
-        if ((proto !== Object.prototype && proto !== null) || typeof v.toJSON === 'function') return false;
-        return this.object(v, d, false);
-      }
-      case 'bigint':
-      case 'function':
-      case 'symbol':
-        // The JSON route writes these (a function or symbol as the string
-        // 2.5.2 writes, its String() form).
-        return false;
-      default:
-        // undefined: null, as the JSON route writes it.
+      case 'undefined':
+      case 'object':
+        // null, and undefined, which the JSON route writes as null.
         this.op(NULL);
         return true;
+      default:
+        // bigint, function, symbol: the JSON route writes these (a function
+        // or symbol as the string 2.5.2 writes, its String() form).
+        return false;
     }
   }
 
-  // The keys so far of an object whose shape is being compared with `c`
-  // (the last object's at its depth): null while they match it, else the
-  // object's own keys. A method, as everything the walk calls: in the
-  // ESM bundle (the wasm package's) a call to a module-level function from
-  // the walk made it about a fifth slower than in the CommonJS one.
-  track(c, i, k, fresh) {
-    if (fresh === null) {
-      if (c[i] === k) return null;
-      fresh = c.slice(0, i);
+  container(v, d) {
+    if (d > MAX_DEPTH) return false;
+    if (Array.isArray(v)) {
+      this.op(ARRAY);
+      for (let i = 0; i < v.length; i++) {
+        const x = v[i];
+        if (!(typeof x === 'object' && x !== null ? this.container(x, d + 1) : this.scalar(x))) return false;
+      }
+      this.op(END);
+      return true;
     }
-    fresh.push(k);
-    return fresh;
+    if (v instanceof Map) return this.map(v, d);
+    const proto = Object.getPrototypeOf(v);
+    if ((proto !== Object.prototype && proto !== null) || typeof v.toJSON === 'function') return false;
+    return this.object(v, d);
   }
 
-  object(v, d, isMap) {
+  // A plain object's members, its keys compared as they come with `c`, the
+  // keys of the last object closed at its depth: `fresh` stays null while
+  // they match, else holds the object's own keys so far.
+  object(v, d) {
     const at = this.o;
     this.op(SAME_KEYS);
     const c = this.shapes[d];
     let fresh = c === undefined ? [] : null;
     let i = 0;
-    if (isMap) {
-      for (const [key, x] of v) {
-        fresh = this.track(c, i++, String(key), fresh);
-        if (!this.walk(x, d + 1)) return false;
+    for (const k in v) {
+      if (!Object.prototype.hasOwnProperty.call(v, k)) return false;
+      if (fresh === null) {
+        if (c[i] !== k) {
+          fresh = c.slice(0, i);
+          fresh.push(k);
+        }
+      } else {
+        fresh.push(k);
       }
-    } else {
-      for (const k in v) {
-        if (!Object.prototype.hasOwnProperty.call(v, k)) return false;
-        fresh = this.track(c, i++, k, fresh);
-        if (!this.walk(v[k], d + 1)) return false;
-      }
+      i++;
+      const x = v[k];
+      if (!(typeof x === 'object' && x !== null ? this.container(x, d + 1) : this.scalar(x))) return false;
     }
+    return this.close(at, d, c, fresh, i);
+  }
+
+  // A Map's members, as object() does a plain object's.
+  map(v, d) {
+    const at = this.o;
+    this.op(SAME_KEYS);
+    const c = this.shapes[d];
+    let fresh = c === undefined ? [] : null;
+    let i = 0;
+    for (const [key, x] of v) {
+      const k = String(key);
+      if (fresh === null) {
+        if (c[i] !== k) {
+          fresh = c.slice(0, i);
+          fresh.push(k);
+        }
+      } else {
+        fresh.push(k);
+      }
+      i++;
+      if (!this.walk(x, d + 1)) return false;
+    }
+    return this.close(at, d, c, fresh, i);
+  }
+
+  // The end of an object of i members: its keys written when they are not
+  // the last shape's, and kept as the shape at its depth.
+  close(at, d, c, fresh, i) {
     this.op(END);
     if (fresh === null) {
       if (i === c.length) return true;

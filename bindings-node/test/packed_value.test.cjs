@@ -123,6 +123,20 @@ test('values the packed form covers are taken by it', () => {
   }
 });
 
+test('strings cross by length: a NUL, astral and BMP characters stay on the packed route', () => {
+  // The engine slices each string by its UTF-16 length, so no character is
+  // a separator; only a lone surrogate (U+FFFD after encodeInto) sends the
+  // value to the JSON route ("" from the engine).
+  for (const v of [{ a: 'x\u0000y' }, { 'k\u0000': 1 }, ['\u0000', '', 'é😀', 'ü'.repeat(300)], [{ a: 'p\u0000' }, { a: 'q' }]]) {
+    const args = toPackedValue(v);
+    const text = E.genericEncodePacked(args[0], args[1], args[2], 0);
+    assert.notEqual(text, '', JSON.stringify(v));
+    assert.equal(text, jsonRoute.encodeGeneric(v));
+  }
+  const lone = toPackedValue({ a: 'lone \ud800' });
+  assert.equal(E.genericEncodePacked(lone[0], lone[1], lone[2], 0), '');
+});
+
 test('large values (every scratch grown mid-value) encode as through the JSON route', () => {
   for (const n of [300, 20000]) {
     const rows = [];

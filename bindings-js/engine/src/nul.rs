@@ -3,31 +3,6 @@
 //! where `split`'s searcher set-up per field cost more than the scan: in
 //! the graph stream it was a quarter of the engine's time a symbol.
 
-/// The first NUL in `b`, eight bytes at a time. Fields are short (keys,
-/// strings of a packed value), where memchr's vector setup per call costs
-/// more than this scan: a packed graph encode of 10,000 symbols, when its
-/// strings were NUL-ended, went from 21.8 M to 21.2 M instructions
-/// (callgrind).
-pub(crate) fn find_nul(b: &[u8]) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let mut i = 0;
-    while let Some(word) = b.get(i..i + 8) {
-        let Ok(word) = <[u8; 8]>::try_from(word) else {
-            break;
-        };
-        let x = u64::from_le_bytes(word);
-        // A zero byte sets its high bit here; a borrow can only set bits
-        // above a zero byte, so the lowest set bit is the first zero.
-        let zero = x.wrapping_sub(ONES) & !x & HIGHS;
-        if zero != 0 {
-            return Some(i + (zero.trailing_zeros() / 8) as usize);
-        }
-        i += 8;
-    }
-    b.get(i..)?.iter().position(|&c| c == 0).map(|p| i + p)
-}
-
 /// `text.split('\0')`, by a plain byte scan.
 pub(crate) struct NulFields<'a> {
     rest: Option<&'a str>,
@@ -62,26 +37,6 @@ impl<'a> Iterator for NulFields<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn find_nul_finds_the_first_at_every_offset() {
-        for len in 0..40 {
-            for at in 0..=len {
-                let mut b = vec![b'x'; len];
-                if at < len {
-                    b[at] = 0;
-                    // Zeros and 0x01/0x80 bytes after the first change nothing.
-                    for (k, c) in b.iter_mut().enumerate().skip(at + 1) {
-                        *c = [0, 1, 0x80, 0xff][k % 4];
-                    }
-                }
-                let want = b.iter().position(|&c| c == 0);
-                assert_eq!(find_nul(&b), want, "{b:?}");
-            }
-        }
-        assert_eq!(find_nul(&[1, 0x81, 0, 0xff, 1, 1, 1, 1, 1]), Some(2));
-        assert_eq!(find_nul(&[0x80; 9]), None);
-    }
 
     #[test]
     fn the_same_fields_as_split() {

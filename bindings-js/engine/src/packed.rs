@@ -44,6 +44,7 @@
 
 use gcf_core::graph::{self, Edge, Indexed, Payload, Symbol};
 
+use crate::units::{index, utf16_len, Strings};
 use crate::{shape, Result};
 
 /// Whether `text` holds U+FFFD (what `TextEncoder` writes for a lone
@@ -109,7 +110,7 @@ fn read<'a>(strings: &'a [u8], nums: &[f64]) -> Option<Payload<&'a str>> {
     for &len in token_lens {
         tokens.push(f.next(len)?);
     }
-    if !f.rest.is_empty() {
+    if !f.is_empty() {
         return None;
     }
     let token = |x: f64| tokens.get(index(x)?).copied();
@@ -160,7 +161,7 @@ pub fn graph_encode_packed_args<S: AsRef<str>>(p: &Payload<S>) -> (Vec<u8>, Vec<
         });
         i as f64
     }
-    let units = |s: &str| s.encode_utf16().count() as f64;
+    let units = utf16_len;
     let mut tokens: Vec<&str> = Vec::new();
     let mut strings = Vec::new();
     let (tool, root) = (p.tool.as_ref(), p.pack_root.as_ref());
@@ -203,62 +204,6 @@ pub fn graph_encode_packed_args<S: AsRef<str>>(p: &Payload<S>) -> (Vec<u8>, Vec<
         nums.push(units(t));
     }
     (strings, nums)
-}
-
-/// The strings of a packed payload, read front to back by their lengths
-/// in UTF-16 code units.
-struct Strings<'a> {
-    rest: &'a str,
-    /// Every byte is ASCII: a length in code units is one in bytes.
-    ascii: bool,
-}
-
-impl<'a> Strings<'a> {
-    fn new(text: &'a str) -> Strings<'a> {
-        Strings {
-            rest: text,
-            ascii: text.is_ascii(),
-        }
-    }
-
-    /// The next string, of `units` UTF-16 code units; `None` when what is
-    /// left is shorter, or would be cut inside a character.
-    fn next(&mut self, units: f64) -> Option<&'a str> {
-        let units = index(units)?;
-        let end = if self.ascii {
-            units
-        } else {
-            let mut counted = 0;
-            let mut end = 0;
-            for c in self.rest.chars() {
-                if counted >= units {
-                    break;
-                }
-                counted += c.len_utf16();
-                end += c.len_utf8();
-            }
-            if counted != units {
-                return None;
-            }
-            end
-        };
-        let (s, rest) = (self.rest.get(..end)?, self.rest.get(end..)?);
-        self.rest = rest;
-        Some(s)
-    }
-}
-
-/// A JS number that is a non-negative integer a `usize` holds.
-///
-/// Whole is tested by a round trip through `u64`, not `f64::fract`: on
-/// x86-64 without SSE4.1 that is a call to libm's `trunc`, 4.5 % of a packed
-/// encode of 10,000 symbols (five numbers a symbol and edge are indices).
-fn index(x: f64) -> Option<usize> {
-    if (0.0..=9_007_199_254_740_991.0).contains(&x) && (x as u64) as f64 == x {
-        usize::try_from(x as u64).ok()
-    } else {
-        None
-    }
 }
 
 /// A token count: a safe non-negative integer, as the layer checks.

@@ -14,22 +14,26 @@
 //!   fields, one per member, read at the end) and [`SAME_KEYS`] (an object
 //!   whose keys, in order, are those of the last object closed at the same
 //!   depth: records repeat their shape, so their keys cross once);
-//! - `text`, UTF-8 fields each ended by a NUL, in the order the ops ask for
-//!   them: a string where its op is, an object's keys after its values;
-//! - `nums`, the numbers: a safe integer reads as an integer, any other
-//!   finite number as a double, as JSON.stringify writes them and the JSON
-//!   route reads them back.
+//! - `text`, the strings back to back as UTF-8, in the order the ops ask
+//!   for them: a string where its op is, an object's keys after its values;
+//! - `nums`, the numbers and the strings' lengths, in that same order: a
+//!   number op's value (a safe integer reads as an integer, any other finite
+//!   number as a double, as JSON.stringify writes them and the JSON route
+//!   reads them back), and before each string is read, its length in UTF-16
+//!   code units ([`crate::units`]: no separators, so a string may hold any
+//!   character, NUL included).
 //!
-//! For `{"a": "x", "b": {"c": 1}}`: ops `{s{d..`, text `x\0c\0a\0b\0`,
-//! nums `[1]`.
+//! For `{"a": "x", "b": {"c": 7}}`: ops `{s{d..`, text `xcab`, nums
+//! `[1, 7, 1, 1, 1]` (the length of `x`, 7, the lengths of `c`, `a`, `b`).
+//! [`generic_encode_packed_args`] builds them from a value.
 //!
 //! [`generic_encode_packed`] answers `""` for anything that is not exactly
 //! such a value, for the caller to take the JSON route, which decides (and
 //! reports errors) as before; so, like the JSON reader of `gcf-bind`, this
 //! reader may be stricter than the JSON route, never looser. In particular:
-//! a string holding a NUL leaves a field over at the end (the JS side does
-//! not look for one); a lone surrogate arrives from `TextEncoder` as
-//! U+FFFD, so any U+FFFD goes the JSON route, which refuses the surrogate;
+//! a lone surrogate arrives from `TextEncoder` as U+FFFD (one code unit, as
+//! the surrogate was), so any U+FFFD goes the JSON route, which refuses the
+//! surrogate;
 //! nesting past [`Limits::max_depth`] goes there for its error.
 //!
 //! **Decode** goes the other way in a form of its own, written as the
@@ -40,8 +44,8 @@ use gcf_bind::value::{last_wins, NUMBER_TOKEN};
 use gcf_core::generic::{Key, Map, Value};
 use gcf_core::Limits;
 
-use crate::nul::find_nul;
 use crate::packed_view::{self, Read};
+use crate::units::{utf16_len, Strings};
 use crate::Result;
 
 /// `null` (also what JSON.stringify makes of `undefined` in an array, and
@@ -77,10 +81,10 @@ const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
 ///
 /// ```
 /// use gcf_js_engine::{generic_encode, generic_encode_packed};
-/// let packed = generic_encode_packed(b"{s{d..", b"x\0c\0a\0b\0", &[1.0], 0).unwrap();
-/// assert_eq!(packed, generic_encode(r#"{"a":"x","b":{"c":1}}"#, 0).unwrap());
-/// // A string with a NUL in it leaves a field over: the JSON route decides.
-/// assert_eq!(generic_encode_packed(b"s", b"a\0b\0", &[], 0).unwrap(), "");
+/// let packed = generic_encode_packed(b"{s{d..", b"xcab", &[1.0, 7.0, 1.0, 1.0, 1.0], 0).unwrap();
+/// assert_eq!(packed, generic_encode(r#"{"a":"x","b":{"c":7}}"#, 0).unwrap());
+/// // Text left over (or a length past its end): the JSON route decides.
+/// assert_eq!(generic_encode_packed(b"s", b"ab", &[1.0], 0).unwrap(), "");
 /// ```
 pub fn generic_encode_packed(ops: &[u8], text: &[u8], nums: &[f64], flags: u32) -> Result<String> {
     let Some(checked) = checked_text(text) else {
@@ -94,6 +98,89 @@ pub fn generic_encode_packed(ops: &[u8], text: &[u8], nums: &[f64], flags: u32) 
         },
         Read::NotPacked => Ok(String::new()),
     }
+}
+
+/// The packed arguments of `v` (`ops`, `text`, `nums`) as the JS layer
+/// writes them, for tests, benches and the fuzz targets: every object whose
+/// keys, in order, are those of the last object closed at its depth goes as
+/// [`SAME_KEYS`].
+///
+/// ```
+/// use gcf_js_engine::{generic_encode, generic_encode_packed, generic_encode_packed_args};
+/// let v = gcf_bind::value::from_str(r#"[{"id":1,"n":"é"},{"id":2,"n":"b"}]"#).unwrap();
+/// let (ops, text, nums) = generic_encode_packed_args(&v);
+/// assert_eq!((&ops[..], &text[..]), (&b"[{ds.(ds.."[..], "éidnb".as_bytes()));
+/// assert_eq!(nums, [1.0, 1.0, 2.0, 1.0, 2.0, 1.0]);
+/// assert_eq!(
+///     generic_encode_packed(&ops, &text, &nums, 0).unwrap(),
+///     generic_encode(r#"[{"id":1,"n":"é"},{"id":2,"n":"b"}]"#, 0).unwrap()
+/// );
+/// ```
+pub fn generic_encode_packed_args(v: &Value) -> (Vec<u8>, Vec<u8>, Vec<f64>) {
+    struct Packer {
+        ops: Vec<u8>,
+        text: Vec<u8>,
+        nums: Vec<f64>,
+        shapes: Vec<Option<Vec<String>>>,
+    }
+    impl Packer {
+        fn str(&mut self, s: &str) {
+            self.nums.push(utf16_len(s));
+            self.text.extend_from_slice(s.as_bytes());
+        }
+        fn walk(&mut self, v: &Value, depth: usize) {
+            match v {
+                Value::Null => self.ops.push(NULL),
+                Value::Bool(b) => self.ops.push(if *b { TRUE } else { FALSE }),
+                Value::Int(i) => {
+                    self.ops.push(NUMBER);
+                    self.nums.push(*i as f64);
+                }
+                Value::Float(f) => {
+                    self.ops.push(NUMBER);
+                    self.nums.push(*f);
+                }
+                Value::String(s) => {
+                    self.ops.push(STRING);
+                    self.str(s.as_str());
+                }
+                Value::Array(a) => {
+                    self.ops.push(ARRAY);
+                    for x in a {
+                        self.walk(x, depth + 1);
+                    }
+                    self.ops.push(END);
+                }
+                Value::Object(m) => {
+                    let at = self.ops.len();
+                    self.ops.push(SAME_KEYS);
+                    for (_, x) in m.iter() {
+                        self.walk(x, depth + 1);
+                    }
+                    self.ops.push(END);
+                    let keys: Vec<String> = m.keys().map(String::from).collect();
+                    if self.shapes.len() <= depth {
+                        self.shapes.resize(depth + 1, None);
+                    }
+                    if self.shapes[depth].as_ref() != Some(&keys) {
+                        self.ops[at] = OBJECT;
+                        for k in &keys {
+                            self.str(k);
+                        }
+                        self.shapes[depth] = Some(keys);
+                    }
+                }
+            }
+        }
+    }
+    let mut p = Packer {
+        ops: Vec::new(),
+        text: Vec::new(),
+        nums: Vec::new(),
+        shapes: Vec::new(),
+    };
+    p.walk(v, 0);
+    (p.ops, p.text, p.nums)
 }
 
 /// The text stream as a `str`, or `None` when it is not UTF-8 or holds
@@ -151,13 +238,17 @@ struct Tape<'a> {
 /// The three streams of a packed value, read front to back.
 pub(crate) struct Streams<'a> {
     ops: &'a [u8],
-    text: &'a str,
+    text: Strings<'a>,
     nums: &'a [f64],
 }
 
 impl<'a> Streams<'a> {
     pub(crate) fn new(ops: &'a [u8], text: &'a str, nums: &'a [f64]) -> Self {
-        Streams { ops, text, nums }
+        Streams {
+            ops,
+            text: Strings::new(text),
+            nums,
+        }
     }
 
     /// The next op.
@@ -168,14 +259,11 @@ impl<'a> Streams<'a> {
         Some(op)
     }
 
-    /// The next NUL-ended field of the text.
+    /// The next string of the text, as long as the next number says.
     #[inline]
     pub(crate) fn field(&mut self) -> Option<&'a str> {
-        let end = find_nul(self.text.as_bytes())?;
-        // NUL is one byte, so both ends are character boundaries.
-        let (field, rest) = (self.text.get(..end)?, self.text.get(end + 1..)?);
-        self.text = rest;
-        Some(field)
+        let units = self.number()?;
+        self.text.next(units)
     }
 
     /// The next number.
@@ -360,89 +448,28 @@ pub(crate) mod tests {
         }
     }
 
-    /// The packed form of `v` as the JS layer writes it (the reference the
-    /// reader is tested against): `None` where the layer would take the
-    /// JSON route itself.
-    fn pack(v: &Value) -> (Vec<u8>, String, Vec<f64>) {
-        struct W {
-            ops: Vec<u8>,
-            text: String,
-            nums: Vec<f64>,
-            shapes: Vec<Option<Vec<String>>>,
-        }
-        fn walk(w: &mut W, v: &Value, depth: usize) {
-            match v {
-                Value::Null => w.ops.push(NULL),
-                Value::Bool(b) => w.ops.push(if *b { TRUE } else { FALSE }),
-                Value::Int(i) => {
-                    w.ops.push(NUMBER);
-                    w.nums.push(*i as f64);
-                }
-                Value::Float(f) => {
-                    w.ops.push(NUMBER);
-                    w.nums.push(*f);
-                }
-                Value::String(s) => {
-                    w.ops.push(STRING);
-                    w.text.push_str(s.as_str());
-                    w.text.push('\0');
-                }
-                Value::Array(a) => {
-                    w.ops.push(ARRAY);
-                    for x in a {
-                        walk(w, x, depth + 1);
-                    }
-                    w.ops.push(END);
-                }
-                Value::Object(m) => {
-                    let at = w.ops.len();
-                    w.ops.push(SAME_KEYS);
-                    for (_, x) in m.iter() {
-                        walk(w, x, depth + 1);
-                    }
-                    w.ops.push(END);
-                    let keys: Vec<String> = m.keys().map(String::from).collect();
-                    if w.shapes.len() <= depth {
-                        w.shapes.resize(depth + 1, None);
-                    }
-                    if w.shapes[depth].as_ref() != Some(&keys) {
-                        w.ops[at] = OBJECT;
-                        for k in &keys {
-                            w.text.push_str(k);
-                            w.text.push('\0');
-                        }
-                        w.shapes[depth] = Some(keys);
-                    }
-                }
-            }
-        }
-        let mut w = W {
-            ops: Vec::new(),
-            text: String::new(),
-            nums: Vec::new(),
-            shapes: Vec::new(),
-        };
-        walk(&mut w, v, 0);
-        (w.ops, w.text, w.nums)
-    }
-
     pub(crate) fn json(text: &str) -> Value {
         gcf_bind::value::from_str(text).unwrap()
     }
 
     fn round_trip(v: &Value) -> Option<Value> {
-        let (ops, text, nums) = pack(v);
-        read(&ops, text.as_bytes(), &nums)
+        let (ops, text, nums) = generic_encode_packed_args(v);
+        read(&ops, &text, &nums)
     }
 
     #[test]
     fn records_send_their_keys_once_per_shape() {
         let v = json(r#"[{"a":1,"b":"x"},{"a":2,"b":"y"},{"b":3,"a":4},{"b":5,"a":6}]"#);
-        let (ops, text, nums) = pack(&v);
+        let (ops, text, nums) = generic_encode_packed_args(&v);
         assert_eq!(ops, b"[{ds.(ds.{dd.(dd..");
-        assert_eq!(text, "x\0a\0b\0y\0b\0a\0");
-        assert_eq!(nums, [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
-        assert_eq!(read(&ops, text.as_bytes(), &nums), Some(v));
+        assert_eq!(text, b"xabyba");
+        // Each string's length where it is read: "x", then the keys "a" and
+        // "b" at the end of the first object; "y"; the keys "b" and "a".
+        assert_eq!(
+            nums,
+            [1.0, 1.0, 1.0, 1.0, 2.0, 1.0, 3.0, 4.0, 1.0, 1.0, 5.0, 6.0]
+        );
+        assert_eq!(read(&ops, &text, &nums), Some(v));
     }
 
     #[test]
@@ -468,12 +495,26 @@ pub(crate) mod tests {
         // A JS Map with the keys 1 and "1": the layer writes both as "1".
         let map_like = (
             b"[{ddd.(ddd..".to_vec(),
-            "1\u{0}x\u{0}1\u{0}",
-            [1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
+            "1x1",
+            [1.0, 2.0, 3.0, 1.0, 1.0, 1.0, 4.0, 5.0, 6.0],
         );
         let v = read(&map_like.0, map_like.1.as_bytes(), &map_like.2).unwrap();
         assert_eq!(v, json(r#"[{"1":1,"1":3,"x":2},{"1":4,"x":5,"1":6}]"#));
         assert_eq!(v, json(r#"[{"1":3,"x":2},{"1":6,"x":5}]"#));
+    }
+
+    #[test]
+    fn strings_are_sliced_by_their_lengths_in_utf16_units() {
+        let v = json(r#"["é", "😀", "", "a\u0000b", "x"]"#);
+        let (ops, text, nums) = generic_encode_packed_args(&v);
+        assert_eq!(nums, [1.0, 2.0, 0.0, 3.0, 1.0]);
+        assert_eq!(read(&ops, &text, &nums), Some(v.clone()));
+        // A NUL is a character like any other: the packed route writes what
+        // the JSON route writes.
+        assert_eq!(
+            generic_encode_packed(&ops, &text, &nums, 0).unwrap(),
+            crate::generic_encode(r#"["é","😀","","a\u0000b","x"]"#, 0).unwrap()
+        );
     }
 
     #[test]
@@ -486,20 +527,27 @@ pub(crate) mod tests {
             );
         };
         none(b"", "", &[]);
-        // Something left over in any stream: a NUL inside a string, an op,
-        // a number.
-        none(b"s", "a\0b\0", &[]);
+        // Something left over in any stream: text, an op, a number.
+        none(b"s", "ab", &[1.0]);
         none(b"nn", "", &[]);
         none(b"n", "", &[1.0]);
-        // Something missing.
+        // Something missing: a string's length, its text, a number, an end,
+        // an object's keys.
         none(b"s", "a", &[]);
+        none(b"s", "a", &[2.0]);
         none(b"d", "", &[]);
         none(b"[n", "", &[]);
         none(b"{n.", "", &[]);
+        // A length that is no length, or ends inside a character (é is one
+        // code unit and two bytes, 😀 two units and four bytes).
+        for len in [-1.0, 0.5, f64::NAN, 9_007_199_254_740_992.0] {
+            none(b"s", "a", &[len]);
+        }
+        none(b"ss", "\u{1F600}", &[1.0, 1.0]);
         // No shape yet, or one of another size.
         none(b"(n.", "", &[]);
-        none(b"[{n.(nn..", "a\0", &[]);
-        none(b"[{n.(..", "a\0", &[]);
+        none(b"[{n.(nn..", "a", &[1.0]);
+        none(b"[{n.(..", "a", &[1.0]);
         // An op that is none, a stray end.
         none(b"x", "", &[]);
         none(b".", "", &[]);
@@ -514,9 +562,13 @@ pub(crate) mod tests {
         ] {
             none(b"d", "", &[x]);
         }
-        none(b"s", "a\u{FFFD}\0", &[]);
-        assert_eq!(read(b"s", b"\xff\0", &[]), None);
-        none(b"{s.", &format!("1\0{NUMBER_TOKEN}\0"), &[]);
+        none(b"s", "a\u{FFFD}", &[2.0]);
+        assert_eq!(read(b"s", b"\xff", &[1.0]), None);
+        none(
+            b"{s.",
+            &format!("1{NUMBER_TOKEN}"),
+            &[1.0, utf16_len(NUMBER_TOKEN)],
+        );
     }
 
     #[test]
@@ -550,30 +602,40 @@ pub(crate) mod tests {
             })
             .collect();
         // Each object level names one key, `k`, except the innermost.
-        let text = "k\0".repeat(limit - 1);
+        let text = "k".repeat(limit - 1);
+        let lengths = vec![1.0; limit - 1];
         let big: Vec<_> = tapes
             .iter()
             .map(|ops| {
-                let text = if ops[0] == OBJECT { text.as_str() } else { "" };
+                let (text, nums) = if ops[0] == OBJECT {
+                    (text.as_str(), &lengths[..])
+                } else {
+                    ("", &[][..])
+                };
                 (
-                    read(ops, text.as_bytes(), &[]),
-                    generic_encode_packed(ops, text.as_bytes(), &[], 0).unwrap(),
+                    read(ops, text.as_bytes(), nums),
+                    generic_encode_packed(ops, text.as_bytes(), nums, 0).unwrap(),
                 )
             })
             .collect();
         for kib in [16, 32, 64, 96] {
             let tapes = tapes.clone();
             let text = text.clone();
+            let lengths = lengths.clone();
             let small = std::thread::Builder::new()
                 .stack_size(kib * 1024)
                 .spawn(move || {
                     tapes
                         .iter()
                         .map(|ops| {
-                            let text = if ops[0] == OBJECT { text.as_str() } else { "" };
+                            let (text, nums) = if ops[0] == OBJECT {
+                                (text.as_str(), &lengths[..])
+                            } else {
+                                ("", &[][..])
+                            };
                             (
-                                read(ops, text.as_bytes(), &[]),
-                                generic_encode_packed(ops, text.as_bytes(), &[], 0).unwrap(),
+                                read(ops, text.as_bytes(), nums),
+                                generic_encode_packed(ops, text.as_bytes(), nums, 0).unwrap(),
                             )
                         })
                         .collect::<Vec<_>>()
@@ -595,8 +657,7 @@ pub(crate) mod tests {
         for _ in 0..3000 {
             let v = random(&mut rng, 0);
             assert_eq!(round_trip(&v).as_ref(), Some(&v));
-            let (mut ops, text, mut nums) = pack(&v);
-            let mut text = text.into_bytes();
+            let (mut ops, mut text, mut nums) = generic_encode_packed_args(&v);
             // One change anywhere: the reader answers (some value or None),
             // it never panics.
             damage(&mut rng, &mut ops, &mut text, &mut nums);
@@ -621,11 +682,11 @@ pub(crate) mod tests {
         let mut damaged_indexed = 0;
         for _ in 0..3000 {
             let v = random(&mut rng, 0);
-            let (mut ops, text, mut nums) = pack(&v);
+            let (mut ops, mut text, mut nums) = generic_encode_packed_args(&v);
             for flags in [0, crate::NO_FLATTEN, crate::CONSTANT_COLUMNS] {
                 let expected = outcome(tree_encode(&v, flags));
                 assert_eq!(
-                    outcome(generic_encode_packed(&ops, text.as_bytes(), &nums, flags)),
+                    outcome(generic_encode_packed(&ops, &text, &nums, flags)),
                     expected,
                     "{v:?}"
                 );
@@ -634,7 +695,6 @@ pub(crate) mod tests {
             }
             // Damaged streams: the index takes exactly what the tree takes,
             // and encodes it the same.
-            let mut text = text.into_bytes();
             damage(&mut rng, &mut ops, &mut text, &mut nums);
             let tree = read(&ops, &text, &nums);
             let indexed = match checked_text(&text) {
@@ -658,8 +718,8 @@ pub(crate) mod tests {
     fn repeated_keys_are_merged_by_the_tree() {
         let (ops, text, nums) = (
             b"[{ddd.(ddd..",
-            "1\u{0}x\u{0}1\u{0}",
-            [1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
+            "1x1",
+            [1.0, 2.0, 3.0, 1.0, 1.0, 1.0, 4.0, 5.0, 6.0],
         );
         let checked = checked_text(text.as_bytes()).unwrap();
         assert!(matches!(
@@ -672,10 +732,10 @@ pub(crate) mod tests {
         );
     }
 
-    /// One change to packed streams: an op, a byte of text, or a number
-    /// too many.
+    /// One change to packed streams: an op, a byte of text, a number (a
+    /// value or a length), or a number too many.
     fn damage(rng: &mut Rng, ops: &mut [u8], text: &mut [u8], nums: &mut Vec<f64>) {
-        match rng.below(3) {
+        match rng.below(4) {
             0 if !ops.is_empty() => {
                 let i = rng.below(ops.len());
                 ops[i] = b"ntfsd[{(.x"[rng.below(10)];
@@ -683,6 +743,10 @@ pub(crate) mod tests {
             1 if !text.is_empty() => {
                 let i = rng.below(text.len());
                 text[i] = [0, b'a', 0xc3][rng.below(3)];
+            }
+            2 if !nums.is_empty() => {
+                let i = rng.below(nums.len());
+                nums[i] = [0.0, 1.0, 2.0, 0.5, -1.0][rng.below(5)];
             }
             _ => nums.push(1.0),
         }
@@ -713,7 +777,8 @@ pub(crate) mod tests {
                     "ü€😀",
                     "a\u{1}b",
                     "long string past the inline size",
-                ][rng.below(5)],
+                    "a\0b",
+                ][rng.below(6)],
             ),
             5 => Value::Array((0..rng.below(4)).map(|_| random(rng, depth + 1)).collect()),
             6 => {
