@@ -91,16 +91,6 @@ fn check_declaration(fields: &[String], keyed: bool) -> Result<()> {
     Ok(())
 }
 
-/// A row of `cells` cells in a table of `width` fields, in the words of the
-/// core's stream writer.
-fn row_width_mismatch(cells: usize, width: usize) -> Failure {
-    gcf_core::Error::new(
-        gcf_core::ErrorKind::RowWidthMismatch,
-        format!("row has {cells} cells but the section declares {width} fields"),
-    )
-    .into()
-}
-
 /// A keyed-map member key that is null or a boolean: the decoders read
 /// them as different texts (`null`, `None`, `true`, `True`), or refuse them.
 fn key_refused() -> Failure {
@@ -199,9 +189,7 @@ impl GenericStream {
     /// Refuses a row of `cells` cells in the open table, or a keyed-map
     /// row whose key is null or a boolean (`key_is_text` false).
     fn check_row(&self, cells: usize, key_is_text: bool) -> Result<()> {
-        if cells != self.width {
-            return Err(row_width_mismatch(cells, self.width));
-        }
+        generic::check_row_width(cells, self.width)?;
         if self.keyed && !key_is_text {
             return Err(key_refused());
         }
@@ -402,9 +390,7 @@ impl GenericStream {
     }
 
     fn end_packed_row(&mut self, cells: usize) -> Result<()> {
-        if cells != self.width {
-            return Err(row_width_mismatch(cells, self.width));
-        }
+        generic::check_row_width(cells, self.width)?;
         self.out.push(b'\n');
         self.open = self.open.map(|n| n + 1);
         Ok(())

@@ -27,6 +27,8 @@ pub use json::{
 };
 pub use key::Key;
 pub use scalar::{format_key, format_scalar, needs_quote, quote, ScalarWriter};
-pub use stream::{check_stream_fields, StreamOptions, StreamWriter, DEFAULT_STREAM_BUFFER};
+pub use stream::{
+    check_row_width, check_stream_fields, StreamOptions, StreamWriter, DEFAULT_STREAM_BUFFER,
+};
 pub use value::{Map, Value};
 pub use view::{Members, Name, Shape, View};

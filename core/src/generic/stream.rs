@@ -645,15 +645,7 @@ impl<K: Sink> StreamWriter<K> {
                 TableKind::KeyedMap => "keyed_row written to a table; use row",
             }));
         }
-        if width != table.fields.len() {
-            return Err(Error::new(
-                ErrorKind::RowWidthMismatch,
-                format!(
-                    "row has {width} cells but the section declares {} fields",
-                    table.fields.len()
-                ),
-            ));
-        }
+        check_row_width(width, table.fields.len())?;
         self.check_len(self.counts.last().map_or(0, |&n| n + 1), "a section")
     }
 
@@ -996,6 +988,26 @@ fn scalar_cell<'a>(value: &'a Value, context: &str) -> Result<Cell<'a>> {
             format!("{context} must be a scalar: a streaming payload has no attachments for nested values"),
         )
     })
+}
+
+/// Checks that a streamed row of `cells` cells fits a table declaring
+/// `fields` fields ([`ErrorKind::RowWidthMismatch`] when not): what
+/// [`StreamWriter::row`] and [`StreamWriter::keyed_row`] check, for a
+/// binding that sequences a stream itself.
+///
+/// ```
+/// use gcf_core::{generic::check_row_width, ErrorKind};
+/// assert!(check_row_width(2, 2).is_ok());
+/// assert_eq!(check_row_width(3, 2).unwrap_err().kind(), ErrorKind::RowWidthMismatch);
+/// ```
+pub fn check_row_width(cells: usize, fields: usize) -> Result<()> {
+    if cells == fields {
+        return Ok(());
+    }
+    Err(Error::new(
+        ErrorKind::RowWidthMismatch,
+        format!("row has {cells} cells but the section declares {fields} fields"),
+    ))
 }
 
 /// Checks the declared fields of a streaming table (a keyed map's value
