@@ -28,8 +28,18 @@ def put(target, data):
 def packed(value):
     """A fixture value in the JS layer's packed form, laid out as the
     js_packed target reads it (bindings-js/layer/packed_value.mjs writes
-    the same streams; numbers become the target's one-byte codes)."""
+    the same streams; numbers, and each string's length in UTF-16 units
+    where the string is read, become the target's one-byte codes)."""
     ops, text, nums, shapes = bytearray(), [], bytearray(), {}
+
+    def code(n):
+        # The target reads byte b (below 200) as b - 20; 201 is 0.5, which
+        # no length or small integer is.
+        return n + 20 if -20 <= n < 180 else 201
+
+    def string(x):
+        text.append(x)
+        nums.append(code(len(x.encode("utf-16-le", "surrogatepass")) // 2))
 
     def walk(v, depth):
         if v is None:
@@ -38,10 +48,10 @@ def packed(value):
             ops.extend(b"t" if v else b"f")
         elif isinstance(v, (int, float)):
             ops.extend(b"d")
-            nums.append(int(v) + 20 if float(v).is_integer() and -20 <= v < 180 else 201)
+            nums.append(code(int(v)) if float(v).is_integer() else 201)
         elif isinstance(v, str):
             ops.extend(b"s")
-            text.append(v)
+            string(v)
         elif isinstance(v, list):
             ops.extend(b"[")
             for x in v:
@@ -56,11 +66,12 @@ def packed(value):
             keys = list(v.keys())
             if shapes.get(depth) != keys:
                 ops[at] = ord("{")
-                text.extend(keys)
+                for k in keys:
+                    string(k)
                 shapes[depth] = keys
 
     walk(value, 0)
-    t = "".join(x + "\0" for x in text).encode("utf-8", "surrogatepass")
+    t = "".join(text).encode("utf-8", "surrogatepass")
     if len(ops) > 0xFFFF or len(t) > 0xFFFF:
         return None
     return len(ops).to_bytes(2, "little") + len(t).to_bytes(2, "little") + bytes(ops) + t + bytes(nums)

@@ -715,6 +715,33 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn rows_of_one_shape_holding_a_container_are_not_a_scalar_table() {
+        // The index tells the encoder which rows share row 0's names and
+        // whether they hold only scalars (`View::record_shape`): a row of
+        // the same shape with an array or object in it, first or last, and
+        // rows of another shape, encode as the value tree does.
+        for text in [
+            r#"[{"a":1,"b":2},{"a":3,"b":[1]},{"a":5,"b":6}]"#,
+            r#"[{"a":1,"b":2},{"a":3,"b":4},{"a":5,"b":{"c":1}}]"#,
+            r#"[{"a":[1],"b":2},{"a":3,"b":4}]"#,
+            r#"[{"a":1,"b":2},{"b":3,"a":4},{"a":5,"b":6}]"#,
+            r#"[{"a":1,"b":2},{"a":3},{"a":5,"b":6}]"#,
+            r#"[{},{},{}]"#,
+            r#"{"t":[{"a":1,"b":"x"},{"a":2,"b":"y"}],"u":[{"a":1,"b":"x"},{"a":2,"b":[]}]}"#,
+        ] {
+            let v = json(text);
+            let (ops, text_bytes, nums) = generic_encode_packed_args(&v);
+            for flags in [0, crate::NO_FLATTEN, crate::CONSTANT_COLUMNS] {
+                assert_eq!(
+                    outcome(generic_encode_packed(&ops, &text_bytes, &nums, flags)),
+                    outcome(tree_encode(&v, flags)),
+                    "{text}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn repeated_keys_are_merged_by_the_tree() {
         let (ops, text, nums) = (
             b"[{ddd.(ddd..",

@@ -28,11 +28,14 @@ enum Node<'a> {
         end: u32,
     },
     /// `len` members follow, named by keys `keys..keys + len`; the subtree
-    /// ends before node `end`.
+    /// ends before node `end`; `scalars` when no member is a container.
+    /// Objects that share a run of keys (a shape) have the same names, which
+    /// the encoder is told without reading them ([`View::record_shape`]).
     Object {
         len: u32,
         end: u32,
         keys: u32,
+        scalars: bool,
     },
 }
 
@@ -94,7 +97,18 @@ impl<'a> Index<'a> {
                 }
                 let len = u32::try_from(map.len()).unwrap_or(u32::MAX);
                 let end = self.len();
-                self.close(at, Node::Object { len, end, keys });
+                let scalars = map
+                    .values()
+                    .all(|v| !matches!(v, Value::Array(_) | Value::Object(_)));
+                self.close(
+                    at,
+                    Node::Object {
+                        len,
+                        end,
+                        keys,
+                        scalars,
+                    },
+                );
                 return;
             }
         };
@@ -200,6 +214,7 @@ impl<'a> Reader<'a> {
         let at = self.index.nodes.len();
         self.index.nodes.push(Node::Scalar(Cell::Null));
         let mut len = 0u32;
+        let mut scalars = true;
         loop {
             let op = self.op()?;
             // Scalars here, without a call: most members are.
@@ -212,6 +227,7 @@ impl<'a> Reader<'a> {
                 FALSE => Cell::Bool(false),
                 _ => {
                     self.value_of(op, depth_left, depth + 1)?;
+                    scalars = false;
                     len = len.checked_add(1)?;
                     continue;
                 }
@@ -234,7 +250,12 @@ impl<'a> Reader<'a> {
                 }
                 self.repeated |= repeats(own);
                 *self.shape(depth) = Some((keys, len));
-                Node::Object { len, end, keys }
+                Node::Object {
+                    len,
+                    end,
+                    keys,
+                    scalars,
+                }
             }
             _ => {
                 // The shape at `depth` is as it was: nested values close deeper.
@@ -242,7 +263,12 @@ impl<'a> Reader<'a> {
                 if count != len {
                     return None;
                 }
-                Node::Object { len, end, keys }
+                Node::Object {
+                    len,
+                    end,
+                    keys,
+                    scalars,
+                }
             }
         };
         *self.index.nodes.get_mut(at)? = node;
@@ -398,6 +424,17 @@ impl<'t, 'a: 't> View<'t> for NodeView<'t, 'a> {
     #[inline]
     fn is_null(self) -> bool {
         matches!(self.node(), Node::Scalar(Cell::Null))
+    }
+
+    /// The object's run of keys (its start and length) names its shape.
+    #[inline]
+    fn record_shape(self) -> Option<(u64, bool)> {
+        match self.node() {
+            Node::Object {
+                len, keys, scalars, ..
+            } => Some(((u64::from(keys) << 32) | u64::from(len), scalars)),
+            _ => None,
+        }
     }
 
     #[inline]

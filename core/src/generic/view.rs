@@ -129,6 +129,18 @@ pub trait View<'a>: Copy + 'a {
         }
     }
 
+    /// A record's shape, when the view knows it without reading the
+    /// names: two objects whose shapes are equal (both `Some`) have the same
+    /// member names in the same order, and an object whose shape is
+    /// `Some((_, true))` holds only scalars. A view that shares one name
+    /// list among records of one shape (the JS engine's packed values) lets
+    /// the encoder check a table's rows without reading their members;
+    /// `None`, the default, makes it read them.
+    #[inline]
+    fn record_shape(self) -> Option<(u64, bool)> {
+        None
+    }
+
     /// The `i`-th member of an object. Views with positional access
     /// (`&Value`) answer in constant time; the default walks the members.
     #[inline]

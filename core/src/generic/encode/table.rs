@@ -353,9 +353,20 @@ pub(super) fn uniform_scalar_rows<'a, V: View<'a>>(
     if has_duplicate_key(proto) {
         return None;
     }
+    // Rows the view knows to share row 0's names need only their values
+    // known scalar.
+    let shape = proto.record_shape().map(|(names, _)| names);
     for item in items {
         if !item.is_object() {
             return None;
+        }
+        if let Some((names, scalars)) = item.record_shape() {
+            if Some(names) == shape {
+                if scalars {
+                    continue;
+                }
+                return None;
+            }
         }
         let row = item.members();
         if row.len() != keys.len() {
