@@ -41,7 +41,7 @@
 //! [`generic_decode_packed`](crate::generic_decode_packed).
 
 use gcf_bind::value::{last_wins, NUMBER_TOKEN};
-use gcf_core::generic::{Key, Map, Value};
+use gcf_core::generic::{Cell, Key, Map, Value};
 use gcf_core::Limits;
 
 use crate::packed_view::{self, Read};
@@ -413,17 +413,27 @@ impl<'a> Tape<'a> {
 /// Integral doubles past 2^53 and non-finite numbers, which the layer writes
 /// its own way (or refuses), are left to the JSON route.
 pub(crate) fn number(x: f64) -> Option<Value> {
+    number_cell(x).map(|cell| match cell {
+        Cell::Int(i) => Value::Int(i),
+        _ => Value::Float(x),
+    })
+}
+
+/// [`number`] as the cell the index holds (an `Int` or a `Float`), with no
+/// `Value` to build and drop on the way.
+#[inline]
+pub(crate) fn number_cell<'a>(x: f64) -> Option<Cell<'a>> {
     if !x.is_finite() {
         return None;
     }
     if x.abs() <= MAX_SAFE {
         // Whole by a round trip through i64 (exact below 2^53), not
-        // `f64::fract`, a libm call on x86-64 (see `packed::index`).
+        // `f64::fract`, a libm call on x86-64 (see `units::index`).
         let i = x as i64;
         return Some(if i as f64 == x {
-            Value::Int(i)
+            Cell::Int(i)
         } else {
-            Value::Float(x)
+            Cell::Float(x)
         });
     }
     // Every double this large is whole: an integral double past 2^53.

@@ -15,7 +15,7 @@ use gcf_core::Limits;
 use gcf_bind::value::NUMBER_TOKEN;
 
 use crate::packed_value::{
-    Streams, ARRAY, END, FALSE, NULL, NUMBER, OBJECT, SAME_KEYS, STRING, TRUE,
+    number_cell, Streams, ARRAY, END, FALSE, NULL, NUMBER, OBJECT, SAME_KEYS, STRING, TRUE,
 };
 
 /// One value of the index.
@@ -201,7 +201,7 @@ impl<'a> Reader<'a> {
             TRUE => Cell::Bool(true),
             FALSE => Cell::Bool(false),
             STRING => Cell::Str(self.field()?),
-            NUMBER => number(self.streams.number()?)?,
+            NUMBER => number_cell(self.streams.number()?)?,
             ARRAY | OBJECT | SAME_KEYS => return self.container(op, depth_left, depth),
             _ => return None,
         };
@@ -221,7 +221,7 @@ impl<'a> Reader<'a> {
             let cell = match op {
                 END => break,
                 STRING => Cell::Str(self.field()?),
-                NUMBER => number(self.streams.number()?)?,
+                NUMBER => number_cell(self.streams.number()?)?,
                 NULL => Cell::Null,
                 TRUE => Cell::Bool(true),
                 FALSE => Cell::Bool(false),
@@ -296,15 +296,6 @@ fn repeats(keys: &[&str]) -> bool {
     }
     let mut seen = std::collections::HashSet::with_capacity(keys.len());
     !keys.iter().all(|k| seen.insert(*k))
-}
-
-/// A JS number as the tree reader reads it ([`crate::packed_value::number`]).
-fn number<'a>(x: f64) -> Option<Cell<'a>> {
-    match crate::packed_value::number(x)? {
-        gcf_core::generic::Value::Int(i) => Some(Cell::Int(i)),
-        gcf_core::generic::Value::Float(f) => Some(Cell::Float(f)),
-        _ => None,
-    }
 }
 
 /// A node of an [`Index`].
