@@ -16,7 +16,7 @@ import { withLimits } from './limits.mjs';
 import { valueJSON, isPlain, toJSON, fromTagged, checkLargeIntMode, largeInteger } from './convert.mjs';
 import { parseJSONOrdered } from './json_ordered.mjs';
 import { decodeText } from './text.mjs';
-import { toPacked, fromPacked } from './packed.mjs';
+import { toPacked, fromPacked, NUMS } from './packed.mjs';
 import { toPackedValue, fromPackedValue } from './packed_value.mjs';
 import * as deltas from './deltas.mjs';
 import * as scalars from './scalars.mjs';
@@ -86,8 +86,11 @@ export function createApi(E) {
     }
   }
 
-  // A packed result's text: [strings, numbers].
-  const first = (r) => r[0];
+  // A packed decode answers its strings alone when the numbers went into
+  // NUMS (the napi engine writes them there when they fit), else
+  // [strings, numbers].
+  const first = (r) => (typeof r === 'string' ? r : r[0]);
+  const numbers = (r) => (typeof r === 'string' ? NUMS : r[1]);
 
   // Bytes are decoded as UTF-8 by the core, which reports malformed
   // sequences (invalid_utf8) at their line and column.
@@ -107,9 +110,9 @@ export function createApi(E) {
         if (packed) {
           // [string table, numbers], or [JSON, []] for what the table
           // cannot carry.
-          const r = decodeText(input, (s) => E.graphDecodePacked(s), first);
-          out = r[0];
-          nums = r[1];
+          const r = decodeText(input, (s) => E.graphDecodePacked(s, NUMS), first);
+          out = first(r);
+          nums = numbers(r);
         } else {
           out = decodeText(input, (s) => E.graphDecode(s));
         }
@@ -189,18 +192,18 @@ export function createApi(E) {
     try {
       if (isBytes(input)) {
         if (packedDecodeBytes) {
-          const r = E.genericDecodeBytesPacked(input);
-          tagged = r[0];
-          nums = r[1];
+          const r = E.genericDecodeBytesPacked(input, NUMS);
+          tagged = first(r);
+          nums = numbers(r);
         } else {
           tagged = E.genericDecodeBytes(input);
         }
       } else if (packedDecode) {
         // [packed strings, numbers], or [tagged JSON, []] for a value
         // with a NUL in a string (bytes alike, above).
-        const r = decodeText(input, (s) => E.genericDecodePacked(s), first);
-        tagged = r[0];
-        nums = r[1];
+        const r = decodeText(input, (s) => E.genericDecodePacked(s, NUMS), first);
+        tagged = first(r);
+        nums = numbers(r);
       } else {
         tagged = decodeText(input, (s) => E.genericDecode(s));
       }

@@ -62,6 +62,16 @@ export class Utf8Scratch {
   }
 }
 
+// The numbers of a packed decode (graph or generic), when they fit: the napi
+// engine writes them here and answers the strings alone, since a new
+// Float64Array per call cost V8 about 0.8 µs even for a few numbers (a
+// backing store off its heap), more than a small decode's engine work.
+// 4,096 numbers (32 KB) hold a graph of about 400 symbols and edges or a few
+// hundred records; a larger result comes with an array of its own, whose
+// cost is small beside it. Read at once by fromPacked or fromPackedValue,
+// which run no other code meanwhile.
+export const NUMS = new Float64Array(4096);
+
 const scratch = new Utf8Scratch();
 let nums = new Float64Array(256);
 // A getter on a payload could call encode again while its caller's payload

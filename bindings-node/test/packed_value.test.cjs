@@ -123,6 +123,33 @@ test('values the packed form covers are taken by it', () => {
   }
 });
 
+test('a packed decode writes its numbers into the caller\'s scratch when they fit, else returns its own array', { skip: !E.genericDecodePacked }, () => {
+  const cases = [
+    [(t, s) => E.genericDecodePacked(t, s), gcf.encodeGeneric({ rows: [{ a: 1, b: 'x', c: 2.5 }, { a: 2, b: 'y', c: -1 }] })],
+    [(t, s) => E.genericDecodeBytesPacked(Buffer.from(t), s), gcf.encodeGeneric([1, 2, 3, { k: 4 }])],
+    [(t, s) => E.graphDecodePacked(t, s), gcf.encode({ tool: 't', symbols: [{ qualifiedName: 'a.B', kind: 'function', score: 0.5, provenance: 'lsp', distance: 1 }], edges: [] })],
+  ];
+  for (const [decode, text] of cases) {
+    const [strings, nums] = decode(text);
+    assert.ok(nums instanceof Float64Array && nums.length > 0);
+    // Room for exactly its numbers: the strings alone, the numbers in place.
+    const exact = new Float64Array(nums.length).fill(NaN);
+    assert.equal(decode(text, exact), strings);
+    assert.deepStrictEqual([...exact], [...nums]);
+    // Room to spare: the rest untouched.
+    const roomy = new Float64Array(nums.length + 3).fill(-7);
+    assert.equal(decode(text, roomy), strings);
+    assert.deepStrictEqual([...roomy.subarray(nums.length)], [-7, -7, -7]);
+    // One short: untouched, and the pair as without a scratch.
+    const short = new Float64Array(nums.length - 1).fill(-7);
+    const pair = decode(text, short);
+    assert.ok(Array.isArray(pair));
+    assert.equal(pair[0], strings);
+    assert.deepStrictEqual([...pair[1]], [...nums]);
+    assert.ok(short.every((x) => x === -7));
+  }
+});
+
 test('strings cross by length: a NUL, astral and BMP characters stay on the packed route', () => {
   // The engine slices each string by its UTF-16 length, so no character is
   // a separator; only a lone surrogate (U+FFFD after encodeInto) sends the

@@ -30,22 +30,26 @@ export function withFastArgs(glue) {
   }
   engine.graphEncode = one(glue.graphEncode, glue.graphEncodeArg);
   engine.graphDecode = one(glue.graphDecode, glue.graphDecodeArg);
-  // The packed route's decode: the table, then its numbers (src/lib.rs).
-  const table = one(glue.graphDecodePackedTable, glue.graphDecodePackedTableArg);
-  engine.graphDecodePacked = (s) => {
-    const t = table(s);
+  // The packed route's decode: the table, then its numbers (src/lib.rs),
+  // as the napi engine answers: the table alone with the numbers copied
+  // into the caller's scratch when they fit, else [table, numbers].
+  const withNums = (t, scratch) => {
+    if (scratch !== undefined) {
+      const n = glue.graphPackedNumsLen();
+      if (n <= scratch.length) {
+        // A view of the module's memory, read before any other call.
+        scratch.set(new Float64Array(memory.buffer, glue.graphPackedNumsPtr(), n));
+        return t;
+      }
+    }
     return [t, glue.graphPackedNums()];
   };
+  const table = one(glue.graphDecodePackedTable, glue.graphDecodePackedTableArg);
+  engine.graphDecodePacked = (s, scratch) => withNums(table(s), scratch);
   engine.genericDecode = one(glue.genericDecode, glue.genericDecodeArg);
   const valueTable = one(glue.genericDecodePackedTable, glue.genericDecodePackedTableArg);
-  engine.genericDecodePacked = (s) => {
-    const t = valueTable(s);
-    return [t, glue.graphPackedNums()];
-  };
-  engine.genericDecodeBytesPacked = (b) => {
-    const t = glue.genericDecodeBytesPackedTable(b);
-    return [t, glue.graphPackedNums()];
-  };
+  engine.genericDecodePacked = (s, scratch) => withNums(valueTable(s), scratch);
+  engine.genericDecodeBytesPacked = (b, scratch) => withNums(glue.genericDecodeBytesPackedTable(b), scratch);
   engine.genericEncode = (s, flags) =>
     typeof s === 'string' && s.length > SMALL ? glue.genericEncodeArg(put(s), flags) : glue.genericEncode(s, flags);
   return engine;

@@ -226,6 +226,24 @@ pub fn generic_decode_packed_table_arg(len: usize) -> Result<String, JsError> {
     with_arg(len, packed_value_table)
 }
 
+/// Where the numbers of the last [`graph_decode_packed_table`] (or the
+/// generic ones) start in the module's memory, and
+/// [`graph_packed_nums_len`] how many there are: the package copies them
+/// from a view of the memory into the layer's scratch array (fastargs.mjs)
+/// when they fit, where [`graph_packed_nums`] makes a new `Float64Array`,
+/// a backing store V8 allocates per call (about a microsecond). Valid until
+/// the next call into the module.
+#[wasm_bindgen(js_name = "graphPackedNumsPtr")]
+pub fn graph_packed_nums_ptr() -> usize {
+    NUMS.with(|n| n.borrow().as_ptr() as usize)
+}
+
+/// How many numbers [`graph_packed_nums_ptr`] points at.
+#[wasm_bindgen(js_name = "graphPackedNumsLen")]
+pub fn graph_packed_nums_len() -> usize {
+    NUMS.with(|n| n.borrow().len())
+}
+
 /// Takes the numbers of the last [`graph_decode_packed_table`] or
 /// [`generic_decode_packed_table`] (copied out as a `Float64Array`).
 #[wasm_bindgen(js_name = "graphPackedNums")]
