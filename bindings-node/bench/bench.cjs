@@ -39,6 +39,52 @@ function literalsNamed(table, ns, ne) {
   return { symbols, edges };
 }
 
+// Every value of a generic value read in JS, without copying anything: what
+// any encode from JS values must do at least (a for-in over each object).
+function readValue(v) {
+  if (typeof v === 'string') return v.length;
+  if (typeof v !== 'object' || v === null) return 1;
+  let x = 0;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) x += readValue(v[i]);
+  } else {
+    for (const k in v) x += readValue(v[k]);
+  }
+  return x;
+}
+
+// The string values of a generic value (and each object's keys, as if every
+// object had new ones: an upper bound for records, whose keys the packed
+// route sends once) concatenated 256 at a time and written as UTF-8 with
+// encodeInto: what any encode whose engine reads text from a JS-filled
+// buffer pays to hand the strings over.
+const floorBytes = new Uint8Array(1 << 22);
+const floorEncoder = new TextEncoder();
+function stringsOut(v) {
+  let out = '';
+  let n = 0;
+  let pos = 0;
+  const put = (s) => {
+    out += s;
+    if (++n === 256) {
+      pos += floorEncoder.encodeInto(out, floorBytes.subarray(pos)).written;
+      out = '';
+      n = 0;
+    }
+  };
+  const walk = (x) => {
+    if (typeof x === 'string') put(x);
+    else if (Array.isArray(x)) for (let i = 0; i < x.length; i++) walk(x[i]);
+    else if (typeof x === 'object' && x !== null) for (const k in x) walk(x[k]);
+  };
+  walk(v);
+  return pos + floorEncoder.encodeInto(out, floorBytes.subarray(pos)).written;
+}
+
+// The layer's own scratch for packed decode numbers is private; the bench
+// passes one of the same size.
+const NUMS_SCRATCH = new Float64Array(4096);
+
 // The objects a decode returns, in the same shapes, with no strings made.
 function literals(ns, ne) {
   const symbols = [];
@@ -214,6 +260,14 @@ if (!GRAPH_ONLY) {
     split.push(['generic encode 10k rows, packed route: toPackedValue in JS (the path taken)', time(() => toPackedValue(v))]);
     split.push(['generic encode 10k rows, packed route: engine (read, encode, string out)', time(() => engine.genericEncodePacked(o, t, f, 0))]);
   }
+  // Floors: what any encode from JS values to a JS string pays, whatever its
+  // engine (the sum is against the whole call's budget at 3x, a third of
+  // 2.5.2's time).
+  const out = Buffer.from(gt);
+  const strings = v.employees.map((r) => [r.name, r.email, r.dept, r.manager]);
+  split.push(['generic encode 10k rows floor: reading every value in JS (no copy)', time(() => readValue(v))]);
+  split.push(['generic encode 10k rows floor: its string values concatenated and written as UTF-8 (encodeInto)', time(() => stringsOut(strings))]);
+  split.push([`generic encode 10k rows floor: the result (${out.length.toLocaleString('en-US')} bytes) made a JS string`, time(() => out.toString('utf8'))]);
   split.push(['generic encode 10k rows, JSON route: isPlain check in JS', time(() => isPlain(v, 0))]);
   split.push(['generic encode 10k rows, JSON route: JSON.stringify in JS', time(() => JSON.stringify(v))]);
   split.push(['generic encode 10k rows, JSON route: toJSON in JS (values the packed route leaves)', time(() => toJSON(v, 'number'))]);
@@ -224,6 +278,27 @@ if (!GRAPH_ONLY) {
     if (pt.charCodeAt(0) !== 0) throw new Error('records should decode to the packed form');
     split.push(['generic decode 10k rows, packed route: engine (decode, ops, strings, numbers)', time(() => engine.genericDecodePacked(gt))]);
     split.push(['generic decode 10k rows, packed route: fromPackedValue in JS (Maps)', time(() => fromPackedValue(pt, pf, Number))]);
+  }
+  if (engine.genericDecodePacked) {
+    // A small decode's floors in JS: the result's string table split, and
+    // 2.5.2's Maps built from ready keys and values.
+    const { fromPackedValue } = require('../lib/layer.cjs');
+    const small = gcf.encodeGeneric(records(10));
+    const [st, sf] = engine.genericDecodePacked(small);
+    const keys = ['id', 'name', 'email', 'dept', 'salary', 'active', 'manager'];
+    const maps = () => {
+      const rows = [];
+      for (let r = 0; r < 10; r++) {
+        const m = new Map();
+        for (let i = 0; i < 7; i++) m.set(keys[i], i);
+        rows.push(m);
+      }
+      return new Map([['employees', rows]]);
+    };
+    split.push(['generic decode 10 rows, packed route: engine (decode, numbers into the scratch)', time(() => engine.genericDecodePacked(small, NUMS_SCRATCH))]);
+    split.push(['generic decode 10 rows, packed route: fromPackedValue in JS (Maps)', time(() => fromPackedValue(st, sf, Number))]);
+    split.push(['generic decode 10 rows floor: split of the string table alone', time(() => st.split('\0'))]);
+    split.push(['generic decode 10 rows floor: the result\'s 11 Maps from ready keys and values', time(maps)]);
   }
   split.push(['generic decode 10k rows, tagged route: engine (tagged JSON)', time(() => engine.genericDecode(gt))]);
   split.push(['generic decode 10k rows, tagged route: JSON.parse + Maps in JS', time(() => fromTagged(JSON.parse(tagged), 'number'))]);
