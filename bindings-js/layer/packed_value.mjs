@@ -144,9 +144,23 @@ class ValuePacker {
     return this.object(v, d);
   }
 
-  // A plain object's members, its keys compared as they come with `c`, the
-  // keys of the last object closed at its depth: `fresh` stays null while
-  // they match, else holds the object's own keys so far.
+  // The keys so far of an object whose shape is being compared with `c`
+  // (the last object's at its depth), its key `k` at `i` just read: null
+  // while they match it, else the object's own keys. A method, as
+  // everything the walk calls: in the ESM bundle (the wasm package's) a call
+  // to a module-level function from the walk made it about a fifth slower
+  // than in the CommonJS one.
+  track(c, i, k, fresh) {
+    if (fresh === null) {
+      if (c[i] === k) return null;
+      fresh = c.slice(0, i);
+    }
+    fresh.push(k);
+    return fresh;
+  }
+
+  // A plain object's members, their keys tracked against the shape at its
+  // depth.
   object(v, d) {
     const at = this.o;
     this.op(SAME_KEYS);
@@ -155,15 +169,7 @@ class ValuePacker {
     let i = 0;
     for (const k in v) {
       if (!Object.prototype.hasOwnProperty.call(v, k)) return false;
-      if (fresh === null) {
-        if (c[i] !== k) {
-          fresh = c.slice(0, i);
-          fresh.push(k);
-        }
-      } else {
-        fresh.push(k);
-      }
-      i++;
+      fresh = this.track(c, i++, k, fresh);
       const x = v[k];
       if (!(typeof x === 'object' && x !== null ? this.container(x, d + 1) : this.scalar(x))) return false;
     }
@@ -179,15 +185,7 @@ class ValuePacker {
     let i = 0;
     for (const [key, x] of v) {
       const k = String(key);
-      if (fresh === null) {
-        if (c[i] !== k) {
-          fresh = c.slice(0, i);
-          fresh.push(k);
-        }
-      } else {
-        fresh.push(k);
-      }
-      i++;
+      fresh = this.track(c, i++, k, fresh);
       if (!this.walk(x, d + 1)) return false;
     }
     return this.close(at, d, c, fresh, i);

@@ -614,42 +614,14 @@ pub(crate) mod tests {
         // Each object level names one key, `k`, except the innermost.
         let text = "k".repeat(limit - 1);
         let lengths = vec![1.0; limit - 1];
-        let big: Vec<_> = tapes
-            .iter()
-            .map(|ops| {
-                let (text, nums) = if ops[0] == OBJECT {
-                    (text.as_str(), &lengths[..])
-                } else {
-                    ("", &[][..])
-                };
-                (
-                    read(ops, text.as_bytes(), nums),
-                    generic_encode_packed(ops, text.as_bytes(), nums, 0).unwrap(),
-                )
-            })
-            .collect();
+        let big = read_all(&tapes, &text, &lengths);
         for kib in [16, 32, 64, 96] {
             let tapes = tapes.clone();
             let text = text.clone();
             let lengths = lengths.clone();
             let small = std::thread::Builder::new()
                 .stack_size(kib * 1024)
-                .spawn(move || {
-                    tapes
-                        .iter()
-                        .map(|ops| {
-                            let (text, nums) = if ops[0] == OBJECT {
-                                (text.as_str(), &lengths[..])
-                            } else {
-                                ("", &[][..])
-                            };
-                            (
-                                read(ops, text.as_bytes(), nums),
-                                generic_encode_packed(ops, text.as_bytes(), nums, 0).unwrap(),
-                            )
-                        })
-                        .collect::<Vec<_>>()
-                })
+                .spawn(move || read_all(&tapes, &text, &lengths))
                 .unwrap()
                 .join()
                 .unwrap();
@@ -659,6 +631,25 @@ pub(crate) mod tests {
                 assert!(text.is_empty() || text == big_text, "{kib} KiB");
             }
         }
+    }
+
+    /// Each tape read as a tree and encoded: an object tape with `text`'s
+    /// keys and their `lengths`, an array tape with none.
+    fn read_all(tapes: &[Vec<u8>], text: &str, lengths: &[f64]) -> Vec<(Option<Value>, String)> {
+        tapes
+            .iter()
+            .map(|ops| {
+                let (text, nums) = if ops[0] == OBJECT {
+                    (text, lengths)
+                } else {
+                    ("", &[][..])
+                };
+                (
+                    read(ops, text.as_bytes(), nums),
+                    generic_encode_packed(ops, text.as_bytes(), nums, 0).unwrap(),
+                )
+            })
+            .collect()
     }
 
     #[test]
