@@ -169,6 +169,9 @@ pub struct Builder<'py> {
         Bound<'py, PyString>,
         std::hash::BuildHasherDefault<crate::graph_py::AddrHasher>,
     >,
+    /// The keys of the table whose rows are being built ([`Build::row`]),
+    /// by the decoder's number for the table: looked up once per table.
+    row_keys: Option<(usize, Vec<Bound<'py, PyString>>)>,
 }
 
 impl<'py> Builder<'py> {
@@ -178,6 +181,7 @@ impl<'py> Builder<'py> {
             py,
             error: None,
             keys: Default::default(),
+            row_keys: None,
         }
     }
 
@@ -301,5 +305,30 @@ impl<'py> Build for Builder<'py> {
             }
         }
         d.into_any()
+    }
+
+    fn row(
+        &mut self,
+        table: usize,
+        keys: &[Key],
+        values: &mut Vec<Bound<'py, PyAny>>,
+    ) -> Bound<'py, PyAny> {
+        let row_keys = match self.row_keys.take() {
+            Some((t, made)) if t == table => made,
+            _ => keys.iter().map(|k| self.key(k)).collect(),
+        };
+        let d = PyDict::new(self.py);
+        let mut failed = None;
+        for (k, v) in row_keys.iter().zip(values.drain(..)) {
+            if let Err(e) = d.set_item(k, v) {
+                failed = Some(e);
+                break;
+            }
+        }
+        self.row_keys = Some((table, row_keys));
+        match failed {
+            Some(e) => self.fail(e),
+            None => d.into_any(),
+        }
     }
 }

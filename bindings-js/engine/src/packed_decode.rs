@@ -109,6 +109,9 @@ struct PackedBuilder {
     /// the slot least recently used, so a shape every record nests keeps
     /// its slot while record shapes come and go).
     used: [usize; SHAPES],
+    /// The decoder's number of the table whose row keys each slot holds,
+    /// if a table's rows put them there ([`Build::row`]).
+    table_of: [Option<usize>; SHAPES],
     /// Objects written.
     objects: usize,
     /// The slot the last object used (looked at first).
@@ -131,6 +134,7 @@ impl PackedBuilder {
             depth: 0,
             shapes: Vec::new(),
             used: [0; SHAPES],
+            table_of: [None; SHAPES],
             objects: 0,
             last_shape: 0,
             nul_possible: memchr::memchr2(0, b'\\', text).is_some(),
@@ -226,12 +230,11 @@ impl PackedBuilder {
         self.pushed()
     }
 
-    /// The slot holding the keys of `members`, if one does.
-    fn shape_of(&self, members: &[(Key, usize)]) -> Option<usize> {
+    /// The slot holding the `n` keys `key(0..n)`, if one does.
+    fn shape_of<'k>(&self, n: usize, key: impl Fn(usize) -> &'k Key) -> Option<usize> {
         let same = |slot: usize| {
             let keys = &self.shapes[slot];
-            keys.len() == members.len()
-                && keys.iter().zip(members).all(|(a, (b, _))| a.same_text(b))
+            keys.len() == n && keys.iter().enumerate().all(|(i, a)| a.same_text(key(i)))
         };
         let n = self.shapes.len();
         (0..n)
@@ -282,39 +285,72 @@ impl Build for PackedBuilder {
         members.clear();
         built
     }
+
+    /// Rows of one table share their keys: the slot the table's keys went
+    /// to is found again by the table's number, not by comparing them.
+    fn row(&mut self, table: usize, keys: &[Key], values: &mut Vec<usize>) -> usize {
+        let n = keys.len().min(values.len());
+        let built = self.object_with(n, |i| &keys[i], values.iter().copied().take(n), Some(table));
+        values.clear();
+        built
+    }
 }
 
 impl PackedBuilder {
     /// [`Build::object`] of members read in place.
     fn object_of(&mut self, members: &[(Key, usize)]) -> usize {
+        let n = members.len();
+        self.object_with(
+            n,
+            |i| &members[i].0,
+            members.iter().map(|&(_, at)| at),
+            None,
+        )
+    }
+
+    /// The object of the `n` members keyed `key(0..n)` whose values are at
+    /// `at`; `table` is the decoder's number of the table whose row it is.
+    fn object_with<'k>(
+        &mut self,
+        n: usize,
+        key: impl Fn(usize) -> &'k Key,
+        at: impl ExactSizeIterator<Item = usize> + Clone,
+        table: Option<usize>,
+    ) -> usize {
         let op = self.ops.len();
-        let slot = match self.shape_of(members) {
+        let known = table.and_then(|t| self.table_of.iter().position(|&k| k == Some(t)));
+        let slot = match known.or_else(|| self.shape_of(n, &key)) {
             Some(slot) => {
                 self.ops.extend_from_slice(&[b'P', b'0' + slot as u8]);
                 slot
             }
             None => {
                 let slot = if self.shapes.len() < SHAPES {
-                    self.shapes.push(Vec::with_capacity(members.len()));
+                    self.shapes.push(Vec::with_capacity(n));
                     self.shapes.len() - 1
                 } else {
                     (0..SHAPES).min_by_key(|&i| self.used[i]).unwrap_or(0)
                 };
                 self.ops.extend_from_slice(&[b'O', b'0' + slot as u8]);
-                self.nums.push(members.len() as f64);
+                self.nums.push(n as f64);
                 let keys = &mut self.shapes[slot];
                 keys.clear();
-                keys.extend(members.iter().map(|(k, _)| k.clone()));
-                for (k, _) in members {
-                    self.string(k);
+                keys.extend((0..n).map(|i| key(i).clone()));
+                for i in 0..n {
+                    self.string(key(i));
                 }
+                // Whichever table's keys the slot held, they are gone.
+                self.table_of[slot] = None;
                 slot
             }
         };
+        if table.is_some() {
+            self.table_of[slot] = table;
+        }
         self.objects += 1;
         self.last_shape = slot;
         self.used[slot] = self.objects;
-        self.members(op, members.iter().map(|&(_, at)| at))
+        self.members(op, at)
     }
 }
 
@@ -575,6 +611,30 @@ pub(crate) mod tests {
         // each other.
         assert!(ops.matches('O').count() > 10, "{ops}");
         assert!(ops.matches('P').count() >= 39, "{ops}");
+    }
+
+    #[test]
+    fn a_tables_slot_taken_between_its_rows_is_found_again_by_its_keys() {
+        // Each record nests nine objects of shapes no other record has, so
+        // between two records of the table the records' slot is taken for
+        // one of them: the table's number no longer names a slot, and the
+        // next record's keys cross again, in a fresh `O`.
+        let rows: Vec<String> = (0..12)
+            .map(|i| {
+                let inner: Vec<String> = (0..9)
+                    .map(|j| format!(r#""s{j}":{{"q{i}_{j}":{j},"r{i}_{j}":"x"}}"#))
+                    .collect();
+                format!(r#"{{"id":{i},"name":"n{i}","c":{{{}}}}}"#, inner.join(","))
+            })
+            .collect();
+        let v = json(&format!(r#"{{"rows":[{}]}}"#, rows.join(",")));
+        for flags in [0, crate::NO_FLATTEN] {
+            let text = crate::encode_value(&v, flags).unwrap();
+            assert!(agrees(text.as_bytes()), "{text}");
+            let p = generic_decode_packed(&text).unwrap();
+            let keys_sent = p.strings.split('\0').filter(|s| *s == "name").count();
+            assert!(keys_sent > 1, "{flags}: {text}");
+        }
     }
 
     #[test]

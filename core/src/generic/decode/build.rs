@@ -88,6 +88,22 @@ pub trait Build {
     fn object_from(&mut self, members: &mut Vec<(Key, Self::Value)>) -> Self::Value {
         self.object(core::mem::take(members))
     }
+
+    /// A table row holding every one of its table's members: `keys[i]`
+    /// names `values[i]`, and the decoder empties `values` afterwards
+    /// (an override may leave it empty itself). Rows of one table are
+    /// handed over with the same `table` number and the same `keys`; each
+    /// table of a document has its own number, so a builder can keep what
+    /// it makes of the keys once per table (host key objects, a shape)
+    /// instead of per row. Rows missing a member, or with members of their
+    /// own (attachments), come through [`object_from`](Self::object_from).
+    /// The default pairs the keys with the values for
+    /// [`object`](Self::object).
+    fn row(&mut self, table: usize, keys: &[Key], values: &mut Vec<Self::Value>) -> Self::Value {
+        let _ = table;
+        let members = keys.iter().cloned().zip(values.drain(..)).collect();
+        self.object(members)
+    }
 }
 
 /// The [`Build`] that makes the core's [`Value`], as
@@ -123,6 +139,7 @@ impl Build for ValueBuilder {
 mod tests {
     use super::*;
     use crate::generic::Decoder;
+    use alloc::string::String;
 
     /// Builds values like [`ValueBuilder`] but leaves the members it is
     /// handed in place, against `object_from`'s contract.
@@ -145,6 +162,102 @@ mod tests {
 
         fn object_from(&mut self, members: &mut Vec<(Key, Value)>) -> Value {
             Value::Object(Map::from_unique(members.clone()))
+        }
+    }
+
+    /// Builds values like [`ValueBuilder`] and notes every whole row it is
+    /// handed: its table's number and keys.
+    #[derive(Default)]
+    struct NotesRows {
+        rows: Vec<(usize, Vec<String>)>,
+    }
+
+    impl Build for NotesRows {
+        type Value = Value;
+
+        fn scalar(&mut self, value: Value) -> Value {
+            value
+        }
+
+        fn array(&mut self, items: Vec<Value>) -> Value {
+            Value::Array(items)
+        }
+
+        fn object(&mut self, members: Vec<(Key, Value)>) -> Value {
+            Value::Object(Map::from_unique(members))
+        }
+
+        fn row(&mut self, table: usize, keys: &[Key], values: &mut Vec<Value>) -> Value {
+            self.rows.push((
+                table,
+                keys.iter().map(|k| String::from(k.as_str())).collect(),
+            ));
+            let members = keys.iter().cloned().zip(values.drain(..)).collect();
+            self.object(members)
+        }
+    }
+
+    #[test]
+    fn whole_rows_come_with_their_tables_keys_and_number() {
+        let text = "GCF profile=generic\n\
+                    ## a [3]{id,name}\n1|x\n2|-\n3|z\n\
+                    ## b [2]{id,kind=fn,n}\n1|2\n3|4\n\
+                    ## c [1]{id,\"p>q\"}\n1|2\n\
+                    ## m [2:]{key,x}\nk|1\nl|2\n";
+        let want = Decoder::new().decode(text).unwrap();
+        let mut notes = NotesRows::default();
+        let got = Decoder::new().decode_into(text, &mut notes).unwrap();
+        assert_eq!(got, want);
+        let keys = |ks: &[&str]| ks.iter().map(|k| String::from(*k)).collect::<Vec<_>>();
+        let tables: Vec<usize> = notes.rows.iter().map(|(t, _)| *t).collect();
+        // Table `a`'s three rows (the null is a value), `b`'s two with the
+        // constant in declaration order, none of `c` (a path column nests
+        // its members), and the keyed map's two (its key column is no member).
+        assert_eq!(notes.rows.len(), 7, "{:?}", notes.rows);
+        assert!(tables[..3].iter().all(|&t| t == tables[0]));
+        assert!(tables[3..5].iter().all(|&t| t == tables[3]));
+        assert!(tables[5..].iter().all(|&t| t == tables[5]));
+        assert!(tables[0] != tables[3] && tables[3] != tables[5] && tables[0] != tables[5]);
+        assert_eq!(notes.rows[0].1, keys(&["id", "name"]));
+        assert_eq!(notes.rows[3].1, keys(&["id", "kind", "n"]));
+        assert_eq!(notes.rows[5].1, keys(&["x"]));
+    }
+
+    #[test]
+    fn rows_short_of_a_member_or_with_attachments_are_not_whole() {
+        // Row 2 lacks `name` (`~`); the order rows' markers are filled by
+        // their attachments, so those rows are whole; the items tables
+        // under them are tables of their own, each with its number.
+        let text = "GCF profile=generic\n## t [3]{id,name}\n1|x\n2|~\n3|z\n\
+                    ## o [2]{id,c,items}\n@0 1|^{n,e,t}|^\nA|a@x|p\n.items [1]{sku}\n    S1\n\
+                    @1 2|^|^\n  B|b@x|q\n.items [2]\n    S2\n    S3\n";
+        let want = Decoder::new().decode(text).unwrap();
+        let mut notes = NotesRows::default();
+        let got = Decoder::new().decode_into(text, &mut notes).unwrap();
+        assert_eq!(got, want);
+        let keys: Vec<Vec<String>> = notes.rows.iter().map(|(_, k)| k.clone()).collect();
+        let ids = |k: &[&str]| k.iter().map(|s| String::from(*s)).collect::<Vec<_>>();
+        // Each row is handed over once it is complete: an order's after
+        // its items table.
+        assert_eq!(
+            keys,
+            [
+                ids(&["id", "name"]),
+                ids(&["id", "name"]),
+                ids(&["sku"]),
+                ids(&["id", "c", "items"]),
+                ids(&["sku"]),
+                ids(&["sku"]),
+                ids(&["id", "c", "items"]),
+            ]
+        );
+        let tables: Vec<usize> = notes.rows.iter().map(|(t, _)| *t).collect();
+        assert_eq!(tables[0], tables[1]);
+        assert_eq!(tables[3], tables[6]);
+        assert_eq!(tables[4], tables[5]);
+        let distinct = [tables[0], tables[2], tables[3], tables[4]];
+        for (i, a) in distinct.iter().enumerate() {
+            assert!(distinct[i + 1..].iter().all(|b| a != b), "{tables:?}");
         }
     }
 

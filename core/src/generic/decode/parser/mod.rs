@@ -71,9 +71,10 @@ pub(crate) struct Parser<'a, 'b, B: Build> {
     /// any depth: one per nesting level at most, so nested tables (an
     /// order's line items) allocate no row scratch of their own.
     slot_pool: Vec<Vec<Slot<B::Value>>>,
-    /// The same for the vector a row's members are gathered in
-    /// ([`Build::object_from`]).
-    member_pool: Vec<Vec<(Key, B::Value)>>,
+    /// The same for the vectors a row's members or values are gathered in.
+    row_pool: Vec<RowScratch<B::Value>>,
+    /// Tables begun so far: each table's number for [`Build::row`].
+    tables: usize,
     /// The document's expansion budget (see [`Limits::max_expansion`]),
     /// and what is left of it.
     expansion_budget: usize,
@@ -194,6 +195,37 @@ struct Table {
     /// The expansion every row of this table costs (see
     /// [`Limits::max_expansion`]): its constants and long key names.
     row_cost: usize,
+    /// How a row holding all its cells becomes an object member by member,
+    /// when no member is nested (no path columns): most tables.
+    whole_rows: Option<WholeRows>,
+}
+
+/// The vectors a table row is gathered in, reused from row to row (and
+/// table to table): its members for [`Build::object_from`], or its values
+/// for [`Build::row`].
+struct RowScratch<V> {
+    members: Vec<(Key, V)>,
+    values: Vec<V>,
+}
+
+impl<V> Default for RowScratch<V> {
+    fn default() -> Self {
+        RowScratch {
+            members: Vec::new(),
+            values: Vec::new(),
+        }
+    }
+}
+
+/// The members of a table's rows when every cell is present and no path
+/// column nests them: handed to [`Build::row`] without pairing each value
+/// with a copy of its key.
+struct WholeRows {
+    /// The members' keys, in order.
+    keys: Vec<Key>,
+    /// Where each member's value comes from: a row column, or (at
+    /// [`CONST_LEAF`] and above) a constant.
+    leaves: Vec<usize>,
 }
 
 /// The bytes a constant adds to every row that receives it.
@@ -347,6 +379,25 @@ impl Table {
         } else {
             None
         };
+        let whole_rows = match &plan {
+            None => Some(WholeRows {
+                keys: fields
+                    .iter()
+                    .skip(first_value)
+                    .map(|f| f.name.clone())
+                    .collect(),
+                leaves: (first_value..fields.len()).collect(),
+            }),
+            Some(top) => top
+                .list
+                .iter()
+                .map(|(key, plan)| match plan {
+                    Plan::Leaf(i) => Some((key.clone(), *i)),
+                    Plan::Object(_) => None,
+                })
+                .collect::<Option<(Vec<Key>, Vec<usize>)>>()
+                .map(|(keys, leaves)| WholeRows { keys, leaves }),
+        };
         Ok(Table {
             fields,
             first_value,
@@ -358,6 +409,7 @@ impl Table {
             const_bytes,
             constants,
             row_cost,
+            whole_rows,
         })
     }
 
@@ -377,14 +429,57 @@ impl Table {
     }
 
     /// Builds the row object from its cells (markers all filled by now),
-    /// gathering its members in `map` (empty, reused from row to row).
+    /// gathering its members in `scratch.members` or, when the row holds
+    /// every member and no attachment adds any, its values in
+    /// `scratch.values` for [`Build::row`]. `id` numbers the table among
+    /// the document's.
     fn build<B: Build>(
         &self,
         b: &mut B,
+        id: usize,
         slots: &mut [Slot<B::Value>],
         extras: ObjectBuilder<B::Value>,
-        map: &mut Vec<(Key, B::Value)>,
+        scratch: &mut RowScratch<B::Value>,
     ) -> B::Value {
+        let RowScratch {
+            members: map,
+            values,
+        } = scratch;
+        if let Some(whole) = &self.whole_rows {
+            let complete = slots
+                .iter()
+                .skip(self.first_value)
+                .all(|s| matches!(s, Slot::Value(_) | Slot::Filled(_)));
+            if complete && extras.len() == 0 {
+                values.clear();
+                values.reserve(whole.leaves.len());
+                for &leaf in &whole.leaves {
+                    let v = if leaf >= CONST_LEAF {
+                        match self.constants.get(leaf - CONST_LEAF) {
+                            Some(c) => b.repeated(c),
+                            None => continue,
+                        }
+                    } else {
+                        match slots
+                            .get_mut(leaf)
+                            .map(|s| core::mem::replace(s, Slot::Missing))
+                        {
+                            Some(Slot::Value(v)) => b.scalar(v),
+                            Some(Slot::Filled(v)) => v,
+                            _ => continue,
+                        }
+                    };
+                    values.push(v);
+                }
+                // Every leaf is a present cell or a constant (checked
+                // above and when the table was declared), so the values
+                // line up with the keys.
+                debug_assert_eq!(values.len(), whole.keys.len());
+                let row = b.row(id, &whole.keys, values);
+                values.clear();
+                return row;
+            }
+        }
         // Empty unless a builder's `object_from` left members behind.
         map.clear();
         match &self.plan {
@@ -513,7 +608,8 @@ impl<'a, 'b, B: Build> Parser<'a, 'b, B> {
             deferred: Vec::new(),
             surplus: None,
             slot_pool: Vec::new(),
-            member_pool: Vec::new(),
+            row_pool: Vec::new(),
+            tables: 0,
         }
     }
 
@@ -1178,7 +1274,9 @@ impl<'a, 'b, B: Build> Parser<'a, 'b, B> {
             ObjectBuilder::new()
         };
         let mut slots: Vec<Slot<B::Value>> = self.slot_pool.pop().unwrap_or_default();
-        let mut row_members = self.member_pool.pop().unwrap_or_default();
+        let mut row_scratch = self.row_pool.pop().unwrap_or_default();
+        let id = self.tables;
+        self.tables += 1;
         slots.clear();
         slots.reserve(table.fields.len());
         let mut identities = (self.unique_identities && !keyed)
@@ -1263,10 +1361,10 @@ impl<'a, 'b, B: Build> Parser<'a, 'b, B> {
                         alloc::format!("duplicate member key `{}`", crate::error::excerpt(&key)),
                     ));
                 }
-                let value = table.build(self.build, &mut slots, extras, &mut row_members);
+                let value = table.build(self.build, id, &mut slots, extras, &mut row_scratch);
                 members.push(key, value);
             } else {
-                let value = table.build(self.build, &mut slots, extras, &mut row_members);
+                let value = table.build(self.build, id, &mut slots, extras, &mut row_scratch);
                 rows.push(value);
             }
             index += 1;
@@ -1274,8 +1372,9 @@ impl<'a, 'b, B: Build> Parser<'a, 'b, B> {
         self.close_count(hdr, count, deferred, index, "rows")?;
         slots.clear();
         self.slot_pool.push(slots);
-        row_members.clear();
-        self.member_pool.push(row_members);
+        row_scratch.members.clear();
+        row_scratch.values.clear();
+        self.row_pool.push(row_scratch);
         Ok(if keyed {
             self.build.object(members.finish())
         } else {
