@@ -309,6 +309,22 @@ fn structural_errors_with_positions() {
     assert_eq!(e("## r [1]{a,b}\n1\n"), (ErrorKind::RowWidthMismatch, 3, 1));
     assert_eq!(e("## r [3]{a}\n1\n2\n"), (ErrorKind::CountMismatch, 2, 6));
     assert_eq!(e("## r [1]{a}\n1\n2\n"), (ErrorKind::CountMismatch, 4, 1));
+    // A section header that fails to parse after a table that stopped at
+    // its count is reported as itself, not as a surplus row: no row starts
+    // with `##`.
+    assert_eq!(
+        e("## r [1]{a}\n1\n## s [1]{a,b c}\n1|2\n"),
+        (ErrorKind::InvalidSyntax, 4, 13)
+    );
+    assert_eq!(
+        e("## s [1]{a,b c}\n1|2\n"),
+        (ErrorKind::InvalidSyntax, 2, 13)
+    );
+    // A row past the count is still one.
+    assert_eq!(
+        e("## r [1]{a}\n1\n2|3\n## s\n"),
+        (ErrorKind::CountMismatch, 4, 1)
+    );
     assert_eq!(e("t[3]: a,b\n"), (ErrorKind::CountMismatch, 2, 2));
     assert_eq!(
         e("## v [1]\n@0 =a\n@1 =b\n"),

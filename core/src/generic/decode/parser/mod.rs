@@ -837,8 +837,11 @@ impl<'a, 'b, B: Build> Parser<'a, 'b, B> {
             self.cur.bump();
             if let Err(e) = self.parse_member(&ln, depth, &mut obj) {
                 // A line right after a table that stopped at its declared
-                // count, which is no object member: a surplus row.
-                let surplus_row = matches!(surplus, Some((i, _)) if i == indent);
+                // count, which is no object member: a surplus row. Not a
+                // section header that fails to parse: no row starts with
+                // `##` (a table ends there), so its own error stands.
+                let surplus_row =
+                    matches!(surplus, Some((i, _)) if i == indent) && !ln.text().starts_with("##");
                 if surplus_row
                     && e.kind() == ErrorKind::InvalidSyntax
                     && e.line() == Some(ln.number)
