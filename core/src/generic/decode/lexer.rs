@@ -349,6 +349,12 @@ pub(crate) fn parse_value_at(ln: &Ln<'_>, start: usize) -> Result<Value, Error> 
 }
 
 /// Applies the scalar precedence (spec §2.1, rules 2-7) to a trimmed bare token.
+///
+/// Inlined into the token loops: returned through memory, the cell (a
+/// `Value` whose inline string is stored piecewise) was read back by wider
+/// loads that waited for those stores, 3.6 % of a 10-record decode's
+/// instructions and about 4 % of its time.
+#[inline(always)]
 fn bare_cell(ln: &Ln<'_>, token: &str, at: usize, ctx: Context) -> Result<Cell, Error> {
     let b = token.as_bytes();
     match b.first() {
