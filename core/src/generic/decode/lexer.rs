@@ -353,8 +353,10 @@ pub(crate) fn parse_value_at(ln: &Ln<'_>, start: usize) -> Result<Value, Error> 
 /// Inlined into the token loops: returned through memory, the cell (a
 /// `Value` whose inline string is stored piecewise) was read back by wider
 /// loads that waited for those stores, 3.6 % of a 10-record decode's
-/// instructions and about 4 % of its time.
-#[inline(always)]
+/// instructions and about 4 % of its time on x86-64. Not on WebAssembly,
+/// where the copies in every loop cost 5.6 KB of a module over its budget.
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn bare_cell(ln: &Ln<'_>, token: &str, at: usize, ctx: Context) -> Result<Cell, Error> {
     let b = token.as_bytes();
     match b.first() {
