@@ -267,6 +267,10 @@ impl<'py> Build for Builder<'py> {
         self.repeated(&value)
     }
 
+    fn string(&mut self, text: &str) -> Bound<'py, PyAny> {
+        PyString::new(self.py, text).into_any()
+    }
+
     fn repeated(&mut self, value: &Value) -> Bound<'py, PyAny> {
         let py = self.py;
         match value {

@@ -181,7 +181,7 @@ impl PackedBuilder {
             }
             Value::Int(i) => {
                 self.ops.push(b'I');
-                self.string(itoa::Buffer::new().format(*i));
+                self.text(itoa::Buffer::new().format(*i));
             }
             Value::Float(f) => {
                 self.ops.push(b'D');
@@ -189,7 +189,7 @@ impl PackedBuilder {
             }
             Value::String(s) => {
                 self.ops.push(b'S');
-                self.string(s);
+                self.text(s);
             }
             Value::Array(items) => {
                 let items = items.iter().map(|x| self.push(x)).collect();
@@ -207,7 +207,7 @@ impl PackedBuilder {
         self.pushed()
     }
 
-    fn string(&mut self, s: &str) {
+    fn text(&mut self, s: &str) {
         if self.nul_possible && s.as_bytes().contains(&0) {
             self.nul_found = true;
         }
@@ -254,6 +254,13 @@ impl Build for PackedBuilder {
     #[inline]
     fn repeated(&mut self, value: &Value) -> usize {
         self.push(value)
+    }
+
+    #[inline]
+    fn string(&mut self, text: &str) -> usize {
+        self.ops.push(b'S');
+        self.text(text);
+        self.pushed()
     }
 
     fn array(&mut self, items: Vec<usize>) -> usize {
@@ -337,7 +344,7 @@ impl PackedBuilder {
                 keys.clear();
                 keys.extend((0..n).map(|i| key(i).clone()));
                 for i in 0..n {
-                    self.string(key(i));
+                    self.text(key(i));
                 }
                 // Whichever table's keys the slot held, they are gone.
                 self.table_of[slot] = None;

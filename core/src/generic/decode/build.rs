@@ -59,6 +59,14 @@ pub trait Build {
     /// container.
     fn scalar(&mut self, value: Value) -> Self::Value;
 
+    /// A string scalar: [`scalar`](Self::scalar) of [`Value::String`] by
+    /// default. The decoder hands table cells' bare strings over this way,
+    /// borrowed from the text, so a builder that copies the text into its
+    /// own objects makes no [`Key`] for them.
+    fn string(&mut self, text: &str) -> Self::Value {
+        self.scalar(Value::String(Key::from(text)))
+    }
+
     /// A scalar written once and received by many rows (a constant column,
     /// spec §7.4.7; a group's value, §7.4.8): called once per row that
     /// holds it.
@@ -259,6 +267,55 @@ mod tests {
         for (i, a) in distinct.iter().enumerate() {
             assert!(distinct[i + 1..].iter().all(|b| a != b), "{tables:?}");
         }
+    }
+
+    /// Builds values like [`ValueBuilder`] and counts the strings handed
+    /// over borrowed ([`Build::string`]) and as values.
+    #[derive(Default)]
+    struct CountsStrings {
+        borrowed: Vec<String>,
+        values: usize,
+    }
+
+    impl Build for CountsStrings {
+        type Value = Value;
+
+        fn scalar(&mut self, value: Value) -> Value {
+            if matches!(value, Value::String(_)) {
+                self.values += 1;
+            }
+            value
+        }
+
+        fn string(&mut self, text: &str) -> Value {
+            self.borrowed.push(String::from(text));
+            Value::from(text)
+        }
+
+        fn array(&mut self, items: Vec<Value>) -> Value {
+            Value::Array(items)
+        }
+
+        fn object(&mut self, members: Vec<(Key, Value)>) -> Value {
+            Value::Object(Map::from_unique(members))
+        }
+    }
+
+    #[test]
+    fn bare_string_cells_come_borrowed() {
+        // Row cells' bare strings come through `string`, every other string
+        // (quoted cells, keyed-map keys, members outside tables, inline
+        // arrays, constants) as a value.
+        let text = "GCF profile=generic\n\
+                    ## t [2]{id,name,q,note=n}\n1|ann|\"q\"\n2|x y|r\n\
+                    ## m [1:]{key,v}\nk|w\n\
+                    ## o\ns=z\ntags[2]: a,b\n";
+        let want = Decoder::new().decode(text).unwrap();
+        let mut counts = CountsStrings::default();
+        let got = Decoder::new().decode_into(text, &mut counts).unwrap();
+        assert_eq!(got, want);
+        assert_eq!(counts.borrowed, ["ann", "x y", "r", "w"]);
+        assert!(counts.values >= 2, "{}", counts.values);
     }
 
     #[test]

@@ -127,8 +127,12 @@ pub(crate) enum Context {
 
 /// A decoded cell: a value, the absent marker, or an attachment marker.
 #[derive(Debug)]
-pub(crate) enum Cell {
+pub(crate) enum Cell<'a> {
     Value(Value),
+    /// A bare string of a tabular row cell, borrowed from the line: made a
+    /// [`Value`] only if the decoder keeps it (most go straight to the
+    /// builder, [`Build::string`](super::build::Build::string)).
+    Str(&'a str),
     Missing,
     /// `^` (no schema) or `^{...}` (the declared inline schema, which may
     /// hold constant fields).
@@ -155,7 +159,7 @@ pub(crate) fn for_each_token<'a, F>(
     mut f: F,
 ) -> Result<usize, Error>
 where
-    F: FnMut(Cell, usize) -> Result<(), Error>,
+    F: FnMut(Cell<'a>, usize) -> Result<(), Error>,
 {
     let raw = ln.raw;
     let bytes = raw.as_bytes();
@@ -341,10 +345,20 @@ pub(crate) fn parse_value_at(ln: &Ln<'_>, start: usize) -> Result<Value, Error> 
     }
     match bare_cell(ln, trim_ws(rest), token_start, Context::Value)? {
         Cell::Value(v) => Ok(v),
-        // bare_cell rejects markers outside cells.
-        Cell::Missing | Cell::Marker(_) => {
+        // bare_cell makes bare strings values and rejects markers outside
+        // cells.
+        Cell::Str(_) | Cell::Missing | Cell::Marker(_) => {
             Err(ln.error(ErrorKind::InvalidSyntax, token_start, "unexpected marker"))
         }
+    }
+}
+
+/// A bare string token: borrowed in a row cell, a [`Value`] elsewhere.
+#[inline(always)]
+fn string_cell(token: &str, ctx: Context) -> Cell<'_> {
+    match ctx {
+        Context::Cell => Cell::Str(token),
+        Context::Value => Cell::Value(Value::String(Key::new(token))),
     }
 }
 
@@ -357,10 +371,10 @@ pub(crate) fn parse_value_at(ln: &Ln<'_>, start: usize) -> Result<Value, Error> 
 /// where the copies in every loop cost 5.6 KB of a module over its budget.
 #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(target_arch = "wasm32", inline)]
-fn bare_cell(ln: &Ln<'_>, token: &str, at: usize, ctx: Context) -> Result<Cell, Error> {
+fn bare_cell<'a>(ln: &Ln<'_>, token: &'a str, at: usize, ctx: Context) -> Result<Cell<'a>, Error> {
     let b = token.as_bytes();
     match b.first() {
-        None => return Ok(Cell::Value(Value::String(Key::default()))),
+        None => return Ok(string_cell(token, ctx)),
         Some(b'-') if b.len() == 1 => return Ok(Cell::Value(Value::Null)),
         Some(b'-' | b'0'..=b'9') => {
             return match parse_number(token) {
@@ -369,7 +383,7 @@ fn bare_cell(ln: &Ln<'_>, token: &str, at: usize, ctx: Context) -> Result<Cell, 
                 Err(NumberError::OutOfRange) => {
                     Err(ln.error(ErrorKind::OutOfRange, at, out_of_range_message(token)))
                 }
-                Err(NumberError::NotANumber) => Ok(Cell::Value(Value::String(Key::new(token)))),
+                Err(NumberError::NotANumber) => Ok(string_cell(token, ctx)),
             }
         }
         Some(b'~') if b.len() == 1 => {
@@ -427,7 +441,7 @@ fn bare_cell(ln: &Ln<'_>, token: &str, at: usize, ctx: Context) -> Result<Cell, 
     match token {
         "true" => Ok(Cell::Value(Value::Bool(true))),
         "false" => Ok(Cell::Value(Value::Bool(false))),
-        _ => Ok(Cell::Value(Value::String(Key::new(token)))),
+        _ => Ok(string_cell(token, ctx)),
     }
 }
 
@@ -712,7 +726,7 @@ pub(crate) fn parse_const_token(ln: &Ln<'_>, token: &str, at: usize) -> Result<V
     }
     match bare_cell(ln, token, at, Context::Value)? {
         Cell::Value(v) => Ok(v),
-        Cell::Missing | Cell::Marker(_) => Err(ln.error(
+        Cell::Str(_) | Cell::Missing | Cell::Marker(_) => Err(ln.error(
             ErrorKind::InvalidConstValue,
             at,
             "an attachment marker is no constant value",
@@ -888,14 +902,44 @@ mod tests {
         }
     }
 
-    fn cells(raw: &str) -> Result<Vec<Cell>, Error> {
+    /// The cells of a row, each bare string (which a row cell borrows) made
+    /// a value as the decoder makes it.
+    fn cells(raw: &str) -> Result<Vec<Cell<'_>>, Error> {
         let l = ln(raw);
+        let mut out = Vec::new();
+        for_each_token(&l, 0, b'|', Context::Cell, |c, _| {
+            out.push(match c {
+                Cell::Str(s) => Cell::Value(Value::String(Key::new(s))),
+                c => c,
+            });
+            Ok(())
+        })?;
+        Ok(out)
+    }
+
+    #[test]
+    fn row_cells_borrow_their_bare_strings() {
+        let l = ln(r#"a b|"q"|-|01|x"#);
         let mut out = Vec::new();
         for_each_token(&l, 0, b'|', Context::Cell, |c, _| {
             out.push(c);
             Ok(())
-        })?;
-        Ok(out)
+        })
+        .unwrap();
+        assert!(matches!(out[0], Cell::Str("a b")));
+        // Quoted strings are unescaped into values of their own.
+        assert!(matches!(&out[1], Cell::Value(Value::String(s)) if s == "q"));
+        assert!(matches!(out[2], Cell::Value(Value::Null)));
+        assert!(matches!(out[3], Cell::Str("01")));
+        assert!(matches!(out[4], Cell::Str("x")));
+        // Elsewhere a bare string is a value.
+        let mut out = Vec::new();
+        for_each_token(&l, 0, b'|', Context::Value, |c, _| {
+            out.push(c);
+            Ok(())
+        })
+        .unwrap();
+        assert!(matches!(&out[0], Cell::Value(Value::String(s)) if s == "a b"));
     }
 
     #[test]

@@ -223,6 +223,7 @@ impl<B: Build> Parser<'_, '_, B> {
                     if cells.len() < width {
                         cells.push(match cell {
                             Cell::Value(v) => Some(v),
+                            Cell::Str(s) => Some(Value::String(Key::from(s))),
                             Cell::Missing => None,
                             Cell::Marker(_) => {
                                 return Err(row.error(

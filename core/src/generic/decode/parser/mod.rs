@@ -70,7 +70,7 @@ pub(crate) struct Parser<'a, 'b, B: Build> {
     /// Cleared slot vectors of finished tables, reused by the next table at
     /// any depth: one per nesting level at most, so nested tables (an
     /// order's line items) allocate no row scratch of their own.
-    slot_pool: Vec<Vec<Slot<B::Value>>>,
+    slot_pool: Vec<Vec<Slot<'a, B::Value>>>,
     /// The same for the vectors a row's members or values are gathered in.
     row_pool: Vec<RowScratch<B::Value>>,
     /// Tables begun so far: each table's number for [`Build::row`].
@@ -155,11 +155,14 @@ impl Members {
 
 /// One cell of the row being decoded, `V` being what the parser's
 /// [`Build`] makes.
-enum Slot<V> {
+enum Slot<'a, V> {
     /// A scalar cell, kept as the lexer read it until the row object is
     /// built: a keyed row's member key and a path column's nulls are read
     /// from it.
     Value(Value),
+    /// A bare string cell, borrowed from the line until the row object is
+    /// built ([`Build::string`]).
+    Str(&'a str),
     Missing,
     /// An attachment marker not yet matched: its inline schema (declared
     /// here or reused) and whether it was declared by `^{...}` in this cell.
@@ -437,7 +440,7 @@ impl Table {
         &self,
         b: &mut B,
         id: usize,
-        slots: &mut [Slot<B::Value>],
+        slots: &mut [Slot<'_, B::Value>],
         extras: ObjectBuilder<B::Value>,
         scratch: &mut RowScratch<B::Value>,
     ) -> B::Value {
@@ -449,7 +452,7 @@ impl Table {
             let complete = slots
                 .iter()
                 .skip(self.first_value)
-                .all(|s| matches!(s, Slot::Value(_) | Slot::Filled(_)));
+                .all(|s| matches!(s, Slot::Value(_) | Slot::Str(_) | Slot::Filled(_)));
             if complete && extras.len() == 0 {
                 values.clear();
                 values.reserve(whole.leaves.len());
@@ -465,6 +468,7 @@ impl Table {
                             .map(|s| core::mem::replace(s, Slot::Missing))
                         {
                             Some(Slot::Value(v)) => b.scalar(v),
+                            Some(Slot::Str(s)) => b.string(s),
                             Some(Slot::Filled(v)) => v,
                             _ => continue,
                         }
@@ -490,6 +494,7 @@ impl Table {
                 for (i, slot) in slots.iter_mut().enumerate().skip(self.first_value) {
                     let v = match core::mem::replace(slot, Slot::Missing) {
                         Slot::Value(v) => b.scalar(v),
+                        Slot::Str(s) => b.string(s),
                         Slot::Filled(v) => v,
                         Slot::Missing | Slot::Marker { .. } => continue,
                     };
@@ -530,7 +535,7 @@ impl Table {
 fn eval<B: Build>(
     b: &mut B,
     plan: &Plan,
-    slots: &mut [Slot<B::Value>],
+    slots: &mut [Slot<'_, B::Value>],
 ) -> (Option<B::Value>, usize, usize, usize) {
     match plan {
         Plan::Leaf(i) => match slots
@@ -539,6 +544,7 @@ fn eval<B: Build>(
         {
             Some(Slot::Value(Value::Null)) => (Some(b.scalar(Value::Null)), 1, 0, 1),
             Some(Slot::Value(v)) => (Some(b.scalar(v)), 1, 0, 0),
+            Some(Slot::Str(s)) => (Some(b.string(s)), 1, 0, 0),
             Some(Slot::Filled(v)) => (Some(v), 1, 0, 0),
             _ => (None, 1, 1, 0),
         },
@@ -969,8 +975,10 @@ impl<'a, 'b, B: Build> Parser<'a, 'b, B> {
                             "inline array longer than the configured limit",
                         ));
                     }
-                    if let Cell::Value(v) = cell {
-                        values.push(v);
+                    match cell {
+                        Cell::Value(v) => values.push(v),
+                        Cell::Str(s) => values.push(Value::String(Key::from(s))),
+                        Cell::Missing | Cell::Marker(_) => {}
                     }
                     Ok(())
                 })?;
@@ -1276,7 +1284,7 @@ impl<'a, 'b, B: Build> Parser<'a, 'b, B> {
         } else {
             ObjectBuilder::new()
         };
-        let mut slots: Vec<Slot<B::Value>> = self.slot_pool.pop().unwrap_or_default();
+        let mut slots: Vec<Slot<'a, B::Value>> = self.slot_pool.pop().unwrap_or_default();
         let mut row_scratch = self.row_pool.pop().unwrap_or_default();
         let id = self.tables;
         self.tables += 1;
@@ -1337,6 +1345,7 @@ impl<'a, 'b, B: Build> Parser<'a, 'b, B> {
             if keyed {
                 let key = match core::mem::replace(&mut slots[0], Slot::Missing) {
                     Slot::Value(Value::String(s)) => s,
+                    Slot::Str(s) => Key::from(s),
                     // A bare number names the member by its canonical text, as
                     // the references read it: their streaming encoders write
                     // a number key raw (`2.5|...`), and every SDK's decoder
@@ -1395,7 +1404,7 @@ impl<'a, B: Build> Parser<'a, '_, B> {
         ln: &Ln<'a>,
         index: usize,
         table: &mut Table,
-        slots: &mut Vec<Slot<B::Value>>,
+        slots: &mut Vec<Slot<'a, B::Value>>,
         indent: usize,
         depth: usize,
     ) -> Result<(bool, ObjectBuilder<B::Value>), Error> {
@@ -1424,6 +1433,7 @@ impl<'a, B: Build> Parser<'a, '_, B> {
                 }
                 let slot = match cell {
                     Cell::Value(v) => Slot::Value(v),
+                    Cell::Str(s) => Slot::Str(s),
                     Cell::Missing => Slot::Missing,
                     Cell::Marker(None) => Slot::Marker {
                         schema: inline.get(col).copied().flatten(),
@@ -1569,7 +1579,7 @@ impl<'a, B: Build> Parser<'a, '_, B> {
         ln: &Ln<'a>,
         first_row: bool,
         table: &mut Table,
-        slots: &mut [Slot<B::Value>],
+        slots: &mut [Slot<'_, B::Value>],
         extras: &mut ObjectBuilder<B::Value>,
         indent: usize,
         depth: usize,
@@ -1711,7 +1721,7 @@ fn positional<B: Build>(
     b: &mut B,
     ln: &Ln<'_>,
     table: &Table,
-    slots: &mut [Slot<B::Value>],
+    slots: &mut [Slot<'_, B::Value>],
     col: usize,
     max_line_len: usize,
     (left, budget): (&mut usize, usize),
@@ -1740,8 +1750,12 @@ fn positional<B: Build>(
     let mut map = Vec::with_capacity(fields.len());
     let cells = if constants == 0 {
         for_each_token(ln, ln.indent, b'|', Context::Value, |cell, _| {
-            if let (Cell::Value(v), Some(f)) = (cell, fields.get(map.len())) {
-                map.push((f.name.clone(), b.scalar(v)));
+            if let Some(f) = fields.get(map.len()) {
+                match cell {
+                    Cell::Value(v) => map.push((f.name.clone(), b.scalar(v))),
+                    Cell::Str(s) => map.push((f.name.clone(), b.string(s))),
+                    Cell::Missing | Cell::Marker(_) => {}
+                }
             }
             Ok(())
         })?
@@ -1759,8 +1773,12 @@ fn positional<B: Build>(
         }
         let mut values = Vec::with_capacity(width);
         let cells = for_each_token(ln, ln.indent, b'|', Context::Value, |cell, _| {
-            if let (Cell::Value(v), true) = (cell, values.len() < width) {
-                values.push(v);
+            if values.len() < width {
+                match cell {
+                    Cell::Value(v) => values.push(v),
+                    Cell::Str(s) => values.push(Value::String(Key::from(s))),
+                    Cell::Missing | Cell::Marker(_) => {}
+                }
             }
             Ok(())
         })?;
@@ -1810,9 +1828,15 @@ impl Identities {
     /// Refuses row `index` when its identity is an earlier row's; a row
     /// whose identity cell is absent or an attachment is left to the
     /// caller (a keyed set's reader refuses it).
-    fn check<V>(&mut self, ln: &Ln<'_>, slots: &[Slot<V>], index: usize) -> Result<(), Error> {
-        let Some(Slot::Value(value)) = slots.get(self.column) else {
-            return Ok(());
+    fn check<V>(&mut self, ln: &Ln<'_>, slots: &[Slot<'_, V>], index: usize) -> Result<(), Error> {
+        let owned;
+        let value = match slots.get(self.column) {
+            Some(Slot::Value(value)) => value,
+            Some(Slot::Str(s)) => {
+                owned = Value::String(Key::from(*s));
+                &owned
+            }
+            _ => return Ok(()),
         };
         let id = crate::generic::delta::identity_text(value, &mut self.numbers)
             .map_err(|e| ln.error(e.kind(), ln.indent, e.message()))?;
