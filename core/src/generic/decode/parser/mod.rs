@@ -1431,9 +1431,19 @@ impl<'a, B: Build> Parser<'a, '_, B> {
                 if col >= width {
                     return Ok(());
                 }
+                // The usual cells are pushed in their own arms, where the
+                // slot is written into the vector directly rather than
+                // assembled on the stack and copied (a copy that waited on
+                // the stores it read).
                 let slot = match cell {
-                    Cell::Value(v) => Slot::Value(v),
-                    Cell::Str(s) => Slot::Str(s),
+                    Cell::Str(s) => {
+                        slots.push(Slot::Str(s));
+                        return Ok(());
+                    }
+                    Cell::Value(v) => {
+                        slots.push(Slot::Value(v));
+                        return Ok(());
+                    }
                     Cell::Missing => Slot::Missing,
                     Cell::Marker(None) => Slot::Marker {
                         schema: inline.get(col).copied().flatten(),
