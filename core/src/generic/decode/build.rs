@@ -149,15 +149,31 @@ mod tests {
     use crate::generic::Decoder;
     use alloc::string::String;
 
-    /// Builds values like [`ValueBuilder`] but leaves the members it is
-    /// handed in place, against `object_from`'s contract.
-    struct LeavesMembers;
+    /// Builds values like [`ValueBuilder`] and notes what it is handed:
+    /// every whole row (its table's number and keys) and every string that
+    /// comes borrowed; with `leave_members`, it leaves the members
+    /// `object_from` hands it in place, against that method's contract.
+    #[derive(Default)]
+    struct Probe {
+        leave_members: bool,
+        rows: Vec<(usize, Vec<String>)>,
+        borrowed: Vec<String>,
+        string_values: usize,
+    }
 
-    impl Build for LeavesMembers {
+    impl Build for Probe {
         type Value = Value;
 
         fn scalar(&mut self, value: Value) -> Value {
+            if matches!(value, Value::String(_)) {
+                self.string_values += 1;
+            }
             value
+        }
+
+        fn string(&mut self, text: &str) -> Value {
+            self.borrowed.push(String::from(text));
+            Value::from(text)
         }
 
         fn array(&mut self, items: Vec<Value>) -> Value {
@@ -169,30 +185,10 @@ mod tests {
         }
 
         fn object_from(&mut self, members: &mut Vec<(Key, Value)>) -> Value {
-            Value::Object(Map::from_unique(members.clone()))
-        }
-    }
-
-    /// Builds values like [`ValueBuilder`] and notes every whole row it is
-    /// handed: its table's number and keys.
-    #[derive(Default)]
-    struct NotesRows {
-        rows: Vec<(usize, Vec<String>)>,
-    }
-
-    impl Build for NotesRows {
-        type Value = Value;
-
-        fn scalar(&mut self, value: Value) -> Value {
-            value
-        }
-
-        fn array(&mut self, items: Vec<Value>) -> Value {
-            Value::Array(items)
-        }
-
-        fn object(&mut self, members: Vec<(Key, Value)>) -> Value {
-            Value::Object(Map::from_unique(members))
+            if self.leave_members {
+                return self.object(members.clone());
+            }
+            self.object(core::mem::take(members))
         }
 
         fn row(&mut self, table: usize, keys: &[Key], values: &mut Vec<Value>) -> Value {
@@ -213,7 +209,7 @@ mod tests {
                     ## c [1]{id,\"p>q\"}\n1|2\n\
                     ## m [2:]{key,x}\nk|1\nl|2\n";
         let want = Decoder::new().decode(text).unwrap();
-        let mut notes = NotesRows::default();
+        let mut notes = Probe::default();
         let got = Decoder::new().decode_into(text, &mut notes).unwrap();
         assert_eq!(got, want);
         let keys = |ks: &[&str]| ks.iter().map(|k| String::from(*k)).collect::<Vec<_>>();
@@ -240,7 +236,7 @@ mod tests {
                     ## o [2]{id,c,items}\n@0 1|^{n,e,t}|^\nA|a@x|p\n.items [1]{sku}\n    S1\n\
                     @1 2|^|^\n  B|b@x|q\n.items [2]\n    S2\n    S3\n";
         let want = Decoder::new().decode(text).unwrap();
-        let mut notes = NotesRows::default();
+        let mut notes = Probe::default();
         let got = Decoder::new().decode_into(text, &mut notes).unwrap();
         assert_eq!(got, want);
         let keys: Vec<Vec<String>> = notes.rows.iter().map(|(_, k)| k.clone()).collect();
@@ -269,38 +265,6 @@ mod tests {
         }
     }
 
-    /// Builds values like [`ValueBuilder`] and counts the strings handed
-    /// over borrowed ([`Build::string`]) and as values.
-    #[derive(Default)]
-    struct CountsStrings {
-        borrowed: Vec<String>,
-        values: usize,
-    }
-
-    impl Build for CountsStrings {
-        type Value = Value;
-
-        fn scalar(&mut self, value: Value) -> Value {
-            if matches!(value, Value::String(_)) {
-                self.values += 1;
-            }
-            value
-        }
-
-        fn string(&mut self, text: &str) -> Value {
-            self.borrowed.push(String::from(text));
-            Value::from(text)
-        }
-
-        fn array(&mut self, items: Vec<Value>) -> Value {
-            Value::Array(items)
-        }
-
-        fn object(&mut self, members: Vec<(Key, Value)>) -> Value {
-            Value::Object(Map::from_unique(members))
-        }
-    }
-
     #[test]
     fn bare_string_cells_come_borrowed() {
         // Row cells' bare strings come through `string`, every other string
@@ -311,21 +275,29 @@ mod tests {
                     ## m [1:]{key,v}\nk|w\n\
                     ## o\ns=z\ntags[2]: a,b\n";
         let want = Decoder::new().decode(text).unwrap();
-        let mut counts = CountsStrings::default();
+        let mut counts = Probe::default();
         let got = Decoder::new().decode_into(text, &mut counts).unwrap();
         assert_eq!(got, want);
         assert_eq!(counts.borrowed, ["ann", "x y", "r", "w"]);
-        assert!(counts.values >= 2, "{}", counts.values);
+        assert!(counts.string_values >= 2, "{}", counts.string_values);
     }
 
     #[test]
     fn rows_start_from_no_members_whatever_the_builder_left() {
-        let text = "GCF profile=generic\n## rows [3]{id,name}\n1|a\n2|b\n3|c\n## m [2:]{key,x}\nk|1\nl|2\n\
+        // Rows short of a member (`~`) come through `object_from`; whole
+        // rows through `row`.
+        let text = "GCF profile=generic\n## rows [3]{id,name}\n1|~\n2|~\n3|c\n## m [2:]{key,x}\nk|~\nl|2\n\
                     ## issues [3]{@id,state,repo=core} group=state\nstate=open [2]\n1\n3\nstate=closed [1]\n2\n";
         let want = Decoder::new().decode(text).unwrap();
         assert_eq!(want.as_object().map(|m| m.len()), Some(3));
         let got = Decoder::new()
-            .decode_into(text, &mut LeavesMembers)
+            .decode_into(
+                text,
+                &mut Probe {
+                    leave_members: true,
+                    ..Probe::default()
+                },
+            )
             .unwrap();
         assert_eq!(got, want);
     }
