@@ -175,6 +175,21 @@ enum Slot<'a, V> {
     Filled(V),
 }
 
+impl<V> Slot<'_, V> {
+    /// The member a present cell makes, built by `b` (a scalar or a bare
+    /// string) or already built (a filled marker), taken out of the slot;
+    /// `None` for an absent cell or an unfilled marker.
+    #[inline(always)]
+    fn take_built<B: Build<Value = V>>(&mut self, b: &mut B) -> Option<V> {
+        match core::mem::replace(self, Slot::Missing) {
+            Slot::Value(v) => Some(b.scalar(v)),
+            Slot::Str(s) => Some(b.string(s)),
+            Slot::Filled(v) => Some(v),
+            Slot::Missing | Slot::Marker { .. } => None,
+        }
+    }
+}
+
 /// A tabular header and the schema state scoped to its array (spec §7.4.5).
 struct Table {
     fields: Rc<[Field]>,
@@ -463,14 +478,9 @@ impl Table {
                             None => continue,
                         }
                     } else {
-                        match slots
-                            .get_mut(leaf)
-                            .map(|s| core::mem::replace(s, Slot::Missing))
-                        {
-                            Some(Slot::Value(v)) => b.scalar(v),
-                            Some(Slot::Str(s)) => b.string(s),
-                            Some(Slot::Filled(v)) => v,
-                            _ => continue,
+                        match slots.get_mut(leaf).and_then(|s| s.take_built(b)) {
+                            Some(v) => v,
+                            None => continue,
                         }
                     };
                     values.push(v);
@@ -492,11 +502,8 @@ impl Table {
                 let members = slots.len().saturating_sub(self.first_value);
                 map.reserve(members + extras.len());
                 for (i, slot) in slots.iter_mut().enumerate().skip(self.first_value) {
-                    let v = match core::mem::replace(slot, Slot::Missing) {
-                        Slot::Value(v) => b.scalar(v),
-                        Slot::Str(s) => b.string(s),
-                        Slot::Filled(v) => v,
-                        Slot::Missing | Slot::Marker { .. } => continue,
+                    let Some(v) = slot.take_built(b) else {
+                        continue;
                     };
                     map.push((self.fields[i].name.clone(), v));
                 }
@@ -538,16 +545,16 @@ fn eval<B: Build>(
     slots: &mut [Slot<'_, B::Value>],
 ) -> (Option<B::Value>, usize, usize, usize) {
     match plan {
-        Plan::Leaf(i) => match slots
-            .get_mut(*i)
-            .map(|s| core::mem::replace(s, Slot::Missing))
-        {
-            Some(Slot::Value(Value::Null)) => (Some(b.scalar(Value::Null)), 1, 0, 1),
-            Some(Slot::Value(v)) => (Some(b.scalar(v)), 1, 0, 0),
-            Some(Slot::Str(s)) => (Some(b.string(s)), 1, 0, 0),
-            Some(Slot::Filled(v)) => (Some(v), 1, 0, 0),
-            _ => (None, 1, 1, 0),
-        },
+        Plan::Leaf(i) => {
+            let Some(slot) = slots.get_mut(*i) else {
+                return (None, 1, 1, 0);
+            };
+            let null = usize::from(matches!(slot, Slot::Value(Value::Null)));
+            match slot.take_built(b) {
+                Some(v) => (Some(v), 1, 0, null),
+                None => (None, 1, 1, 0),
+            }
+        }
         Plan::Object(members) => {
             let (mut total, mut missing, mut nulls) = (0, 0, 0);
             let mut map = Vec::with_capacity(members.list.len());
