@@ -85,6 +85,19 @@ fn scalars_follow_precedence() {
         ("l", s("a|b,c")),
     ]);
     assert_eq!(v, want);
+    // Spaces and tabs around an unquoted token are not part of it (§4.2),
+    // so what they surround is still a number or a literal; gcf-python 2.8.0
+    // reads the first two as strings (README, "Where the spec and the
+    // references differ").
+    assert_eq!(d("=  414"), Int(414));
+    assert_eq!(d("z=780 \t"), obj(vec![("z", Int(780))]));
+    assert_eq!(
+        d("## [2]{a,b}\n0.5  |\ttrue\n-\t| x\n"),
+        Value::Array(vec![
+            obj(vec![("a", Float(0.5)), ("b", Bool(true))]),
+            obj(vec![("a", Null), ("b", s("x"))]),
+        ])
+    );
     assert_eq!(d("v=-9223372036854775808"), obj(vec![("v", Int(i64::MIN))]));
     assert_eq!(d("v=\"\\ud83d\\ude00\\t\""), obj(vec![("v", s("😀\t"))]));
 }
