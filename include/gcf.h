@@ -335,7 +335,7 @@ typedef struct gcf_graph_payload {
 // Header fields and choices for [`gcf_graph_stream_new`]. Pass NULL for all
 // defaults; zero-initialise to get the defaults field by field.
 typedef struct gcf_graph_stream_options {
-  // Producing tool (`tool=`), UTF-8; NULL or empty to omit.
+  // Producing tool (`tool=`), UTF-8; NULL or empty writes `tool=` empty, as the reference SDKs do.
   const uint8_t *tool;
   // Bytes of `tool`.
   size_t tool_len;

@@ -48,7 +48,7 @@ function make(seed) {
       if (r() < 0.2) e.status = pick(['added', 'removed', 'unchanged']);
       edges.push(e);
     }
-    const p = { tool: pick(['context_for_task', 'search', 'find_refs']), tokenBudget: int(10000), tokensUsed: int(5000), symbols, edges };
+    const p = { tool: pick(['context_for_task', 'search', 'find_refs', '']), tokenBudget: int(10000), tokensUsed: int(5000), symbols, edges };
     if (r() < 0.2) p.packRoot = 'sha256:' + 'ab'.repeat(32);
     return p;
   }

@@ -188,7 +188,7 @@ def graph(r: random.Random) -> Dict[str, Any]:
             "status": r.choice(["", "", "added", "removed", "unchanged"]),
         })
     return {
-        "tool": r.choice(["context_for_task", "search", "t"]),
+        "tool": r.choice(["context_for_task", "search", "t", ""]),
         "tokens_used": r.choice([0, r.randrange(1, 10**6)]),
         "token_budget": r.choice([0, r.randrange(1, 10**6)]),
         "pack_root": r.choice(["", "", "sha256:abc"]),

@@ -109,7 +109,10 @@ pub(crate) fn parse_header<'a>(line: &SourceLine<'a>) -> Result<Header<'a>, Erro
             ));
         };
         let (key, value) = (&token[..eq], &token[eq + 1..]);
-        if !printable || !is_bare_key(key) || value.is_empty() {
+        // An empty value is malformed (§4 `header-value = 1*(%x21-7E)`), but
+        // for `tool=`: every reference SDK writes it for an empty tool, and
+        // it reads as no tool.
+        if !printable || !is_bare_key(key) || (value.is_empty() && key != "tool") {
             return Err(line.error_at(
                 ErrorKind::MalformedHeaderField,
                 at,
@@ -316,6 +319,17 @@ mod tests {
             kind("GCF profile=generic 1a=b"),
             ErrorKind::MalformedHeaderField
         );
+        // An empty value is malformed but for `tool=`, which every reference
+        // SDK writes for an empty tool.
+        for field in ["budget=", "pack_root=", "profile=", "tools="] {
+            let header = alloc::format!("GCF profile=graph {field}");
+            assert!(parse_header_line(&header).is_err(), "{header}");
+        }
+        for profile in ["graph", "generic"] {
+            let header = alloc::format!("GCF profile={profile} tool= symbols=1");
+            let parsed = parse_header_line(&header).unwrap();
+            assert!(parsed.fields.contains(&("tool", "")), "{header}");
+        }
         assert_eq!(
             kind("GCF profile=graph tool=a tool=b"),
             ErrorKind::DuplicateHeaderField

@@ -28,7 +28,7 @@ pub const GCF_TRAILER_LEGACY: u32 = 2;
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
 pub struct gcf_graph_stream_options {
-    /// Producing tool (`tool=`), UTF-8; NULL or empty to omit.
+    /// Producing tool (`tool=`), UTF-8; NULL or empty writes `tool=` empty, as the reference SDKs do.
     pub tool: *const u8,
     /// Bytes of `tool`.
     pub tool_len: usize,

@@ -48,7 +48,7 @@ impl<S: AsRef<str>> Snapshot<S> {
 /// A delta payload (spec §10.1).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Delta<S = String> {
-    /// Producing tool; omitted when empty.
+    /// Producing tool (`tool=`, written empty too, as the reference SDKs write it).
     pub tool: S,
     /// Root of the snapshot the delta applies to.
     pub base_root: S,
@@ -102,12 +102,13 @@ pub fn encode_delta_to<S: AsRef<str>, K: Sink + ?Sized>(
 ) -> Result<(), Error> {
     let mut n = itoa::Buffer::new();
     sink.write_bytes(b"GCF profile=graph")?;
+    // `tool=` even when empty, as in every graph header (see `encode`).
     let tool = delta.tool.as_ref();
     if !tool.is_empty() {
         check_header_value("tool", tool)?;
-        sink.write_bytes(b" tool=")?;
-        sink.write_str(tool)?;
     }
+    sink.write_bytes(b" tool=")?;
+    sink.write_str(tool)?;
     sink.write_bytes(b" delta=true")?;
     for (key, value) in [
         (" base_root=", delta.base_root.as_ref()),

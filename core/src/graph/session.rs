@@ -451,7 +451,7 @@ mod tests {
         let out = session.encode(&p2).unwrap();
         assert_eq!(
             out,
-            "GCF profile=graph symbols=2 edges=1 session=true\n## targets\n@2 fn c 0.50 x\n@1  # previously transmitted\n## edges [1]\n@1<@2 calls\n"
+            "GCF profile=graph tool= symbols=2 edges=1 session=true\n## targets\n@2 fn c 0.50 x\n@1  # previously transmitted\n## edges [1]\n@1<@2 calls\n"
         );
         assert_eq!(session.id_of("function", "c"), Some(2));
         assert_eq!(session.len(), 3);
@@ -467,7 +467,7 @@ mod tests {
         let out = session.encode(&p).unwrap();
         assert_eq!(
             out,
-            "GCF profile=graph symbols=1 session=true\n## targets\n@0 fn a 0.50 x\n"
+            "GCF profile=graph tool= symbols=1 session=true\n## targets\n@0 fn a 0.50 x\n"
         );
         assert!(decode(&out).is_ok());
     }
@@ -489,7 +489,7 @@ mod tests {
         };
         assert_eq!(
             session.encode(&p).unwrap(),
-            "GCF profile=graph symbols=3 session=true\n## targets\n@0 fn a 0.90 lsp\n\
+            "GCF profile=graph tool= symbols=3 session=true\n## targets\n@0 fn a 0.90 lsp\n\
              @1 type b 0.50 ast\n@2 method c 0.10 grep\n"
         );
     }
@@ -512,7 +512,7 @@ mod tests {
         assert!(session.fell_back());
         assert_eq!(
             out,
-            "GCF profile=graph symbols=2\n## targets\n@0 fn b 0.50 x\n@1 fn c 0.50 x\n"
+            "GCF profile=graph tool= symbols=2\n## targets\n@0 fn b 0.50 x\n@1 fn c 0.50 x\n"
         );
         assert!(session.is_empty());
         let out = session
@@ -524,7 +524,7 @@ mod tests {
         assert!(!session.fell_back());
         assert_eq!(
             out,
-            "GCF profile=graph symbols=1 session=true\n## targets\n@0 fn b 0.50 x\n"
+            "GCF profile=graph tool= symbols=1 session=true\n## targets\n@0 fn b 0.50 x\n"
         );
     }
 

@@ -56,7 +56,7 @@ pub enum TrailerForm {
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct StreamOptions<'a> {
-    /// Producing tool (`tool=`); omitted when empty.
+    /// Producing tool (`tool=`, written empty too, as the reference SDKs write it).
     pub tool: &'a str,
     /// Token budget (`budget=`); omitted when zero.
     pub token_budget: u64,
@@ -193,11 +193,12 @@ impl<K: Sink> StreamWriter<K> {
         let mut out = Buffered::new(sink, DEFAULT_CAPACITY);
         let mut n = itoa::Buffer::new();
         out.write_bytes(b"GCF profile=graph")?;
+        // `tool=` even when empty, as in every graph header (see `encode`).
         if !options.tool.is_empty() {
             check_header_value("tool", options.tool)?;
-            out.write_bytes(b" tool=")?;
-            out.write_str(options.tool)?;
         }
+        out.write_bytes(b" tool=")?;
+        out.write_str(options.tool)?;
         if options.token_budget > 0 {
             out.write_bytes(b" budget=")?;
             out.write_str(n.format(options.token_budget))?;
@@ -373,7 +374,7 @@ impl<K: Sink> StreamWriter<K> {
     /// assert_eq!(w.write_bare_ref("pkg.Server", 1)?, 1);
     /// assert_eq!(
     ///     String::from_utf8(w.finish()?).unwrap(),
-    ///     "GCF profile=graph\n## targets\n@0 fn pkg.Auth 0.95 lsp\n## related\n\
+    ///     "GCF profile=graph tool=\n## targets\n@0 fn pkg.Auth 0.95 lsp\n## related\n\
     ///      @1  # previously transmitted\n##! summary symbols=2 edges=0 counts=1,1,0\n"
     /// );
     /// # Ok::<(), gcf_core::Error>(())
@@ -875,7 +876,7 @@ mod tests {
         let mut w = StreamWriter::new(Vec::new(), StreamOptions::default()).unwrap();
         w.write_symbol(&Symbol::new("a", "function", 0.5, "x", 0))
             .unwrap();
-        assert_eq!(text(w.finish().unwrap()), "GCF profile=graph\n## targets\n@0 fn a 0.50 x\n##! summary symbols=1 edges=0 counts=1,0\n");
+        assert_eq!(text(w.finish().unwrap()), "GCF profile=graph tool=\n## targets\n@0 fn a 0.50 x\n##! summary symbols=1 edges=0 counts=1,0\n");
         let w = StreamWriter::new(
             Vec::new(),
             StreamOptions {
@@ -886,7 +887,7 @@ mod tests {
         .unwrap();
         assert_eq!(
             text(w.finish().unwrap()),
-            "GCF profile=graph\n##! summary symbols=0 edges=0 counts=edges:0\n"
+            "GCF profile=graph tool=\n##! summary symbols=0 edges=0 counts=edges:0\n"
         );
     }
 
@@ -967,7 +968,7 @@ mod tests {
         let out = text(w.finish().unwrap());
         assert_eq!(
             out,
-            "GCF profile=graph\n## targets\n@0 fn a 0.50 x\n## related\n@1 fn b 0.50 x\n## edges [?]\n@0<@1 calls\n\
+            "GCF profile=graph tool=\n## targets\n@0 fn a 0.50 x\n## related\n@1 fn b 0.50 x\n## edges [?]\n@0<@1 calls\n\
              ##! summary symbols=2 edges=1 counts=1,1,1\n"
         );
         assert!(decode(&out).is_ok());
@@ -1192,7 +1193,7 @@ mod tests {
         };
         let mut writer = StreamWriter::new(Vec::new(), StreamOptions::default()).unwrap();
         let mut numbers = NumberBuffer::new();
-        let mut want = String::from("GCF profile=graph\n");
+        let mut want = String::from("GCF profile=graph tool=\n");
         let mut distance = 0;
         let mut last_distance = None;
         let mut id = 0u64;

@@ -95,7 +95,7 @@ pub struct Reference {
 /// [`StreamWriter::write_bare_ref`](crate::graph::StreamWriter::write_bare_ref)).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Payload<S = String> {
-    /// Producing tool; omitted from the header when empty.
+    /// Producing tool (`tool=`, written empty too, as the reference SDKs write it).
     pub tool: S,
     /// Token budget requested by the consumer; omitted when zero.
     pub token_budget: u64,

@@ -457,7 +457,7 @@ fn stream_writes_bare_references() {
     }
     assert_eq!(
         String::from_utf8(sink.bytes).unwrap(),
-        "GCF profile=graph\n## extended\n@0  # previously transmitted\n@1  # previously transmitted\n\
+        "GCF profile=graph tool=\n## extended\n@0  # previously transmitted\n@1  # previously transmitted\n\
          ## edges [?]\n@1<@0 calls\n##! summary symbols=2 edges=1 counts=2,1\n"
     );
 }

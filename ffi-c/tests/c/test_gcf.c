@@ -508,7 +508,7 @@ static void test_graph_stream_bare_refs(void) {
   CHECK(gcf_graph_stream_finish(w, &err) == GCF_STATUS_OK);
   gcf_graph_stream_free(w);
   CHECK(str_eq(text,
-               "GCF profile=graph\n## targets\n@0  # previously transmitted\n## related\n@1 fn pkg.Server 0.60 lsp\n"
+               "GCF profile=graph tool=\n## targets\n@0  # previously transmitted\n## related\n@1 fn pkg.Server 0.60 lsp\n"
                "@2  # previously transmitted\n## edges [?]\n@0<@1 calls\n##! summary symbols=3 edges=1 counts=1,2,1\n"));
 }
 
@@ -548,7 +548,7 @@ static void test_million_row_stream(void) {
   const uint32_t n = 1000000;
   char name[32];
   int ok = gcf_graph_stream_new(sink_write, &sink, NULL, &w, &err) == GCF_STATUS_OK;
-  unsigned long long expected = strlen("GCF profile=graph\n");
+  unsigned long long expected = strlen("GCF profile=graph tool=\n");
   for (uint32_t i = 0; ok && i < n; i++) {
     uint32_t distance = i < n / 2 ? 0 : 1;
     if (i == 0 || i == n / 2) expected += strlen(distance ? "## related\n" : "## targets\n");

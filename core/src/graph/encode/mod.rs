@@ -72,7 +72,7 @@ pub fn encode<S: AsRef<str>>(payload: &Payload<S>) -> Result<String, Error> {
 /// use gcf_core::graph::{encode_to, Payload};
 /// let mut out = Vec::new();
 /// encode_to(&Payload::<&str>::default(), &mut out)?;
-/// assert_eq!(out, b"GCF profile=graph symbols=0\n");
+/// assert_eq!(out, b"GCF profile=graph tool= symbols=0\n");
 /// # Ok::<(), gcf_core::Error>(())
 /// ```
 pub fn encode_to<S: AsRef<str>, K: Sink + ?Sized>(
@@ -683,12 +683,14 @@ fn write_prepared<S: AsRef<str>>(
     let mut n = itoa::Buffer::new();
     let sink = lines;
     sink.write_bytes(b"GCF profile=graph")?;
+    // `tool=` even when empty, as every reference SDK writes it (README,
+    // "Where the spec and the references differ"); the decoders read it.
     let tool = payload.tool.as_ref();
     if !tool.is_empty() {
         check_header_value("tool", tool)?;
-        sink.write_bytes(b" tool=")?;
-        sink.write_str(tool)?;
     }
+    sink.write_bytes(b" tool=")?;
+    sink.write_str(tool)?;
     if payload.token_budget > 0 {
         sink.write_bytes(b" budget=")?;
         sink.write_str(n.format(payload.token_budget))?;

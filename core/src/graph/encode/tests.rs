@@ -59,7 +59,7 @@ fn edges_section_kept_when_all_edges_unknown() {
     };
     assert_eq!(
         encode(&p).unwrap(),
-        "GCF profile=graph symbols=1\n## targets\n@0 fn a 0.50 lsp\n## edges [0]\n"
+        "GCF profile=graph tool= symbols=1\n## targets\n@0 fn a 0.50 lsp\n## edges [0]\n"
     );
 }
 
@@ -95,7 +95,7 @@ fn locations_and_pack_root() {
     };
     assert_eq!(
         encode(&p).unwrap(),
-        "GCF profile=graph symbols=2 pack_root=sha256:ab\n## targets\n@0 fn a.B 0.60 lsp\n@1 fn a.A 0.50 lsp\n\
+        "GCF profile=graph tool= symbols=2 pack_root=sha256:ab\n## targets\n@0 fn a.B 0.60 lsp\n@1 fn a.A 0.50 lsp\n\
          ## loc [2]\n@0 \"my dir/b.go\" 1 5\n@1 src/a.go 3 1 9 2\n"
     );
 }
@@ -305,7 +305,7 @@ fn repeated_name_resolves_to_its_last_occurrence_in_emission_order() {
     };
     assert_eq!(
         encode(&p).unwrap(),
-        "GCF profile=graph symbols=3 edges=3\n## targets\n@0 fn a 0.90 lsp\n## related\n\
+        "GCF profile=graph tool= symbols=3 edges=3\n## targets\n@0 fn a 0.90 lsp\n## related\n\
          @1 fn a 0.50 lsp\n## extended\n@2 fn b 0.10 lsp\n## edges [3]\n@2<@1 calls\n\
          @2<@1 uses\n@1<@2 calls\n"
     );
@@ -336,7 +336,7 @@ fn address_index_agrees_with_the_name_index() {
     };
     assert_eq!(
         encode(&p).unwrap(),
-        "GCF profile=graph symbols=4 edges=3\n## targets\n@0 fn a 0.90 lsp\n@1 fn a 0.50 lsp\n\
+        "GCF profile=graph tool= symbols=4 edges=3\n## targets\n@0 fn a 0.90 lsp\n@1 fn a 0.50 lsp\n\
          @2 fn b 0.40 lsp\n@3 fn bc 0.30 lsp\n## edges [3]\n@2<@1 x\n@3<@1 y\n@2<@3 z\n"
     );
 }
@@ -372,7 +372,7 @@ fn edge_lines_long_types_statuses_and_bad_types() {
     assert_eq!(
         encode(&p).unwrap(),
         alloc::format!(
-            "GCF profile=graph symbols=2 edges=4\n## targets\n@0 fn a 0.90 lsp\n@1 fn b 0.50 lsp\n\
+            "GCF profile=graph tool= symbols=2 edges=4\n## targets\n@0 fn a 0.90 lsp\n@1 fn b 0.50 lsp\n\
              ## edges [4]\n@0<@0 calls\n@1<@0 calls\n@0<@1 {long} added\n@1<@1 calls removed\n"
         )
     );
@@ -440,7 +440,7 @@ fn negative_zero_score_ties_with_zero() {
     };
     assert_eq!(
         encode(&p).unwrap(),
-        "GCF profile=graph symbols=2\n## targets\n@0 fn a -0.00 lsp\n@1 fn b 0.00 lsp\n"
+        "GCF profile=graph tool= symbols=2\n## targets\n@0 fn a -0.00 lsp\n@1 fn b 0.00 lsp\n"
     );
 }
 
