@@ -15,6 +15,15 @@ const N = Number(process.env.GCF_DIFF_N || 10000);
 // elsewhere, so local runs keep exploring. GCF_DIFF_SEED picks one.
 const SEED = Number(process.env.GCF_DIFF_SEED || (process.env.CI ? 20261123 : Date.now() % 2147483647));
 
+// Whether GCF text names a path column (`"a>b"`) with a segment named
+// `__proto__`, `constructor` or `prototype`.
+function throughPrototypeName(text) {
+  for (const [, name] of text.matchAll(/"((?:[^"\\]|\\.)*>(?:[^"\\]|\\.)*)"/g)) {
+    if (name.split('>').some((s) => s === '__proto__' || s === 'constructor' || s === 'prototype')) return true;
+  }
+  return false;
+}
+
 function outcome(fn) {
   try {
     return { ok: true, value: fn() };
@@ -56,6 +65,16 @@ test(`generic values: ${N} random, seed ${SEED}`, () => {
     if (ours.value.includes('}\n')) tables++;
     const a = gcf.decodeGeneric(ours.value);
     const b = ref.decodeGeneric(ours.value);
+    if (!same(a, b) && throughPrototypeName(ours.value)) {
+      // 2.5.2's decoder drops a path column through `__proto__`,
+      // `constructor` or `prototype` (its encoder writes one when the field
+      // itself is so named); ours reads it back (README, "Where the spec and
+      // the references differ"): the input comes back, its members in
+      // the table's column order.
+      const want = gcf.parseJSONOrdered(JSON.stringify(v));
+      assert.ok(same(a, want, true), `#${i} decode of ${JSON.stringify(ours.value)}: ${show(a)} vs ${show(want)}`);
+      continue;
+    }
     assert.ok(same(a, b), `#${i} decode of ${JSON.stringify(ours.value)}: ${show(a)} vs ${show(b)}`);
   }
   // The generator must reach the encoder's table forms, not only errors.

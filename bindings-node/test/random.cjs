@@ -53,7 +53,7 @@ function make(seed) {
     return p;
   }
 
-  const KEYS = ['id', 'name', 'type', 'value', 'email', 'tags', 'meta', 'a b', '5', '0', 'x>y', '', 'ключ', 'count', 'ok', 'a"b', '-', 'true', 'z'];
+  const KEYS = ['id', 'name', 'type', 'value', 'email', 'tags', 'meta', 'a b', '5', '0', 'x>y', '', 'ключ', 'count', 'ok', 'a"b', '-', 'true', 'z', 'constructor', 'prototype'];
   const STRINGS = ['', 'alice', 'Bob Smith', '-', 'true', 'false', 'null', '1', '1.5', '-0', '007', 'a|b', 'a,b', 'line\nbreak', 'tab\there', ' lead', 'trail ', 'quote"d', 'back\\slash', '^', '~', '@x', '#c', '=', 'é', '日本', '😀', '[1]', '{x}', 'x:y', 'a>b'];
   // Integral doubles in [2^53, 1e21) are left out: the spec writes them in
   // exponent form where 2.5.2 writes every digit (a documented difference),

@@ -86,7 +86,7 @@ PIECES = [
 ]
 TOKENS = ["", "-", "~", "true", "false", "null", "0", "01", "-1", "1.0", "1e3", "a b", " x", "x ", "@x", "#", "##"]
 KEYS = ["id", "name", "type", "status", "a", "b", "c", "x y", "a>b", "@id", "key", "_key", "é", "1", "-", "#c",
-        "a.b", "customer", "total", "tags", "meta", "", "k|k", "k,k", "k=v"]
+        "a.b", "customer", "total", "tags", "meta", "", "k|k", "k,k", "k=v", "constructor", "prototype", "__proto__"]
 
 
 def text(r: random.Random) -> str:

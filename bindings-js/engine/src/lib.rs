@@ -198,10 +198,13 @@ fn encode_value(value: &generic::Value, flags: u32) -> Result<String> {
     Ok(encoder(flags).encode_view(index.root())?)
 }
 
-/// The generic encoder `flags` ask for.
+/// The generic encoder `flags` ask for. No path column runs through a
+/// member named `__proto__`, `constructor` or `prototype`, as 2.5.2 writes
+/// it (whose decoder drops such columns).
 fn encoder(flags: u32) -> generic::Encoder {
     generic::Encoder::new()
         .flatten(flags & NO_FLATTEN == 0)
+        .prototype_name_paths(false)
         .constant_columns(flags & CONSTANT_COLUMNS != 0)
 }
 

@@ -84,7 +84,7 @@ use super::view::{Name, Shape, View};
 use super::{Cell, Value};
 use crate::header::check_header_value;
 use constant::KeptCells;
-use table::{Kind, TablePlan};
+use table::{Flatten, Kind, TablePlan};
 
 /// Encodes `value` as a generic-profile payload with default [`Limits`].
 ///
@@ -194,6 +194,9 @@ pub struct Encoder {
     unfactored: bool,
     /// Path-column flattening turned off (it is on by default).
     unflattened: bool,
+    /// No path column through a member named `__proto__`, `constructor` or
+    /// `prototype` (such paths are allowed by default).
+    no_prototype_name_paths: bool,
     /// The key and group fields of a value-grouped table, if asked for.
     group_by: Option<(String, String)>,
 }
@@ -280,6 +283,39 @@ impl Encoder {
     /// ```
     pub fn flatten(mut self, on: bool) -> Self {
         self.unflattened = !on;
+        self
+    }
+
+    /// Whether an object holding a member named `__proto__`, `constructor`
+    /// or `prototype` (at any depth) may still be flattened into path
+    /// columns. On by default, as the `gcf` 3.1.0 crate and gcf-python 2.8.0
+    /// write it; the Node and WebAssembly packages turn it off, as the
+    /// TypeScript package 2.5.2 never flattens such an object: its decoder
+    /// drops a path column through one of these names (in JS such a path
+    /// could reach an object's prototype), so the object goes as an
+    /// attachment, which it reads whole. A field so named is flattened either
+    /// way (2.5.2 does too).
+    ///
+    /// ```
+    /// use gcf_core::generic::{Encoder, Map, Value};
+    ///
+    /// let row = |id: i64| {
+    ///     let mut team = Map::new();
+    ///     team.insert("name", Value::from("x"));
+    ///     team.insert("constructor", Value::from("y"));
+    ///     let mut m = Map::new();
+    ///     m.insert("id", Value::Int(id));
+    ///     m.insert("team", Value::Object(team));
+    ///     Value::Object(m)
+    /// };
+    /// let rows = Value::Array(vec![row(1), row(2)]);
+    /// assert!(Encoder::new().encode(&rows)?.contains("\"team>constructor\""));
+    /// let js = Encoder::new().prototype_name_paths(false).encode(&rows)?;
+    /// assert!(js.contains(".team {}\n    name=x\n    constructor=y\n"));
+    /// # Ok::<(), gcf_core::Error>(())
+    /// ```
+    pub fn prototype_name_paths(mut self, on: bool) -> Self {
+        self.no_prototype_name_paths = !on;
         self
     }
 
@@ -380,7 +416,11 @@ impl Encoder {
             max_fields: self.limits.max_fields,
             fast_tables: true,
             factor: !self.unfactored,
-            flatten: !self.unflattened,
+            flatten: match (self.unflattened, self.no_prototype_name_paths) {
+                (true, _) => Flatten::Off,
+                (false, false) => Flatten::On,
+                (false, true) => Flatten::OnButPrototypeNames,
+            },
         };
         w.raw("GCF profile=generic")?;
         if let Some(tool) = &self.tool {
@@ -434,8 +474,8 @@ struct Writer<'k, K: Sink + ?Sized, const COLLECTS: bool = false> {
     /// Whether tables at the root and under member names factor constant
     /// columns (`constant.rs`).
     factor: bool,
-    /// Whether fixed-shape object fields may become path columns.
-    flatten: bool,
+    /// Which fixed-shape object fields may become path columns.
+    flatten: Flatten,
 }
 
 /// A scalar's cell, read when the row assembly asks for it (after its

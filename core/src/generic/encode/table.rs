@@ -29,6 +29,26 @@ use crate::generic::view::{Name, View};
 /// Past this many fields, name lookups go through a hash map.
 const LINEAR_LOOKUP_MAX: usize = 16;
 
+/// Which fields of a table may become `>` path columns (§7.4.6.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Flatten {
+    /// None: nested objects take an inline schema or an attachment.
+    Off,
+    /// Every field whose present values are objects of one flattenable shape.
+    On,
+    /// As `On`, except fields whose objects hold a member named `__proto__`,
+    /// `constructor` or `prototype` at any depth (see
+    /// `Encoder::prototype_name_paths`).
+    OnButPrototypeNames,
+}
+
+/// The member names the TypeScript package 2.5.2 never flattens through:
+/// written into a plain JS object as a path segment, each could reach an
+/// object's prototype, so its decoder drops such path columns.
+fn is_prototype_name(name: &str) -> bool {
+    matches!(name, "__proto__" | "constructor" | "prototype")
+}
+
 /// How one field of the union is written in each row.
 pub(super) enum Kind<V> {
     /// A cell per row: the scalar, `-`, `~`, or `^` with a traditional attachment.
@@ -131,14 +151,14 @@ impl<'a, V: View<'a>> TablePlan<'a, V> {
     /// shape checks never recurse past it.
     ///
     /// With `factor`, plain columns holding one scalar in every row (of two
-    /// or more) are marked constant (see `constant.rs`); without `flatten`,
-    /// no field becomes path columns.
+    /// or more) are marked constant (see `constant.rs`); `flatten` says which
+    /// fields may become path columns.
     pub(super) fn new(
         rows: Vec<V>,
         keys: Vec<&'a str>,
         budget: usize,
         factor: bool,
-        flatten: bool,
+        flatten: Flatten,
     ) -> Option<TablePlan<'a, V>> {
         let mut names: Vec<V::Name> = Vec::new();
         let mut stats: Vec<Stats<'a, V>> = Vec::new();
@@ -455,6 +475,9 @@ struct Stats<'a, V: View<'a>> {
     /// Still flattenable; `flat_proto` is the first present object.
     flat_ok: bool,
     flat_proto: Option<V>,
+    /// Whether a path may run through a member named like a prototype
+    /// property ([`Flatten::OnButPrototypeNames`] says no).
+    prototype_names: bool,
     /// Still eligible for an inline schema; the prototype comes from row 0.
     inline_ok: bool,
     inline_proto: Option<V>,
@@ -469,15 +492,16 @@ struct Stats<'a, V: View<'a>> {
 }
 
 impl<'a, V: View<'a>> Stats<'a, V> {
-    fn new(name: &'a str, flatten: bool) -> Stats<'a, V> {
+    fn new(name: &'a str, flatten: Flatten) -> Stats<'a, V> {
         let path_name = is_path_name(name);
         let usable = !path_name;
         Stats {
             name,
             path_name,
             open: usable,
-            flat_ok: flatten && usable && !name.is_empty(),
+            flat_ok: flatten != Flatten::Off && usable && !name.is_empty(),
             flat_proto: None,
+            prototype_names: flatten != Flatten::OnButPrototypeNames,
             inline_ok: usable,
             inline_proto: None,
             shared_ok: usable,
@@ -498,7 +522,7 @@ impl<'a, V: View<'a>> Stats<'a, V> {
             self.any_container = true;
             self.shared_ok = false;
             if self.flat_ok {
-                self.flat_ok = flat_shape(value, self.flat_proto, budget);
+                self.flat_ok = flat_shape(value, self.flat_proto, budget, self.prototype_names);
                 if self.flat_proto.is_none() {
                     self.flat_proto = Some(value);
                 }
@@ -590,8 +614,14 @@ fn is_path_name(name: &str) -> bool {
 /// one non-null leaf: a decoder reads a group of leaf columns that are all `-`
 /// as a null object (§7.4.6.2 rule 5), so flattening `{"a": null}` would not
 /// round-trip (§7.4.6.3). Empty objects and empty keys have no column to
-/// carry them (rule 3).
-fn flat_shape<'a, V: View<'a>>(obj: V, proto: Option<V>, budget: usize) -> bool {
+/// carry them (rule 3). Without `prototype_names`, no key may be
+/// [`is_prototype_name`].
+fn flat_shape<'a, V: View<'a>>(
+    obj: V,
+    proto: Option<V>,
+    budget: usize,
+    prototype_names: bool,
+) -> bool {
     let members = obj.members();
     if budget == 0
         || members.len() == 0
@@ -607,7 +637,12 @@ fn flat_shape<'a, V: View<'a>>(obj: V, proto: Option<V>, budget: usize) -> bool 
                 Some((pk, pv)) if pk.same(key) => Some(pv),
                 _ => return false,
             },
-            None if key.as_str().is_empty() || is_path_name(key.as_str()) => return false,
+            None if key.as_str().is_empty()
+                || is_path_name(key.as_str())
+                || (!prototype_names && is_prototype_name(key.as_str())) =>
+            {
+                return false
+            }
             None => None,
         };
         if value.is_object() {
@@ -616,7 +651,7 @@ fn flat_shape<'a, V: View<'a>>(obj: V, proto: Option<V>, budget: usize) -> bool 
                 Some(_) => return false,
                 None => None,
             };
-            if !flat_shape(value, inner_proto, budget - 1) {
+            if !flat_shape(value, inner_proto, budget - 1, prototype_names) {
                 return false;
             }
             has_value = true;

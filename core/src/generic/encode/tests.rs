@@ -142,6 +142,65 @@ fn flattening_needs_one_key_order() {
     );
 }
 
+/// `prototype_name_paths(false)` (the JS packages, as 2.5.2 writes it): no
+/// path column through a member named `__proto__`, `constructor` or
+/// `prototype` at any depth, so the object takes the next form; a field so
+/// named still flattens. The default (the crate, gcf-python 2.8.0) flattens.
+#[test]
+fn prototype_names_in_paths() {
+    let js = |text: &str| {
+        let out = Encoder::new()
+            .prototype_name_paths(false)
+            .encode(&json(text))
+            .unwrap();
+        String::from(out.strip_prefix("GCF profile=generic\n").unwrap())
+    };
+    for name in ["__proto__", "constructor", "prototype"] {
+        let rows = alloc::format!(r#"[{{"t":{{"a":1,"{name}":2}}}},{{"t":{{"a":3,"{name}":4}}}}]"#);
+        assert_eq!(
+            body(&rows),
+            alloc::format!("## [2]{{\"t>a\",\"t>{name}\"}}\n1|2\n3|4\n")
+        );
+        assert_eq!(
+            js(&rows),
+            alloc::format!("## [2]{{t}}\n@0 ^\n.t {{}}\n    a=1\n    {name}=2\n@1 ^\n.t {{}}\n    a=3\n    {name}=4\n")
+        );
+        // At any depth: the outer object is not flattened either.
+        let deep = alloc::format!(
+            r#"[{{"t":{{"a":{{"{name}":1}},"b":2}}}},{{"t":{{"a":{{"{name}":3}},"b":4}}}}]"#
+        );
+        assert!(body(&deep).starts_with("## [2]{\"t>a>"), "{}", body(&deep));
+        assert!(
+            js(&deep).starts_with("## [2]{t}\n@0 ^\n.t {}\n"),
+            "{}",
+            js(&deep)
+        );
+        // The same in a keyed map's values.
+        let keyed = alloc::format!(r#"{{"x":{{"t":{{"{name}":1}}}},"y":{{"t":{{"{name}":2}}}}}}"#);
+        assert_eq!(
+            body(&keyed),
+            alloc::format!("## [2:]{{key,\"t>{name}\"}}\nx|1\ny|2\n")
+        );
+        assert!(
+            js(&keyed).starts_with("## [2:]{key,t}\n@0 x|^\n.t {}\n"),
+            "{}",
+            js(&keyed)
+        );
+        // A field so named is a path's first segment, which 2.5.2 writes.
+        let field = alloc::format!(r#"[{{"{name}":{{"a":1}}}},{{"{name}":{{"a":2}}}}]"#);
+        assert_eq!(js(&field), body(&field));
+        assert!(js(&field).starts_with(&alloc::format!("## [2]{{\"{name}>a\"}}")));
+    }
+    // Other names, three or more members: an inline schema, as without it.
+    let rows = r#"[{"t":{"a":1,"b":2,"c":3}},{"t":{"a":4,"b":5,"c":6}}]"#;
+    assert_eq!(js(rows), body(rows));
+    let rows = r#"[{"t":{"a":1,"b":2,"constructor":3}},{"t":{"a":4,"b":5,"constructor":6}}]"#;
+    assert_eq!(
+        js(rows),
+        "## [2]{t}\n@0 ^{a,b,constructor}\n1|2|3\n@1 ^\n4|5|6\n"
+    );
+}
+
 #[test]
 fn inline_schemas() {
     assert_eq!(
@@ -385,7 +444,7 @@ fn encode_general(value: &Value) -> Vec<u8> {
         max_fields: Limits::default().max_fields,
         fast_tables: false,
         factor: true,
-        flatten: true,
+        flatten: Flatten::On,
     };
     w.root(value).unwrap();
     w.sink.flush().unwrap();
