@@ -192,6 +192,30 @@ def test_generic_stream_encoder() -> None:
     assert gcf.decode_generic(out.getvalue()) == {"total": 2, "rows": [{"id": 1, "name": "a b"}, {"id": 2, "name": None}]}
 
 
+def test_generic_stream_encoder_quotes_names() -> None:
+    # Names that are not bare keys are quoted (spec §2a), so they read back;
+    # gcf-python 2.8.0 writes them raw (`a=b="@"`, `##  s`), which its own
+    # decoder misreads (README, "Where the spec and the references differ").
+    out = io.StringIO()
+    with gcf.GenericStreamEncoder(out) as enc:
+        enc.write_kv("a=b", "@")
+        enc.write_kv("😀", 1)
+        enc.write_inline_array("x y", [1, "a,b"])
+        enc.write_section(" s")
+        enc.begin_array("#t", ["a b", "id"])
+        enc.write_row([1, 2])
+        enc.end_array()
+    text = out.getvalue()
+    assert text.startswith('GCF profile=generic\n"a=b"="@"\n"😀"=1\n"x y"[2]: 1,"a,b"\n## " s"\n## "#t" [?]{"a b",id}\n'), text
+    assert gcf.decode_generic(text) == {"a=b": "@", "😀": 1, "x y": [1, "a,b"], " s": {}, "#t": [{"a b": 1, "id": 2}]}
+    # A field holding `>` would read as a path column: refused (§8.3), by
+    # close() as 2.8.0 reports it.
+    enc = gcf.GenericStreamEncoder(io.StringIO())
+    enc.begin_array("t", ["a>b"])
+    with pytest.raises(ValueError, match="invalid_input: field `a>b` contains `>`"):
+        enc.close()
+
+
 def test_session_by_name_api() -> None:
     sess = gcf.Session()
     p = Payload(tool="t", symbols=[Symbol("pkg.A", "function", 0.9, "lsp"), Symbol("pkg.B", "type", 0.5, "lsp", 1)])
