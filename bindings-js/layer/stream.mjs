@@ -182,7 +182,16 @@ export function install(E, gcf) {
       const target = str(e.target, 'target');
       const edgeType = str(e.edgeType, 'edgeType');
       const status = str(e.status, 'status');
-      const n = call(() => this._native.writeEdge(source, target, edgeType, status));
+      let n;
+      try {
+        n = call(() => this._native.writeEdge(source, target, edgeType, status));
+      } catch (err) {
+        // An edge naming a symbol this stream has not written is dropped,
+        // not counted, as 2.5.2 (and `encode`, and the Python package's
+        // stream) drop it; every other refusal throws.
+        if (err instanceof GcfError && err.category === 'unknown_edge_reference') return;
+        throw err;
+      }
       this._edges++;
       this._after(n);
     }

@@ -35,6 +35,32 @@ test(`random graph streams match 2.5.2 byte for byte (seed ${SEED})`, () => {
   }
 });
 
+test('an edge naming a symbol the stream has not written is dropped, as 2.5.2 drops it', () => {
+  const p = {
+    tool: '',
+    symbols: [
+      { qualifiedName: 'a.A', kind: 'function', score: 0.5, provenance: 'lsp', distance: 0 },
+      { qualifiedName: 'a.B', kind: 'type', score: 0.4, provenance: 'lsp', distance: 1 },
+    ],
+    edges: [
+      { source: 'a.A', target: 'a.Missing', edgeType: 'calls' },
+      { source: 'a.B', target: 'a.A', edgeType: 'calls' },
+      { source: 'nowhere', target: 'a.B', edgeType: 'uses', status: 'added' },
+      { source: 'a.A', target: 'a.B', edgeType: 'uses', status: 'added' },
+    ],
+  };
+  const a = stream(gcf, p, {});
+  const b = stream(ref, p, {});
+  assert.strictEqual(a.out, b.out);
+  assert.match(a.out, /^GCF profile=graph tool=\n/);
+  assert.match(a.out, /## edges \[\?\]\n@0<@1 calls\n@1<@0 uses added\n##! summary symbols=2 edges=2 /);
+  assert.deepStrictEqual([a.symbols, a.edges], [b.symbols, b.edges]);
+  // Other refusals still throw from their own call.
+  const enc = new gcf.StreamEncoder({ write() {} }, 't');
+  enc.writeSymbol(p.symbols[0]);
+  assert.throws(() => enc.writeEdge({ source: 'a.A', target: 'a.A', edgeType: 'has space' }), gcf.GcfError);
+});
+
 test('a large stream reaches the writer in batches', () => {
   const symbols = [];
   for (let i = 0; i < 100000; i++) symbols.push({ qualifiedName: `p.S${i}`, kind: 'function', score: 0.5, provenance: 'lsp', distance: 0 });
