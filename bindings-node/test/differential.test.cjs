@@ -60,6 +60,14 @@ test(`generic values: ${N} random, seed ${SEED}`, () => {
     const theirs = outcome(() => ref.encodeGeneric(input, opts));
     assert.strictEqual(ours.ok, theirs.ok, `#${i} ${show(v)}: ${ours.error || theirs.error}`);
     if (!ours.ok) continue;
+    if (ours.value !== theirs.value && !outcome(() => ref.decodeGeneric(theirs.value)).ok) {
+      // 2.5.2 wrote what its own decoder refuses (a later row's `.f [N]`
+      // with no `{fields}` whose first row was not tabular, as for objects
+      // keyed only by `>` names): ours must read back as the input.
+      const want = gcf.parseJSONOrdered(JSON.stringify(v));
+      assert.ok(same(gcf.decodeGeneric(ours.value), want, true), `#${i} ${show(v)}: ${ours.value}`);
+      continue;
+    }
     assert.strictEqual(ours.value, theirs.value, `#${i} encode of ${show(v)} ${show(opts)}`);
     encoded++;
     if (ours.value.includes('}\n')) tables++;

@@ -28,7 +28,7 @@ function make(seed) {
     for (let i = 0; i < n; i++) parts.push(pick(WORDS) + (r() < 0.3 ? int(100) : ''));
     return pick(['pkg/', 'internal/', '', 'src.']) + parts.join(pick(['.', '/', '::']));
   };
-  const score = () => pick([int(101) / 100, r(), Math.round(r() * 1000) / 1000, 0, 1, 0.125, 0.625, 0.005]);
+  const score = () => pick([int(101) / 100, r(), Math.round(r() * 1000) / 1000, 0, 1, 0.125, 0.625, 0.005, -0.5, 2.675, 99.999, 1e-9]);
 
   function graph() {
     const n = int(40);
@@ -38,14 +38,16 @@ function make(seed) {
       let q = qname();
       while (names.has(q)) q += '_' + i;
       names.add(q);
-      const s = { qualifiedName: q, kind: pick(KINDS), score: score(), provenance: pick(PROV), distance: pick([0, 0, 1, 1, 2, 3]) };
+      const s = { qualifiedName: q, kind: pick(KINDS), score: score(), provenance: pick(PROV), distance: pick([0, 0, 1, 1, 2, 3, 7]) };
       symbols.push(s);
     }
     const edges = [];
     const m = n ? int(2 * n) : 0;
     for (let i = 0; i < m; i++) {
-      const e = { source: pick(symbols).qualifiedName, target: pick(symbols).qualifiedName, edgeType: pick(EDGE) };
-      if (r() < 0.2) e.status = pick(['added', 'removed', 'unchanged']);
+      // Now and then an endpoint no symbol has: every encoder drops the edge.
+      const end = () => (r() < 0.05 ? 'pkg/Missing.Sym' : pick(symbols).qualifiedName);
+      const e = { source: end(), target: end(), edgeType: pick(EDGE) };
+      if (r() < 0.2) e.status = pick(['added', 'removed', 'unchanged', 'renamed']);
       edges.push(e);
     }
     const p = { tool: pick(['context_for_task', 'search', 'find_refs', '']), tokenBudget: int(10000), tokensUsed: int(5000), symbols, edges };

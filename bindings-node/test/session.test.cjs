@@ -29,7 +29,9 @@ test(`sessions: ${RUNS} runs of four payloads match 2.5.2 (seed ${SEED})`, () =>
       // Names unique to the run, so that each keeps its kind.
       const rename = new Map(p.symbols.map((s, i) => [s.qualifiedName, `${s.qualifiedName}.r${run}c${call}i${i}`]));
       p.symbols = p.symbols.map((s) => ({ ...s, qualifiedName: rename.get(s.qualifiedName) }));
-      p.edges = p.edges.map((e) => ({ ...e, source: rename.get(e.source), target: rename.get(e.target) }));
+      p.edges = p.edges
+        .filter((e) => rename.has(e.source) && rename.has(e.target))
+        .map((e) => ({ ...e, source: rename.get(e.source), target: rename.get(e.target) }));
       const fresh = p.symbols.slice();
       for (const s of delivered) if (g.r() < 0.3) p.symbols.push({ ...s, score: g.r(), distance: g.int(3) });
       p.symbols.sort((a, b) => a.distance - b.distance || b.score - a.score);

@@ -170,7 +170,8 @@ def graph(r: random.Random) -> Dict[str, Any]:
         {
             "qualified_name": name,
             "kind": r.choice(KINDS),
-            "score": r.choice([round(r.random(), r.randrange(1, 4)), 0.125, 0.375, 0.005, 1.0, 0.0, r.random()]),
+            "score": r.choice([round(r.random(), r.randrange(1, 4)), 0.125, 0.375, 0.005, 1.0, 0.0, r.random(),
+                               -0.5, 2.675, 99.999, 1e-9, 1e20]),
             "provenance": r.choice(["lsp", "lsp_resolved", "ast_inferred", "rwr"]),
             "distance": r.choice([0, 0, 1, 1, 2, 3, 7]),
             "signature": "",
@@ -185,7 +186,7 @@ def graph(r: random.Random) -> Dict[str, Any]:
             "source": r.choice(pool),
             "target": r.choice(pool),
             "edge_type": r.choice(["calls", "imports", "implements", "references"]),
-            "status": r.choice(["", "", "added", "removed", "unchanged"]),
+            "status": r.choice(["", "", "added", "removed", "unchanged", "renamed"]),
         })
     return {
         "tool": r.choice(["context_for_task", "search", "t", ""]),
