@@ -356,7 +356,6 @@ func TestErrorModel(t *testing.T) {
 			_, err := ApplyDelta(&Snapshot{}, "GCF profile=graph delta=true base_root=sha256:x new_root=sha256:y\n")
 			return err
 		}(), "delta", "root_mismatch", StatusDataError},
-		{func() error { _, err := EncodeGenericChecked(1, GenericOptions{NoFlatten: true}); return err }(), "usage", "usage", StatusInvalidArgument},
 	}
 	for i, c := range table {
 		var e *Error

@@ -32,9 +32,10 @@ import (
 
 // GenericOptions adjusts EncodeGeneric and EncodeGenericWithOptions.
 type GenericOptions struct {
-	// NoFlatten is gcf-go's option (nested objects as attachments instead of
-	// ">" path columns). libgcf does not implement it: asking for it is a
-	// "usage" error.
+	// NoFlatten is gcf-go's option: a table field whose objects share one
+	// shape is written as an inline schema or an attachment instead of ">"
+	// path columns (spec §7.4.6 makes flattening optional); both decode to
+	// the same value.
 	NoFlatten bool
 	// NoConstantColumns repeats a table column's value in every row even
 	// when it is the same in all of them, instead of declaring it once in the
@@ -76,17 +77,8 @@ func EncodeGenericJSON(doc []byte) (string, error) {
 	return string(out), err
 }
 
-// errNoFlatten is the "usage" error for GenericOptions.NoFlatten.
-func errNoFlatten() error {
-	return &Error{status: StatusInvalidArgument, class: "usage", category: "usage",
-		message: "GenericOptions.NoFlatten is not supported by libgcf"}
-}
-
 // EncodeGenericWithOptions is EncodeGeneric with options, returning the error.
 func EncodeGenericWithOptions(data any, opts GenericOptions) (string, error) {
-	if opts.NoFlatten {
-		return "", errNoFlatten()
-	}
 	in, err := marshal(data)
 	if err != nil {
 		return "", err
@@ -97,12 +89,12 @@ func EncodeGenericWithOptions(data any, opts GenericOptions) (string, error) {
 
 // EncodeGenericJSONWithOptions is EncodeGenericJSON with options.
 func EncodeGenericJSONWithOptions(doc []byte, opts GenericOptions) (string, error) {
-	if opts.NoFlatten {
-		return "", errNoFlatten()
-	}
 	var flags C.uint32_t
 	if opts.NoConstantColumns {
 		flags |= C.GCF_GENERIC_NO_CONSTANT_COLUMNS
+	}
+	if opts.NoFlatten {
+		flags |= C.GCF_GENERIC_NO_FLATTEN
 	}
 	out, err := callBuf(func(out *C.gcf_buf, e **C.gcf_error) C.gcf_status {
 		return C.gcf_generic_encode_flags(bytesPtr(doc), C.size_t(len(doc)), flags, out, e)

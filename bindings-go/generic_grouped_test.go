@@ -10,6 +10,7 @@ func TestGenericConstantColumnsAndGroups(t *testing.T) {
 	}{
 		{GenericOptions{}, "GCF profile=generic\n## [3]{id,t=f,s}\n1|a\n2|b\n3|a\n"},
 		{GenericOptions{NoConstantColumns: true}, "GCF profile=generic\n## [3]{id,t,s}\n1|f|a\n2|f|b\n3|f|a\n"},
+		{GenericOptions{NoFlatten: true}, "GCF profile=generic\n## [3]{id,t=f,s}\n1|a\n2|b\n3|a\n"},
 	} {
 		if got, err := EncodeGenericJSONWithOptions(rows, c.opts); err != nil || got != c.want {
 			t.Fatalf("%+v: %q %v", c.opts, got, err)
@@ -25,6 +26,21 @@ func TestGenericConstantColumnsAndGroups(t *testing.T) {
 	if got, err := EncodeGenericWithOptions([]rec{{1, "x"}, {2, "x"}}, GenericOptions{NoConstantColumns: true}); err != nil ||
 		got != "GCF profile=generic\n## [2]{id,kind}\n1|x\n2|x\n" {
 		t.Fatalf("%q %v", got, err)
+	}
+
+	// NoFlatten: an object field as attachments, not path columns (the bytes
+	// 2.5.2's and gcf-go's noFlatten write).
+	nested := []byte(`[{"id":1,"owner":{"name":"x","team":"a"}},{"id":2,"owner":{"name":"y","team":"b"}}]`)
+	for _, c := range []struct {
+		opts GenericOptions
+		want string
+	}{
+		{GenericOptions{}, "GCF profile=generic\n## [2]{id,\"owner>name\",\"owner>team\"}\n1|x|a\n2|y|b\n"},
+		{GenericOptions{NoFlatten: true}, "GCF profile=generic\n## [2]{id,owner}\n@0 1|^\n.owner {}\n    name=x\n    team=a\n@1 2|^\n.owner {}\n    name=y\n    team=b\n"},
+	} {
+		if got, err := EncodeGenericJSONWithOptions(nested, c.opts); err != nil || got != c.want {
+			t.Fatalf("%+v: %q %v", c.opts, got, err)
+		}
 	}
 
 	const grouped = "GCF profile=generic\n## [3]{@id,t=f,s} group=s\ns=a [2]\n1\n3\ns=b [1]\n2\n"

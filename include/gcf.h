@@ -42,6 +42,12 @@
 // (`{id,type=file}`), for consumers whose decoders predate constant columns.
 #define GCF_GENERIC_NO_CONSTANT_COLUMNS 1
 
+// `gcf_generic_encode_flags` flag: write a table field whose objects share
+// one shape as an inline schema or an attachment, not as `"a>b"` path
+// columns (§7.4.6 makes flattening optional), as the `NoFlatten` option of
+// gcf-go and the TypeScript package asks.
+#define GCF_GENERIC_NO_FLATTEN 2
+
 // `gcf_cell.kind`: null, written `-`.
 #define GCF_CELL_NULL 0
 
@@ -510,9 +516,9 @@ uint64_t gcf_error_column(const struct gcf_error *err);
 // writable `gcf_buf`; `err` is NULL or writable.
 gcf_status gcf_generic_encode(const uint8_t *json, size_t json_len, struct gcf_buf *out, struct gcf_error **err);
 
-// [`gcf_generic_encode`] with `flags` (0, or
-// `GCF_GENERIC_NO_CONSTANT_COLUMNS`). An unknown flag bit is an
-// `invalid_input` argument error.
+// [`gcf_generic_encode`] with `flags` (0, or a union of
+// `GCF_GENERIC_NO_CONSTANT_COLUMNS` and `GCF_GENERIC_NO_FLATTEN`). An
+// unknown flag bit is an `invalid_input` argument error.
 //
 // # Safety
 //

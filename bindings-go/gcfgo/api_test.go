@@ -127,6 +127,30 @@ func TestEncodeGenericGoValues(t *testing.T) {
 	}
 }
 
+func TestEncodeGenericNoFlatten(t *testing.T) {
+	owner := func(name, team string) *OrderedMap {
+		m := NewOrderedMap()
+		m.Set("name", name)
+		m.Set("team", team)
+		return m
+	}
+	row := func(id int, name, team string) *OrderedMap {
+		m := NewOrderedMap()
+		m.Set("id", id)
+		m.Set("owner", owner(name, team))
+		return m
+	}
+	rows := []any{row(1, "x", "a"), row(2, "y", "b")}
+	if got, want := EncodeGeneric(rows), "GCF profile=generic\n## [2]{id,\"owner>name\",\"owner>team\"}\n1|x|a\n2|y|b\n"; got != want {
+		t.Fatalf("got %q want %q", got, want)
+	}
+	// As gcf-go's (and 2.5.2's) NoFlatten writes it: attachments.
+	got := EncodeGeneric(rows, GenericOptions{NoFlatten: true})
+	if want := "GCF profile=generic\n## [2]{id,owner}\n@0 1|^\n.owner {}\n    name=x\n    team=a\n@1 2|^\n.owner {}\n    name=y\n    team=b\n"; got != want {
+		t.Fatalf("got %q want %q", got, want)
+	}
+}
+
 func TestEncodeGenericDoesNotFactorConstantColumns(t *testing.T) {
 	got := EncodeGeneric([]any{map[string]any{"a": 1, "t": "x"}, map[string]any{"a": 2, "t": "x"}})
 	if want := "GCF profile=generic\n## [2]{a,t}\n1|x\n2|x\n"; got != want {

@@ -6,9 +6,8 @@ import (
 
 // GenericOptions controls optional behaviour of EncodeGeneric.
 type GenericOptions struct {
-	// NoFlatten asks for nested objects as attachments instead of ">" path
-	// columns. libgcf has no such switch: the output is the default
-	// (flattened) encoding, which decodes to the same value.
+	// NoFlatten asks for nested objects as attachments (or inline schemas)
+	// instead of ">" path columns; both decode to the same value.
 	NoFlatten bool
 }
 
@@ -41,7 +40,8 @@ func EncodeGenericChecked(data any, optsList ...GenericOptions) (string, error) 
 		// (and others of its time) cannot read the factored form
 		// {id,type=user}.
 		var err error
-		s, err = native.EncodeGenericPacked(doc, false)
+		noFlatten := len(optsList) > 0 && optsList[0].NoFlatten
+		s, err = native.EncodeGenericPacked(doc, false, !noFlatten)
 		return wrap(err, "")
 	})
 	if err != nil {

@@ -190,14 +190,14 @@ func randomValue(rng *rand.Rand, depth int) any {
 func TestEncodePackedRejectsMalformedValues(t *testing.T) {
 	for _, bad := range []string{"", "\x09", "\x03\x01", "\x06\x05\x00", "\x05\x02a", "\x05\x01\xff", "\x00\x00",
 		"\x07\x01\x01a", "\x04\x00\x00\x00\x00\x00\x00\xf0\x7f"} {
-		_, err := native.EncodeGenericPacked([]byte(bad), false)
+		_, err := native.EncodeGenericPacked([]byte(bad), false, true)
 		var e *native.Error
 		if !errors.As(err, &e) || e.Category() == "" {
 			t.Fatalf("%q: %v", bad, err)
 		}
 	}
 	deep := strings.Repeat("\x06\x01", 100000) + "\x00"
-	if _, err := native.EncodeGenericPacked([]byte(deep), false); err == nil || !strings.Contains(err.Error(), "limit_exceeded") {
+	if _, err := native.EncodeGenericPacked([]byte(deep), false, true); err == nil || !strings.Contains(err.Error(), "limit_exceeded") {
 		t.Fatalf("deep: %v", err)
 	}
 }

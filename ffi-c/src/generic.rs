@@ -51,9 +51,29 @@ unsafe fn generic_json_arg(json: *const u8, json_len: usize) -> Result<Value, Ff
 /// (`{id,type=file}`), for consumers whose decoders predate constant columns.
 pub const GCF_GENERIC_NO_CONSTANT_COLUMNS: u32 = 1;
 
-/// [`gcf_generic_encode`] with `flags` (0, or
-/// `GCF_GENERIC_NO_CONSTANT_COLUMNS`). An unknown flag bit is an
+/// `gcf_generic_encode_flags` flag: write a table field whose objects share
+/// one shape as an inline schema or an attachment, not as `"a>b"` path
+/// columns (§7.4.6 makes flattening optional), as the `NoFlatten` option of
+/// gcf-go and the TypeScript package asks.
+pub const GCF_GENERIC_NO_FLATTEN: u32 = 2;
+
+/// The generic encoder `flags` ask for; an unknown flag bit is an
 /// `invalid_input` argument error.
+pub(crate) fn encoder_for(flags: u32) -> Result<generic::Encoder, FfiError> {
+    if flags & !(GCF_GENERIC_NO_CONSTANT_COLUMNS | GCF_GENERIC_NO_FLATTEN) != 0 {
+        return Err(FfiError::argument(
+            ErrorKind::InvalidInput,
+            format!("unknown flag bits {flags:#x}"),
+        ));
+    }
+    Ok(generic::Encoder::new()
+        .constant_columns(flags & GCF_GENERIC_NO_CONSTANT_COLUMNS == 0)
+        .flatten(flags & GCF_GENERIC_NO_FLATTEN == 0))
+}
+
+/// [`gcf_generic_encode`] with `flags` (0, or a union of
+/// `GCF_GENERIC_NO_CONSTANT_COLUMNS` and `GCF_GENERIC_NO_FLATTEN`). An
+/// unknown flag bit is an `invalid_input` argument error.
 ///
 /// # Safety
 ///
@@ -71,15 +91,8 @@ pub unsafe extern "C" fn gcf_generic_encode_flags(
         boundary(err, || {
             put(out, gcf_buf::EMPTY);
             require_out(out, "out")?;
-            if flags & !GCF_GENERIC_NO_CONSTANT_COLUMNS != 0 {
-                return Err(FfiError::argument(
-                    ErrorKind::InvalidInput,
-                    format!("unknown flag bits {flags:#x}"),
-                ));
-            }
+            let encoder = encoder_for(flags)?;
             let value = generic_json_arg(json, json_len)?;
-            let encoder = generic::Encoder::new()
-                .constant_columns(flags & GCF_GENERIC_NO_CONSTANT_COLUMNS == 0);
             put(out, gcf_buf::from_vec(encoder.encode(&value)?.into_bytes()));
             Ok(())
         })

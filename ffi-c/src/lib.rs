@@ -51,7 +51,7 @@ pub use generic::{
     gcf_generic_stream_free, gcf_generic_stream_inline_array, gcf_generic_stream_keyed_row,
     gcf_generic_stream_new, gcf_generic_stream_options, gcf_generic_stream_row, gcf_str,
     GCF_CELL_BOOL, GCF_CELL_FLOAT, GCF_CELL_INT, GCF_CELL_MISSING, GCF_CELL_NULL, GCF_CELL_STR,
-    GCF_GENERIC_NO_CONSTANT_COLUMNS,
+    GCF_GENERIC_NO_CONSTANT_COLUMNS, GCF_GENERIC_NO_FLATTEN,
 };
 pub use generic_delta::{
     gcf_generic_apply_delta, gcf_generic_apply_delta_with_limits, gcf_generic_delta,

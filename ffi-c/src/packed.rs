@@ -3,12 +3,11 @@
 //! formatting numbers and strings as JSON and parsing them again costs more
 //! than the encode itself.
 
-use gcf_core::generic::{self, Map, Value};
+use gcf_core::generic::{Map, Value};
 use gcf_core::{ErrorKind, Limits};
 
 use crate::buf::{bytes_arg, gcf_buf, put, reset_out};
 use crate::error::{boundary, gcf_error, gcf_status, FfiError};
-use crate::generic::GCF_GENERIC_NO_CONSTANT_COLUMNS;
 
 fn malformed(what: &str) -> FfiError {
     FfiError::argument(ErrorKind::InvalidInput, format!("packed value: {what}"))
@@ -172,15 +171,8 @@ pub unsafe extern "C" fn gcf_generic_encode_packed(
     unsafe {
         boundary(err, || {
             reset_out(out)?;
-            if flags & !GCF_GENERIC_NO_CONSTANT_COLUMNS != 0 {
-                return Err(FfiError::argument(
-                    ErrorKind::InvalidInput,
-                    format!("unknown flag bits {flags:#x}"),
-                ));
-            }
+            let encoder = crate::generic::encoder_for(flags)?;
             let value = packed_value(bytes_arg(value, value_len, "value")?)?;
-            let encoder = generic::Encoder::new()
-                .constant_columns(flags & GCF_GENERIC_NO_CONSTANT_COLUMNS == 0);
             put(out, gcf_buf::from_vec(encoder.encode(&value)?.into_bytes()));
             Ok(())
         })
@@ -203,8 +195,8 @@ mod tests {
     fn packed_values_take_the_codec_depth() {
         let limit = Limits::default().max_depth;
         let value = packed_value(&nested(limit)).unwrap();
-        let text = generic::encode(&value).unwrap();
-        assert!(generic::decode(&text).unwrap() == value);
+        let text = gcf_core::generic::encode(&value).unwrap();
+        assert!(gcf_core::generic::decode(&text).unwrap() == value);
         let e = packed_value(&nested(limit + 1)).unwrap_err();
         assert_eq!(e.category, "limit_exceeded", "{}", e.message);
     }

@@ -846,6 +846,23 @@ fn gcf_go_drop_in_exports() {
     // SAFETY: as above.
     let (_, factored, _) = call(|o, e| unsafe { gcf_generic_encode_flags(r, rn, 0, o, e) });
     assert_eq!(factored, "GCF profile=generic\n## [2]{a,t=x}\n1\n2\n");
+
+    // GCF_GENERIC_NO_FLATTEN: attachments, as 2.5.2's and gcf-go's
+    // `noFlatten`/`NoFlatten` write them (bytes from 2.5.2).
+    let rows =
+        r#"[{"id":1,"owner":{"name":"x","team":"a"}},{"id":2,"owner":{"name":"y","team":"b"}}]"#;
+    let (r, rn) = text(rows);
+    for (flags, want) in [
+        (0, "GCF profile=generic\n## [2]{id,\"owner>name\",\"owner>team\"}\n1|x|a\n2|y|b\n"),
+        (
+            GCF_GENERIC_NO_FLATTEN,
+            "GCF profile=generic\n## [2]{id,owner}\n@0 1|^\n.owner {}\n    name=x\n    team=a\n@1 2|^\n.owner {}\n    name=y\n    team=b\n",
+        ),
+    ] {
+        // SAFETY: as above.
+        let (status, got, _) = call(|o, e| unsafe { gcf_generic_encode_flags(r, rn, flags, o, e) });
+        assert_eq!((status, got.as_str()), (gcf_status::GCF_STATUS_OK, want));
+    }
 }
 
 /// Reads [`gcf_graph_decode_packed`]'s result the way a host does.
@@ -1013,7 +1030,12 @@ fn generic_encode_packed_matches_the_json_form() {
     packed.extend_from_slice(&2.5f64.to_bits().to_le_bytes());
     packed.extend_from_slice(&[5, 1, b'x', 0, 2, 1, b'a', 1]);
     let json = r#"{"b":[1,2.5,"x",null,true],"a":false}"#;
-    for flags in [0, GCF_GENERIC_NO_CONSTANT_COLUMNS] {
+    for flags in [
+        0,
+        GCF_GENERIC_NO_CONSTANT_COLUMNS,
+        GCF_GENERIC_NO_FLATTEN,
+        GCF_GENERIC_NO_CONSTANT_COLUMNS | GCF_GENERIC_NO_FLATTEN,
+    ] {
         let (status, got, _) =
             // SAFETY: the arguments are live Rust slices and valid out-params.
             call(|o, e| unsafe { gcf_generic_encode_packed(packed.as_ptr(), packed.len(), flags, o, e) });

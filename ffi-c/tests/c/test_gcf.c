@@ -647,6 +647,14 @@ static void test_generic_constant_columns_and_groups(void) {
   gcf_buf_free(&out);
   gcf_status st = gcf_generic_encode_flags(S(rows), 0x80, &out, &err);
   expect_error(st, err, GCF_STATUS_INVALID_ARGUMENT, "invalid_input");
+  /* GCF_GENERIC_NO_FLATTEN: the object field as attachments, not path columns. */
+  static const char nested[] = "[{\"id\":1,\"o\":{\"n\":\"x\"}},{\"id\":2,\"o\":{\"n\":\"y\"}}]";
+  CHECK(gcf_generic_encode_flags(S(nested), 0, &out, &err) == GCF_STATUS_OK);
+  CHECK(buf_eq(&out, "GCF profile=generic\n## [2]{id,\"o>n\"}\n1|x\n2|y\n"));
+  gcf_buf_free(&out);
+  CHECK(gcf_generic_encode_flags(S(nested), GCF_GENERIC_NO_FLATTEN, &out, &err) == GCF_STATUS_OK);
+  CHECK(buf_eq(&out, "GCF profile=generic\n## [2]{id,o}\n@0 1|^\n.o {}\n    n=x\n@1 2|^\n.o {}\n    n=y\n"));
+  gcf_buf_free(&out);
 
   CHECK(gcf_generic_encode_grouped(S(rows), S("id"), S("s"), &out, &err) == GCF_STATUS_OK);
   CHECK(buf_eq(&out, "GCF profile=generic\n## [2]{@id,t=f,s} group=s\ns=a [1]\n1\ns=b [1]\n2\n"));

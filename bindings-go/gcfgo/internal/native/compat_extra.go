@@ -96,10 +96,13 @@ const GenericPackedVersion = C.GCF_GENERIC_PACKED_VERSION
 
 // EncodeGenericPacked encodes a value given in libgcf's packed form
 // (gcf_generic_encode_packed), constant columns factored or not.
-func EncodeGenericPacked(doc []byte, constantColumns bool) (string, error) {
+func EncodeGenericPacked(doc []byte, constantColumns, flatten bool) (string, error) {
 	var flags C.uint32_t
 	if !constantColumns {
-		flags = C.GCF_GENERIC_NO_CONSTANT_COLUMNS
+		flags |= C.GCF_GENERIC_NO_CONSTANT_COLUMNS
+	}
+	if !flatten {
+		flags |= C.GCF_GENERIC_NO_FLATTEN
 	}
 	s, err := callString(func(out *C.gcf_buf, e **C.gcf_error) C.gcf_status {
 		return C.gcf_generic_encode_packed(bytesPtr(doc), C.size_t(len(doc)), flags, out, e)
