@@ -57,6 +57,7 @@ pub enum Command {
     #[command(
         after_help = "Examples:\n  gcf encode-generic examples/orders.json\n  \
                       gcf encode-generic --no-constant-columns examples/orders.json\n  \
+                      gcf encode-generic --no-flatten examples/orders.json\n  \
                       gcf encode-generic --group-by id,status issues.json"
     )]
     EncodeGeneric {
@@ -66,6 +67,11 @@ pub enum Command {
         /// all of them (for decoders that predate constant columns).
         #[arg(long)]
         no_constant_columns: bool,
+        /// Write a table field whose objects share one shape as an inline
+        /// schema or an attachment, not as `"a>b"` path columns (as the
+        /// other implementations' `noFlatten`/`NoFlatten` options do).
+        #[arg(long)]
+        no_flatten: bool,
         /// Write an array of flat records as a value-grouped table: KEY is
         /// the unique identity field, GROUP the field whose value clusters
         /// the records (split at the first comma).

@@ -104,16 +104,26 @@ fn write_rows(
     Ok(())
 }
 
-/// `gcf encode-generic`: any JSON -> GCF, with constant columns factored
-/// or not, or as a value-grouped table (`group_by` = key and group field).
+/// The optional table forms `gcf encode-generic` writes.
+pub struct Forms {
+    /// Constant columns declared once (`{id,type=file}`).
+    pub constant_columns: bool,
+    /// Fixed-shape object fields as `"a>b"` path columns.
+    pub flatten: bool,
+}
+
+/// `gcf encode-generic`: any JSON -> GCF, in the table forms `forms`
+/// allows, or as a value-grouped table (`group_by` = key and group field).
 pub fn encode(
     input: &Source,
-    constant_columns: bool,
+    forms: Forms,
     group_by: Option<&(String, String)>,
     out: &mut Output,
 ) -> Result<()> {
     let value = gcf_bind::value::from_slice(&input.read_all()?)?;
-    let mut encoder = generic::Encoder::new().constant_columns(constant_columns);
+    let mut encoder = generic::Encoder::new()
+        .constant_columns(forms.constant_columns)
+        .flatten(forms.flatten);
     if let Some((key, group)) = group_by {
         encoder = encoder.group_by(key, group);
     }

@@ -71,10 +71,14 @@ fn run(cli: Cli) -> Result<()> {
         Command::EncodeGeneric {
             file,
             no_constant_columns,
+            no_flatten,
             group_by,
         } => generic::encode(
             &source(file),
-            !no_constant_columns,
+            generic::Forms {
+                constant_columns: !no_constant_columns,
+                flatten: !no_flatten,
+            },
             group_by.as_ref(),
             &mut out,
         )?,

@@ -322,6 +322,15 @@ fn generic_constant_columns_and_groups() {
         )),
         "GCF profile=generic\n## [3]{id,t,s}\n1|f|a\n2|f|b\n3|f|a\n"
     );
+    let nested = br#"[{"id":1,"o":{"n":"x"}},{"id":2,"o":{"n":"y"}}]"#;
+    assert_eq!(
+        ok(&gcf(&["encode-generic"], Some(nested))),
+        "GCF profile=generic\n## [2]{id,\"o>n\"}\n1|x\n2|y\n"
+    );
+    assert_eq!(
+        ok(&gcf(&["encode-generic", "--no-flatten"], Some(nested))),
+        "GCF profile=generic\n## [2]{id,o}\n@0 1|^\n.o {}\n    n=x\n@1 2|^\n.o {}\n    n=y\n"
+    );
     assert_eq!(
         ok(&gcf(&["encode-generic", "--group-by", "id,s"], Some(rows))),
         "GCF profile=generic\n## [3]{@id,t=f,s} group=s\ns=a [2]\n1\n3\ns=b [1]\n2\n"
