@@ -124,7 +124,7 @@ func TestDeltaPackRootSession(t *testing.T) {
 	if r, _ := SnapshotPackRoot(applied); r != bigRoot {
 		t.Fatalf("applied root %s, want %s", r, bigRoot)
 	}
-	if _, err := ApplyDelta(snap, delta); category(err) != "root_mismatch" {
+	if _, err := ApplyDelta(snap, delta); category(err) != "base_mismatch" {
 		t.Fatalf("got %v", err)
 	}
 	d, err := EncodeDeltaChecked(&DeltaPayload{
@@ -355,7 +355,7 @@ func TestErrorModel(t *testing.T) {
 		{func() error {
 			_, err := ApplyDelta(&Snapshot{}, "GCF profile=graph delta=true base_root=sha256:x new_root=sha256:y\n")
 			return err
-		}(), "delta", "root_mismatch", StatusDataError},
+		}(), "delta", "base_mismatch", StatusDataError},
 	}
 	for i, c := range table {
 		var e *Error

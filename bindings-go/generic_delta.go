@@ -98,7 +98,8 @@ func EncodeGenericDeltaJSON(delta []byte) (string, error) {
 
 // ApplyGenericDelta decodes a delta payload and applies it to base (spec
 // §10a.5), verifying base_root before and new_root after. It is atomic: on
-// any error (category "root_mismatch", "malformed_delta", ...) base is
+// any error (category "base_mismatch", "delta_invalid", "root_mismatch",
+// "malformed_delta", ...) base is
 // untouched and no set is returned. Numbers in the result are json.Number.
 func ApplyGenericDelta(base *KeyedSet, delta string) (*KeyedSet, error) {
 	return applyGenericDelta(base, delta, nil)

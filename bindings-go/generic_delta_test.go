@@ -109,10 +109,10 @@ func emptyDelta(t *testing.T, set *KeyedSet) string {
 
 func TestGenericDeltaErrors(t *testing.T) {
 	wire := emptyDelta(t, orders())
-	// Against another base: root_mismatch, a data error.
+	// Against another base: base_mismatch, a data error.
 	_, err := ApplyGenericDelta(statusSet(3, "open"), wire)
 	var e *Error
-	if !errors.As(err, &e) || e.Category() != "root_mismatch" || e.Status() != StatusDataError {
+	if !errors.As(err, &e) || e.Category() != "base_mismatch" || e.Status() != StatusDataError {
 		t.Fatalf("got %v", err)
 	}
 	_, err = ApplyGenericDelta(orders(), "GCF profile=generic delta=true base_root=sha256:a new_root=sha256:b key=id\n## bogus [1]{@id}\n1\n")

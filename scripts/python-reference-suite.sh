@@ -14,12 +14,6 @@
 #   `write` as it is written; our stream writers batch rows (the issue asks
 #   for it: one `write` per 64 KiB rather than per row). The header and each
 #   table's header are written at once, as there.
-# - test_generic_delta.py::test_invariants: its messages match here ("not in
-#   base", "already exists", "duplicate identity", "schema change"), but two
-#   categories do not yet: a delta against the wrong base is `root_mismatch`
-#   here (2.8.0 and 2.5.2: `base_mismatch`), and a contradictory operation
-#   `malformed_delta` (theirs: `delta_invalid`). Every binding shares the
-#   core's categories, so they change together (open, in the README).
 # - test_fastmcp.py is written against FastMCP 2.x's module layout
 #   (`fastmcp.tools.tool.ToolResult`), which the FastMCP installed here no
 #   longer has; bindings-python/tests/test_fastmcp.py tests the middleware
@@ -39,5 +33,4 @@ rm -rf src
 "$py" -m pytest -q -p no:cacheprovider tests \
   --ignore=tests/test_fastmcp.py \
   --deselect tests/test_stream.py::test_stream_incremental \
-  --deselect tests/test_stream_generic.py::test_incremental \
-  --deselect tests/test_generic_delta.py::test_invariants
+  --deselect tests/test_stream_generic.py::test_incremental

@@ -52,7 +52,8 @@ def keyed_sets(base, nxt, tool):
         try:
             v = f()
         except Exception as e:  # noqa: BLE001 - a refusal is an answer
-            return {"err": type(e).__name__}
+            # Its category: the message's prefix.
+            return {"err": str(e).split(":", 1)[0]}
         return {"ok": v}
 
     b, n = GenericSet(**base), GenericSet(**nxt)

@@ -112,9 +112,18 @@ error_kinds! {
     InvalidEdgeSyntax => "invalid_edge_syntax",
     /// An edge (or location) that names an undeclared symbol id.
     UnknownEdgeReference => "unknown_edge_reference",
-    /// A delta payload with an unknown section, a bad line, or a contradictory operation.
+    /// A delta payload with an unknown section or a line form invalid for its
+    /// section (spec §16.5).
     MalformedDelta => "malformed_delta",
-    /// A pack root that does not match the recomputed one.
+    /// A delta whose operations contradict the snapshot or set it is applied
+    /// to (spec §10.4 step 3, §10a.5 step 3: adding what the base holds,
+    /// changing or removing what it lacks, naming one thing twice, another
+    /// key or schema), as every reference SDK names it.
+    DeltaInvalid => "delta_invalid",
+    /// A delta applied to a snapshot or set other than its `base_root`
+    /// (spec §10.4 step 1, §10a.5 step 1), as every reference SDK names it.
+    BaseMismatch => "base_mismatch",
+    /// A result whose recomputed pack root is not the delta's `new_root`.
     RootMismatch => "root_mismatch",
     /// An integer outside `int64`, or a non-finite double.
     OutOfRange => "out_of_range",
@@ -258,7 +267,10 @@ impl ErrorKind {
         match self {
             ErrorKind::LimitExceeded => ErrorClass::Limit,
             ErrorKind::UnknownEdgeReference => ErrorClass::Reference,
-            ErrorKind::MalformedDelta | ErrorKind::RootMismatch => ErrorClass::Delta,
+            ErrorKind::MalformedDelta
+            | ErrorKind::DeltaInvalid
+            | ErrorKind::BaseMismatch
+            | ErrorKind::RootMismatch => ErrorClass::Delta,
             ErrorKind::InvalidInput | ErrorKind::OutOfRange => ErrorClass::Input,
             ErrorKind::InvalidState => ErrorClass::State,
             ErrorKind::Sink => ErrorClass::Sink,
@@ -550,6 +562,8 @@ mod tests {
         }
         assert_eq!(ErrorKind::InvalidNodeLine.class(), ErrorClass::Syntax);
         assert_eq!(ErrorKind::RootMismatch.class(), ErrorClass::Delta);
+        assert_eq!(ErrorKind::BaseMismatch.class(), ErrorClass::Delta);
+        assert_eq!(ErrorKind::DeltaInvalid.class(), ErrorClass::Delta);
         assert_eq!(ErrorKind::OutOfRange.class(), ErrorClass::Input);
         let names: alloc::collections::BTreeSet<_> =
             ErrorClass::ALL.iter().map(|c| c.name()).collect();

@@ -56,33 +56,48 @@ fn diff_encode_apply_round_trip() {
     );
 }
 
+/// Operations the held set contradicts are `delta_invalid`, a delta for
+/// another set `base_mismatch` (the reference SDKs' categories); a section
+/// or line the delta grammar does not allow is `malformed_delta` (§16.5).
 #[test]
-fn contradictory_operations_are_malformed() {
+fn contradictory_operations_are_invalid_and_bad_sections_malformed() {
     let base = set(vec![row(1, "open"), row(2, "open")]);
     let root = pack_root(&base).unwrap();
     let header =
         format!("GCF profile=generic delta=true base_root={root} new_root=sha256:x key=id\n");
+    let invalid = ErrorKind::DeltaInvalid;
+    let malformed = ErrorKind::MalformedDelta;
     let cases = [
-        ("## changed [1]{@id,status}\n9|x\n", "not in base"),
-        ("## removed [1]{@id}\n9\n", "not in base"),
-        ("## added [1]{@id,status}\n1|x\n", "already exists"),
-        ("## added [2]{@id,status}\n7|x\n7|y\n", "two operations"),
+        ("## changed [1]{@id,status}\n9|x\n", invalid, "not in base"),
+        ("## removed [1]{@id}\n9\n", invalid, "not in base"),
+        ("## added [1]{@id,status}\n1|x\n", invalid, "already exists"),
         (
-            "## changed [1]{@id,status}\n1|x\n## removed [1]{@id}\n1\n",
+            "## added [2]{@id,status}\n7|x\n7|y\n",
+            invalid,
             "two operations",
         ),
-        ("## removed [2]{@id}\n1\n1\n", "removed twice"),
-        ("## moved [1]{@id}\n1\n", "not a delta section"),
+        (
+            "## changed [1]{@id,status}\n1|x\n## removed [1]{@id}\n1\n",
+            invalid,
+            "two operations",
+        ),
+        ("## removed [2]{@id}\n1\n1\n", invalid, "removed twice"),
+        ("## added [1]{@id,other}\n3|x\n", invalid, "other fields"),
+        ("## moved [1]{@id}\n1\n", malformed, "not a delta section"),
         (
             "## removed [1]{@id}\n1\n## removed [1]{@id}\n2\n",
+            malformed,
             "appears twice",
         ),
-        ("## added [1]{id,@status}\n3|x\n", "identity field"),
-        ("## added [1]{@id,other}\n3|x\n", "other fields"),
+        (
+            "## added [1]{id,@status}\n3|x\n",
+            malformed,
+            "identity field",
+        ),
     ];
-    for (body, words) in cases {
+    for (body, kind, words) in cases {
         let err = apply_delta(&base, &format!("{header}{body}")).unwrap_err();
-        assert_eq!(err.kind(), ErrorKind::MalformedDelta, "{body}: {err}");
+        assert_eq!(err.kind(), kind, "{body}: {err}");
         assert!(err.message().contains(words), "{body}: {err}");
     }
     let no_root = "GCF profile=generic delta=true new_root=a key=id\n";
@@ -98,7 +113,7 @@ fn contradictory_operations_are_malformed() {
     let wrong_base = "GCF profile=generic delta=true base_root=sha256:0 new_root=a key=id\n";
     assert_eq!(
         apply_delta(&base, wrong_base).unwrap_err().kind(),
-        ErrorKind::RootMismatch
+        ErrorKind::BaseMismatch
     );
 }
 

@@ -327,7 +327,11 @@ fn deltas_apply_and_verify() {
             "seed {seed}"
         );
         // Tampering with the promised root is caught.
-        let tampered = text.replacen(&delta.new_root, "sha256:00", 1);
+        let tampered = text.replacen(
+            &format!("new_root={}", delta.new_root),
+            "new_root=sha256:00",
+            1,
+        );
         assert_eq!(
             graph::apply_delta(&base, &tampered).unwrap_err().kind(),
             gcf_core::ErrorKind::RootMismatch

@@ -345,6 +345,8 @@ const CATEGORIES: &[&core::ffi::CStr] = &[
     c"invalid_edge_syntax",
     c"unknown_edge_reference",
     c"malformed_delta",
+    c"delta_invalid",
+    c"base_mismatch",
     c"root_mismatch",
     c"out_of_range",
     c"invalid_syntax",

@@ -36,9 +36,10 @@ def verify_delta(
 ) -> Tuple[List[Symbol], List[Edge]]:
     """Apply a delta to a base snapshot atomically and check the result's pack root.
 
-    Raises ``GcfError`` with category ``malformed_delta`` when the delta
-    removes something absent or adds something present, and ``root_mismatch``
-    when the applied snapshot's root is not ``expected_new_root``.
+    Raises ``GcfError`` with category ``delta_invalid`` when the delta
+    removes something absent or adds something present (as 2.8.0 does), and
+    ``root_mismatch`` when the applied snapshot's root is not
+    ``expected_new_root``.
     """
     return _gcf.verify_delta(
         base_symbols, base_edges, removed, added, removed_edges, added_edges, expected_new_root

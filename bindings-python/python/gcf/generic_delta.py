@@ -82,8 +82,10 @@ def decode_generic_delta(text: str, *, limits: Optional[Limits] = None) -> Gener
 def verify_generic_delta(base: GenericSet, d: GenericDeltaPayload, expected_new_root: str) -> GenericSet:
     """Apply ``d`` to ``base`` atomically and check the result's pack root.
 
-    ``base`` must have ``d.base_root`` as its root; the result must have
-    ``expected_new_root`` (else ``root_mismatch``). ``base`` is never changed.
+    ``base`` must have ``d.base_root`` as its root (else ``base_mismatch``);
+    the result must have ``expected_new_root`` (else ``root_mismatch``); an
+    operation ``base`` contradicts is ``delta_invalid``, as in 2.8.0. ``base``
+    is never changed.
     """
     return _gcf.verify_generic_delta(base, d, expected_new_root)
 

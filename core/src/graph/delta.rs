@@ -358,10 +358,11 @@ fn parse_delta_edge(line: &SourceLine<'_>) -> Result<Edge, Error> {
 
 /// Applies a delta to `base` atomically and verifies both roots (spec §10.4).
 ///
-/// The base's root must equal the delta's `base_root` and the result's must
-/// equal `new_root`, else [`ErrorKind::RootMismatch`]. Removing something
-/// absent, adding something present, or naming it twice is
-/// [`ErrorKind::MalformedDelta`]. On any error `base` is untouched (it is
+/// The base's root must equal the delta's `base_root`, else
+/// [`ErrorKind::BaseMismatch`], and the result's must equal `new_root`, else
+/// [`ErrorKind::RootMismatch`]. Removing something absent, adding something
+/// present, or naming it twice is [`ErrorKind::DeltaInvalid`] (the reference
+/// SDKs' categories). On any error `base` is untouched (it is
 /// borrowed; the result is a new snapshot). Removed symbols are dropped and
 /// added ones appended, so the result keeps the base's order.
 ///
@@ -383,14 +384,14 @@ pub fn apply_decoded_delta(base: &Snapshot, delta: &Delta) -> Result<Snapshot, E
     let base_root = base.pack_root()?;
     if base_root != delta.base_root {
         return Err(Error::new(
-            ErrorKind::RootMismatch,
+            ErrorKind::BaseMismatch,
             alloc::format!(
                 "the delta applies to {}, but the held snapshot is {base_root}",
                 delta.base_root
             ),
         ));
     }
-    let contradiction = |msg: String| Error::new(ErrorKind::MalformedDelta, msg);
+    let contradiction = |msg: String| Error::new(ErrorKind::DeltaInvalid, msg);
     // Identity is (kind, name) with the kind in full form: a base may hold
     // `fn` where the wire (and so the decoded delta) says `function`, and
     // the pack root already treats both alike.
@@ -760,7 +761,7 @@ mod tests {
     }
 
     #[test]
-    fn contradictions_are_malformed() {
+    fn contradictions_are_invalid_and_bad_lines_malformed() {
         let base = snapshot(3);
         let root = base.pack_root().unwrap();
         let apply = |body: &str| {
@@ -771,25 +772,22 @@ mod tests {
             .unwrap_err()
             .kind()
         };
-        assert_eq!(
-            apply("## removed\nfn pkg.Nope\n"),
-            ErrorKind::MalformedDelta
-        );
+        assert_eq!(apply("## removed\nfn pkg.Nope\n"), ErrorKind::DeltaInvalid);
         assert_eq!(
             apply("## removed\nfn pkg.S1\nfn pkg.S1\n"),
-            ErrorKind::MalformedDelta
+            ErrorKind::DeltaInvalid
         );
         assert_eq!(
             apply("## added\n@0 fn pkg.S1 0.50 x 1\n"),
-            ErrorKind::MalformedDelta
+            ErrorKind::DeltaInvalid
         );
         assert_eq!(
             apply("## edges_removed\npkg.S0 -> pkg.S1 calls\n"),
-            ErrorKind::MalformedDelta
+            ErrorKind::DeltaInvalid
         );
         assert_eq!(
             apply("## edges_added\npkg.S1 -> pkg.S0 calls\n"),
-            ErrorKind::MalformedDelta
+            ErrorKind::DeltaInvalid
         );
         assert_eq!(
             apply("## added\n@0 fn pkg.S9 0.50 x\n"),
@@ -825,7 +823,7 @@ mod tests {
             "GCF profile=graph delta=true base_root=sha256:00 new_root=x\n",
         )
         .unwrap_err();
-        assert_eq!(wrong_base.kind(), ErrorKind::RootMismatch);
+        assert_eq!(wrong_base.kind(), ErrorKind::BaseMismatch);
     }
 
     #[test]

@@ -475,7 +475,7 @@ fn generic_full_delta_and_apply() {
         (status, out.as_str()),
         (gcf_status::GCF_STATUS_DATA_ERROR, "")
     );
-    assert_eq!(err.unwrap().0, "root_mismatch");
+    assert_eq!(err.unwrap().0, "base_mismatch");
     // A surplus row: count_mismatch with its line.
     let surplus = wire.replace(
         "1004|75|pending|Dave\n",

@@ -299,7 +299,7 @@ fn pack_root_delta_and_session() {
         )
     });
     assert_eq!(status, gcf_status::GCF_STATUS_DATA_ERROR);
-    assert_eq!(err.unwrap().0, "root_mismatch");
+    assert_eq!(err.unwrap().0, "base_mismatch");
 
     let delta_json = r#"{"tool":"ctx","baseRoot":"aaa111","newRoot":"bbb222","removed":[{"kind":"function","qualifiedName":"pkg.Old"}]}"#;
     let (status, text, _) =

@@ -274,11 +274,11 @@ static void test_graph_delta_pack_root(void) {
   CHECK(gcf_graph_pack_root(applied.ptr, applied.len, &r1, &err) == GCF_STATUS_OK);
   CHECK(gcf_graph_pack_root((const uint8_t *)current, strlen(current), &r2, &err) == GCF_STATUS_OK);
   CHECK(r1.len == r2.len && memcmp(r1.ptr, r2.ptr, r1.len) == 0);
-  /* Applying to the wrong base: root_mismatch, and nothing is output. */
+  /* Applying to the wrong base: base_mismatch, and nothing is output. */
   gcf_buf none = {NULL, 0};
   gcf_status st = gcf_graph_apply_delta((const uint8_t *)current, strlen(current), out.ptr, out.len, &none, &err);
   CHECK(none.ptr == NULL);
-  expect_error(st, err, GCF_STATUS_DATA_ERROR, "root_mismatch");
+  expect_error(st, err, GCF_STATUS_DATA_ERROR, "base_mismatch");
   st = gcf_graph_apply_delta((const uint8_t *)held, strlen(held), S("GCF profile=graph delta=true\n## bogus\n"), &none, &err);
   expect_error(st, err, GCF_STATUS_DATA_ERROR, "malformed_delta");
   /* Under limits: the one removed line passes a container limit of 1, not an input limit below its size. */
@@ -816,11 +816,11 @@ static void test_generic_delta(void) {
   CHECK(gcf_generic_decode_delta_with_limits(out.ptr, out.len, &limits, &again, &err) == GCF_STATUS_OK);
   gcf_buf_free(&again);
 
-  /* Root mismatch: the delta against the wrong base; nothing is output. */
+  /* Base mismatch: the delta against the wrong base; nothing is output. */
   gcf_buf none = {NULL, 0};
   st = gcf_generic_apply_delta(applied.ptr, applied.len, out.ptr, out.len, &none, &err);
   CHECK(none.ptr == NULL && none.len == 0);
-  expect_error(st, err, GCF_STATUS_DATA_ERROR, "root_mismatch");
+  expect_error(st, err, GCF_STATUS_DATA_ERROR, "base_mismatch");
   /* A claimed new_root the result does not hash to. */
   char *wrong_new = malloc(sizeof ORDERS_WIRE);
   memcpy(wrong_new, ORDERS_WIRE, sizeof ORDERS_WIRE);

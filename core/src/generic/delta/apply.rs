@@ -38,17 +38,18 @@ pub fn apply_delta(base: &KeyedSet, delta_text: &str) -> Result<KeyedSet> {
 /// key and fields, its untouched rows in their order (changed rows replaced
 /// in place, removed rows dropped), then the added rows.
 ///
-/// Errors: [`ErrorKind::RootMismatch`] when `base` does not hash to
-/// `base_root` or the result does not hash to `new_root`;
-/// [`ErrorKind::MalformedDelta`] for a contradictory operation (adding an
-/// identity that already exists, changing or removing one that does not,
-/// naming one identity twice), a different key or field set, a row without
-/// its identity or with an undeclared member.
+/// Errors (the reference SDKs' categories): [`ErrorKind::BaseMismatch`]
+/// when `base` does not hash to `base_root`, [`ErrorKind::RootMismatch`]
+/// when the result does not hash to `new_root`; [`ErrorKind::DeltaInvalid`]
+/// for a contradictory operation (adding an identity that already exists,
+/// changing or removing one that does not, naming one identity twice), a
+/// different key or field set, a row without its identity or with an
+/// undeclared member.
 pub fn apply(base: &KeyedSet, delta: &GenericDelta) -> Result<KeyedSet> {
     let held_root = pack_root(base)?;
     if held_root != delta.base_root {
         return Err(Error::new(
-            ErrorKind::RootMismatch,
+            ErrorKind::BaseMismatch,
             alloc::format!(
                 "the delta's base_root {} is not the held set's root {held_root}",
                 delta.base_root
@@ -56,7 +57,7 @@ pub fn apply(base: &KeyedSet, delta: &GenericDelta) -> Result<KeyedSet> {
         ));
     }
     if delta.key != base.key {
-        return Err(malformed(alloc::format!(
+        return Err(invalid(alloc::format!(
             "the delta is keyed by `{}`, the held set by `{}`",
             delta.key,
             base.key
@@ -65,7 +66,7 @@ pub fn apply(base: &KeyedSet, delta: &GenericDelta) -> Result<KeyedSet> {
     let same_fields = delta.fields.len() == base.fields.len()
         && delta.fields.iter().all(|f| base.fields.contains(f));
     if !delta.fields.is_empty() && !same_fields {
-        return Err(malformed("the delta declares other fields than the held set; a schema change needs a full payload"));
+        return Err(invalid("the delta declares other fields than the held set; a schema change needs a full payload"));
     }
     let mut numbers = NumberBuffer::new();
     let mut index = HashMap::with_capacity(base.rows.len());
@@ -96,13 +97,13 @@ pub fn apply(base: &KeyedSet, delta: &GenericDelta) -> Result<KeyedSet> {
     for value in &delta.removed {
         let id = identity_text(value, &mut numbers)?;
         if !index.contains_key(&id) {
-            return Err(malformed(alloc::format!(
+            return Err(invalid(alloc::format!(
                 "removed identity {} not in base",
                 show(&id)
             )));
         }
         if ops.insert(id.clone(), Op::Removed).is_some() {
-            return Err(malformed(alloc::format!(
+            return Err(invalid(alloc::format!(
                 "identity {} is removed twice",
                 show(&id)
             )));
@@ -121,26 +122,26 @@ pub fn apply(base: &KeyedSet, delta: &GenericDelta) -> Result<KeyedSet> {
     for (section, rows) in [("changed", &delta.changed), ("added", &delta.added)] {
         for (i, row) in rows.iter().enumerate() {
             if let Some(extra) = row.keys().find(undeclared) {
-                return Err(malformed(alloc::format!(
+                return Err(invalid(alloc::format!(
                     "{section} row has undeclared member `{}`",
                     crate::error::excerpt(extra)
                 )));
             }
             let id = identity_of(row, &base.key, &mut numbers)?.ok_or_else(|| {
-                malformed(alloc::format!(
+                invalid(alloc::format!(
                     "{section} row has no identity `{}`",
                     base.key
                 ))
             })?;
             let exists = index.contains_key(&id);
             if section == "added" && exists {
-                return Err(malformed(alloc::format!(
+                return Err(invalid(alloc::format!(
                     "added identity {} already exists in the base",
                     show(&id)
                 )));
             }
             if section == "changed" && !exists {
-                return Err(malformed(alloc::format!(
+                return Err(invalid(alloc::format!(
                     "changed identity {} not in base",
                     show(&id)
                 )));
@@ -151,7 +152,7 @@ pub fn apply(base: &KeyedSet, delta: &GenericDelta) -> Result<KeyedSet> {
                 Op::Changed(i)
             };
             if ops.insert(id.clone(), op).is_some() {
-                return Err(malformed(alloc::format!(
+                return Err(invalid(alloc::format!(
                     "identity {} appears in two operations",
                     show(&id)
                 )));
@@ -362,6 +363,12 @@ fn section_twice(text: &str, err: Error) -> Error {
 #[cold]
 fn malformed(message: impl Into<String>) -> Error {
     Error::new(ErrorKind::MalformedDelta, message)
+}
+
+/// An operation the held set contradicts, or another key or schema.
+#[cold]
+fn invalid(message: impl Into<String>) -> Error {
+    Error::new(ErrorKind::DeltaInvalid, message)
 }
 
 #[cfg(test)]
