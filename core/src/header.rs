@@ -202,6 +202,17 @@ pub(crate) fn read_header<'a>(
     Ok((line, header))
 }
 
+/// The value a graph header's `tool=` carries: `tool` itself, checked as a
+/// header value, or empty. Every graph header writes `tool=`, empty too, as
+/// every reference SDK does (README, "Where the spec and the references
+/// differ"); the decoders read `tool=` back as no tool.
+pub(crate) fn graph_tool(tool: &str) -> Result<&str, Error> {
+    if !tool.is_empty() {
+        check_header_value("tool", tool)?;
+    }
+    Ok(tool)
+}
+
 /// Checks a value a writer is about to put in a header: non-empty printable
 /// ASCII without spaces (spec §4 `header-value`), so the header reads back as
 /// the same pairs. Every writer of both profiles checks through this one.

@@ -13,7 +13,9 @@ use super::pack_root::pack_root;
 use super::token::check_token;
 use super::types::{Edge, Payload, Symbol};
 use crate::error::{Error, ErrorKind};
-use crate::header::{check_header_value, parse_count, parse_distance, read_header, Profile};
+use crate::header::{
+    check_header_value, graph_tool, parse_count, parse_distance, read_header, Profile,
+};
 use crate::input::{SourceLine, SourceLines};
 use crate::limits::Limits;
 use crate::number::NumberBuffer;
@@ -102,13 +104,8 @@ pub fn encode_delta_to<S: AsRef<str>, K: Sink + ?Sized>(
 ) -> Result<(), Error> {
     let mut n = itoa::Buffer::new();
     sink.write_bytes(b"GCF profile=graph")?;
-    // `tool=` even when empty, as in every graph header (see `encode`).
-    let tool = delta.tool.as_ref();
-    if !tool.is_empty() {
-        check_header_value("tool", tool)?;
-    }
     sink.write_bytes(b" tool=")?;
-    sink.write_str(tool)?;
+    sink.write_str(graph_tool(delta.tool.as_ref())?)?;
     sink.write_bytes(b" delta=true")?;
     for (key, value) in [
         (" base_root=", delta.base_root.as_ref()),

@@ -16,7 +16,7 @@
 
 use alloc::vec::Vec;
 
-use crate::header::check_header_value;
+use crate::header::graph_tool;
 
 use super::encode::{
     check_location, write_checked_edge_line, write_checked_node, write_group_header, write_loc_line,
@@ -193,12 +193,8 @@ impl<K: Sink> StreamWriter<K> {
         let mut out = Buffered::new(sink, DEFAULT_CAPACITY);
         let mut n = itoa::Buffer::new();
         out.write_bytes(b"GCF profile=graph")?;
-        // `tool=` even when empty, as in every graph header (see `encode`).
-        if !options.tool.is_empty() {
-            check_header_value("tool", options.tool)?;
-        }
         out.write_bytes(b" tool=")?;
-        out.write_str(options.tool)?;
+        out.write_str(graph_tool(options.tool)?)?;
         if options.token_budget > 0 {
             out.write_bytes(b" budget=")?;
             out.write_str(n.format(options.token_budget))?;

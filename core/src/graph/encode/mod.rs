@@ -20,7 +20,7 @@ use super::line::{self, IdTexts, OutputLines, Token, MAX_DIGITS, MAX_SCORE};
 use super::name_index::{NameIndex, Tables};
 use super::types::{Edge, Payload, Symbol};
 use crate::error::Error;
-use crate::header::check_header_value;
+use crate::header::{check_header_value, graph_tool};
 use crate::limits::Limits;
 use crate::number::NumberBuffer;
 use crate::sink::Sink;
@@ -683,14 +683,8 @@ fn write_prepared<S: AsRef<str>>(
     let mut n = itoa::Buffer::new();
     let sink = lines;
     sink.write_bytes(b"GCF profile=graph")?;
-    // `tool=` even when empty, as every reference SDK writes it (README,
-    // "Where the spec and the references differ"); the decoders read it.
-    let tool = payload.tool.as_ref();
-    if !tool.is_empty() {
-        check_header_value("tool", tool)?;
-    }
     sink.write_bytes(b" tool=")?;
-    sink.write_str(tool)?;
+    sink.write_str(graph_tool(payload.tool.as_ref())?)?;
     if payload.token_budget > 0 {
         sink.write_bytes(b" budget=")?;
         sink.write_str(n.format(payload.token_budget))?;
