@@ -321,6 +321,26 @@ func TestGenericStream(t *testing.T) {
 	if v.(map[string]any)["meta"].(map[string]any)["owner"] != "me" {
 		t.Fatalf("%v", v)
 	}
+	// A keyed map's member keys as cells: a number bare, as the SDKs'
+	// streams write it; nil, a bool or an empty row refused.
+	buf.Reset()
+	keyed := NewGenericStreamEncoder(&buf, "")
+	must(keyed.BeginKeyedMap("m", "id", []string{"v"}))
+	must(keyed.WriteKeyedMember([]any{7, "a"}))
+	must(keyed.WriteKeyedMember([]any{2.5, int64(1)}))
+	must(keyed.WriteKeyedMember([]any{"7s", nil}))
+	for _, row := range [][]any{{nil, 1}, {false, 1}, {Missing, 1}} {
+		if err := keyed.WriteKeyedMember(row); category(err) != "invalid_input" {
+			t.Fatalf("%v: got %v", row, err)
+		}
+	}
+	if err := keyed.WriteKeyedMember(nil); err == nil {
+		t.Fatal("an empty row was taken")
+	}
+	must(keyed.Close())
+	if want := "GCF profile=generic\n## m [?:]{id,v}\n7|a\n2.5|1\n7s|-\n##! summary counts=3\n"; buf.String() != want {
+		t.Fatalf("streamed\n%q\nwant\n%q", buf.String(), want)
+	}
 	bad := NewGenericStreamEncoder(&failingWriter{}, "")
 	must(bad.BeginArray("", []string{"n"}))
 	for i := 0; i < 100000 && err == nil; i++ {

@@ -460,7 +460,8 @@ func (enc *GenericStreamEncoder) WriteRow(values []any) error {
 }
 
 // BeginKeyedMap opens a keyed map "## name [?:]{keyLabel,fields}" (spec
-// 7.2a): each row is one member, written with WriteKeyedRow. keyLabel ""
+// 7.2a): each row is one member, written with WriteKeyedRow (or
+// WriteKeyedMember, for a key that is a number). keyLabel ""
 // labels the key column "key" ("_key", ... when a value field is called
 // that); a label that is also a value field is an "invalid_input" error.
 func (enc *GenericStreamEncoder) BeginKeyedMap(name, keyLabel string, fields []string) error {
@@ -494,6 +495,25 @@ func (enc *GenericStreamEncoder) WriteKeyedRow(key string, values []any) error {
 	keyPtr, keyLen := enc.arena.str(key)
 	return enc.do(func(e **C.gcf_error) C.gcf_status {
 		return C.gcf_generic_stream_keyed_row(enc.ptr, (*C.uint8_t)(unsafe.Pointer(keyPtr)), keyLen, &cells[0], C.size_t(len(values)), e)
+	})
+}
+
+// WriteKeyedMember writes one member of the open keyed map from row: its
+// key first, then a value per value field (as WriteRow's), the way the
+// SDKs' streaming encoders take a keyed-map row. A string key is written as
+// WriteKeyedRow writes it; a number key (integers, floats, json.Number)
+// bare in its canonical form ("7|..."), which decoders read as that text;
+// a nil, boolean or Missing key is an "invalid_input" error (decoders
+// refuse such a key), and an empty row an argument error.
+func (enc *GenericStreamEncoder) WriteKeyedMember(row []any) error {
+	enc.mu.Lock()
+	defer enc.mu.Unlock()
+	cells, err := enc.arena.setCells(row, 0)
+	if err != nil {
+		return err
+	}
+	return enc.do(func(e **C.gcf_error) C.gcf_status {
+		return C.gcf_generic_stream_keyed_row_cells(enc.ptr, &cells[0], C.size_t(len(row)), e)
 	})
 }
 

@@ -617,7 +617,7 @@ gcf_status gcf_generic_stream_row(struct gcf_generic_stream *stream, const struc
 //
 // - `key_label` / `key_label_len`: the key column's label, or NULL for
 //   `key` (`_key`, ... when a value field is called that). A label that is
-//   also a value field is `GCF_STATUS_INVALID_INPUT`: the declaration would
+//   also a value field is `GCF_STATUS_DATA_ERROR` (`invalid_input`): the declaration would
 //   name it twice.
 // - `name` / `fields` as for [`gcf_generic_stream_begin_table`].
 //
@@ -638,9 +638,24 @@ gcf_status gcf_generic_stream_begin_keyed_map(struct gcf_generic_stream *stream,
 // NULL or writable.
 gcf_status gcf_generic_stream_keyed_row(struct gcf_generic_stream *stream, const uint8_t *key, size_t key_len, const struct gcf_cell *cells, size_t cell_count, struct gcf_error **err);
 
+// Writes one member of the open keyed map from `cell_count` cells: its key
+// first, then one cell per value field, as the SDKs' streaming encoders
+// take a keyed-map row (`[key, ...values]`). A `GCF_CELL_STR` key is
+// written as [`gcf_generic_stream_keyed_row`] writes it; a number key bare
+// in its canonical form (`7|...`), which decoders read as that text; a
+// null, boolean or missing key is `GCF_STATUS_DATA_ERROR` (`invalid_input`:
+// decoders refuse such a key); no cell at all is
+// `GCF_STATUS_INVALID_ARGUMENT`.
+//
+// # Safety
+//
+// `stream` is live; `cells` points to `cell_count` readable cells whose
+// text is readable; `err` is NULL or writable.
+gcf_status gcf_generic_stream_keyed_row_cells(struct gcf_generic_stream *stream, const struct gcf_cell *cells, size_t cell_count, struct gcf_error **err);
+
 // Writes a primitive array `name[N]: a,b,...` in the current object
 // (spec §7.5; `## name [0]` when `cell_count` is 0). A `GCF_CELL_MISSING`
-// element is `GCF_STATUS_INVALID_INPUT`.
+// element is `GCF_STATUS_INVALID_ARGUMENT`.
 //
 // # Safety
 //

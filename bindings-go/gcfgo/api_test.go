@@ -308,13 +308,14 @@ func TestStreamsReportUnsupportedAtClose(t *testing.T) {
 	g.BeginKeyedMap("users", "id", []string{"name"})
 	g.WriteRow([]any{"u1", "Ada"})
 	g.WriteRow([]any{7, "Bob"})
+	g.WriteRow([]any{2.0, "Cy"})
 	g.WriteSection("meta")
 	g.WriteKV("count", 2)
 	if err := g.Close(); err != nil {
 		t.Fatal(err)
 	}
-	want := "GCF profile=generic\ntool=search\ntags[2]: x,2\n## users [?:]{id,name}\nu1|Ada\n\"7\"|Bob\n" +
-		"## meta\ncount=2\n##! summary counts=2\n"
+	want := "GCF profile=generic\ntool=search\ntags[2]: x,2\n## users [?:]{id,name}\nu1|Ada\n7|Bob\n2|Cy\n" +
+		"## meta\ncount=2\n##! summary counts=3\n"
 	if buf.String() != want {
 		t.Fatalf("got\n%s\nwant\n%s", buf.String(), want)
 	}
@@ -330,6 +331,15 @@ func TestStreamsReportUnsupportedAtClose(t *testing.T) {
 			g.WriteKV("k", 1)
 		},
 		func(g *GenericStreamEncoder) { g.BeginKeyedMap("m", "v", []string{"v"}) },
+		// A key that is nil or a bool: decoders refuse it.
+		func(g *GenericStreamEncoder) {
+			g.BeginKeyedMap("m", "k", []string{"v"})
+			g.WriteRow([]any{nil, 1})
+		},
+		func(g *GenericStreamEncoder) {
+			g.BeginKeyedMap("m", "k", []string{"v"})
+			g.WriteRow([]any{true, 1})
+		},
 	} {
 		buf.Reset()
 		g = NewGenericStreamEncoder(&buf)

@@ -2,7 +2,6 @@ package gcf
 
 import (
 	"bytes"
-	"fmt"
 	"io"
 	"sync"
 
@@ -265,17 +264,14 @@ func (enc *GenericStreamEncoder) WriteRow(values []any) {
 			enc.keep(newError("data", "invalid_input", "WriteRow: a keyed map's row starts with its key"))
 			return
 		}
-		key, ok := values[0].(string)
-		if !ok {
-			// Written as a string, so that a decoder reads it as a key.
-			key = fmt.Sprint(values[0])
-		}
-		norm, err := normalizeRow(values[1:])
+		// The key as a cell: a string, or a number written bare as the
+		// SDKs' streams write it ("7|..."); nil or a bool is refused.
+		norm, err := normalizeRow(values)
 		if err != nil {
 			enc.keep(err)
 			return
 		}
-		enc.keep(enc.enc.WriteKeyedRow(key, norm))
+		enc.keep(enc.enc.WriteKeyedMember(norm))
 		return
 	}
 	norm, err := normalizeRow(values)

@@ -393,13 +393,27 @@ impl GenericState {
         Ok(())
     }
 
-    fn keyed_row(&mut self, py: Python<'_>, key: &str, items: &Bound<'_, PyAny>) -> PyResult<()> {
-        if let Some(written) = self.row_in_place(py, Some(key), items) {
-            written?;
-            self.rows += 1;
-            return Ok(());
+    /// A keyed-map member. The key is read as a row's cell is (an int past
+    /// int64 is out_of_range) and written by the core's rule for a key: a
+    /// number bare, as 2.8.0 writes it (`7|...`); null or a boolean refused
+    /// (decoders refuse such a key; 2.8.0 writes `-` or `true` and reads
+    /// them back as `"None"` or `"True"`).
+    fn keyed_row(
+        &mut self,
+        py: Python<'_>,
+        key: &Bound<'_, PyAny>,
+        items: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        if let Ok(text) = key.cast_exact::<PyString>() {
+            if let Some(written) = self.row_in_place(py, Some(&text.to_cow()?), items) {
+                written?;
+                self.rows += 1;
+                return Ok(());
+            }
         }
-        let vs = values(items)?;
+        let key = value::Reader::default().read(key, 0)?;
+        let mut vs = values(items)?;
+        vs.insert(0, key);
         let mut cells = Vec::with_capacity(vs.len());
         for v in &vs {
             match Cell::from_value(v) {
@@ -413,7 +427,7 @@ impl GenericState {
                 }
             }
         }
-        self.call(py, |w| w.keyed_row(key, &cells))?;
+        self.call(py, |w| w.keyed_row_cell(cells[0], &cells[1..]))?;
         self.rows += 1;
         Ok(())
     }
@@ -628,7 +642,13 @@ impl GenericStream {
         self.0.with(py, |state| Ok(state.rows))
     }
 
-    fn keyed_row(&self, py: Python<'_>, key: &str, items: &Bound<'_, PyAny>) -> PyResult<()> {
+    /// A keyed-map member: `key` a `str`, or a number (written bare).
+    fn keyed_row(
+        &self,
+        py: Python<'_>,
+        key: &Bound<'_, PyAny>,
+        items: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
         self.0.with(py, |state| state.keyed_row(py, key, items))
     }
 

@@ -693,7 +693,8 @@ def stream_calls(r: random.Random) -> List[List[Any]]:
     section line. Left out, as what 2.8.0 writes for them no decoder reads
     back (README): a line after a table in the same object with no section
     line between them, a key label that
-    is also a value field, a keyed map's non-string key; and an empty inline
+    is also a value field, a keyed map's null or boolean key (refused here;
+    number keys are written bare, as 2.8.0 writes them); and an empty inline
     array (2.8.0 writes `name[0]: ` with a trailing space, this package
     `## name [0]` as its buffered encoder does)."""
     values = [None, True, False, 0, -7, 2.5, 1e-7, 1e21, "", "-", "~", "^", "1", "a|b", "a,b", "x y", "é", '"q"', "true", "#c"]
@@ -714,7 +715,10 @@ def stream_calls(r: random.Random) -> List[List[Any]]:
             label = r.choice(["key", "k", "_id"])
             calls.append(["begin_keyed_map", f"m{t}", label, fields])
             for j in range(r.randrange(0, 4)):
-                calls.append(["write_row", [f"m{j}"] + [r.choice(values) for _ in fields]])
+                # Keys as servers have them: names, and numeric ids (an
+                # integral float too, which both write as the integer).
+                key = r.choice([f"m{j}", j, 1000 + j, j + 0.5, float(j + 7), -j - 1])
+                calls.append(["write_row", [key] + [r.choice(values) for _ in fields]])
         else:
             calls.append(["begin_array", f"t{t}", fields])
             for _ in range(r.randrange(0, 5)):

@@ -173,3 +173,22 @@ def test_a_writer_that_drops_the_row_mid_write() -> None:
     enc.close()
     back = gcf.decode_generic("".join(out.parts))["rows"]
     assert back == [{"n": i, "a": strings(i)[0], "b": strings(i)[1]} for i in range(12)]
+
+
+def test_keyed_map_keys_that_are_not_strings() -> None:
+    """A member key is written by the core's rule for keys: a number bare in
+    its canonical form, as 2.8.0 writes it (`7|...`, an integral float `1`)
+    and read back as that text; a str subclass as its text; null and
+    booleans refused (decoders refuse them; 2.8.0 writes `-` and `true`,
+    which it reads back as "None" and "True"); an int past int64 is
+    out_of_range, as in 2.8.0."""
+    ok = stream([[7, 1, 2], [1.0, 3, 4], [-2.5, 5, 6], [Text("12"), 7, 8], ["k", 9, 10]], ["a", "b"], keyed=True)
+    assert isinstance(ok, str)
+    assert ok.splitlines()[2:7] == ["7|1|2", "1|3|4", "-2.5|5|6", '"12"|7|8', "k|9|10"]
+    assert list(gcf.decode_generic(ok)["m"]) == ["7", "1", "-2.5", "12", "k"]
+    for key in (None, True, False):
+        outcome = stream([[key, 1, 2]], ["a", "b"], keyed=True)
+        assert isinstance(outcome, tuple) and issubclass(outcome[0], ValueError), key
+        assert outcome[1].startswith("invalid_input: a keyed-map member key"), outcome
+    big = stream([[2**64, 1, 2]], ["a", "b"], keyed=True)
+    assert isinstance(big, tuple) and big[1].startswith("out_of_range: "), big

@@ -248,6 +248,70 @@ fn keyed_map_fixture_inputs() {
 }
 
 #[test]
+fn keyed_row_cell_writes_number_keys_bare_and_refuses_null_and_booleans() {
+    // A number key is written as the SDKs' streams write it (`7|...`), and
+    // read back as its canonical text; the string "7" stays quoted.
+    let mut w = writer();
+    w.begin_section("outer").unwrap();
+    w.begin_keyed_map_labeled(Some("m"), "id", &["v"]).unwrap();
+    w.keyed_row_cell(Cell::Int(7), &[Cell::Int(1)]).unwrap();
+    w.keyed_row_cell(Cell::Float(1.5), &[Cell::Missing])
+        .unwrap();
+    w.keyed_row_cell(Cell::Float(2.0), &[Cell::Str("a|b")])
+        .unwrap();
+    w.keyed_row_cell(Cell::Int(-9), &[Cell::Null]).unwrap();
+    w.keyed_row_cell(Cell::Str("7s"), &[Cell::Bool(true)])
+        .unwrap();
+    for refused in [Cell::Null, Cell::Bool(false), Cell::Missing] {
+        let e = w.keyed_row_cell(refused, &[Cell::Int(1)]).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidInput, "{refused:?}");
+    }
+    let e = w
+        .keyed_row_cell(Cell::Float(f64::NAN), &[Cell::Int(1)])
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::OutOfRange);
+    let e = w
+        .keyed_row_cell(Cell::Int(1), &[Cell::Float(f64::INFINITY)])
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::OutOfRange);
+    let e = w.keyed_row_cell(Cell::Int(1), &[]).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::RowWidthMismatch);
+    w.end_table().unwrap();
+    w.end_section().unwrap();
+    let text = w.finish().unwrap();
+    assert_eq!(
+        text,
+        "GCF profile=generic\n## outer\n  ## m [?:]{id,v}\n  7|1\n  1.5|~\n  2|\"a|b\"\n  -9|-\n  7s|true\n##! summary counts=5\n"
+    );
+    // Read back as the texts of the numbers: the same value as every key
+    // written as a string.
+    let as_strings = text
+        .replace("  7|", "  \"7\"|")
+        .replace("  1.5|", "  \"1.5\"|")
+        .replace("  2|", "  \"2\"|")
+        .replace("  -9|", "  \"-9\"|");
+    assert_ne!(as_strings, text);
+    assert_eq!(
+        gcf_core::generic::decode(&text).unwrap(),
+        gcf_core::generic::decode(&as_strings).unwrap()
+    );
+
+    // Without an open keyed map it is the state error `keyed_row` gives.
+    let mut w = writer();
+    assert_eq!(
+        w.keyed_row_cell(Cell::Int(1), &[]).unwrap_err().kind(),
+        ErrorKind::InvalidState
+    );
+    w.begin_table(Some("t"), &["v"]).unwrap();
+    assert_eq!(
+        w.keyed_row_cell(Cell::Int(1), &[Cell::Int(2)])
+            .unwrap_err()
+            .kind(),
+        ErrorKind::InvalidState
+    );
+}
+
+#[test]
 fn anonymous_root_table_and_quoting() {
     let mut w = StreamWriter::new(
         Vec::new(),

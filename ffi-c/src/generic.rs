@@ -568,7 +568,7 @@ pub unsafe extern "C" fn gcf_generic_stream_row(
 ///
 /// - `key_label` / `key_label_len`: the key column's label, or NULL for
 ///   `key` (`_key`, ... when a value field is called that). A label that is
-///   also a value field is `GCF_STATUS_INVALID_INPUT`: the declaration would
+///   also a value field is `GCF_STATUS_DATA_ERROR` (`invalid_input`): the declaration would
 ///   name it twice.
 /// - `name` / `fields` as for [`gcf_generic_stream_begin_table`].
 ///
@@ -632,9 +632,45 @@ pub unsafe extern "C" fn gcf_generic_stream_keyed_row(
     }
 }
 
+/// Writes one member of the open keyed map from `cell_count` cells: its key
+/// first, then one cell per value field, as the SDKs' streaming encoders
+/// take a keyed-map row (`[key, ...values]`). A `GCF_CELL_STR` key is
+/// written as [`gcf_generic_stream_keyed_row`] writes it; a number key bare
+/// in its canonical form (`7|...`), which decoders read as that text; a
+/// null, boolean or missing key is `GCF_STATUS_DATA_ERROR` (`invalid_input`:
+/// decoders refuse such a key); no cell at all is
+/// `GCF_STATUS_INVALID_ARGUMENT`.
+///
+/// # Safety
+///
+/// `stream` is live; `cells` points to `cell_count` readable cells whose
+/// text is readable; `err` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn gcf_generic_stream_keyed_row_cells(
+    stream: *mut gcf_generic_stream,
+    cells: *const gcf_cell,
+    cell_count: usize,
+    err: *mut *mut gcf_error,
+) -> gcf_status {
+    // SAFETY: the pointers are valid per this function's contract.
+    unsafe {
+        boundary(err, || {
+            let stream = generic_stream_arg(stream)?;
+            let row = cells_arg(cells, cell_count)?;
+            let Some((&key, values)) = row.split_first() else {
+                return Err(FfiError::argument(
+                    ErrorKind::InvalidInput,
+                    "a keyed-map row starts with its key: cell_count is 0".into(),
+                ));
+            };
+            stream.with_writer(|w| w.keyed_row_cell(key, values))
+        })
+    }
+}
+
 /// Writes a primitive array `name[N]: a,b,...` in the current object
 /// (spec §7.5; `## name [0]` when `cell_count` is 0). A `GCF_CELL_MISSING`
-/// element is `GCF_STATUS_INVALID_INPUT`.
+/// element is `GCF_STATUS_INVALID_ARGUMENT`.
 ///
 /// # Safety
 ///

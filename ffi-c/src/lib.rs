@@ -49,9 +49,9 @@ pub use generic::{
     gcf_generic_stream_begin_table, gcf_generic_stream_end_section, gcf_generic_stream_end_table,
     gcf_generic_stream_field, gcf_generic_stream_finish, gcf_generic_stream_flush,
     gcf_generic_stream_free, gcf_generic_stream_inline_array, gcf_generic_stream_keyed_row,
-    gcf_generic_stream_new, gcf_generic_stream_options, gcf_generic_stream_row, gcf_str,
-    GCF_CELL_BOOL, GCF_CELL_FLOAT, GCF_CELL_INT, GCF_CELL_MISSING, GCF_CELL_NULL, GCF_CELL_STR,
-    GCF_GENERIC_NO_CONSTANT_COLUMNS, GCF_GENERIC_NO_FLATTEN,
+    gcf_generic_stream_keyed_row_cells, gcf_generic_stream_new, gcf_generic_stream_options,
+    gcf_generic_stream_row, gcf_str, GCF_CELL_BOOL, GCF_CELL_FLOAT, GCF_CELL_INT, GCF_CELL_MISSING,
+    GCF_CELL_NULL, GCF_CELL_STR, GCF_GENERIC_NO_CONSTANT_COLUMNS, GCF_GENERIC_NO_FLATTEN,
 };
 pub use generic_delta::{
     gcf_generic_apply_delta, gcf_generic_apply_delta_with_limits, gcf_generic_delta,

@@ -71,8 +71,11 @@ class GenericStreamEncoder:
     def write_row(self, values: Sequence[Any]) -> None:
         """Write one row of the open table (ignored when none is open, as in 2.8.0)."""
         if self._table == "keyed":
+            # The key as given: a str, or a number written bare as 2.8.0
+            # writes it (None and booleans are refused: no decoder reads
+            # them back as the key they were).
             key, *rest = values
-            self._native.keyed_row(str(key), rest)
+            self._native.keyed_row(key, rest)
 
     def end_array(self) -> None:
         """Close the open table."""

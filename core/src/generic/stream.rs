@@ -525,6 +525,50 @@ impl<K: Sink> StreamWriter<K> {
         self.write_cells_row(Some(key), cells)
     }
 
+    /// [`keyed_row`](Self::keyed_row) whose key is a host value: a string is
+    /// written as `keyed_row` writes it, a number bare in its canonical form
+    /// (spec §2.3.1), as the SDKs' streaming encoders write a number key,
+    /// and decoders read it as that text (`1`, `1.5`; an integral double `1`
+    /// as well). Null, a boolean or [`Cell::Missing`] is refused with
+    /// [`ErrorKind::InvalidInput`]: decoders refuse such a key (§7.2a.3), or
+    /// read it as a text of their own.
+    ///
+    /// ```
+    /// use gcf_core::generic::{Cell, StreamOptions, StreamWriter};
+    /// let mut w = StreamWriter::new(String::new(), StreamOptions::new())?;
+    /// w.begin_keyed_map_labeled(Some("users"), "id", &["name"])?;
+    /// w.keyed_row_cell(Cell::Int(7), &[Cell::Str("Ada")])?;
+    /// w.keyed_row_cell(Cell::Str("7"), &[Cell::Str("Bob")])?;
+    /// assert!(w.keyed_row_cell(Cell::Null, &[Cell::Str("Eve")]).is_err());
+    /// assert_eq!(w.finish()?, "GCF profile=generic\n## users [?:]{id,name}\n7|Ada\n\"7\"|Bob\n##! summary counts=2\n");
+    /// # Ok::<(), gcf_core::Error>(())
+    /// ```
+    pub fn keyed_row_cell(&mut self, key: Cell<'_>, cells: &[Cell<'_>]) -> Result<()> {
+        if let Cell::Str(key) = key {
+            return self.keyed_row(key, cells);
+        }
+        self.check_row(TableKind::KeyedMap, cells.len())?;
+        if matches!(key, Cell::Null | Cell::Bool(_) | Cell::Missing) {
+            return Err(Error::new(
+                ErrorKind::InvalidInput,
+                "a keyed-map member key (cell 0) must be a string or a number",
+            ));
+        }
+        // Refused in cell order before anything is written.
+        check_cell(key)?;
+        for &cell in cells {
+            check_cell(cell)?;
+        }
+        self.write_row(None, |w| {
+            w.write_cell(key)?;
+            for &cell in cells {
+                w.out.write_bytes(b"|")?;
+                w.write_cell(cell)?;
+            }
+            Ok(())
+        })
+    }
+
     /// Writes one keyed-map member from an object, with the rules of
     /// [`row_object`](Self::row_object).
     pub fn keyed_row_object(&mut self, key: &str, object: &Map) -> Result<()> {

@@ -167,11 +167,7 @@ unsafe fn collecting_stream(sink: &mut Collected) -> *mut gcf_generic_stream {
 
 #[test]
 fn generic_stream_writes_typed_cells() {
-    let mut sink = Collected {
-        bytes: Vec::new(),
-        calls: 0,
-        fail_after: usize::MAX,
-    };
+    let mut sink = Collected::unlimited();
     let fields = ["id", "name", "ok", "score", "note"].map(|f| gcf_str {
         ptr: f.as_ptr().cast(),
         len: f.len(),
@@ -243,11 +239,7 @@ fn generic_stream_writes_typed_cells() {
 
 #[test]
 fn generic_stream_writes_keyed_maps_and_inline_arrays() {
-    let mut sink = Collected {
-        bytes: Vec::new(),
-        calls: 0,
-        fail_after: usize::MAX,
-    };
+    let mut sink = Collected::unlimited();
     let fields = ["name"].map(|f| gcf_str {
         ptr: f.as_ptr().cast(),
         len: f.len(),
@@ -338,6 +330,83 @@ fn generic_stream_writes_keyed_maps_and_inline_arrays() {
     assert_eq!(
         text,
         "GCF profile=generic\ntags[2]: x,2\n## users [?:]{id,name}\nu1|Ada\n## more [?:]{key,name}\n##! summary counts=1,0\n"
+    );
+}
+
+#[test]
+fn generic_stream_keyed_row_cells_takes_the_key_as_a_cell() {
+    let mut sink = Collected::unlimited();
+    let fields = ["v"].map(|f| gcf_str {
+        ptr: f.as_ptr().cast(),
+        len: f.len(),
+    });
+    let int = |n: i64| gcf_cell {
+        int_value: n,
+        ..cell(GCF_CELL_INT)
+    };
+    let text = |s: &'static str| gcf_cell {
+        str_ptr: s.as_ptr().cast(),
+        str_len: s.len(),
+        ..cell(GCF_CELL_STR)
+    };
+    // SAFETY: all pointers are valid for the calls; the stream is freed once.
+    unsafe {
+        let stream = collecting_stream(&mut sink);
+        let (s, _) = status_of(|e| {
+            gcf_generic_stream_begin_keyed_map(
+                stream,
+                b"m".as_ptr(),
+                1,
+                b"id".as_ptr(),
+                2,
+                fields.as_ptr(),
+                1,
+                e,
+            )
+        });
+        assert_eq!(s, gcf_status::GCF_STATUS_OK);
+        let float = gcf_cell {
+            float_value: 2.0,
+            ..cell(GCF_CELL_FLOAT)
+        };
+        for row in [[int(7), text("a")], [float, int(1)], [text("7"), text("b")]] {
+            let (s, _) =
+                status_of(|e| gcf_generic_stream_keyed_row_cells(stream, row.as_ptr(), 2, e));
+            assert_eq!(s, gcf_status::GCF_STATUS_OK);
+        }
+        for key in [
+            cell(GCF_CELL_NULL),
+            cell(GCF_CELL_BOOL),
+            cell(GCF_CELL_MISSING),
+        ] {
+            let row = [key, int(1)];
+            let (s, cat) =
+                status_of(|e| gcf_generic_stream_keyed_row_cells(stream, row.as_ptr(), 2, e));
+            assert_eq!(
+                (s, cat.as_deref()),
+                (gcf_status::GCF_STATUS_DATA_ERROR, Some("invalid_input"))
+            );
+        }
+        let (s, _) = status_of(|e| gcf_generic_stream_keyed_row_cells(stream, ptr::null(), 0, e));
+        assert_eq!(s, gcf_status::GCF_STATUS_INVALID_ARGUMENT);
+        let row = [int(1)];
+        let (s, cat) =
+            status_of(|e| gcf_generic_stream_keyed_row_cells(stream, row.as_ptr(), 1, e));
+        assert_eq!(
+            (s, cat.as_deref()),
+            (
+                gcf_status::GCF_STATUS_DATA_ERROR,
+                Some("row_width_mismatch")
+            )
+        );
+        let (s, _) = status_of(|e| gcf_generic_stream_finish(stream, e));
+        assert_eq!(s, gcf_status::GCF_STATUS_OK);
+        gcf_generic_stream_free(stream);
+    }
+    let text = String::from_utf8(sink.bytes).unwrap();
+    assert_eq!(
+        text,
+        "GCF profile=generic\n## m [?:]{id,v}\n7|a\n2|1\n\"7\"|b\n##! summary counts=3\n"
     );
 }
 

@@ -360,6 +360,17 @@ struct Collected {
     fail_after: usize,
 }
 
+impl Collected {
+    /// A sink that takes every write.
+    fn unlimited() -> Collected {
+        Collected {
+            bytes: Vec::new(),
+            calls: 0,
+            fail_after: usize::MAX,
+        }
+    }
+}
+
 unsafe extern "C" fn collect(user_data: *mut c_void, bytes: *const u8, len: usize) -> c_int {
     // SAFETY: user_data is the `Collected` the test passed; bytes has len bytes.
     let c = unsafe { &mut *user_data.cast::<Collected>() };
@@ -395,11 +406,7 @@ fn status_of(f: impl FnOnce(*mut *mut gcf_error) -> gcf_status) -> (gcf_status, 
 /// named by edges through the index.
 #[test]
 fn stream_writes_bare_references() {
-    let mut sink = Collected {
-        bytes: Vec::new(),
-        calls: 0,
-        fail_after: usize::MAX,
-    };
+    let mut sink = Collected::unlimited();
     let options = gcf_graph_stream_options {
         tool: ptr::null(),
         tool_len: 0,
@@ -464,11 +471,7 @@ fn stream_writes_bare_references() {
 
 #[test]
 fn stream_writes_through_the_callback() {
-    let mut sink = Collected {
-        bytes: Vec::new(),
-        calls: 0,
-        fail_after: usize::MAX,
-    };
+    let mut sink = Collected::unlimited();
     let tool = "ctx";
     let options = gcf_graph_stream_options {
         tool: tool.as_ptr(),

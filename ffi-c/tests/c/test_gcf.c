@@ -704,6 +704,17 @@ static void test_generic_stream(void) {
   st = gcf_generic_stream_row(w, nan_row, 5, &err);
   expect_error(st, err, GCF_STATUS_DATA_ERROR, "out_of_range");
   CHECK(gcf_generic_stream_end_table(w, &err) == GCF_STATUS_OK);
+  /* A keyed map whose rows carry their key as a cell: a number bare. */
+  gcf_str value_fields[] = {{"v", 1}};
+  CHECK(gcf_generic_stream_begin_keyed_map(w, S("m"), S("id"), value_fields, 1, &err) == GCF_STATUS_OK);
+  gcf_cell member1[2] = {cell_int(7), cell_str("x")};
+  gcf_cell member2[2] = {cell_str("8"), cell_int(8)};
+  CHECK(gcf_generic_stream_keyed_row_cells(w, member1, 2, &err) == GCF_STATUS_OK);
+  CHECK(gcf_generic_stream_keyed_row_cells(w, member2, 2, &err) == GCF_STATUS_OK);
+  gcf_cell null_key[2] = {cell_of(GCF_CELL_NULL), cell_int(9)};
+  st = gcf_generic_stream_keyed_row_cells(w, null_key, 2, &err);
+  expect_error(st, err, GCF_STATUS_DATA_ERROR, "invalid_input");
+  CHECK(gcf_generic_stream_end_table(w, &err) == GCF_STATUS_OK);
   CHECK(gcf_generic_stream_begin_section(w, S("meta"), &err) == GCF_STATUS_OK);
   gcf_cell who = cell_str("me");
   CHECK(gcf_generic_stream_field(w, S("owner"), &who, &err) == GCF_STATUS_OK);
@@ -717,6 +728,7 @@ static void test_generic_stream(void) {
   CHECK(gcf_generic_decode((const uint8_t *)text, strlen(text), &json, &err) == GCF_STATUS_OK);
   CHECK(json.ptr && strstr((const char *)json.ptr, "\"name\":\"a|b\"") != NULL);
   CHECK(json.ptr && strstr((const char *)json.ptr, "\"owner\":\"me\"") != NULL);
+  CHECK(strstr(text, "\n7|x\n\"8\"|8\n") != NULL);
   gcf_buf_free(&json);
   if (err) { fprintf(stderr, "  %s\n", gcf_error_message(err)); gcf_error_free(err); err = NULL; }
 
