@@ -173,15 +173,33 @@ fn str_of(v: &Bound<'_, PyAny>) -> PyResult<String> {
 }
 
 /// [`str_of`], borrowed from `v` when it is a `str` whose text the
-/// interpreter lends (see `crate::utf8`).
+/// interpreter lends (see `crate::utf8`). Anything else, a `str` subclass
+/// included, is `str(v)`, as 2.8.0's f-strings write it (a `(str, Enum)`
+/// member is `Provenance.LSP`).
 fn text_of<'a>(v: &'a Bound<'_, PyAny>) -> PyResult<Cow<'a, str>> {
     if v.is_none() {
         return Ok(Cow::Borrowed(""));
     }
-    match v.cast::<PyString>() {
+    match v.cast_exact::<PyString>() {
         Ok(s) => crate::utf8::text(s),
         Err(_) => Ok(Cow::Owned(crate::utf8::text(&v.str()?)?.into_owned())),
     }
+}
+
+/// A symbol's `kind` as [`text_of`] reads it, but for a `str` subclass
+/// whose text is a kind of the spec's table (a `(str, Enum)` member whose
+/// value is `"function"`): 2.8.0 looks the kind up by that text and writes
+/// its abbreviation, so it is that text here too.
+fn kind_of<'a>(v: &'a Bound<'_, PyAny>) -> PyResult<Cow<'a, str>> {
+    if !v.is_exact_instance_of::<PyString>() {
+        if let Ok(s) = v.cast::<PyString>() {
+            let text = crate::utf8::text(s)?;
+            if gcf_core::graph::is_known_kind(&text) {
+                return Ok(Cow::Owned(text.into_owned()));
+            }
+        }
+    }
+    text_of(v)
 }
 
 /// Reads a string attribute (see [`Fields::str`]).
@@ -223,7 +241,7 @@ pub fn with_symbol<R>(
     let name = fields.get(intern!(py, "qualified_name"))?;
     let name = text_of(&name)?;
     let kind = fields.get(intern!(py, "kind"))?;
-    let kind = text_of(&kind)?;
+    let kind = kind_of(&kind)?;
     let score = fields.float(intern!(py, "score"))?;
     let provenance = fields.get(intern!(py, "provenance"))?;
     let provenance = text_of(&provenance)?;
@@ -246,7 +264,7 @@ pub fn with_symbol_fields<R>(
     let py = name.py();
     Ok(f(Symbol {
         qualified_name: text_of(name)?,
-        kind: text_of(kind)?,
+        kind: kind_of(kind)?,
         score: float_of(intern!(py, "score"), score)?,
         provenance: text_of(provenance)?,
         distance: uint_of(intern!(py, "distance"), distance)?,
@@ -627,10 +645,10 @@ impl<'py> Texts<'py> {
 
     /// A string field's value `v`, read (see [`Fields::str`]).
     fn value(&mut self, v: &Bound<'py, PyAny>) -> PyResult<Text> {
-        let s = match v.cast::<PyString>() {
+        let s = match v.cast_exact::<PyString>() {
             Ok(s) => s,
-            // Not a `str`: read once more only through the value in hand
-            // (a property is not run twice).
+            // Not a `str` (or a subclass): read once more only through the
+            // value in hand (a property is not run twice).
             Err(_) => {
                 let text = str_of(v)?;
                 return Ok(self.push(&text));
@@ -644,6 +662,15 @@ impl<'py> Texts<'py> {
         self.seen.insert(key, text);
         self.held.push(s.clone());
         Ok(text)
+    }
+
+    /// A symbol's `kind` (see [`kind_of`]).
+    fn kind(&mut self, v: &Bound<'py, PyAny>) -> PyResult<Text> {
+        if v.is_exact_instance_of::<PyString>() {
+            return self.value(v);
+        }
+        let text = kind_of(v)?;
+        Ok(self.push(&text))
     }
 
     fn str(&self, t: Text) -> &str {
@@ -1034,8 +1061,9 @@ fn lent_field<'a>(row: &'a Bound<'_, PyTuple>, i: usize) -> Option<&'a str> {
         .and_then(|item| unsafe { lent_ptr(item.as_ptr()) })
 }
 
-/// The text of a `str` field (`None` is `""`) as the interpreter lends it;
-/// `None` for anything else, or a `str` it cannot lend.
+/// The text of an exact `str` field (`None` is `""`) as the interpreter
+/// lends it; `None` for anything else (a subclass too), or a `str` it
+/// cannot lend.
 fn lent_text<'a>(v: &'a Bound<'_, PyAny>) -> Option<&'a str> {
     // SAFETY: `v` is held for 'a and the GIL is held.
     unsafe { lent_ptr(v.as_ptr()) }
@@ -1051,11 +1079,8 @@ fn lent_text<'a>(v: &'a Bound<'_, PyAny>) -> Option<&'a str> {
 unsafe fn lent_ptr<'a>(obj: *mut pyo3::ffi::PyObject) -> Option<&'a str> {
     // SAFETY: the caller's contract.
     unsafe {
-        // An exact `str` by pointer first: `PyUnicode_Check` is a call
-        // under the limited API.
-        if pyo3::ffi::Py_TYPE(obj) == &raw mut pyo3::ffi::PyUnicode_Type
-            || pyo3::ffi::PyUnicode_Check(obj) != 0
-        {
+        // An exact `str` only: a subclass is `str(obj)` (see `text_of`).
+        if pyo3::ffi::Py_TYPE(obj) == &raw mut pyo3::ffi::PyUnicode_Type {
             crate::utf8::lent_raw(obj)
         } else if obj == pyo3::ffi::Py_None() {
             Some("")
@@ -1089,7 +1114,7 @@ pub fn gathered_texts<'py>(gathered: &Gathered<'py>) -> PyResult<PayloadTexts<'p
     for row in symbols {
         symbol_rows.push(Symbol {
             qualified_name: texts.value(&*row.get_borrowed_item(0)?)?,
-            kind: texts.value(&*row.get_borrowed_item(1)?)?,
+            kind: texts.kind(&*row.get_borrowed_item(1)?)?,
             score: float_of(intern!(py, "score"), &*row.get_borrowed_item(2)?)?,
             provenance: texts.value(&*row.get_borrowed_item(3)?)?,
             distance: uint_of(intern!(py, "distance"), &*row.get_borrowed_item(4)?)?,
@@ -1130,7 +1155,7 @@ pub fn payload_texts<'py>(obj: &Bound<'py, PyAny>) -> PyResult<PayloadTexts<'py>
         let mut c = cache.borrow_mut();
         Ok(Symbol {
             qualified_name: c.get(&f, intern!(py, "qualified_name"))?,
-            kind: c.get(&f, intern!(py, "kind"))?,
+            kind: c.kind(&f.get(intern!(py, "kind"))?)?,
             score: f.float(intern!(py, "score"))?,
             provenance: c.get(&f, intern!(py, "provenance"))?,
             distance: f.uint(intern!(py, "distance"))?,

@@ -3,10 +3,18 @@
 //!
 //! What a Python object means follows gcf-python 2.8.0, so the drop-in
 //! writes what it wrote: `None`, `bool`, `int` (int64 only: beyond it is
-//! `out_of_range`, as 2.8.0 raises), `float`, `str`, `dict` (keys written as
-//! `str(key)`), `list`; any other object is the string `str(obj)`, which is
-//! what 2.8.0's scalar formatter falls back to (a tuple is therefore a
-//! string, not an array).
+//! `out_of_range`, as 2.8.0 raises), `float`, `str`, `dict`, `list`; any
+//! other object is the string `str(obj)`, which is what 2.8.0's scalar
+//! formatter falls back to (a tuple is therefore a string, not an array).
+//! So is a `str` subclass (its text, or what its own `__str__` gives: a
+//! `(str, Enum)` member is `Kind.FILE`), and an `int` subclass whose `str()`
+//! is not its digits (an `IntEnum` member before Python 3.11).
+//!
+//! A dict key that is not a `str` is where this differs: 2.8.0 raises
+//! `TypeError` for any; here an `int`, `float`, `bool` or `None` key is the
+//! text `json.dumps` gives it (`"1"`, `"1.5"`, `"true"`, `"null"`), the
+//! convention a Python caller's JSON data already follows, and any other key
+//! raises `json.dumps`'s `TypeError`.
 
 use gcf_core::generic::{Build, Key, Map, Value};
 use gcf_core::ErrorKind;
@@ -94,7 +102,7 @@ impl<'py> Reader<'py> {
                     map.push_unique(self.key(k)?, value);
                 } else {
                     all_str = false;
-                    map.push_unique(k.str()?.to_cow()?.as_ref(), value);
+                    map.push_unique(json_key(&k)?.as_str(), value);
                 }
             }
             if !all_str {
@@ -117,16 +125,77 @@ impl<'py> Reader<'py> {
             return Ok(Value::Bool(obj.is_truthy()?));
         }
         if obj.is_instance_of::<PyInt>() {
-            return int(obj);
+            return int_subclass(obj);
         }
         if let Ok(f) = obj.cast::<PyFloat>() {
             return Ok(Value::Float(f.value()));
         }
-        if let Ok(s) = obj.cast::<PyString>() {
-            return Ok(Value::String(with_utf8(s, Key::new)?));
-        }
+        // A `str` subclass, as any other object, is `str(obj)`: its own text
+        // unless its class defines `__str__`, as a `(str, Enum)` member's
+        // does (`Kind.FILE`, what 2.8.0 writes, where `json.dumps` would write
+        // its value).
         Ok(Value::String(with_utf8(&obj.str()?, Key::new)?))
     }
+}
+
+/// A dict key that is not an exact `str`, as `json.dumps` writes it but for
+/// a `str` subclass, which is `str(k)` as 2.8.0 writes it; `int` (and its
+/// subclasses, an `IntEnum`) as
+/// `int.__repr__` gives it, `float` as `float.__repr__` (`NaN`,
+/// `Infinity`, `-Infinity` for the non-finite), `True`/`False` as
+/// `true`/`false`, `None` as `null`; anything else is `json.dumps`'s
+/// `TypeError`.
+fn json_key(k: &Bound<'_, PyAny>) -> PyResult<String> {
+    if k.is_instance_of::<PyString>() {
+        // As a `str` subclass value is read: `str(k)`, as 2.8.0 writes it.
+        return Ok(k.str()?.to_cow()?.into_owned());
+    }
+    if k.is_instance_of::<PyBool>() {
+        return Ok(String::from(if k.is_truthy()? { "true" } else { "false" }));
+    }
+    if k.is_none() {
+        return Ok(String::from("null"));
+    }
+    let py = k.py();
+    if k.is_instance_of::<PyInt>() {
+        return py
+            .get_type::<PyInt>()
+            .call_method1("__repr__", (k,))?
+            .extract();
+    }
+    if let Ok(f) = k.cast::<PyFloat>() {
+        let x = f.value();
+        if x.is_nan() {
+            return Ok(String::from("NaN"));
+        }
+        if x.is_infinite() {
+            return Ok(String::from(if x > 0.0 { "Infinity" } else { "-Infinity" }));
+        }
+        return py
+            .get_type::<PyFloat>()
+            .call_method1("__repr__", (k,))?
+            .extract();
+    }
+    Err(pyo3::exceptions::PyTypeError::new_err(format!(
+        "keys must be str, int, float, bool or None, not {}",
+        k.get_type().name()?
+    )))
+}
+
+/// An `int` subclass as 2.8.0 writes it, `str(obj)`: its number when that
+/// is the number's own text (an `IntEnum` member from Python 3.11 on),
+/// else that text as a string (an `IntEnum` member on 3.9 and 3.10 is
+/// `Color.RED`).
+fn int_subclass(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
+    let text = obj.str()?;
+    let digits = obj
+        .py()
+        .get_type::<PyInt>()
+        .call_method1(pyo3::intern!(obj.py(), "__repr__"), (obj,))?;
+    if text.as_any().eq(&digits)? {
+        return int(obj);
+    }
+    Ok(Value::String(with_utf8(&text, Key::new)?))
 }
 
 fn int(obj: &Bound<'_, PyAny>) -> PyResult<Value> {

@@ -5,9 +5,10 @@
 //! What a Python object means is `value.rs`'s reading (gcf-python 2.8.0's):
 //! the view reads the objects that reading takes as they are (`None`,
 //! `bool`, `int` within int64, `float`, `str`, dicts with `str` keys, lists,
-//! and the subclasses of those that `value.rs` reads as their base type).
-//! Anything else (an int beyond int64, a lone surrogate, a tuple or another
-//! object that 2.8.0 writes as `str(obj)`, a non-`str` key) marks the
+//! and the subclasses of dicts, lists and floats, which `value.rs` reads as
+//! their base type). Anything else (an int beyond int64, a lone surrogate, a
+//! tuple, a `str` or `int` subclass or another object that 2.8.0 writes as
+//! `str(obj)`, a non-`str` key) marks the
 //! attempt as void when the encoder first asks about it, and so does any
 //! error the encoder raises (nesting included); [`encode`] then returns
 //! `None` and the caller encodes through the tree, which writes or raises
@@ -188,14 +189,12 @@ unsafe fn other_kind(obj: *mut ffi::PyObject, ty: *mut ffi::PyTypeObject) -> Kin
             Kind::Dict
         } else if ffi::PyList_Check(obj) != 0 {
             Kind::List
-        } else if ffi::PyLong_Check(obj) != 0 {
-            // `bool` cannot be subclassed, so this is an `int` subclass.
-            Kind::Int
         } else if ffi::PyFloat_Check(obj) != 0 {
             Kind::Float
-        } else if ffi::PyUnicode_Check(obj) != 0 {
-            Kind::Str
         } else {
+            // `str` and `int` subclasses are `str(obj)` in `value.rs`, which
+            // may be a text of their own (`Kind.FILE` for a `(str, Enum)`
+            // member): Python code this route does not call.
             void();
             Kind::Other
         }

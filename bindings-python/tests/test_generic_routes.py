@@ -13,6 +13,7 @@ in-place route alone (``None`` where the tree route would be taken)."""
 from __future__ import annotations
 
 import collections
+import io
 import decimal
 import enum
 import math
@@ -29,11 +30,19 @@ LENT = sys.version_info >= (3, 10) and sys.platform != "win32"
 
 
 class Name(str):
-    """A str subclass: read as its text."""
+    """A str subclass: `str(obj)`, its text (the tree reads it)."""
+
+
+class Shouted(str):
+    """A str subclass with its own `__str__`, which is what 2.8.0 writes."""
+
+    def __str__(self) -> str:
+        return self.upper() + "!"
 
 
 class Count(int):
-    """An int subclass: read as its value."""
+    """An int subclass whose `str()` is its digits: read as its value (the
+    tree reads it)."""
 
 
 class Ratio(float):
@@ -88,15 +97,17 @@ PLAIN: List[Any] = [
     {"id": 1, "tags": ["a", "b,c"], "owner": {"name": "x", "team": {"id": 2}}},
     [{"id": i, "type": "file", "size": i * 1.25} for i in range(5)],
     {"a": {"x": 1, "y": 2}, "b": {"x": 3, "y": 4}},
-    Name("sub"),
-    Count(7),
-    Color.RED,
-    Kind.FILE,
     Ratio(0.25),
     Record(a=1, b=Rows([1, 2])),
 ]
 
 OTHER: List[Any] = [
+    # `str(obj)` for a str or int subclass, which may call its `__str__`.
+    Name("sub"),
+    Shouted("sub"),
+    Count(7),
+    Color.RED,
+    Kind.FILE,
     (1, 2),
     {1: "int key"},
     {Name("k"): "str subclass key"},
@@ -162,6 +173,39 @@ def test_keys_that_are_not_str_are_written_as_str_and_the_later_wins() -> None:
     assert gcf.decode_generic(gcf.encode_generic({i: i for i in range(100_000)}))["99999"] == 99999
 
 
+def test_str_and_int_subclasses_are_written_as_str_gives_them() -> None:
+    # As gcf-python 2.8.0 writes them (its scalar formatter's `str(v)`): a
+    # `(str, Enum)` member is `Kind.FILE` (json.dumps would write "file"),
+    # an `IntEnum` member its number where `str()` gives the digits (Python
+    # 3.11 on), a str subclass's own `__str__` its text; keys likewise
+    # (`Kind.FILE` quoted, as a key with `.` must be).
+    rows = [{"k": Kind.FILE, "n": Color.RED, "s": Shouted("ab")}, {"k": "x", "n": 2, "s": Name("cd")}]
+    color = "1" if str(Color.RED) == "1" else "Color.RED"
+    assert gcf.encode_generic(rows) == f"GCF profile=generic\n## [2]{{k,n,s}}\nKind.FILE|{color}|AB!\nx|2|cd\n"
+    assert gcf.encode_generic({Kind.FILE: 1, Shouted("a"): 2}) == 'GCF profile=generic\n"Kind.FILE"=1\n"A!"=2\n'
+    out = io.StringIO()
+    enc = gcf.GenericStreamEncoder(out)
+    enc.write_kv("k", Kind.FILE)
+    enc.begin_array("t", ["a", "b"])
+    enc.write_row([Kind.FILE, Count(3)])
+    enc.close()
+    assert out.getvalue() == "GCF profile=generic\nk=Kind.FILE\n## t [?]{a,b}\nKind.FILE|3\n##! summary counts=1\n"
+
+
+def test_keys_that_are_not_str_are_written_as_json_dumps_writes_them() -> None:
+    # gcf-python 2.8.0 raises TypeError for any of them; json.dumps's text
+    # is what a Python caller's JSON data already says.
+    assert gcf.encode_generic({1: "a", 1.5: "b", None: "d", False: "f"}) == (
+        'GCF profile=generic\n"1"=a\n"1.5"=b\nnull=d\nfalse=f\n'
+    )
+    color = "1" if str(Color.RED) == "1" else "Color.RED"
+    assert gcf.encode_generic({True: "t", "c": Color.RED}) == f"GCF profile=generic\ntrue=t\nc={color}\n"
+    assert gcf.encode_generic({Color.RED: "e"}) == 'GCF profile=generic\n"1"=e\n'
+    assert gcf.encode_generic({math.nan: 1, -math.inf: 2}) == 'GCF profile=generic\nNaN=1\n"-Infinity"=2\n'
+    with pytest.raises(TypeError, match="keys must be str, int, float, bool or None, not tuple"):
+        gcf.encode_generic({(1, 2): "a"})
+
+
 def test_the_switch_turns_the_route_off() -> None:
     original = gcf._gcf._view_generic(False)
     try:
@@ -211,8 +255,6 @@ def scalar(r: random.Random) -> Any:
             round(r.uniform(-100, 100), 2),
             r.choice([0.0, -0.0, 1e21, 5e-324, 75.0]),
             r.choice(["", "-", "~", "a,b", "x|y", "true", "12", "café", "}", "🙂"]),
-            Name("sub"),
-            Count(3),
             Ratio(0.5),
         ]
     )

@@ -7,6 +7,7 @@ the same errors for any payload-like object."""
 
 from __future__ import annotations
 
+import enum
 import io
 import sys
 from types import SimpleNamespace
@@ -29,6 +30,15 @@ class Name(str):
 class Shown:
     def __str__(self) -> str:
         return "shown"
+
+
+class Kind(str, enum.Enum):
+    FUNCTION = "function"
+    WIDGET = "widget"
+
+
+class Prov(str, enum.Enum):
+    LSP = "lsp_resolved"
 
 
 def outcome(call: Callable[[], str]) -> Any:
@@ -89,6 +99,8 @@ ODD: List[Any] = [
     payload([sym(qualified_name=Name("pkg.a"), kind=Name("type"), provenance=Name("lsp")), GOOD[1]],
             [edge(source=Name("pkg.a"), target="pkg.b", edge_type=Name("calls"), status=None)], tool=None),
     payload(GOOD, [edge(target="pkg.missing")]),
+    payload([sym(kind=Kind.FUNCTION, provenance=Prov.LSP), sym(qualified_name="pkg.b", kind=Kind.WIDGET)],
+            [edge(edge_type=Prov.LSP)]),
     Payload(tool="t", symbols=[Symbol("x", "function", 0.25, "lsp")], edges=[Edge("x", "x", "calls")]),
 ]
 
@@ -123,6 +135,31 @@ def test_odd_payloads(p: Any) -> None:
         gathered, read = both(p)
     assert isinstance(gathered, str), gathered
     assert gathered == read
+
+
+def test_str_subclasses_are_written_as_str_gives_them() -> None:
+    # As gcf-python 2.8.0's f-strings write them: a `(str, Enum)` member is
+    # `Prov.LSP`, but a kind whose text is in the spec's table is looked up
+    # by that text and abbreviated (`fn`), as 2.8.0's table lookup does. The
+    # same through a stream and a session.
+    syms = [
+        Symbol("pkg.A", Kind.FUNCTION, 0.5, Prov.LSP, 0),  # type: ignore[arg-type]
+        Symbol("pkg.B", Kind.WIDGET, 0.4, "x", 1),  # type: ignore[arg-type]
+    ]
+    edges = [Edge("pkg.A", "pkg.B", Prov.LSP)]  # type: ignore[arg-type]
+    body = "## targets\n@0 fn pkg.A 0.50 Prov.LSP\n## related\n@1 Kind.WIDGET pkg.B 0.40 x\n"
+    assert gcf.encode(Payload(tool="t", symbols=syms, edges=edges)) == (
+        "GCF profile=graph tool=t symbols=2 edges=1\n" + body + "## edges [1]\n@1<@0 Prov.LSP\n"
+    )
+    out = io.StringIO()
+    enc = gcf.StreamEncoder(out, "t")
+    for s in syms:
+        enc.write_symbol(s)
+    enc.write_edge(edges[0])
+    enc.close()
+    assert out.getvalue() == (
+        "GCF profile=graph tool=t\n" + body + "## edges [?]\n@1<@0 Prov.LSP\n##! summary symbols=2 edges=1 counts=1,1,1\n"
+    )
 
 
 @pytest.mark.parametrize("p", BAD, ids=range(len(BAD)))

@@ -39,6 +39,20 @@ pub fn abbreviate_kind(kind: &str) -> &str {
     kind
 }
 
+/// Whether `kind` is the full form of a kind in the spec's table (which
+/// [`abbreviate_kind`] writes as its abbreviation, or as itself for the
+/// kinds whose abbreviation is their name).
+///
+/// ```
+/// use gcf_core::graph::is_known_kind;
+/// assert!(is_known_kind("function") && is_known_kind("type"));
+/// assert!(!is_known_kind("fn") && !is_known_kind("widget"));
+/// ```
+#[inline]
+pub fn is_known_kind(kind: &str) -> bool {
+    KINDS.iter().any(|&(full, _)| full == kind)
+}
+
 /// The full form of an abbreviation; unknown abbreviations pass through verbatim (spec §5).
 #[inline]
 pub fn expand_kind(abbrev: &str) -> &str {

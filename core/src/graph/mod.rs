@@ -57,7 +57,7 @@ pub use json::{
     payload_from_json, payload_to_json, snapshot_from_json, snapshot_to_json, symbol_from_json,
     symbol_to_json,
 };
-pub use kind::{abbreviate_kind, expand_kind};
+pub use kind::{abbreviate_kind, expand_kind, is_known_kind};
 pub use pack_root::{pack_root, pack_root_canonical_bytes};
 pub use session::{Session, SessionDecoder};
 pub use stream::{StreamOptions, StreamWriter, TrailerForm};
