@@ -39,10 +39,16 @@ impl<'a, 'py> Fields<'a, 'py> {
         self.obj.getattr(name)
     }
 
-    /// A string field; `None` is the empty string, as 2.8.0's "omit when
-    /// falsy" checks read it, and another object is its `str()`.
+    /// A string field: anything but a `str` is its `str()`, `None` too
+    /// (`"None"`), as 2.8.0's f-strings write it.
     pub fn str(&self, name: &Bound<'py, PyString>) -> PyResult<String> {
         str_of(&self.get(name)?)
+    }
+
+    /// A string field 2.8.0 writes only when it is truthy (`pack_root`, an
+    /// edge's `status`): `None` is the empty string, as those checks read it.
+    pub fn optional_str(&self, name: &Bound<'py, PyString>) -> PyResult<String> {
+        optional_text_of(&self.get(name)?).map(Cow::into_owned)
     }
 
     /// A non-negative integer field (`None` is 0; an integral float is taken).
@@ -174,16 +180,22 @@ fn str_of(v: &Bound<'_, PyAny>) -> PyResult<String> {
 
 /// [`str_of`], borrowed from `v` when it is a `str` whose text the
 /// interpreter lends (see `crate::utf8`). Anything else, a `str` subclass
-/// included, is `str(v)`, as 2.8.0's f-strings write it (a `(str, Enum)`
-/// member is `Provenance.LSP`).
+/// and `None` included, is `str(v)`, as 2.8.0's f-strings write it (a
+/// `(str, Enum)` member is `Provenance.LSP`, `None` is `None`).
 fn text_of<'a>(v: &'a Bound<'_, PyAny>) -> PyResult<Cow<'a, str>> {
-    if v.is_none() {
-        return Ok(Cow::Borrowed(""));
-    }
     match v.cast_exact::<PyString>() {
         Ok(s) => crate::utf8::text(s),
         Err(_) => Ok(Cow::Owned(crate::utf8::text(&v.str()?)?.into_owned())),
     }
+}
+
+/// [`text_of`] of a field 2.8.0 writes only when it is truthy (`status`,
+/// `pack_root`): `None` is the empty string there.
+fn optional_text_of<'a>(v: &'a Bound<'_, PyAny>) -> PyResult<Cow<'a, str>> {
+    if v.is_none() {
+        return Ok(Cow::Borrowed(""));
+    }
+    text_of(v)
 }
 
 /// A symbol's `kind` as [`text_of`] reads it, but for a `str` subclass
@@ -281,7 +293,7 @@ pub fn with_edge_fields<R>(
         source: text_of(source)?,
         target: text_of(target)?,
         edge_type: text_of(edge_type)?,
-        status: text_of(status)?,
+        status: optional_text_of(status)?,
     }))
 }
 
@@ -300,7 +312,7 @@ pub fn with_edge<R>(
     let edge_type = fields.get(intern!(py, "edge_type"))?;
     let edge_type = text_of(&edge_type)?;
     let status = fields.get(intern!(py, "status"))?;
-    let status = text_of(&status)?;
+    let status = optional_text_of(&status)?;
     Ok(f(Edge {
         source,
         target,
@@ -336,7 +348,7 @@ pub fn payload(obj: &Bound<'_, PyAny>) -> PyResult<Payload> {
         tool: f.str(intern!(py, "tool"))?,
         token_budget: f.header_count(intern!(py, "token_budget"))?,
         tokens_used: f.header_count(intern!(py, "tokens_used"))?,
-        pack_root: f.str(intern!(py, "pack_root"))?,
+        pack_root: f.optional_str(intern!(py, "pack_root"))?,
         symbols: f.list(intern!(py, "symbols"), symbol)?,
         edges: f.list(intern!(py, "edges"), edge)?,
         ..Payload::default()
@@ -662,6 +674,14 @@ impl<'py> Texts<'py> {
         self.seen.insert(key, text);
         self.held.push(s.clone());
         Ok(text)
+    }
+
+    /// A field 2.8.0 writes only when truthy (see [`optional_text_of`]).
+    fn optional(&mut self, v: &Bound<'py, PyAny>) -> PyResult<Text> {
+        if v.is_none() {
+            return Ok(self.push(""));
+        }
+        self.value(v)
     }
 
     /// A symbol's `kind` (see [`kind_of`]).
@@ -1023,7 +1043,7 @@ pub fn encode_gathered_lent(gathered: &Gathered<'_>) -> Option<PyResult<String>>
                 lent_field(row, 0),
                 lent_field(row, 1),
                 lent_field(row, 2),
-                lent_field(row, 3),
+                lent_optional(row, 3),
             ) else {
                 return Ok(None);
             };
@@ -1034,7 +1054,7 @@ pub fn encode_gathered_lent(gathered: &Gathered<'_>) -> Option<PyResult<String>>
                 status,
             });
         }
-        let (Some(tool), Some(pack_root)) = (lent_text(tool), lent_text(pack_root)) else {
+        let (Some(tool), Some(pack_root)) = (lent_text(tool), lent_optional_text(pack_root)) else {
             return Ok(None);
         };
         payload.tool = tool;
@@ -1061,12 +1081,31 @@ fn lent_field<'a>(row: &'a Bound<'_, PyTuple>, i: usize) -> Option<&'a str> {
         .and_then(|item| unsafe { lent_ptr(item.as_ptr()) })
 }
 
-/// The text of an exact `str` field (`None` is `""`) as the interpreter
-/// lends it; `None` for anything else (a subclass too), or a `str` it
-/// cannot lend.
+/// The text of an exact `str` field as the interpreter lends it; `None`
+/// for anything else (a subclass and `None` too, which are `str(v)`), or a
+/// `str` it cannot lend.
 fn lent_text<'a>(v: &'a Bound<'_, PyAny>) -> Option<&'a str> {
     // SAFETY: `v` is held for 'a and the GIL is held.
     unsafe { lent_ptr(v.as_ptr()) }
+}
+
+/// [`lent_text`] of a field 2.8.0 writes only when truthy: `None` is `""`.
+fn lent_optional_text<'a>(v: &'a Bound<'_, PyAny>) -> Option<&'a str> {
+    if v.is_none() {
+        return Some("");
+    }
+    lent_text(v)
+}
+
+/// [`lent_optional_text`] of field `i` of a gathered row.
+fn lent_optional<'a>(row: &'a Bound<'_, PyTuple>, i: usize) -> Option<&'a str> {
+    let item = row.get_borrowed_item(i).ok()?;
+    if item.is_none() {
+        return Some("");
+    }
+    // SAFETY: the item of a tuple held for 'a, itself held by it; the GIL
+    // is held (a `Bound` proves it).
+    unsafe { lent_ptr(item.as_ptr()) }
 }
 
 /// [`lent_text`] of the object at `obj`.
@@ -1082,8 +1121,6 @@ unsafe fn lent_ptr<'a>(obj: *mut pyo3::ffi::PyObject) -> Option<&'a str> {
         // An exact `str` only: a subclass is `str(obj)` (see `text_of`).
         if pyo3::ffi::Py_TYPE(obj) == &raw mut pyo3::ffi::PyUnicode_Type {
             crate::utf8::lent_raw(obj)
-        } else if obj == pyo3::ffi::Py_None() {
-            Some("")
         } else {
             None
         }
@@ -1126,14 +1163,14 @@ pub fn gathered_texts<'py>(gathered: &Gathered<'py>) -> PyResult<PayloadTexts<'p
             source: texts.value(&*row.get_borrowed_item(0)?)?,
             target: texts.value(&*row.get_borrowed_item(1)?)?,
             edge_type: texts.value(&*row.get_borrowed_item(2)?)?,
-            status: texts.value(&*row.get_borrowed_item(3)?)?,
+            status: texts.optional(&*row.get_borrowed_item(3)?)?,
         });
     }
     let payload = Payload {
         tool: texts.value(tool)?,
         token_budget: header_count_of(intern!(py, "token_budget"), token_budget)?,
         tokens_used: header_count_of(intern!(py, "tokens_used"), tokens_used)?,
-        pack_root: texts.value(pack_root)?,
+        pack_root: texts.optional(pack_root)?,
         symbols: symbol_rows,
         edges: edge_rows,
         ..Payload::default()
@@ -1168,7 +1205,7 @@ pub fn payload_texts<'py>(obj: &Bound<'py, PyAny>) -> PyResult<PayloadTexts<'py>
             source: c.get(&f, intern!(py, "source"))?,
             target: c.get(&f, intern!(py, "target"))?,
             edge_type: c.get(&f, intern!(py, "edge_type"))?,
-            status: c.get(&f, intern!(py, "status"))?,
+            status: c.optional(&f.get(intern!(py, "status"))?)?,
         })
     })?;
     let mut texts = cache.into_inner();
@@ -1176,7 +1213,7 @@ pub fn payload_texts<'py>(obj: &Bound<'py, PyAny>) -> PyResult<PayloadTexts<'py>
         tool: texts.get(&f, intern!(py, "tool"))?,
         token_budget: f.header_count(intern!(py, "token_budget"))?,
         tokens_used: f.header_count(intern!(py, "tokens_used"))?,
-        pack_root: texts.get(&f, intern!(py, "pack_root"))?,
+        pack_root: texts.optional(&f.get(intern!(py, "pack_root"))?)?,
         symbols,
         edges,
         ..Payload::default()

@@ -99,6 +99,7 @@ ODD: List[Any] = [
     payload([sym(qualified_name=Name("pkg.a"), kind=Name("type"), provenance=Name("lsp")), GOOD[1]],
             [edge(source=Name("pkg.a"), target="pkg.b", edge_type=Name("calls"), status=None)], tool=None),
     payload(GOOD, [edge(target="pkg.missing")]),
+    payload([sym(kind=None, provenance=None), sym(qualified_name=None)], [edge(target=None, edge_type=None)]),
     payload([sym(kind=Kind.FUNCTION, provenance=Prov.LSP), sym(qualified_name="pkg.b", kind=Kind.WIDGET)],
             [edge(edge_type=Prov.LSP)]),
     Payload(tool="t", symbols=[Symbol("x", "function", 0.25, "lsp")], edges=[Edge("x", "x", "calls")]),
@@ -118,7 +119,6 @@ BAD: List[Any] = [
     payload(5, []),
     payload(GOOD, 5),
     payload([sym(qualified_name="\ud800")], []),
-    payload([sym(kind=None)], []),
     payload([sym(qualified_name="a b")], []),
     SimpleNamespace(symbols=[], edges=[]),
 ]
@@ -135,6 +135,48 @@ def test_odd_payloads(p: Any) -> None:
         gathered, read = both(p)
     assert isinstance(gathered, str), gathered
     assert gathered == read
+
+
+def test_none_is_written_as_2_8_0_writes_it() -> None:
+    # 2.8.0's f-strings write `None` as `None` (a name, kind, provenance,
+    # edge type or tool), and its truthiness checks leave out a `None`
+    # status or pack root; both pinned to its bytes.
+    p = Payload(
+        tool=None,  # type: ignore[arg-type]
+        pack_root=None,  # type: ignore[arg-type]
+        symbols=[Symbol("pkg.A", None, 0.5, None), Symbol(None, "function", 0.25, "x")],  # type: ignore[arg-type]
+        edges=[Edge("pkg.A", None, None, None)],  # type: ignore[arg-type]
+    )
+    assert gcf.encode(p) == (
+        "GCF profile=graph tool=None symbols=2 edges=1\n## targets\n@0 None pkg.A 0.50 None\n"
+        "@1 fn None 0.25 x\n## edges [1]\n@1<@0 None\n"
+    )
+    syms = [Symbol("pkg.A", None, 0.5, None, 0), Symbol("pkg.B", "function", 0.25, "x", 1)]  # type: ignore[arg-type]
+    edges = [Edge("pkg.A", "pkg.B", None, None)]  # type: ignore[arg-type]
+    out = io.StringIO()
+    enc = gcf.StreamEncoder(out, None, pack_root=None)  # type: ignore[arg-type]
+    for s in syms:
+        enc.write_symbol(s)
+    enc.write_edge(edges[0])
+    enc.close()
+    assert out.getvalue() == (
+        "GCF profile=graph tool=None\n## targets\n@0 None pkg.A 0.50 None\n## related\n@1 fn pkg.B 0.25 x\n"
+        "## edges [?]\n@1<@0 None\n##! summary symbols=2 edges=1 counts=1,1,1\n"
+    )
+    d = gcf.DeltaPayload(
+        tool=None,  # type: ignore[arg-type]
+        base_root="sha256:" + "0" * 64,
+        new_root="sha256:" + "1" * 64,
+        added=syms,
+        added_edges=edges,
+        removed=[Symbol("pkg.C", None)],  # type: ignore[arg-type]
+    )
+    assert gcf.encode_delta(d).endswith(
+        "## removed\nNone pkg.C\n## added\n@0 None pkg.A 0.50 None 0\n@1 fn pkg.B 0.25 x 1\n"
+        "## edges_added\npkg.A -> pkg.B None\n"
+    )
+    # 2.8.0's root of the same symbols and edges.
+    assert gcf.pack_root(syms, edges) == "sha256:cfecb584d7501c854569a88526c52681ec87dc72362159ea06eb1888a3d8cd68"
 
 
 def test_str_subclasses_are_written_as_str_gives_them() -> None:

@@ -36,6 +36,13 @@ class StreamEncoder:
         session: bool = False,
         labeled_trailer_counts: bool = False,
     ) -> None:
+        # Header values as 2.8.0's f-strings write them: `str()` of anything
+        # but a str (a `None` tool is `tool=None`); a falsy pack root is
+        # left out.
+        if type(tool) is not str:
+            tool = str(tool)
+        if type(pack_root) is not str:
+            pack_root = str(pack_root) if pack_root else ""
         self._native = _gcf.GraphStream(
             writer, is_binary(writer), tool, token_budget, tokens_used, labeled_trailer_counts,
             pack_root, session,
