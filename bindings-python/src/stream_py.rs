@@ -187,13 +187,13 @@ fn read_values(items: &Bound<'_, PyAny>, out: &mut Vec<generic::Value>) -> PyRes
     if let Ok(list) = items.cast::<PyList>() {
         out.reserve(list.len());
         for item in list.iter() {
-            out.push(reader.read(&item, 0)?);
+            out.push(reader.read_scalar(&item)?);
         }
         return Ok(());
     }
     out.reserve(items.len().unwrap_or(0));
     for item in items.try_iter()? {
-        out.push(reader.read(&item?, 0)?);
+        out.push(reader.read_scalar(&item?)?);
     }
     Ok(())
 }
@@ -411,7 +411,7 @@ impl GenericState {
                 return Ok(());
             }
         }
-        let key = value::Reader::default().read(key, 0)?;
+        let key = value::Reader::default().read_scalar(key)?;
         let mut vs = values(items)?;
         vs.insert(0, key);
         let mut cells = Vec::with_capacity(vs.len());
@@ -437,7 +437,7 @@ impl GenericState {
     }
 
     fn field(&mut self, py: Python<'_>, key: &str, v: &Bound<'_, PyAny>) -> PyResult<()> {
-        let v = value::from_py(v)?;
+        let v = value::Reader::default().read_scalar(v)?;
         self.call(py, |w| w.field_value(key, &v))
     }
 

@@ -58,6 +58,17 @@ impl<'py> Reader<'py> {
         Ok(key)
     }
 
+    /// Reads `obj` as a streamed cell, `key=value` line or inline-array
+    /// element: as [`read`](Self::read), but a dict or list (which a
+    /// streamed line has no form for) is its `str()`, the text 2.8.0's
+    /// scalar formatter writes for it (and 2.5.2's stream writes `String(v)`).
+    pub fn read_scalar(&mut self, obj: &Bound<'py, PyAny>) -> PyResult<Value> {
+        if obj.is_instance_of::<PyDict>() || obj.is_instance_of::<PyList>() {
+            return Ok(Value::String(with_utf8(&obj.str()?, Key::new)?));
+        }
+        self.read(obj, 0)
+    }
+
     /// Reads `obj` as a generic value.
     pub fn read(&mut self, obj: &Bound<'py, PyAny>, depth: usize) -> PyResult<Value> {
         let py = obj.py();
