@@ -192,6 +192,16 @@ def test_str_and_int_subclasses_are_written_as_str_gives_them() -> None:
     assert out.getvalue() == "GCF profile=generic\nk=Kind.FILE\n## t [?]{a,b}\nKind.FILE|3\n##! summary counts=1\n"
 
 
+def test_a_keyed_sets_root_verifies_against_its_payload_with_enum_values() -> None:
+    # The root hashes what the payload writes (`Kind.FILE`), so a reader of
+    # the payload computes the same root (2.8.0's root hashes "file").
+    gs = gcf.GenericSet(key="id", fields=["id", "k"], rows=[{"id": 1, "k": Kind.FILE}])
+    text = gcf.encode_generic_full(gs)
+    back, root = gcf.decode_generic_full(text)
+    assert back.rows == [{"id": 1, "k": "Kind.FILE"}]
+    assert root == gcf.generic_pack_root(gs) == gcf.generic_pack_root(back)
+
+
 def test_keys_that_are_not_str_are_written_as_json_dumps_writes_them() -> None:
     # gcf-python 2.8.0 raises TypeError for any of them; json.dumps's text
     # is what a Python caller's JSON data already says.
