@@ -286,6 +286,8 @@ export declare class StreamEncoder {
   writeEdge(e: Edge): void;
   /** Emit a bare reference for a previously-transmitted symbol (session mode): the next id, counted in its distance group. */
   writeBareRef(qname: string, distance: number): void;
+  /** Hands everything written so far to the writer now (an addition to 2.5.2; output otherwise goes in batches of about 64 KiB, and the rest on close). */
+  flush(): void;
   close(): void;
   get symbolCount(): number;
   get edgeCount_(): number;
@@ -303,6 +305,8 @@ export declare class GenericStreamEncoder {
   writeKV(key: string, value: unknown): void;
   writeSection(name: string): void;
   writeInlineArray(name: string, values: unknown[]): void;
+  /** Hands everything written so far to the writer now (an addition to 2.5.2). */
+  flush(): void;
   /** Writes the trailer; throws for a field name containing `>`. */
   close(): void;
 }

@@ -205,6 +205,21 @@ test('a large generic stream reaches the writer in batches', () => {
   assert.strictEqual(parts.join(''), expected.join(''));
 });
 
+test('flush() hands rows waiting for their batch to the writer', () => {
+  let out = '';
+  const enc = new gcf.GenericStreamEncoder({ write: (s) => { out += s; } });
+  enc.beginArray('t', ['a', 'b']);
+  const before = out;
+  enc.writeRow([1, 'x']);
+  assert.strictEqual(out, before, 'a row waits for its batch');
+  enc.flush();
+  assert.strictEqual(out, before + '1|x\n');
+  enc.writeRow([2, 'y']);
+  enc.flush();
+  enc.close();
+  assert.strictEqual(out, 'GCF profile=generic\n## t [?]{a,b}\n1|x\n2|y\n##! summary counts=2\n');
+});
+
 test('a name that needs quoting is quoted where 2.5.2 writes it raw', () => {
   let out = '';
   const enc = new gcf.GenericStreamEncoder({ write: (s) => (out += s) });

@@ -69,6 +69,29 @@ test('a large stream reaches the writer in batches', () => {
   assert.strictEqual(r.out, stream(ref, { tool: 't', symbols, edges: [] }, {}).out);
 });
 
+test('flush() hands what was written to the writer between batches, and the bytes stay 2.5.2\'s', () => {
+  let out = '';
+  const enc = new gcf.StreamEncoder({ write: (s) => { out += s; } }, 'live');
+  const header = out;
+  enc.writeSymbol({ qualifiedName: 'pkg.A', kind: 'function', score: 0.5, provenance: 'lsp', distance: 0 });
+  assert.strictEqual(out, header, 'a symbol waits for its batch');
+  enc.flush();
+  assert.strictEqual(out, header + '## targets\n@0 fn pkg.A 0.50 lsp\n');
+  enc.flush();
+  enc.writeSymbol({ qualifiedName: 'pkg.B', kind: 'type', score: 0.25, provenance: 'x', distance: 1 });
+  enc.writeEdge({ source: 'pkg.A', target: 'pkg.B', edgeType: 'calls' });
+  enc.flush();
+  assert.ok(out.endsWith('@1<@0 calls\n'), out);
+  enc.close();
+  let theirs = '';
+  const ref2 = new ref.StreamEncoder({ write: (s) => { theirs += s; } }, 'live');
+  ref2.writeSymbol({ qualifiedName: 'pkg.A', kind: 'function', score: 0.5, provenance: 'lsp', distance: 0 });
+  ref2.writeSymbol({ qualifiedName: 'pkg.B', kind: 'type', score: 0.25, provenance: 'x', distance: 1 });
+  ref2.writeEdge({ source: 'pkg.A', target: 'pkg.B', edgeType: 'calls' });
+  ref2.close();
+  assert.strictEqual(out, theirs);
+});
+
 test('Node Writable adapter: chunks arrive in order and ready() waits for drain', async () => {
   const got = [];
   const w = new Writable({
