@@ -337,6 +337,10 @@ func TestGenericStream(t *testing.T) {
 	if err := keyed.WriteKeyedMember(nil); err == nil {
 		t.Fatal("an empty row was taken")
 	}
+	must(keyed.Flush())
+	if !strings.HasSuffix(buf.String(), "7s|-\n") {
+		t.Fatalf("after Flush: %q", buf.String())
+	}
 	must(keyed.Close())
 	if want := "GCF profile=generic\n## m [?:]{id,v}\n7|a\n2.5|1\n7s|-\n##! summary counts=3\n"; buf.String() != want {
 		t.Fatalf("streamed\n%q\nwant\n%q", buf.String(), want)

@@ -565,6 +565,13 @@ func (enc *GenericStreamEncoder) EndSection() error {
 	return enc.do(func(e **C.gcf_error) C.gcf_status { return C.gcf_generic_stream_end_section(enc.ptr, e) })
 }
 
+// Flush hands buffered output to the writer now.
+func (enc *GenericStreamEncoder) Flush() error {
+	enc.mu.Lock()
+	defer enc.mu.Unlock()
+	return enc.do(func(e **C.gcf_error) C.gcf_status { return C.gcf_generic_stream_flush(enc.ptr, e) })
+}
+
 // Close closes what is open, writes the trailer, flushes, and releases the encoder.
 func (enc *GenericStreamEncoder) Close() error {
 	enc.mu.Lock()

@@ -401,6 +401,45 @@ func TestOrderedMapPastTheIndexSize(t *testing.T) {
 
 // PackRoot and Session reach the header as gcf-go writes them; a pack root
 // that would break the header is refused, and nothing reaches w.
+// Flush (an addition to gcf-go) hands what was written to w before the
+// stream's block fills; the bytes are the same as without it.
+func TestStreamsFlush(t *testing.T) {
+	var buf bytes.Buffer
+	enc := NewStreamEncoder(&buf, "live", StreamOptions{})
+	enc.WriteSymbol(Symbol{QualifiedName: "pkg.A", Kind: "function", Score: 0.5, Provenance: "lsp"})
+	if err := enc.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(buf.String(), "@0 fn pkg.A 0.50 lsp\n") {
+		t.Fatalf("after Flush: %q", buf.String())
+	}
+	if err := enc.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if want := "GCF profile=graph tool=live\n## targets\n@0 fn pkg.A 0.50 lsp\n##! summary symbols=1 edges=0 counts=1,0\n"; buf.String() != want {
+		t.Fatalf("got %q want %q", buf.String(), want)
+	}
+	buf.Reset()
+	g := NewGenericStreamEncoder(&buf)
+	g.BeginArray("t", []string{"a"})
+	g.WriteRow([]any{1})
+	if err := g.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if buf.String() != "GCF profile=generic\n## t [?]{a}\n1\n" {
+		t.Fatalf("after Flush: %q", buf.String())
+	}
+	if err := g.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// A stopped stream's Flush reports why it stopped.
+	bad := NewStreamEncoder(&buf, "t", StreamOptions{PackRoot: "has space"})
+	var e *Error
+	if err := bad.Flush(); !errors.As(err, &e) || e.Category() != "invalid_input" {
+		t.Fatalf("got %v", err)
+	}
+}
+
 func TestStreamHeaderPackRootAndSession(t *testing.T) {
 	root := "sha256:" + strings.Repeat("0f", 32)
 	var buf bytes.Buffer

@@ -160,6 +160,20 @@ func (enc *StreamEncoder) WriteBareRef(qname string, distance int) {
 	enc.keep(err)
 }
 
+// Flush hands what was written so far to w now (an addition to gcf-go,
+// whose encoder wrote every line at once; here output goes to w in blocks
+// of about 8 KiB, and the rest on Close). It returns the first error of
+// the encoder's life.
+func (enc *StreamEncoder) Flush() error {
+	enc.mu.Lock()
+	defer enc.mu.Unlock()
+	if enc.err != nil {
+		return enc.err
+	}
+	enc.keep(enc.enc.Flush())
+	return enc.err
+}
+
 // Close writes the "##! summary" trailer and flushes. It returns the first
 // error of the encoder's life.
 func (enc *StreamEncoder) Close() error {
@@ -351,6 +365,18 @@ func (enc *GenericStreamEncoder) WriteInlineArray(name string, values []any) {
 		return
 	}
 	enc.keep(enc.enc.WriteInlineArray(name, norm))
+}
+
+// Flush hands what was written so far to w now (an addition to gcf-go, as
+// StreamEncoder.Flush). It returns the first error of the encoder's life.
+func (enc *GenericStreamEncoder) Flush() error {
+	enc.mu.Lock()
+	defer enc.mu.Unlock()
+	if enc.err != nil {
+		return enc.err
+	}
+	enc.keep(enc.enc.Flush())
+	return enc.err
 }
 
 // Close ends an open array, writes the "##! summary" trailer and flushes.
