@@ -91,6 +91,7 @@ fn generic_stream(b: &mut Bytes) {
         }
         // Names unique across the stream: unique keys are the caller's duty
         // (the writer keeps O(1) memory), as in `stream_writers`.
+        let mut number_keys = 0i64;
         let mut serial = 0;
         let mut unique = |b: &mut Bytes| {
             serial += 1;
@@ -133,16 +134,66 @@ fn generic_stream(b: &mut Bytes) {
                 }
                 9 => {
                     let cells: Vec<gcf_cell> = (0..b.pick(4)).map(|_| cell(b, &mut keep)).collect();
-                    errs(|e| {
-                        gcf_generic_stream_keyed_row(
-                            stream,
-                            name.as_ptr(),
-                            name.len(),
-                            cells.as_ptr(),
-                            cells.len(),
-                            e,
-                        )
-                    });
+                    if b.pick(2) == 0 {
+                        errs(|e| {
+                            gcf_generic_stream_keyed_row(
+                                stream,
+                                name.as_ptr(),
+                                name.len(),
+                                cells.as_ptr(),
+                                cells.len(),
+                                e,
+                            )
+                        });
+                    } else {
+                        // The key is cell 0: a number, the name, or a kind
+                        // that is refused (none at all too). Number keys
+                        // are unique and never spell a name (which ends in
+                        // `_N`), so what is written decodes.
+                        let mut cells = cells;
+                        if let Some(key) = cells.first_mut() {
+                            number_keys += 1;
+                            match b.pick(4) {
+                                0 => {
+                                    *key = gcf_cell {
+                                        kind: GCF_CELL_INT,
+                                        int_value: number_keys,
+                                        ..*key
+                                    }
+                                }
+                                1 => {
+                                    *key = gcf_cell {
+                                        kind: GCF_CELL_STR,
+                                        str_ptr: name.as_ptr().cast(),
+                                        str_len: name.len(),
+                                        ..*key
+                                    }
+                                }
+                                2 => {
+                                    *key = gcf_cell {
+                                        kind: [GCF_CELL_NULL, GCF_CELL_BOOL, GCF_CELL_MISSING, 6]
+                                            [b.pick(4)],
+                                        ..*key
+                                    }
+                                }
+                                _ => {
+                                    *key = gcf_cell {
+                                        kind: GCF_CELL_FLOAT,
+                                        float_value: -(number_keys as f64) - 0.5,
+                                        ..*key
+                                    }
+                                }
+                            }
+                        }
+                        errs(|e| {
+                            gcf_generic_stream_keyed_row_cells(
+                                stream,
+                                cells.as_ptr(),
+                                cells.len(),
+                                e,
+                            )
+                        });
+                    }
                 }
                 10 => {
                     let cells: Vec<gcf_cell> = (0..b.pick(4)).map(|_| cell(b, &mut keep)).collect();

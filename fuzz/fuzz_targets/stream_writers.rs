@@ -25,10 +25,14 @@ fn generic_calls(b: &mut Bytes<'_>) {
     // Keys must be unique per object and member keys per map: the writer
     // keeps O(1) memory and documents that as the caller's duty, so every
     // generated name carries a serial number.
-    let mut serial = 0u32;
+    let serial = std::cell::Cell::new(0u32);
+    // Every name and member key made so far, as decoders read it.
+    let used = std::cell::RefCell::new(std::collections::HashSet::new());
     let mut unique = |b: &mut Bytes<'_>| {
-        serial += 1;
-        format!("{}{serial}", b.text())
+        serial.set(serial.get() + 1);
+        let key = format!("{}{}", b.text(), serial.get());
+        used.borrow_mut().insert(key.clone());
+        key
     };
     for _ in 0..b.pick(40) {
         let names = |b: &mut Bytes<'_>,
@@ -66,10 +70,28 @@ fn generic_calls(b: &mut Bytes<'_>) {
                         _ => Cell::Str(t),
                     })
                     .collect();
-                if b.pick(2) == 0 {
-                    w.row(&cells)
-                } else {
-                    w.keyed_row(&unique(b), &cells)
+                match b.pick(3) {
+                    0 => w.row(&cells),
+                    1 => w.keyed_row(&unique(b), &cells),
+                    _ => {
+                        // A number key, written bare and read back as its
+                        // text: skipped when that text was a key already
+                        // (a string key's text may spell a number).
+                        let n = i64::from(serial.get()) * 7 - b.pick(3) as i64;
+                        serial.set(serial.get() + 1);
+                        let key =
+                            [Cell::Int(n), Cell::Float(n as f64 + 0.5), Cell::Null][b.pick(3)];
+                        let text = match key {
+                            Cell::Int(n) => n.to_string(),
+                            Cell::Float(f) => format!("{f}"),
+                            _ => String::new(),
+                        };
+                        if used.borrow_mut().insert(text) {
+                            w.keyed_row_cell(key, &cells)
+                        } else {
+                            Ok(())
+                        }
+                    }
                 }
             }
             8 => {
