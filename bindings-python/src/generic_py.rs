@@ -9,7 +9,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
 
 use crate::errors::{input, IntoPy, Raise};
-use crate::graph_py::str_attr;
+use crate::graph_py::optional_str_attr;
 use crate::value;
 
 fn row(obj: &Bound<'_, PyAny>) -> PyResult<Map> {
@@ -44,10 +44,10 @@ fn strings(obj: &Bound<'_, PyAny>, name: &Bound<'_, PyString>) -> PyResult<Vec<S
 /// Reads a `GenericSet`-like object.
 pub fn keyed_set(obj: &Bound<'_, PyAny>) -> PyResult<KeyedSet> {
     let py = obj.py();
-    let name = str_attr(obj, intern!(py, "name"))?;
+    let name = optional_str_attr(obj, intern!(py, "name"))?;
     Ok(KeyedSet {
         name: if name.is_empty() { "rows".into() } else { name },
-        key: str_attr(obj, intern!(py, "key"))?,
+        key: optional_str_attr(obj, intern!(py, "key"))?,
         fields: strings(obj, intern!(py, "fields"))?,
         rows: rows(obj, intern!(py, "rows"))?,
     })
@@ -71,11 +71,11 @@ pub fn delta(obj: &Bound<'_, PyAny>) -> PyResult<GenericDelta> {
         removed_ids.push(value::from_py(&item?)?);
     }
     Ok(GenericDelta {
-        tool: str_attr(obj, intern!(py, "tool"))?,
-        key: str_attr(obj, intern!(py, "key"))?,
+        tool: optional_str_attr(obj, intern!(py, "tool"))?,
+        key: optional_str_attr(obj, intern!(py, "key"))?,
         fields: strings(obj, intern!(py, "fields"))?,
-        base_root: str_attr(obj, intern!(py, "base_root"))?,
-        new_root: str_attr(obj, intern!(py, "new_root"))?,
+        base_root: optional_str_attr(obj, intern!(py, "base_root"))?,
+        new_root: optional_str_attr(obj, intern!(py, "new_root"))?,
         added: rows(obj, intern!(py, "added"))?,
         changed: rows(obj, intern!(py, "changed"))?,
         removed: removed_ids,

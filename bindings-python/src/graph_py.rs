@@ -219,6 +219,12 @@ pub fn str_attr(obj: &Bound<'_, PyAny>, name: &Bound<'_, PyString>) -> PyResult<
     Fields::of(obj).str(name)
 }
 
+/// Reads a string attribute 2.8.0 uses only when truthy (see
+/// [`Fields::optional_str`]).
+pub fn optional_str_attr(obj: &Bound<'_, PyAny>, name: &Bound<'_, PyString>) -> PyResult<String> {
+    Fields::of(obj).optional_str(name)
+}
+
 fn range(py: Python<'_>, name: &Bound<'_, PyString>, v: &Bound<'_, PyAny>) -> PyResult<PyErr> {
     Ok(input(
         py,

@@ -323,3 +323,21 @@ def test_grouped_tables_write_the_same(both: Callable[[Callable[[], Any]], List[
         assert a == b, rows
     a, b = both(lambda: gcf.encode_generic_grouped(collections.OrderedDict(a=1), "a", "b"))
     assert isinstance(a, tuple) and a == b
+
+
+def test_none_in_keyed_set_headers_is_left_out_as_2_8_0_leaves_it() -> None:
+    # 2.8.0's generic delta code checks these for truthiness: a None name is
+    # the default `rows`, a None tool is no `tool=` (where the graph
+    # profile's f-strings write `None`).
+    base = gcf.GenericSet(key="id", fields=["id", "v"], rows=[{"id": 1, "v": "a"}], name=None)  # type: ignore[arg-type]
+    root = gcf.generic_pack_root(base)
+    assert gcf.encode_generic_full(base, tool=None) == (  # type: ignore[arg-type]
+        f"GCF profile=generic pack_root={root} key=id\n## rows [1]{{@id,v}}\n1|a\n"
+    )
+    nxt = gcf.GenericSet(key="id", fields=["id", "v"], rows=[{"id": 1, "v": "b"}])
+    d = gcf.diff_generic_sets(base, nxt)
+    d.tool = None  # type: ignore[assignment]
+    assert gcf.encode_generic_delta(d).startswith("GCF profile=generic delta=true base_root=")
+    session = gcf.GenericDeltaSession(base, None, gcf.ReanchorPolicy(mode=gcf.ReanchorMode.FIXED_N, n=3))  # type: ignore[arg-type]
+    text, _ = session.next(nxt)
+    assert text.startswith("GCF profile=generic delta=true base_root=")

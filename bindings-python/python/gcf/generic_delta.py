@@ -61,9 +61,15 @@ def diff_generic_sets(base: GenericSet, nxt: GenericSet) -> GenericDeltaPayload:
     return _gcf.diff_generic_sets(base, nxt)
 
 
+def _tool(tool: Any) -> str:
+    """A header's ``tool`` as 2.8.0's truthiness check and f-string write it:
+    left out when falsy (``None`` too), else ``str(tool)``."""
+    return str(tool) if tool else ""
+
+
 def encode_generic_full(s: GenericSet, tool: str = "") -> str:
     """A full keyed payload, with ``key=`` and ``pack_root=`` in its header."""
-    return _gcf.encode_generic_full(s, tool)
+    return _gcf.encode_generic_full(s, _tool(tool))
 
 
 def encode_generic_delta(d: GenericDeltaPayload) -> str:
@@ -139,7 +145,7 @@ class GenericDeltaSession:
         if policy.mode == ReanchorMode.FIXED_N:
             n = policy.n if policy.n > 0 else DEFAULT_REANCHOR_N
         self._lock = threading.Lock()
-        self._native = _gcf.NativeDeltaSession(base, tool, n)
+        self._native = _gcf.NativeDeltaSession(base, _tool(tool), n)
 
     @property
     def turn(self) -> int:
