@@ -203,3 +203,27 @@ def test_keyed_map_keys_that_are_not_strings() -> None:
         assert outcome[1].startswith("invalid_input: a keyed-map member key"), outcome
     big = stream([[2**64, 1, 2]], ["a", "b"], keyed=True)
     assert isinstance(big, tuple) and big[1].startswith("out_of_range: "), big
+
+
+def test_stream_names_are_str_of_what_is_given() -> None:
+    # Table, section, key and inline-array names as 2.8.0's f-strings write
+    # them (`str(x)`: None is `None`, an enum member `Kind.A`), quoted where
+    # they are not bare keys (2.8.0 writes `K.A=1` raw); field names and the
+    # key label are their text, as 2.8.0 joins them.
+    import enum
+
+    class Kind(str, enum.Enum):
+        A = "alpha"
+
+    out = io.StringIO()
+    enc = gcf.GenericStreamEncoder(out)
+    enc.write_kv(None, 1)  # type: ignore[arg-type]
+    enc.write_inline_array(Kind.A, [1])
+    enc.write_section(Kind.A)
+    enc.begin_keyed_map(Kind.A, Kind.A, [Kind.A.value + "2"])
+    enc.write_row(["k", 1])
+    enc.close()
+    assert out.getvalue() == (
+        'GCF profile=generic\nNone=1\n"Kind.A"[1]: 1\n## "Kind.A"\n## "Kind.A" [?:]{alpha,alpha2}\nk|1\n'
+        "##! summary counts=1\n"
+    )

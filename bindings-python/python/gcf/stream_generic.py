@@ -9,6 +9,13 @@ from ._errors import GcfError
 from ._writer import is_binary
 
 
+def _name(x: Any) -> str:
+    """A table, section, key or inline-array name as 2.8.0's f-strings write
+    it: ``str(x)`` for anything but a ``str`` (``None`` is ``None``, a
+    ``(str, Enum)`` member ``Kind.FILE``)."""
+    return x if type(x) is str else str(x)
+
+
 class GenericStreamEncoder:
     """Writes generic-profile output incrementally: tables with deferred
     counts (``[?]``), key=value lines, sections and inline arrays, then a
@@ -54,7 +61,7 @@ class GenericStreamEncoder:
 
     def begin_array(self, name: str, fields: Sequence[str]) -> None:
         """Start a table section; closes an open one first."""
-        if not self._begin(self._native.begin_table, name, list(fields)):
+        if not self._begin(self._native.begin_table, _name(name), list(fields)):
             return
         self._table = "array"
         # Rows go straight to the native writer: no Python frame per row.
@@ -64,7 +71,7 @@ class GenericStreamEncoder:
         """Start a keyed-map section whose key column is ``key_label``; each
         row is ``[key, *values]``."""
         begin = lambda n, fields: self._native.begin_keyed_map(n, key_label, fields)  # noqa: E731
-        if not self._begin(begin, name, list(value_fields)):
+        if not self._begin(begin, _name(name), list(value_fields)):
             return
         self._table = "keyed"
 
@@ -84,20 +91,20 @@ class GenericStreamEncoder:
     def write_kv(self, key: str, value: Any) -> None:
         """Write a ``key=value`` line."""
         self._end_table()
-        self._native.field(key, value)
+        self._native.field(_name(key), value)
 
     def write_section(self, name: str) -> None:
         """Write a ``## name`` section line, as 2.8.0 writes it: what follows
         is not indented under it (so a reader sees an empty section, and the
         lines after it in the enclosing object), and an open table ends."""
         self._end_table()
-        self._native.begin_section(name)
+        self._native.begin_section(_name(name))
         self._native.end_section()
 
     def write_inline_array(self, name: str, values: Sequence[Any]) -> None:
         """Write a primitive array on one line: ``name[N]: a,b,c``."""
         self._end_table()
-        self._native.inline_array(name, list(values))
+        self._native.inline_array(_name(name), list(values))
 
     @property
     def row_count(self) -> int:
