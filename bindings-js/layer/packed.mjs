@@ -220,7 +220,6 @@ function pack(p) {
 export function fromPacked(t, f) {
   const s = t.split('\0');
   const p = { tool: s[1], tokenBudget: f[0], tokensUsed: f[1] };
-  if (s[2] !== '') p.packRoot = s[2];
   const ns = f[2];
   const ne = f[3];
   // Sized once: grown by push, a 100,000-symbol result copied its arrays'
@@ -239,5 +238,8 @@ export function fromPacked(t, f) {
   }
   p.symbols = symbols;
   p.edges = edges;
+  // After the edges, as 2.5.2's decoder adds it (its header is read after
+  // the payload object is made), so JSON.stringify gives 2.5.2's bytes.
+  if (s[2] !== '') p.packRoot = s[2];
   return p;
 }

@@ -31,6 +31,22 @@ pub(crate) fn symbol<S: AsRef<str>>(out: &mut Vec<u8>, s: &Symbol<S>) {
     out.push(b'}');
 }
 
+/// A symbol of a decoded delta, `kind` first, as 2.5.2's `decodeDelta`
+/// builds it (so JSON.stringify gives its bytes).
+fn delta_symbol<S: AsRef<str>>(out: &mut Vec<u8>, s: &Symbol<S>) {
+    out.extend_from_slice(b"{\"kind\":");
+    string(out, s.kind.as_ref());
+    out.extend_from_slice(b",\"qualifiedName\":");
+    string(out, s.qualified_name.as_ref());
+    out.extend_from_slice(b",\"score\":");
+    float(out, s.score);
+    out.extend_from_slice(b",\"provenance\":");
+    string(out, s.provenance.as_ref());
+    out.extend_from_slice(b",\"distance\":");
+    uint(out, u64::from(s.distance));
+    out.push(b'}');
+}
+
 pub(crate) fn edge<S: AsRef<str>>(out: &mut Vec<u8>, e: &Edge<S>) {
     out.extend_from_slice(b"{\"source\":");
     string(out, e.source.as_ref());
@@ -88,14 +104,16 @@ pub(crate) fn payload<S: AsRef<str>>(p: &Payload<S>) -> String {
     uint(&mut out, p.token_budget);
     out.extend_from_slice(b",\"tokensUsed\":");
     uint(&mut out, p.tokens_used);
-    if !p.pack_root.as_ref().is_empty() {
-        out.extend_from_slice(b",\"packRoot\":");
-        string(&mut out, p.pack_root.as_ref());
-    }
     out.extend_from_slice(b",\"symbols\":");
     list(&mut out, &p.symbols, symbol);
     out.extend_from_slice(b",\"edges\":");
     list(&mut out, &p.edges, edge);
+    // After the edges, where 2.5.2's decoder adds it (its header is read
+    // after the payload object is made): JSON.stringify gives its bytes.
+    if !p.pack_root.as_ref().is_empty() {
+        out.extend_from_slice(b",\"packRoot\":");
+        string(&mut out, p.pack_root.as_ref());
+    }
     if !p.locations.is_empty() {
         out.extend_from_slice(b",\"locations\":");
         list(&mut out, &p.locations, location);
@@ -115,8 +133,9 @@ fn plain_edge<S: AsRef<str>>(out: &mut Vec<u8>, e: &Edge<S>) {
     out.push(b'}');
 }
 
-/// A graph delta as 2.5.2's `decodeDelta` returns it: removed symbols are
-/// whole `Symbol`s with score 0, no provenance and distance 0.
+/// A graph delta as 2.5.2's `decodeDelta` returns it, members in its order:
+/// removed symbols are whole `Symbol`s with score 0, no provenance and
+/// distance 0; every symbol's `kind` comes first.
 pub(crate) fn delta<S: AsRef<str>>(d: &Delta<S>) -> String {
     let mut out = Vec::with_capacity(256);
     out.extend_from_slice(b"{\"tool\":");
@@ -127,14 +146,14 @@ pub(crate) fn delta<S: AsRef<str>>(d: &Delta<S>) -> String {
     string(&mut out, d.new_root.as_ref());
     out.extend_from_slice(b",\"removed\":");
     list(&mut out, &d.removed, |out, r| {
-        out.extend_from_slice(b"{\"qualifiedName\":");
-        string(out, r.qualified_name.as_ref());
-        out.extend_from_slice(b",\"kind\":");
+        out.extend_from_slice(b"{\"kind\":");
         string(out, r.kind.as_ref());
+        out.extend_from_slice(b",\"qualifiedName\":");
+        string(out, r.qualified_name.as_ref());
         out.extend_from_slice(b",\"score\":0,\"provenance\":\"\",\"distance\":0}");
     });
     out.extend_from_slice(b",\"added\":");
-    list(&mut out, &d.added, symbol);
+    list(&mut out, &d.added, delta_symbol);
     out.extend_from_slice(b",\"removedEdges\":");
     list(&mut out, &d.removed_edges, plain_edge);
     out.extend_from_slice(b",\"addedEdges\":");
