@@ -113,9 +113,27 @@ export function install(E, gcf) {
     if (s.name) set.name = s.name;
     return { set, packRoot };
   }
+  // 2.5.2's members, in its order: a decoded delta's `tool` is undefined
+  // when the header has none, a diff has no `tool` at all, and neither has
+  // token counts (kept here when the header gives them: nothing is lost).
+  const delta = (d, decoded) => {
+    const out = decoded ? { tool: d.tool === '' ? undefined : d.tool } : {};
+    Object.assign(out, {
+      key: d.key,
+      fields: d.fields,
+      baseRoot: d.baseRoot,
+      newRoot: d.newRoot,
+      added: d.added,
+      changed: d.changed,
+      removed: d.removed,
+    });
+    if (d.deltaTokens) out.deltaTokens = d.deltaTokens;
+    if (d.fullTokens) out.fullTokens = d.fullTokens;
+    return out;
+  };
   const decodeGenericDelta = (text, opts) =>
-    JSON.parse(withLimits(E, opts, () => call(() => decodeText(text, (s) => E.genericDecodeDelta(s)))));
-  const diffGenericSets = (base, next) => JSON.parse(callValue(() => E.genericDiff(setJSON(base), setJSON(next))));
+    delta(JSON.parse(withLimits(E, opts, () => call(() => decodeText(text, (s) => E.genericDecodeDelta(s))))), true);
+  const diffGenericSets = (base, next) => delta(JSON.parse(callValue(() => E.genericDiff(setJSON(base), setJSON(next)))), false);
   const verifyGenericDelta = (base, d, expectedNewRoot) =>
     JSON.parse(callValue(() => E.genericVerifyDelta(setJSON(base), setJSON(d), String(expectedNewRoot))));
 
