@@ -91,7 +91,18 @@ export function install(E, gcf) {
   function verifyDelta(baseSymbols, baseEdges, removedSymbols, addedSymbols, removedEdges, addedEdges, expectedNewRoot) {
     const base = JSON.stringify({ symbols: baseSymbols, edges: baseEdges });
     const delta = JSON.stringify({ removed: removedSymbols, added: addedSymbols, removedEdges, addedEdges });
-    return JSON.parse(callValue(() => E.graphVerifyDelta(base, delta, String(expectedNewRoot))));
+    const next = JSON.parse(callValue(() => E.graphVerifyDelta(base, delta, String(expectedNewRoot))));
+    // 2.5.2 returns the caller's own objects (every property they carry, in
+    // their order): each entry of the result is found by its identity among
+    // the inputs it came from, an added one taking the place of a base one.
+    const own = (lists, key) => {
+      const byKey = new Map();
+      for (const list of lists) for (const x of list || []) if (x !== null && typeof x === 'object') byKey.set(key(x), x);
+      return (x) => byKey.get(key(x)) ?? x;
+    };
+    const symbol = own([baseSymbols, addedSymbols], (s) => `${s.kind}\t${s.qualifiedName}`);
+    const edge = own([baseEdges, addedEdges], (e) => `${e.source}\t${e.target}\t${e.edgeType}`);
+    return { symbols: next.symbols.map(symbol), edges: next.edges.map(edge) };
   }
 
   function packRoot(symbols, edges) {

@@ -145,3 +145,29 @@ test(`graph deltas decode with 2.5.2's members in its order (seed ${SEED})`, () 
   }
   assert.ok(checked > 100, `${checked} deltas compared`);
 });
+
+test(`verifyDelta returns the caller's own objects, as 2.5.2 does (seed ${SEED})`, () => {
+  const g = make(SEED + 11);
+  let checked = 0;
+  for (let i = 0; i < 200; i++) {
+    const p = g.graph();
+    const seen = new Set();
+    const symbols = p.symbols.filter((s) => !seen.has(`${s.kind}\t${s.qualifiedName}`) && seen.add(`${s.kind}\t${s.qualifiedName}`));
+    if (symbols.length < 2) continue;
+    const base = symbols.slice(1).map((s) => ({ ...s, signature: `sig ${s.qualifiedName}` }));
+    const added = [{ kind: symbols[0].kind, qualifiedName: symbols[0].qualifiedName, score: symbols[0].score, provenance: symbols[0].provenance, distance: symbols[0].distance, extra: i }];
+    const names = new Set(symbols.map((s) => s.qualifiedName));
+    const edgeSeen = new Set();
+    const edges = p.edges.filter((e) => names.has(e.source) && names.has(e.target) && !edgeSeen.has(`${e.source}\t${e.target}\t${e.edgeType}`) && edgeSeen.add(`${e.source}\t${e.target}\t${e.edgeType}`));
+    const root = outcome(() => gcf.packRoot(base.concat(added), edges));
+    if (!root.ok) continue;
+    const ours = outcome(() => gcf.verifyDelta(base, edges, [], added, [], [], root.value));
+    const theirs = outcome(() => ref.verifyDelta(base, edges, [], added, [], [], root.value));
+    assert.strictEqual(ours.ok, theirs.ok, `#${i}: ${ours.error || theirs.error}`);
+    if (!ours.ok) continue;
+    assert.strictEqual(JSON.stringify(ours.value), JSON.stringify(theirs.value), `#${i}`);
+    assert.ok(ours.value.symbols.every((s) => base.includes(s) || added.includes(s)), `#${i} identity`);
+    checked++;
+  }
+  assert.ok(checked > 50, `${checked} compared`);
+});
