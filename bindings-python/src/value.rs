@@ -10,11 +10,12 @@
 //! `(str, Enum)` member is `Kind.FILE`), and an `int` subclass whose `str()`
 //! is not its digits (an `IntEnum` member before Python 3.11).
 //!
-//! A dict key that is not a `str` is where this differs: 2.8.0 raises
-//! `TypeError` for any; here an `int`, `float`, `bool` or `None` key is the
-//! text `json.dumps` gives it (`"1"`, `"1.5"`, `"true"`, `"null"`), the
-//! convention a Python caller's JSON data already follows, and any other key
-//! raises `json.dumps`'s `TypeError`.
+//! Dict keys follow `json.dumps`: a `str` subclass is its text (2.8.0 writes
+//! that for a table column, `str(k)` for a `key=value` line), and where
+//! 2.8.0 raises `TypeError` for any other key, an `int`, `float`, `bool` or
+//! `None` key is the text `json.dumps` gives it (`"1"`, `"1.5"`, `"true"`,
+//! `"null"`), the convention a Python caller's JSON data already follows;
+//! any other key raises `json.dumps`'s `TypeError`.
 
 use gcf_core::generic::{Build, Key, Map, Value};
 use gcf_core::ErrorKind;
@@ -149,17 +150,19 @@ impl<'py> Reader<'py> {
     }
 }
 
-/// A dict key that is not an exact `str`, as `json.dumps` writes it but for
-/// a `str` subclass, which is `str(k)` as 2.8.0 writes it; `int` (and its
-/// subclasses, an `IntEnum`) as
+/// A dict key that is not an exact `str`, as `json.dumps` writes it: a
+/// `str` subclass as its text (a `(str, Enum)` member's value), `int` (and
+/// its subclasses, an `IntEnum`) as
 /// `int.__repr__` gives it, `float` as `float.__repr__` (`NaN`,
 /// `Infinity`, `-Infinity` for the non-finite), `True`/`False` as
 /// `true`/`false`, `None` as `null`; anything else is `json.dumps`'s
 /// `TypeError`.
 fn json_key(k: &Bound<'_, PyAny>) -> PyResult<String> {
-    if k.is_instance_of::<PyString>() {
-        // As a `str` subclass value is read: `str(k)`, as 2.8.0 writes it.
-        return Ok(k.str()?.to_cow()?.into_owned());
+    if let Ok(s) = k.cast::<PyString>() {
+        // Its text, as `json.dumps` writes it, and as 2.8.0 writes a table
+        // column named by it (its `key=value` lines write `str(k)`, its
+        // columns the text: one rule cannot follow both).
+        return Ok(s.to_cow()?.into_owned());
     }
     if k.is_instance_of::<PyBool>() {
         return Ok(String::from(if k.is_truthy()? { "true" } else { "false" }));
