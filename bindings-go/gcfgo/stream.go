@@ -165,13 +165,20 @@ func (enc *StreamEncoder) WriteBareRef(qname string, distance int) {
 // of about 8 KiB, and the rest on Close). It returns the first error of
 // the encoder's life.
 func (enc *StreamEncoder) Flush() error {
-	enc.mu.Lock()
-	defer enc.mu.Unlock()
-	if enc.err != nil {
-		return enc.err
+	return flushKept(&enc.mu, &enc.err, enc.enc.Flush)
+}
+
+// flushKept runs flush under mu unless *kept holds an error already, keeps
+// its error, and returns the first error of the encoder's life.
+func flushKept(mu *sync.Mutex, kept *error, flush func() error) error {
+	mu.Lock()
+	defer mu.Unlock()
+	if *kept == nil {
+		if err := flush(); err != nil {
+			*kept = wrap(err, "")
+		}
 	}
-	enc.keep(enc.enc.Flush())
-	return enc.err
+	return *kept
 }
 
 // Close writes the "##! summary" trailer and flushes. It returns the first
@@ -370,13 +377,7 @@ func (enc *GenericStreamEncoder) WriteInlineArray(name string, values []any) {
 // Flush hands what was written so far to w now (an addition to gcf-go, as
 // StreamEncoder.Flush). It returns the first error of the encoder's life.
 func (enc *GenericStreamEncoder) Flush() error {
-	enc.mu.Lock()
-	defer enc.mu.Unlock()
-	if enc.err != nil {
-		return enc.err
-	}
-	enc.keep(enc.enc.Flush())
-	return enc.err
+	return flushKept(&enc.mu, &enc.err, enc.enc.Flush)
 }
 
 // Close ends an open array, writes the "##! summary" trailer and flushes.

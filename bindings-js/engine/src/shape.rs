@@ -18,26 +18,30 @@ fn uint(out: &mut Vec<u8>, n: u64) {
 }
 
 pub(crate) fn symbol<S: AsRef<str>>(out: &mut Vec<u8>, s: &Symbol<S>) {
-    out.extend_from_slice(b"{\"qualifiedName\":");
-    string(out, s.qualified_name.as_ref());
-    out.extend_from_slice(b",\"kind\":");
-    string(out, s.kind.as_ref());
-    out.extend_from_slice(b",\"score\":");
-    float(out, s.score);
-    out.extend_from_slice(b",\"provenance\":");
-    string(out, s.provenance.as_ref());
-    out.extend_from_slice(b",\"distance\":");
-    uint(out, u64::from(s.distance));
-    out.push(b'}');
+    symbol_in_order(out, s, false);
 }
 
 /// A symbol of a decoded delta, `kind` first, as 2.5.2's `decodeDelta`
 /// builds it (so JSON.stringify gives its bytes).
 fn delta_symbol<S: AsRef<str>>(out: &mut Vec<u8>, s: &Symbol<S>) {
-    out.extend_from_slice(b"{\"kind\":");
-    string(out, s.kind.as_ref());
-    out.extend_from_slice(b",\"qualifiedName\":");
-    string(out, s.qualified_name.as_ref());
+    symbol_in_order(out, s, true);
+}
+
+/// A symbol's members, `qualifiedName` and `kind` in the order asked for.
+fn symbol_in_order<S: AsRef<str>>(out: &mut Vec<u8>, s: &Symbol<S>, kind_first: bool) {
+    let name = (&b"qualifiedName"[..], s.qualified_name.as_ref());
+    let kind = (&b"kind"[..], s.kind.as_ref());
+    let first = if kind_first {
+        [kind, name]
+    } else {
+        [name, kind]
+    };
+    for (i, (key, value)) in first.into_iter().enumerate() {
+        out.extend_from_slice(if i == 0 { b"{\"" } else { b",\"" });
+        out.extend_from_slice(key);
+        out.extend_from_slice(b"\":");
+        string(out, value);
+    }
     out.extend_from_slice(b",\"score\":");
     float(out, s.score);
     out.extend_from_slice(b",\"provenance\":");
