@@ -80,11 +80,11 @@ impl<'a> SourceLine<'a> {
         self.text.bytes().all(|b| b == b' ')
     }
 
-    /// Whether the line is a comment: `#` followed by a space (or nothing)
-    /// after indentation, but not a `##` section header.
+    /// Whether the line is a comment: `#` and a space after indentation
+    /// (spec §4: `comment = "#" SP *VCHAR`), so neither a `##` section header
+    /// nor a lone `#`, which every reference refuses too.
     pub fn is_comment(&self) -> bool {
-        let t = self.text.trim_start_matches(' ');
-        t == "#" || t.starts_with("# ")
+        self.text.trim_start_matches(' ').starts_with("# ")
     }
 
     /// An error at a byte offset of this line.
@@ -261,6 +261,14 @@ mod tests {
         assert!(!SourceLine {
             number: 1,
             text: "#tag=1"
+        }
+        .is_comment());
+        for text in ["#", "  #", "#\t"] {
+            assert!(!SourceLine { number: 1, text }.is_comment(), "{text:?}");
+        }
+        assert!(SourceLine {
+            number: 1,
+            text: "# "
         }
         .is_comment());
         // A tab makes a line tab indentation, not blank (issue 21).

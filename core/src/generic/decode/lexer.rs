@@ -94,7 +94,7 @@ impl<'a> Cursor<'a> {
             }
             let indent = match b.get(spaces) {
                 None => continue,
-                Some(b'#') if matches!(b.get(spaces + 1), None | Some(b' ')) => continue,
+                Some(b'#') if b.get(spaces + 1) == Some(&b' ') => continue,
                 // A tab in the indentation, even on an otherwise blank line.
                 Some(b'\t') => line.indentation()?,
                 Some(_) => spaces,

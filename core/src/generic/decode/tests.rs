@@ -140,6 +140,18 @@ fn comments_blank_lines_and_crlf() {
     assert_eq!(v, obj(vec![("rows", rows), ("z", s("q"))]));
 }
 
+/// A comment is `#` and a space (spec §4's `comment` rule); a lone `#`, or
+/// `#` and a tab, is content, as every reference reads it.
+#[test]
+fn a_comment_needs_its_space() {
+    assert_eq!(d("# \nx=1\n  # indented\n"), obj(vec![("x", Int(1))]));
+    assert_eq!(e("x=1\n#\n"), (ErrorKind::InvalidSyntax, 3, 1));
+    assert_eq!(e("x=1\n#\t\n"), (ErrorKind::InvalidSyntax, 3, 1));
+    assert_eq!(e("## s\n  x=1\n  #\n").0, ErrorKind::InvalidSyntax);
+    // In a table it is a row like any other: here one too many.
+    assert_eq!(e("## [1]{a}\n1\n#\n"), (ErrorKind::CountMismatch, 4, 1));
+}
+
 #[test]
 fn tabular_null_missing_and_quoted_fields() {
     let v = d("## rows [2]{id,\"a,b\",\"x|y\",tag}\n1|-|\"p|q\"|~\n2| two |~|t\n");

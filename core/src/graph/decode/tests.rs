@@ -221,6 +221,24 @@ fn streaming_trailers() {
     assert_eq!(err(after).0, ErrorKind::InvalidSyntax);
 }
 
+/// A comment is `#` and a space (spec §4); a lone `#` is a line to read.
+#[test]
+fn a_comment_needs_its_space() {
+    let ok =
+        decode("GCF profile=graph symbols=1\n# \n## targets\n# note\n@0 fn a 0.90 x\n").unwrap();
+    assert_eq!(ok.symbols.len(), 1);
+    for bad in ["#", "#\t", "#x"] {
+        let text =
+            alloc::format!("GCF profile=graph symbols=1\n## targets\n@0 fn a 0.90 x\n{bad}\n");
+        let (kind, line, column) = err(&text);
+        assert_eq!(
+            (kind, line, column),
+            (ErrorKind::InvalidNodeLine, Some(4), Some(1)),
+            "{bad:?}"
+        );
+    }
+}
+
 #[test]
 fn references_locations_and_unknown_sections() {
     let p = decode(
