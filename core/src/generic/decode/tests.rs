@@ -152,6 +152,41 @@ fn a_comment_needs_its_space() {
     assert_eq!(e("## [1]{a}\n1\n#\n"), (ErrorKind::CountMismatch, 4, 1));
 }
 
+/// Readings where the references differ from the spec, pinned as the README's
+/// "Where the spec and the references differ" lists them.
+#[test]
+fn whitespace_quotes_and_rows_as_the_spec_reads_them() {
+    // §4.2: ASCII space and tab around a token are structural, in every
+    // context, and only those: a raw CR or U+00A0 is data.
+    assert_eq!(d("x= false\n"), obj(vec![("x", Bool(false))]));
+    assert_eq!(d("x=\t\"q\" \n"), obj(vec![("x", s("q"))]));
+    assert_eq!(
+        d("## [1]{a,b}\n-260 |\u{a0}7\n"),
+        Value::Array(vec![obj(vec![("a", Int(-260)), ("b", s("\u{a0}7"))])])
+    );
+    assert_eq!(
+        d("## [2]: a,\r\u{e9}\n"),
+        Value::Array(vec![s("a"), s("\r\u{e9}")])
+    );
+    // §2.1: only a token's first character opens a quoted string.
+    assert_eq!(
+        d("## [1]{a,b}\nab\"c|d\"\n"),
+        Value::Array(vec![obj(vec![("a", s("ab\"c")), ("b", s("d\""))])])
+    );
+    // A row without its `@N` prefix keeps its attachments (§16.5 does not
+    // refuse it), and a line of spaces is blank.
+    let rows = d("## [2]{a,b}\n1|^\n.b {}\n    z=1\n   \n2|~\n");
+    let want = Value::Array(vec![
+        obj(vec![("a", Int(1)), ("b", obj(vec![("z", Int(1))]))]),
+        obj(vec![("a", Int(2))]),
+    ]);
+    assert_eq!(rows, want);
+    assert_eq!(
+        d("## [1]{a}\n1\n.\"x>y\" =5\n"),
+        Value::Array(vec![obj(vec![("a", Int(1)), ("x>y", Int(5))])])
+    );
+}
+
 #[test]
 fn tabular_null_missing_and_quoted_fields() {
     let v = d("## rows [2]{id,\"a,b\",\"x|y\",tag}\n1|-|\"p|q\"|~\n2| two |~|t\n");
