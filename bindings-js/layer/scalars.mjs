@@ -1,7 +1,7 @@
 // 2.5.2's scalar helpers over the core's scalar grammar.
 
 import { call, callValue, GcfError } from './errors.mjs';
-import { toJSON } from './convert.mjs';
+import { toJSON, fromTagged } from './convert.mjs';
 
 export const MISSING = Symbol('missing');
 export const ATTACHMENT = Symbol('attachment');
@@ -17,19 +17,20 @@ export function install(E, gcf) {
   }
   const canonicalCell = (v) => callValue(() => E.canonicalCell(toJSON(v === undefined ? null : v, 'number')));
 
-  /** One scalar token (§2.1 precedence); `~` and `^` only in a row cell. */
+  /**
+   * One scalar token (§2.1 precedence, ASCII space and tab around it
+   * trimmed); `~` and `^` only in a row cell (tabularContext), where they are
+   * MISSING and ATTACHMENT (an inline schema `^{...}` its declaration).
+   */
   function parseScalar(s, tabularContext) {
     s = String(s);
-    if (s === '~') {
-      if (!tabularContext) throw new GcfError('invalid_missing', '~ outside tabular row cell');
-      return MISSING;
+    if (tabularContext) {
+      const t = s.replace(/^[ \t]+|[ \t]+$/g, '');
+      if (t === '~') return MISSING;
+      if (t === '^') return ATTACHMENT;
+      if (t.length >= 3 && t.startsWith('^{') && t.endsWith('}')) return { __inlineSchema: t.slice(1) };
     }
-    if (s === '^' || (s.startsWith('^{') && s.endsWith('}'))) {
-      if (!tabularContext) throw new GcfError('invalid_attachment_marker', '^ outside tabular row cell');
-      return s === '^' ? ATTACHMENT : { __inlineSchema: s.slice(1) };
-    }
-    if (s === '') return '';
-    return gcf.decodeGeneric(`GCF profile=generic\nv=${s}\n`).get('v');
+    return fromTagged(JSON.parse(call(() => E.parseScalar(s))), 'number');
   }
 
   Object.assign(gcf, { needsQuote, quoteString, formatKey, formatScalar, parseScalar, canonicalCell });

@@ -259,6 +259,12 @@ pub fn format_scalar(json: String, delimiter: u32) -> napi::Result<String> {
     js_string(engine::format_scalar(&json, delimiter))
 }
 
+/// See [`gcf_js_engine::parse_scalar`].
+#[napi(js_name = "parseScalar")]
+pub fn parse_scalar(token: String) -> napi::Result<String> {
+    js_string(engine::parse_scalar(&token))
+}
+
 /// See [`gcf_js_engine::canonical_cell`].
 #[napi(js_name = "canonicalCell")]
 pub fn canonical_cell(json: String) -> napi::Result<String> {

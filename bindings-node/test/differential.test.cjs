@@ -113,6 +113,20 @@ test('scalar helpers agree with 2.5.2 on random strings and scalars', () => {
     assert.strictEqual(gcf.formatScalar(s, 124), ref.formatScalar(s, 124), `formatScalar(${JSON.stringify(s)}, '|')`);
     const v = [null, true, false, g.int(1000) - 500, g.r() * 1000, s][g.int(6)];
     assert.strictEqual(gcf.formatScalar(v), ref.formatScalar(v), `formatScalar(${JSON.stringify(v)})`);
+    // parseScalar: the same value, or both refusing. Whitespace around a
+    // token is structural here (§4.2) and data in 2.5.2 (README), and a
+    // token with two faults may be reported by either.
+    if (s === s.replace(/^[ \t]+|[ \t]+$/g, '')) {
+      for (const tabular of [false, true]) {
+        const a = outcome(() => gcf.parseScalar(s, tabular));
+        const b = outcome(() => ref.parseScalar(s, tabular));
+        const what = `parseScalar(${JSON.stringify(s)}, ${tabular})`;
+        assert.strictEqual(a.ok, b.ok, `${what}: ${a.ok ? show(a.value) : a.error.message} vs ${b.ok ? show(b.value) : b.error.message}`);
+        // The row-cell markers are each package's own symbols.
+        const mark = (x) => (typeof x === 'symbol' ? x.toString() : x);
+        if (a.ok) assert.ok(same(mark(a.value), mark(b.value)), `${what}: ${show(mark(a.value))} vs ${show(mark(b.value))}`);
+      }
+    }
   }
 });
 

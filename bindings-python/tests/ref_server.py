@@ -121,6 +121,15 @@ def answer(req):
         return [gcf.encode_with_session(payload(d), sess) for d in args[0]]
     if op == "delta_session":
         return delta_session(*args)
+    if op == "scalar":
+        # A gcf.scalar helper: args[0] its name, the rest its arguments; the
+        # row-cell sentinels answered by name.
+        from gcf import scalar
+
+        v = getattr(scalar, args[0])(*args[1:])
+        if v is scalar.MISSING or v is scalar.ATTACHMENT:
+            return "<" + ("MISSING" if v is scalar.MISSING else "ATTACHMENT") + ">"
+        return v
     if op == "pack_root":
         p = payload(args[0])
         return gcf.pack_root(p.symbols, p.edges)

@@ -609,3 +609,39 @@ def test_stream_header_counts_read_as_encode_reads_them() -> None:
     with pytest.raises(gcf.GcfError) as e:
         gcf.StreamEncoder(io.StringIO(), "t", token_budget=1.5)
     assert str(e.value).startswith("out_of_range: token_budget")
+
+
+def test_scalar_helpers_and_the_names_2_8_0_modules_share() -> None:
+    from gcf import scalar
+    from gcf.decode import KIND_EXPAND, Edge, Symbol
+    from gcf.decode_generic import ATTACHMENT, MISSING, parse_scalar
+    from gcf.delta import pack_root
+    from gcf.encode import KIND_ABBREV
+    from gcf.generic import format_key, format_scalar
+    from gcf.packroot import format_number
+
+    assert (Symbol, Edge) == (gcf.Symbol, gcf.Edge) and pack_root is gcf.pack_root
+    assert KIND_ABBREV["function"] == "fn" and KIND_EXPAND["fn"] == "function"
+    assert (MISSING, ATTACHMENT) == (scalar.MISSING, scalar.ATTACHMENT) and parse_scalar is scalar.parse_scalar
+    assert format_key("a b") == '"a b"' and format_key("ab") == "ab"
+    assert [format_scalar(v) for v in (None, True, 3, 2.50, "12", "x", [1, 2])] == \
+        ["-", "true", "3", "2.5", '"12"', "x", '"[1, 2]"']
+    assert format_scalar("a=b", "=") == '"a=b"' and format_scalar("a=b") == "a=b"
+    assert format_number(1e-7) == "1e-7" and format_number(-0.0) == "0" and format_number(2.0**53) == "9.007199254740992e+15"
+    assert scalar.parse_scalar(" 12 ") == 12 and scalar.parse_scalar("-") is None
+    assert scalar.parse_scalar("~", True) is MISSING and scalar.parse_scalar("^{a,b,c}", True) is ATTACHMENT
+    assert scalar.parse_quoted_string('"a\\u00e9"') == "a\u00e9"
+    with pytest.raises(gcf.GcfError) as nan:
+        format_number(float("nan"))
+    assert nan.value.category == "out_of_range"
+    with pytest.raises(gcf.GcfError) as big:
+        format_scalar(2**63)
+    assert big.value.category == "out_of_range"
+    for token, category in [("~", "invalid_missing"), ("^", "invalid_attachment_marker"), ('"ab', "unterminated_quote"),
+                            ('"a"b', "trailing_characters"), ("99999999999999999999", "out_of_range")]:
+        with pytest.raises(gcf.DecodeError) as bad:
+            scalar.parse_scalar(token)
+        assert (bad.value.category, bad.value.line) == (category, 1), token
+    with pytest.raises(gcf.DecodeError) as unquoted:
+        scalar.parse_quoted_string("ab")
+    assert unquoted.value.category == "unterminated_quote"

@@ -341,6 +341,12 @@ pub fn format_scalar(json: &str, delimiter: u32) -> Result<String, JsError> {
     js(engine::format_scalar(json, delimiter))
 }
 
+/// See [`gcf_js_engine::parse_scalar`].
+#[wasm_bindgen(js_name = "parseScalar")]
+pub fn parse_scalar(token: &str) -> Result<String, JsError> {
+    js(engine::parse_scalar(token))
+}
+
 /// See [`gcf_js_engine::canonical_cell`].
 #[wasm_bindgen(js_name = "canonicalCell")]
 pub fn canonical_cell(json: &str) -> Result<String, JsError> {

@@ -39,18 +39,23 @@ pub(crate) fn write_cell(
     delimiter: u32,
     scalars: &mut ScalarWriter,
 ) -> Result<()> {
-    if let (generic::Value::String(s), Some(d)) = (value, char::from_u32(delimiter)) {
-        if delimiter != 0 && s.contains(d) && !generic::needs_quote(s) {
-            scalars.quoted(out, s)?;
-            return Ok(());
-        }
-    }
-    if !scalars.scalar(out, value)? {
+    let mut buf = [0u8; 4];
+    let delimiter = match char::from_u32(delimiter) {
+        Some(d) if delimiter != 0 => &*d.encode_utf8(&mut buf),
+        _ => "",
+    };
+    if !scalars.scalar_in(out, value, delimiter)? {
         return Err(Failure::invalid_input(
             "formatScalar takes a scalar (null, boolean, number or string)",
         ));
     }
     Ok(())
+}
+
+/// One token's value (§2.1, as a `key=value` line reads it) as tagged JSON
+/// (see the crate docs), for 2.5.2's `parseScalar`.
+pub fn parse_scalar(token: &str) -> Result<String> {
+    Ok(crate::tagged::to_string(&generic::parse_scalar(token)?))
 }
 
 /// The pack-root form of one cell (given as JSON, §10a.3).

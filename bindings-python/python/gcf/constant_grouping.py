@@ -5,6 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from ._gcf import encode_generic_grouped as _grouped
+from .scalar import (  # noqa: F401  (2.8.0 names here too)
+    MISSING,
+    format_key,
+    format_scalar,
+    is_bare_key,
+    needs_quote,
+    parse_quoted_string,
+    parse_scalar,
+    quote_string,
+)
 
 
 def encode_generic_grouped(data: Any, key_field: str, group_field: str) -> str:

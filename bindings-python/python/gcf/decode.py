@@ -6,8 +6,9 @@ from typing import Optional
 
 from ._errors import DecodeError
 from ._gcf import decode as _decode
+from .constants import KIND_EXPAND  # noqa: F401  (2.8.0 names here too)
 from .limits import Limits, limits_json
-from .types import Payload
+from .types import Edge, Payload, Symbol  # noqa: F401  (Edge, Symbol: as in 2.8.0)
 
 __all__ = ["DecodeError", "decode"]
 

@@ -5,7 +5,15 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from ._gcf import decode_generic as _decode_generic
+from .decode import decode  # noqa: F401  (the graph decode, as in 2.8.0)
 from .limits import Limits, limits_json
+from .scalar import (  # noqa: F401  (2.8.0 names here too)
+    ATTACHMENT,
+    MISSING,
+    is_bare_key,
+    parse_quoted_string,
+    parse_scalar,
+)
 
 
 def decode_generic(input_text: str, *, limits: Optional[Limits] = None) -> Any:

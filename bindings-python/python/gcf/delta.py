@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import List, Optional, Tuple
 
 from . import _gcf
+from .constants import KIND_ABBREV, KIND_EXPAND  # noqa: F401  (2.8.0 names here too)
 from .limits import Limits, limits_json
+from .packroot import pack_root  # noqa: F401  (as in 2.8.0)
 from .types import DeltaPayload, Edge, Symbol
 
 

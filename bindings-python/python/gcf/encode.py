@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any, List, Optional, Tuple
 
 from ._gcf import _encode_gathered
-from .types import Payload
+from .constants import KIND_ABBREV  # noqa: F401  (2.8.0 names here too)
+from .types import Payload, Symbol  # noqa: F401  (Symbol: as in 2.8.0)
 
 
 def gather(p: Payload) -> Tuple[List[Tuple[Any, ...]], List[Tuple[Any, ...]], Any, Any, Any, Any]:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from ._gcf import encode_generic as _encode_generic
+from .scalar import format_key, format_scalar  # noqa: F401  (2.8.0 names here too)
 
 
 @dataclass

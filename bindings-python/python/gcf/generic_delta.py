@@ -10,6 +10,13 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from . import _gcf
 from .limits import Limits, limits_json
+from .scalar import (  # noqa: F401  (2.8.0 names here too)
+    format_key,
+    format_number,
+    format_scalar,
+    parse_scalar,
+    quote_string,
+)
 
 DEFAULT_REANCHOR_N = 15
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import List
 
 from . import _gcf
+from .constants import KIND_ABBREV  # noqa: F401  (2.8.0 names here too)
+from .scalar import format_number  # noqa: F401  (as in 2.8.0)
 from .types import Edge, Symbol
 
 

@@ -7,6 +7,7 @@ import threading
 from typing import List, Optional, Union
 
 from . import _gcf
+from .constants import KIND_ABBREV  # noqa: F401  (2.8.0 names here too)
 from .encode import encode, gather, gather_locations
 from .limits import Limits, limits_json
 from .types import Payload, Symbol

@@ -6,6 +6,7 @@ from typing import Any, Protocol
 
 from . import _gcf
 from ._writer import is_binary
+from .constants import KIND_ABBREV  # noqa: F401  (2.8.0 names here too)
 from .types import Edge, Symbol
 
 

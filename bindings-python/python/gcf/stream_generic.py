@@ -7,6 +7,7 @@ from typing import Any, Optional, Sequence
 from . import _gcf
 from ._errors import GcfError
 from ._writer import is_binary
+from .scalar import format_key, format_scalar  # noqa: F401  (2.8.0 names here too)
 
 
 def _name(x: Any) -> str:

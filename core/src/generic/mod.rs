@@ -15,6 +15,7 @@ mod view;
 pub use decode::{decode, decode_bytes, Build, Decoder, ValueBuilder, ValueWithHeader};
 
 pub use cell::Cell;
+pub use decode::parse_scalar;
 pub use delta::{
     apply, apply_delta, canonical_cell, decode_delta, decode_delta_with, decode_full,
     decode_full_with, diff, encode_delta, encode_full, pack_root, respond, respond_echoed,
@@ -26,7 +27,7 @@ pub use json::{
     from_json, generic_delta_from_json, keyed_set_from_json, keyed_set_to_json, to_json,
 };
 pub use key::Key;
-pub use scalar::{format_key, format_scalar, needs_quote, quote, ScalarWriter};
+pub use scalar::{format_key, format_scalar, is_bare_key, needs_quote, quote, ScalarWriter};
 pub use stream::{
     check_row_width, check_stream_fields, StreamOptions, StreamWriter, DEFAULT_STREAM_BUFFER,
 };

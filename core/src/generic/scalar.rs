@@ -229,8 +229,14 @@ pub(crate) fn write_string<S: Sink + ?Sized>(sink: &mut S, s: &str) -> Result<()
 }
 
 /// Whether `key` can be written bare (spec §2a.1): `[A-Za-z_][A-Za-z0-9_]*`.
+///
+/// ```
+/// use gcf_core::generic::is_bare_key;
+/// assert!(is_bare_key("total_2") && is_bare_key("_id"));
+/// assert!(!is_bare_key("2x") && !is_bare_key("a-b") && !is_bare_key(""));
+/// ```
 #[inline]
-pub(crate) fn is_bare_key(key: &str) -> bool {
+pub fn is_bare_key(key: &str) -> bool {
     let b = key.as_bytes();
     !b.is_empty()
         && (b[0].is_ascii_alphabetic() || b[0] == b'_')
@@ -386,6 +392,37 @@ impl ScalarWriter {
     /// non-finite float, or the sink's own error.
     pub fn scalar<S: Sink + ?Sized>(&mut self, sink: &mut S, value: &Value) -> Result<bool, Error> {
         write_scalar(sink, value, &mut self.numbers)
+    }
+
+    /// [`scalar`](Self::scalar) for a context delimited by `delimiter`: a
+    /// string holding it is quoted too, as the SDKs' `format_scalar(v,
+    /// delimiter)` helpers quote it (`|` and `,` are quoted everywhere
+    /// already; an empty `delimiter` adds nothing).
+    ///
+    /// ```
+    /// use gcf_core::generic::{ScalarWriter, Value};
+    /// let mut out = Vec::new();
+    /// ScalarWriter::new().scalar_in(&mut out, &Value::from("a=b"), "=")?;
+    /// assert_eq!(out, b"\"a=b\"");
+    /// # Ok::<(), gcf_core::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`scalar`](Self::scalar).
+    pub fn scalar_in<S: Sink + ?Sized>(
+        &mut self,
+        sink: &mut S,
+        value: &Value,
+        delimiter: &str,
+    ) -> Result<bool, Error> {
+        if let Value::String(s) = value {
+            let s = s.as_str();
+            if !delimiter.is_empty() && s.contains(delimiter) && !needs_quote(s) {
+                write_quoted(sink, s)?;
+                return Ok(true);
+            }
+        }
+        self.scalar(sink, value)
     }
 }
 

@@ -11,7 +11,9 @@ use alloc::vec::Vec;
 use crate::error::{Error, ErrorKind};
 use crate::generic::{Key, Value};
 use crate::input::{SourceLine, SourceLines};
-use crate::number::{out_of_range_message, parse_number, NumberError, ParsedNumber};
+use crate::number::{
+    double_out_of_range_message, out_of_range_message, parse_number, NumberError, ParsedNumber,
+};
 use crate::text::{column_of, parse_quoted};
 
 use super::keys::KeyIndex;
@@ -381,10 +383,17 @@ fn bare_cell<'a>(ln: &Ln<'_>, token: &'a str, at: usize, ctx: Context) -> Result
                 Ok(ParsedNumber::Int(i)) => Ok(Cell::Value(Value::Int(i))),
                 Ok(ParsedNumber::Float(f)) => Ok(Cell::Value(Value::Float(f))),
                 Err(NumberError::OutOfRange) => {
-                    Err(ln.error(ErrorKind::OutOfRange, at, out_of_range_message(token)))
+                    // An integer past int64, or a decimal or exponent past a
+                    // double's range (`1e999`): each named for what it is.
+                    let message = if b.iter().any(|c| matches!(c, b'.' | b'e' | b'E')) {
+                        double_out_of_range_message(token)
+                    } else {
+                        out_of_range_message(token)
+                    };
+                    Err(ln.error(ErrorKind::OutOfRange, at, message))
                 }
                 Err(NumberError::NotANumber) => Ok(string_cell(token, ctx)),
-            }
+            };
         }
         Some(b'~') if b.len() == 1 => {
             if ctx == Context::Cell {

@@ -69,6 +69,34 @@ pub fn decode_bytes(input: &[u8]) -> Result<Value, Error> {
     Decoder::new().decode_bytes(input)
 }
 
+/// Decodes one scalar token as a `key=value` line's value (spec §2.1): a
+/// quoted string, `-`, `true`/`false`, a number (`out_of_range` outside the
+/// numeric domain, §2.3.2) or a bare string, ASCII space and tab around it
+/// trimmed (§4.2). The row-cell markers `~` and `^` are refused
+/// (`invalid_missing`, `invalid_attachment_marker`), as outside a row. Errors
+/// are placed on line 1, at the token's column.
+///
+/// For the SDKs' `parse_scalar` helpers; decoding a document reads its tokens
+/// in place.
+///
+/// ```
+/// use gcf_core::generic::{parse_scalar, Value};
+/// use gcf_core::ErrorKind;
+/// assert_eq!(parse_scalar("12")?, Value::Int(12));
+/// assert_eq!(parse_scalar("\"12\"")?, Value::from("12"));
+/// assert_eq!(parse_scalar(" Bob Smith ")?, Value::from("Bob Smith"));
+/// assert_eq!(parse_scalar("~").unwrap_err().kind(), ErrorKind::InvalidMissing);
+/// # Ok::<(), gcf_core::Error>(())
+/// ```
+pub fn parse_scalar(token: &str) -> Result<Value, Error> {
+    let line = lexer::Ln {
+        number: 1,
+        indent: 0,
+        raw: token,
+    };
+    lexer::parse_value_at(&line, 0)
+}
+
 /// A decoded payload with its header, for callers that need more than the value
 /// (generic deltas, tools that read `pack_root` or `key`).
 #[derive(Debug, Clone, PartialEq)]

@@ -152,6 +152,33 @@ fn a_comment_needs_its_space() {
     assert_eq!(e("## [1]{a}\n1\n#\n"), (ErrorKind::CountMismatch, 4, 1));
 }
 
+/// A number past its domain is `out_of_range`, named for what it is.
+#[test]
+fn numbers_out_of_range_say_which_range() {
+    for (token, said) in [
+        (
+            "9223372036854775808",
+            "integer 9223372036854775808 is outside the int64 range",
+        ),
+        ("1e999", "number 1e999 is outside the range of a double"),
+        (
+            "-1.5E+400",
+            "number -1.5E+400 is outside the range of a double",
+        ),
+    ] {
+        let err = decode(&alloc::format!("GCF profile=generic\nx={token}\n")).unwrap_err();
+        assert_eq!(
+            (err.kind(), err.line(), err.column()),
+            (ErrorKind::OutOfRange, Some(2), Some(3))
+        );
+        assert!(
+            err.message().starts_with(said),
+            "{token}: {}",
+            err.message()
+        );
+    }
+}
+
 /// Readings where the references differ from the spec, pinned as the README's
 /// "Where the spec and the references differ" lists them.
 #[test]
