@@ -5,7 +5,8 @@
 //! decode (both entries) succeeds exactly when the decoder does, and gives
 //! the packed form (starting with a NUL), which reads back (as the JS layer
 //! reads it) to the decoded value, members in order, or, for a string with a
-//! NUL, the tagged JSON of `generic_decode`.
+//! NUL, the tagged JSON of `generic_decode`. `parse_scalar` of the first
+//! line reads it as a `key=value` line's value does.
 #![no_main]
 
 use gcf_core::generic;
@@ -55,4 +56,15 @@ fuzz_target!(|data: &[u8]| {
     let _ = generic::Decoder::new()
         .allow_identity_fields(true)
         .decode_with_header(text);
+    // `parse_scalar` reads its first line as a `key=value` line's value.
+    let token = text.split(['\n', '\r']).next().unwrap_or("");
+    let line = generic::decode(&format!("GCF profile=generic\nv={token}\n"));
+    match (generic::parse_scalar(token), line) {
+        (Ok(v), Ok(generic::Value::Object(m))) => assert_eq!(m.get("v"), Some(&v)),
+        (Err(a), Err(b)) => {
+            assert_eq!(a.kind(), b.kind());
+            assert_eq!(a.column().map(|c| c + 2), b.column());
+        }
+        (a, b) => panic!("parse_scalar({token:?}): {a:?} vs {b:?}"),
+    }
 });
