@@ -32,8 +32,21 @@ function toText(v, indent, level = 0) {
   return typeof v === 'bigint' ? v.toString() : JSON.stringify(v);
 }
 
+// The input's bytes (the file, or stdin): the decoders take them as they
+// are and report malformed UTF-8 at its line and column.
+function bytes(file) {
+  return readFileSync(file ?? 0);
+}
+
+// The input as text; bytes that are not UTF-8 are an error, not U+FFFD
+// (2.5.2 reads them as U+FFFD and goes on).
 function input(file) {
-  return readFileSync(file ?? 0, 'utf8');
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes(file));
+  } catch (e) {
+    if (e instanceof TypeError) throw new Error(`invalid_utf8: ${file ?? 'stdin'} is not UTF-8`);
+    throw e;
+  }
 }
 
 function main(argv) {
@@ -44,7 +57,7 @@ function main(argv) {
     case 'decode': {
       // 2.5.2's JSON form: its member order, `packRoot` always, an edge's
       // `status` only when it has one; a payload's locations after them.
-      const p = decode(input(file));
+      const p = decode(bytes(file));
       const out = {
         tool: p.tool,
         tokensUsed: p.tokensUsed,
@@ -70,7 +83,7 @@ function main(argv) {
     case 'encode-generic':
       return process.stdout.write(encodeGeneric(parseJSONOrdered(input(file), { largeInt: 'bigint' })));
     case 'decode-generic':
-      return process.stdout.write(toText(decodeGeneric(input(file), { largeInt: 'bigint' }), 2) + '\n');
+      return process.stdout.write(toText(decodeGeneric(bytes(file), { largeInt: 'bigint' }), 2) + '\n');
     case 'stats': {
       // 2.5.2's layout, so scripts reading it keep working; a value that is
       // not a graph payload is measured as generic GCF (2.5.2 encodes it as

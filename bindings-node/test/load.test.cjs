@@ -108,6 +108,23 @@ test('gcf stats, encode and decode print what 2.5.2 prints for a graph payload; 
   assert.match(out, /^Payload: a generic JSON value\n\n {2}JSON {2}█{30} {2}4 tokens\n/);
 });
 
+test('gcf refuses input that is not UTF-8 (2.5.2 reads it as U+FFFD), at its line and column where it decodes', () => {
+  const bin = path.join(__dirname, '..', 'bin', 'gcf.mjs');
+  const run = (cmd, bytes) => {
+    try {
+      execFileSync(process.execPath, [bin, cmd], { input: bytes, stdio: 'pipe' });
+    } catch (e) {
+      return [e.status, e.stderr.toString()];
+    }
+    return [0, ''];
+  };
+  const latin1 = Buffer.from('GCF profile=generic\na=\xe9\n', 'latin1');
+  assert.deepStrictEqual(run('decode-generic', latin1), [1, 'gcf: invalid_utf8: malformed UTF-8 (byte 0xE9) (line 2, column 3)\n']);
+  assert.deepStrictEqual(run('encode-generic', Buffer.from('{"a":"\xe9"}', 'latin1')), [1, 'gcf: invalid_utf8: stdin is not UTF-8\n']);
+  const graph = Buffer.from('GCF profile=graph symbols=1\n## targets\n@0 fn \xe9 0.50 x\n', 'latin1');
+  assert.deepStrictEqual(run('decode', graph), [1, 'gcf: invalid_utf8: malformed UTF-8 (byte 0xE9) (line 3, column 7)\n']);
+});
+
 test('the .d.ts type-checks a sample program with tsc', () => {
   const tsc = require.resolve('typescript/bin/tsc');
   execFileSync(process.execPath, [tsc, '-p', path.join(__dirname, 'types', 'tsconfig.json')], { stdio: 'pipe' });
