@@ -645,3 +645,27 @@ def test_scalar_helpers_and_the_names_2_8_0_modules_share() -> None:
     with pytest.raises(gcf.DecodeError) as unquoted:
         scalar.parse_quoted_string("ab")
     assert unquoted.value.category == "unterminated_quote"
+
+
+def test_the_cli_reports_unreadable_input_in_one_line(tmp_path: Any) -> None:
+    import json
+    import subprocess
+    import sys
+
+    missing = tmp_path / "missing.json"
+    r = subprocess.run([sys.executable, "-m", "gcf", "encode", str(missing)], capture_output=True, text=True)
+    assert (r.returncode, r.stdout) == (1, "")
+    assert r.stderr == f"error[io]: opening {missing}: No such file or directory\n", r.stderr
+    latin1 = tmp_path / "latin1.gcf"
+    latin1.write_bytes(b"GCF profile=generic\na=\xe9\n")
+    r = subprocess.run([sys.executable, "-m", "gcf", "decode-generic", str(latin1)], capture_output=True, text=True)
+    want = "error[invalid_utf8]: malformed UTF-8 (byte 0xE9) (line 2, column 3)\n"
+    assert (r.returncode, r.stderr) == (1, want), r.stderr
+    r = subprocess.run([sys.executable, "-m", "gcf", "encode-generic"], input=b'{"a":"\xe9"}', capture_output=True)
+    assert (r.returncode, r.stderr) == (1, b"error[invalid_utf8]: the input is not UTF-8 (byte 6)\n"), r.stderr
+    r = subprocess.run([sys.executable, "-m", "gcf", "decode"], input=b"GCF profile=generic\n", capture_output=True)
+    assert r.stderr.startswith(b"error[invalid_input]: this is a generic-profile payload"), r.stderr
+    ok = tmp_path / "ok.gcf"
+    ok.write_text("GCF profile=generic\na=1\n")
+    r = subprocess.run([sys.executable, "-m", "gcf", "decode-generic", str(ok)], capture_output=True, text=True)
+    assert r.returncode == 0 and json.loads(r.stdout) == {"a": 1}, (r.stdout, r.stderr)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any, Callable, Dict, List, NoReturn, Optional
+from typing import Any, Callable, Dict, List, NoReturn, Optional, Union
 
 from ._errors import GcfError
 from .decode import decode
@@ -31,11 +31,39 @@ def _fail(message: str, code: int = 1) -> NoReturn:
     sys.exit(code)
 
 
-def _read(args: List[str]) -> str:
-    if args and args[0] != "-":
-        with open(args[0], encoding="utf-8") as f:
-            return f.read()
-    return sys.stdin.read()
+def _read(args: List[str]) -> bytes:
+    """The input's bytes: the named file, or stdin. A file that cannot be
+    read is one line on stderr and exit 1 (2.8.0 ends with a traceback
+    there), as the Rust CLI reports it."""
+    name = args[0] if args and args[0] != "-" else "<stdin>"
+    try:
+        if name == "<stdin>":
+            return sys.stdin.buffer.read()
+        with open(name, "rb") as f:
+            # Line ends as a text-mode file reads them (2.8.0 reads a file so;
+            # stdin it reads as it comes).
+            return f.read().replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    except OSError as e:
+        _fail(f"error[io]: opening {name}: {e.strerror or e}")
+
+
+def _text(data: bytes) -> str:
+    """The input as text; bytes that are not UTF-8 are an error, not text
+    read some other way."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        _fail(f"error[invalid_utf8]: the input is not UTF-8 (byte {e.start})")
+
+
+def _gcf(data: bytes) -> Union[str, bytes]:
+    """GCF input for a decoder: as text, or, when it is not UTF-8, the bytes
+    themselves, so that the decoder reports the malformed sequence at its
+    line and column."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data
 
 
 def _json(text: str) -> Any:
@@ -128,12 +156,12 @@ def _stats(text: str) -> None:
     print(f"\n  Savings: {saved:.0f}% fewer tokens with GCF")
 
 
-COMMANDS: Dict[str, Callable[[str], None]] = {
-    "encode": lambda t: print(encode(_payload(_json(t))), end=""),
-    "decode": lambda t: print(_payload_json(decode(t))),
-    "encode-generic": lambda t: print(encode_generic(_json(t)), end=""),
-    "decode-generic": lambda t: print(json.dumps(decode_generic(t))),
-    "stats": _stats,
+COMMANDS: Dict[str, Callable[[bytes], None]] = {
+    "encode": lambda b: print(encode(_payload(_json(_text(b)))), end=""),
+    "decode": lambda b: print(_payload_json(decode(_gcf(b)))),
+    "encode-generic": lambda b: print(encode_generic(_json(_text(b))), end=""),
+    "decode-generic": lambda b: print(json.dumps(decode_generic(_gcf(b)))),
+    "stats": lambda b: _stats(_text(b)),
 }
 
 
@@ -156,4 +184,8 @@ def main(argv: Optional[List[str]] = None) -> None:
         run(_read(rest))
     except GcfError as e:
         where = f" (line {e.line}, column {e.column})" if e.line is not None else ""
-        _fail(f"error[{e.category}]: {e}{where}")
+        detail = str(e)
+        # The message leads with its category (2.8.0's form); the line names it once.
+        if detail.startswith(e.category + ": "):
+            detail = detail[len(e.category) + 2 :]
+        _fail(f"error[{e.category}]: {detail}{where}")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Optional, Union
 
 from ._errors import DecodeError
 from ._gcf import decode as _decode
@@ -13,7 +13,7 @@ from .types import Edge, Payload, Symbol  # noqa: F401  (Edge, Symbol: as in 2.8
 __all__ = ["DecodeError", "decode"]
 
 
-def decode(input_text: str, *, limits: Optional[Limits] = None) -> Payload:
+def decode(input_text: Union[str, bytes], *, limits: Optional[Limits] = None) -> Payload:
     """Decode graph-profile GCF text into a ``Payload``.
 
     Raises ``DecodeError`` (with ``category``, ``line`` and ``column``) on

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 from ._gcf import decode_generic as _decode_generic
 from .decode import decode  # noqa: F401  (the graph decode, as in 2.8.0)
@@ -16,7 +16,7 @@ from .scalar import (  # noqa: F401  (2.8.0 names here too)
 )
 
 
-def decode_generic(input_text: str, *, limits: Optional[Limits] = None) -> Any:
+def decode_generic(input_text: Union[str, bytes], *, limits: Optional[Limits] = None) -> Any:
     """Decode GCF text into dicts, lists and scalars.
 
     Graph-profile text decodes to a dict with camelCase members, as in
