@@ -130,6 +130,10 @@ def answer(req):
         if v is scalar.MISSING or v is scalar.ATTACHMENT:
             return "<" + ("MISSING" if v is scalar.MISSING else "ATTACHMENT") + ">"
         return v
+    if op == "surface":
+        from api_surface import surface
+
+        return surface()
     if op == "pack_root":
         p = payload(args[0])
         return gcf.pack_root(p.symbols, p.edges)
