@@ -98,7 +98,9 @@ export function createApi(E) {
     return x instanceof Uint8Array;
   }
 
-  function decode(input, opts) {
+  // An optional argument has a default, so that `fn.length` counts what
+  // 2.5.2's counts (its optional parameters have defaults too).
+  function decode(input, opts = undefined) {
     return withLimits(E, opts, () => decodeGraph(input));
   }
 
@@ -138,7 +140,7 @@ export function createApi(E) {
     }
   }
 
-  function decodeDelta(input, opts) {
+  function decodeDelta(input, opts = undefined) {
     let json;
     try {
       json = withLimits(E, opts, () => decodeText(input, (s) => E.graphDecodeDelta(s)));
@@ -181,7 +183,7 @@ export function createApi(E) {
     }
   }
 
-  function decodeGeneric(input, opts) {
+  function decodeGeneric(input, opts = undefined) {
     const largeInt = opts && opts.largeInt !== undefined ? checkLargeIntMode(opts.largeInt) : 'number';
     return withLimits(E, opts, () => decodeValue(input, largeInt));
   }

@@ -117,7 +117,7 @@ export function install(E, gcf) {
   const genericPackRoot = (s) => callValue(() => E.genericPackRoot(setJSON(s)));
   const encodeGenericFull = (s, tool) => callValue(() => E.genericEncodeFull(setJSON(s), tool == null ? '' : String(tool)));
   const encodeGenericDelta = (d) => callValue(() => E.genericEncodeDelta(setJSON(d)));
-  function decodeGenericFull(text, opts) {
+  function decodeGenericFull(text, opts = undefined) {
     const { set: s, packRoot } = JSON.parse(withLimits(E, opts, () => call(() => decodeText(text, (s) => E.genericDecodeFull(s)))));
     // 2.5.2's member order, and a name only when a section line gave one.
     const set = { key: s.key, fields: s.fields, rows: s.rows };
@@ -142,7 +142,7 @@ export function install(E, gcf) {
     if (d.fullTokens) out.fullTokens = d.fullTokens;
     return out;
   };
-  const decodeGenericDelta = (text, opts) =>
+  const decodeGenericDelta = (text, opts = undefined) =>
     delta(JSON.parse(withLimits(E, opts, () => call(() => decodeText(text, (s) => E.genericDecodeDelta(s))))), true);
   const diffGenericSets = (base, next) => delta(JSON.parse(callValue(() => E.genericDiff(setJSON(base), setJSON(next)))), false);
   const verifyGenericDelta = (base, d, expectedNewRoot) =>

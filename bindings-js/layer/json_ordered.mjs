@@ -151,7 +151,7 @@ function parseExact(text, largeInt) {
   return v;
 }
 
-function parseJSONOrdered(text, opts) {
+function parseJSONOrdered(text, opts = undefined) {
   const largeInt = opts && opts.largeInt !== undefined ? checkLargeIntMode(opts.largeInt) : 'number';
   text = String(text);
   if (largeInt === 'number') {

@@ -10,7 +10,7 @@ export function install(E, gcf) {
   const needsQuote = (s) => E.needsQuote(String(s));
   const quoteString = (s) => call(() => E.quoteString(String(s)));
   const formatKey = (s) => call(() => E.formatKey(String(s)));
-  function formatScalar(v, delimiter) {
+  function formatScalar(v, delimiter = undefined) {
     if (v === undefined) v = null;
     if (typeof v === 'object' && v !== null) return formatScalar(String(v), delimiter);
     return callValue(() => E.formatScalar(toJSON(v, 'number'), delimiter ? Number(delimiter) : 0));

@@ -105,7 +105,7 @@ export function install(E, gcf) {
   const batchText = new Utf8Scratch();
 
   class StreamEncoder {
-    constructor(w, tool, opts) {
+    constructor(w, tool, opts = undefined) {
       const o = opts || {};
       this._w = w;
       const budget = countOf(o.tokenBudget, 'tokenBudget');

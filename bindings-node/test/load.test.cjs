@@ -44,6 +44,31 @@ test('every runtime export of 2.5.2 is here', () => {
   assert.deepStrictEqual(missing, require('./pending.cjs').PENDING_EXPORTS);
 });
 
+test("2.5.2's functions and classes: the same kind, arity (fn.length) and public methods and getters", () => {
+  const ref = require('gcf-reference');
+  const ours = require('@blackwell-systems/gcf');
+  // TypeScript-private in 2.5.2 (not in its .d.ts): its own steps.
+  const PRIVATE = ['GenericDeltaSession.reanchor', 'GenericStreamEncoder.endArrayInternal', 'StreamEncoder.writeHeader'];
+  const problems = [];
+  for (const [name, theirs] of Object.entries(ref)) {
+    const mine = ours[name];
+    if (typeof theirs !== typeof mine) problems.push(`${name}: ${typeof theirs} there, ${typeof mine} here`);
+    if (typeof theirs !== 'function' || typeof mine !== 'function') continue;
+    if (theirs.length !== mine.length) problems.push(`${name}: length ${theirs.length} there, ${mine.length} here`);
+    for (const member of Object.getOwnPropertyNames(theirs.prototype || {})) {
+      if (member === 'constructor' || PRIVATE.includes(`${name}.${member}`)) continue;
+      const t = Object.getOwnPropertyDescriptor(theirs.prototype, member);
+      const m = mine.prototype && Object.getOwnPropertyDescriptor(mine.prototype, member);
+      if (!m) problems.push(`${name}.${member}: missing`);
+      else if (!!t.get !== !!m.get) problems.push(`${name}.${member}: a getter in one package only`);
+      else if (typeof t.value === 'function' && t.value.length !== m.value.length) {
+        problems.push(`${name}.${member}: length ${t.value.length} there, ${m.value.length} here`);
+      }
+    }
+  }
+  assert.deepStrictEqual(problems, []);
+});
+
 test('errors: an Error whose message starts with the category, with category, line and column', () => {
   const gcf = require('@blackwell-systems/gcf');
   const ref = require('gcf-reference');
