@@ -55,6 +55,14 @@ def session_and_delta() -> bool:
     return bool(first) and bool(wire) and full in (True, False) and root.startswith("sha256:")
 
 
+def scalars(name: str) -> str:
+    from gcf.scalar import MISSING, format_key, format_scalar, parse_scalar
+
+    cell = parse_scalar("~", True)
+    quoted: bool = gcf.scalar.needs_quote(name)
+    return format_key(name) + "=" + format_scalar(1.5, "|") + str(cell is MISSING) + str(quoted)
+
+
 if __name__ == "__main__":
     print(graph_answer(["a", "b"]), read_back("GCF x"), records([{"id": 1, "state": "open"}]), stream(2))
-    print(session_and_delta())
+    print(session_and_delta(), scalars("a b"))
