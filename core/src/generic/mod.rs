@@ -12,10 +12,11 @@ mod scalar;
 mod stream;
 mod value;
 mod view;
-pub use decode::{decode, decode_bytes, Build, Decoder, ValueBuilder, ValueWithHeader};
+pub use decode::{
+    decode, decode_bytes, parse_scalar, Build, Decoder, ValueBuilder, ValueWithHeader,
+};
 
 pub use cell::Cell;
-pub use decode::parse_scalar;
 pub use delta::{
     apply, apply_delta, canonical_cell, decode_delta, decode_delta_with, decode_full,
     decode_full_with, diff, encode_delta, encode_full, pack_root, respond, respond_echoed,
