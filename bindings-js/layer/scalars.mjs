@@ -1,6 +1,6 @@
 // 2.5.2's scalar helpers over the core's scalar grammar.
 
-import { call, callValue, GcfError } from './errors.mjs';
+import { call, callValue } from './errors.mjs';
 import { toJSON, fromTagged } from './convert.mjs';
 
 export const MISSING = Symbol('missing');
