@@ -129,6 +129,10 @@ error_kinds! {
     OutOfRange => "out_of_range",
     /// A line that matches no production of the grammar.
     InvalidSyntax => "invalid_syntax",
+    /// A line among an object's members that is none of their forms (no `=`,
+    /// no `##` section, no inline array), as the reference SDKs name it
+    /// ("unexpected content in object body").
+    InvalidLine => "invalid_line",
     /// A configured implementation limit (spec §12) was exceeded.
     LimitExceeded => "limit_exceeded",
     /// A value the encoder cannot represent (for example whitespace in a graph name).

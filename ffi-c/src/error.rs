@@ -350,6 +350,7 @@ const CATEGORIES: &[&core::ffi::CStr] = &[
     c"root_mismatch",
     c"out_of_range",
     c"invalid_syntax",
+    c"invalid_line",
     c"limit_exceeded",
     c"invalid_input",
     c"invalid_state",

@@ -145,11 +145,48 @@ fn comments_blank_lines_and_crlf() {
 #[test]
 fn a_comment_needs_its_space() {
     assert_eq!(d("# \nx=1\n  # indented\n"), obj(vec![("x", Int(1))]));
-    assert_eq!(e("x=1\n#\n"), (ErrorKind::InvalidSyntax, 3, 1));
-    assert_eq!(e("x=1\n#\t\n"), (ErrorKind::InvalidSyntax, 3, 1));
-    assert_eq!(e("## s\n  x=1\n  #\n").0, ErrorKind::InvalidSyntax);
+    assert_eq!(e("x=1\n#\n"), (ErrorKind::InvalidLine, 3, 1));
+    assert_eq!(e("x=1\n#\t\n"), (ErrorKind::InvalidLine, 3, 1));
+    assert_eq!(e("## s\n  x=1\n  #\n").0, ErrorKind::InvalidLine);
     // In a table it is a row like any other: here one too many.
     assert_eq!(e("## [1]{a}\n1\n#\n"), (ErrorKind::CountMismatch, 4, 1));
+}
+
+/// A line among an object's members that is none of their forms takes the
+/// references' category: `invalid_line`, or `orphan_inline_attachment` for a
+/// stray `a|b` body; a line with `=` or `[` keeps its own (its key or bracket
+/// is what is wrong).
+#[test]
+fn lines_that_are_no_member_take_the_references_categories() {
+    for line in [
+        "foo", "#c", "##x", "@0 x", ".x {}", "~", "\"a\"", "\"a\" b", "1abc", "a:b", "foo bar",
+    ] {
+        assert_eq!(
+            e(&alloc::format!("{line}\n")),
+            (ErrorKind::InvalidLine, 2, 1),
+            "{line:?}"
+        );
+        assert_eq!(
+            e(&alloc::format!("## s\n  {line}\n")),
+            (ErrorKind::InvalidLine, 3, 3),
+            "{line:?}"
+        );
+    }
+    assert_eq!(e("a|b\n"), (ErrorKind::OrphanInlineAttachment, 2, 1));
+    assert_eq!(e("a[2] 1,2\n"), (ErrorKind::InvalidLine, 2, 1));
+    assert_eq!(e("x=1\n=null\n"), (ErrorKind::InvalidLine, 3, 1));
+    assert_eq!(e("\"-0\"|=\n"), (ErrorKind::OrphanInlineAttachment, 2, 1));
+    assert_eq!(e("\"k\"[2] 1\n"), (ErrorKind::InvalidLine, 2, 1));
+    assert_eq!(e("\"\"[1]\n"), (ErrorKind::InvalidLine, 2, 1));
+    assert_eq!(e("a[01]: 1\n").0, ErrorKind::InvalidCount);
+    for line in ["a b=1", "-x=1", "x y[2]: 1,2"] {
+        assert_eq!(
+            e(&alloc::format!("{line}\n")).0,
+            ErrorKind::InvalidSyntax,
+            "{line:?}"
+        );
+    }
+    assert_eq!(e("\"a\n").0, ErrorKind::UnterminatedQuote);
 }
 
 /// A number past its domain is `out_of_range`, named for what it is.
@@ -459,7 +496,7 @@ fn structural_errors_with_positions() {
         (ErrorKind::DuplicateAttachment, 5, 1)
     );
     assert_eq!(e("## [1:]{key}\na\n"), (ErrorKind::InvalidSyntax, 2, 4));
-    assert_eq!(e("what is this\n"), (ErrorKind::InvalidSyntax, 2, 5));
+    assert_eq!(e("what is this\n"), (ErrorKind::InvalidLine, 2, 1));
     assert_eq!(
         e("## r [1]{a}\n.x {}\n"),
         (ErrorKind::OrphanAttachment, 3, 1)

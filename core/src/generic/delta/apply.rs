@@ -458,7 +458,7 @@ mod tests {
                 ErrorKind::CountMismatch,
                 4,
             ),
-            ("1\n", ErrorKind::InvalidSyntax, 2),
+            ("1\n", ErrorKind::InvalidLine, 2),
             ("## added [1]{@id}\n  1\n", ErrorKind::InvalidIndent, 3),
             ("## added [1]{@id}\n^\n", ErrorKind::MissingAttachment, 3),
             ("## added [1]{id}\n1\n", ErrorKind::MalformedDelta, 2),

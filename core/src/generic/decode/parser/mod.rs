@@ -856,7 +856,12 @@ impl<'a, 'b, B: Build> Parser<'a, 'b, B> {
                 let surplus_row =
                     matches!(surplus, Some((i, _)) if i == indent) && !ln.text().starts_with("##");
                 if surplus_row
-                    && e.kind() == ErrorKind::InvalidSyntax
+                    && matches!(
+                        e.kind(),
+                        ErrorKind::InvalidSyntax
+                            | ErrorKind::InvalidLine
+                            | ErrorKind::OrphanInlineAttachment
+                    )
                     && e.line() == Some(ln.number)
                 {
                     self.surplus = surplus;
@@ -919,29 +924,35 @@ impl<'a, 'b, B: Build> Parser<'a, 'b, B> {
             (key, value)
         } else {
             key_at = ln.indent;
-            let (key, end) = parse_key(ln, key_at)?;
+            let (key, end) = parse_key(ln, key_at).map_err(|e| not_a_member(ln, e))?;
             check_duplicate(obj, &key, ln, key_at)?;
             let value = match raw.get(end) {
                 Some(b'=') => self.build.scalar(parse_value_at(ln, end + 1)?),
-                Some(b'[') => match self.parse_head(ln, end)? {
+                Some(b'[') => match self.parse_head(ln, end).map_err(|e| not_a_member(ln, e))? {
                     // An inline array is a container one level down too.
                     Head::Inline(values) => {
                         self.check_depth(depth + 1, ln)?;
                         self.build.scalar_array(values)
                     }
                     _ => {
-                        return Err(ln.error(
-                            ErrorKind::InvalidSyntax,
-                            end,
-                            "a `key[N]` array must be inline (`key[N]: a,b`)",
+                        return Err(not_a_member(
+                            ln,
+                            ln.error(
+                                ErrorKind::InvalidSyntax,
+                                end,
+                                "a `key[N]` array must be inline (`key[N]: a,b`)",
+                            ),
                         ))
                     }
                 },
                 _ => {
-                    return Err(ln.error(
-                        ErrorKind::InvalidSyntax,
-                        end,
-                        "expected `=` or `[count]:` after the key",
+                    return Err(not_a_member(
+                        ln,
+                        ln.error(
+                            ErrorKind::InvalidSyntax,
+                            end,
+                            "expected `=` or `[count]:` after the key",
+                        ),
                     ))
                 }
             };
@@ -1895,4 +1906,83 @@ fn check_duplicate<V>(
         ));
     }
     Ok(())
+}
+
+/// The error for a line among an object's members that is none of their
+/// forms, categorized as the reference SDKs categorize it, so that callers
+/// matching on their prefixes keep working: a line they would not read as a
+/// `key=value` or `key[N]: ...` member (see [`member_shaped`]) is a
+/// positional inline body with no row before it when it holds a `|`
+/// (`orphan_inline_attachment`), else `invalid_line` ("unexpected content in
+/// object body"). A member-shaped line keeps `error`: its key or bracket is
+/// what is malformed (the references read any text before `=` as a key;
+/// §2a.1 asks for a bare or quoted one).
+#[cold]
+fn not_a_member(ln: &Ln<'_>, error: Error) -> Error {
+    let text = ln.text();
+    if error.kind() != ErrorKind::InvalidSyntax || member_shaped(text) {
+        return error;
+    }
+    let shown = crate::error::excerpt(text);
+    if text.contains('|') {
+        return ln.error(
+            ErrorKind::OrphanInlineAttachment,
+            ln.indent,
+            alloc::format!("positional inline body with no row before it: `{shown}`"),
+        );
+    }
+    ln.error(
+        ErrorKind::InvalidLine,
+        ln.indent,
+        alloc::format!(
+            "unexpected content in object body: `{shown}` is not a `key=value` line, a `## section` or an inline array"
+        ),
+    )
+}
+
+/// Whether the references read an object-body line as a member: `key=value`
+/// (an `=` right after a quoted key, or past the first byte of a line whose
+/// first `[` does not come before it) or an inline array (a `[` right after a
+/// quoted key, or anywhere past the first byte, whose `]` is followed by `: `
+/// or ends the line after `:`).
+fn member_shaped(text: &str) -> bool {
+    let b = text.as_bytes();
+    let after_quoted_key = (b.first() == Some(&b'"')).then(|| {
+        let mut i = 1;
+        while i < b.len() {
+            match b[i] {
+                b'\\' => i += 2,
+                b'"' => return i + 1,
+                _ => i += 1,
+            }
+        }
+        b.len()
+    });
+    let (equals, bracket) = match after_quoted_key {
+        Some(end) => (
+            (b.get(end) == Some(&b'=')).then_some(end),
+            (b.get(end) == Some(&b'[')).then_some(end),
+        ),
+        None => {
+            let bracket = text.find('[');
+            let equals = text
+                .find('=')
+                .filter(|&e| e > 0 && bracket.is_none_or(|k| e < k));
+            (equals, bracket.filter(|&k| k > 0))
+        }
+    };
+    if equals.is_some() {
+        return true;
+    }
+    let Some(open) = bracket else { return false };
+    if text.starts_with('@') || text.starts_with("##") {
+        return false;
+    }
+    match text[open..].find(']') {
+        Some(close) => {
+            let after = &text[open + close + 1..];
+            after.starts_with(": ") || after == ":"
+        }
+        None => false,
+    }
 }
