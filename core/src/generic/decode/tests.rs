@@ -63,7 +63,7 @@ fn root_forms() {
         d("## [2]\n@0 =x\n@1 {}\n"),
         Value::Array(vec![s("x"), obj(vec![])])
     );
-    assert_eq!(e("=1\nx=2\n"), (ErrorKind::InvalidSyntax, 3, 1));
+    assert_eq!(e("=1\nx=2\n"), (ErrorKind::TrailingCharacters, 3, 1));
     assert_eq!(e("  x=1\n"), (ErrorKind::InvalidIndent, 2, 3));
 }
 
@@ -187,6 +187,35 @@ fn lines_that_are_no_member_take_the_references_categories() {
         );
     }
     assert_eq!(e("\"a\n").0, ErrorKind::UnterminatedQuote);
+}
+
+/// A line after a root array of a declared count is one item too many
+/// (`count_mismatch`), whatever the array's form, and a line after a root
+/// scalar is extra (`trailing_characters`), as the references report them.
+#[test]
+fn lines_after_a_counted_root_array_or_a_root_scalar() {
+    for body in [
+        "## [0]\n+\n",
+        "## [1]\n@0 [0]\nx\n",
+        "## [0]\n## [0]\n",
+        "## [1]: a\nb\n",
+        "## [1]{a}\n1\n2\n",
+    ] {
+        let lines = body.lines().count();
+        assert_eq!(
+            e(body),
+            (ErrorKind::CountMismatch, lines + 1, 1),
+            "{body:?}"
+        );
+    }
+    // After a root scalar a line is extra (`trailing_characters`, the
+    // references' category); not so after a deferred count's array.
+    assert_eq!(e("=1\nx=2\n"), (ErrorKind::TrailingCharacters, 3, 1));
+    assert_eq!(e("=1\n=2\n"), (ErrorKind::TrailingCharacters, 3, 1));
+    assert_eq!(
+        e("## [?]{a}\n1\n##! summary counts=1\nx\n").0,
+        ErrorKind::InvalidSyntax
+    );
 }
 
 /// A number past its domain is `out_of_range`, named for what it is.

@@ -666,6 +666,11 @@ impl<'a, 'b, B: Build> Parser<'a, 'b, B> {
     /// The document body after the header (spec §7.1), the trailer, and the
     /// deferred-count check.
     pub(crate) fn parse_root(&mut self) -> Result<B::Value, Error> {
+        // Whether the root is an array of a declared count (a line after it
+        // is then one item too many) or a scalar (a line after it is extra),
+        // as the references report them.
+        let mut counted_root = false;
+        let mut scalar_root = false;
         let value = match self.cur.peek()? {
             None => self.build.object(Vec::new()),
             Some(ln) => {
@@ -679,10 +684,17 @@ impl<'a, 'b, B: Build> Parser<'a, 'b, B> {
                 let text = ln.text();
                 if text.starts_with('=') {
                     self.cur.bump();
+                    scalar_root = true;
                     self.build.scalar(parse_value_at(&ln, 1)?)
                 } else if text.starts_with("## [") {
                     self.cur.bump();
                     let head = self.parse_head(&ln, 3)?;
+                    counted_root = match &head {
+                        Head::Inline(_) => true,
+                        Head::Table(count, _)
+                        | Head::Grouped(count, _, _)
+                        | Head::Expanded(count) => count.n.is_some(),
+                    };
                     self.array_body(head, &ln, 0, 1, None)?
                 } else if text.starts_with("##!") {
                     self.build.object(Vec::new())
@@ -704,6 +716,20 @@ impl<'a, 'b, B: Build> Parser<'a, 'b, B> {
                     ErrorKind::InvalidSyntax,
                     ln.indent,
                     "content after the `##! summary` trailer",
+                ));
+            }
+            if scalar_root {
+                return Err(ln.error(
+                    ErrorKind::TrailingCharacters,
+                    ln.indent,
+                    "extra lines after the root scalar",
+                ));
+            }
+            if counted_root && self.surplus.is_none() {
+                return Err(ln.error(
+                    ErrorKind::CountMismatch,
+                    ln.indent,
+                    "more items than the root array's declared count",
                 ));
             }
             return Err(self.surplus_or(&ln, "content after the end of the root value"));
