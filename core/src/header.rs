@@ -109,21 +109,12 @@ pub(crate) fn parse_header<'a>(line: &SourceLine<'a>) -> Result<Header<'a>, Erro
             ));
         };
         let (key, value) = (&token[..eq], &token[eq + 1..]);
-        // An empty value is malformed (§4 `header-value = 1*(%x21-7E)`), but
-        // for `tool=`: every reference SDK writes it for an empty tool, and
-        // it reads as no tool.
-        if !printable || !is_bare_key(key) || (value.is_empty() && key != "tool") {
-            return Err(line.error_at(
-                ErrorKind::MalformedHeaderField,
-                at,
-                alloc::format!(
-                    "header field `{}` is not `key=value` with a printable ASCII value",
-                    crate::error::excerpt(token)
-                ),
-            ));
-        }
         if profile.is_none() {
-            if key != "profile" {
+            // The first pair names the profile (§3.1): any other first pair,
+            // or `profile=` with no value, is the profile missing, and any
+            // other value an unknown profile, whatever else is wrong with
+            // the pair, as the reference SDKs report them.
+            if key != "profile" || value.is_empty() {
                 return Err(line.error_at(
                     ErrorKind::MissingProfile,
                     at,
@@ -145,6 +136,19 @@ pub(crate) fn parse_header<'a>(line: &SourceLine<'a>) -> Result<Header<'a>, Erro
                 }
             });
             continue;
+        }
+        // An empty value is malformed (§4 `header-value = 1*(%x21-7E)`), but
+        // for `tool=`: every reference SDK writes it for an empty tool, and
+        // it reads as no tool.
+        if !printable || !is_bare_key(key) || (value.is_empty() && key != "tool") {
+            return Err(line.error_at(
+                ErrorKind::MalformedHeaderField,
+                at,
+                alloc::format!(
+                    "header field `{}` is not `key=value` with a printable ASCII value",
+                    crate::error::excerpt(token)
+                ),
+            ));
         }
         let duplicate = key == "profile"
             || match &mut seen {
@@ -317,6 +321,18 @@ mod tests {
         assert_eq!(kind("GCFX profile=graph"), ErrorKind::MissingHeader);
         assert_eq!(kind("GCF"), ErrorKind::MissingProfile);
         assert_eq!(kind("GCF tool=test"), ErrorKind::MissingProfile);
+        // A first pair that is not a valid `profile=` one is the profile
+        // missing (or unknown), whatever else is wrong with it, as the
+        // references report it; a pair without `=` stays malformed.
+        for header in [
+            "GCF pro-file=generic",
+            "GCF profi\u{e9}=generic",
+            "GCF profile=",
+        ] {
+            assert_eq!(kind(header), ErrorKind::MissingProfile, "{header}");
+        }
+        assert_eq!(kind("GCF profile=gr\u{e9}"), ErrorKind::UnknownProfile);
+        assert_eq!(kind("GCF profile"), ErrorKind::MalformedHeaderField);
         assert_eq!(kind("GCF profile=custom"), ErrorKind::UnknownProfile);
         assert_eq!(
             kind("GCF profile=generic broken"),

@@ -179,6 +179,15 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
             Section::Edges => self.edge_line(&line)?,
             Section::Loc => self.loc_line(&line)?,
             Section::Unknown => return Ok(()),
+            // A line that is no node or edge line is that error here too, as
+            // in a group (and as the reference SDKs report it).
+            Section::None if !text.starts_with('@') => {
+                return Err(line.error_at(
+                    ErrorKind::InvalidNodeLine,
+                    0,
+                    "expected a line starting with `@id`",
+                ))
+            }
             Section::None => {
                 return Err(line.error_at(
                     ErrorKind::InvalidSyntax,

@@ -221,6 +221,25 @@ fn streaming_trailers() {
     assert_eq!(err(after).0, ErrorKind::InvalidSyntax);
 }
 
+/// Before the first group header a line that is no node or edge line is
+/// `invalid_node_line`, as in a group (and in the references); a node line
+/// there has no group to take its distance from (the references give it 0).
+#[test]
+fn lines_before_the_first_group_header() {
+    for junk in ["foo", "GCF profile=graph", "12 fn a 0.50 x"] {
+        let text = alloc::format!("GCF profile=graph\n{junk}\n");
+        assert_eq!(
+            err(&text),
+            (ErrorKind::InvalidNodeLine, Some(2), Some(1)),
+            "{junk:?}"
+        );
+    }
+    assert_eq!(
+        err("GCF profile=graph symbols=1\n@0 fn a 0.90 x\n").0,
+        ErrorKind::InvalidSyntax
+    );
+}
+
 /// A comment is `#` and a space (spec §4); a lone `#` is a line to read.
 #[test]
 fn a_comment_needs_its_space() {
