@@ -24,13 +24,13 @@ export function install(E, gcf) {
    */
   function parseScalar(s, tabularContext) {
     s = String(s);
-    if (tabularContext) {
-      const t = s.replace(/^[ \t]+|[ \t]+$/g, '');
-      if (t === '~') return MISSING;
-      if (t === '^') return ATTACHMENT;
-      if (t.length >= 3 && t.startsWith('^{') && t.endsWith('}')) return { __inlineSchema: t.slice(1) };
-    }
-    return fromTagged(JSON.parse(call(() => E.parseScalar(s))), 'number');
+    if (!tabularContext) return fromTagged(JSON.parse(call(() => E.parseScalar(s))), 'number');
+    // `~`, `^` with its declaration, or `=` and the value (the engine's parseCell).
+    const cell = call(() => E.parseCell(s));
+    if (cell === '~') return MISSING;
+    if (cell === '^') return ATTACHMENT;
+    if (cell[0] === '^') return { __inlineSchema: cell.slice(1) };
+    return fromTagged(JSON.parse(cell.slice(1)), 'number');
   }
 
   Object.assign(gcf, { needsQuote, quoteString, formatKey, formatScalar, parseScalar, canonicalCell });

@@ -265,6 +265,12 @@ pub fn parse_scalar(token: String) -> napi::Result<String> {
     js_string(engine::parse_scalar(&token))
 }
 
+/// See [`gcf_js_engine::parse_cell`].
+#[napi(js_name = "parseCell")]
+pub fn parse_cell(token: String) -> napi::Result<String> {
+    js_string(engine::parse_cell(&token))
+}
+
 /// See [`gcf_js_engine::canonical_cell`].
 #[napi(js_name = "canonicalCell")]
 pub fn canonical_cell(json: String) -> napi::Result<String> {

@@ -353,6 +353,7 @@ fn gcf_py(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(scalar_py::format_scalar, m)?)?;
     m.add_function(wrap_pyfunction!(scalar_py::format_number, m)?)?;
     m.add_function(wrap_pyfunction!(scalar_py::parse_scalar, m)?)?;
+    m.add_function(wrap_pyfunction!(scalar_py::parse_cell, m)?)?;
     m.add_function(wrap_pyfunction!(generic_py::decode_generic_delta, m)?)?;
     m.add_function(wrap_pyfunction!(generic_py::decode_generic_full, m)?)?;
     m.add_function(wrap_pyfunction!(generic_py::verify_generic_delta, m)?)?;

@@ -61,6 +61,19 @@ pub fn format_number(py: Python<'_>, f: f64) -> PyResult<String> {
     Ok(text.unwrap_or_default())
 }
 
+/// One token as a table row cell holds it: `(0, value)`, `(1, None)` for
+/// `~`, `(2, None)` for `^` and `^{...}`.
+#[pyfunction]
+pub fn parse_cell<'py>(py: Python<'py>, token: &str) -> PyResult<(u8, Bound<'py, PyAny>)> {
+    Ok(
+        match generic::parse_cell_token(token).py_err(py, Raise::Decode)? {
+            generic::CellToken::Value(v) => (0, value::to_py(py, &v)?),
+            generic::CellToken::Missing => (1, py.None().into_bound(py)),
+            generic::CellToken::Attachment(_) => (2, py.None().into_bound(py)),
+        },
+    )
+}
+
 /// One scalar token's value (§2.1), as a `key=value` line's value reads.
 #[pyfunction]
 pub fn parse_scalar<'py>(py: Python<'py>, token: &str) -> PyResult<Bound<'py, PyAny>> {

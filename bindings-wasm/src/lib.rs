@@ -347,6 +347,12 @@ pub fn parse_scalar(token: &str) -> Result<String, JsError> {
     js(engine::parse_scalar(token))
 }
 
+/// See [`gcf_js_engine::parse_cell`].
+#[wasm_bindgen(js_name = "parseCell")]
+pub fn parse_cell(token: &str) -> Result<String, JsError> {
+    js(engine::parse_cell(token))
+}
+
 /// See [`gcf_js_engine::canonical_cell`].
 #[wasm_bindgen(js_name = "canonicalCell")]
 pub fn canonical_cell(json: &str) -> Result<String, JsError> {

@@ -92,7 +92,7 @@ pub use packed::{graph_decode_packed, graph_encode_packed, graph_encode_packed_a
 pub use packed_decode::{generic_decode_bytes_packed, generic_decode_packed, read_packed_value};
 pub use packed_value::{generic_encode_packed, generic_encode_packed_args};
 pub use scalar::{
-    canonical_cell, format_key, format_scalar, needs_quote, parse_scalar, quote_string,
+    canonical_cell, format_key, format_scalar, needs_quote, parse_cell, parse_scalar, quote_string,
 };
 pub use stream::GraphStream;
 pub use units::utf16_len;

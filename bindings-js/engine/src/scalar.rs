@@ -58,6 +58,17 @@ pub fn parse_scalar(token: &str) -> Result<String> {
     Ok(crate::tagged::to_string(&generic::parse_scalar(token)?))
 }
 
+/// One token as a table row cell holds it: `~` for the absent marker, `^`
+/// and its declaration for an attachment marker (`^`, `^{a,b}`), else `=`
+/// and the value's tagged JSON, for 2.5.2's `parseScalar(s, true)`.
+pub fn parse_cell(token: &str) -> Result<String> {
+    Ok(match generic::parse_cell_token(token)? {
+        generic::CellToken::Missing => String::from("~"),
+        generic::CellToken::Attachment(decl) => format!("^{}", decl.unwrap_or("")),
+        generic::CellToken::Value(v) => format!("={}", crate::tagged::to_string(&v)),
+    })
+}
+
 /// The pack-root form of one cell (given as JSON, §10a.3).
 pub fn canonical_cell(json: &str) -> Result<String> {
     let value = gcf_bind::value::from_str(json)?;

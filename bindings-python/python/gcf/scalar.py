@@ -100,13 +100,10 @@ def parse_scalar(s: str, tabular_context: bool = False) -> Any:
     ``^{...}``) is ``ATTACHMENT``; elsewhere they raise ``DecodeError``
     (``invalid_missing``, ``invalid_attachment_marker``), as do malformed
     quoted strings and integers outside int64 (``out_of_range``)."""
-    if tabular_context:
-        token = s.strip(" \t")
-        if token == "~":
-            return MISSING
-        if token == "^" or (token.startswith("^{") and token.endswith("}") and len(token) >= 3):
-            return ATTACHMENT
-    return _gcf.parse_scalar(s)
+    if not tabular_context:
+        return _gcf.parse_scalar(s)
+    kind, value = _gcf.parse_cell(s)
+    return value if kind == 0 else MISSING if kind == 1 else ATTACHMENT
 
 
 def parse_quoted_string(s: str) -> str:

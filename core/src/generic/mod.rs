@@ -13,7 +13,8 @@ mod stream;
 mod value;
 mod view;
 pub use decode::{
-    decode, decode_bytes, parse_scalar, Build, Decoder, ValueBuilder, ValueWithHeader,
+    decode, decode_bytes, parse_cell_token, parse_scalar, Build, CellToken, Decoder, ValueBuilder,
+    ValueWithHeader,
 };
 
 pub use cell::Cell;

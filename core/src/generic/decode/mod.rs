@@ -97,6 +97,42 @@ pub fn parse_scalar(token: &str) -> Result<Value, Error> {
     lexer::parse_value_at(&line, 0)
 }
 
+/// A token as a table row cell holds it, for the SDKs' `parse_scalar(token,
+/// tabular_context)` helpers: see [`parse_cell_token`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum CellToken<'a> {
+    /// A scalar, as [`parse_scalar`] reads it.
+    Value(Value),
+    /// `~`: the field is absent from its record (§7.4.2).
+    Missing,
+    /// `^`, or `^{...}` with its declaration (`{...}`, not checked here):
+    /// the value is attached beneath the row (§7.4.4, §7.4.5).
+    Attachment(Option<&'a str>),
+}
+
+/// Reads one token as a table row cell (spec §2.1): after ASCII space and
+/// tab are trimmed, `~` is [`CellToken::Missing`], `^` and `^{...}` are
+/// [`CellToken::Attachment`], and anything else is [`parse_scalar`]'s value.
+///
+/// ```
+/// use gcf_core::generic::{parse_cell_token, CellToken, Value};
+/// assert_eq!(parse_cell_token(" ~ ")?, CellToken::Missing);
+/// assert_eq!(parse_cell_token("^{a,b}")?, CellToken::Attachment(Some("{a,b}")));
+/// assert_eq!(parse_cell_token("7")?, CellToken::Value(Value::Int(7)));
+/// # Ok::<(), gcf_core::Error>(())
+/// ```
+pub fn parse_cell_token(token: &str) -> Result<CellToken<'_>, Error> {
+    let t = token.trim_matches([' ', '\t']);
+    Ok(match t {
+        "~" => CellToken::Missing,
+        "^" => CellToken::Attachment(None),
+        _ if t.len() >= 3 && t.starts_with("^{") && t.ends_with('}') => {
+            CellToken::Attachment(Some(&t[1..]))
+        }
+        _ => CellToken::Value(parse_scalar(token)?),
+    })
+}
+
 /// A decoded payload with its header, for callers that need more than the value
 /// (generic deltas, tools that read `pack_root` or `key`).
 #[derive(Debug, Clone, PartialEq)]
