@@ -25,6 +25,14 @@ cargo test --workspace
 step "conformance suite (../shared/conformance)"
 cargo run -q -p gcf-spec-tests --bin gcf-conformance
 
+# The same program built against gcf-compat (one dependency line) and
+# against the gcf 3.1.0 crate must print the same bytes.
+step "Rust drop-in (bindings-rust): a program for the gcf crate, built both ways"
+cargo run -q -p gcf-compat-sample > target/gcf-compat-sample.out
+cargo run -q -p gcf-compat-sample-reference > target/gcf-compat-sample-reference.out
+diff -u target/gcf-compat-sample-reference.out target/gcf-compat-sample.out
+echo "same output ($(wc -l < target/gcf-compat-sample.out) lines)"
+
 step "no_std and wasm32 builds of gcf-core"
 bash scripts/check-nostd.sh
 
