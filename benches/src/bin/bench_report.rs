@@ -452,9 +452,81 @@ fn graph_targets(r: &Results) -> Vec<Target> {
     ]
 }
 
+/// `bindings-rust/BENCH.md`: the `gcf` crate's API on gcf-core against the
+/// crate, from a run of `cargo bench --bench compat` alone.
+fn compat_report(r: &Results) -> String {
+    let mut md = String::new();
+    let w = &mut md;
+    let _ = writeln!(w, "# gcf-compat against the `gcf` 3.1.0 crate\n");
+    let _ = writeln!(
+        w,
+        "Written by `bash scripts/bench-compat.sh` (`cargo bench -p gcf-benches --bench compat`, then \
+         `bench_report compat`): both called as a program written for the crate calls them, the \
+         crate's types in and out, so `gcf-compat`'s conversions are inside every timed call. \
+         Medians of criterion samples, both measured in the same run; throughput is MB/s of GCF \
+         text. Outputs are checked equal before timing. Machine: {} CPUs, load average {} at \
+         report time.\n",
+        sh("nproc", &[]),
+        std::fs::read_to_string("/proc/loadavg")
+            .unwrap_or_default()
+            .split_whitespace()
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    let tables = [
+        (
+            "compat_graph_encode",
+            "Graph `encode` (owned payloads: shuffled symbols, four-decimal scores, about three edges per symbol)",
+            "symbols",
+        ),
+        ("compat_graph_decode", "Graph `decode` of the same payloads' text", "symbols"),
+        (
+            "compat_generic_encode",
+            "`encode_generic` of a `serde_json::Value` (the crate's input type; the conversion to gcf-core's value is timed)",
+            "workload",
+        ),
+        ("compat_generic_decode", "`decode_generic` to a `serde_json::Value`", "workload"),
+    ];
+    for (group, title, what) in tables {
+        let _ = writeln!(w, "## {title}\n");
+        let _ = writeln!(
+            w,
+            "| {what} | gcf-compat | gcf 3.1.0 | speed-up |\n|---|---|---|---|"
+        );
+        let mut parameters: Vec<&String> = r
+            .keys()
+            .filter(|(g, f, _)| g == group && f == "gcf-compat")
+            .map(|(_, _, p)| p)
+            .collect();
+        parameters.sort_by_key(|p| p.parse::<u64>().unwrap_or(u64::MAX));
+        for p in parameters {
+            let ours = get(r, group, "gcf-compat", p);
+            let theirs = get(r, group, "gcf-3.1.0", p);
+            let _ = writeln!(
+                w,
+                "| {p} | {} | {} | {} |",
+                cell(ours),
+                cell(theirs),
+                fmt_ratio(ratio(ours, theirs))
+            );
+        }
+        let _ = writeln!(w);
+    }
+    md
+}
+
 fn main() {
     let args: Vec<PathBuf> = std::env::args_os().skip(1).map(PathBuf::from).collect();
     if let [mode, criterion, out] = args.as_slice() {
+        if mode.as_os_str() == "compat" {
+            let md = compat_report(&collect(criterion));
+            if let Err(e) = std::fs::write(out, md) {
+                eprintln!("cannot write {}: {e}", out.display());
+                std::process::exit(1);
+            }
+            return;
+        }
         if mode.as_os_str() == "graph" {
             // `bench_report graph <criterion dir> <out.md>`: only the graph
             // encode/decode sections and their targets, from a run of
