@@ -13,10 +13,39 @@ use gcf_benches::workload::{generic, oracle_from_owned, realistic_graph, SEED};
 
 const SIZES: [usize; 4] = [10, 100, 1_000, 10_000];
 
-/// The crate's payload as the drop-in's type (the two derive serde with the
-/// same field names).
+/// The crate's payload as the drop-in's type, field by field, each string
+/// copied in the order `oracle_from_owned` copied the crate's, so both sides
+/// read strings laid out alike (name resolution is bound by cache misses).
 fn compat_payload(p: &gcf_oracle::Payload) -> gcf_compat::Payload {
-    serde_json::from_value(serde_json::to_value(p).unwrap()).unwrap()
+    gcf_compat::Payload {
+        tool: p.tool.clone(),
+        tokens_used: p.tokens_used,
+        token_budget: p.token_budget,
+        pack_root: p.pack_root.clone(),
+        symbols: p
+            .symbols
+            .iter()
+            .map(|s| gcf_compat::Symbol {
+                qualified_name: s.qualified_name.clone(),
+                kind: s.kind.clone(),
+                score: s.score,
+                provenance: s.provenance.clone(),
+                distance: s.distance,
+                signature: s.signature.clone(),
+                components: gcf_compat::Components::default(),
+            })
+            .collect(),
+        edges: p
+            .edges
+            .iter()
+            .map(|e| gcf_compat::Edge {
+                source: e.source.clone(),
+                target: e.target.clone(),
+                edge_type: e.edge_type.clone(),
+                status: e.status.clone(),
+            })
+            .collect(),
+    }
 }
 
 fn sample_size(n: usize) -> usize {

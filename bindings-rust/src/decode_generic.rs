@@ -18,8 +18,9 @@ pub fn decode_generic(input: &str) -> Result<Value, String> {
         let p = crate::decode(input).map_err(|e| e.to_string())?;
         return Ok(graph_value(&p));
     }
-    gcf_core::generic::decode(input)
-        .map(|v| gcf_core::generic::to_json(&v))
+    // Built straight into serde_json's value: no gcf-core tree in between.
+    gcf_core::generic::Decoder::new()
+        .decode_json(input)
         .map_err(|e| crate::error_text(&e))
 }
 

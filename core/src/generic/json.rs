@@ -1,9 +1,9 @@
 //! The bridge between [`Value`] and `serde_json::Value` (feature `serde_json`).
 //!
-//! Integers stay exact: with serde_json's `arbitrary_precision` a number keeps
-//! its literal, so an integer literal is classified by its lexeme (no `.`, no
-//! exponent) and must fit `int64` (spec §2.3.2); without it, serde_json's own
-//! `i64`/`u64`/`f64` split is used.
+//! Integers stay exact: this crate turns on serde_json's
+//! `arbitrary_precision`, so a number keeps its literal, an integer literal is
+//! classified by its lexeme (no `.`, no exponent) and must fit `int64` (spec
+//! §2.3.2), and a double is the literal's correctly rounded value.
 //!
 //! Why this exists beside `gcf-bind`'s serde models: those read JSON *text*
 //! straight into core types (with the bindings' error model); this walks an
@@ -19,7 +19,7 @@ use crate::error::{Error, ErrorKind};
 use crate::limits::Limits;
 use crate::number::{out_of_range_message, parse_number, NumberError, ParsedNumber};
 
-use super::{Map, Value};
+use super::{Build, Decoder, Key, Map, Value};
 
 /// Converts a `serde_json::Value` into a [`Value`].
 ///
@@ -83,17 +83,9 @@ fn descend(depth_left: usize) -> Result<usize, Error> {
 }
 
 fn number(n: &serde_json::Number) -> Result<Value, Error> {
-    // With `arbitrary_precision` the text is the literal; without it, the
-    // text is serde_json's rendering of an i64, u64 or f64, which classifies
-    // the same way (a float always renders with `.` or `e`).
-    let mut stack = StackText::default();
-    let heap: String;
-    let literal = if core::fmt::write(&mut stack, format_args!("{n}")).is_ok() {
-        stack.as_str()
-    } else {
-        heap = alloc::format!("{n}");
-        heap.as_str()
-    };
+    // With `arbitrary_precision` (which this crate turns on) the number is
+    // its literal: an integer literal is classified by its lexeme.
+    let literal = n.as_str();
     let integral = !literal.bytes().any(|b| matches!(b, b'.' | b'e' | b'E'));
     match parse_number(literal) {
         Ok(ParsedNumber::Int(i)) => Ok(Value::Int(i)),
@@ -107,40 +99,6 @@ fn number(n: &serde_json::Number) -> Result<Value, Error> {
             crate::number::double_out_of_range_message(literal),
         )),
         Err(NumberError::NotANumber) => fallback(n, literal),
-    }
-}
-
-/// A number's text, formatted without allocating (literals are short).
-struct StackText {
-    buf: [u8; 64],
-    len: usize,
-}
-
-impl Default for StackText {
-    fn default() -> Self {
-        StackText {
-            buf: [0; 64],
-            len: 0,
-        }
-    }
-}
-
-impl StackText {
-    fn as_str(&self) -> &str {
-        self.buf
-            .get(..self.len)
-            .and_then(|b| core::str::from_utf8(b).ok())
-            .unwrap_or("")
-    }
-}
-
-impl core::fmt::Write for StackText {
-    fn write_str(&mut self, s: &str) -> core::fmt::Result {
-        let end = self.len + s.len();
-        let dst = self.buf.get_mut(self.len..end).ok_or(core::fmt::Error)?;
-        dst.copy_from_slice(s.as_bytes());
-        self.len = end;
-        Ok(())
     }
 }
 
@@ -165,6 +123,88 @@ fn fallback(n: &serde_json::Number, literal: &str) -> Result<Value, Error> {
                 crate::error::excerpt(literal)
             ),
         )),
+    }
+}
+
+/// Builds `serde_json::Value`s straight from the decoder ([`Build`]), as
+/// [`to_json`] would convert the decoded tree, without that tree.
+#[derive(Debug, Default)]
+struct JsonBuilder {
+    /// Each table's keys as `String`s, kept while its rows come (`table`
+    /// numbers them): one `String` per key per table to copy from, rather
+    /// than a `Key`-to-`String` conversion per cell.
+    table: Option<usize>,
+    keys: Vec<String>,
+}
+
+impl Build for JsonBuilder {
+    type Value = serde_json::Value;
+
+    #[inline]
+    fn scalar(&mut self, value: Value) -> serde_json::Value {
+        to_json(&value)
+    }
+
+    #[inline]
+    fn string(&mut self, text: &str) -> serde_json::Value {
+        serde_json::Value::String(String::from(text))
+    }
+
+    #[inline]
+    fn repeated(&mut self, value: &Value) -> serde_json::Value {
+        to_json(value)
+    }
+
+    #[inline]
+    fn array(&mut self, items: Vec<serde_json::Value>) -> serde_json::Value {
+        serde_json::Value::Array(items)
+    }
+
+    fn object(&mut self, mut members: Vec<(Key, serde_json::Value)>) -> serde_json::Value {
+        self.object_from(&mut members)
+    }
+
+    fn object_from(&mut self, members: &mut Vec<(Key, serde_json::Value)>) -> serde_json::Value {
+        let mut map = serde_json::Map::with_capacity(members.len());
+        for (k, v) in members.drain(..) {
+            map.insert(String::from(k.as_str()), v);
+        }
+        serde_json::Value::Object(map)
+    }
+
+    fn row(
+        &mut self,
+        table: usize,
+        keys: &[Key],
+        values: &mut Vec<serde_json::Value>,
+    ) -> serde_json::Value {
+        if self.table != Some(table) || self.keys.len() != keys.len() {
+            self.table = Some(table);
+            self.keys.clear();
+            self.keys
+                .extend(keys.iter().map(|k| String::from(k.as_str())));
+        }
+        let mut map = serde_json::Map::with_capacity(keys.len());
+        for (k, v) in self.keys.iter().zip(values.drain(..)) {
+            map.insert(k.clone(), v);
+        }
+        serde_json::Value::Object(map)
+    }
+}
+
+impl Decoder {
+    /// Decodes a generic payload into a `serde_json::Value`: what
+    /// [`to_json`] makes of [`decode`](Self::decode)'s value, built straight
+    /// from the text, with the same errors.
+    ///
+    /// ```
+    /// use gcf_core::generic::Decoder;
+    /// let v = Decoder::new().decode_json("GCF profile=generic\n## rows [2]{id,ok}\n1|true\n2|false\n")?;
+    /// assert_eq!(v, serde_json::json!({"rows": [{"id": 1, "ok": true}, {"id": 2, "ok": false}]}));
+    /// # Ok::<(), gcf_core::Error>(())
+    /// ```
+    pub fn decode_json(&self, input: &str) -> Result<serde_json::Value, Error> {
+        self.decode_into(input, &mut JsonBuilder::default())
     }
 }
 
