@@ -6,7 +6,8 @@
 //! the packed form (starting with a NUL), which reads back (as the JS layer
 //! reads it) to the decoded value, members in order, or, for a string with a
 //! NUL, the tagged JSON of `generic_decode`. `parse_scalar` of the first
-//! line reads it as a `key=value` line's value does.
+//! line reads it as a `key=value` line's value does. `decode_json` gives
+//! serde_json's value of what `decode` gives, or its error.
 #![no_main]
 
 use gcf_core::generic;
@@ -52,6 +53,17 @@ fuzz_target!(|data: &[u8]| {
         }
         (Err(a), Err(b)) => assert_eq!(position(a), position(b)),
         _ => panic!("decode and decode_bytes disagree"),
+    }
+    // `decode_json` builds serde_json's value straight from the text: what
+    // `to_json` makes of `decode`'s, key order included, or the same error.
+    match (generic::Decoder::new().decode_json(text), &value) {
+        (Ok(json), Ok(v)) => {
+            let tree = generic::to_json(v);
+            assert_eq!(json, tree);
+            assert_eq!(json.to_string(), tree.to_string(), "key order");
+        }
+        (Err(a), Err(b)) => assert_eq!(position(&a), position(b)),
+        (a, b) => panic!("decode_json {a:?}, decode {b:?}"),
     }
     let _ = generic::Decoder::new()
         .allow_identity_fields(true)
