@@ -4,30 +4,8 @@
 //! the `gcf` crate makes. One line per failing fixture, then
 //! `N passed, N failed`; nothing is skipped.
 
-use std::path::{Path, PathBuf};
-
 use gcf_compat as gcf;
 use serde_json::{Map, Value};
-
-fn fixtures() -> Vec<PathBuf> {
-    fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                collect(&path, out);
-            } else if path.extension().is_some_and(|e| e == "json") {
-                out.push(path);
-            }
-        }
-    }
-    let dir = std::env::var_os("GCF_CONFORMANCE_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/conformance"));
-    let mut out = Vec::new();
-    collect(&dir, &mut out);
-    out.sort();
-    out
-}
 
 type Outcome = Result<(), String>;
 
@@ -108,6 +86,25 @@ fn generic_set(v: &Value) -> gcf::GenericSet {
     }
 }
 
+/// A fixture's camelCase generic delta as the crate's type.
+fn generic_delta(v: &Value) -> gcf::GenericDeltaPayload {
+    gcf::GenericDeltaPayload {
+        tool: string(v, "tool"),
+        key: string(v, "key"),
+        fields: list(v, "fields")
+            .iter()
+            .map(|f| text(f).to_string())
+            .collect(),
+        base_root: string(v, "baseRoot"),
+        new_root: string(v, "newRoot"),
+        added: rows(v, "added"),
+        changed: rows(v, "changed"),
+        removed: list(v, "removed").to_vec(),
+        delta_tokens: int(v, "deltaTokens") as u64,
+        full_tokens: int(v, "fullTokens") as u64,
+    }
+}
+
 fn rows(v: &Value, name: &str) -> Vec<Map<String, Value>> {
     list(v, name)
         .iter()
@@ -115,22 +112,15 @@ fn rows(v: &Value, name: &str) -> Vec<Map<String, Value>> {
         .collect()
 }
 
-/// Objects by membership, arrays by order, numbers by value: a table
-/// decodes its rows in header order, so a row's key order is not carried.
+/// Structural equality as every runner of this repository reads it
+/// (`gcf_bind::conformance::same_value`), on both values as gcf-core's.
 fn same_value(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .all(|(k, v)| y.get(k).is_some_and(|w| same_value(v, w)))
-        }
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_value(p, q))
-        }
-        (Value::Number(x), Value::Number(y)) => {
-            x == y || (x.as_f64().is_some() && x.as_f64() == y.as_f64())
-        }
-        _ => a == b,
+    match (
+        gcf_core::generic::from_json(a),
+        gcf_core::generic::from_json(b),
+    ) {
+        (Ok(a), Ok(b)) => gcf_bind::conformance::same_value(&a, &b),
+        _ => false,
     }
 }
 
@@ -398,21 +388,7 @@ fn dispatch(f: &Value) -> Outcome {
             Ok(())
         }
         "generic-delta" => {
-            let d = gcf::GenericDeltaPayload {
-                tool: string(input, "tool"),
-                key: string(input, "key"),
-                fields: list(input, "fields")
-                    .iter()
-                    .map(|v| text(v).to_string())
-                    .collect(),
-                base_root: string(input, "baseRoot"),
-                new_root: string(input, "newRoot"),
-                added: rows(input, "added"),
-                changed: rows(input, "changed"),
-                removed: list(input, "removed").to_vec(),
-                delta_tokens: int(input, "deltaTokens") as u64,
-                full_tokens: int(input, "fullTokens") as u64,
-            };
+            let d = generic_delta(input);
             let out = gcf::encode_generic_delta(&d);
             check!(
                 out == text(expected),
@@ -435,21 +411,7 @@ fn dispatch(f: &Value) -> Outcome {
         "generic-delta-verify" => {
             let base = generic_set(&input["base"]);
             let delta = &input["delta"];
-            let d = gcf::GenericDeltaPayload {
-                tool: string(delta, "tool"),
-                key: string(delta, "key"),
-                fields: list(delta, "fields")
-                    .iter()
-                    .map(|v| text(v).to_string())
-                    .collect(),
-                base_root: string(delta, "baseRoot"),
-                new_root: string(delta, "newRoot"),
-                added: rows(delta, "added"),
-                changed: rows(delta, "changed"),
-                removed: list(delta, "removed").to_vec(),
-                delta_tokens: 0,
-                full_tokens: 0,
-            };
+            let d = generic_delta(delta);
             let applied = gcf::verify_generic_delta(&base, &d, &string(input, "expectedNewRoot"));
             if !want_error.is_empty() {
                 return expect_error(applied, want_error);
@@ -506,7 +468,7 @@ fn dispatch(f: &Value) -> Outcome {
 
 #[test]
 fn every_fixture_passes_through_the_crates_api() {
-    let files = fixtures();
+    let files = gcf_spec_tests::fixture_files(&gcf_spec_tests::conformance_dir());
     assert!(!files.is_empty(), "no fixtures found");
     let mut failures = Vec::new();
     for path in &files {

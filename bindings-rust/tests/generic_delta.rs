@@ -17,35 +17,8 @@ use gcf_interop::gen::Rng;
 use gcf_oracle as theirs;
 use serde_json::{json, Map, Value};
 
-const PIECES: &[&str] = &[
-    "a", "Bob", "x", "0", "7", " ", "|", ",", "\"", "\\", "\n", "\t", "\r", "\u{1}", "=", "@", "#",
-    "-", "~", "^", "{", "}", "[", "]", ":", ".", "é", "日本", "😀", "\u{a0}", "\u{2028}", "true",
-    "null", "1.5", "1e5",
-];
-
-const TOKENS: &[&str] = &[
-    "",
-    "-",
-    "~",
-    "^",
-    "true",
-    "false",
-    "null",
-    "0",
-    "01",
-    "-1",
-    "1.0",
-    "a b",
-    " x",
-    "x ",
-    "@x",
-    "#",
-    "^{a}",
-    "ERR[404]: Not Found",
-    "1001",
-    "a|b",
-    "a,b",
-];
+mod common;
+use common::{PIECES, TOKENS};
 
 const FIELDS: &[&str] = &[
     "name", "status", "total", "x y", "é", "note", "flag", "a_b", "n2", "-",

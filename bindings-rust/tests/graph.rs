@@ -5,25 +5,11 @@
 use gcf_compat as gcf;
 use gcf_interop::gen::Rng;
 
+mod common;
+use common::{to, KINDS};
+
 const PAYLOADS: u64 = 3000;
 
-const KINDS: &[&str] = &[
-    "function",
-    "method",
-    "type",
-    "interface",
-    "var",
-    "const",
-    "class",
-    "field",
-    "package",
-    "service",
-    "route_handler",
-    "external",
-    "file",
-    "widget",
-    "resource",
-];
 const PROVENANCES: &[&str] = &["lsp_resolved", "ast_inferred", "text_match", "rwr"];
 const EDGE_TYPES: &[&str] = &["calls", "implements", "references", "imports", "embeds"];
 const STATUSES: &[&str] = &["", "", "", "added", "removed", "unchanged", "changed"];
@@ -129,12 +115,6 @@ fn payload_with(rng: &mut Rng, repeat_a_name: bool) -> gcf::Payload {
         symbols,
         edges,
     }
-}
-
-/// The same value in the other crate's type (both derive serde with the
-/// same names).
-fn to<T: serde::Serialize, U: serde::de::DeserializeOwned>(v: &T) -> U {
-    serde_json::from_value(serde_json::to_value(v).unwrap()).unwrap()
 }
 
 #[test]

@@ -17,6 +17,9 @@ use gcf_compat::stream_generic::GcfValue;
 use gcf_compat::{Edge, GenericStreamEncoder, StreamEncoder, StreamOptions, Symbol};
 use gcf_core::generic::Value;
 use gcf_interop::gen::Rng;
+
+mod common;
+use common::KINDS;
 use gcf_oracle::stream_generic::GcfValue as OracleValue;
 
 /// A writer both sides can read from while the encoder still holds it.
@@ -54,23 +57,6 @@ const NAMES: &[&str] = &[
     "名前.関数",
     "@odd#name",
     "v2.Ünïcode",
-];
-const KINDS: &[&str] = &[
-    "function",
-    "method",
-    "type",
-    "interface",
-    "var",
-    "const",
-    "class",
-    "route_handler",
-    "external",
-    "package",
-    "service",
-    "file",
-    "widget",
-    "k",
-    "fn",
 ];
 const PROVENANCES: &[&str] = &["lsp_resolved", "ast_inferred", "x", "grep", "heuristic:v2"];
 const EDGE_TYPES: &[&str] = &["calls", "implements", "uses", "e", "references_type"];
@@ -115,6 +101,7 @@ fn symbol(name: &str, kind: &str, score: f64, provenance: &str, distance: i32) -
     }
 }
 
+/// The crate's symbol, field by field (serde would not carry a NaN score).
 fn oracle_symbol(s: &Symbol) -> gcf_oracle::Symbol {
     gcf_oracle::Symbol {
         qualified_name: s.qualified_name.clone(),

@@ -45,11 +45,18 @@ impl Report {
     }
 }
 
-/// Runs every fixture under `dir`.
-pub fn run(dir: &Path) -> Report {
+/// Every `*.json` under `dir`, recursively, sorted: the fixtures, for a
+/// runner that dispatches them itself (the `gcf` crate drop-in's tests).
+pub fn fixture_files(dir: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
     collect(dir, &mut files);
     files.sort();
+    files
+}
+
+/// Runs every fixture under `dir`.
+pub fn run(dir: &Path) -> Report {
+    let files = fixture_files(dir);
     let mut report = Report::default();
     if files.is_empty() {
         report
