@@ -87,6 +87,7 @@ impl<'a> GraphStreamOptions<'a> {
             tokens_used: self.tokens_used,
             trailer,
             index_names: self.index_names,
+            ..gcf_core::graph::StreamOptions::default()
         })
     }
 }

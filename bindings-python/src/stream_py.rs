@@ -30,10 +30,6 @@ pub struct PySink {
     /// (taken through a shared reference to the writer, hence the lock; a
     /// stream is used by one thread at a time, so it is never contended).
     error: std::sync::Mutex<Option<PyErr>>,
-    /// Header fields the core stream writer has no option for (2.8.0's
-    /// `pack_root=` and `session=true`), spliced in at the end of the
-    /// header line, which is the first line the sink receives.
-    header_tail: Option<Vec<u8>>,
 }
 
 impl PySink {
@@ -42,7 +38,6 @@ impl PySink {
             writer,
             binary,
             error: std::sync::Mutex::new(None),
-            header_tail: None,
         }
     }
 
@@ -66,41 +61,8 @@ impl PySink {
 
 impl Sink for PySink {
     fn write_bytes(&mut self, bytes: &[u8]) -> Result<(), SinkError> {
-        let Some(tail) = self.header_tail.take() else {
-            return self.send(bytes);
-        };
-        // The core writes the whole header line before anything else, and
-        // its buffer hands it over in one piece.
-        let end = bytes.iter().position(|&b| b == b'\n').ok_or(SinkError)?;
-        let mut first = Vec::with_capacity(bytes.len() + tail.len());
-        first.extend_from_slice(&bytes[..end]);
-        first.extend_from_slice(&tail);
-        first.extend_from_slice(&bytes[end..]);
-        self.send(&first)
+        self.send(bytes)
     }
-}
-
-/// The header fields after `tokens=` that 2.8.0's `StreamEncoder` writes
-/// and the core stream writer does not: ` pack_root=...` and
-/// ` session=true`. A pack root must be one header token (§4: printable
-/// ASCII, no space), or the header would not parse back.
-fn header_tail(py: Python<'_>, pack_root: &str, session: bool) -> PyResult<Option<Vec<u8>>> {
-    let mut tail = Vec::new();
-    if !pack_root.is_empty() {
-        if !pack_root.bytes().all(|b| (0x21..=0x7e).contains(&b)) {
-            return Err(crate::errors::input(
-                py,
-                ErrorKind::InvalidInput,
-                format!("pack_root {pack_root:?} must be printable ASCII without spaces"),
-            ));
-        }
-        tail.extend_from_slice(b" pack_root=");
-        tail.extend_from_slice(pack_root.as_bytes());
-    }
-    if session {
-        tail.extend_from_slice(b" session=true");
-    }
-    Ok((!tail.is_empty()).then_some(tail))
 }
 
 /// The error of a failed stream call: the writer's own exception when the
@@ -511,11 +473,13 @@ impl GraphStream {
             } else {
                 TrailerForm::Positional
             },
+            // 2.8.0's `pack_root=` and `session=true`.
+            pack_root,
+            session,
             // 2.8.0 writes edges by qualified name.
             index_names: true,
         };
-        let mut sink = PySink::new(writer, binary);
-        sink.header_tail = header_tail(py, pack_root, session)?;
+        let sink = PySink::new(writer, binary);
         let inner = graph::StreamWriter::new(sink, options)
             .map_err(|e| to_py(py, &e.into(), Raise::Other))?;
         Ok(GraphStream(Serial::new(GraphState {

@@ -116,10 +116,12 @@ impl<W: Write> StreamEncoder<W> {
                     } else {
                         TrailerForm::Positional
                     },
+                    pack_root: &opts.pack_root,
+                    session: opts.session,
                     // Edges arrive by qualified name.
                     index_names: true,
                 };
-                let sink = WriterSink::new(w, header_tail(&opts));
+                let sink = WriterSink::new(w);
                 match core::StreamWriter::new(sink, options) {
                     Ok(writer) => Stage::Open(Box::new(writer)),
                     // Only a sink failure is left once the header was
@@ -236,8 +238,9 @@ impl<W: Write> Inner<W> {
 }
 
 /// Checks the header values by gcf-core's rule (`tool` may be empty, a
-/// non-empty `pack_root` must be a header token), through its encoder: the
-/// stream writer checks the tool but takes no pack root.
+/// non-empty `pack_root` must be a header token), through its encoder, so
+/// that a refused header leaves `W` here (the stream writer checks the same,
+/// but owns the writer by then).
 fn check_header(tool: &str, pack_root: &str) -> Result<(), Error> {
     let probe = core::Payload::<&str> {
         tool,
@@ -247,37 +250,20 @@ fn check_header(tool: &str, pack_root: &str) -> Result<(), Error> {
     core::encode_to(&probe, &mut CountingSink::default())
 }
 
-/// The header fields the crate writes after `tokens=` and gcf-core's stream
-/// writer has no option for, in the crate's order.
-fn header_tail(opts: &StreamOptions) -> Option<Vec<u8>> {
-    let mut tail = Vec::new();
-    if !opts.pack_root.is_empty() {
-        tail.extend_from_slice(b" pack_root=");
-        tail.extend_from_slice(opts.pack_root.as_bytes());
-    }
-    if opts.session {
-        tail.extend_from_slice(b" session=true");
-    }
-    (!tail.is_empty()).then_some(tail)
-}
-
 /// A `W` as gcf-core's sink, shared by both stream encoders.
 ///
 /// It keeps the writer's own error where the encoder can still take it
 /// after the core writer that owned the sink is gone (a failed `finish`
-/// drops it), and it can put header fields at the end of the first line.
+/// drops it).
 pub(crate) struct WriterSink<W> {
     writer: W,
-    /// Spliced in before the first line feed, then dropped.
-    header_tail: Option<Vec<u8>>,
     failure: Arc<Mutex<Option<io::Error>>>,
 }
 
 impl<W: Write> WriterSink<W> {
-    pub(crate) fn new(writer: W, header_tail: Option<Vec<u8>>) -> Self {
+    pub(crate) fn new(writer: W) -> Self {
         WriterSink {
             writer,
-            header_tail,
             failure: Arc::default(),
         }
     }
@@ -290,25 +276,11 @@ impl<W: Write> WriterSink<W> {
     pub(crate) fn into_inner(self) -> W {
         self.writer
     }
-
-    fn put(&mut self, bytes: &[u8]) -> io::Result<()> {
-        let Some(tail) = &self.header_tail else {
-            return self.writer.write_all(bytes);
-        };
-        // The header line may come in pieces (a very long tool name); the
-        // tail waits for its line feed.
-        let Some(end) = bytes.iter().position(|&b| b == b'\n') else {
-            return self.writer.write_all(bytes);
-        };
-        let line = [&bytes[..end], tail, &bytes[end..]].concat();
-        self.header_tail = None;
-        self.writer.write_all(&line)
-    }
 }
 
 impl<W: Write> Sink for WriterSink<W> {
     fn write_bytes(&mut self, bytes: &[u8]) -> Result<(), SinkError> {
-        self.put(bytes).map_err(|e| {
+        self.writer.write_all(bytes).map_err(|e| {
             let mut slot = self.failure.lock().unwrap_or_else(PoisonError::into_inner);
             slot.get_or_insert(e);
             SinkError

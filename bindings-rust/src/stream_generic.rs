@@ -185,7 +185,7 @@ type Writer<W> = core::StreamWriter<WriterSink<W>>;
 impl<W: Write> GenericStreamEncoder<W> {
     /// Starts a generic stream on `w` and writes its header line.
     pub fn new(w: W) -> Self {
-        let sink = WriterSink::new(w, None);
+        let sink = WriterSink::new(w);
         let sink_failure = sink.failure();
         let mut inner = Inner {
             stage: Stage::Stopped(None),

@@ -103,6 +103,7 @@ pub fn graph(input: &Source, options: &GraphStream<'_>, out: &mut Output) -> Res
         tokens_used: options.tokens,
         trailer,
         index_names: options.index_names,
+        ..StreamOptions::default()
     };
     let result = write_graph(&mut lines, stream_options, out.sink());
     result.map_err(|failure| match failure {

@@ -194,6 +194,7 @@ pub unsafe extern "C" fn gcf_graph_stream_new(
                 tokens_used: o.tokens_used,
                 trailer,
                 index_names: o.index_names,
+                ..StreamOptions::default()
             };
             // The header sits in the writer's buffer: it reaches the callback
             // with the first flush, so this cannot fail on the callback.

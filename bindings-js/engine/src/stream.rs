@@ -37,7 +37,7 @@ pub struct GraphStream {
 impl GraphStream {
     /// Writes the header. `labeled` picks the `label:count` trailer;
     /// `pack_root` (when not empty) and `session` add 2.5.2's `pack_root=`
-    /// and `session=true` header fields, after the core's.
+    /// and `session=true` header fields.
     pub fn new(
         tool: &str,
         token_budget: u64,
@@ -46,13 +46,6 @@ impl GraphStream {
         pack_root: &str,
         session: bool,
     ) -> Result<Self> {
-        if !pack_root.is_empty() && !pack_root.bytes().all(|b| b.is_ascii_graphic()) {
-            return Err(gcf_core::Error::new(
-                gcf_core::ErrorKind::InvalidInput,
-                "pack_root must be printable ASCII without spaces",
-            )
-            .into());
-        }
         let pending = Pending::default();
         let options = StreamOptions {
             tool,
@@ -63,28 +56,13 @@ impl GraphStream {
             } else {
                 TrailerForm::Positional
             },
+            pack_root,
+            session,
             // For writeEdge by name: names are kept as text and hashed on
             // the first edge.
             index_names: true,
         };
-        let mut writer = StreamWriter::new(pending.clone(), options)?;
-        if !pack_root.is_empty() || session {
-            // The core's writer has no such fields: its header line, the
-            // only output so far, is extended before anything follows it.
-            writer.flush()?;
-            let mut head = pending.0.borrow_mut();
-            if head.last() == Some(&b'\n') {
-                head.pop();
-            }
-            if !pack_root.is_empty() {
-                head.extend_from_slice(b" pack_root=");
-                head.extend_from_slice(pack_root.as_bytes());
-            }
-            if session {
-                head.extend_from_slice(b" session=true");
-            }
-            head.push(b'\n');
-        }
+        let writer = StreamWriter::new(pending.clone(), options)?;
         Ok(GraphStream {
             writer: Some(writer),
             pending,
@@ -283,6 +261,7 @@ mod tests {
             tokens_used: 0,
             trailer: TrailerForm::Positional,
             index_names: true,
+            ..StreamOptions::default()
         };
         StreamWriter::new(Vec::new(), options).unwrap()
     }

@@ -16,7 +16,7 @@
 
 use alloc::vec::Vec;
 
-use crate::header::graph_tool;
+use crate::header::{check_header_value, graph_tool};
 
 use super::encode::{
     check_location, write_checked_edge_line, write_checked_node, write_group_header, write_loc_line,
@@ -64,6 +64,13 @@ pub struct StreamOptions<'a> {
     pub tokens_used: u64,
     /// Trailer form.
     pub trailer: TrailerForm,
+    /// Content-addressed identity (`pack_root=`, after `tokens=`), written
+    /// when non-empty, as the reference SDKs' stream encoders write it; it
+    /// must be one header token (printable ASCII, no space).
+    pub pack_root: &'a str,
+    /// Writes `session=true` (after `pack_root=`), as the reference SDKs'
+    /// stream encoders do for a stream of bare references and new symbols.
+    pub session: bool,
     /// Keep a name -> id index so [`StreamWriter::write_edge_by_name`] works.
     /// It keeps a copy of every qualified name (memory that grows with the
     /// stream, about a byte more than the names; hashed on the first lookup
@@ -98,6 +105,18 @@ impl<'a> StreamOptions<'a> {
     /// Chooses the trailer form.
     pub fn trailer(mut self, trailer: TrailerForm) -> Self {
         self.trailer = trailer;
+        self
+    }
+
+    /// Sets `pack_root=` (none when empty).
+    pub fn pack_root(mut self, root: &'a str) -> Self {
+        self.pack_root = root;
+        self
+    }
+
+    /// Writes `session=true`.
+    pub fn session(mut self, on: bool) -> Self {
+        self.session = on;
         self
     }
 
@@ -190,11 +209,16 @@ const LINE: usize = 256;
 impl<K: Sink> StreamWriter<K> {
     /// Writes the header (without counts) and returns the writer.
     pub fn new(sink: K, options: StreamOptions<'_>) -> Result<Self, Error> {
+        // Checked before anything is written: a refused header writes nothing.
+        let tool = graph_tool(options.tool)?;
+        if !options.pack_root.is_empty() {
+            check_header_value("pack_root", options.pack_root)?;
+        }
         let mut out = Buffered::new(sink, DEFAULT_CAPACITY);
         let mut n = itoa::Buffer::new();
         out.write_bytes(b"GCF profile=graph")?;
         out.write_bytes(b" tool=")?;
-        out.write_str(graph_tool(options.tool)?)?;
+        out.write_str(tool)?;
         if options.token_budget > 0 {
             out.write_bytes(b" budget=")?;
             out.write_str(n.format(options.token_budget))?;
@@ -202,6 +226,13 @@ impl<K: Sink> StreamWriter<K> {
         if options.tokens_used > 0 {
             out.write_bytes(b" tokens=")?;
             out.write_str(n.format(options.tokens_used))?;
+        }
+        if !options.pack_root.is_empty() {
+            out.write_bytes(b" pack_root=")?;
+            out.write_str(options.pack_root)?;
+        }
+        if options.session {
+            out.write_bytes(b" session=true")?;
         }
         out.write_bytes(b"\n")?;
         Ok(StreamWriter {
@@ -868,6 +899,27 @@ mod tests {
     }
 
     #[test]
+    fn pack_root_and_session_follow_the_counts_in_the_header() {
+        let options = StreamOptions::new()
+            .tool("ctx")
+            .tokens_used(12)
+            .pack_root("sha256:ab")
+            .session(true);
+        let w = StreamWriter::new(Vec::new(), options).unwrap();
+        assert!(text(w.finish().unwrap()).starts_with(
+            "GCF profile=graph tool=ctx tokens=12 pack_root=sha256:ab session=true\n##! summary "
+        ));
+        // A pack root that is no header token writes nothing at all.
+        let mut out = Vec::new();
+        let refused = StreamWriter::new(&mut out, StreamOptions::new().pack_root("a b"));
+        assert_eq!(
+            refused.err().map(|e| e.kind()),
+            Some(ErrorKind::InvalidInput)
+        );
+        assert!(out.is_empty());
+    }
+
+    #[test]
     fn zero_edges_has_no_edges_section() {
         let mut w = StreamWriter::new(Vec::new(), StreamOptions::default()).unwrap();
         w.write_symbol(&Symbol::new("a", "function", 0.5, "x", 0))
@@ -895,6 +947,8 @@ mod tests {
             tool: "t",
             token_budget: 9,
             tokens_used: 3,
+            pack_root: "",
+            session: false,
         };
         let mut w = StreamWriter::new(Vec::new(), opts).unwrap();
         w.write_symbol(&Symbol::new("a", "function", 0.5, "x", 0))
