@@ -190,6 +190,36 @@ func TestStreamEncoder(t *testing.T) {
 	}
 }
 
+// PackRoot and Session reach the header through libgcf's options (after
+// budget= and tokens=); a pack root that would break the header fails the
+// encoder's creation, every call reports it, and w sees nothing.
+func TestStreamPackRootAndSession(t *testing.T) {
+	var buf bytes.Buffer
+	root := "sha256:" + strings.Repeat("ab", 32)
+	enc := NewStreamEncoder(&buf, "t", StreamOptions{TokensUsed: 9, PackRoot: root, Session: true})
+	if _, err := enc.WriteBareRef("pkg.Old", 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := enc.Close(); err != nil {
+		t.Fatal(err)
+	}
+	want := "GCF profile=graph tool=t tokens=9 pack_root=" + root + " session=true\n## targets\n" +
+		"@0  # previously transmitted\n##! summary symbols=1 edges=0 counts=1,0\n"
+	if buf.String() != want {
+		t.Fatalf("streamed\n%q\nwant\n%q", buf.String(), want)
+	}
+	for _, bad := range []string{"sha256:a b", "caf\u00e9", "a\nb"} {
+		buf.Reset()
+		enc := NewStreamEncoder(&buf, "t", StreamOptions{PackRoot: bad})
+		if _, err := enc.WriteSymbol(Symbol{QualifiedName: "a", Kind: "function", Provenance: "x"}); category(err) != "invalid_input" {
+			t.Fatalf("%q: %v", bad, err)
+		}
+		if err := enc.Close(); category(err) != "invalid_input" || buf.Len() != 0 {
+			t.Fatalf("%q: %v, %q", bad, err, buf.String())
+		}
+	}
+}
+
 type failingWriter struct{ after int }
 
 var errDiskFull = errors.New("disk full")

@@ -62,6 +62,14 @@ type StreamOptions struct {
 	// LabeledTrailerCounts writes counts=targets:2,related:1,edges:3 (spec §8.4.1)
 	// instead of the positional counts=2,1,3.
 	LabeledTrailerCounts bool
+	// PackRoot is written as pack_root= (after tokens=); empty omits it. A
+	// value that is not printable ASCII without spaces fails the encoder's
+	// creation ("invalid_input", returned by every call) before a byte
+	// reaches w.
+	PackRoot string
+	// Session writes session=true (after pack_root=): the payload continues
+	// a session, and WriteBareRef names symbols sent before.
+	Session bool
 }
 
 // StreamEncoder writes a graph payload to an io.Writer as symbols and edges
@@ -90,13 +98,18 @@ func NewStreamEncoder(w io.Writer, tool string, opts StreamOptions) *StreamEncod
 	enc.handle = cgo.NewHandle(enc.sink)
 	toolC := C.CString(tool)
 	defer C.free(unsafe.Pointer(toolC))
+	rootC := C.CString(opts.PackRoot)
+	defer C.free(unsafe.Pointer(rootC))
 	copts := C.gcf_graph_stream_options{
-		tool:         (*C.uint8_t)(unsafe.Pointer(toolC)),
-		tool_len:     C.size_t(len(tool)),
-		token_budget: C.uint64_t(clampU64(opts.TokenBudget)),
-		tokens_used:  C.uint64_t(clampU64(opts.TokensUsed)),
-		trailer:      C.GCF_TRAILER_POSITIONAL,
-		index_names:  true,
+		tool:          (*C.uint8_t)(unsafe.Pointer(toolC)),
+		tool_len:      C.size_t(len(tool)),
+		token_budget:  C.uint64_t(clampU64(opts.TokenBudget)),
+		tokens_used:   C.uint64_t(clampU64(opts.TokensUsed)),
+		trailer:       C.GCF_TRAILER_POSITIONAL,
+		index_names:   true,
+		pack_root:     (*C.uint8_t)(unsafe.Pointer(rootC)),
+		pack_root_len: C.size_t(len(opts.PackRoot)),
+		session:       C.bool(opts.Session),
 	}
 	if opts.LabeledTrailerCounts {
 		copts.trailer = C.GCF_TRAILER_LABELED

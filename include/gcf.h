@@ -354,6 +354,15 @@ typedef struct gcf_graph_stream_options {
   // Keep a name index so [`gcf_graph_stream_write_edge_by_name`] works; it
   // costs a copy of every qualified name. Off: constant memory.
   bool index_names;
+  // `pack_root=` (after `tokens=`), printable ASCII without spaces; NULL or
+  // empty to omit. Anything else fails [`gcf_graph_stream_new`] with
+  // `invalid_input` before a byte is written.
+  const uint8_t *pack_root;
+  // Bytes of `pack_root`.
+  size_t pack_root_len;
+  // Writes `session=true` (after `pack_root=`): the payload continues a
+  // session, and [`gcf_graph_stream_write_bare_ref`] names symbols sent before.
+  bool session;
 } gcf_graph_stream_options;
 
 #ifdef __cplusplus
@@ -1064,8 +1073,8 @@ gcf_status gcf_graph_encode_payload_in(const struct gcf_graph_payload *payload, 
 //
 // `callback` is a valid function (NULL is an error) that may be called with
 // `user_data` until the stream is freed; `options` is NULL or readable, its
-// `tool` pointing to `tool_len` bytes; `out` is writable; `err` is NULL or
-// writable.
+// `tool` pointing to `tool_len` bytes and `pack_root` (unless NULL) to
+// `pack_root_len`; `out` is writable; `err` is NULL or writable.
 gcf_status gcf_graph_stream_new(gcf_write_callback callback, void *user_data, const struct gcf_graph_stream_options *options, struct gcf_graph_stream **out, struct gcf_error **err);
 
 // Writes a symbol and sets `*id` to its id (0, 1, 2, ... in order written).

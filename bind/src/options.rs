@@ -49,6 +49,13 @@ pub struct GraphStreamOptions<'a> {
     /// Keep a name index so edges and locations may name their symbols.
     #[serde(default)]
     pub index_names: bool,
+    /// `pack_root=`; empty to omit (the core writer refuses a value that
+    /// would break the header line).
+    #[serde(borrow, default)]
+    pub pack_root: Cow<'a, str>,
+    /// Writes `session=true`.
+    #[serde(default)]
+    pub session: bool,
 }
 
 impl<'a> GraphStreamOptions<'a> {
@@ -87,7 +94,8 @@ impl<'a> GraphStreamOptions<'a> {
             tokens_used: self.tokens_used,
             trailer,
             index_names: self.index_names,
-            ..gcf_core::graph::StreamOptions::default()
+            pack_root: &self.pack_root,
+            session: self.session,
         })
     }
 }
@@ -480,6 +488,10 @@ mod tests {
             read(r#"{"trailer": "legacy"}"#).unwrap().0,
             TrailerForm::Legacy
         );
+        let o = GraphStreamOptions::from_slice(br#"{"packRoot": "sha256:ab", "session": true}"#)
+            .unwrap();
+        let core = o.to_core().unwrap();
+        assert_eq!((core.pack_root, core.session), ("sha256:ab", true));
         for bad in [
             r#"{"trailer": "loud"}"#,
             r#"{"trailer": "legacy", "labeledTrailerCounts": true}"#,

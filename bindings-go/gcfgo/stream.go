@@ -1,7 +1,6 @@
 package gcf
 
 import (
-	"bytes"
 	"io"
 	"sync"
 
@@ -15,7 +14,7 @@ type StreamOptions struct {
 	// PackRoot and Session go into the header as gcf-go writes them
 	// (pack_root=..., session=true, after budget= and tokens=). A pack root
 	// that is not printable ASCII without spaces would break the header:
-	// the encoder then writes nothing more and Close returns an
+	// the encoder then writes nothing at all and Close returns an
 	// "invalid_input" error.
 	PackRoot string
 	Session  bool
@@ -35,72 +34,17 @@ type StreamEncoder struct {
 	mu      sync.Mutex
 	enc     *native.StreamEncoder
 	err     error
-	stopped bool // nothing more is written: the stream cannot be gcf-go's
 	symbols int
 	edges   int
 }
 
-// NewStreamEncoder creates a streaming encoder that writes to w; the header
-// is written at once.
+// NewStreamEncoder creates a streaming encoder that writes to w, header
+// first (with the first block of output, or at Flush or Close).
 func NewStreamEncoder(w io.Writer, tool string, opts StreamOptions) *StreamEncoder {
-	enc := &StreamEncoder{}
-	var extra []byte
-	if opts.PackRoot != "" {
-		if !headerValue(opts.PackRoot) {
-			enc.err = newError("input", "invalid_input", "StreamOptions.PackRoot %q must be printable ASCII without spaces", opts.PackRoot)
-			enc.stopped = true
-			w = io.Discard
-		}
-		extra = append(append(extra, " pack_root="...), opts.PackRoot...)
-	}
-	if opts.Session {
-		extra = append(extra, " session=true"...)
-	}
-	if len(extra) > 0 && !enc.stopped {
-		w = &headerFields{w: w, extra: extra}
-	}
-	enc.enc = native.NewStreamEncoder(w, tool, native.StreamOptions{
+	return &StreamEncoder{enc: native.NewStreamEncoder(w, tool, native.StreamOptions{
 		TokenBudget: opts.TokenBudget, TokensUsed: opts.TokensUsed, LabeledTrailerCounts: opts.LabeledTrailerCounts,
-	})
-	return enc
-}
-
-// headerValue reports whether v can be a header field's value.
-func headerValue(v string) bool {
-	for i := 0; i < len(v); i++ {
-		if v[i] < 0x21 || v[i] > 0x7e {
-			return false
-		}
-	}
-	return true
-}
-
-// headerFields passes libgcf's stream output on to w with extra inserted
-// at the end of the header line (libgcf's stream writer writes no pack
-// root or session flag).
-type headerFields struct {
-	w     io.Writer
-	extra []byte
-	done  bool
-}
-
-func (h *headerFields) Write(p []byte) (int, error) {
-	if h.done {
-		return h.w.Write(p)
-	}
-	i := bytes.IndexByte(p, '\n')
-	if i < 0 {
-		return h.w.Write(p)
-	}
-	if n, err := h.w.Write(p[:i]); err != nil {
-		return n, err
-	}
-	if _, err := h.w.Write(h.extra); err != nil {
-		return i, err
-	}
-	h.done = true
-	n, err := h.w.Write(p[i:])
-	return i + n, err
+		PackRoot: opts.PackRoot, Session: opts.Session,
+	})}
 }
 
 func (enc *StreamEncoder) keep(err error) {
@@ -114,9 +58,6 @@ func (enc *StreamEncoder) keep(err error) {
 func (enc *StreamEncoder) WriteSymbol(s Symbol) {
 	enc.mu.Lock()
 	defer enc.mu.Unlock()
-	if enc.stopped {
-		return
-	}
 	_, err := enc.enc.WriteSymbol(native.Symbol(s))
 	if err == nil {
 		enc.symbols++
@@ -130,9 +71,6 @@ func (enc *StreamEncoder) WriteSymbol(s Symbol) {
 func (enc *StreamEncoder) WriteEdge(e Edge) {
 	enc.mu.Lock()
 	defer enc.mu.Unlock()
-	if enc.stopped {
-		return
-	}
 	err := enc.enc.WriteEdge(native.Edge(e))
 	if err == nil {
 		enc.edges++
@@ -150,9 +88,6 @@ func (enc *StreamEncoder) WriteEdge(e Edge) {
 func (enc *StreamEncoder) WriteBareRef(qname string, distance int) {
 	enc.mu.Lock()
 	defer enc.mu.Unlock()
-	if enc.stopped {
-		return
-	}
 	_, err := enc.enc.WriteBareRef(qname, distance)
 	if err == nil {
 		enc.symbols++

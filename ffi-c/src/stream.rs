@@ -41,6 +41,15 @@ pub struct gcf_graph_stream_options {
     /// Keep a name index so [`gcf_graph_stream_write_edge_by_name`] works; it
     /// costs a copy of every qualified name. Off: constant memory.
     pub index_names: bool,
+    /// `pack_root=` (after `tokens=`), printable ASCII without spaces; NULL or
+    /// empty to omit. Anything else fails [`gcf_graph_stream_new`] with
+    /// `invalid_input` before a byte is written.
+    pub pack_root: *const u8,
+    /// Bytes of `pack_root`.
+    pub pack_root_len: usize,
+    /// Writes `session=true` (after `pack_root=`): the payload continues a
+    /// session, and [`gcf_graph_stream_write_bare_ref`] names symbols sent before.
+    pub session: bool,
 }
 
 /// The C callback as a core [`HostSink`]: a refusal's return code is the
@@ -146,8 +155,8 @@ unsafe fn stream_arg<'a>(
 ///
 /// `callback` is a valid function (NULL is an error) that may be called with
 /// `user_data` until the stream is freed; `options` is NULL or readable, its
-/// `tool` pointing to `tool_len` bytes; `out` is writable; `err` is NULL or
-/// writable.
+/// `tool` pointing to `tool_len` bytes and `pack_root` (unless NULL) to
+/// `pack_root_len`; `out` is writable; `err` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn gcf_graph_stream_new(
     callback: gcf_write_callback,
@@ -169,6 +178,9 @@ pub unsafe extern "C" fn gcf_graph_stream_new(
                 tokens_used: 0,
                 trailer: 0,
                 index_names: false,
+                pack_root: core::ptr::null(),
+                pack_root_len: 0,
+                session: false,
             };
             let o = options.as_ref().copied().unwrap_or(defaults);
             let trailer = match o.trailer {
@@ -187,6 +199,11 @@ pub unsafe extern "C" fn gcf_graph_stream_new(
             } else {
                 str_arg(o.tool, o.tool_len, "options.tool")?
             };
+            let pack_root = if o.pack_root.is_null() {
+                ""
+            } else {
+                str_arg(o.pack_root, o.pack_root_len, "options.pack_root")?
+            };
             let sink = callback_sink(callback, user_data);
             let options = StreamOptions {
                 tool,
@@ -194,7 +211,8 @@ pub unsafe extern "C" fn gcf_graph_stream_new(
                 tokens_used: o.tokens_used,
                 trailer,
                 index_names: o.index_names,
-                ..StreamOptions::default()
+                pack_root,
+                session: o.session,
             };
             // The header sits in the writer's buffer: it reaches the callback
             // with the first flush, so this cannot fail on the callback.

@@ -269,6 +269,8 @@ fn graph_stream(b: &mut Bytes) {
         },
     };
     let tool = text(b);
+    // Mostly no pack root: a random one would fail most streams at birth.
+    let root = if b.pick(4) == 0 { text(b) } else { Vec::new() };
     let options = gcf_graph_stream_options {
         tool: tool.as_ptr(),
         tool_len: tool.len(),
@@ -276,6 +278,9 @@ fn graph_stream(b: &mut Bytes) {
         tokens_used: b.pick(3) as u64,
         trailer: b.pick(4) as u32, // 3 is unknown
         index_names: b.byte() & 1 == 1,
+        pack_root: root.as_ptr(),
+        pack_root_len: root.len(),
+        session: b.byte() & 1 == 1,
     };
     let mut stream: *mut gcf_graph_stream = std::ptr::null_mut();
     let user = (&mut out as *mut Out).cast::<c_void>();

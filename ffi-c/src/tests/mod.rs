@@ -402,11 +402,86 @@ fn status_of(f: impl FnOnce(*mut *mut gcf_error) -> gcf_status) -> (gcf_status, 
     }
 }
 
+/// `gcf_graph_stream_new` writing into `sink`: its status and error category.
+///
+/// # Safety
+///
+/// `options` is NULL or valid; `sink` outlives the stream made.
+unsafe fn new_stream(
+    sink: &mut Collected,
+    options: *const gcf_graph_stream_options,
+    stream: &mut *mut gcf_graph_stream,
+) -> (gcf_status, Option<String>) {
+    // SAFETY: per this function's contract.
+    status_of(|e| unsafe {
+        gcf_graph_stream_new(
+            Some(collect),
+            (sink as *mut Collected).cast(),
+            options,
+            stream,
+            e,
+        )
+    })
+}
+
+/// Every field of `gcf_graph_stream_options` at its default.
+const NO_OPTIONS: gcf_graph_stream_options = gcf_graph_stream_options {
+    tool: ptr::null(),
+    tool_len: 0,
+    token_budget: 0,
+    tokens_used: 0,
+    trailer: GCF_TRAILER_POSITIONAL,
+    index_names: false,
+    pack_root: ptr::null(),
+    pack_root_len: 0,
+    session: false,
+};
+
+/// A pack root that would break the header line fails the stream's creation
+/// with `invalid_input`, and the callback never sees a byte; an empty one
+/// writes no `pack_root=`.
+#[test]
+fn stream_pack_root_is_checked_before_anything_is_written() {
+    for (root, status, header) in [
+        ("sha256:a b", gcf_status::GCF_STATUS_DATA_ERROR, None),
+        ("caf\u{e9}", gcf_status::GCF_STATUS_DATA_ERROR, None),
+        (
+            "",
+            gcf_status::GCF_STATUS_OK,
+            Some("GCF profile=graph tool=\n"),
+        ),
+    ] {
+        let mut sink = Collected::unlimited();
+        let options = gcf_graph_stream_options {
+            pack_root: root.as_ptr(),
+            pack_root_len: root.len(),
+            ..NO_OPTIONS
+        };
+        let mut stream = ptr::null_mut();
+        // SAFETY: all pointers are valid for the calls; the stream is freed once.
+        unsafe {
+            let (s, category) = new_stream(&mut sink, &options, &mut stream);
+            assert_eq!(s, status, "{root:?}");
+            if let Some(header) = header {
+                let (s, _) = status_of(|e| gcf_graph_stream_finish(stream, e));
+                assert_eq!(s, gcf_status::GCF_STATUS_OK);
+                gcf_graph_stream_free(stream);
+                assert!(String::from_utf8_lossy(&sink.bytes).starts_with(header));
+            } else {
+                assert_eq!(category.as_deref(), Some("invalid_input"));
+                assert!(stream.is_null());
+                assert!(sink.bytes.is_empty());
+            }
+        }
+    }
+}
+
 /// A bare reference through the C ABI: the next id, counted in its group,
 /// named by edges through the index.
 #[test]
 fn stream_writes_bare_references() {
     let mut sink = Collected::unlimited();
+    let root = "sha256:ab";
     let options = gcf_graph_stream_options {
         tool: ptr::null(),
         tool_len: 0,
@@ -414,19 +489,14 @@ fn stream_writes_bare_references() {
         tokens_used: 0,
         trailer: GCF_TRAILER_POSITIONAL,
         index_names: true,
+        pack_root: root.as_ptr(),
+        pack_root_len: root.len(),
+        session: true,
     };
     let mut stream = ptr::null_mut();
     // SAFETY: all pointers are valid for the calls; the stream is freed once.
     unsafe {
-        let (s, _) = status_of(|e| {
-            gcf_graph_stream_new(
-                Some(collect),
-                (&mut sink as *mut Collected).cast(),
-                &options,
-                &mut stream,
-                e,
-            )
-        });
+        let (s, _) = new_stream(&mut sink, &options, &mut stream);
         assert_eq!(s, gcf_status::GCF_STATUS_OK);
         let mut ids = [99u64; 2];
         for (name, id) in [b"a.A".as_slice(), b"a.B"].into_iter().zip(&mut ids) {
@@ -464,7 +534,7 @@ fn stream_writes_bare_references() {
     }
     assert_eq!(
         String::from_utf8(sink.bytes).unwrap(),
-        "GCF profile=graph tool=\n## extended\n@0  # previously transmitted\n@1  # previously transmitted\n\
+        "GCF profile=graph tool= pack_root=sha256:ab session=true\n## extended\n@0  # previously transmitted\n@1  # previously transmitted\n\
          ## edges [?]\n@1<@0 calls\n##! summary symbols=2 edges=1 counts=2,1\n"
     );
 }
@@ -480,19 +550,12 @@ fn stream_writes_through_the_callback() {
         tokens_used: 0,
         trailer: GCF_TRAILER_POSITIONAL,
         index_names: true,
+        ..NO_OPTIONS
     };
     let mut stream = ptr::null_mut();
     // SAFETY: all pointers are valid for the calls; the stream is freed once.
     unsafe {
-        let (s, _) = status_of(|e| {
-            gcf_graph_stream_new(
-                Some(collect),
-                (&mut sink as *mut Collected).cast(),
-                &options,
-                &mut stream,
-                e,
-            )
-        });
+        let (s, _) = new_stream(&mut sink, &options, &mut stream);
         assert_eq!(s, gcf_status::GCF_STATUS_OK);
         let mut id = 99;
         let (s, _) = status_of(|e| {
@@ -598,15 +661,7 @@ fn failing_callback_stops_the_stream() {
     let mut stream = ptr::null_mut();
     // SAFETY: all pointers are valid for the calls; the stream is freed once.
     unsafe {
-        let (s, _) = status_of(|e| {
-            gcf_graph_stream_new(
-                Some(collect),
-                (&mut sink as *mut Collected).cast(),
-                ptr::null(),
-                &mut stream,
-                e,
-            )
-        });
+        let (s, _) = new_stream(&mut sink, ptr::null(), &mut stream);
         assert_eq!(s, gcf_status::GCF_STATUS_OK);
         let mut failure = None;
         for i in 0..10_000u32 {
@@ -656,12 +711,8 @@ fn failing_callback_stops_the_stream() {
         assert_eq!(s, gcf_status::GCF_STATUS_INVALID_ARGUMENT);
         assert!(stream.is_null());
         let bad = gcf_graph_stream_options {
-            tool: ptr::null(),
-            tool_len: 0,
-            token_budget: 0,
-            tokens_used: 0,
             trailer: 9,
-            index_names: false,
+            ..NO_OPTIONS
         };
         let (s, _) = status_of(|e| {
             gcf_graph_stream_new(Some(collect), ptr::null_mut(), &bad, &mut stream, e)

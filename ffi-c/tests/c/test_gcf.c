@@ -475,6 +475,14 @@ static void test_graph_stream(void) {
   opts.tool_len = 9;
   st = gcf_graph_stream_new(sink_write, &sink, &opts, &w, &err);
   expect_error(st, err, GCF_STATUS_DATA_ERROR, "invalid_input");
+  opts.tool = NULL;
+  opts.tool_len = 0;
+  opts.pack_root = (const uint8_t *)"sha256:a b";
+  opts.pack_root_len = 10;
+  st = gcf_graph_stream_new(sink_write, &sink, &opts, &w, &err);
+  CHECK(w == NULL);
+  expect_error(st, err, GCF_STATUS_DATA_ERROR, "invalid_input");
+  opts.pack_root = NULL;
   st = gcf_graph_stream_new(sink_write, &sink, NULL, NULL, &err);
   expect_error(st, err, GCF_STATUS_INVALID_ARGUMENT, "invalid_input");
   st = gcf_graph_stream_write_symbol(NULL, S("a"), S("function"), 0.5, S("x"), 0, NULL, &err);
@@ -485,7 +493,8 @@ static void test_graph_stream(void) {
 }
 
 /* Bare session references (spec §9) in a stream: the next id, counted in
- * their group; edges name them by id or, with index_names, by name. */
+ * their group; edges name them by id or, with index_names, by name. The
+ * header says session=true and the pack root the options give. */
 static void test_graph_stream_bare_refs(void) {
   char text[1024];
   sink_t sink = {text, 0, sizeof text, 0, 0, -1};
@@ -494,6 +503,9 @@ static void test_graph_stream_bare_refs(void) {
   gcf_graph_stream_options opts;
   memset(&opts, 0, sizeof opts);
   opts.index_names = true;
+  opts.session = true;
+  opts.pack_root = (const uint8_t *)"sha256:0f";
+  opts.pack_root_len = 9;
   CHECK(gcf_graph_stream_new(sink_write, &sink, &opts, &w, &err) == GCF_STATUS_OK);
   uint64_t a = 99, b = 99, c = 99;
   CHECK(gcf_graph_stream_write_bare_ref(w, S("pkg.Auth"), 0, &a, &err) == GCF_STATUS_OK);
@@ -508,7 +520,8 @@ static void test_graph_stream_bare_refs(void) {
   CHECK(gcf_graph_stream_finish(w, &err) == GCF_STATUS_OK);
   gcf_graph_stream_free(w);
   CHECK(str_eq(text,
-               "GCF profile=graph tool=\n## targets\n@0  # previously transmitted\n## related\n@1 fn pkg.Server 0.60 lsp\n"
+               "GCF profile=graph tool= pack_root=sha256:0f session=true\n## targets\n@0  # previously transmitted\n"
+               "## related\n@1 fn pkg.Server 0.60 lsp\n"
                "@2  # previously transmitted\n## edges [?]\n@0<@1 calls\n##! summary symbols=3 edges=1 counts=1,2,1\n"));
 }
 
