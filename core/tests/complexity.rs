@@ -299,4 +299,28 @@ fn encoders_and_decoders_are_near_linear_on_adversarial_shapes() {
             assert_eq!(graph::decode(&text).unwrap().symbols.len(), n);
         })
     });
+    // A wide map through serde (`generic::to_value`), and a wide JSON object
+    // read into a `Value` through serde: each member is checked against the
+    // ones before it for a repeated key (an index past a few members).
+    near_linear("wide map through serde", |n| {
+        let map: std::collections::BTreeMap<String, usize> =
+            (0..n).map(|i| (format!("k{i:08}"), i)).collect();
+        count(|| {
+            let v = generic::to_value(&map).unwrap();
+            assert_eq!(v.as_object().unwrap().len(), n);
+        })
+    });
+    near_linear("wide JSON object into a Value through serde", |n| {
+        let text = format!(
+            "{{{}}}",
+            (0..n)
+                .map(|i| format!("\"k{i}\": {i}"))
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        count(|| {
+            let v: Value = serde_json::from_str(&text).unwrap();
+            assert_eq!(v.as_object().unwrap().len(), n);
+        })
+    });
 }

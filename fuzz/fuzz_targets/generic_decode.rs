@@ -7,7 +7,8 @@
 //! reads it) to the decoded value, members in order, or, for a string with a
 //! NUL, the tagged JSON of `generic_decode`. `parse_scalar` of the first
 //! line reads it as a `key=value` line's value does. `decode_json` gives
-//! serde_json's value of what `decode` gives, or its error.
+//! serde_json's value of what `decode` gives, or its error, and so do
+//! `from_value` and `to_value` (feature `serde`).
 #![no_main]
 
 use gcf_core::generic;
@@ -61,6 +62,11 @@ fuzz_target!(|data: &[u8]| {
             let tree = generic::to_json(v);
             assert_eq!(json, tree);
             assert_eq!(json.to_string(), tree.to_string(), "key order");
+            // The serde route (`from_value`, feature `serde`) reads the tree
+            // into serde_json's value alike, and serializes it back.
+            let via_serde: serde_json::Value = generic::from_value(v.clone()).unwrap();
+            assert_eq!(via_serde.to_string(), tree.to_string());
+            assert!(generic::to_value(v).unwrap() == *v);
         }
         (Err(a), Err(b)) => assert_eq!(position(&a), position(b)),
         (a, b) => panic!("decode_json {a:?}, decode {b:?}"),

@@ -9,6 +9,8 @@ mod json;
 mod key;
 mod row;
 mod scalar;
+#[cfg(feature = "serde")]
+mod serde;
 mod stream;
 mod value;
 mod view;
@@ -17,6 +19,8 @@ pub use decode::{
     ValueWithHeader,
 };
 
+#[cfg(feature = "serde")]
+pub use self::serde::{from_str, from_value, to_string, to_value};
 pub use cell::Cell;
 pub use delta::{
     apply, apply_delta, canonical_cell, decode_delta, decode_delta_with, decode_full,

@@ -1,0 +1,210 @@
+//! Any `serde` type in and out of the generic profile (feature `serde`).
+//!
+//! [`to_string`] encodes a value of any type that implements
+//! [`serde::Serialize`], and [`from_str`] decodes into any type that
+//! implements [`serde::de::DeserializeOwned`], the way `serde_json` does for
+//! JSON: a program that answers with `serde_json::to_string(&result)` answers
+//! in GCF by calling `gcf_core::generic::to_string(&result)` instead.
+//!
+//! The data model is serde_json's, so a value reaches the encoder as it
+//! would through `serde_json::to_value` and [`from_json`](super::from_json):
+//! structs and maps are objects in field (insertion) order, sequences and
+//! tuples arrays, `None` and `()` null, an enum variant its name (unit) or a
+//! one-member object `{"Variant": ...}` (externally tagged), bytes an array of
+//! numbers, a map key a string (integers, booleans, chars and finite floats
+//! written as text; any other key is refused), a repeated map key keeps its
+//! first position and its last value. Numbers follow the spec (§2.3.2):
+//! integers must fit `int64` (`u64::MAX` is [`ErrorKind::OutOfRange`], as it is
+//! for [`from_json`](super::from_json); model such ids as strings), an `f32`
+//! is the double its shortest text reads as (`0.1f32` is `0.1`), and a NaN or
+//! infinity is null, as serde_json writes it. A `serde_json::Value` (or
+//! `Number`, or `RawValue`) inside a type is read as its JSON value, its
+//! numbers exactly.
+//!
+//! Decoding goes through the value tree ([`from_value`] of [`decode`](super::decode)):
+//! the decoder's errors keep their category, line and column; a value that
+//! does not fit the type (`"invalid type: string \"x\", expected u32"`) is
+//! [`ErrorKind::InvalidInput`], with serde's message.
+//!
+//! ```
+//! use serde::{Deserialize, Serialize};
+//!
+//! #[derive(Serialize, Deserialize, Debug, PartialEq)]
+//! struct Order {
+//!     id: u32,
+//!     status: Status,
+//!     total: f64,
+//!     note: Option<String>,
+//! }
+//!
+//! #[derive(Serialize, Deserialize, Debug, PartialEq)]
+//! #[serde(rename_all = "snake_case")]
+//! enum Status {
+//!     Open,
+//!     Shipped,
+//! }
+//!
+//! let orders = vec![
+//!     Order { id: 1, status: Status::Open, total: 9.5, note: None },
+//!     Order { id: 2, status: Status::Shipped, total: 12.0, note: Some("gift".into()) },
+//! ];
+//! let text = gcf_core::generic::to_string(&orders)?;
+//! // A whole double is written as an integer (spec §2.3.1), and read back into the f64.
+//! assert_eq!(text, "GCF profile=generic\n## [2]{id,status,total,note}\n1|open|9.5|-\n2|shipped|12|gift\n");
+//! let back: Vec<Order> = gcf_core::generic::from_str(&text)?;
+//! assert_eq!(back, orders);
+//! # Ok::<(), gcf_core::Error>(())
+//! ```
+
+mod de;
+mod ser;
+
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use ::serde::de::DeserializeOwned;
+use ::serde::Serialize;
+
+use crate::error::{Error, ErrorKind};
+
+use super::{Key, Map, Value};
+
+/// The value tree of `value`, as [`to_string`] encodes it.
+///
+/// ```
+/// use gcf_core::generic::{to_value, Value};
+///
+/// assert_eq!(to_value(&(1u8, "a", None::<bool>))?, Value::Array(vec![1.into(), "a".into(), Value::Null]));
+/// assert_eq!(to_value(&u64::MAX).unwrap_err().kind(), gcf_core::ErrorKind::OutOfRange);
+/// # Ok::<(), gcf_core::Error>(())
+/// ```
+pub fn to_value<T: Serialize + ?Sized>(value: &T) -> Result<Value, Error> {
+    value.serialize(ser::ValueSerializer)
+}
+
+/// Encodes `value` with the generic profile and the default options
+/// ([`encode`](super::encode) of [`to_value`]); for other options, give
+/// [`to_value`]'s tree to an [`Encoder`](super::Encoder).
+pub fn to_string<T: Serialize + ?Sized>(value: &T) -> Result<String, Error> {
+    super::encode(&to_value(value)?)
+}
+
+/// A `T` from a value tree.
+///
+/// ```
+/// use gcf_core::generic::{from_value, Value};
+///
+/// let pair: (String, i32) = from_value(Value::Array(vec!["x".into(), 7.into()]))?;
+/// assert_eq!(pair, ("x".to_string(), 7));
+/// let wrong = from_value::<u8>(Value::Int(300)).unwrap_err();
+/// assert_eq!(wrong.kind(), gcf_core::ErrorKind::InvalidInput);
+/// # Ok::<(), gcf_core::Error>(())
+/// ```
+pub fn from_value<T: DeserializeOwned>(value: Value) -> Result<T, Error> {
+    T::deserialize(de::ValueDeserializer(value))
+}
+
+/// Decodes a generic payload ([`decode`](super::decode), its limits and
+/// errors) into a `T`.
+pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, Error> {
+    from_value(super::decode(text)?)
+}
+
+/// The struct name and field serde_json gives a `Number` under its
+/// `arbitrary_precision` feature (the number's literal as the field's
+/// string), which this crate's `serde_json` feature turns on: a number that
+/// reaches the serializer as this struct, or a deserializer's visitor as a
+/// map with this key, is that literal's value. Private to serde_json and
+/// stable since 2018; the tests send `serde_json::Value`s both ways.
+const JSON_NUMBER: &str = "$serde_json::private::Number";
+
+/// Members scanned for a repeated key before they are indexed.
+const SCANNED: usize = 16;
+
+/// An object's members as serde hands them over. A repeated key (a map
+/// whose keys turn into the same text, a flattened field, a JSON object
+/// that says a key twice) replaces the earlier value in its place, as
+/// serde_json's map does; past a few members the keys are indexed, so that
+/// check stays linear in the object's size.
+struct MemberList {
+    entries: Vec<(Key, Value)>,
+    index: Option<hashbrown::HashMap<Key, usize>>,
+}
+
+impl MemberList {
+    fn with_capacity(capacity: usize) -> MemberList {
+        MemberList {
+            entries: Vec::with_capacity(capacity),
+            index: None,
+        }
+    }
+
+    fn insert(&mut self, key: Key, value: Value) {
+        let position = match &mut self.index {
+            Some(index) => index.get(&key).copied(),
+            None => self.entries.iter().position(|(k, _)| {
+                crate::ops::tick(1);
+                *k == key
+            }),
+        };
+        if let Some(at) = position {
+            self.entries[at].1 = value;
+            return;
+        }
+        if let Some(index) = &mut self.index {
+            index.insert(key.clone(), self.entries.len());
+        } else if self.entries.len() == SCANNED {
+            let mut index = hashbrown::HashMap::with_capacity(2 * SCANNED);
+            for (at, (k, _)) in self.entries.iter().enumerate() {
+                index.insert(k.clone(), at);
+            }
+            index.insert(key.clone(), self.entries.len());
+            self.index = Some(index);
+        }
+        self.entries.push((key, value));
+    }
+
+    fn into_map(self) -> Map {
+        Map::from_unique(self.entries)
+    }
+}
+
+/// The error of a `Serialize` or `Deserialize` impl that failed with a
+/// message of its own.
+fn custom(message: impl core::fmt::Display) -> Error {
+    Error::new(ErrorKind::InvalidInput, message.to_string())
+}
+
+impl ::serde::ser::Error for Error {
+    fn custom<T: core::fmt::Display>(message: T) -> Self {
+        custom(message)
+    }
+}
+
+impl ::serde::de::Error for Error {
+    fn custom<T: core::fmt::Display>(message: T) -> Self {
+        custom(message)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn members_keep_the_first_place_and_the_last_value_past_the_scan() {
+        for n in [3usize, SCANNED, SCANNED + 1, 100] {
+            let mut m = MemberList::with_capacity(0);
+            for i in 0..n {
+                m.insert(Key::from(alloc::format!("k{i}")), Value::Int(i as i64));
+            }
+            m.insert(Key::new("k1"), Value::Null);
+            m.insert(Key::from(alloc::format!("k{}", n - 1)), Value::Bool(true));
+            let map = m.into_map();
+            assert_eq!(map.len(), n, "{n}");
+            assert_eq!(map.get("k1"), Some(&Value::Null));
+            assert_eq!(map.as_slice()[n - 1].1, Value::Bool(true));
+            assert_eq!(map.as_slice()[0].1, Value::Int(0));
+        }
+    }
+}

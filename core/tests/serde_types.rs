@@ -1,0 +1,312 @@
+//! `generic::to_string`/`from_str` (feature `serde`): a caller's own types in
+//! and out of the generic profile, held to the route through serde_json
+//! (`serde_json::to_value`, then `from_json`), which the module promises to
+//! match value for value; and `Serialize`/`Deserialize` for `Value` on
+//! random trees, both ways and through serde_json.
+
+mod support;
+
+use std::collections::{BTreeMap, HashMap};
+
+use gcf_core::generic::{self, from_str, from_value, to_string, to_value, Map, Value};
+use gcf_core::ErrorKind;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use support::{Rng, ValueGen};
+
+/// `x` through the serializer is what serde_json's route gives, and its text
+/// reads back as `x`.
+fn holds<T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug>(x: &T) {
+    let ours = to_value(x).unwrap();
+    let theirs = generic::from_json(&serde_json::to_value(x).unwrap()).unwrap();
+    assert_eq!(ours, theirs, "{x:?}");
+    let text = to_string(x).unwrap();
+    assert_eq!(text, generic::encode(&theirs).unwrap());
+    let back: T = from_str(&text).unwrap_or_else(|e| panic!("{x:?}: {e}\n{text}"));
+    assert_eq!(&back, x, "{text}");
+    // Decoding agrees with serde_json's reading of the decoded value.
+    let via_json: T =
+        serde_json::from_value(generic::to_json(&generic::decode(&text).unwrap())).unwrap();
+    assert_eq!(via_json, back);
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+struct Symbol {
+    qualified_name: String,
+    kind: Kind,
+    score: f64,
+    line: Option<u32>,
+    tags: Vec<String>,
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq, Eq, PartialOrd, Ord, Clone)]
+#[serde(rename_all = "snake_case")]
+enum Kind {
+    Function,
+    Method { receiver: String },
+    Alias(String),
+    Pair(i32, i32),
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+struct Page {
+    #[serde(rename = "nextCursor")]
+    next_cursor: Option<String>,
+    total: u64,
+    items: Vec<Symbol>,
+    meta: BTreeMap<String, serde_json::Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hidden: Option<bool>,
+    #[serde(flatten)]
+    extra: HashMap<String, i64>,
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+struct Newtype(u16);
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+struct Unit;
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+#[serde(tag = "type")]
+enum Tagged {
+    Click { x: i32, y: i32 },
+    Key { code: String },
+}
+
+fn symbols(rng: &mut Rng, n: usize) -> Vec<Symbol> {
+    (0..n)
+        .map(|i| Symbol {
+            qualified_name: support::qualified_name(rng, i),
+            kind: match rng.below(4) {
+                0 => Kind::Function,
+                1 => Kind::Method {
+                    receiver: format!("*T{i}"),
+                },
+                2 => Kind::Alias(support::string(rng)),
+                _ => Kind::Pair(rng.below(100) as i32 - 50, i as i32),
+            },
+            score: support::score(rng),
+            line: rng.chance(70).then(|| rng.below(10_000) as u32),
+            tags: (0..rng.below(3)).map(|_| support::string(rng)).collect(),
+        })
+        .collect()
+}
+
+#[test]
+fn derived_types_match_the_serde_json_route_and_read_back() {
+    let mut rng = Rng::new(0x5e7d_e5e7);
+    for _ in 0..support::cases(300) {
+        let n = rng.below(12) as usize;
+        holds(&symbols(&mut rng, n));
+        let mut meta = BTreeMap::new();
+        for _ in 0..rng.below(4) {
+            // A whole double is written as an integer (spec §2.3.1), so a
+            // `serde_json::Value` holding one reads back as that integer.
+            let scalar = match support::scalar(&mut rng) {
+                Value::Float(f) if f.fract() == 0.0 => Value::Float(0.5),
+                other => other,
+            };
+            meta.insert(support::key(&mut rng), generic::to_json(&scalar));
+        }
+        let mut extra = HashMap::new();
+        for k in 0..rng.below(3) {
+            extra.insert(format!("x{k}"), support::int(&mut rng));
+        }
+        holds(&Page {
+            next_cursor: rng.chance(50).then(|| support::string(&mut rng)),
+            total: rng.below(1 << 40),
+            items: {
+                let n = rng.below(5) as usize;
+                symbols(&mut rng, n)
+            },
+            meta,
+            hidden: rng.chance(30).then(|| rng.chance(50)),
+            extra,
+        });
+    }
+    holds(&Newtype(7));
+    holds(&Unit);
+    holds(&vec![
+        Tagged::Click { x: 1, y: -2 },
+        Tagged::Key { code: "a|b".into() },
+    ]);
+    holds(&(1u8, 'x', String::from("tuple"), [0.5f64, -0.0], ()));
+    holds(&BTreeMap::from([
+        (3u8, String::from("three")),
+        (10, "ten".into()),
+    ]));
+    holds(&BTreeMap::from([(true, 1), (false, 0)]));
+    holds(&BTreeMap::from([(Kind::Function, 1)]));
+    holds(&HashMap::from([('c', vec![Some(1i64), None])]));
+    holds(&Some(Some(i64::MIN)));
+    holds(&(i128::from(i64::MAX), u128::from(u32::MAX)));
+    holds(&vec![Vec::<u8>::new(), vec![0, 255]]);
+    holds(&String::from("  spaced\n\"quoted\" ~ - @0 ## x"));
+}
+
+#[test]
+fn numbers_follow_the_spec_and_serde_json() {
+    // Past int64: out of range, as `from_json` refuses it.
+    for e in [
+        to_value(&u64::MAX).unwrap_err(),
+        to_value(&(i128::from(i64::MIN) - 1)).unwrap_err(),
+        to_value(&serde_json::json!({"id": u64::MAX})).unwrap_err(),
+        to_string(&vec![u128::MAX]).unwrap_err(),
+    ] {
+        assert_eq!(e.kind(), ErrorKind::OutOfRange, "{e}");
+        assert!(e.message().contains("model it as a string"), "{e}");
+    }
+    // An f32 is the double its shortest text reads as; NaN and infinities are null.
+    assert_eq!(to_value(&0.1f32).unwrap(), Value::Float(0.1));
+    assert_eq!(
+        to_value(&16_777_217f32).unwrap(),
+        Value::Float(16_777_216.0)
+    );
+    for f in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+        assert_eq!(to_value(&f).unwrap(), Value::Null);
+        assert_eq!(to_value(&(f as f32)).unwrap(), Value::Null);
+        assert_eq!(
+            to_value(&f).unwrap(),
+            generic::from_json(&serde_json::to_value(f).unwrap()).unwrap()
+        );
+    }
+    // Float map keys: finite ones as their text (read back as the float), others refused.
+    let keys = BTreeMap::from([(1.5f64.to_bits(), ()), (0.25f64.to_bits(), ())]);
+    let floats: Vec<(f64, i32)> = keys.keys().map(|&b| (f64::from_bits(b), 1)).collect();
+    let as_map: Value = to_value(&FloatKeys(floats.clone())).unwrap();
+    assert_eq!(
+        as_map.as_object().unwrap().keys().collect::<Vec<_>>(),
+        ["0.25", "1.5"]
+    );
+    let back: BTreeMap<String, i32> = from_value(as_map).unwrap();
+    assert_eq!(back.len(), 2);
+    let nan_key = to_value(&FloatKeys(vec![(f64::NAN, 1)])).unwrap_err();
+    assert_eq!(nan_key.kind(), ErrorKind::InvalidInput);
+}
+
+/// A map whose keys are floats (no std map holds `f64` keys).
+struct FloatKeys(Vec<(f64, i32)>);
+
+impl Serialize for FloatKeys {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.0.iter().map(|(k, v)| (*k, *v)))
+    }
+}
+
+#[test]
+fn keys_that_are_not_text_are_refused_and_repeated_keys_keep_their_place() {
+    let tuple_keys = BTreeMap::from([((1, 2), "pair")]);
+    let e = to_value(&tuple_keys).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidInput);
+    assert!(serde_json::to_value(&tuple_keys).is_err());
+    // Keys that become the same text: the first place, the last value (serde_json's map).
+    #[derive(Serialize)]
+    struct Twice {
+        a: i32,
+        #[serde(flatten)]
+        more: BTreeMap<String, i32>,
+    }
+    let v = to_value(&Twice {
+        a: 1,
+        more: BTreeMap::from([("a".into(), 2), ("b".into(), 3)]),
+    })
+    .unwrap();
+    let theirs = generic::from_json(
+        &serde_json::to_value(Twice {
+            a: 1,
+            more: BTreeMap::from([("a".into(), 2), ("b".into(), 3)]),
+        })
+        .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(v, theirs);
+    assert_eq!(v.as_object().unwrap().as_slice().len(), 2);
+    assert_eq!(v.as_object().unwrap().get("a"), Some(&Value::Int(2)));
+}
+
+#[test]
+fn decode_errors_keep_their_place_and_type_errors_say_what_was_expected() {
+    // A malformed payload: the decoder's category, line and column.
+    let e = from_str::<Vec<Symbol>>("GCF profile=generic\n## [2]{a,b}\n1|2\n").unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::CountMismatch);
+    assert!(e.line().is_some(), "{e}");
+    // A payload that does not fit the type: serde's message.
+    let e = from_str::<Vec<u8>>("GCF profile=generic\n## [2]: 1,x\n").unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidInput);
+    assert!(e.message().contains("expected u8"), "{e}");
+    let e = from_str::<u8>("GCF profile=generic\n=300\n").unwrap_err();
+    assert!(e.message().contains("300"), "{e}");
+    let e = from_value::<Kind>(Value::Array(vec![])).unwrap_err();
+    assert!(e.message().contains("variant"), "{e}");
+    let e = from_value::<Kind>(to_value(&serde_json::json!({"alias": 1, "pair": 2})).unwrap())
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidInput);
+    let e = from_value::<(i32, i32)>(Value::Array(vec![1.into(), 2.into(), 3.into()])).unwrap_err();
+    assert!(e.message().contains("fewer elements"), "{e}");
+    // Unknown fields are ignored unless the type denies them, as with serde_json.
+    #[derive(Deserialize, Debug)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Strict {
+        a: i32,
+    }
+    let e = from_str::<Strict>("GCF profile=generic\na=1\nb=2\n").unwrap_err();
+    assert!(e.message().contains("unknown field `b`"), "{e}");
+}
+
+#[test]
+fn serde_json_values_inside_a_type_keep_their_numbers() {
+    #[derive(Serialize)]
+    struct Holder<'a> {
+        json: serde_json::Value,
+        raw: &'a serde_json::value::RawValue,
+    }
+    let raw = serde_json::value::RawValue::from_string(r#"{"z": [1, 2.50, "s"]}"#.into()).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(r#"{"big": 9223372036854775807, "f": 1e-7, "n": null}"#).unwrap();
+    let v = to_value(&Holder {
+        json: json.clone(),
+        raw: &raw,
+    })
+    .unwrap();
+    let o = v.as_object().unwrap();
+    assert_eq!(o.get("json"), Some(&generic::from_json(&json).unwrap()));
+    assert_eq!(
+        o.get("raw"),
+        Some(&generic::from_json(&serde_json::from_str(raw.get()).unwrap()).unwrap())
+    );
+    assert_eq!(
+        o.get("json").unwrap().as_object().unwrap().get("big"),
+        Some(&Value::Int(i64::MAX))
+    );
+}
+
+#[test]
+fn value_trees_round_trip_through_serde_both_ways() {
+    let mut rng = Rng::new(0x7a1e_0b5e);
+    let n = support::cases(2_000);
+    for _ in 0..n {
+        let v = ValueGen { rng: &mut rng }.value(4);
+        let json = generic::to_json(&v);
+        // Serialize for Value, into this crate's tree and into serde_json's.
+        assert_eq!(to_value(&v).unwrap(), v);
+        assert_eq!(serde_json::to_value(&v).unwrap(), json);
+        // serde_json's value through this serializer (its numbers as literals).
+        assert_eq!(to_value(&json).unwrap(), v);
+        // Deserialize: from the tree, into serde_json's value, and from JSON text
+        // (numbers reach the visitor as serde_json's private map).
+        assert_eq!(from_value::<Value>(v.clone()).unwrap(), v);
+        assert_eq!(from_value::<serde_json::Value>(v.clone()).unwrap(), json);
+        let text = serde_json::to_string(&json).unwrap();
+        assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), v, "{text}");
+        // And the GCF text of each is the same.
+        assert_eq!(to_string(&json).unwrap(), generic::encode(&v).unwrap());
+    }
+    // A JSON object that repeats a key: its first place, its last value.
+    let v: Value = serde_json::from_str(r#"{"a": 1, "b": 2, "a": 3}"#).unwrap();
+    let mut want = Map::new();
+    want.push_unique("a", Value::Int(3));
+    want.push_unique("b", Value::Int(2));
+    assert_eq!(v, Value::Object(want));
+}
