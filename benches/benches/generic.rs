@@ -78,5 +78,62 @@ fn generic_decode(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, generic_encode, generic_decode);
+/// A caller's own serde type (`Vec<EmployeeRecord>`, owned strings) to
+/// text and back: gcf-core's `generic::to_string`/`from_str`, the crate
+/// through `serde_json::to_value`/`from_value` (its API takes and gives a
+/// `serde_json::Value`), and serde_json's own `to_string`/`from_str`.
+#[cfg(feature = "generic")]
+fn generic_serde(c: &mut Criterion) {
+    use gcf_benches::workload::{employee_records, EmployeeRecord};
+    for (name, n) in [("employees_1k", 1_000), ("employees_100k", 100_000)] {
+        let rows = employee_records(n, SEED);
+        let text = gcf_core::generic::to_string(&rows).unwrap();
+        assert_eq!(
+            text,
+            gcf_oracle::encode_generic(&serde_json::to_value(&rows).unwrap()).unwrap()
+        );
+        let json = serde_json::to_string(&rows).unwrap();
+        let samples = if n > 10_000 { 10 } else { 30 };
+
+        let mut group = c.benchmark_group("generic_serde_encode");
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        group.sample_size(samples);
+        group.bench_with_input(BenchmarkId::new("gcf-core", name), &rows, |b, r| {
+            b.iter(|| gcf_core::generic::to_string(black_box(r)).unwrap())
+        });
+        group.bench_with_input(BenchmarkId::new("gcf-3.1.0", name), &rows, |b, r| {
+            b.iter(|| {
+                gcf_oracle::encode_generic(&serde_json::to_value(black_box(r)).unwrap()).unwrap()
+            })
+        });
+        group.bench_with_input(BenchmarkId::new("serde_json", name), &rows, |b, r| {
+            b.iter(|| serde_json::to_string(black_box(r)).unwrap())
+        });
+        group.finish();
+
+        let mut group = c.benchmark_group("generic_serde_decode");
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        group.sample_size(samples);
+        group.bench_with_input(BenchmarkId::new("gcf-core", name), &text, |b, t| {
+            b.iter(|| gcf_core::generic::from_str::<Vec<EmployeeRecord>>(black_box(t)).unwrap())
+        });
+        group.bench_with_input(BenchmarkId::new("gcf-3.1.0", name), &text, |b, t| {
+            b.iter(|| {
+                serde_json::from_value::<Vec<EmployeeRecord>>(
+                    gcf_oracle::decode_generic(black_box(t)).unwrap(),
+                )
+                .unwrap()
+            })
+        });
+        group.bench_with_input(BenchmarkId::new("serde_json", name), &json, |b, j| {
+            b.iter(|| serde_json::from_str::<Vec<EmployeeRecord>>(black_box(j)).unwrap())
+        });
+        group.finish();
+    }
+}
+
+#[cfg(not(feature = "generic"))]
+fn generic_serde(_: &mut Criterion) {}
+
+criterion_group!(benches, generic_encode, generic_decode, generic_serde);
 criterion_main!(benches);

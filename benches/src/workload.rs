@@ -655,6 +655,42 @@ impl Employee {
     }
 }
 
+/// An employee as a caller's own serde type (owned strings, as a database
+/// row or a parsed request hands them over): the typed workload of
+/// `generic::to_string` and `from_str` (feature `serde`).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct EmployeeRecord {
+    pub id: i64,
+    pub name: String,
+    pub email: String,
+    pub department: String,
+    pub salary: i64,
+    pub rating: f64,
+    pub active: bool,
+    pub city: String,
+}
+
+impl Employee {
+    /// The record as its own serde type.
+    pub fn record(&self) -> EmployeeRecord {
+        EmployeeRecord {
+            id: self.id,
+            name: self.name.clone(),
+            email: self.email.clone(),
+            department: self.department.into(),
+            salary: self.salary,
+            rating: self.rating,
+            active: self.active,
+            city: self.city.into(),
+        }
+    }
+}
+
+/// `n` employees as their own serde type.
+pub fn employee_records(n: usize, seed: u64) -> Vec<EmployeeRecord> {
+    employees(n, seed).iter().map(Employee::record).collect()
+}
+
 /// The generic workloads, each as one JSON document.
 pub mod generic {
     use super::*;
@@ -757,6 +793,19 @@ pub mod generic {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn typed_records_encode_like_the_crate_through_serde_json_and_read_back() {
+        let rows = employee_records(300, SEED);
+        let text = gcf_core::generic::to_string(&rows).unwrap();
+        let crate_text = gcf_oracle::encode_generic(&serde_json::to_value(&rows).unwrap()).unwrap();
+        assert_eq!(text, crate_text);
+        let back: Vec<EmployeeRecord> = gcf_core::generic::from_str(&text).unwrap();
+        assert_eq!(back, rows);
+        let via_crate: Vec<EmployeeRecord> =
+            serde_json::from_value(gcf_oracle::decode_generic(&text).unwrap()).unwrap();
+        assert_eq!(via_crate, rows);
+    }
 
     #[test]
     fn generator_is_deterministic() {

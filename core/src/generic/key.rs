@@ -55,6 +55,17 @@ impl Key {
         self.0.as_str()
     }
 
+    /// The key as a `String`: text on the heap is handed over, not copied.
+    ///
+    /// ```
+    /// use gcf_core::generic::Key;
+    /// assert_eq!(Key::new("id").into_string(), "id");
+    /// ```
+    #[inline]
+    pub fn into_string(self) -> String {
+        self.0.into_string()
+    }
+
     /// Whether `self` and `other` hold the same text, usually without
     /// reading it: equal representations mean equal text (the same inline
     /// bytes and length, or the same pointer and length), and keys made

@@ -32,7 +32,7 @@ impl Value {
 }
 
 fn string(key: Key) -> String {
-    String::from(key.as_str())
+    key.into_string()
 }
 
 impl<'de> Deserializer<'de> for ValueDeserializer {
