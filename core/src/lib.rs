@@ -15,6 +15,12 @@
 //!   written once into every row), defaults or the caller's
 //!   (`graph::Decoder::limits`, `generic::Decoder::limits`, [`decode_any_with`]).
 //!
+//! Features: `std` (default: `io::Write` sinks, `std::error::Error`, the
+//! stack guard), `serde_json` (`generic::from_json`/`to_json` and
+//! `Decoder::decode_json`, with serde_json's `arbitrary_precision`), and
+//! `serde` (any `Serialize`/`Deserialize` type in and out of the generic
+//! profile: `generic::to_string`, `from_str`, `to_value`, `from_value`).
+//!
 //! Every encoder writes into a [`Sink`] (a `Vec<u8>`, a `String`, a closure,
 //! or with `std` any `io::Write` through [`IoSink`]); every decoder reports a
 //! typed [`Error`] whose [`ErrorKind`] is one of the conformance suite's
