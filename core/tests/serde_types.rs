@@ -222,6 +222,23 @@ fn keys_that_are_not_text_are_refused_and_repeated_keys_keep_their_place() {
     .unwrap();
     assert_eq!(v, theirs);
     assert_eq!(v.as_object().unwrap().as_slice().len(), 2);
+    // `to_string` leaves its tape for the tree on a repeated key: same text.
+    let twice = Twice {
+        a: 1,
+        more: BTreeMap::from([("a".into(), 2), ("b".into(), 3)]),
+    };
+    assert_eq!(to_string(&twice).unwrap(), generic::encode(&v).unwrap());
+    let rows = vec![
+        twice,
+        Twice {
+            a: 5,
+            more: BTreeMap::new(),
+        },
+    ];
+    assert_eq!(
+        to_string(&rows).unwrap(),
+        generic::encode(&to_value(&rows).unwrap()).unwrap()
+    );
     assert_eq!(v.as_object().unwrap().get("a"), Some(&Value::Int(2)));
 }
 
@@ -300,8 +317,11 @@ fn value_trees_round_trip_through_serde_both_ways() {
         assert_eq!(from_value::<serde_json::Value>(v.clone()).unwrap(), json);
         let text = serde_json::to_string(&json).unwrap();
         assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), v, "{text}");
-        // And the GCF text of each is the same.
-        assert_eq!(to_string(&json).unwrap(), generic::encode(&v).unwrap());
+        // And the GCF text of each is the same: the tree through the tape
+        // route, serde_json's value through the tree route (its numbers).
+        let text = generic::encode(&v).unwrap();
+        assert_eq!(to_string(&v).unwrap(), text);
+        assert_eq!(to_string(&json).unwrap(), text);
     }
     // A JSON object that repeats a key: its first place, its last value.
     let v: Value = serde_json::from_str(r#"{"a": 1, "b": 2, "a": 3}"#).unwrap();

@@ -13,14 +13,14 @@ use super::{MemberList, JSON_NUMBER};
 
 /// The struct name and field serde_json gives a `RawValue` (its JSON text);
 /// see [`JSON_NUMBER`].
-const JSON_RAW_VALUE: &str = "$serde_json::private::RawValue";
+pub(super) const JSON_RAW_VALUE: &str = "$serde_json::private::RawValue";
 
 /// Never reserve more than this from a size hint.
 const MAX_PREALLOC: usize = 4096;
 
 pub(super) struct ValueSerializer;
 
-fn int<T: TryInto<i64> + itoa::Integer>(n: T) -> Result<Value, Error> {
+pub(super) fn int<T: TryInto<i64> + itoa::Integer>(n: T) -> Result<Value, Error> {
     match n.try_into() {
         Ok(i) => Ok(Value::Int(i)),
         Err(_) => Err(Error::new(
@@ -31,7 +31,7 @@ fn int<T: TryInto<i64> + itoa::Integer>(n: T) -> Result<Value, Error> {
 }
 
 /// A finite double, or null for NaN and the infinities (serde_json's rule).
-fn float(f: f64) -> Value {
+pub(super) fn float(f: f64) -> Value {
     if f.is_finite() {
         Value::Float(f)
     } else {
@@ -56,7 +56,7 @@ pub(super) fn number_literal(literal: &str) -> Result<Value, Error> {
     }
 }
 
-fn capacity(len: Option<usize>) -> usize {
+pub(super) fn capacity_hint(len: Option<usize>) -> usize {
     len.unwrap_or(0).min(MAX_PREALLOC)
 }
 
@@ -163,7 +163,7 @@ impl ser::Serializer for ValueSerializer {
         Ok(self::variant(variant, value.serialize(self)?))
     }
     fn serialize_seq(self, len: Option<usize>) -> Result<Items, Error> {
-        Ok(Items(Vec::with_capacity(capacity(len))))
+        Ok(Items(Vec::with_capacity(capacity_hint(len))))
     }
     fn serialize_tuple(self, len: usize) -> Result<Items, Error> {
         self.serialize_seq(Some(len))
@@ -184,7 +184,7 @@ impl ser::Serializer for ValueSerializer {
         })
     }
     fn serialize_map(self, len: Option<usize>) -> Result<Members, Error> {
-        Ok(Members::new(capacity(len)))
+        Ok(Members::new(capacity_hint(len)))
     }
     fn serialize_struct(self, name: &'static str, len: usize) -> Result<Members, Error> {
         let mut members = Members::new(len.min(MAX_PREALLOC));
@@ -391,7 +391,7 @@ impl ser::SerializeStructVariant for Variant<Members> {
 /// A map key as text: strings and chars as they are; integers, booleans
 /// and finite floats written out; a unit variant its name; a newtype its
 /// inner key. Anything else is refused, as serde_json refuses it.
-struct KeySerializer;
+pub(super) struct KeySerializer;
 
 fn key_must_be_text() -> Error {
     Error::new(
