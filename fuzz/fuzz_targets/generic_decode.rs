@@ -67,6 +67,11 @@ fuzz_target!(|data: &[u8]| {
             let via_serde: serde_json::Value = generic::from_value(v.clone()).unwrap();
             assert_eq!(via_serde.to_string(), tree.to_string());
             assert!(generic::to_value(v).unwrap() == *v);
+            // `to_string`'s tape route writes what the encoder writes for the tree.
+            assert_eq!(
+                generic::to_string(v).map_err(|e| e.kind()),
+                generic::encode(v).map_err(|e| e.kind())
+            );
         }
         (Err(a), Err(b)) => assert_eq!(position(&a), position(b)),
         (a, b) => panic!("decode_json {a:?}, decode {b:?}"),
