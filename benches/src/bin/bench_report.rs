@@ -610,7 +610,7 @@ fn main() {
             "generic_serde_encode",
             "Typed Rust values through serde: encode",
             &typed[..],
-            "A caller's own type (`Vec<EmployeeRecord>`: eight fields, owned strings) to text. gcf-core is `generic::to_string` (feature `serde`: the value tree, then the encoder); the crate takes a `serde_json::Value`, so its row is `serde_json::to_value` then `encode_generic`; serde_json is `to_string`, its own (larger) JSON text, timed per the same GCF byte count. Output checked equal to the crate's.\n",
+            "A caller's own type (`Vec<EmployeeRecord>`: eight fields, owned strings) to text. gcf-core is `generic::to_string` (feature `serde`: one flat tape of the value, read in place by the encoder; no `Value` tree); the crate takes a `serde_json::Value`, so its row is `serde_json::to_value` then `encode_generic`; serde_json is `to_string`, its own (larger) JSON text, timed per the same GCF byte count. Output checked equal to the crate's.\n",
         ),
         (
             "generic_serde_decode",
