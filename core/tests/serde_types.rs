@@ -24,6 +24,9 @@ fn holds<T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug>(x: &T) {
     assert_eq!(text, generic::encode(&theirs).unwrap());
     let back: T = from_str(&text).unwrap_or_else(|e| panic!("{x:?}: {e}\n{text}"));
     assert_eq!(&back, x, "{text}");
+    // The tape route of `from_str` reads what `from_value` of the tree reads.
+    let via_tree: T = from_value(generic::decode(&text).unwrap()).unwrap();
+    assert_eq!(via_tree, back);
     // Decoding agrees with serde_json's reading of the decoded value.
     let via_json: T =
         serde_json::from_value(generic::to_json(&generic::decode(&text).unwrap())).unwrap();
@@ -317,6 +320,14 @@ fn value_trees_round_trip_through_serde_both_ways() {
         assert_eq!(from_value::<serde_json::Value>(v.clone()).unwrap(), json);
         let text = serde_json::to_string(&json).unwrap();
         assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), v, "{text}");
+        // `from_str`'s tape reads the decoded document as the tree does.
+        let gcf = generic::encode(&v).unwrap();
+        let tree = generic::decode(&gcf).unwrap();
+        assert_eq!(from_str::<Value>(&gcf).unwrap(), tree);
+        assert_eq!(
+            from_str::<serde_json::Value>(&gcf).unwrap(),
+            generic::to_json(&tree)
+        );
         // And the GCF text of each is the same: the tree through the tape
         // route, serde_json's value through the tree route (its numbers).
         let text = generic::encode(&v).unwrap();

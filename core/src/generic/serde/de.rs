@@ -1,195 +1,30 @@
-//! `serde::Deserializer` over an owned value tree, with serde_json's data
-//! model (see the module above), and `Deserialize` for [`Value`].
+//! A member's key as a `serde::Deserializer`, and `Deserialize` for
+//! [`Value`].
 
 use alloc::string::String;
-use alloc::vec::{self, Vec};
+use alloc::vec::Vec;
 
-use ::serde::de::{
-    self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, Unexpected,
-    VariantAccess, Visitor,
-};
+use ::serde::de::{self, Deserializer, MapAccess, SeqAccess, Unexpected, Visitor};
 use ::serde::forward_to_deserialize_any;
 
-use crate::error::{Error, ErrorKind};
+use crate::error::Error;
 
-use super::super::{Key, Map, Value};
+use super::super::{Key, Value};
+use super::tape_de::Variant;
 use super::{MemberList, JSON_NUMBER};
-
-pub(super) struct ValueDeserializer(pub(super) Value);
-
-impl Value {
-    fn unexpected(&self) -> Unexpected<'_> {
-        match self {
-            Value::Null => Unexpected::Unit,
-            Value::Bool(b) => Unexpected::Bool(*b),
-            Value::Int(i) => Unexpected::Signed(*i),
-            Value::Float(f) => Unexpected::Float(*f),
-            Value::String(s) => Unexpected::Str(s.as_str()),
-            Value::Array(_) => Unexpected::Seq,
-            Value::Object(_) => Unexpected::Map,
-        }
-    }
-}
-
-fn string(key: Key) -> String {
-    key.into_string()
-}
-
-impl<'de> Deserializer<'de> for ValueDeserializer {
-    type Error = Error;
-
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        match self.0 {
-            Value::Null => visitor.visit_unit(),
-            Value::Bool(b) => visitor.visit_bool(b),
-            Value::Int(i) => visitor.visit_i64(i),
-            Value::Float(f) => visitor.visit_f64(f),
-            Value::String(s) => visitor.visit_string(string(s)),
-            Value::Array(items) => visit_items(items, visitor),
-            Value::Object(map) => visit_members(map, visitor),
-        }
-    }
-
-    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        match self.0 {
-            Value::Null => visitor.visit_none(),
-            value => visitor.visit_some(ValueDeserializer(value)),
-        }
-    }
-
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, Error> {
-        visitor.visit_newtype_struct(self)
-    }
-
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        _variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, Error> {
-        match self.0 {
-            Value::String(name) => visitor.visit_enum(Variant { name, body: None }),
-            Value::Object(map) if map.len() == 1 => {
-                let (name, body) = map.into_vec().pop().expect("one member");
-                visitor.visit_enum(Variant {
-                    name,
-                    body: Some(body),
-                })
-            }
-            other => Err(de::Error::invalid_type(
-                other.unexpected(),
-                &"a variant name or an object of one member",
-            )),
-        }
-    }
-
-    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        visitor.visit_unit()
-    }
-
-    forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
-        bytes byte_buf unit unit_struct seq tuple tuple_struct map struct
-        identifier
-    }
-}
-
-fn visit_items<'de, V: Visitor<'de>>(items: Vec<Value>, visitor: V) -> Result<V::Value, Error> {
-    let len = items.len();
-    let mut seq = Items(items.into_iter());
-    let value = visitor.visit_seq(&mut seq)?;
-    if seq.0.len() == 0 {
-        Ok(value)
-    } else {
-        Err(de::Error::invalid_length(
-            len,
-            &"fewer elements in the array",
-        ))
-    }
-}
-
-fn visit_members<'de, V: Visitor<'de>>(map: Map, visitor: V) -> Result<V::Value, Error> {
-    let len = map.len();
-    let mut members = Members {
-        entries: map.into_vec().into_iter(),
-        value: None,
-    };
-    let value = visitor.visit_map(&mut members)?;
-    if members.entries.len() == 0 {
-        Ok(value)
-    } else {
-        Err(de::Error::invalid_length(
-            len,
-            &"fewer members in the object",
-        ))
-    }
-}
-
-struct Items(vec::IntoIter<Value>);
-
-impl<'de> SeqAccess<'de> for Items {
-    type Error = Error;
-    fn next_element_seed<T: DeserializeSeed<'de>>(
-        &mut self,
-        seed: T,
-    ) -> Result<Option<T::Value>, Error> {
-        self.0
-            .next()
-            .map(|v| seed.deserialize(ValueDeserializer(v)))
-            .transpose()
-    }
-    fn size_hint(&self) -> Option<usize> {
-        Some(self.0.len())
-    }
-}
-
-struct Members {
-    entries: vec::IntoIter<(Key, Value)>,
-    value: Option<Value>,
-}
-
-impl<'de> MapAccess<'de> for Members {
-    type Error = Error;
-    fn next_key_seed<K: DeserializeSeed<'de>>(
-        &mut self,
-        seed: K,
-    ) -> Result<Option<K::Value>, Error> {
-        let Some((key, value)) = self.entries.next() else {
-            return Ok(None);
-        };
-        self.value = Some(value);
-        seed.deserialize(KeyDeserializer(key)).map(Some)
-    }
-    fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value, Error> {
-        let value = self.value.take().ok_or_else(|| {
-            Error::new(
-                ErrorKind::InvalidInput,
-                "a map value was read before its key",
-            )
-        })?;
-        seed.deserialize(ValueDeserializer(value))
-    }
-    fn size_hint(&self) -> Option<usize> {
-        Some(self.entries.len())
-    }
-}
 
 /// A member's key: text to every visitor, and a number, boolean or unit
 /// variant to the types that ask for one, read back from the text the
 /// serializer wrote them as (serde_json's map keys).
-struct KeyDeserializer(Key);
+pub(super) struct KeyDeserializer<'k>(pub(super) &'k str);
 
 macro_rules! key_from_text {
     ($($method:ident => $visit:ident: $ty:ty),* $(,)?) => {$(
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-            match self.0.as_str().parse::<$ty>() {
+            match self.0.parse::<$ty>() {
                 Ok(n) => visitor.$visit(n),
                 Err(_) => Err(de::Error::invalid_value(
-                    Unexpected::Str(self.0.as_str()),
+                    Unexpected::Str(self.0),
                     &visitor,
                 )),
             }
@@ -197,14 +32,14 @@ macro_rules! key_from_text {
     )*};
 }
 
-impl<'de> Deserializer<'de> for KeyDeserializer {
+impl<'de> Deserializer<'de> for KeyDeserializer<'_> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         // Lent, not handed over: most keys name a struct's field or an enum's
         // variant, whose visitors only compare the text (a `String` per
         // member was a fifth of reading a table into structs).
-        visitor.visit_str(self.0.as_str())
+        visitor.visit_str(self.0)
     }
 
     key_from_text! {
@@ -250,71 +85,6 @@ impl<'de> Deserializer<'de> for KeyDeserializer {
     forward_to_deserialize_any! {
         char str string bytes byte_buf unit unit_struct seq tuple tuple_struct
         map struct identifier ignored_any
-    }
-}
-
-/// An enum's variant: its name, and its body unless it is a unit variant.
-struct Variant {
-    name: Key,
-    body: Option<Value>,
-}
-
-impl<'de> EnumAccess<'de> for Variant {
-    type Error = Error;
-    type Variant = VariantBody;
-    fn variant_seed<V: DeserializeSeed<'de>>(
-        self,
-        seed: V,
-    ) -> Result<(V::Value, VariantBody), Error> {
-        let name = seed.deserialize(KeyDeserializer(self.name))?;
-        Ok((name, VariantBody(self.body)))
-    }
-}
-
-struct VariantBody(Option<Value>);
-
-impl VariantBody {
-    fn body(self, expected: &str) -> Result<Value, Error> {
-        self.0
-            .ok_or_else(|| de::Error::invalid_type(Unexpected::UnitVariant, &expected))
-    }
-}
-
-impl<'de> VariantAccess<'de> for VariantBody {
-    type Error = Error;
-    fn unit_variant(self) -> Result<(), Error> {
-        match self.0 {
-            None | Some(Value::Null) => Ok(()),
-            Some(other) => Err(de::Error::invalid_type(
-                other.unexpected(),
-                &"a unit variant",
-            )),
-        }
-    }
-    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, Error> {
-        seed.deserialize(ValueDeserializer(self.body("a newtype variant")?))
-    }
-    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value, Error> {
-        match self.body("a tuple variant")? {
-            Value::Array(items) => visit_items(items, visitor),
-            other => Err(de::Error::invalid_type(
-                other.unexpected(),
-                &"a tuple variant",
-            )),
-        }
-    }
-    fn struct_variant<V: Visitor<'de>>(
-        self,
-        _fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, Error> {
-        match self.body("a struct variant")? {
-            Value::Object(map) => visit_members(map, visitor),
-            other => Err(de::Error::invalid_type(
-                other.unexpected(),
-                &"a struct variant",
-            )),
-        }
     }
 }
 

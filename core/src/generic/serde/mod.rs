@@ -21,8 +21,8 @@
 //! `Number`, or `RawValue`) inside a type is read as its JSON value, its
 //! numbers exactly.
 //!
-//! Decoding goes through the value tree ([`from_value`] of [`decode`](super::decode)):
-//! the decoder's errors keep their category, line and column; a value that
+//! [`from_str`] reads the values [`from_value`] of [`decode`](super::decode)
+//! would (from a flat tape the decoder builds, not a tree): the decoder's errors keep their category, line and column; a value that
 //! does not fit the type (`"invalid type: string \"x\", expected u32"`) is
 //! [`ErrorKind::InvalidInput`], with serde's message.
 //!
@@ -59,6 +59,7 @@
 mod de;
 mod ser;
 mod tape;
+mod tape_de;
 
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -110,13 +111,24 @@ pub fn to_string<T: Serialize + ?Sized>(value: &T) -> Result<String, Error> {
 /// # Ok::<(), gcf_core::Error>(())
 /// ```
 pub fn from_value<T: DeserializeOwned>(value: Value) -> Result<T, Error> {
-    T::deserialize(de::ValueDeserializer(value))
+    // Through the tape `from_str` reads, so both routes read alike.
+    let (tape, root) = tape_de::Tape::of_value(value);
+    T::deserialize(tape_de::At {
+        tape: &tape,
+        item: root,
+    })
 }
 
 /// Decodes a generic payload ([`decode`](super::decode), its limits and
 /// errors) into a `T`.
 pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, Error> {
-    from_value(super::decode(text)?)
+    // Built into one flat tape, not a `Value` tree: the same values.
+    let mut tape = tape_de::Tape::default();
+    let root = super::Decoder::new().decode_into(text, &mut tape)?;
+    T::deserialize(tape_de::At {
+        tape: &tape,
+        item: root,
+    })
 }
 
 /// The struct name and field serde_json gives a `Number` under its
