@@ -66,6 +66,9 @@ fuzz_target!(|data: &[u8]| {
             // into serde_json's value alike, and serializes it back.
             let via_serde: serde_json::Value = generic::from_value(v.clone()).unwrap();
             assert_eq!(via_serde.to_string(), tree.to_string());
+            // `from_str` builds its own tape from the text: the same value.
+            let direct: serde_json::Value = generic::from_str(text).unwrap();
+            assert_eq!(direct.to_string(), tree.to_string());
             assert!(generic::to_value(v).unwrap() == *v);
             // `to_string`'s tape route writes what the encoder writes for the tree.
             assert_eq!(
@@ -73,7 +76,11 @@ fuzz_target!(|data: &[u8]| {
                 generic::encode(v).map_err(|e| e.kind())
             );
         }
-        (Err(a), Err(b)) => assert_eq!(position(&a), position(b)),
+        (Err(a), Err(b)) => {
+            assert_eq!(position(&a), position(b));
+            let direct = generic::from_str::<serde_json::Value>(text).unwrap_err();
+            assert_eq!(position(&direct), position(b));
+        }
         (a, b) => panic!("decode_json {a:?}, decode {b:?}"),
     }
     let _ = generic::Decoder::new()
