@@ -8,7 +8,7 @@ use ::serde::ser::{self, Impossible, Serialize};
 use crate::error::{Error, ErrorKind};
 use crate::number::{out_of_range_message, parse_number, ParsedNumber};
 
-use super::super::{Key, Map, Value};
+use super::super::{Cell, Key, Map, Value};
 use super::{MemberList, JSON_NUMBER};
 
 /// The struct name and field serde_json gives a `RawValue` (its JSON text);
@@ -18,11 +18,105 @@ pub(super) const JSON_RAW_VALUE: &str = "$serde_json::private::RawValue";
 /// Never reserve more than this from a size hint.
 const MAX_PREALLOC: usize = 4096;
 
+/// The scalar methods of a `Serializer` that writes each scalar as a
+/// [`Cell`] through its own `cell` method: one mapping of serde's
+/// primitives (serde_json's rules) for the tree and the tape.
+macro_rules! scalar_methods {
+    () => {
+        fn serialize_bool(self, v: bool) -> Result<Self::Ok, Self::Error> {
+            self.cell(Cell::Bool(v))
+        }
+        fn serialize_i8(self, v: i8) -> Result<Self::Ok, Self::Error> {
+            self.cell(Cell::Int(v.into()))
+        }
+        fn serialize_i16(self, v: i16) -> Result<Self::Ok, Self::Error> {
+            self.cell(Cell::Int(v.into()))
+        }
+        fn serialize_i32(self, v: i32) -> Result<Self::Ok, Self::Error> {
+            self.cell(Cell::Int(v.into()))
+        }
+        fn serialize_i64(self, v: i64) -> Result<Self::Ok, Self::Error> {
+            self.cell(Cell::Int(v))
+        }
+        fn serialize_i128(self, v: i128) -> Result<Self::Ok, Self::Error> {
+            self.cell($crate::generic::serde::ser::int_cell(v)?)
+        }
+        fn serialize_u8(self, v: u8) -> Result<Self::Ok, Self::Error> {
+            self.cell(Cell::Int(v.into()))
+        }
+        fn serialize_u16(self, v: u16) -> Result<Self::Ok, Self::Error> {
+            self.cell(Cell::Int(v.into()))
+        }
+        fn serialize_u32(self, v: u32) -> Result<Self::Ok, Self::Error> {
+            self.cell(Cell::Int(v.into()))
+        }
+        fn serialize_u64(self, v: u64) -> Result<Self::Ok, Self::Error> {
+            self.cell($crate::generic::serde::ser::int_cell(v)?)
+        }
+        fn serialize_u128(self, v: u128) -> Result<Self::Ok, Self::Error> {
+            self.cell($crate::generic::serde::ser::int_cell(v)?)
+        }
+        fn serialize_f32(self, v: f32) -> Result<Self::Ok, Self::Error> {
+            self.cell($crate::generic::serde::ser::f32_cell(v)?)
+        }
+        fn serialize_f64(self, v: f64) -> Result<Self::Ok, Self::Error> {
+            self.cell($crate::generic::serde::ser::f64_cell(v))
+        }
+        fn serialize_char(self, v: char) -> Result<Self::Ok, Self::Error> {
+            self.cell(Cell::Str(v.encode_utf8(&mut [0; 4])))
+        }
+        fn serialize_str(self, v: &str) -> Result<Self::Ok, Self::Error> {
+            self.cell(Cell::Str(v))
+        }
+        fn serialize_none(self) -> Result<Self::Ok, Self::Error> {
+            self.cell(Cell::Null)
+        }
+        fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<Self::Ok, Self::Error> {
+            value.serialize(self)
+        }
+        fn serialize_unit(self) -> Result<Self::Ok, Self::Error> {
+            self.cell(Cell::Null)
+        }
+        fn serialize_unit_struct(self, _name: &'static str) -> Result<Self::Ok, Self::Error> {
+            self.cell(Cell::Null)
+        }
+        fn serialize_unit_variant(
+            self,
+            _name: &'static str,
+            _index: u32,
+            variant: &'static str,
+        ) -> Result<Self::Ok, Self::Error> {
+            self.cell(Cell::Str(variant))
+        }
+        fn serialize_newtype_struct<T: Serialize + ?Sized>(
+            self,
+            _name: &'static str,
+            value: &T,
+        ) -> Result<Self::Ok, Self::Error> {
+            value.serialize(self)
+        }
+    };
+}
+pub(super) use scalar_methods;
+
 pub(super) struct ValueSerializer;
 
-pub(super) fn int<T: TryInto<i64> + itoa::Integer>(n: T) -> Result<Value, Error> {
+impl ValueSerializer {
+    fn cell(self, cell: Cell<'_>) -> Result<Value, Error> {
+        Ok(match cell {
+            Cell::Bool(b) => Value::Bool(b),
+            Cell::Int(i) => Value::Int(i),
+            Cell::Float(f) => Value::Float(f),
+            Cell::Str(s) => Value::String(Key::new(s)),
+            Cell::Null | Cell::Missing => Value::Null,
+        })
+    }
+}
+
+/// An integer of a wider type, refused past `int64` (spec §2.3.2).
+pub(super) fn int_cell<T: TryInto<i64> + itoa::Integer>(n: T) -> Result<Cell<'static>, Error> {
     match n.try_into() {
-        Ok(i) => Ok(Value::Int(i)),
+        Ok(i) => Ok(Cell::Int(i)),
         Err(_) => Err(Error::new(
             ErrorKind::OutOfRange,
             out_of_range_message(itoa::Buffer::new().format(n)),
@@ -30,12 +124,26 @@ pub(super) fn int<T: TryInto<i64> + itoa::Integer>(n: T) -> Result<Value, Error>
     }
 }
 
+/// An `f32`: the double its shortest text reads as (serde_json writes that
+/// text: `0.1f32` is 0.1, not 0.10000000149011612); NaN and the
+/// infinities are null.
+pub(super) fn f32_cell(v: f32) -> Result<Cell<'static>, Error> {
+    if !v.is_finite() {
+        return Ok(Cell::Null);
+    }
+    Ok(match number_literal(ryu::Buffer::new().format_finite(v))? {
+        Value::Int(i) => Cell::Int(i),
+        Value::Float(f) => Cell::Float(f),
+        _ => Cell::Null,
+    })
+}
+
 /// A finite double, or null for NaN and the infinities (serde_json's rule).
-pub(super) fn float(f: f64) -> Value {
+pub(super) fn f64_cell(f: f64) -> Cell<'static> {
     if f.is_finite() {
-        Value::Float(f)
+        Cell::Float(f)
     } else {
-        Value::Null
+        Cell::Null
     }
 }
 
@@ -71,87 +179,12 @@ impl ser::Serializer for ValueSerializer {
     type SerializeStruct = Members;
     type SerializeStructVariant = Variant<Members>;
 
-    fn serialize_bool(self, v: bool) -> Result<Value, Error> {
-        Ok(Value::Bool(v))
-    }
-    fn serialize_i8(self, v: i8) -> Result<Value, Error> {
-        Ok(Value::Int(v.into()))
-    }
-    fn serialize_i16(self, v: i16) -> Result<Value, Error> {
-        Ok(Value::Int(v.into()))
-    }
-    fn serialize_i32(self, v: i32) -> Result<Value, Error> {
-        Ok(Value::Int(v.into()))
-    }
-    fn serialize_i64(self, v: i64) -> Result<Value, Error> {
-        Ok(Value::Int(v))
-    }
-    fn serialize_i128(self, v: i128) -> Result<Value, Error> {
-        int(v)
-    }
-    fn serialize_u8(self, v: u8) -> Result<Value, Error> {
-        Ok(Value::Int(v.into()))
-    }
-    fn serialize_u16(self, v: u16) -> Result<Value, Error> {
-        Ok(Value::Int(v.into()))
-    }
-    fn serialize_u32(self, v: u32) -> Result<Value, Error> {
-        Ok(Value::Int(v.into()))
-    }
-    fn serialize_u64(self, v: u64) -> Result<Value, Error> {
-        int(v)
-    }
-    fn serialize_u128(self, v: u128) -> Result<Value, Error> {
-        int(v)
-    }
-    fn serialize_f32(self, v: f32) -> Result<Value, Error> {
-        if !v.is_finite() {
-            return Ok(Value::Null);
-        }
-        // The double that the float's shortest text reads as (serde_json
-        // writes that text): `0.1f32` is 0.1, not 0.10000000149011612.
-        number_literal(ryu::Buffer::new().format_finite(v))
-    }
-    fn serialize_f64(self, v: f64) -> Result<Value, Error> {
-        Ok(float(v))
-    }
-    fn serialize_char(self, v: char) -> Result<Value, Error> {
-        Ok(Value::String(Key::new(v.encode_utf8(&mut [0; 4]))))
-    }
-    fn serialize_str(self, v: &str) -> Result<Value, Error> {
-        Ok(Value::String(Key::new(v)))
-    }
+    scalar_methods!();
+
     fn serialize_bytes(self, v: &[u8]) -> Result<Value, Error> {
         Ok(Value::Array(
             v.iter().map(|&b| Value::Int(b.into())).collect(),
         ))
-    }
-    fn serialize_none(self) -> Result<Value, Error> {
-        Ok(Value::Null)
-    }
-    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<Value, Error> {
-        value.serialize(self)
-    }
-    fn serialize_unit(self) -> Result<Value, Error> {
-        Ok(Value::Null)
-    }
-    fn serialize_unit_struct(self, _name: &'static str) -> Result<Value, Error> {
-        Ok(Value::Null)
-    }
-    fn serialize_unit_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        variant: &'static str,
-    ) -> Result<Value, Error> {
-        Ok(Value::String(Key::new(variant)))
-    }
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(
-        self,
-        _name: &'static str,
-        value: &T,
-    ) -> Result<Value, Error> {
-        value.serialize(self)
     }
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
         self,
@@ -568,9 +601,12 @@ mod tests {
 
     #[test]
     fn integers_past_int64_are_out_of_range() {
-        for e in [int(u64::MAX).unwrap_err(), int(i128::MIN).unwrap_err()] {
+        for e in [
+            int_cell(u64::MAX).unwrap_err(),
+            int_cell(i128::MIN).unwrap_err(),
+        ] {
             assert_eq!(e.kind(), ErrorKind::OutOfRange);
         }
-        assert_eq!(int(i64::MAX as u64).unwrap(), Value::Int(i64::MAX));
+        assert_eq!(int_cell(i64::MAX as u64).unwrap(), Cell::Int(i64::MAX));
     }
 }

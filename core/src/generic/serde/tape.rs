@@ -26,7 +26,7 @@ use ::serde::ser::{self, Serialize};
 use crate::error::{Error, ErrorKind};
 
 use super::super::{Cell, Shape, View};
-use super::ser::{capacity_hint, float, int, number_literal, KeySerializer, JSON_RAW_VALUE};
+use super::ser::{capacity_hint, scalar_methods, KeySerializer, JSON_RAW_VALUE};
 use super::JSON_NUMBER;
 
 /// One value of the tape.
@@ -217,7 +217,14 @@ impl<'t> TapeSerializer<'t> {
         })
     }
 
-    fn scalar(self, scalar: Scalar) -> Result<(), Refused> {
+    fn cell(self, cell: Cell<'_>) -> Result<(), Refused> {
+        let scalar = match cell {
+            Cell::Bool(b) => Scalar::Bool(b),
+            Cell::Int(i) => Scalar::Int(i),
+            Cell::Float(f) => Scalar::Float(f),
+            Cell::Str(s) => self.tape.push_text(s)?,
+            Cell::Null | Cell::Missing => Scalar::Null,
+        };
         self.tape.push(scalar)
     }
 }
@@ -343,56 +350,8 @@ impl<'t> ser::Serializer for TapeSerializer<'t> {
     type SerializeStruct = Open<'t>;
     type SerializeStructVariant = Open<'t>;
 
-    fn serialize_bool(self, v: bool) -> Result<(), Refused> {
-        self.scalar(Scalar::Bool(v))
-    }
-    fn serialize_i8(self, v: i8) -> Result<(), Refused> {
-        self.scalar(Scalar::Int(v.into()))
-    }
-    fn serialize_i16(self, v: i16) -> Result<(), Refused> {
-        self.scalar(Scalar::Int(v.into()))
-    }
-    fn serialize_i32(self, v: i32) -> Result<(), Refused> {
-        self.scalar(Scalar::Int(v.into()))
-    }
-    fn serialize_i64(self, v: i64) -> Result<(), Refused> {
-        self.scalar(Scalar::Int(v))
-    }
-    fn serialize_i128(self, v: i128) -> Result<(), Refused> {
-        self.scalar(scalar_of(int(v)?))
-    }
-    fn serialize_u8(self, v: u8) -> Result<(), Refused> {
-        self.scalar(Scalar::Int(v.into()))
-    }
-    fn serialize_u16(self, v: u16) -> Result<(), Refused> {
-        self.scalar(Scalar::Int(v.into()))
-    }
-    fn serialize_u32(self, v: u32) -> Result<(), Refused> {
-        self.scalar(Scalar::Int(v.into()))
-    }
-    fn serialize_u64(self, v: u64) -> Result<(), Refused> {
-        self.scalar(scalar_of(int(v)?))
-    }
-    fn serialize_u128(self, v: u128) -> Result<(), Refused> {
-        self.scalar(scalar_of(int(v)?))
-    }
-    fn serialize_f32(self, v: f32) -> Result<(), Refused> {
-        if !v.is_finite() {
-            return self.scalar(Scalar::Null);
-        }
-        let value = number_literal(ryu::Buffer::new().format_finite(v))?;
-        self.scalar(scalar_of(value))
-    }
-    fn serialize_f64(self, v: f64) -> Result<(), Refused> {
-        self.scalar(scalar_of(float(v)))
-    }
-    fn serialize_char(self, v: char) -> Result<(), Refused> {
-        self.serialize_str(v.encode_utf8(&mut [0; 4]))
-    }
-    fn serialize_str(self, v: &str) -> Result<(), Refused> {
-        let s = self.tape.push_text(v)?;
-        self.scalar(s)
-    }
+    scalar_methods!();
+
     fn serialize_bytes(self, v: &[u8]) -> Result<(), Refused> {
         use ser::SerializeSeq;
         let mut seq = self.serialize_seq(Some(v.len()))?;
@@ -400,33 +359,6 @@ impl<'t> ser::Serializer for TapeSerializer<'t> {
             seq.serialize_element(b)?;
         }
         seq.end()
-    }
-    fn serialize_none(self) -> Result<(), Refused> {
-        self.scalar(Scalar::Null)
-    }
-    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<(), Refused> {
-        value.serialize(self)
-    }
-    fn serialize_unit(self) -> Result<(), Refused> {
-        self.scalar(Scalar::Null)
-    }
-    fn serialize_unit_struct(self, _name: &'static str) -> Result<(), Refused> {
-        self.scalar(Scalar::Null)
-    }
-    fn serialize_unit_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        variant: &'static str,
-    ) -> Result<(), Refused> {
-        self.serialize_str(variant)
-    }
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(
-        self,
-        _name: &'static str,
-        value: &T,
-    ) -> Result<(), Refused> {
-        value.serialize(self)
     }
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
         self,
@@ -493,90 +425,48 @@ impl<'t> ser::Serializer for TapeSerializer<'t> {
     }
 }
 
-fn scalar_of(value: super::super::Value) -> Scalar {
-    use super::super::Value;
-    match value {
-        Value::Bool(b) => Scalar::Bool(b),
-        Value::Int(i) => Scalar::Int(i),
-        Value::Float(f) => Scalar::Float(f),
-        // Only scalars that hold no text reach here.
-        _ => Scalar::Null,
-    }
+/// An array, tuple, tuple struct or tuple variant: items, then the close.
+macro_rules! items_of_open {
+    ($($trait:ident::$method:ident),*) => {$(
+        impl ser::$trait for Open<'_> {
+            type Ok = ();
+            type Error = Refused;
+            fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Refused> {
+                self.element(value)
+            }
+            fn end(self) -> Result<(), Refused> {
+                self.close_array()
+            }
+        }
+    )*};
 }
+items_of_open!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field
+);
 
-impl ser::SerializeSeq for Open<'_> {
-    type Ok = ();
-    type Error = Refused;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Refused> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), Refused> {
-        self.close_array()
-    }
+/// A struct or struct variant: named members, then the close.
+macro_rules! fields_of_open {
+    ($($trait:ident),*) => {$(
+        impl ser::$trait for Open<'_> {
+            type Ok = ();
+            type Error = Refused;
+            fn serialize_field<T: Serialize + ?Sized>(
+                &mut self,
+                key: &'static str,
+                value: &T,
+            ) -> Result<(), Refused> {
+                self.member(KeyRef::Static(key), value)
+            }
+            fn end(self) -> Result<(), Refused> {
+                self.close_object()
+            }
+        }
+    )*};
 }
-
-impl ser::SerializeTuple for Open<'_> {
-    type Ok = ();
-    type Error = Refused;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Refused> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), Refused> {
-        self.close_array()
-    }
-}
-
-impl ser::SerializeTupleStruct for Open<'_> {
-    type Ok = ();
-    type Error = Refused;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Refused> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), Refused> {
-        self.close_array()
-    }
-}
-
-impl ser::SerializeTupleVariant for Open<'_> {
-    type Ok = ();
-    type Error = Refused;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Refused> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), Refused> {
-        self.close_array()
-    }
-}
-
-impl ser::SerializeStruct for Open<'_> {
-    type Ok = ();
-    type Error = Refused;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), Refused> {
-        self.member(KeyRef::Static(key), value)
-    }
-    fn end(self) -> Result<(), Refused> {
-        self.close_object()
-    }
-}
-
-impl ser::SerializeStructVariant for Open<'_> {
-    type Ok = ();
-    type Error = Refused;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), Refused> {
-        self.member(KeyRef::Static(key), value)
-    }
-    fn end(self) -> Result<(), Refused> {
-        self.close_object()
-    }
-}
+fields_of_open!(SerializeStruct, SerializeStructVariant);
 
 /// An open map: keys are written out as text (serde_json's key rules).
 pub(super) struct MapOpen<'t> {
