@@ -81,10 +81,11 @@ fn generic_decode(c: &mut Criterion) {
 /// A caller's own serde type (`Vec<EmployeeRecord>`, owned strings) to
 /// text and back: gcf-core's `generic::to_string`/`from_str`, the crate
 /// through `serde_json::to_value`/`from_value` (its API takes and gives a
-/// `serde_json::Value`), and serde_json's own `to_string`/`from_str`.
+/// `serde_json::Value`), and serde_json's own `to_string`/`from_str`; then
+/// both `from_str`s into records that borrow their strings.
 #[cfg(feature = "generic")]
 fn generic_serde(c: &mut Criterion) {
-    use gcf_benches::workload::{employee_records, EmployeeRecord};
+    use gcf_benches::workload::{employee_records, EmployeeRecord, EmployeeRecordRef};
     for (name, n) in [("employees_1k", 1_000), ("employees_100k", 100_000)] {
         let rows = employee_records(n, SEED);
         let text = gcf_core::generic::to_string(&rows).unwrap();
@@ -127,6 +128,23 @@ fn generic_serde(c: &mut Criterion) {
         });
         group.bench_with_input(BenchmarkId::new("serde_json", name), &json, |b, j| {
             b.iter(|| serde_json::from_str::<Vec<EmployeeRecord>>(black_box(j)).unwrap())
+        });
+        group.finish();
+
+        // The same records with `&str` fields, borrowed from the text by
+        // both (no allocation per field).
+        let back: Vec<EmployeeRecordRef<'_>> = gcf_core::generic::from_str(&text).unwrap();
+        assert!(back.iter().map(EmployeeRecordRef::to_owned_record).eq(rows.iter().cloned()));
+        let mut group = c.benchmark_group("generic_serde_decode_borrowed");
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        group.sample_size(samples);
+        group.bench_with_input(BenchmarkId::new("gcf-core", name), &text, |b, t| {
+            b.iter(|| {
+                gcf_core::generic::from_str::<Vec<EmployeeRecordRef<'_>>>(black_box(t)).unwrap()
+            })
+        });
+        group.bench_with_input(BenchmarkId::new("serde_json", name), &json, |b, j| {
+            b.iter(|| serde_json::from_str::<Vec<EmployeeRecordRef<'_>>>(black_box(j)).unwrap())
         });
         group.finish();
     }

@@ -670,6 +670,37 @@ pub struct EmployeeRecord {
     pub city: String,
 }
 
+/// [`EmployeeRecord`] borrowing its strings from the text it is read from
+/// (`&'a str` fields, as a zero-copy reader declares them): the decode
+/// that allocates nothing per field.
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+pub struct EmployeeRecordRef<'a> {
+    pub id: i64,
+    pub name: &'a str,
+    pub email: &'a str,
+    pub department: &'a str,
+    pub salary: i64,
+    pub rating: f64,
+    pub active: bool,
+    pub city: &'a str,
+}
+
+impl EmployeeRecordRef<'_> {
+    /// The same record with owned strings.
+    pub fn to_owned_record(&self) -> EmployeeRecord {
+        EmployeeRecord {
+            id: self.id,
+            name: self.name.into(),
+            email: self.email.into(),
+            department: self.department.into(),
+            salary: self.salary,
+            rating: self.rating,
+            active: self.active,
+            city: self.city.into(),
+        }
+    }
+}
+
 impl Employee {
     /// The record as its own serde type.
     pub fn record(&self) -> EmployeeRecord {

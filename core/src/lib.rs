@@ -19,7 +19,9 @@
 //! stack guard), `serde_json` (`generic::from_json`/`to_json` and
 //! `Decoder::decode_json`, with serde_json's `arbitrary_precision`), and
 //! `serde` (any `Serialize`/`Deserialize` type in and out of the generic
-//! profile: `generic::to_string`, `from_str`, `to_value`, `from_value`).
+//! profile: `generic::to_string`, `to_vec`, `to_writer`, `from_str` and
+//! `from_slice` (borrowing bare strings), `to_value`, `from_value`;
+//! `Encoder::serialize` and `Decoder::deserialize` with their options).
 //!
 //! Every encoder writes into a [`Sink`] (a `Vec<u8>`, a `String`, a closure,
 //! or with `std` any `io::Write` through [`IoSink`]); every decoder reports a

@@ -341,3 +341,148 @@ fn value_trees_round_trip_through_serde_both_ways() {
     want.push_unique("b", Value::Int(2));
     assert_eq!(v, Value::Object(want));
 }
+
+#[test]
+fn bare_strings_are_lent_to_borrowing_types() {
+    use std::borrow::Cow;
+
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    struct Sym<'a> {
+        name: &'a str,
+        #[serde(borrow)]
+        kind: Cow<'a, str>,
+        line: u32,
+    }
+
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    struct Page<'a> {
+        #[serde(borrow)]
+        tool: &'a str,
+        #[serde(borrow)]
+        items: Vec<Sym<'a>>,
+        #[serde(borrow)]
+        first: Option<Sym<'a>>,
+    }
+
+    let syms: Vec<Sym> = (0..3)
+        .map(|i| Sym {
+            name: ["main", "Parser::new", "a b"][i],
+            kind: Cow::Borrowed(["fn", "method", "x y z"][i]),
+            line: i as u32,
+        })
+        .collect();
+    let page = Page {
+        tool: "rg",
+        first: Some(Sym {
+            name: "lone",
+            kind: Cow::Borrowed("fn"),
+            line: 9,
+        }),
+        items: syms,
+    };
+    // Table cells, members (`tool=rg`) and a nested object's members.
+    let text = to_string(&page).unwrap();
+    let back: Page = from_str(&text).unwrap();
+    assert_eq!(back, page, "{text}");
+    let within = |s: &str| text.as_bytes().as_ptr_range().contains(&s.as_ptr());
+    assert!(within(back.tool) && back.items.iter().all(|s| within(s.name)));
+    assert!(back.first.as_ref().is_some_and(|s| within(s.name)));
+    assert!(matches!(back.items[2].kind, Cow::Borrowed(k) if within(k)));
+    // The same through `from_slice` and a decoder of its own.
+    let from_bytes: Page = generic::from_slice(text.as_bytes()).unwrap();
+    assert_eq!(from_bytes, page);
+    let strict = generic::Decoder::new();
+    assert_eq!(strict.deserialize::<Page>(&text).unwrap(), page);
+
+    // Items of an expanded list and a root scalar are lent too.
+    let items: Vec<&str> =
+        from_str("GCF profile=generic\n## [2]\n@0 =one\n@1 =two words\n").unwrap();
+    assert_eq!(items, ["one", "two words"]);
+    let root: &str = from_str("GCF profile=generic\n= bare \n").unwrap();
+    assert_eq!(root, "bare");
+
+    // A quoted string is the decoder's own text: a `Cow` owns it, a `&str`
+    // is refused as serde_json refuses a string with escapes.
+    let quoted = "GCF profile=generic\nname=main\nkind=\"x\\ty\"\nline=1\n";
+    let sym: Sym = from_str(quoted).unwrap();
+    assert!(matches!(sym.kind, Cow::Owned(ref k) if k == "x\ty"));
+    for name in ["\"-\"", "\"plain\""] {
+        let text = format!("GCF profile=generic\nname={name}\nkind=fn\nline=1\n");
+        let e = from_str::<Sym>(&text).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidInput);
+        assert!(e.message().contains("borrowed string"), "{e}");
+    }
+    // Keys are transient: a map with borrowed keys is refused, owned or
+    // `Cow` keys are read.
+    let map_text = "GCF profile=generic\na=1\nb=2\n";
+    let e = from_str::<HashMap<&str, i32>>(map_text).unwrap_err();
+    assert!(e.message().contains("borrowed string"), "{e}");
+    let owned: BTreeMap<String, i32> = from_str(map_text).unwrap();
+    assert_eq!(owned.len(), 2);
+    let cows: BTreeMap<Cow<str>, i32> = from_str(map_text).unwrap();
+    assert_eq!(cows.get("b"), Some(&2));
+}
+
+#[test]
+fn bytes_writers_and_encoders_give_the_same_text() {
+    let mut rng = Rng::new(7);
+    let syms = symbols(&mut rng, 40);
+    let text = to_string(&syms).unwrap();
+    assert_eq!(generic::to_vec(&syms).unwrap(), text.as_bytes());
+    let mut out = Vec::new();
+    generic::to_writer(&mut out, &syms).unwrap();
+    assert_eq!(out, text.as_bytes());
+    assert_eq!(generic::Encoder::new().serialize(&syms).unwrap(), text);
+    let mut sink = String::new();
+    generic::Encoder::new()
+        .serialize_to(&syms, &mut sink)
+        .unwrap();
+    assert_eq!(sink, text);
+    // The tree route (a repeated map key) writes the same as `encode`.
+    let repeated = serde_json::json!({"a": 1});
+    let mut tree_out = Vec::new();
+    generic::to_writer(&mut tree_out, &repeated).unwrap();
+    assert_eq!(tree_out, to_string(&repeated).unwrap().as_bytes());
+
+    // A writer that fails: `sink`, with the I/O error's message.
+    struct Broken;
+    impl std::io::Write for Broken {
+        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+            Err(std::io::Error::other("disk on fire"))
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let e = generic::to_writer(Broken, &syms).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Sink);
+    assert!(e.message().contains("disk on fire"), "{e}");
+
+    // Bytes that are not UTF-8: the decoder's category, line and column.
+    let e = generic::from_slice::<Vec<Symbol>>(b"GCF profile=generic\nvalue=\xff\n").unwrap_err();
+    assert_eq!(
+        (e.kind(), e.line(), e.column()),
+        (ErrorKind::InvalidUtf8, Some(2), Some(7))
+    );
+    let back: Vec<Symbol> = generic::from_slice(text.as_bytes()).unwrap();
+    assert_eq!(back, syms);
+
+    // An encoder's options and a decoder's limits reach the typed routes.
+    let plain = generic::Encoder::new()
+        .constant_columns(false)
+        .serialize(&syms)
+        .unwrap();
+    assert_eq!(
+        plain,
+        generic::Encoder::new()
+            .constant_columns(false)
+            .encode(&to_value(&syms).unwrap())
+            .unwrap()
+    );
+    let tight = generic::Decoder::new().limits(gcf_core::Limits {
+        max_input_len: 10,
+        ..gcf_core::Limits::default()
+    });
+    let e = tight.deserialize::<Vec<Symbol>>(&text).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::LimitExceeded);
+}

@@ -647,6 +647,31 @@ fn main() {
         let _ = writeln!(w);
     }
 
+    let _ = writeln!(w, "## Typed Rust values through serde: decode into borrowed strings\n");
+    let _ = writeln!(
+        w,
+        "The same text into `Vec<EmployeeRecordRef<'_>>` (the record with `&str` fields): \
+         `generic::from_str` lends each bare string from the text, serde_json lends each string \
+         without escapes, so neither allocates per field. The crate has no borrowing decode.\n"
+    );
+    let _ = writeln!(
+        w,
+        "| workload | gcf-core | serde_json | vs serde_json |\n|---|---|---|---|"
+    );
+    for &n in &typed {
+        let group = "generic_serde_decode_borrowed";
+        let ours = get(&r, group, "gcf-core", n);
+        let json = get(&r, group, "serde_json", n);
+        let _ = writeln!(
+            w,
+            "| {n} | {} | {} | {} |",
+            cell(ours),
+            cell(json),
+            fmt_ratio(ratio(ours, json))
+        );
+    }
+    let _ = writeln!(w);
+
     let _ = writeln!(
         w,
         "## Streaming throughput (1,000,000 rows, discarding sink)\n"

@@ -9,11 +9,17 @@
 //! `employees`, `orders`, `keyed` (`generic::encode_to` of the benchmark
 //! workload with `n` records into a reused buffer), and `decode-employees`,
 //! `decode-orders`, `decode-keyed` (`generic::decode` of that workload's GCF
-//! text, which is encoded once outside the measured loop).
+//! text, which is encoded once outside the measured loop), and
+//! `from-str`, `json-from-str`, `to-string` (the typed `Vec<EmployeeRecord>`
+//! through `generic::from_str` / serde_json's `from_str` of its JSON /
+//! `generic::to_string`), and `from-str-ref`, `json-from-str-ref` (the same
+//! decodes into `EmployeeRecordRef`, strings borrowed).
 
 use std::time::{Duration, Instant};
 
-use gcf_benches::workload::{employees, generic, EMPLOYEE_FIELDS, SEED};
+use gcf_benches::workload::{
+    employee_records, employees, generic, EmployeeRecord, EmployeeRecordRef, EMPLOYEE_FIELDS, SEED,
+};
 use gcf_core::generic::{StreamOptions, StreamWriter};
 
 fn workload(name: &str, n: usize) -> Option<gcf_core::generic::Value> {
@@ -34,6 +40,30 @@ fn decode_and_drop(text: &str) -> u64 {
     text.len() as u64
 }
 
+/// One typed decode and the drop of its records.
+#[inline(never)]
+fn from_str_and_drop(text: &str, json: bool) -> u64 {
+    let back: Vec<EmployeeRecord> = if json {
+        serde_json::from_str(text).expect("from_str")
+    } else {
+        gcf_core::generic::from_str(text).expect("from_str")
+    };
+    std::hint::black_box(&back);
+    back.len() as u64
+}
+
+/// One typed decode into borrowing records and their drop.
+#[inline(never)]
+fn from_str_borrowed_and_drop(text: &str, json: bool) -> u64 {
+    let back: Vec<EmployeeRecordRef<'_>> = if json {
+        serde_json::from_str(text).expect("from_str")
+    } else {
+        gcf_core::generic::from_str(text).expect("from_str")
+    };
+    std::hint::black_box(&back);
+    back.len() as u64
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let op = args.get(1).map_or("stream", String::as_str);
@@ -45,7 +75,20 @@ fn main() {
         (Some(_), Some(v)) => gcf_core::generic::encode(v).expect("encode"),
         _ => String::new(),
     };
-    let rows = if value.is_none() {
+    let records = match op {
+        "from-str" | "json-from-str" | "to-string" | "from-str-ref" | "json-from-str-ref" => {
+            employee_records(n, SEED)
+        }
+        _ => Vec::new(),
+    };
+    let typed_text = match op {
+        "from-str" | "from-str-ref" => gcf_core::generic::to_string(&records).expect("to_string"),
+        "json-from-str" | "json-from-str-ref" => {
+            serde_json::to_string(&records).expect("to_string")
+        }
+        _ => String::new(),
+    };
+    let rows = if value.is_none() && records.is_empty() {
         employees(n, SEED)
     } else {
         Vec::new()
@@ -68,6 +111,13 @@ fn main() {
                 w.finish().expect("trailer").bytes
             }
             ("build", _) => rows.len() as u64,
+            ("from-str", _) => from_str_and_drop(&typed_text, false),
+            ("json-from-str", _) => from_str_and_drop(&typed_text, true),
+            ("from-str-ref", _) => from_str_borrowed_and_drop(&typed_text, false),
+            ("json-from-str-ref", _) => from_str_borrowed_and_drop(&typed_text, true),
+            ("to-string", _) => gcf_core::generic::to_string(&records)
+                .expect("to_string")
+                .len() as u64,
             (_, Some(_)) if decode_of.is_some() => decode_and_drop(&text),
             (_, Some(v)) => {
                 out.clear();

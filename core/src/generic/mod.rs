@@ -20,7 +20,9 @@ pub use decode::{
 };
 
 #[cfg(feature = "serde")]
-pub use self::serde::{from_str, from_value, to_string, to_value};
+pub use self::serde::to_writer;
+#[cfg(feature = "serde")]
+pub use self::serde::{from_slice, from_str, from_value, to_string, to_value, to_vec};
 pub use cell::Cell;
 pub use delta::{
     apply, apply_delta, canonical_cell, decode_delta, decode_delta_with, decode_full,

@@ -60,9 +60,11 @@ pub trait Build {
     fn scalar(&mut self, value: Value) -> Self::Value;
 
     /// A string scalar: [`scalar`](Self::scalar) of [`Value::String`] by
-    /// default. The decoder hands table cells' bare strings over this way,
-    /// borrowed from the text, so a builder that copies the text into its
-    /// own objects makes no [`Key`] for them.
+    /// default. The decoder hands every bare (unquoted) string of a table
+    /// cell or a whole-line value (`key=value`, `@N =value`, a root
+    /// `=value`) over this way, borrowed from the input itself, so a
+    /// builder that copies the text into its own objects makes no [`Key`]
+    /// for them, and one that knows the input can lend it.
     fn string(&mut self, text: &str) -> Self::Value {
         self.scalar(Value::String(Key::from(text)))
     }
@@ -266,20 +268,31 @@ mod tests {
     }
 
     #[test]
-    fn bare_string_cells_come_borrowed() {
-        // Row cells' bare strings come through `string`, every other string
-        // (quoted cells, keyed-map keys, members outside tables, inline
-        // arrays, constants) as a value.
+    fn bare_strings_come_borrowed_from_the_input() {
+        // Bare strings of row cells and whole-line values (members, `@N =`
+        // items, attachments) come through `string`, slices of the input;
+        // every other string (quoted, keyed-map keys, inline arrays,
+        // constants) as a value.
         let text = "GCF profile=generic\n\
                     ## t [2]{id,name,q,note=n}\n1|ann|\"q\"\n2|x y|r\n\
                     ## m [1:]{key,v}\nk|w\n\
-                    ## o\ns=z\ntags[2]: a,b\n";
+                    ## o\ns=z\nquoted=\"y\"\ntags[2]: a,b\n\
+                    ## items [2]\n@0 =it\n@1 =\"iq\"\n\
+                    ## rows [1]{id,c}\n@0 1|^\n.c =att\n";
         let want = Decoder::new().decode(text).unwrap();
         let mut counts = Probe::default();
         let got = Decoder::new().decode_into(text, &mut counts).unwrap();
         assert_eq!(got, want);
-        assert_eq!(counts.borrowed, ["ann", "x y", "r", "w"]);
+        assert_eq!(counts.borrowed, ["ann", "x y", "r", "w", "z", "it", "att"]);
         assert!(counts.string_values >= 2, "{}", counts.string_values);
+        let root = Decoder::new()
+            .decode_into("GCF profile=generic\n= bare root \n", &mut counts)
+            .unwrap();
+        assert_eq!(root, Value::from("bare root"));
+        assert_eq!(
+            counts.borrowed.last().map(String::as_str),
+            Some("bare root")
+        );
     }
 
     #[test]

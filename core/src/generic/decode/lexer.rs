@@ -125,6 +125,9 @@ pub(crate) enum Context {
     Cell,
     /// Any other value position (`key=value`, list element, `@N =v`, root, positional body).
     Value,
+    /// A whole-line value read by [`parse_line_value_at`]: a value
+    /// position whose bare string is lent, as a cell's is.
+    Lent,
 }
 
 /// A decoded cell: a value, the absent marker, or an attachment marker.
@@ -195,7 +198,7 @@ where
             // `b}` in an inline array reads back as those two strings.
             let end = match ctx {
                 Context::Cell => bare_token_end(bytes, pos, delim),
-                Context::Value => find_byte(bytes, pos, delim),
+                Context::Value | Context::Lent => find_byte(bytes, pos, delim),
             };
             // Leading whitespace is already skipped: trim the trailing only.
             let mut last = end;
@@ -329,8 +332,27 @@ fn quoted_end(bytes: &[u8], open: usize) -> Option<usize> {
     }
 }
 
+/// A whole-line value: a bare string as the line holds it, or any other
+/// scalar.
+pub(crate) enum LineValue<'a> {
+    Bare(&'a str),
+    Value(Value),
+}
+
 /// Decodes a whole-rest-of-line value (`key=value`, `@N =value`, `=value`).
 pub(crate) fn parse_value_at(ln: &Ln<'_>, start: usize) -> Result<Value, Error> {
+    Ok(match parse_line_value_at(ln, start)? {
+        LineValue::Bare(s) => Value::String(Key::new(s)),
+        LineValue::Value(v) => v,
+    })
+}
+
+/// [`parse_value_at`], a bare string lent from the line: a builder that
+/// copies text into its own objects ([`Build::string`]) makes no [`Key`]
+/// for it.
+///
+/// [`Build::string`]: super::build::Build::string
+pub(crate) fn parse_line_value_at<'a>(ln: &Ln<'a>, start: usize) -> Result<LineValue<'a>, Error> {
     let raw = ln.raw;
     let rest = trim_ws_start(raw.get(start..).unwrap_or(""));
     let token_start = ln.offset_of(rest);
@@ -343,23 +365,24 @@ pub(crate) fn parse_value_at(ln: &Ln<'_>, start: usize) -> Result<Value, Error> 
                 "characters follow the closing quote of a quoted value",
             ));
         }
-        return Ok(Value::String(Key::from(s)));
+        return Ok(LineValue::Value(Value::String(Key::from(s))));
     }
-    match bare_cell(ln, trim_ws(rest), token_start, Context::Value)? {
-        Cell::Value(v) => Ok(v),
-        // bare_cell makes bare strings values and rejects markers outside
-        // cells.
-        Cell::Str(_) | Cell::Missing | Cell::Marker(_) => {
+    match bare_cell(ln, trim_ws(rest), token_start, Context::Lent)? {
+        Cell::Value(v) => Ok(LineValue::Value(v)),
+        Cell::Str(s) => Ok(LineValue::Bare(s)),
+        // bare_cell rejects markers outside cells.
+        Cell::Missing | Cell::Marker(_) => {
             Err(ln.error(ErrorKind::InvalidSyntax, token_start, "unexpected marker"))
         }
     }
 }
 
-/// A bare string token: borrowed in a row cell, a [`Value`] elsewhere.
+/// A bare string token: borrowed in a row cell and a whole-line value, a
+/// [`Value`] elsewhere.
 #[inline(always)]
 fn string_cell(token: &str, ctx: Context) -> Cell<'_> {
     match ctx {
-        Context::Cell => Cell::Str(token),
+        Context::Cell | Context::Lent => Cell::Str(token),
         Context::Value => Cell::Value(Value::String(Key::new(token))),
     }
 }

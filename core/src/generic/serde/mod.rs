@@ -2,8 +2,8 @@
 //!
 //! [`to_string`] encodes a value of any type that implements
 //! [`serde::Serialize`], and [`from_str`] decodes into any type that
-//! implements [`serde::de::DeserializeOwned`], the way `serde_json` does for
-//! JSON: a program that answers with `serde_json::to_string(&result)` answers
+//! implements [`serde::Deserialize`] (borrowing bare strings from the text),
+//! the way `serde_json` does for JSON: a program that answers with `serde_json::to_string(&result)` answers
 //! in GCF by calling `gcf_core::generic::to_string(&result)` instead.
 //!
 //! The data model is serde_json's, so a value reaches the encoder as it
@@ -64,7 +64,7 @@ mod tape_de;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use ::serde::de::DeserializeOwned;
+use ::serde::de::{Deserialize, DeserializeOwned};
 use ::serde::Serialize;
 
 use crate::error::{Error, ErrorKind};
@@ -90,13 +90,7 @@ pub fn to_value<T: Serialize + ?Sized>(value: &T) -> Result<Value, Error> {
 /// structs encodes in about half the time). For other options, give
 /// [`to_value`]'s tree to an [`Encoder`](super::Encoder).
 pub fn to_string<T: Serialize + ?Sized>(value: &T) -> Result<String, Error> {
-    // The tape route when it carries the value (nearly always), else the
-    // tree: the same text either way (tests hold them to each other).
-    match tape::Tape::of(value) {
-        Ok(tape) => super::Encoder::new().encode_view(tape.root()),
-        Err(tape::Refused::TreeRoute) => super::encode(&to_value(value)?),
-        Err(tape::Refused::Failed(e)) => Err(e),
-    }
+    super::Encoder::new().serialize(value)
 }
 
 /// A `T` from a value tree.
@@ -113,6 +107,7 @@ pub fn to_string<T: Serialize + ?Sized>(value: &T) -> Result<String, Error> {
 pub fn from_value<T: DeserializeOwned>(value: Value) -> Result<T, Error> {
     // Through the tape `from_str` reads, so both routes read alike.
     let (tape, root) = tape_de::Tape::of_value(value);
+    tape.check()?;
     T::deserialize(tape_de::At {
         tape: &tape,
         item: root,
@@ -120,15 +115,130 @@ pub fn from_value<T: DeserializeOwned>(value: Value) -> Result<T, Error> {
 }
 
 /// Decodes a generic payload ([`decode`](super::decode), its limits and
-/// errors) into a `T`.
-pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, Error> {
-    // Built into one flat tape, not a `Value` tree: the same values.
-    let mut tape = tape_de::Tape::default();
-    let root = super::Decoder::new().decode_into(text, &mut tape)?;
-    T::deserialize(tape_de::At {
-        tape: &tape,
-        item: root,
-    })
+/// errors) into a `T`. A bare (unquoted) string is lent from `text`, so a
+/// type may borrow it (`&'a str` fields, `#[serde(borrow)] Cow<'a, str>`);
+/// a quoted string is the decoder's own text (escapes read), which a
+/// `&'a str` cannot hold, and is refused there as serde_json refuses a
+/// string with escapes. Object keys are handed over as transient text, so
+/// a map with `&'a str` keys is refused as well: give it `String` or
+/// `Cow<'a, str>` keys. For other limits, see
+/// [`Decoder::deserialize`](super::Decoder::deserialize).
+///
+/// ```
+/// use serde::Deserialize;
+///
+/// #[derive(Deserialize, Debug, PartialEq)]
+/// struct Symbol<'a> {
+///     name: &'a str,
+///     kind: &'a str,
+///     line: u32,
+/// }
+///
+/// let text = "GCF profile=generic\n## [2]{name,kind,line}\nmain|fn|1\nParser|struct|40\n";
+/// let symbols: Vec<Symbol<'_>> = gcf_core::generic::from_str(text)?;
+/// assert_eq!(symbols[1], Symbol { name: "Parser", kind: "struct", line: 40 });
+/// # Ok::<(), gcf_core::Error>(())
+/// ```
+pub fn from_str<'a, T: Deserialize<'a>>(text: &'a str) -> Result<T, Error> {
+    super::Decoder::new().deserialize(text)
+}
+
+/// [`from_str`] of `bytes`, which must be UTF-8: malformed UTF-8 is
+/// `invalid_utf8` and a UTF-8-encoded surrogate `invalid_surrogate`, with
+/// their line and column, as [`decode_bytes`](super::decode_bytes) reports
+/// them.
+pub fn from_slice<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> Result<T, Error> {
+    from_str(crate::input::validate_utf8(bytes)?)
+}
+
+/// [`to_string`] as bytes.
+pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, Error> {
+    to_string(value).map(String::into_bytes)
+}
+
+/// [`to_string`] written into `writer` (buffered: the payload reaches it
+/// in a few large writes). On error the writer may hold part of the
+/// payload; a failed write is [`ErrorKind::Sink`], with the I/O error's
+/// message.
+#[cfg(feature = "std")]
+pub fn to_writer<W: std::io::Write, T: Serialize + ?Sized>(
+    writer: W,
+    value: &T,
+) -> Result<(), Error> {
+    let mut sink = crate::IoSink::new(writer);
+    super::Encoder::new()
+        .serialize_to(value, &mut sink)
+        .map_err(|e| match sink.take_error() {
+            Some(io) => Error::new(ErrorKind::Sink, alloc::format!("write failed: {io}")),
+            None => e,
+        })
+}
+
+impl super::Encoder {
+    /// [`to_string`] with this encoder's options (limits, tool, constant
+    /// columns, flattening, value groups).
+    ///
+    /// ```
+    /// use gcf_core::generic::{to_string, Encoder};
+    ///
+    /// #[derive(serde::Serialize)]
+    /// struct Symbol { id: u32, kind: &'static str }
+    ///
+    /// let symbols = [Symbol { id: 1, kind: "fn" }, Symbol { id: 2, kind: "fn" }];
+    /// // Constant columns are factored by default (spec §7.4.7)...
+    /// assert_eq!(to_string(&symbols)?, "GCF profile=generic\n## [2]{id,kind=fn}\n1\n2\n");
+    /// // ...and written in every row with them off.
+    /// let text = Encoder::new().constant_columns(false).serialize(&symbols)?;
+    /// assert_eq!(text, "GCF profile=generic\n## [2]{id,kind}\n1|fn\n2|fn\n");
+    /// # Ok::<(), gcf_core::Error>(())
+    /// ```
+    pub fn serialize<T: Serialize + ?Sized>(&self, value: &T) -> Result<String, Error> {
+        // The tape route when it carries the value (nearly always), else
+        // the tree: the same text either way (tests hold them to each other).
+        match tape::Tape::of(value) {
+            Ok(tape) => self.encode_view(tape.root()),
+            Err(tape::Refused::TreeRoute) => self.encode(&to_value(value)?),
+            Err(tape::Refused::Failed(e)) => Err(e),
+        }
+    }
+
+    /// [`serialize`](Self::serialize) into `sink`. On error, the sink may
+    /// already hold part of the payload.
+    pub fn serialize_to<T: Serialize + ?Sized, K: crate::Sink + ?Sized>(
+        &self,
+        value: &T,
+        sink: &mut K,
+    ) -> Result<(), Error> {
+        match tape::Tape::of(value) {
+            Ok(tape) => self.encode_view_to(tape.root(), sink),
+            Err(tape::Refused::TreeRoute) => self.encode_to(&to_value(value)?, sink),
+            Err(tape::Refused::Failed(e)) => Err(e),
+        }
+    }
+}
+
+impl super::Decoder {
+    /// [`from_str`] with this decoder's limits and options.
+    ///
+    /// ```
+    /// use gcf_core::{generic::Decoder, ErrorKind, Limits};
+    ///
+    /// let strict = Decoder::new().limits(Limits { max_depth: 2, ..Limits::default() });
+    /// let nested = "GCF profile=generic\n## a\n  ## b\n    ## c\n    x=1\n";
+    /// let err = strict.deserialize::<serde_json::Value>(nested).unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::LimitExceeded);
+    /// # Ok::<(), gcf_core::Error>(())
+    /// ```
+    pub fn deserialize<'a, T: Deserialize<'a>>(&self, text: &'a str) -> Result<T, Error> {
+        // Built into one flat tape, not a `Value` tree: the same values.
+        let mut tape = tape_de::Tape::new(text);
+        let root = self.decode_into(text, &mut tape)?;
+        tape.check()?;
+        T::deserialize(tape_de::At {
+            tape: &tape,
+            item: root,
+        })
+    }
 }
 
 /// The struct name and field serde_json gives a `Number` under its

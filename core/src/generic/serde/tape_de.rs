@@ -1,10 +1,13 @@
 //! `from_str`'s route: the decoder builds the document into one flat tape
-//! (scalars inline, text in one arena, each container's children a run of
-//! one list, a table's column names kept once per table) through [`Build`],
-//! and the caller's type is read from the tape, instead of from a
-//! [`Value`] tree with a vector per object and a [`Key`] per member. The
-//! values a type reads are the tree's, member for member (the tests hold
-//! `from_str` to [`from_value`](super::from_value) of `decode`).
+//! (scalars inline, bare strings as places in the input, other text in one
+//! arena, each container's children a run of one list, a table's column
+//! names kept once per table) through [`Build`], and the caller's type is
+//! read from the tape, instead of from a [`Value`] tree with a vector per
+//! object and a [`Key`] per member. The values a type reads are the tree's,
+//! member for member (the tests hold `from_str` to
+//! [`from_value`](super::from_value) of `decode`); a bare string is lent
+//! from the input (`&'de str` fields borrow it, as serde_json lends a string
+//! without escapes).
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -32,33 +35,63 @@ pub(super) enum Item {
         start: usize,
         len: usize,
     },
+    /// Text of the input, lent.
+    Lent {
+        start: usize,
+        len: usize,
+    },
     /// Items `start..start + len` of the item list.
     Array {
         start: usize,
         len: usize,
     },
-    /// Members `start..start + len` of the member list.
+    /// Values `start..start + len` of the item list, named by keys
+    /// `names..names + len` (rows of one table share their names).
     Object {
-        start: usize,
-        len: usize,
+        names: u32,
+        start: u32,
+        len: u32,
     },
 }
 
+/// Bytes of input per item the item list is first sized for: a table of
+/// records holds a value every 6-8 bytes.
+const ITEM_BYTES: usize = 8;
+
 /// The decoded document.
 #[derive(Default)]
-pub(super) struct Tape {
+pub(super) struct Tape<'de> {
+    /// The decoded text, which [`Item::Lent`] strings are places in.
+    input: &'de str,
     text: String,
     items: Vec<Item>,
-    /// A member's name (an index into `keys`) and value.
-    members: Vec<(usize, Item)>,
     keys: Vec<Key>,
     /// Per table number, where its column names start in `keys`.
-    tables: Vec<Option<usize>>,
+    tables: Vec<Option<u32>>,
+    /// Set when the items or keys outgrew an object's `u32` places (more
+    /// than 4 Gi of them): the decode is refused.
+    too_large: bool,
 }
 
-impl Tape {
+impl<'de> Tape<'de> {
+    /// An empty tape for the document `input`.
+    pub(super) fn new(input: &'de str) -> Tape<'de> {
+        Tape {
+            input,
+            // Sized once from the input: a table cell takes a few bytes of
+            // text, and growing the list by doubling copied it a few times
+            // (5 % of decoding a table of records).
+            items: Vec::with_capacity(input.len() / ITEM_BYTES),
+            ..Tape::default()
+        }
+    }
+
     fn text(&self, start: usize, len: usize) -> &str {
         self.text.get(start..start + len).unwrap_or_default()
+    }
+
+    fn lent(&self, start: usize, len: usize) -> &'de str {
+        self.input.get(start..start + len).unwrap_or_default()
     }
 
     fn push_text(&mut self, text: &str) -> Item {
@@ -73,9 +106,38 @@ impl Tape {
     fn key(&self, at: usize) -> &str {
         self.keys.get(at).map_or("", Key::as_str)
     }
+
+    /// `n` as an object's place, noting when it does not fit.
+    fn place(&mut self, n: usize) -> u32 {
+        u32::try_from(n).unwrap_or_else(|_| {
+            self.too_large = true;
+            0
+        })
+    }
+
+    /// Refuses a tape whose places did not fit (see [`Tape::place`]).
+    pub(super) fn check(&self) -> Result<(), Error> {
+        if self.too_large {
+            return Err(Error::new(
+                ErrorKind::LimitExceeded,
+                "the document holds too many values to deserialize (over 4 Gi)",
+            ));
+        }
+        Ok(())
+    }
+
+    /// An object of `len` values pushed from `start` on, named from `names`.
+    fn object_at(&mut self, names: usize, start: usize) -> Item {
+        let len = self.items.len() - start;
+        Item::Object {
+            names: self.place(names),
+            start: self.place(start),
+            len: self.place(len),
+        }
+    }
 }
 
-impl Build for Tape {
+impl Build for Tape<'_> {
     type Value = Item;
 
     fn scalar(&mut self, value: Value) -> Item {
@@ -90,7 +152,16 @@ impl Build for Tape {
         }
     }
 
+    /// The decoder hands bare strings over as slices of its input: kept as
+    /// their place there, the tape copies none of them.
     fn string(&mut self, text: &str) -> Item {
+        let offset = (text.as_ptr() as usize).wrapping_sub(self.input.as_ptr() as usize);
+        if offset <= self.input.len() && text.len() <= self.input.len() - offset {
+            return Item::Lent {
+                start: offset,
+                len: text.len(),
+            };
+        }
         self.push_text(text)
     }
 
@@ -115,51 +186,42 @@ impl Build for Tape {
         self.array(built)
     }
 
-    fn object(&mut self, members: Vec<(Key, Item)>) -> Item {
-        let start = self.members.len();
-        let len = members.len();
-        for (key, value) in members {
-            self.members.push((self.keys.len(), value));
-            self.keys.push(key);
-        }
-        Item::Object { start, len }
+    fn object(&mut self, mut members: Vec<(Key, Item)>) -> Item {
+        self.object_from(&mut members)
     }
 
     fn object_from(&mut self, members: &mut Vec<(Key, Item)>) -> Item {
-        let start = self.members.len();
-        let len = members.len();
+        let (names, start) = (self.keys.len(), self.items.len());
         for (key, value) in members.drain(..) {
-            self.members.push((self.keys.len(), value));
             self.keys.push(key);
+            self.items.push(value);
         }
-        Item::Object { start, len }
+        self.object_at(names, start)
     }
 
     fn row(&mut self, table: usize, keys: &[Key], values: &mut Vec<Item>) -> Item {
         if self.tables.len() <= table {
             self.tables.resize(table + 1, None);
         }
-        let first = match self.tables[table] {
-            Some(first) => first,
+        let names = match self.tables[table] {
+            Some(names) => names as usize,
             None => {
-                let first = self.keys.len();
+                let names = self.keys.len();
                 self.keys.extend_from_slice(keys);
-                self.tables[table] = Some(first);
-                first
+                self.tables[table] = Some(self.place(names));
+                names
             }
         };
-        let start = self.members.len();
-        let len = values.len();
-        self.members
-            .extend(values.drain(..).enumerate().map(|(i, v)| (first + i, v)));
-        Item::Object { start, len }
+        let start = self.items.len();
+        self.items.append(values);
+        self.object_at(names, start)
     }
 }
 
-impl Tape {
+impl Tape<'static> {
     /// The tape of a value tree ([`from_value`](super::from_value)), and
     /// its root: one reader for both routes.
-    pub(super) fn of_value(value: Value) -> (Tape, Item) {
+    pub(super) fn of_value(value: Value) -> (Tape<'static>, Item) {
         let mut tape = Tape::default();
         let root = tape.put(value);
         (tape, root)
@@ -185,13 +247,20 @@ impl Tape {
 }
 
 /// A value of the tape, for a type to read.
-#[derive(Clone, Copy)]
-pub(super) struct At<'t> {
-    pub(super) tape: &'t Tape,
+pub(super) struct At<'t, 'de> {
+    pub(super) tape: &'t Tape<'de>,
     pub(super) item: Item,
 }
 
-impl<'t> At<'t> {
+impl Clone for At<'_, '_> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl Copy for At<'_, '_> {}
+
+impl<'t, 'de> At<'t, 'de> {
     fn unexpected(self) -> Unexpected<'t> {
         match self.item {
             Item::Null => Unexpected::Unit,
@@ -199,12 +268,13 @@ impl<'t> At<'t> {
             Item::Int(i) => Unexpected::Signed(i),
             Item::Float(f) => Unexpected::Float(f),
             Item::Str { start, len } => Unexpected::Str(self.tape.text(start, len)),
+            Item::Lent { start, len } => Unexpected::Str(self.tape.lent(start, len)),
             Item::Array { .. } => Unexpected::Seq,
             Item::Object { .. } => Unexpected::Map,
         }
     }
 
-    fn with(self, item: Item) -> At<'t> {
+    fn with(self, item: Item) -> At<'t, 'de> {
         At {
             tape: self.tape,
             item,
@@ -212,7 +282,7 @@ impl<'t> At<'t> {
     }
 }
 
-impl<'de> Deserializer<'de> for At<'_> {
+impl<'de> Deserializer<'de> for At<'_, 'de> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
@@ -222,6 +292,7 @@ impl<'de> Deserializer<'de> for At<'_> {
             Item::Int(i) => visitor.visit_i64(i),
             Item::Float(f) => visitor.visit_f64(f),
             Item::Str { start, len } => visitor.visit_str(self.tape.text(start, len)),
+            Item::Lent { start, len } => visitor.visit_borrowed_str(self.tape.lent(start, len)),
             Item::Array { start, len } => {
                 let mut seq = Items {
                     at: self,
@@ -238,9 +309,11 @@ impl<'de> Deserializer<'de> for At<'_> {
                     ))
                 }
             }
-            Item::Object { start, len } => {
+            Item::Object { names, start, len } => {
+                let (names, start, len) = (names as usize, start as usize, len as usize);
                 let mut map = Members {
                     at: self,
+                    names,
                     next: start,
                     end: start + len,
                     value: None,
@@ -284,10 +357,18 @@ impl<'de> Deserializer<'de> for At<'_> {
                 name: self.tape.text(start, len),
                 body: None,
             }),
-            Item::Object { start, len: 1 } => {
-                let (key, body) = self.tape.members[start];
+            Item::Lent { start, len } => visitor.visit_enum(Variant {
+                name: self.tape.lent(start, len),
+                body: None,
+            }),
+            Item::Object {
+                names,
+                start,
+                len: 1,
+            } => {
+                let body = self.tape.items[start as usize];
                 visitor.visit_enum(Variant {
-                    name: self.tape.key(key),
+                    name: self.tape.key(names as usize),
                     body: Some(self.with(body)),
                 })
             }
@@ -309,13 +390,13 @@ impl<'de> Deserializer<'de> for At<'_> {
     }
 }
 
-struct Items<'t> {
-    at: At<'t>,
+struct Items<'t, 'de> {
+    at: At<'t, 'de>,
     next: usize,
     end: usize,
 }
 
-impl<'de> SeqAccess<'de> for Items<'_> {
+impl<'de> SeqAccess<'de> for Items<'_, 'de> {
     type Error = Error;
     fn next_element_seed<T: DeserializeSeed<'de>>(
         &mut self,
@@ -333,14 +414,16 @@ impl<'de> SeqAccess<'de> for Items<'_> {
     }
 }
 
-struct Members<'t> {
-    at: At<'t>,
+struct Members<'t, 'de> {
+    at: At<'t, 'de>,
+    /// The next member's name in the key list.
+    names: usize,
     next: usize,
     end: usize,
     value: Option<Item>,
 }
 
-impl<'de> MapAccess<'de> for Members<'_> {
+impl<'de> MapAccess<'de> for Members<'_, 'de> {
     type Error = Error;
     fn next_key_seed<K: DeserializeSeed<'de>>(
         &mut self,
@@ -349,11 +432,12 @@ impl<'de> MapAccess<'de> for Members<'_> {
         if self.next == self.end {
             return Ok(None);
         }
-        let (key, value) = self.at.tape.members[self.next];
+        let value = self.at.tape.items[self.next];
+        let name = self.at.tape.key(self.names);
         self.next += 1;
+        self.names += 1;
         self.value = Some(value);
-        seed.deserialize(KeyDeserializer(self.at.tape.key(key)))
-            .map(Some)
+        seed.deserialize(KeyDeserializer(name)).map(Some)
     }
     fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value, Error> {
         let value = self.value.take().ok_or_else(|| {
@@ -370,33 +454,33 @@ impl<'de> MapAccess<'de> for Members<'_> {
 }
 
 /// An enum's variant: its name, and its body unless it is a unit variant.
-pub(super) struct Variant<'t> {
+pub(super) struct Variant<'t, 'de> {
     pub(super) name: &'t str,
-    pub(super) body: Option<At<'t>>,
+    pub(super) body: Option<At<'t, 'de>>,
 }
 
-impl<'de, 't> EnumAccess<'de> for Variant<'t> {
+impl<'de, 't> EnumAccess<'de> for Variant<'t, 'de> {
     type Error = Error;
-    type Variant = VariantBody<'t>;
+    type Variant = VariantBody<'t, 'de>;
     fn variant_seed<V: DeserializeSeed<'de>>(
         self,
         seed: V,
-    ) -> Result<(V::Value, VariantBody<'t>), Error> {
+    ) -> Result<(V::Value, VariantBody<'t, 'de>), Error> {
         let name = seed.deserialize(KeyDeserializer(self.name))?;
         Ok((name, VariantBody(self.body)))
     }
 }
 
-pub(super) struct VariantBody<'t>(Option<At<'t>>);
+pub(super) struct VariantBody<'t, 'de>(Option<At<'t, 'de>>);
 
-impl<'t> VariantBody<'t> {
-    fn body(self, expected: &str) -> Result<At<'t>, Error> {
+impl<'t, 'de> VariantBody<'t, 'de> {
+    fn body(self, expected: &str) -> Result<At<'t, 'de>, Error> {
         self.0
             .ok_or_else(|| de::Error::invalid_type(Unexpected::UnitVariant, &expected))
     }
 }
 
-impl<'de> VariantAccess<'de> for VariantBody<'_> {
+impl<'de> VariantAccess<'de> for VariantBody<'_, 'de> {
     type Error = Error;
     fn unit_variant(self) -> Result<(), Error> {
         match self.0 {

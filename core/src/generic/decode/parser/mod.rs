@@ -21,8 +21,8 @@ use rows::Identities;
 mod grouped;
 mod rows;
 use super::lexer::{
-    for_each_token, parse_count, parse_field_decl, parse_key, parse_trailer, parse_value_at, Cell,
-    Context, Count, Cursor, Field, Identity, Ln,
+    for_each_token, parse_count, parse_field_decl, parse_key, parse_line_value_at, parse_trailer,
+    Cell, Context, Count, Cursor, Field, Identity, LineValue, Ln,
 };
 
 /// Never reserve more than this many slots from a declared count.
@@ -628,6 +628,15 @@ impl<'a, 'b, B: Build> Parser<'a, 'b, B> {
         }
     }
 
+    /// A whole-line value (`key=value`, `@N =value`, `=value`) built, a
+    /// bare string lent to the builder as a row cell's is.
+    fn line_value(&mut self, ln: &Ln<'a>, start: usize) -> Result<B::Value, Error> {
+        Ok(match parse_line_value_at(ln, start)? {
+            LineValue::Bare(s) => self.build.string(s),
+            LineValue::Value(v) => self.build.scalar(v),
+        })
+    }
+
     #[inline]
     fn check_depth(&self, depth: usize, ln: &Ln<'_>) -> Result<(), Error> {
         if depth > self.limits.max_depth {
@@ -687,7 +696,7 @@ impl<'a, 'b, B: Build> Parser<'a, 'b, B> {
                 if text.starts_with('=') {
                     self.cur.bump();
                     scalar_root = true;
-                    self.build.scalar(parse_value_at(&ln, 1)?)
+                    self.line_value(&ln, 1)?
                 } else if text.starts_with("## [") {
                     self.cur.bump();
                     let head = self.parse_head(&ln, 3)?;
@@ -955,7 +964,7 @@ impl<'a, 'b, B: Build> Parser<'a, 'b, B> {
             let (key, end) = parse_key(ln, key_at).map_err(|e| not_a_member(ln, e))?;
             check_duplicate(obj, &key, ln, key_at)?;
             let value = match raw.get(end) {
-                Some(b'=') => self.build.scalar(parse_value_at(ln, end + 1)?),
+                Some(b'=') => self.line_value(ln, end + 1)?,
                 Some(b'[') => match self.parse_head(ln, end).map_err(|e| not_a_member(ln, e))? {
                     // An inline array is a container one level down too.
                     Head::Inline(values) => {
@@ -1268,7 +1277,7 @@ impl<'a, 'b, B: Build> Parser<'a, 'b, B> {
             self.check_len(items.len() + 1, &ln)?;
             let rest = &ln.raw[pos..];
             let value = match rest.as_bytes().first() {
-                Some(b'=') => self.build.scalar(parse_value_at(&ln, pos + 1)?),
+                Some(b'=') => self.line_value(&ln, pos + 1)?,
                 Some(b'{') if rest.trim_end_matches([' ', '\t']) == "{}" => {
                     self.parse_object(indent + 2, depth + 1, &ln)?
                 }

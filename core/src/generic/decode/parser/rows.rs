@@ -281,7 +281,7 @@ impl<'a, B: Build> Parser<'a, '_, B> {
         let value = if rest.trim_end_matches([' ', '\t']) == " {}" {
             self.parse_object(body, depth + 2, ln)?
         } else if rest.starts_with(" =") {
-            self.build.scalar(parse_value_at(ln, end + 2)?)
+            self.line_value(ln, end + 2)?
         } else if rest.starts_with(" [") {
             let head = self.parse_head(ln, end + 1)?;
             // §7.4.5.3: "The first row MUST contain the field with a tabular
