@@ -134,7 +134,10 @@ fn generic_serde(c: &mut Criterion) {
         // The same records with `&str` fields, borrowed from the text by
         // both (no allocation per field).
         let back: Vec<EmployeeRecordRef<'_>> = gcf_core::generic::from_str(&text).unwrap();
-        assert!(back.iter().map(EmployeeRecordRef::to_owned_record).eq(rows.iter().cloned()));
+        assert!(back
+            .iter()
+            .map(EmployeeRecordRef::to_owned_record)
+            .eq(rows.iter().cloned()));
         let mut group = c.benchmark_group("generic_serde_decode_borrowed");
         group.throughput(Throughput::Bytes(text.len() as u64));
         group.sample_size(samples);

@@ -647,7 +647,10 @@ fn main() {
         let _ = writeln!(w);
     }
 
-    let _ = writeln!(w, "## Typed Rust values through serde: decode into borrowed strings\n");
+    let _ = writeln!(
+        w,
+        "## Typed Rust values through serde: decode into borrowed strings\n"
+    );
     let _ = writeln!(
         w,
         "The same text into `Vec<EmployeeRecordRef<'_>>` (the record with `&str` fields): \

@@ -23,9 +23,9 @@ use crate::error::{Error, ErrorKind};
 use super::super::{Build, Key, Value};
 use super::de::KeyDeserializer;
 
-/// A built value: a scalar, or a run of the tape's lists.
+/// A value as the reader sees it: a scalar, or a run of the tape's lists.
 #[derive(Clone, Copy, Debug)]
-pub(super) enum Item {
+enum Node {
     Null,
     Bool(bool),
     Int(i64),
@@ -54,6 +54,78 @@ pub(super) enum Item {
     },
 }
 
+/// A built value: a [`Node`] packed into two words (the tag in the top
+/// byte of the second).
+///
+/// Built in the decoder's row loop and copied into the item list, the enum
+/// itself (a one-byte tag, fields of their own sizes, 24 bytes returned
+/// through memory) was stored piecewise on the stack and reloaded by wider
+/// loads that waited for those stores, once per cell; two plain words stay
+/// in registers, calls included.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Item {
+    a: u64,
+    b: u64,
+}
+
+const NULL: u64 = 0;
+const BOOL: u64 = 1;
+const INT: u64 = 2;
+const FLOAT: u64 = 3;
+const STR: u64 = 4;
+const LENT: u64 = 5;
+const ARRAY: u64 = 6;
+const OBJECT: u64 = 7;
+const TAG_SHIFT: u32 = 56;
+const LOW: u64 = (1 << TAG_SHIFT) - 1;
+
+impl From<Node> for Item {
+    #[inline(always)]
+    fn from(node: Node) -> Item {
+        // A length or place past 2^56 cannot occur: the text and the lists
+        // it counts are in memory.
+        let (tag, a, b) = match node {
+            Node::Null => (NULL, 0, 0),
+            Node::Bool(v) => (BOOL, u64::from(v), 0),
+            Node::Int(i) => (INT, i as u64, 0),
+            Node::Float(f) => (FLOAT, f.to_bits(), 0),
+            Node::Str { start, len } => (STR, start as u64, len as u64),
+            Node::Lent { start, len } => (LENT, start as u64, len as u64),
+            Node::Array { start, len } => (ARRAY, start as u64, len as u64),
+            Node::Object { names, start, len } => (
+                OBJECT,
+                u64::from(names) << 32 | u64::from(start),
+                u64::from(len),
+            ),
+        };
+        Item {
+            a,
+            b: tag << TAG_SHIFT | (b & LOW),
+        }
+    }
+}
+
+impl Item {
+    #[inline]
+    fn node(self) -> Node {
+        let (a, b) = (self.a as usize, (self.b & LOW) as usize);
+        match self.b >> TAG_SHIFT {
+            BOOL => Node::Bool(self.a != 0),
+            INT => Node::Int(self.a as i64),
+            FLOAT => Node::Float(f64::from_bits(self.a)),
+            STR => Node::Str { start: a, len: b },
+            LENT => Node::Lent { start: a, len: b },
+            ARRAY => Node::Array { start: a, len: b },
+            OBJECT => Node::Object {
+                names: (self.a >> 32) as u32,
+                start: self.a as u32,
+                len: b as u32,
+            },
+            _ => Node::Null,
+        }
+    }
+}
+
 /// Bytes of input per item the item list is first sized for: a table of
 /// records holds a value every 6-8 bytes.
 const ITEM_BYTES: usize = 8;
@@ -61,7 +133,7 @@ const ITEM_BYTES: usize = 8;
 /// The decoded document.
 #[derive(Default)]
 pub(super) struct Tape<'de> {
-    /// The decoded text, which [`Item::Lent`] strings are places in.
+    /// The decoded text, which [`Node::Lent`] strings are places in.
     input: &'de str,
     text: String,
     items: Vec<Item>,
@@ -94,13 +166,26 @@ impl<'de> Tape<'de> {
         self.input.get(start..start + len).unwrap_or_default()
     }
 
+    /// A string scalar the decoder made (quoted, a constant): its text
+    /// into the arena.
+    #[inline(never)]
+    fn text_scalar(&mut self, value: Value) -> Item {
+        match value {
+            Value::String(s) => self.push_text(s.as_str()),
+            // Other scalars are answered inline; the decoder hands
+            // containers to `array` and `object`.
+            _ => Item::from(Node::Null),
+        }
+    }
+
+    #[inline(never)]
     fn push_text(&mut self, text: &str) -> Item {
         let start = self.text.len();
         self.text.push_str(text);
-        Item::Str {
+        Item::from(Node::Str {
             start,
             len: text.len(),
-        }
+        })
     }
 
     fn key(&self, at: usize) -> &str {
@@ -129,38 +214,42 @@ impl<'de> Tape<'de> {
     /// An object of `len` values pushed from `start` on, named from `names`.
     fn object_at(&mut self, names: usize, start: usize) -> Item {
         let len = self.items.len() - start;
-        Item::Object {
+        Item::from(Node::Object {
             names: self.place(names),
             start: self.place(start),
             len: self.place(len),
-        }
+        })
     }
 }
 
 impl Build for Tape<'_> {
     type Value = Item;
 
+    // `scalar` and `string` are inlined into the decoder's row loop: called,
+    // they returned the item through memory, and the loop's wider reload
+    // of it waited on those stores (a quarter of a borrowed decode's time
+    // under `perf`).
+    #[inline(always)]
     fn scalar(&mut self, value: Value) -> Item {
         match value {
-            Value::Null => Item::Null,
-            Value::Bool(b) => Item::Bool(b),
-            Value::Int(i) => Item::Int(i),
-            Value::Float(f) => Item::Float(f),
-            Value::String(s) => self.push_text(s.as_str()),
-            // The decoder hands containers to `array` and `object`.
-            Value::Array(_) | Value::Object(_) => Item::Null,
+            Value::Null => Item::from(Node::Null),
+            Value::Bool(b) => Item::from(Node::Bool(b)),
+            Value::Int(i) => Item::from(Node::Int(i)),
+            Value::Float(f) => Item::from(Node::Float(f)),
+            other => self.text_scalar(other),
         }
     }
 
     /// The decoder hands bare strings over as slices of its input: kept as
     /// their place there, the tape copies none of them.
+    #[inline(always)]
     fn string(&mut self, text: &str) -> Item {
         let offset = (text.as_ptr() as usize).wrapping_sub(self.input.as_ptr() as usize);
         if offset <= self.input.len() && text.len() <= self.input.len() - offset {
-            return Item::Lent {
+            return Item::from(Node::Lent {
                 start: offset,
                 len: text.len(),
-            };
+            });
         }
         self.push_text(text)
     }
@@ -175,10 +264,10 @@ impl Build for Tape<'_> {
     fn array(&mut self, items: Vec<Item>) -> Item {
         let start = self.items.len();
         self.items.extend_from_slice(&items);
-        Item::Array {
+        Item::from(Node::Array {
             start,
             len: items.len(),
-        }
+        })
     }
 
     fn scalar_array(&mut self, items: Vec<Value>) -> Item {
@@ -262,15 +351,15 @@ impl Copy for At<'_, '_> {}
 
 impl<'t, 'de> At<'t, 'de> {
     fn unexpected(self) -> Unexpected<'t> {
-        match self.item {
-            Item::Null => Unexpected::Unit,
-            Item::Bool(b) => Unexpected::Bool(b),
-            Item::Int(i) => Unexpected::Signed(i),
-            Item::Float(f) => Unexpected::Float(f),
-            Item::Str { start, len } => Unexpected::Str(self.tape.text(start, len)),
-            Item::Lent { start, len } => Unexpected::Str(self.tape.lent(start, len)),
-            Item::Array { .. } => Unexpected::Seq,
-            Item::Object { .. } => Unexpected::Map,
+        match self.item.node() {
+            Node::Null => Unexpected::Unit,
+            Node::Bool(b) => Unexpected::Bool(b),
+            Node::Int(i) => Unexpected::Signed(i),
+            Node::Float(f) => Unexpected::Float(f),
+            Node::Str { start, len } => Unexpected::Str(self.tape.text(start, len)),
+            Node::Lent { start, len } => Unexpected::Str(self.tape.lent(start, len)),
+            Node::Array { .. } => Unexpected::Seq,
+            Node::Object { .. } => Unexpected::Map,
         }
     }
 
@@ -286,14 +375,14 @@ impl<'de> Deserializer<'de> for At<'_, 'de> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        match self.item {
-            Item::Null => visitor.visit_unit(),
-            Item::Bool(b) => visitor.visit_bool(b),
-            Item::Int(i) => visitor.visit_i64(i),
-            Item::Float(f) => visitor.visit_f64(f),
-            Item::Str { start, len } => visitor.visit_str(self.tape.text(start, len)),
-            Item::Lent { start, len } => visitor.visit_borrowed_str(self.tape.lent(start, len)),
-            Item::Array { start, len } => {
+        match self.item.node() {
+            Node::Null => visitor.visit_unit(),
+            Node::Bool(b) => visitor.visit_bool(b),
+            Node::Int(i) => visitor.visit_i64(i),
+            Node::Float(f) => visitor.visit_f64(f),
+            Node::Str { start, len } => visitor.visit_str(self.tape.text(start, len)),
+            Node::Lent { start, len } => visitor.visit_borrowed_str(self.tape.lent(start, len)),
+            Node::Array { start, len } => {
                 let mut seq = Items {
                     at: self,
                     next: start,
@@ -309,7 +398,7 @@ impl<'de> Deserializer<'de> for At<'_, 'de> {
                     ))
                 }
             }
-            Item::Object { names, start, len } => {
+            Node::Object { names, start, len } => {
                 let (names, start, len) = (names as usize, start as usize, len as usize);
                 let mut map = Members {
                     at: self,
@@ -332,8 +421,8 @@ impl<'de> Deserializer<'de> for At<'_, 'de> {
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        match self.item {
-            Item::Null => visitor.visit_none(),
+        match self.item.node() {
+            Node::Null => visitor.visit_none(),
             _ => visitor.visit_some(self),
         }
     }
@@ -352,16 +441,16 @@ impl<'de> Deserializer<'de> for At<'_, 'de> {
         _variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, Error> {
-        match self.item {
-            Item::Str { start, len } => visitor.visit_enum(Variant {
+        match self.item.node() {
+            Node::Str { start, len } => visitor.visit_enum(Variant {
                 name: self.tape.text(start, len),
                 body: None,
             }),
-            Item::Lent { start, len } => visitor.visit_enum(Variant {
+            Node::Lent { start, len } => visitor.visit_enum(Variant {
                 name: self.tape.lent(start, len),
                 body: None,
             }),
-            Item::Object {
+            Node::Object {
                 names,
                 start,
                 len: 1,
@@ -485,7 +574,7 @@ impl<'de> VariantAccess<'de> for VariantBody<'_, 'de> {
     fn unit_variant(self) -> Result<(), Error> {
         match self.0 {
             None => Ok(()),
-            Some(at) if matches!(at.item, Item::Null) => Ok(()),
+            Some(at) if matches!(at.item.node(), Node::Null) => Ok(()),
             Some(other) => Err(de::Error::invalid_type(
                 other.unexpected(),
                 &"a unit variant",
@@ -497,8 +586,8 @@ impl<'de> VariantAccess<'de> for VariantBody<'_, 'de> {
     }
     fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value, Error> {
         let body = self.body("a tuple variant")?;
-        match body.item {
-            Item::Array { .. } => body.deserialize_any(visitor),
+        match body.item.node() {
+            Node::Array { .. } => body.deserialize_any(visitor),
             _ => Err(de::Error::invalid_type(
                 body.unexpected(),
                 &"a tuple variant",
@@ -511,8 +600,8 @@ impl<'de> VariantAccess<'de> for VariantBody<'_, 'de> {
         visitor: V,
     ) -> Result<V::Value, Error> {
         let body = self.body("a struct variant")?;
-        match body.item {
-            Item::Object { .. } => body.deserialize_any(visitor),
+        match body.item.node() {
+            Node::Object { .. } => body.deserialize_any(visitor),
             _ => Err(de::Error::invalid_type(
                 body.unexpected(),
                 &"a struct variant",

@@ -165,6 +165,11 @@ enum Slot<'a, V> {
     /// A bare string cell, borrowed from the line until the row object is
     /// built ([`Build::string`]).
     Str(&'a str),
+    /// An integer or a double cell: kept apart from [`Slot::Value`] so a
+    /// number moves as one word (a whole `Value` was copied with wide loads
+    /// that waited on the narrow stores that wrote it, once per cell).
+    Int(i64),
+    Float(f64),
     Missing,
     /// An attachment marker not yet matched: its inline schema (declared
     /// here or reused) and whether it was declared by `^{...}` in this cell.
@@ -186,6 +191,8 @@ impl<V> Slot<'_, V> {
         match core::mem::replace(self, Slot::Missing) {
             Slot::Value(v) => Some(b.scalar(v)),
             Slot::Str(s) => Some(b.string(s)),
+            Slot::Int(i) => Some(b.scalar(Value::Int(i))),
+            Slot::Float(f) => Some(b.scalar(Value::Float(f))),
             Slot::Filled(v) => Some(v),
             Slot::Missing | Slot::Marker { .. } => None,
         }
@@ -466,10 +473,12 @@ impl Table {
             values,
         } = scratch;
         if let Some(whole) = &self.whole_rows {
-            let complete = slots
-                .iter()
-                .skip(self.first_value)
-                .all(|s| matches!(s, Slot::Value(_) | Slot::Str(_) | Slot::Filled(_)));
+            let complete = slots.iter().skip(self.first_value).all(|s| {
+                matches!(
+                    s,
+                    Slot::Value(_) | Slot::Str(_) | Slot::Int(_) | Slot::Float(_) | Slot::Filled(_)
+                )
+            });
             if complete && extras.len() == 0 {
                 values.clear();
                 values.reserve(whole.leaves.len());
@@ -1405,8 +1414,8 @@ impl<'a, 'b, B: Build> Parser<'a, 'b, B> {
                     // the references read it: their streaming encoders write
                     // a number key raw (`2.5|...`), and every SDK's decoder
                     // takes it as the key "2.5". Ours write it quoted.
-                    Slot::Value(Value::Int(n)) => Key::from(itoa::Buffer::new().format(n)),
-                    Slot::Value(Value::Float(x)) => {
+                    Slot::Int(n) => Key::from(itoa::Buffer::new().format(n)),
+                    Slot::Float(x) => {
                         let mut numbers = crate::number::NumberBuffer::new();
                         let text = numbers
                             .format_f64(x)

@@ -49,6 +49,14 @@ impl<'a, B: Build> Parser<'a, '_, B> {
                         slots.push(Slot::Str(s));
                         return Ok(());
                     }
+                    Cell::Value(Value::Int(i)) => {
+                        slots.push(Slot::Int(i));
+                        return Ok(());
+                    }
+                    Cell::Value(Value::Float(f)) => {
+                        slots.push(Slot::Float(f));
+                        return Ok(());
+                    }
                     Cell::Value(v) => {
                         slots.push(Slot::Value(v));
                         return Ok(());
@@ -457,6 +465,14 @@ impl Identities {
             Some(Slot::Value(value)) => value,
             Some(Slot::Str(s)) => {
                 owned = Value::String(Key::from(*s));
+                &owned
+            }
+            Some(Slot::Int(i)) => {
+                owned = Value::Int(*i);
+                &owned
+            }
+            Some(Slot::Float(f)) => {
+                owned = Value::Float(*f);
                 &owned
             }
             _ => return Ok(()),
