@@ -616,7 +616,7 @@ fn main() {
             "generic_serde_decode",
             "Typed Rust values through serde: decode",
             &typed[..],
-            "The same text back into `Vec<EmployeeRecord>`: gcf-core's `generic::from_str` (the decoder builds a flat tape, no `Value` tree, and the type is read from it), the crate's `decode_generic` then `serde_json::from_value`, and serde_json's `from_str` of the JSON text.\n",
+            "The same text back into `Vec<EmployeeRecord>`: gcf-core's `generic::from_str` (the decoder builds a flat tape of two-word items, bare strings as places in the text, no `Value` tree, and the type is read from it), the crate's `decode_generic` then `serde_json::from_value`, and serde_json's `from_str` of the JSON text.\n",
         ),
     ] {
         let _ = writeln!(w, "## {title}\n");
