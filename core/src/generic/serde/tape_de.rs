@@ -350,14 +350,22 @@ impl Clone for At<'_, '_> {
 impl Copy for At<'_, '_> {}
 
 impl<'t, 'de> At<'t, 'de> {
+    /// The text of a string, the arena's or the input's.
+    fn text(self) -> Option<&'t str> {
+        match self.item.node() {
+            Node::Str { start, len } => Some(self.tape.text(start, len)),
+            Node::Lent { start, len } => Some(self.tape.lent(start, len)),
+            _ => None,
+        }
+    }
+
     fn unexpected(self) -> Unexpected<'t> {
         match self.item.node() {
             Node::Null => Unexpected::Unit,
             Node::Bool(b) => Unexpected::Bool(b),
             Node::Int(i) => Unexpected::Signed(i),
             Node::Float(f) => Unexpected::Float(f),
-            Node::Str { start, len } => Unexpected::Str(self.tape.text(start, len)),
-            Node::Lent { start, len } => Unexpected::Str(self.tape.lent(start, len)),
+            Node::Str { .. } | Node::Lent { .. } => Unexpected::Str(self.text().unwrap_or("")),
             Node::Array { .. } => Unexpected::Seq,
             Node::Object { .. } => Unexpected::Map,
         }
@@ -441,15 +449,10 @@ impl<'de> Deserializer<'de> for At<'_, 'de> {
         _variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, Error> {
+        if let Some(name) = self.text() {
+            return visitor.visit_enum(Variant { name, body: None });
+        }
         match self.item.node() {
-            Node::Str { start, len } => visitor.visit_enum(Variant {
-                name: self.tape.text(start, len),
-                body: None,
-            }),
-            Node::Lent { start, len } => visitor.visit_enum(Variant {
-                name: self.tape.lent(start, len),
-                body: None,
-            }),
             Node::Object {
                 names,
                 start,
