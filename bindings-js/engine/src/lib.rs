@@ -98,6 +98,7 @@ pub use stream::GraphStream;
 pub use units::utf16_len;
 
 use gcf_core::generic;
+use gcf_core::generic::flat::Flat;
 use gcf_core::graph;
 
 /// The result of every operation.
@@ -197,7 +198,7 @@ pub fn generic_encode(json: &str, flags: u32) -> Result<String> {
 /// [`generic_encode_packed`]).
 fn encode_value(value: &generic::Value, flags: u32) -> Result<String> {
     let index = packed_view::Index::of_value(value);
-    Ok(encoder(flags).encode_view(index.root())?)
+    Ok(encoder(flags).encode_view(index.root()?)?)
 }
 
 /// The generic encoder `flags` ask for. No path column runs through a

@@ -47,6 +47,7 @@ use gcf_core::Limits;
 use crate::packed_view::{self, Read};
 use crate::units::{utf16_len, Strings};
 use crate::Result;
+use gcf_core::generic::flat::Flat;
 
 /// `null` (also what JSON.stringify makes of `undefined` in an array, and
 /// the JSON route of a member whose value is `undefined`).
@@ -91,7 +92,7 @@ pub fn generic_encode_packed(ops: &[u8], text: &[u8], nums: &[f64], flags: u32) 
         return Ok(String::new());
     };
     match packed_view::read(ops, checked, nums) {
-        Read::Indexed(index) => Ok(crate::encoder(flags).encode_view(index.root())?),
+        Read::Indexed(index) => Ok(crate::encoder(flags).encode_view(index.root()?)?),
         Read::RepeatedKeys => match read(ops, text, nums) {
             Some(value) => crate::encode_value(&value, flags),
             None => Ok(String::new()),

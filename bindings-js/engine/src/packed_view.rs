@@ -4,12 +4,13 @@
 //! a `Map` or `Vec` per container. Building and dropping that tree was about
 //! two fifths of a WebAssembly generic encode (`bindings-wasm/BENCH.md`).
 //!
-//! Nodes are in document order; a container's members follow it, and each
-//! container records where its subtree ends, so a walk steps from member to
-//! member without looking inside them. An object's keys are a run of the
-//! key list; objects sharing a shape ([`SAME_KEYS`]) share the run.
+//! The layout and its [`View`](gcf_core::generic::View) are gcf-core's
+//! [`flat`] list (nodes in document order, each container recording where
+//! its subtree ends, an object's keys a run of the key list); objects
+//! sharing a shape ([`SAME_KEYS`]) share the run.
 
-use gcf_core::generic::{Cell, Shape, Value, View};
+use gcf_core::generic::flat::{self, Flat};
+use gcf_core::generic::{Cell, Value};
 use gcf_core::Limits;
 
 use gcf_bind::value::NUMBER_TOKEN;
@@ -18,26 +19,10 @@ use crate::packed_value::{
     number_cell, Streams, ARRAY, END, FALSE, NULL, NUMBER, OBJECT, SAME_KEYS, STRING, TRUE,
 };
 
-/// One value of the index.
-#[derive(Clone, Copy)]
-enum Node<'a> {
-    Scalar(Cell<'a>),
-    /// `len` items follow; the subtree ends before node `end`.
-    Array {
-        len: u32,
-        end: u32,
-    },
-    /// `len` members follow, named by keys `keys..keys + len`; the subtree
-    /// ends before node `end`; `scalars` when no member is a container.
-    /// Objects that share a run of keys (a shape) have the same names, which
-    /// the encoder is told without reading them ([`View::record_shape`]).
-    Object {
-        len: u32,
-        end: u32,
-        keys: u32,
-        scalars: bool,
-    },
-}
+/// One value of the index: containers as gcf-core's flat nodes, whose
+/// objects' runs of keys are shared by objects of one shape
+/// ([`SAME_KEYS`]), which the encoder is told without reading them.
+type Node<'a> = flat::Node<Cell<'a>>;
 
 /// What reading the streams found.
 pub(crate) enum Read<'a> {
@@ -129,19 +114,30 @@ impl<'a> Index<'a> {
             *slot = node;
         }
     }
+}
 
-    /// The value at the root.
-    pub(crate) fn root(&self) -> NodeView<'_, 'a> {
-        NodeView { index: self, at: 0 }
+impl<'t, 'a: 't> Flat<'t> for Index<'a> {
+    type Scalar = Cell<'a>;
+    type Key = &'a str;
+
+    #[inline]
+    fn nodes(&self) -> &[Node<'a>] {
+        &self.nodes
     }
 
-    /// Where the subtree at `at` ends.
     #[inline]
-    fn end(&self, at: u32) -> u32 {
-        match self.nodes.get(at as usize) {
-            Some(Node::Array { end, .. } | Node::Object { end, .. }) => *end,
-            _ => at + 1,
-        }
+    fn keys(&self) -> &[&'a str] {
+        &self.keys
+    }
+
+    #[inline(always)]
+    fn cell(&'t self, scalar: Cell<'a>) -> Cell<'t> {
+        scalar
+    }
+
+    #[inline(always)]
+    fn key(&'t self, key: &'a str) -> &'t str {
+        key
     }
 }
 
@@ -296,173 +292,4 @@ fn repeats(keys: &[&str]) -> bool {
     }
     let mut seen = std::collections::HashSet::with_capacity(keys.len());
     !keys.iter().all(|k| seen.insert(*k))
-}
-
-/// A node of an [`Index`].
-#[derive(Clone, Copy)]
-pub(crate) struct NodeView<'t, 'a> {
-    index: &'t Index<'a>,
-    at: u32,
-}
-
-impl<'t, 'a> NodeView<'t, 'a> {
-    #[inline]
-    fn node(self) -> Node<'a> {
-        self.index
-            .nodes
-            .get(self.at as usize)
-            .copied()
-            .unwrap_or(Node::Scalar(Cell::Null))
-    }
-
-    /// The children of a container: where they start, how many.
-    #[inline]
-    fn children(self) -> Children<'t, 'a> {
-        let len = match self.node() {
-            Node::Array { len, .. } | Node::Object { len, .. } => len,
-            Node::Scalar(_) => 0,
-        };
-        Children {
-            index: self.index,
-            next: self.at + 1,
-            left: len,
-        }
-    }
-}
-
-/// The members or items of a container, stepping over their subtrees.
-#[derive(Clone)]
-pub(crate) struct Children<'t, 'a> {
-    index: &'t Index<'a>,
-    next: u32,
-    left: u32,
-}
-
-impl<'t, 'a> Iterator for Children<'t, 'a> {
-    type Item = NodeView<'t, 'a>;
-
-    #[inline]
-    fn next(&mut self) -> Option<Self::Item> {
-        if self.left == 0 {
-            return None;
-        }
-        self.left -= 1;
-        let at = self.next;
-        self.next = self.index.end(at);
-        Some(NodeView {
-            index: self.index,
-            at,
-        })
-    }
-
-    #[inline]
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        (self.left as usize, Some(self.left as usize))
-    }
-}
-
-impl ExactSizeIterator for Children<'_, '_> {}
-
-/// An object's members: its keys beside its children.
-#[derive(Clone)]
-pub(crate) struct Members<'t, 'a> {
-    keys: std::slice::Iter<'t, &'a str>,
-    values: Children<'t, 'a>,
-}
-
-impl<'t, 'a> Iterator for Members<'t, 'a> {
-    type Item = (&'t str, NodeView<'t, 'a>);
-
-    #[inline]
-    fn next(&mut self) -> Option<Self::Item> {
-        let value = self.values.next()?;
-        let key = self.keys.next().copied().unwrap_or_default();
-        Some((key, value))
-    }
-
-    #[inline]
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        self.values.size_hint()
-    }
-}
-
-impl ExactSizeIterator for Members<'_, '_> {}
-
-impl<'t, 'a: 't> View<'t> for NodeView<'t, 'a> {
-    type Name = &'t str;
-    type Items = Children<'t, 'a>;
-    type Members = Members<'t, 'a>;
-
-    #[inline]
-    fn shape(self) -> Shape<'t> {
-        match self.node() {
-            Node::Scalar(cell) => Shape::Scalar(cell),
-            Node::Array { .. } => Shape::Array,
-            Node::Object { .. } => Shape::Object,
-        }
-    }
-
-    #[inline]
-    fn is_scalar(self) -> bool {
-        matches!(self.node(), Node::Scalar(_))
-    }
-
-    #[inline]
-    fn is_object(self) -> bool {
-        matches!(self.node(), Node::Object { .. })
-    }
-
-    #[inline]
-    fn is_null(self) -> bool {
-        matches!(self.node(), Node::Scalar(Cell::Null))
-    }
-
-    /// The object's run of keys (its start and length) names its shape.
-    #[inline]
-    fn record_shape(self) -> Option<(u64, bool)> {
-        match self.node() {
-            Node::Object {
-                len, keys, scalars, ..
-            } => Some(((u64::from(keys) << 32) | u64::from(len), scalars)),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn items(self) -> Children<'t, 'a> {
-        match self.node() {
-            Node::Array { .. } => self.children(),
-            _ => Children {
-                index: self.index,
-                next: 0,
-                left: 0,
-            },
-        }
-    }
-
-    #[inline]
-    fn members(self) -> Members<'t, 'a> {
-        let (keys, values) = match self.node() {
-            Node::Object { len, keys, .. } => {
-                let run = self
-                    .index
-                    .keys
-                    .get(keys as usize..(keys as usize).saturating_add(len as usize))
-                    .unwrap_or_default();
-                (run, self.children())
-            }
-            _ => (
-                &[][..],
-                Children {
-                    index: self.index,
-                    next: 0,
-                    left: 0,
-                },
-            ),
-        };
-        Members {
-            keys: keys.iter(),
-            values,
-        }
-    }
 }

@@ -4,6 +4,7 @@ mod cell;
 mod decode;
 mod delta;
 mod encode;
+pub mod flat;
 #[cfg(feature = "serde_json")]
 mod json;
 mod key;

@@ -69,6 +69,7 @@ use ::serde::Serialize;
 
 use crate::error::{Error, ErrorKind};
 
+use super::flat::Flat;
 use super::{Key, Map, Value};
 
 /// The value tree of `value`, as [`to_string`] encodes it.
@@ -196,7 +197,7 @@ impl super::Encoder {
         // The tape route when it carries the value (nearly always), else
         // the tree: the same text either way (tests hold them to each other).
         match tape::Tape::of(value) {
-            Ok(tape) => self.encode_view(tape.root()),
+            Ok(tape) => self.encode_view(tape.root()?),
             Err(tape::Refused::TreeRoute) => self.encode(&to_value(value)?),
             Err(tape::Refused::Failed(e)) => Err(e),
         }
@@ -210,7 +211,7 @@ impl super::Encoder {
         sink: &mut K,
     ) -> Result<(), Error> {
         match tape::Tape::of(value) {
-            Ok(tape) => self.encode_view_to(tape.root(), sink),
+            Ok(tape) => self.encode_view_to(tape.root()?, sink),
             Err(tape::Refused::TreeRoute) => self.encode_to(&to_value(value)?, sink),
             Err(tape::Refused::Failed(e)) => Err(e),
         }

@@ -8,7 +8,7 @@
 //! A struct's field names are `&'static str`s, so the records of one type
 //! name their fields with the same pointers: an object whose names are the
 //! ones of the object closed before it at the same depth shares their run,
-//! and the encoder is told so ([`View::record_shape`]) and skips comparing
+//! and the encoder is told so ([`View::record_shape`](super::super::View::record_shape)) and skips comparing
 //! them row by row.
 //!
 //! The tape gives up ([`Refused`]) where the tree's rules need more than
@@ -25,32 +25,17 @@ use ::serde::ser::{self, Serialize};
 
 use crate::error::{Error, ErrorKind};
 
-use super::super::{Cell, Shape, View};
+use super::super::flat::{self, Flat};
+use super::super::Cell;
 use super::ser::{capacity_hint, scalar_methods, KeySerializer, JSON_RAW_VALUE};
 use super::JSON_NUMBER;
 
 /// One value of the tape.
-#[derive(Clone, Copy)]
-enum Node {
-    Scalar(Scalar),
-    /// `len` items follow; the subtree ends before node `end`.
-    Array {
-        len: u32,
-        end: u32,
-    },
-    /// `len` members follow, named by keys `keys..keys + len`; the subtree
-    /// ends before node `end`; `scalars` when no member is a container.
-    Object {
-        len: u32,
-        end: u32,
-        keys: u32,
-        scalars: bool,
-    },
-}
+type Node = flat::Node<Scalar>;
 
 /// A scalar; text lives in the arena.
 #[derive(Clone, Copy)]
-enum Scalar {
+pub(super) enum Scalar {
     Null,
     Bool(bool),
     Int(i64),
@@ -60,7 +45,7 @@ enum Scalar {
 
 /// A member name: a struct's field, or a map key's text in the arena.
 #[derive(Clone, Copy)]
-enum KeyRef {
+pub(super) enum KeyRef {
     Static(&'static str),
     Text { start: u32, len: u32 },
 }
@@ -134,11 +119,6 @@ impl Tape {
         Ok(tape)
     }
 
-    /// The root value, for the encoder.
-    pub(super) fn root(&self) -> NodeView<'_> {
-        NodeView { tape: self, at: 0 }
-    }
-
     fn push(&mut self, scalar: Scalar) -> Result<(), Refused> {
         self.nodes.push(Node::Scalar(scalar));
         Ok(())
@@ -164,14 +144,6 @@ impl Tape {
                 .text
                 .get(start as usize..(start + len) as usize)
                 .unwrap_or_default(),
-        }
-    }
-
-    #[inline]
-    fn end(&self, at: u32) -> u32 {
-        match self.nodes.get(at as usize) {
-            Some(Node::Array { end, .. } | Node::Object { end, .. }) => *end,
-            _ => at + 1,
         }
     }
 }
@@ -499,182 +471,37 @@ impl ser::SerializeMap for MapOpen<'_> {
     }
 }
 
-/// A node of a [`Tape`].
-#[derive(Clone, Copy)]
-pub(super) struct NodeView<'t> {
-    tape: &'t Tape,
-    at: u32,
-}
+impl<'t> Flat<'t> for Tape {
+    type Scalar = Scalar;
+    type Key = KeyRef;
 
-impl<'t> NodeView<'t> {
     #[inline]
-    fn node(self) -> Node {
-        self.tape
-            .nodes
-            .get(self.at as usize)
-            .copied()
-            .unwrap_or(Node::Scalar(Scalar::Null))
+    fn nodes(&self) -> &[Node] {
+        &self.nodes
     }
 
     #[inline]
-    fn children(self) -> Children<'t> {
-        let len = match self.node() {
-            Node::Array { len, .. } | Node::Object { len, .. } => len,
-            Node::Scalar(_) => 0,
-        };
-        Children {
-            tape: self.tape,
-            next: self.at + 1,
-            left: len,
-        }
-    }
-}
-
-/// The items or members' values of a container, stepping over subtrees.
-#[derive(Clone)]
-pub(super) struct Children<'t> {
-    tape: &'t Tape,
-    next: u32,
-    left: u32,
-}
-
-impl<'t> Iterator for Children<'t> {
-    type Item = NodeView<'t>;
-
-    #[inline]
-    fn next(&mut self) -> Option<NodeView<'t>> {
-        if self.left == 0 {
-            return None;
-        }
-        self.left -= 1;
-        let at = self.next;
-        self.next = self.tape.end(at);
-        Some(NodeView {
-            tape: self.tape,
-            at,
-        })
+    fn keys(&self) -> &[KeyRef] {
+        &self.keys
     }
 
-    #[inline]
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        (self.left as usize, Some(self.left as usize))
-    }
-}
-
-impl ExactSizeIterator for Children<'_> {}
-
-/// An object's members: its run of keys beside its children.
-#[derive(Clone)]
-pub(super) struct Members<'t> {
-    keys: core::slice::Iter<'t, KeyRef>,
-    values: Children<'t>,
-}
-
-impl<'t> Iterator for Members<'t> {
-    type Item = (&'t str, NodeView<'t>);
-
-    #[inline]
-    fn next(&mut self) -> Option<Self::Item> {
-        let value = self.values.next()?;
-        let key = self
-            .keys
-            .next()
-            .map_or("", |&k| self.values.tape.key_text(k));
-        Some((key, value))
-    }
-
-    #[inline]
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        self.values.size_hint()
-    }
-}
-
-impl ExactSizeIterator for Members<'_> {}
-
-impl<'t> View<'t> for NodeView<'t> {
-    type Name = &'t str;
-    type Items = Children<'t>;
-    type Members = Members<'t>;
-
-    #[inline]
-    fn shape(self) -> Shape<'t> {
-        match self.node() {
-            Node::Scalar(scalar) => Shape::Scalar(match scalar {
-                Scalar::Null => Cell::Null,
-                Scalar::Bool(b) => Cell::Bool(b),
-                Scalar::Int(i) => Cell::Int(i),
-                Scalar::Float(f) => Cell::Float(f),
-                Scalar::Str { start, len } => Cell::Str(
-                    self.tape
-                        .text
-                        .get(start as usize..(start + len) as usize)
-                        .unwrap_or_default(),
-                ),
-            }),
-            Node::Array { .. } => Shape::Array,
-            Node::Object { .. } => Shape::Object,
+    #[inline(always)]
+    fn cell(&'t self, scalar: Scalar) -> Cell<'t> {
+        match scalar {
+            Scalar::Null => Cell::Null,
+            Scalar::Bool(b) => Cell::Bool(b),
+            Scalar::Int(i) => Cell::Int(i),
+            Scalar::Float(f) => Cell::Float(f),
+            Scalar::Str { start, len } => Cell::Str(
+                self.text
+                    .get(start as usize..(start + len) as usize)
+                    .unwrap_or_default(),
+            ),
         }
     }
 
     #[inline]
-    fn is_scalar(self) -> bool {
-        matches!(self.node(), Node::Scalar(_))
-    }
-
-    #[inline]
-    fn is_object(self) -> bool {
-        matches!(self.node(), Node::Object { .. })
-    }
-
-    #[inline]
-    fn is_null(self) -> bool {
-        matches!(self.node(), Node::Scalar(Scalar::Null))
-    }
-
-    /// The object's run of keys names its shape: records of one struct
-    /// share their run.
-    #[inline]
-    fn record_shape(self) -> Option<(u64, bool)> {
-        match self.node() {
-            Node::Object {
-                len, keys, scalars, ..
-            } => Some(((u64::from(keys) << 32) | u64::from(len), scalars)),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn items(self) -> Children<'t> {
-        match self.node() {
-            Node::Array { .. } => self.children(),
-            _ => Children {
-                tape: self.tape,
-                next: 0,
-                left: 0,
-            },
-        }
-    }
-
-    #[inline]
-    fn members(self) -> Members<'t> {
-        match self.node() {
-            Node::Object { len, keys, .. } => Members {
-                keys: self
-                    .tape
-                    .keys
-                    .get(keys as usize..(keys + len) as usize)
-                    .unwrap_or_default()
-                    .iter(),
-                values: self.children(),
-            },
-            _ => Members {
-                keys: [].iter(),
-                values: Children {
-                    tape: self.tape,
-                    next: 0,
-                    left: 0,
-                },
-            },
-        }
+    fn key(&'t self, key: KeyRef) -> &'t str {
+        self.key_text(key)
     }
 }
