@@ -464,6 +464,9 @@ pub enum NumberError {
 /// assert_eq!(parse_number("9223372036854775808"), Err(NumberError::OutOfRange));
 /// ```
 pub fn parse_number(token: &str) -> Result<ParsedNumber, NumberError> {
+    if let Some(n) = short_integer(token.as_bytes()) {
+        return Ok(ParsedNumber::Int(n));
+    }
     let b = token.as_bytes();
     let mut i = 0;
     if b.first() == Some(&b'-') {
@@ -540,6 +543,30 @@ pub fn parse_number(token: &str) -> Result<ParsedNumber, NumberError> {
     }
 }
 
+/// An integer of 1 to 18 digits with no leading zero (or `0`), optionally
+/// negative, read in one pass: below 10^18, so it fits an `i64` with no
+/// overflow checks. Ids, counts and prices in cents are nearly always this;
+/// anything else is `None` and takes the general parse.
+#[inline(always)]
+fn short_integer(b: &[u8]) -> Option<i64> {
+    let (negative, digits) = match b.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        _ => (false, b),
+    };
+    let (&first, rest) = digits.split_first()?;
+    if digits.len() > 18 || !first.is_ascii_digit() || (first == b'0' && !rest.is_empty()) {
+        return None;
+    }
+    let mut n = i64::from(first - b'0');
+    for &d in rest {
+        if !d.is_ascii_digit() {
+            return None;
+        }
+        n = n * 10 + i64::from(d - b'0');
+    }
+    Some(if negative { -n } else { n })
+}
+
 /// A decimal `int.frac` without exponent whose digits together number at
 /// most 15, exactly as the correctly rounded parse would give it: the digits
 /// as an integer (below 10^15 < 2^53, so exact as a double) divided by a
@@ -583,6 +610,68 @@ pub fn double_out_of_range_message(literal: &str) -> alloc::string::String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn short_integers_read_as_the_general_parse_does() {
+        let tokens = [
+            "0",
+            "-0",
+            "7",
+            "-7",
+            "10",
+            "123456789012345678",
+            "-123456789012345678",
+            "1234567890123456789",
+            "9223372036854775807",
+            "-9223372036854775808",
+            "9223372036854775808",
+            "00",
+            "-",
+            "",
+            "01",
+            "-01",
+            "1.0",
+            "1e3",
+            "12a",
+            "+1",
+            "1 ",
+            "١",
+            "999999999999999999",
+        ];
+        for t in tokens {
+            let fast = short_integer(t.as_bytes());
+            if let Some(n) = fast {
+                assert_eq!(Some(n), t.parse::<i64>().ok(), "{t}");
+                assert!(t.len() <= 19 && !t.starts_with('+'), "{t}");
+            }
+            // What parse_number answers is what it answered before the
+            // fast path: an integer token is an `Int` exactly when `i64`
+            // holds it and it has no leading zero.
+            let plain = t.strip_prefix('-').unwrap_or(t);
+            let canonical = !plain.is_empty()
+                && plain.bytes().all(|b| b.is_ascii_digit())
+                && (plain == "0" || !plain.starts_with('0'));
+            match parse_number(t) {
+                Ok(ParsedNumber::Int(n)) => {
+                    assert!(canonical, "{t}");
+                    assert_eq!(Some(n), t.parse::<i64>().ok(), "{t}");
+                }
+                Err(NumberError::OutOfRange) if canonical => {
+                    assert!(t.parse::<i64>().is_err(), "{t}")
+                }
+                _ => assert!(!canonical, "{t}"),
+            }
+        }
+        for k in 0..20_000u64 {
+            let n = (k.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (k % 60)) as i64;
+            let n = if k % 3 == 0 { -n } else { n };
+            let t = alloc::format!("{n}");
+            match parse_number(&t) {
+                Ok(ParsedNumber::Int(m)) => assert_eq!(m, n, "{t}"),
+                other => panic!("{t}: {other:?}"),
+            }
+        }
+    }
 
     #[test]
     fn out_of_range_messages_cut_long_literals_short() {

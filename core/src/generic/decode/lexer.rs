@@ -16,6 +16,7 @@ use crate::number::{
 };
 use crate::text::{column_of, parse_quoted};
 
+use super::delimiters::Delimiters;
 use super::keys::KeyIndex;
 
 /// One significant line: not blank, not a comment, indentation measured.
@@ -170,6 +171,7 @@ where
     let bytes = raw.as_bytes();
     let mut pos = start;
     let mut n = 0usize;
+    let mut delimiters = Delimiters::new(bytes, delim, start);
     loop {
         // Skip leading structural whitespace.
         while pos < bytes.len() && matches!(bytes[pos], b' ' | b'\t') {
@@ -197,8 +199,8 @@ where
             // delimiter, and the encoder's bare `^{a` followed by a cell
             // `b}` in an inline array reads back as those two strings.
             let end = match ctx {
-                Context::Cell => bare_token_end(bytes, pos, delim),
-                Context::Value | Context::Lent => find_byte(bytes, pos, delim),
+                Context::Cell if bytes.get(pos) == Some(&b'^') => bare_token_end(bytes, pos, delim),
+                _ => delimiters.next_from(pos),
             };
             // Leading whitespace is already skipped: trim the trailing only.
             let mut last = end;

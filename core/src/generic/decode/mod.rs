@@ -23,6 +23,7 @@
 //! factor of its size: past it, `limit_exceeded` at the row that crossed it.
 
 mod build;
+mod delimiters;
 mod keys;
 pub(crate) mod lexer;
 mod parser;
