@@ -4,7 +4,7 @@
 //! from each cell's start read the row's bytes again per cell and cost more
 //! than the rest of reading a short cell; [`Delimiters`] instead marks every
 //! delimiter of a 64-byte block in one `u64` (four SSE2 compares on x86-64,
-//! eight word tests elsewhere) and answers each cell with a bit scan.
+//! eight exact word tests elsewhere) and answers each cell with a bit scan.
 
 use crate::words::{load8, HIGH_BITS};
 
@@ -19,11 +19,9 @@ pub(crate) struct Delimiters<'b> {
 }
 
 impl<'b> Delimiters<'b> {
-    /// A scanner of `bytes` for `delim`, which must not be `0` (blocks past
-    /// the end are padded with zeros).
+    /// A scanner of `bytes` for `delim`.
     #[inline]
     pub(crate) fn new(bytes: &'b [u8], delim: u8, from: usize) -> Delimiters<'b> {
-        debug_assert_ne!(delim, 0);
         Delimiters {
             bytes,
             delim,
@@ -62,50 +60,62 @@ impl<'b> Delimiters<'b> {
     }
 }
 
-/// Bit `i` set where `bytes[base + i]` is `delim`, for `i < 64`.
+/// Bit `i` set where `bytes[base + i]` is `delim`, for `i < 64`: sixteen
+/// bytes at a time, a line's last partial chunk read as the sixteen bytes
+/// that end the line (overlapping the chunk before), so that no byte past
+/// the line is read and nothing is copied.
 #[inline]
 fn block(bytes: &[u8], base: usize, delim: u8) -> u64 {
     let rest = bytes.get(base..).unwrap_or_default();
-    if rest.len() >= 64 {
-        block_of(rest, delim)
-    } else {
-        let mut padded = [0u8; 64];
-        padded[..rest.len()].copy_from_slice(rest);
-        block_of(&padded, delim)
-    }
-}
-
-#[cfg(all(target_arch = "x86_64", not(gcf_portable)))]
-#[inline(always)]
-fn block_of(b: &[u8], delim: u8) -> u64 {
-    use core::arch::x86_64::{_mm_cmpeq_epi8, _mm_movemask_epi8, _mm_set1_epi8, _mm_set_epi64x};
-    let needle_bits = |at: usize| -> u64 {
-        // SAFETY: SSE2 is part of the x86-64 baseline; nothing here touches
-        // memory (the bytes come in as two words, loaded with bounds checks).
-        let lanes = unsafe {
-            let x = _mm_set_epi64x(load8(b, at + 8) as i64, load8(b, at) as i64);
-            _mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(delim as i8)))
-        };
-        u64::from(lanes as u16)
-    };
-    needle_bits(0) | needle_bits(16) << 16 | needle_bits(32) << 32 | needle_bits(48) << 48
-}
-
-/// The portable form: eight bytes at a time in a general register.
-#[cfg(any(not(target_arch = "x86_64"), gcf_portable))]
-#[inline(always)]
-fn block_of(b: &[u8], delim: u8) -> u64 {
+    let n = rest.len().min(64);
     let mut bits = 0u64;
-    for word in 0..8 {
-        bits |= word_bits(load8(b, word * 8), delim) << (word * 8);
+    let mut i = 0;
+    while i + 16 <= n {
+        bits |= chunk_bits(rest, i, delim) << i;
+        i += 16;
+    }
+    if i < n {
+        if n >= 16 {
+            // The chunk [n - 16, n) overlaps the one before by i - (n - 16).
+            let at = n - 16;
+            bits |= (chunk_bits(rest, at, delim) >> (i - at)) << i;
+        } else if n >= 8 {
+            let low = word_bits(load8(rest, 0), delim);
+            let high = word_bits(load8(rest, n - 8), delim) << (n - 8);
+            bits = low | high;
+        } else {
+            for (k, &b) in rest.iter().enumerate() {
+                bits |= u64::from(b == delim) << k;
+            }
+        }
     }
     bits
+}
+
+/// Bit `i` set where `b[at + i]` is `delim`, for `i < 16`.
+#[cfg(all(target_arch = "x86_64", not(gcf_portable)))]
+#[inline(always)]
+fn chunk_bits(b: &[u8], at: usize, delim: u8) -> u64 {
+    use core::arch::x86_64::{_mm_cmpeq_epi8, _mm_movemask_epi8, _mm_set1_epi8, _mm_set_epi64x};
+    // SAFETY: SSE2 is part of the x86-64 baseline; nothing here touches
+    // memory (the bytes come in as two words, loaded with bounds checks).
+    let lanes = unsafe {
+        let x = _mm_set_epi64x(load8(b, at + 8) as i64, load8(b, at) as i64);
+        _mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(delim as i8)))
+    };
+    u64::from(lanes as u16)
+}
+
+/// The portable form: two words in general registers.
+#[cfg(any(not(target_arch = "x86_64"), gcf_portable))]
+#[inline(always)]
+fn chunk_bits(b: &[u8], at: usize, delim: u8) -> u64 {
+    word_bits(load8(b, at), delim) | word_bits(load8(b, at + 8), delim) << 8
 }
 
 /// Bit `i` set where byte `i` of `x` (little-endian) is `delim`: an exact
 /// zero-byte test of `x ^ delim` (no borrow crosses a byte), its high bits
 /// gathered into the low eight by one multiply.
-#[cfg_attr(all(target_arch = "x86_64", not(gcf_portable)), allow(dead_code))]
 #[inline(always)]
 fn word_bits(x: u64, delim: u8) -> u64 {
     const LOW_SEVEN: u64 = 0x7f7f_7f7f_7f7f_7f7f;
