@@ -44,6 +44,8 @@ TESTS=(
   graph::decode_fast::tests::field_end_finds_the_first_separator_at_every_offset
   graph::encode::tests::output_with_multibyte_text_everywhere_is_valid_utf8
   graph::stream::tests::printable_names_copy_and_check_in_one_pass
+  generic::decode::delimiters::tests::finds_every_delimiter_across_blocks_and_tails
+  generic::decode::delimiters::tests::positions_may_jump_forward_and_back
 )
 if [ -n "${MIRI_ALL:-}" ]; then
   TESTS+=(

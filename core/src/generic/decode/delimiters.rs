@@ -155,7 +155,8 @@ mod tests {
         // place, including next to bytes a borrow would disturb (0x00,
         // 0x80, 0xff, the delimiter plus and minus one).
         for len in [0usize, 1, 7, 8, 15, 16, 63, 64, 65, 127, 128, 130, 200] {
-            for seed in 0..16u64 {
+            // Fewer under Miri, which interprets every SSE2 compare.
+            for seed in 0..if cfg!(miri) { 2 } else { 16u64 } {
                 let bytes: Vec<u8> = (0..len)
                     .map(|i| {
                         let r = (i as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ seed;
