@@ -33,6 +33,11 @@ cargo run -q -p gcf-compat-sample-reference > target/gcf-compat-sample-reference
 diff -u target/gcf-compat-sample-reference.out target/gcf-compat-sample.out
 echo "same output ($(wc -l < target/gcf-compat-sample.out) lines)"
 
+# Broken and private intra-doc links are errors: the crates' docs are part
+# of what users read.
+step "rustdoc (workspace, no warnings)"
+RUSTDOCFLAGS="-D warnings" cargo doc -q --workspace --no-deps
+
 step "no_std and wasm32 builds of gcf-core"
 bash scripts/check-nostd.sh
 

@@ -105,7 +105,7 @@ pub fn generic_encode_packed(
 
 /// See [`gcf_js_engine::graph_decode_packed`]: the strings, with the
 /// numbers written into `scratch` when it is given and holds them, else
-/// `[strings, nums]` (see [`packed`]).
+/// `[strings, nums]` (see `packed`).
 #[napi(js_name = "graphDecodePacked")]
 pub fn graph_decode_packed<'e>(
     env: &'e Env,

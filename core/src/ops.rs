@@ -5,7 +5,7 @@
 //! repeatable under any load, unlike a timer.
 //!
 //! Only the `op-counts` feature (enabled by this crate's own tests) keeps a
-//! counter; otherwise [`tick`] compiles to nothing.
+//! counter; otherwise `tick` compiles to nothing.
 
 #[cfg(feature = "op-counts")]
 static COUNT: core::sync::atomic::AtomicU64 = core::sync::atomic::AtomicU64::new(0);

@@ -8,7 +8,7 @@
 //!   realistic record sets (file listings, issues, database rows with
 //!   constant columns, keyed maps, sets that group well), with the domain
 //!   every party can represent (see the module docs).
-//! * [`reference`]: the crate's encoders and decoder, panics caught.
+//! * [`reference`](mod@reference): the crate's encoders and decoder, panics caught.
 //! * [`Python`]: `encode`, `encode_grouped` and `decode` of gcf-python.
 //! * [`ours`]: this workspace's encoder and decoder on JSON values.
 //! * [`same`] and [`group_order`]: the value equality the tests require and

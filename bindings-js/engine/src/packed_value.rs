@@ -104,7 +104,7 @@ pub fn generic_encode_packed(ops: &[u8], text: &[u8], nums: &[f64], flags: u32) 
 /// The packed arguments of `v` (`ops`, `text`, `nums`) as the JS layer
 /// writes them, for tests, benches and the fuzz targets: every object whose
 /// keys, in order, are those of the last object closed at its depth goes as
-/// [`SAME_KEYS`].
+/// `SAME_KEYS`.
 ///
 /// ```
 /// use gcf_js_engine::{generic_encode, generic_encode_packed, generic_encode_packed_args};

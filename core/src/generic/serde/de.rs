@@ -91,7 +91,7 @@ impl<'de> Deserializer<'de> for KeyDeserializer<'_> {
 /// A value tree from any serde format (`serde_json::from_str::<Value>`, a
 /// `Value` field of a caller's type): its integers that fit `int64` as
 /// [`Value::Int`], other numbers as doubles (past `int64`, an integer is
-/// [`ErrorKind::OutOfRange`], as [`from_json`](super::super::from_json)
+/// [`ErrorKind::OutOfRange`](crate::ErrorKind::OutOfRange), as [`from_json`](super::super::from_json)
 /// refuses it).
 impl<'de> de::Deserialize<'de> for Value {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Value, D::Error> {
