@@ -20,7 +20,7 @@
 //! `Decoder::decode_json`, with serde_json's `arbitrary_precision`), and
 //! `serde` (any `Serialize`/`Deserialize` type in and out of the generic
 //! profile: `generic::to_string`, `to_vec`, `to_writer`, `from_str` and
-//! `from_slice` (borrowing bare strings), `to_value`, `from_value`;
+//! `from_slice` (borrowing bare strings), `from_reader`, `to_value`, `from_value`;
 //! `Encoder::serialize` and `Decoder::deserialize` with their options).
 //!
 //! Every encoder writes into a [`Sink`] (a `Vec<u8>`, a `String`, a closure,

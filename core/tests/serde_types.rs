@@ -486,3 +486,65 @@ fn bytes_writers_and_encoders_give_the_same_text() {
     let e = tight.deserialize::<Vec<Symbol>>(&text).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::LimitExceeded);
 }
+
+#[test]
+fn readers_are_read_to_their_end_within_the_input_limit() {
+    let mut rng = Rng::new(11);
+    let syms = symbols(&mut rng, 60);
+    let text = to_string(&syms).unwrap();
+
+    // Whole, and in the small pieces a pipe or socket hands over.
+    struct Trickle<'a>(&'a [u8]);
+    impl std::io::Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = buf.len().min(self.0.len()).min(7);
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+    let back: Vec<Symbol> = generic::from_reader(text.as_bytes()).unwrap();
+    assert_eq!(back, syms);
+    let back: Vec<Symbol> = generic::from_reader(Trickle(text.as_bytes())).unwrap();
+    assert_eq!(back, syms);
+
+    // The decoder's errors, with their line and column, as from_slice's.
+    let e = generic::from_reader::<_, Vec<Symbol>>(&b"GCF profile=generic\nvalue=\xff\n"[..])
+        .unwrap_err();
+    assert_eq!(
+        (e.kind(), e.line(), e.column()),
+        (ErrorKind::InvalidUtf8, Some(2), Some(7))
+    );
+
+    // A limit: exactly at it decodes; one byte over is refused, and the
+    // reader is not read much past it (an endless reader ends).
+    let exact = generic::Decoder::new().limits(gcf_core::Limits {
+        max_input_len: text.len(),
+        ..gcf_core::Limits::default()
+    });
+    let back: Vec<Symbol> = exact.deserialize_reader(text.as_bytes()).unwrap();
+    assert_eq!(back, syms);
+    let short = generic::Decoder::new().limits(gcf_core::Limits {
+        max_input_len: text.len() - 1,
+        ..gcf_core::Limits::default()
+    });
+    let e = short
+        .deserialize_reader::<_, Vec<Symbol>>(text.as_bytes())
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::LimitExceeded, "{e}");
+    let e = short
+        .deserialize_reader::<_, Vec<Symbol>>(std::io::repeat(b'a'))
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::LimitExceeded, "{e}");
+
+    // A failed read: `invalid_input`, with the I/O error's message.
+    struct Broken;
+    impl std::io::Read for Broken {
+        fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+            Err(std::io::Error::other("cable unplugged"))
+        }
+    }
+    let e = generic::from_reader::<_, Vec<Symbol>>(Broken).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidInput);
+    assert!(e.message().contains("cable unplugged"), "{e}");
+}

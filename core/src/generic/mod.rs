@@ -21,7 +21,7 @@ pub use decode::{
 };
 
 #[cfg(feature = "serde")]
-pub use self::serde::to_writer;
+pub use self::serde::{from_reader, to_writer};
 #[cfg(feature = "serde")]
 pub use self::serde::{from_slice, from_str, from_value, to_string, to_value, to_vec};
 pub use cell::Cell;

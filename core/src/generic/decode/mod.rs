@@ -176,6 +176,12 @@ impl Decoder {
         Decoder::default()
     }
 
+    /// The most bytes of input this decoder accepts.
+    #[cfg(feature = "serde")]
+    pub(crate) fn max_input_len(&self) -> usize {
+        self.limits.max_input_len
+    }
+
     /// Sets the implementation limits (spec §12).
     ///
     /// The parser recurses once or twice per nesting level, so `max_depth`

@@ -152,6 +152,32 @@ pub fn from_slice<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> Result<T, Error> {
     from_str(crate::input::validate_utf8(bytes)?)
 }
 
+/// A `T` read from everything `reader` yields: the input is read to its
+/// end first (GCF has no value boundary before it), then decoded as
+/// [`from_slice`] decodes it, so `T` owns its data. The decoder's
+/// [`max_input_len`](crate::Limits::max_input_len) bounds how much is read
+/// ([`Decoder::deserialize_reader`](super::Decoder::deserialize_reader)); a
+/// failed read is `invalid_input`, with the I/O error's message.
+///
+/// ```
+/// use serde::Deserialize;
+///
+/// #[derive(Deserialize, Debug, PartialEq)]
+/// struct Symbol {
+///     name: String,
+///     line: u32,
+/// }
+///
+/// let file = std::io::Cursor::new("GCF profile=generic\n## [1]{name,line}\nmain|1\n");
+/// let symbols: Vec<Symbol> = gcf_core::generic::from_reader(file)?;
+/// assert_eq!(symbols, [Symbol { name: "main".into(), line: 1 }]);
+/// # Ok::<(), gcf_core::Error>(())
+/// ```
+#[cfg(feature = "std")]
+pub fn from_reader<R: std::io::Read, T: DeserializeOwned>(reader: R) -> Result<T, Error> {
+    super::Decoder::new().deserialize_reader(reader)
+}
+
 /// [`to_string`] as bytes.
 pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, Error> {
     to_string(value).map(String::into_bytes)
@@ -239,6 +265,31 @@ impl super::Decoder {
             tape: &tape,
             item: root,
         })
+    }
+
+    /// [`from_reader`] with this decoder's limits: at most
+    /// [`max_input_len`](crate::Limits::max_input_len) bytes are read (one
+    /// more shows the input is over it, `limit_exceeded`, and nothing past
+    /// that is read).
+    #[cfg(feature = "std")]
+    pub fn deserialize_reader<R: std::io::Read, T: DeserializeOwned>(
+        &self,
+        reader: R,
+    ) -> Result<T, Error> {
+        use std::io::Read;
+        let limit = self.max_input_len();
+        let mut bytes = Vec::new();
+        reader
+            .take(u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1))
+            .read_to_end(&mut bytes)
+            .map_err(|e| Error::new(ErrorKind::InvalidInput, alloc::format!("read failed: {e}")))?;
+        if bytes.len() > limit {
+            return Err(Error::new(
+                ErrorKind::LimitExceeded,
+                alloc::format!("input is over the configured limit of {limit} bytes"),
+            ));
+        }
+        self.deserialize(crate::input::validate_utf8(&bytes)?)
     }
 }
 
