@@ -157,7 +157,10 @@ pub fn from_slice<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> Result<T, Error> {
 /// [`from_slice`] decodes it, so `T` owns its data. The decoder's
 /// [`max_input_len`](crate::Limits::max_input_len) bounds how much is read
 /// ([`Decoder::deserialize_reader`](super::Decoder::deserialize_reader)); a
-/// failed read is `invalid_input`, with the I/O error's message.
+/// failed read is `invalid_input`, with the I/O error's message. The
+/// default limits set no input length, so a reader that never ends is read
+/// until memory runs out: give a reader you do not trust (a socket, a
+/// pipe) a decoder with `max_input_len` set.
 ///
 /// ```
 /// use serde::Deserialize;
