@@ -117,10 +117,11 @@ pub trait Flat<'t> {
 
     /// The root value (a null when there are no nodes), once the list's
     /// layout is checked: every container's subtree ends after its own node
-    /// and within the list, and holds at least its `len` children. A list
-    /// that breaks it is an `invalid_input` error, so the walk itself needs
-    /// no checks: it always steps forward and a `len` never exceeds the
-    /// list. A run of keys past the key list reads as empty names.
+    /// and within the list, and has at least `len` nodes besides its own. A
+    /// list that breaks it is an `invalid_input` error, so the walk itself
+    /// needs no checks: it always steps forward and a `len` never exceeds
+    /// the list. A run of keys past the key list reads as empty names. (A
+    /// [`NodeView`] can only be made here, so every walk starts checked.)
     fn root(&'t self) -> Result<NodeView<'t, Self>, Error>
     where
         Self: Sized,
