@@ -55,12 +55,11 @@ impl<'v> Builder<'v> {
     }
 
     fn push(&mut self, value: &'v Value, depth: usize) {
-        let cell = match value {
-            Value::Null => Cell::Null,
-            Value::Bool(b) => Cell::Bool(*b),
-            Value::Int(i) => Cell::Int(*i),
-            Value::Float(f) => Cell::Float(*f),
-            Value::String(s) => Cell::Str(s.as_str()),
+        if let Some(cell) = Cell::from_value(value) {
+            self.list.nodes.push(Node::Scalar(cell));
+            return;
+        }
+        match value {
             Value::Array(items) => {
                 let at = self.open();
                 for item in items {
@@ -71,7 +70,6 @@ impl<'v> Builder<'v> {
                     end: self.list.nodes.len() as u32,
                 };
                 self.list.nodes[at] = node;
-                return;
             }
             Value::Object(map) => {
                 let at = self.open();
@@ -101,10 +99,10 @@ impl<'v> Builder<'v> {
                     keys,
                     scalars,
                 };
-                return;
             }
-        };
-        self.list.nodes.push(Node::Scalar(cell));
+            // Scalars were pushed above.
+            _ => {}
+        }
     }
 
     fn open(&mut self) -> usize {

@@ -56,12 +56,11 @@ impl<'a> Index<'a> {
     }
 
     fn push(&mut self, value: &'a Value) {
-        let cell = match value {
-            Value::Null => Cell::Null,
-            Value::Bool(b) => Cell::Bool(*b),
-            Value::Int(i) => Cell::Int(*i),
-            Value::Float(f) => Cell::Float(*f),
-            Value::String(s) => Cell::Str(s.as_str()),
+        if let Some(cell) = Cell::from_value(value) {
+            self.nodes.push(Node::Scalar(cell));
+            return;
+        }
+        match value {
             Value::Array(items) => {
                 let at = self.open();
                 for item in items {
@@ -70,7 +69,6 @@ impl<'a> Index<'a> {
                 let len = u32::try_from(items.len()).unwrap_or(u32::MAX);
                 let end = self.len();
                 self.close(at, Node::Array { len, end });
-                return;
             }
             Value::Object(map) => {
                 let at = self.open();
@@ -94,10 +92,10 @@ impl<'a> Index<'a> {
                         scalars,
                     },
                 );
-                return;
             }
-        };
-        self.nodes.push(Node::Scalar(cell));
+            // Scalars were pushed above.
+            _ => {}
+        }
     }
 
     fn open(&mut self) -> usize {

@@ -8,8 +8,9 @@
 //! A struct's field names are `&'static str`s, so the records of one type
 //! name their fields with the same pointers: an object whose names are the
 //! ones of the object closed before it at the same depth shares their run,
-//! and the encoder is told so ([`View::record_shape`](super::super::View::record_shape)) and skips comparing
-//! them row by row.
+//! and the encoder is told so
+//! ([`View::record_shape`](super::super::View::record_shape)) and skips
+//! comparing them row by row.
 //!
 //! The tape gives up ([`Refused`]) where the tree's rules need more than
 //! one pass: a repeated key (the tree keeps its first place and last value)
