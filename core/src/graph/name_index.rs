@@ -9,7 +9,11 @@
 //! - Edges of a borrowed payload usually name their endpoints with the very
 //!   `&str` of the symbol, so a table keyed by the name's *address* answers
 //!   most lookups without hashing, or even reading, the name's bytes. Any
-//!   other string falls back to the table keyed by the name's bytes.
+//!   other string falls back to the table keyed by the name's bytes. That
+//!   table is built only when a sample of the edges says it will be used
+//!   ([`NameIndex::names_own_strings`]): in an owned payload (parsed from
+//!   JSON, handed over by Node, Python or C) every endpoint is a string of
+//!   its own, and the table would only cost its memory and its inserts.
 //! - Both tables are flat open-addressing arrays whose slot for a key is
 //!   known before it is read, so the caller can [`prefetch`](NameIndex::prefetch_address_slot)
 //!   the slots of the next few lookups and let the cache misses overlap.
@@ -107,6 +111,9 @@ pub(crate) struct NameIndex<'a, S> {
     /// `64 - log2(table size)`: the address hash's top bits pick the slot.
     shift: u32,
     hasher: NameHasher,
+    /// Whether two symbols share a name (each copy then resolves to the
+    /// occurrence emitted last, whatever its address).
+    repeated: bool,
 }
 
 impl<'a, S: AsRef<str>> NameIndex<'a, S> {
@@ -138,6 +145,7 @@ impl<'a, S: AsRef<str>> NameIndex<'a, S> {
             mask: 0,
             shift: 63,
             hasher,
+            repeated: false,
         }
     }
 
@@ -154,7 +162,7 @@ impl<'a, S: AsRef<str>> NameIndex<'a, S> {
     /// their indices, as `emission_order` returns; fewer than `u32::MAX`),
     /// and whose names `hasher` hashes to `hashes` (in input order, as
     /// `emission_order` computes them while checking the names; names
-    /// past the end of `hashes` are hashed here).
+    /// past the end of `hashes` are hashed here); by name and by address.
     #[cfg(test)]
     pub(crate) fn build(
         symbols: &'a [Symbol<S>],
@@ -162,10 +170,13 @@ impl<'a, S: AsRef<str>> NameIndex<'a, S> {
         hasher: NameHasher,
         hashes: &[u64],
     ) -> NameIndex<'a, S> {
-        NameIndex::build_in(symbols, order, hasher, hashes, Tables::default())
+        let mut index = NameIndex::build_in(symbols, order, hasher, hashes, Tables::default());
+        index.index_addresses();
+        index
     }
 
-    /// [`build`](Self::build) in `tables` (a buffer to reuse).
+    /// [`build`](Self::build) in `tables` (a buffer to reuse), by name only:
+    /// [`index_addresses`](Self::index_addresses) adds the table by address.
     pub(crate) fn build_in(
         symbols: &'a [Symbol<S>],
         order: &[u32],
@@ -190,49 +201,110 @@ impl<'a, S: AsRef<str>> NameIndex<'a, S> {
         index.mask = size - 1;
         index.shift = 64 - size.trailing_zeros();
         index.by_name.resize(size, NameSlot::FREE);
-        index.by_address.resize(size, AddressSlot::FREE);
 
         // One pass in input order, where the symbols and their names are
-        // read the way they usually sit in memory: hash the name, insert it
-        // by its bytes and by its address, with the slots of the symbol
-        // `AHEAD` places on prefetched.
-        let home = |index: &NameIndex<'a, S>, i: usize| {
-            let name = symbols[i].qualified_name.as_ref();
-            let hash = match hashes.get(i) {
-                Some(&hash) => hash,
-                None => index.hasher.hash(name.as_bytes()),
-            };
-            (hash, index.address_slot(name))
+        // read the way they usually sit in memory: hash the name and insert
+        // it, with the slot of the symbol `AHEAD` places on prefetched.
+        let hash_of = |index: &NameIndex<'a, S>, i: usize| match hashes.get(i) {
+            Some(&hash) => hash,
+            None => index
+                .hasher
+                .hash(symbols[i].qualified_name.as_ref().as_bytes()),
         };
-        let mut ahead: [(u64, usize); AHEAD] = [(0, 0); AHEAD];
+        let mut ahead = [0u64; AHEAD];
         for (k, slot) in ahead.iter_mut().enumerate().take(n) {
-            *slot = home(&index, k);
+            *slot = hash_of(&index, k);
         }
         let mut repeated = false;
         for i in 0..n {
-            let (hash, address_slot) = ahead[i % AHEAD];
+            let hash = ahead[i % AHEAD];
             if i + AHEAD < n {
-                let next = home(&index, i + AHEAD);
-                prefetch(&index.by_name[next.0 as usize & index.mask]);
-                prefetch(&index.by_address[next.1]);
+                let next = hash_of(&index, i + AHEAD);
+                prefetch(&index.by_name[next as usize & index.mask]);
                 ahead[i % AHEAD] = next;
             }
             repeated |= index.insert_name(i as u32, hash);
-            let name = symbols[i].qualified_name.as_ref();
-            index.insert_address(name, address_slot, index.position_of[i]);
         }
-        if repeated {
+        index.repeated = repeated;
+        index
+    }
+
+    /// Adds the table by address: from now on a symbol's own `&str` is
+    /// found without reading its bytes. For payloads whose edges name their
+    /// endpoints with the symbols' strings (see
+    /// [`names_own_strings`](Self::names_own_strings)).
+    pub(crate) fn index_addresses(&mut self) {
+        let n = self.symbols.len();
+        if n == 0 || !self.by_address.is_empty() {
+            return;
+        }
+        self.by_address
+            .resize(self.by_name.len(), AddressSlot::FREE);
+        let symbols = self.symbols;
+        for i in 0..n {
+            if let Some(ahead) = symbols.get(i + AHEAD) {
+                self.prefetch_address_slot(self.address_slot(ahead.qualified_name.as_ref()));
+            }
+            let name = symbols[i].qualified_name.as_ref();
             // Every copy of a repeated name resolves to its last occurrence
             // in emission order, whatever its address.
-            for s in symbols {
-                let name = s.qualified_name.as_ref();
-                if let Some(position) = index.find_by_name(name, index.hasher.hash(name.as_bytes()))
-                {
-                    index.insert_address(name, index.address_slot(name), position);
-                }
+            let position = if self.repeated {
+                self.find_by_name(name, self.hasher.hash(name.as_bytes()))
+            } else {
+                self.position_of.get(i).copied()
+            };
+            if let Some(position) = position {
+                self.insert_address(name, self.address_slot(name), position);
             }
         }
-        index
+    }
+
+    /// Whether the first few `pairs` (an edge's endpoints) are mostly the
+    /// symbols' own strings, as when a payload is built in Rust from its
+    /// own symbol table: then [`index_addresses`](Self::index_addresses)
+    /// pays for itself. Strings of their own (a payload decoded from JSON)
+    /// are found by text, and the table by address would only add its
+    /// inserts and a miss to every lookup.
+    pub(crate) fn names_own_strings<'p>(
+        &self,
+        pairs: impl Iterator<Item = (&'p str, &'p str)>,
+    ) -> bool {
+        if self.by_name.is_empty() {
+            return false;
+        }
+        // Up to 4 pairs decide by majority; the sampling stops once the
+        // rest could not change the verdict (an owned payload, whose
+        // sources are never the symbols' strings, is decided after 3
+        // lookups). Either verdict resolves every pair; a wrong one only
+        // costs a miss per lookup.
+        const SAMPLED: usize = 4;
+        // A few symbols' strings are compared by address one by one, which
+        // costs less than hashing the name to find the one to compare.
+        const SCANNED: usize = 16;
+        let own = |name: &str| {
+            if self.symbols.len() <= SCANNED {
+                return self.symbols.iter().any(|s| {
+                    let s = s.qualified_name.as_ref();
+                    s.as_ptr() == name.as_ptr() && s.len() == name.len()
+                });
+            }
+            self.find_index_by_name(name, self.hasher.hash(name.as_bytes()))
+                .is_some_and(|i| self.name(i).as_ptr() == name.as_ptr())
+        };
+        let (lower, _) = pairs.size_hint();
+        let sampled = lower.min(SAMPLED);
+        let (mut found, mut missed) = (0, 0);
+        for (source, target) in pairs.take(SAMPLED) {
+            if own(source) && own(target) {
+                found += 1;
+            } else {
+                missed += 1;
+            }
+            if found * 2 >= sampled || missed * 2 > sampled {
+                break;
+            }
+        }
+        sampled > 0 && found * 2 >= sampled
     }
 
     /// Inserts symbol `i`; returns whether its name was already present (the
@@ -328,6 +400,14 @@ impl<'a, S: AsRef<str>> NameIndex<'a, S> {
     // were a seventh of a lookup on a small payload.
     #[inline(always)]
     fn find_by_name(&self, name: &str, hash: u64) -> Option<u32> {
+        self.find_index_by_name(name, hash)
+            .map(|i| self.position_of[i as usize])
+    }
+
+    /// The input index of the symbol `name` (whose hash is `hash`)
+    /// resolves to.
+    #[inline(always)]
+    fn find_index_by_name(&self, name: &str, hash: u64) -> Option<u32> {
         let tag = (hash >> 32) as u32;
         let mut slot = hash as usize & self.mask;
         loop {
@@ -336,7 +416,7 @@ impl<'a, S: AsRef<str>> NameIndex<'a, S> {
                 return None;
             }
             if entry.tag == tag && same_text(self.name(entry.index).as_bytes(), name.as_bytes()) {
-                return Some(self.position_of[entry.index as usize]);
+                return Some(entry.index);
             }
             slot = (slot + 1) & self.mask;
         }
@@ -345,8 +425,11 @@ impl<'a, S: AsRef<str>> NameIndex<'a, S> {
     /// The emission position `name` resolves to, if it names a symbol.
     #[inline]
     pub(crate) fn position(&self, name: &str) -> Option<u32> {
-        if self.by_address.is_empty() {
+        if self.by_name.is_empty() {
             return None;
+        }
+        if self.by_address.is_empty() {
+            return self.find_by_name(name, self.hasher.hash(name.as_bytes()));
         }
         self.position_by_address(name)
             .or_else(|| self.find_by_name_outlined(name))
@@ -369,41 +452,6 @@ impl<'a, S: AsRef<str>> NameIndex<'a, S> {
         None
     }
 
-    /// Whether lookups should start by address: the first few `pairs` (an
-    /// edge's endpoints) are mostly the symbols' own strings. When they are
-    /// not (strings of their own, as in a payload decoded from JSON),
-    /// probing by address would only add a miss to every lookup.
-    pub(crate) fn prefers_addresses<'p>(
-        &self,
-        pairs: impl Iterator<Item = (&'p str, &'p str)>,
-    ) -> bool {
-        if self.by_address.is_empty() {
-            return false;
-        }
-        // Up to 4 pairs decide by majority; the sampling stops once the
-        // rest could not change the verdict (an owned payload, whose
-        // lookups all miss, is decided after 3). Either verdict resolves
-        // every pair; a wrong one only costs a miss per lookup, and with 16
-        // pairs sampled the sampling alone was 1 % of a 10-symbol encode.
-        const SAMPLED: usize = 4;
-        let (lower, _) = pairs.size_hint();
-        let sampled = lower.min(SAMPLED);
-        let (mut found, mut missed) = (0, 0);
-        for (source, target) in pairs.take(SAMPLED) {
-            if self.position_by_address(source).is_some()
-                && self.position_by_address(target).is_some()
-            {
-                found += 1;
-            } else {
-                missed += 1;
-            }
-            if found * 2 >= sampled || missed * 2 > sampled {
-                break;
-            }
-        }
-        found * 2 >= sampled
-    }
-
     /// Starts loading slot `slot` of the by-address table (from
     /// [`address_slot`](Self::address_slot)); a few lookups ahead.
     #[inline(always)]
@@ -414,7 +462,8 @@ impl<'a, S: AsRef<str>> NameIndex<'a, S> {
     }
 
     /// [`position`](Self::position) for a `name` whose address slot is
-    /// `slot`; only for a non-empty index.
+    /// `slot`; only once [`index_addresses`](Self::index_addresses) built
+    /// the table by address of a non-empty index.
     #[inline(always)]
     pub(crate) fn position_from_slot(&self, name: &str, mut slot: usize) -> Option<u32> {
         let address = name.as_ptr() as usize;
@@ -438,7 +487,7 @@ impl<'a, S: AsRef<str>> NameIndex<'a, S> {
     /// the slot and the name it holds can be prefetched: for strings of
     /// their own (a payload decoded from JSON), where probing by address
     /// would only add a miss. The caller samples with
-    /// [`prefers_addresses`](Self::prefers_addresses) first and resolves by
+    /// [`names_own_strings`](Self::names_own_strings) first and resolves by
     /// address when the pairs are the symbols' own strings; sampling here
     /// again cost a tenth of a 10-symbol owned encode's lookups for nothing.
     pub(crate) fn resolve_pairs<'p, E>(
@@ -447,7 +496,7 @@ impl<'a, S: AsRef<str>> NameIndex<'a, S> {
         pair: impl Fn(usize) -> (&'p str, &'p str),
         mut resolved: impl FnMut(usize, Option<u32>, Option<u32>) -> Result<(), E>,
     ) -> Result<(), E> {
-        if self.by_address.is_empty() {
+        if self.by_name.is_empty() {
             for j in 0..count {
                 resolved(j, None, None)?;
             }
@@ -699,6 +748,93 @@ mod tests {
                 )
                 .unwrap();
             assert_eq!(seen, pairs.len());
+        }
+    }
+
+    #[test]
+    fn an_index_by_name_alone_resolves_every_copy() {
+        let syms = symbols(&["a.A", "a.B", "a.C"]);
+        let order = [2, 0, 1];
+        let index = NameIndex::build_in(&syms, &order, NameHasher::new(), &[], Tables::default());
+        assert!(index.by_address.is_empty());
+        assert_eq!(index.position(&syms[0].qualified_name), Some(1));
+        assert_eq!(index.position(&String::from("a.B")), Some(2));
+        assert_eq!(index.position("a.D"), None);
+        let copies = [("a.C", "a.A")];
+        let mut seen = 0;
+        index
+            .resolve_pairs(
+                1,
+                |j| copies[j],
+                |_, source, target| {
+                    assert_eq!((source, target), (Some(0), Some(1)));
+                    seen += 1;
+                    Ok::<(), ()>(())
+                },
+            )
+            .unwrap();
+        assert_eq!(seen, 1);
+    }
+
+    #[test]
+    fn own_strings_are_told_from_copies() {
+        // Up to 16 symbols the sample compares addresses one by one; past
+        // it, it finds each name first.
+        for n in [3, 16, 17, 300] {
+            let names: Vec<String> = (0..n).map(|i| alloc::format!("p.N{i}")).collect();
+            let syms = symbols(&names.iter().map(String::as_str).collect::<Vec<_>>());
+            let order: Vec<u32> = (0..n as u32).collect();
+            let mut index =
+                NameIndex::build_in(&syms, &order, NameHasher::new(), &[], Tables::default());
+            let own = |i: usize| syms[i % n].qualified_name.as_str();
+            let copy = |i: usize| names[i % n].as_str();
+            let owned: Vec<(&str, &str)> = (0..10).map(|i| (own(i), own(i + 1))).collect();
+            let copied: Vec<(&str, &str)> = (0..10).map(|i| (copy(i), copy(i + 1))).collect();
+            // A copy as one endpoint makes a pair not the symbols' own;
+            // half of the sample decides for addresses.
+            let mixed: Vec<(&str, &str)> = (0..10)
+                .map(|i| {
+                    if i % 2 == 0 {
+                        (own(i), own(i + 1))
+                    } else {
+                        (own(i), copy(i))
+                    }
+                })
+                .collect();
+            let mostly_copied: Vec<(&str, &str)> = (0..10)
+                .map(|i| {
+                    if i == 0 {
+                        (own(i), own(i + 1))
+                    } else {
+                        (copy(i), own(i))
+                    }
+                })
+                .collect();
+            assert!(index.names_own_strings(owned.iter().copied()), "{n}");
+            assert!(!index.names_own_strings(copied.iter().copied()), "{n}");
+            assert!(index.names_own_strings(mixed.iter().copied()), "{n}");
+            assert!(
+                !index.names_own_strings(mostly_copied.iter().copied()),
+                "{n}"
+            );
+            assert!(!index.names_own_strings(core::iter::empty()), "{n}");
+            // Names that are no symbol's are not its strings either.
+            assert!(!index.names_own_strings([("x", "y")].into_iter()), "{n}");
+            // Either table resolves both kinds of strings alike.
+            let before: Vec<_> = owned
+                .iter()
+                .chain(&copied)
+                .map(|p| index.position(p.0))
+                .collect();
+            index.index_addresses();
+            assert!(!index.by_address.is_empty());
+            let after: Vec<_> = owned
+                .iter()
+                .chain(&copied)
+                .map(|p| index.position(p.0))
+                .collect();
+            assert_eq!(before, after, "{n}");
+            assert!(after.iter().all(Option::is_some));
         }
     }
 

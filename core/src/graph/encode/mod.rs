@@ -457,7 +457,7 @@ fn prepare<'a, S: AsRef<str>>(
     let symbols = &payload.symbols;
     let needs_index = !payload.edges.is_empty() || !payload.locations.is_empty();
     let tables = core::mem::take(&mut scratch.tables);
-    let index = if needs_index {
+    let mut index = if needs_index {
         NameIndex::build_in(symbols, order, tokens.hasher, &tokens.name_hashes, tables)
     } else {
         NameIndex::empty_in(symbols, tokens.hasher, tables)
@@ -479,7 +479,18 @@ fn prepare<'a, S: AsRef<str>>(
             per_source.resize(order.len(), 0);
         }
         let known = cleared(&mut scratch.known);
-        let known = resolve_edges(&index, &payload.edges, &mut labels, &mut per_source, known)?;
+        let by_address = index.names_own_strings(payload.edges.iter().map(endpoints));
+        if by_address {
+            index.index_addresses();
+        }
+        let known = resolve_edges(
+            &index,
+            by_address,
+            &payload.edges,
+            &mut labels,
+            &mut per_source,
+            known,
+        )?;
         let longest = labels
             .entries
             .iter()
@@ -500,24 +511,30 @@ fn prepare<'a, S: AsRef<str>>(
     })
 }
 
+/// An edge's source and target.
+fn endpoints<S: AsRef<str>>(e: &Edge<S>) -> (&str, &str) {
+    (e.source.as_ref(), e.target.as_ref())
+}
+
 /// Resolves every edge's endpoints to emission positions, keeping the edges
 /// whose endpoints both name a symbol, with their labels, and counting them
 /// in `per_source` by source position (when it is not empty).
 ///
-/// Edges usually name their endpoints with the symbols' own strings, found
-/// by address: the slots of the edge `AHEAD` places on are prefetched, so
-/// the table's cache misses overlap. Other payloads go through
-/// [`NameIndex::resolve_pairs`], which hashes names a chunk ahead.
+/// `by_address` when the edges name their endpoints with the symbols' own
+/// strings (and the index has its table by address): then the slots of the
+/// edge `AHEAD` places on are prefetched, so the table's cache misses
+/// overlap. Other payloads go through [`NameIndex::resolve_pairs`], which
+/// hashes names a chunk ahead.
 fn resolve_edges<'a, S: AsRef<str>>(
     index: &NameIndex<'a, S>,
+    by_address: bool,
     edges: &'a [Edge<S>],
     labels: &mut EdgeLabels<'a>,
     per_source: &mut [u32],
     mut known: Vec<KnownEdge>,
 ) -> Result<Vec<KnownEdge>, Error> {
     known.reserve(edges.len());
-    let endpoints = |e: &'a Edge<S>| (e.source.as_ref(), e.target.as_ref());
-    let by_text = !index.prefers_addresses(edges.iter().map(endpoints));
+    let by_text = !by_address;
     if by_text {
         // The endpoints are copies of the names (an owned payload): its
         // edge types are copies too, so labels are found by text from the

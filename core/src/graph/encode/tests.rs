@@ -453,7 +453,11 @@ fn negative_zero_score_ties_with_zero() {
 fn endpoint_strings_resolve_alike_by_address_and_by_bytes() {
     // Each of the name index's ways to resolve by text: one by one (up to
     // 4,096 symbols), a chunk hashed ahead with prefetches (past it), every
-    // step of a lookup prefetched (40,000 symbols and up).
+    // step of a lookup prefetched (40,000 symbols and up); and both ways
+    // of sampling whether the endpoints are the symbols' own strings (up to
+    // 16 symbols compared by address one by one, past it found by name).
+    resolve_alike(15, 60);
+    resolve_alike(40, 130);
     resolve_alike(700, 2500);
     if !cfg!(miri) {
         resolve_alike(5000, 12_000);
