@@ -241,22 +241,28 @@ impl<'a, S: AsRef<str>> NameIndex<'a, S> {
         self.by_address
             .resize(self.by_name.len(), AddressSlot::FREE);
         let symbols = self.symbols;
-        for i in 0..n {
-            if let Some(ahead) = symbols.get(i + AHEAD) {
-                self.prefetch_address_slot(self.address_slot(ahead.qualified_name.as_ref()));
-            }
-            let name = symbols[i].qualified_name.as_ref();
+        if self.repeated {
             // Every copy of a repeated name resolves to its last occurrence
             // in emission order, whatever its address.
-            let position = if self.repeated {
-                self.find_by_name(name, self.hasher.hash(name.as_bytes()))
-            } else {
-                self.position_of.get(i).copied()
-            };
-            if let Some(position) = position {
-                self.insert_address(name, self.address_slot(name), position);
+            for s in symbols {
+                let name = s.qualified_name.as_ref();
+                if let Some(position) = self.find_by_name(name, self.hasher.hash(name.as_bytes())) {
+                    self.insert_address(name, self.address_slot(name), position);
+                }
             }
+            return;
         }
+        // Small tables stay in cache: prefetching would only add work.
+        let ahead = if n > SMALL_SYMBOLS { AHEAD } else { n };
+        let position_of = core::mem::take(&mut self.position_of);
+        for (i, (s, &position)) in symbols.iter().zip(&position_of).enumerate() {
+            if let Some(next) = symbols.get(i + ahead) {
+                self.prefetch_address_slot(self.address_slot(next.qualified_name.as_ref()));
+            }
+            let name = s.qualified_name.as_ref();
+            self.insert_address(name, self.address_slot(name), position);
+        }
+        self.position_of = position_of;
     }
 
     /// Whether the first few `pairs` (an edge's endpoints) are mostly the
