@@ -96,6 +96,17 @@ if len(sys.argv) > 3:
                 n, r, f = cg["native"][op + suffix], cg["2.8.0"][op + suffix], cg["2.8.0"][floor + suffix]
                 print(f"| {label} | {symbols} | {r:,} | {f:,} | {r / f:.1f}x | {n:,} | {r / n:.1f}x |"
                       f" {target}x |")
+    if all(cg["native"].get(k) for k in ("decode", "construct_native", "decode_10", "construct_native_10")):
+        print("\nWhere a native graph decode's instructions go (same counts): making its objects alone, from"
+              " the decoded payload's own strings and numbers by the calls the decode makes (`object.__new__`'s"
+              " slot and `PyObject_GenericSetAttr` from the extension, every attribute set, each `Symbol` with"
+              " its own `Components`, the previous result freed; `construct_native`), and the rest (parsing,"
+              " making the strings):\n")
+        print("| symbols | native decode | making the objects | the rest | 2.8.0 |")
+        print("|---:|---:|---:|---:|---:|")
+        for suffix, symbols in (("_10", 10), ("", 100)):
+            d, c = cg["native"]["decode" + suffix], cg["native"]["construct_native" + suffix]
+            print(f"| {symbols} | {d:,} | {c:,} | {d - c:,} | {cg['2.8.0']['decode' + suffix]:,} |")
     if all(k in cg[side] for side in ("native", "2.8.0") for k in ("stream", "stream_floor")):
         n, r, f = cg["native"]["stream"], cg["2.8.0"]["stream"], cg["2.8.0"]["stream_floor"]
         print("\nStreaming, instructions per row (same counts, `callgrind.py`): the benchmark's loop writing"

@@ -8,7 +8,7 @@ use gcf_core::graph::{Edge, Indexed, Location, Payload, Symbol};
 use gcf_core::ErrorKind;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyFloat, PyList, PyString, PyTuple, PyType};
+use pyo3::types::{PyFloat, PyList, PyModule, PyString, PyTuple, PyType};
 use pyo3::{intern, Py};
 
 use crate::errors::{input, IntoPy};
@@ -367,6 +367,12 @@ pub fn payload(obj: &Bound<'_, PyAny>) -> PyResult<Payload> {
 pub struct Class {
     cls: Py<PyType>,
     new_args: Py<PyTuple>,
+    /// The class's `tp_new` slot when it is `object.__new__`'s (the class
+    /// defines no `__new__`, as the dataclasses do not): then
+    /// [`Types::instance`] calls the slot itself, as `type.__call__` does,
+    /// without calling `object.__new__` through the interpreter (its
+    /// argument checks and call protocol were a third of making an edge).
+    object_new_slot: Option<pyo3::ffi::newfunc>,
     /// Whether the class sets attributes by `object.__setattr__` (no
     /// `__setattr__` of its own, as the dataclasses are defined): then
     /// [`Types::instance`] calls it directly.
@@ -380,6 +386,89 @@ pub struct Types {
     pub edge: Class,
     pub delta_payload: Class,
     object_new: Py<PyAny>,
+    /// `()`, the arguments an object slot's `tp_new` is called with.
+    no_args: Py<PyTuple>,
+    /// What a `Symbol` is made of without calling the class, when its
+    /// fields are those of 2.8.0's dataclass.
+    symbol_defaults: Option<SymbolDefaults>,
+}
+
+/// The dataclass `Symbol`'s fields in `__init__`'s order, and the defaults
+/// `__init__` gives the two a decoded symbol lacks: `signature`, and
+/// `components`, a new `Components` of its own defaults (each its field's
+/// default object, as `__init__` assigns it).
+pub struct SymbolDefaults {
+    fields: [Py<PyString>; 7],
+    signature: Py<PyAny>,
+    components: Class,
+    component_fields: Vec<(Py<PyString>, Py<PyAny>)>,
+}
+
+/// The dataclass fields of `gcf.types.Symbol` and `Components` read once,
+/// or `None` when a symbol cannot be made by setting its attributes exactly
+/// as its `__init__` would (other fields, a `__post_init__`, a field
+/// without a plain default, a class with a `__new__` or `__setattr__` of
+/// its own): then symbols are made by calling the class.
+fn symbol_defaults<'py>(
+    py: Python<'py>,
+    m: &Bound<'py, PyModule>,
+    symbol: &Class,
+    components: Class,
+) -> PyResult<Option<SymbolDefaults>> {
+    const FIELDS: [&str; 7] = [
+        "qualified_name",
+        "kind",
+        "score",
+        "provenance",
+        "distance",
+        "signature",
+        "components",
+    ];
+    let dataclasses = py.import("dataclasses")?;
+    let missing = dataclasses.getattr("MISSING")?;
+    let fields_of = |cls: &Bound<'py, PyAny>| -> PyResult<Vec<Bound<'py, PyAny>>> {
+        dataclasses
+            .call_method1("fields", (cls,))?
+            .try_iter()?
+            .collect()
+    };
+    let (symbol_cls, components_cls) = (m.getattr("Symbol")?, m.getattr("Components")?);
+    let fast = |c: &Class| c.object_new_slot.is_some() && c.generic_setattr;
+    if !fast(symbol) || !fast(&components) {
+        return Ok(None);
+    }
+    for cls in [&symbol_cls, &components_cls] {
+        if cls.hasattr(intern!(py, "__post_init__"))? {
+            return Ok(None);
+        }
+    }
+    let fields = fields_of(&symbol_cls)?;
+    let names = fields
+        .iter()
+        .map(|f| f.getattr("name")?.extract::<String>())
+        .collect::<PyResult<Vec<_>>>()?;
+    if names != FIELDS {
+        return Ok(None);
+    }
+    let signature = fields[5].getattr("default")?;
+    if signature.is(&missing) || !fields[6].getattr("default_factory")?.is(&components_cls) {
+        return Ok(None);
+    }
+    let mut component_fields = Vec::new();
+    for f in fields_of(&components_cls)? {
+        let default = f.getattr("default")?;
+        if default.is(&missing) {
+            return Ok(None);
+        }
+        let name = f.getattr("name")?.extract::<String>()?;
+        component_fields.push((PyString::intern(py, &name).unbind(), default.unbind()));
+    }
+    Ok(Some(SymbolDefaults {
+        fields: FIELDS.map(|n| PyString::intern(py, n).unbind()),
+        signature: signature.unbind(),
+        components,
+        component_fields,
+    }))
 }
 
 static TYPES: PyOnceLock<Types> = PyOnceLock::new();
@@ -388,8 +477,27 @@ static TYPES: PyOnceLock<Types> = PyOnceLock::new();
 pub fn types(py: Python<'_>) -> PyResult<&Types> {
     TYPES.get_or_try_init(py, || {
         let m = py.import("gcf.types")?;
+        let object_new = py
+            .import("builtins")?
+            .getattr("object")?
+            .getattr("__new__")?;
         let get = |n: &str| -> PyResult<Class> {
             let cls = m.getattr(n)?.cast_into::<PyType>()?;
+            let object_new_slot = if cls.getattr(intern!(py, "__new__"))?.is(&object_new) {
+                // SAFETY: as for `setattro` below. A class without a
+                // `__new__` of its own inherits `object`'s slot, so this is
+                // the function `object.__new__` calls; null only if the
+                // class has no slot at all.
+                let slot =
+                    unsafe { pyo3::ffi::PyType_GetSlot(cls.as_ptr().cast(), pyo3::ffi::Py_tp_new) };
+                // SAFETY: a `Py_tp_new` slot holds a `newfunc` (or null,
+                // which `Option<fn>` represents as `None`).
+                unsafe {
+                    core::mem::transmute::<*mut core::ffi::c_void, Option<pyo3::ffi::newfunc>>(slot)
+                }
+            } else {
+                None
+            };
             // SAFETY: a live type object (held by `cls`), the GIL held;
             // `PyType_GetSlot` is stable ABI and reads a heap type's slot
             // (the dataclasses are heap types; for a static type the
@@ -398,23 +506,46 @@ pub fn types(py: Python<'_>) -> PyResult<&Types> {
                 pyo3::ffi::PyType_GetSlot(cls.as_ptr().cast(), pyo3::ffi::Py_tp_setattro)
             };
             Ok(Class {
+                object_new_slot,
                 new_args: PyTuple::new(py, [&cls])?.unbind(),
                 generic_setattr: setattro == pyo3::ffi::PyObject_GenericSetAttr as *mut _,
                 cls: cls.unbind(),
             })
         };
+        let symbol = get("Symbol")?;
+        let symbol_defaults = symbol_defaults(py, &m, &symbol, get("Components")?)?;
         Ok(Types {
             payload: get("Payload")?,
-            symbol: get("Symbol")?,
+            symbol,
             edge: get("Edge")?,
             delta_payload: get("DeltaPayload")?,
-            object_new: py
-                .import("builtins")?
-                .getattr("object")?
-                .getattr("__new__")?
-                .unbind(),
+            object_new: object_new.unbind(),
+            no_args: PyTuple::empty(py).unbind(),
+            symbol_defaults,
         })
     })
+}
+
+/// Sets attribute `name` of `obj`, an instance of `cls`, to `value`.
+fn set_field(
+    obj: &Bound<'_, PyAny>,
+    cls: &Class,
+    name: &Bound<'_, PyString>,
+    value: &Bound<'_, PyAny>,
+) -> PyResult<()> {
+    if !cls.generic_setattr {
+        return obj.setattr(name, value);
+    }
+    // What `setattr` calls for these classes, without its lookup of the
+    // class's `__setattr__` and the name's interning check: about 4 % of a
+    // graph decode.
+    // SAFETY: three live objects, the GIL held.
+    let status =
+        unsafe { pyo3::ffi::PyObject_GenericSetAttr(obj.as_ptr(), name.as_ptr(), value.as_ptr()) };
+    if status != 0 {
+        return Err(PyErr::fetch(obj.py()));
+    }
+    Ok(())
 }
 
 impl Types {
@@ -431,24 +562,31 @@ impl Types {
         cls: &Class,
         fields: &[(&Bound<'py, PyString>, Bound<'py, PyAny>)],
     ) -> PyResult<Bound<'py, PyAny>> {
-        let obj = self.object_new.bind(py).call1(cls.new_args.bind(py))?;
+        let obj = self.new_object(py, cls)?;
         for (name, value) in fields {
-            if cls.generic_setattr {
-                // What `setattr` calls for these classes, without its
-                // lookup of the class's `__setattr__` and the name's
-                // interning check: about 4 % of a graph decode.
-                // SAFETY: three live objects, the GIL held.
-                let status = unsafe {
-                    pyo3::ffi::PyObject_GenericSetAttr(obj.as_ptr(), name.as_ptr(), value.as_ptr())
-                };
-                if status != 0 {
-                    return Err(PyErr::fetch(py));
-                }
-            } else {
-                obj.setattr(*name, value)?;
-            }
+            set_field(&obj, cls, name, value)?;
         }
         Ok(obj)
+    }
+
+    /// A new instance of `cls`, as `object.__new__(cls)` makes it (no
+    /// `__init__`, no attributes).
+    fn new_object<'py>(&self, py: Python<'py>, cls: &Class) -> PyResult<Bound<'py, PyAny>> {
+        match cls.object_new_slot {
+            // SAFETY: `object.__new__`'s own slot (see `Class`), called as
+            // `type.__call__` calls it: the class, an empty tuple and no
+            // keywords, all live, the GIL held. It returns a new reference,
+            // or null with the exception set.
+            Some(new) => unsafe {
+                let obj = new(
+                    cls.cls.as_ptr().cast(),
+                    self.no_args.as_ptr(),
+                    core::ptr::null_mut(),
+                );
+                Bound::from_owned_ptr_or_err(py, obj)
+            },
+            None => self.object_new.bind(py).call1(cls.new_args.bind(py)),
+        }
     }
 
     /// A `gcf.types.Symbol`.
@@ -469,18 +607,41 @@ impl Types {
     }
 
     /// A `gcf.types.Symbol` of `s` whose name, kind and provenance are
-    /// `strs`. Unlike the other classes, built by calling it: its
-    /// `__init__` also makes the `Components` (from the dataclass defaults,
-    /// one shared 0.0 as in 2.8.0), and one call of the class measured
-    /// fewer instructions than two `object.__new__` calls and eleven
-    /// attributes set from here (a 100-symbol decode: 2.7 % fewer). An
-    /// `Edge`, four attributes and no nested object, is the other way.
+    /// `strs`, with the attributes its `__init__` sets, in its order: the
+    /// two it defaults are `signature`'s default and a new `Components` of
+    /// its defaults (each field's one default object, as in 2.8.0). Made
+    /// without running `__init__` (see [`instance`](Self::instance)): with
+    /// `object.__new__`'s slot called directly, the two objects and eleven
+    /// attributes cost about half of a call of the class (a 100-symbol
+    /// decode, with the slot for edges too: 1,054 K -> 922 K instructions).
+    /// When the fields are not the expected ones, the class is called.
     fn symbol_of<'py, S>(
         &self,
         py: Python<'py>,
         s: &Symbol<S>,
         [name, kind, provenance]: [Bound<'py, PyString>; 3],
     ) -> PyResult<Bound<'py, PyAny>> {
+        if let Some(d) = &self.symbol_defaults {
+            let components = self.new_object(py, &d.components)?;
+            for (field, default) in &d.component_fields {
+                set_field(&components, &d.components, field.bind(py), default.bind(py))?;
+            }
+            let symbol = self.new_object(py, &self.symbol)?;
+            let distance = s.distance.into_pyobject(py)?;
+            let values: [&Bound<'py, PyAny>; 7] = [
+                &name,
+                &kind,
+                &PyFloat::new(py, s.score),
+                &provenance,
+                &distance,
+                d.signature.bind(py),
+                &components,
+            ];
+            for (field, value) in d.fields.iter().zip(values) {
+                set_field(&symbol, &self.symbol, field.bind(py), value)?;
+            }
+            return Ok(symbol);
+        }
         // Positional, in field order: qualified_name, kind, score,
         // provenance, distance (signature and components defaulted).
         let args = (
@@ -879,6 +1040,68 @@ impl Types {
 
     /// A `gcf.types.Payload` of `p`'s header fields and the lists made
     /// from its symbols and edges.
+    /// The objects of the decoded `payload` (a `gcf.types.Payload`) made
+    /// again from its own strings and numbers, `times` times over, each
+    /// result dropped but the last (returned): a decode's object making
+    /// alone, by the same calls, with no text parsed and no `str` made.
+    /// For `bench/callgrind.py`, whose decode floor it is (the least this
+    /// package's route to the objects costs; see `BENCH.md`).
+    pub fn objects_again<'py>(
+        &self,
+        py: Python<'py>,
+        payload: &Bound<'py, PyAny>,
+        times: usize,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let text = |o: &Bound<'py, PyAny>, name: &str| -> PyResult<Bound<'py, PyString>> {
+            Ok(o.getattr(name)?.cast_into::<PyString>()?)
+        };
+        let mut symbols = Vec::new();
+        for s in payload.getattr("symbols")?.try_iter()? {
+            let s = s?;
+            let strs = [
+                text(&s, "qualified_name")?,
+                text(&s, "kind")?,
+                text(&s, "provenance")?,
+            ];
+            let numbers = Symbol::<&str> {
+                score: s.getattr("score")?.extract::<f64>()?,
+                distance: s.getattr("distance")?.extract::<u32>()?,
+                ..Symbol::default()
+            };
+            symbols.push((strs, numbers));
+        }
+        let mut edges = Vec::new();
+        for e in payload.getattr("edges")?.try_iter()? {
+            let e = e?;
+            edges.push([
+                text(&e, "source")?,
+                text(&e, "target")?,
+                text(&e, "edge_type")?,
+                text(&e, "status")?,
+            ]);
+        }
+        let header = Payload::<String> {
+            tool: payload.getattr("tool")?.extract()?,
+            tokens_used: payload.getattr("tokens_used")?.extract()?,
+            token_budget: payload.getattr("token_budget")?.extract()?,
+            pack_root: payload.getattr("pack_root")?.extract()?,
+            ..Payload::default()
+        };
+        let mut last = None;
+        for _ in 0..times {
+            let symbol_list = PyList::empty(py);
+            for (strs, numbers) in &symbols {
+                symbol_list.append(self.symbol_of(py, numbers, strs.clone())?)?;
+            }
+            let edge_list = PyList::empty(py);
+            for strs in &edges {
+                edge_list.append(self.edge_of(py, strs.clone())?)?;
+            }
+            last = Some(self.payload_of(py, &header, symbol_list, edge_list)?);
+        }
+        Ok(last)
+    }
+
     fn payload_of<'py, S: AsRef<str>>(
         &self,
         py: Python<'py>,

@@ -139,6 +139,19 @@ fn decode<'py>(
     graph_py::types(py)?.payload_indexed(py, &payload)
 }
 
+/// The objects of a decoded graph payload made again from its own values,
+/// `times` times (the last returned): the decode floor of
+/// `bench/callgrind.py` (see `graph_py::Types::objects_again`).
+#[pyfunction]
+#[pyo3(name = "_graph_objects_again")]
+fn graph_objects_again<'py>(
+    py: Python<'py>,
+    payload: &Bound<'py, PyAny>,
+    times: usize,
+) -> PyResult<Option<Bound<'py, PyAny>>> {
+    graph_py::types(py)?.objects_again(py, payload, times)
+}
+
 /// Encodes any value in the generic profile.
 #[pyfunction]
 #[pyo3(signature = (data, no_flatten = false))]
@@ -334,6 +347,7 @@ fn gcf_py(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(encode, m)?)?;
     m.add_function(wrap_pyfunction!(encode_gathered, m)?)?;
     m.add_function(wrap_pyfunction!(decode, m)?)?;
+    m.add_function(wrap_pyfunction!(graph_objects_again, m)?)?;
     m.add_function(wrap_pyfunction!(encode_generic, m)?)?;
     m.add_function(wrap_pyfunction!(encode_generic_grouped, m)?)?;
     m.add_function(wrap_pyfunction!(decode_generic, m)?)?;

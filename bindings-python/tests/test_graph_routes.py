@@ -335,3 +335,71 @@ def test_a_positive_count_that_is_no_integer_is_out_of_range(count: float) -> No
     gathered, read = both(p)
     assert gathered == read
     assert gathered[0] is gcf.GcfError and gathered[1].startswith("out_of_range: token_budget"), gathered
+
+
+def test_decoded_objects_are_what_their_constructors_make() -> None:
+    # Symbols and edges are made without running `__init__`: the same
+    # attributes, in the same order, a `Components` of their own each.
+    p = bench.graph(40, 3)
+    d = gcf.decode(gcf.encode(p))
+    for s in d.symbols:
+        made = Symbol(s.qualified_name, s.kind, s.score, s.provenance, s.distance)
+        assert s == made
+        assert list(vars(s)) == list(vars(made))
+        assert list(vars(s.components)) == list(vars(made.components))
+        assert type(s) is Symbol and type(s.components) is type(made.components)
+    assert len({id(s.components) for s in d.symbols}) == len(d.symbols)
+    for e in d.edges:
+        made = Edge(e.source, e.target, e.edge_type, e.status)
+        assert e == made and list(vars(e)) == list(vars(made))
+    # The decode floor of bench/callgrind.py makes the same objects again.
+    again = gcf._gcf._graph_objects_again(d, 2)
+    assert again == d and again is not d and again.symbols[0] is not d.symbols[0]
+    assert gcf._gcf._graph_objects_again(d, 0) is None
+    # The decoded objects are ordinary instances: new attributes, pickling.
+    d.symbols[0].extra = 1
+    d.symbols[0].components.recency = 0.5
+    assert d.symbols[1].components.recency == 0.0
+    import pickle
+
+    assert pickle.loads(pickle.dumps(d)) == d
+
+
+FALLBACK = r"""
+import sys
+sys.path.insert(0, sys.argv[1])
+import bench, gcf.types
+Symbol = gcf.types.Symbol
+calls = []
+init = Symbol.__init__
+def counted(self, *args, **kwargs):
+    calls.append(1)
+    init(self, *args, **kwargs)
+Symbol.__init__ = counted
+if sys.argv[2] == "post_init":
+    # Defined after the class is made, so its __init__ never calls it; the
+    # decoder cannot tell, and calls the class instead.
+    Symbol.__post_init__ = lambda self: None
+import gcf
+p = bench.graph(30, 2)
+text = gcf.encode(p)
+calls.clear()
+d = gcf.decode(text)
+decoded_calls = len(calls)
+assert gcf.encode(d) == text
+assert d.symbols == [init_made for init_made in (gcf.Symbol(s.qualified_name, s.kind, s.score, s.provenance, s.distance) for s in d.symbols)]
+print(len(d.symbols), decoded_calls)
+"""
+
+
+@pytest.mark.parametrize("mode,calls", [("plain", 0), ("post_init", 30)])
+def test_symbols_of_a_changed_class_are_made_by_calling_it(mode: str, calls: int) -> None:
+    # The types are looked up once per process: a fresh one, whose Symbol
+    # counts its `__init__` calls (and has a `__post_init__` or not) before
+    # the first decode. Made without `__init__` when the class is 2.8.0's.
+    import subprocess
+
+    bench_dir = __file__.rsplit("/tests/", 1)[0] + "/bench"
+    r = subprocess.run([sys.executable, "-c", FALLBACK, bench_dir, mode], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["30", str(calls)]
