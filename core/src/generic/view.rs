@@ -157,36 +157,7 @@ pub trait View<'a>: Copy + 'a {
     }
 }
 
-/// String equality without a `memcmp` call for the short names that
-/// dominate real data (one call per cell is the hottest cost of planning a
-/// table): up to 16 bytes are compared as two overlapping words (or three
-/// bytes), which together cover every byte.
-#[inline]
-pub(crate) fn same_str(a: &str, b: &str) -> bool {
-    crate::ops::tick(1);
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let n = a.len();
-    match n {
-        0 => true,
-        1..=3 => a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1],
-        4..=7 => word::<4>(a, 0) == word::<4>(b, 0) && word::<4>(a, n - 4) == word::<4>(b, n - 4),
-        8..=16 => word::<8>(a, 0) == word::<8>(b, 0) && word::<8>(a, n - 8) == word::<8>(b, n - 8),
-        _ => a == b,
-    }
-}
-
-/// The `N` bytes of `bytes` from `at`, or zeros past its end (callers stay inside).
-#[inline(always)]
-fn word<const N: usize>(bytes: &[u8], at: usize) -> [u8; N] {
-    let mut w = [0u8; N];
-    if let Some(src) = bytes.get(at..at + N) {
-        w.copy_from_slice(src);
-    }
-    w
-}
+pub(crate) use crate::words::same_str;
 
 /// The members of a `&Value` object.
 #[derive(Debug, Clone)]
@@ -279,24 +250,6 @@ mod tests {
     use alloc::string::String;
     use alloc::vec;
     use alloc::vec::Vec;
-
-    #[test]
-    fn same_str_agrees_with_equality() {
-        // Every length up to 20, a difference at every position.
-        for len in 0..=20usize {
-            let a: String = (0..len).map(|i| (b'a' + (i % 26) as u8) as char).collect();
-            assert!(same_str(&a, &a.clone()));
-            for pos in 0..len {
-                let mut b = a.clone().into_bytes();
-                b[pos] = b'Z';
-                let b = String::from_utf8(b).unwrap_or_default();
-                assert!(!same_str(&a, &b), "{a:?} vs {b:?}");
-                assert!(!same_str(&b, &a), "{b:?} vs {a:?}");
-            }
-            let longer = alloc::format!("{a}x");
-            assert!(!same_str(&a, &longer));
-        }
-    }
 
     #[test]
     fn str_names_compare_by_text_whatever_their_address() {

@@ -185,7 +185,7 @@ impl<'a, V: Clone> SharedLabels<'a, V> {
             .checked_sub(1)
             .and_then(|i| self.recent.get(i))
         {
-            if *known == text {
+            if crate::words::same_str(known, text) {
                 return value.clone();
             }
         }
@@ -199,7 +199,11 @@ impl<'a, V: Clone> SharedLabels<'a, V> {
         slot: usize,
         make: impl FnOnce(&'a str) -> V,
     ) -> V {
-        if let Some(i) = self.recent.iter().position(|(k, _)| *k == text) {
+        if let Some(i) = self
+            .recent
+            .iter()
+            .position(|(k, _)| crate::words::same_str(k, text))
+        {
             self.slots[slot] = i as u8 + 1;
             return self.recent[i].1.clone();
         }
