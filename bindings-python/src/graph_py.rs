@@ -99,11 +99,29 @@ pub(crate) fn header_count_of(name: &Bound<'_, PyString>, v: &Bound<'_, PyAny>) 
     uint_of(name, v)
 }
 
+/// `v` when it is an exact `int` that fits in an `i64`: one type test and
+/// one conversion, before the float test and the general extraction.
+#[inline]
+fn exact_small_int(v: &Bound<'_, PyAny>) -> Option<i64> {
+    if !v.is_exact_instance_of::<pyo3::types::PyInt>() {
+        return None;
+    }
+    let mut overflow = 0;
+    // SAFETY: an `int` (checked above), held by `v`, the GIL held. For an
+    // `int` the call cannot fail: past `i64` it sets `overflow` and
+    // returns -1 without an exception.
+    let i = unsafe { pyo3::ffi::PyLong_AsLongLongAndOverflow(v.as_ptr(), &mut overflow) };
+    (overflow == 0).then_some(i)
+}
+
 /// The value `v` of the integer field `name` (see [`Fields::uint`]).
 fn uint_of<T: TryFrom<i128>>(name: &Bound<'_, PyString>, v: &Bound<'_, PyAny>) -> PyResult<T> {
     let py = v.py();
     let wide: i128 = if v.is_none() {
         0
+    } else if let Some(i) = exact_small_int(v) {
+        // The usual field (`distance`, counts): an `int` that fits.
+        i128::from(i)
     } else if let Ok(f) = v.cast::<PyFloat>() {
         // A float straight to its integral value: extracting an integer
         // from it fails anyway, after a deprecation warning on Python 3.9.
