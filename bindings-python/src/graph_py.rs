@@ -1005,9 +1005,67 @@ impl<'py> PyStrs<'py> {
             // count of labels.
             self.labels.resize(n + 1, None);
         }
+        let py = self.py;
         self.labels[n]
-            .get_or_insert_with(|| PyString::new(self.py, s))
+            .get_or_insert_with(|| LABELS.get(py, s))
             .clone()
+    }
+}
+
+/// The `str`s of labels (kinds, provenances, edge types, statuses) kept
+/// across decodes: a small vocabulary that every payload repeats, whose
+/// strings were made again by every call (5 % of a 10-symbol decode). A
+/// label's first sight in a decode finds it here, or makes it and keeps
+/// it: direct-mapped by a hash of its text, so a colliding
+/// label only replaces another; labels past [`LabelCache::LONGEST`] bytes
+/// are not kept (`tests/test_graph_routes.py`).
+struct LabelCache {
+    slots: std::sync::Mutex<[Option<KeptLabel>; LabelCache::SLOTS]>,
+}
+
+/// A kept label: its text and its `str`.
+type KeptLabel = (Box<str>, Py<PyString>);
+
+static LABELS: LabelCache = LabelCache {
+    slots: std::sync::Mutex::new([const { None }; LabelCache::SLOTS]),
+};
+
+impl LabelCache {
+    const SLOTS: usize = 128;
+    const LONGEST: usize = 32;
+
+    /// The slot of a label of at most [`LONGEST`](Self::LONGEST) bytes:
+    /// its eight-byte chunks and length folded by multiplication, the top
+    /// bits taken (the common labels, `function`, `interface`, `calls`,
+    /// `imports` and the like, each land apart).
+    fn slot(b: &[u8]) -> usize {
+        let mut h = b.len() as u64;
+        for chunk in b.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            h = (h ^ u64::from_le_bytes(word)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+        (h >> 57) as usize % Self::SLOTS
+    }
+
+    /// The `str` of `text`, kept or made. The lock is held only while a
+    /// slot is read or written: making a `str` runs no Python code, but the
+    /// caller's other work may.
+    fn get<'py>(&self, py: Python<'py>, text: &str) -> Bound<'py, PyString> {
+        let b = text.as_bytes();
+        if b.is_empty() || b.len() > Self::LONGEST {
+            return PyString::new(py, text);
+        }
+        let slot = Self::slot(b);
+        let mut slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((kept, s)) = &slots[slot] {
+            if **kept == *text {
+                return s.bind(py).clone();
+            }
+        }
+        let s = PyString::new(py, text);
+        slots[slot] = Some((text.into(), s.clone().unbind()));
+        s
     }
 }
 

@@ -403,3 +403,29 @@ def test_symbols_of_a_changed_class_are_made_by_calling_it(mode: str, calls: int
     r = subprocess.run([sys.executable, "-c", FALLBACK, bench_dir, mode], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["30", str(calls)]
+
+
+def test_decoded_labels_are_kept_across_decodes_and_always_right() -> None:
+    # Kinds, provenances, edge types and statuses are kept between decodes
+    # (a small cache of their `str`s): the same object again, and the right
+    # text whatever collides in it.
+    text = gcf.encode(bench.graph(20, 5))
+    a, b = gcf.decode(text), gcf.decode(text)
+    assert a == b
+    assert a.symbols[0].kind is b.symbols[0].kind
+    assert a.symbols[0].provenance is b.symbols[0].provenance
+    assert a.edges[0].edge_type is b.edges[0].edge_type
+    # Many distinct labels, some longer than the cache keeps, some sharing
+    # length, first and last byte, decoded in turn: every one comes back.
+    kinds = [f"k{i:03d}x" for i in range(150)] + ["kind" + "y" * 40, "kq", "ka"]
+    p = Payload(
+        tool="t",
+        symbols=[Symbol(f"p.S{i}", kinds[i % len(kinds)], 0.5, f"prov{i % 70}z", 0) for i in range(300)],
+        edges=[Edge(f"p.S{i}", f"p.S{(i * 7) % 300}", f"t{i % 90}e", "added" if i % 3 else "") for i in range(300)],
+    )
+    for _ in range(3):
+        d = gcf.decode(gcf.encode(p))
+        assert [s.kind for s in d.symbols] == [kinds[i % len(kinds)] for i in range(300)]
+        assert [s.provenance for s in d.symbols] == [f"prov{i % 70}z" for i in range(300)]
+        assert sorted(e.edge_type for e in d.edges) == sorted(f"t{i % 90}e" for i in range(300))
+        assert sorted(e.status for e in d.edges) == sorted("added" if i % 3 else "" for i in range(300))
