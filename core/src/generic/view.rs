@@ -157,7 +157,7 @@ pub trait View<'a>: Copy + 'a {
     }
 }
 
-pub(crate) use crate::words::same_str;
+use crate::words::same_str;
 
 /// The members of a `&Value` object.
 #[derive(Debug, Clone)]

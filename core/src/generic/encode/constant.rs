@@ -39,8 +39,9 @@ use crate::text::write_quoted;
 use super::super::scalar::{needs_quote, write_cell, write_key};
 use super::super::view::View;
 use super::super::Cell;
-use super::table::{member_value, same_str};
+use super::table::member_value;
 use crate::number::NumberBuffer;
+use crate::words::same_str;
 
 /// Doubles from this magnitude up are written in exponent form (§2.3.1), so
 /// they never read like an integer.

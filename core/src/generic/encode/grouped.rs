@@ -30,8 +30,8 @@ use super::super::scalar::write_key;
 use super::super::view::{Name, Shape, View};
 use super::super::Cell;
 use super::constant::{same_cell, write_entry};
-use super::table::same_str;
 use super::Writer;
+use crate::words::same_str;
 
 /// A scalar as a map key, equal to another exactly when they are written
 /// alike ([`same_cell`]): the references compare keys and group values by

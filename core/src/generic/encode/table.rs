@@ -19,6 +19,7 @@
 //!    traditional attachment; `shared` when row 0 and every later non-null
 //!    value are flat tabular arrays with one field list (§7.4.5.3).
 
+use crate::words::same_str;
 use alloc::string::String;
 use alloc::vec::Vec;
 use hashbrown::HashMap;
@@ -723,5 +724,3 @@ fn flat_table_union<'a, V: View<'a>>(items: V::Items, union: &mut Vec<V::Name>) 
     }
     !union.is_empty()
 }
-
-pub(super) use crate::generic::view::same_str;

@@ -534,8 +534,7 @@ fn resolve_edges<'a, S: AsRef<str>>(
     mut known: Vec<KnownEdge>,
 ) -> Result<Vec<KnownEdge>, Error> {
     known.reserve(edges.len());
-    let by_text = !by_address;
-    if by_text {
+    if !by_address {
         // The endpoints are copies of the names (an owned payload): its
         // edge types are copies too, so labels are found by text from the
         // first edge on, without trying their addresses first.
@@ -553,7 +552,7 @@ fn resolve_edges<'a, S: AsRef<str>>(
         });
         Ok(())
     };
-    if by_text {
+    if !by_address {
         let pair = |j: usize| endpoints(&edges[j]);
         index.resolve_pairs(edges.len(), pair, |j, source, target| {
             match (source, target) {
