@@ -415,7 +415,7 @@ pub struct Types {
 /// `__init__` gives the two a decoded symbol lacks: `signature`, and
 /// `components`, a new `Components` of its own defaults (each its field's
 /// default object, as `__init__` assigns it).
-pub struct SymbolDefaults {
+struct SymbolDefaults {
     fields: [Py<PyString>; 7],
     signature: Py<PyAny>,
     components: Class,
