@@ -11,6 +11,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyFloat, PyList, PyModule, PyString, PyTuple, PyType};
 use pyo3::{intern, Py};
 
+use crate::collector::CollectorPause;
 use crate::errors::{input, IntoPy};
 
 /// An object's fields, each read by `getattr`: Python's own attribute
@@ -713,6 +714,8 @@ impl Types {
         py: Python<'py>,
         ss: &[Symbol<S>],
     ) -> PyResult<Bound<'py, PyList>> {
+        // Each symbol and its `Components`.
+        let _pause = CollectorPause::for_objects(py, 2 * ss.len())?;
         let l = PyList::empty(py);
         for s in ss {
             l.append(self.symbol(py, s)?)?;
@@ -726,6 +729,7 @@ impl Types {
         py: Python<'py>,
         es: &[Edge<S>],
     ) -> PyResult<Bound<'py, PyList>> {
+        let _pause = CollectorPause::for_objects(py, es.len())?;
         let l = PyList::empty(py);
         for e in es {
             l.append(self.edge(py, e)?)?;
@@ -1076,6 +1080,8 @@ impl Types {
         py: Python<'py>,
         p: &Payload<Indexed<'_>>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        // Each symbol with its `Components`, and each edge.
+        let _pause = CollectorPause::for_objects(py, 2 * p.symbols.len() + p.edges.len())?;
         let mut strs = PyStrs {
             py,
             names: Vec::with_capacity(p.symbols.len()),

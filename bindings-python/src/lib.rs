@@ -16,6 +16,7 @@ use gcf_core::AnyPayload;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 
+mod collector;
 mod delta_py;
 mod errors;
 mod generic_py;
@@ -214,6 +215,10 @@ fn decode_generic<'py>(
             gcf_core::payload_kind(text),
             Ok(gcf_core::PayloadKind::Generic)
         ) {
+            // A container (a record's dict, a list) per 32 bytes of text or
+            // more, as records run: the collector pauses for those that
+            // can set off a collection (see `collector`).
+            let _pause = collector::CollectorPause::for_objects(py, text.len() / 32)?;
             let mut build = value::Builder::new(py);
             let v = generic::Decoder::new()
                 .limits(limits)
@@ -267,6 +272,7 @@ fn edge_dict<'py>(py: Python<'py>, e: &graph::Edge) -> PyResult<Bound<'py, PyDic
 }
 
 fn graph_dict<'py>(py: Python<'py>, p: &graph::Payload) -> PyResult<Bound<'py, PyDict>> {
+    let _pause = collector::CollectorPause::for_objects(py, p.symbols.len() + p.edges.len())?;
     let d = PyDict::new(py);
     d.set_item("tool", &p.tool)?;
     d.set_item("tokenBudget", p.token_budget)?;
