@@ -1336,11 +1336,11 @@ pub fn encode_gathered_lent(gathered: &Gathered<'_>) -> Option<PyResult<String>>
             let Some(kind) = lent_field(row, 1) else {
                 return Ok(None);
             };
-            let score = float_of(intern!(py, "score"), &*row.get_borrowed_item(2)?)?;
+            let score = float_of(intern!(py, "score"), &gathered_item(row, 2))?;
             let Some(provenance) = lent_field(row, 3) else {
                 return Ok(None);
             };
-            let distance = uint_of(intern!(py, "distance"), &*row.get_borrowed_item(4)?)?;
+            let distance = uint_of(intern!(py, "distance"), &gathered_item(row, 4))?;
             payload.symbols.push(Symbol {
                 qualified_name,
                 kind,
@@ -1387,9 +1387,7 @@ pub fn encode_gathered_lent(gathered: &Gathered<'_>) -> Option<PyResult<String>>
 fn lent_field<'a>(row: &'a Bound<'_, PyTuple>, i: usize) -> Option<&'a str> {
     // SAFETY: the item of a tuple held for 'a, itself held by it; the GIL
     // is held (a `Bound` proves it).
-    row.get_borrowed_item(i)
-        .ok()
-        .and_then(|item| unsafe { lent_ptr(item.as_ptr()) })
+    unsafe { lent_ptr(gathered_item(row, i).as_ptr()) }
 }
 
 /// The text of an exact `str` field as the interpreter lends it; `None`
@@ -1410,13 +1408,26 @@ fn lent_optional_text<'a>(v: &'a Bound<'_, PyAny>) -> Option<&'a str> {
 
 /// [`lent_optional_text`] of field `i` of a gathered row.
 fn lent_optional<'a>(row: &'a Bound<'_, PyTuple>, i: usize) -> Option<&'a str> {
-    let item = row.get_borrowed_item(i).ok()?;
+    let item = gathered_item(row, i);
     if item.is_none() {
         return Some("");
     }
     // SAFETY: the item of a tuple held for 'a, itself held by it; the GIL
     // is held (a `Bound` proves it).
     unsafe { lent_ptr(item.as_ptr()) }
+}
+
+/// Item `i` of a gathered row. [`Gathered::read`] keeps only rows of their
+/// kind's width (five items for a symbol, four for an edge), and every
+/// caller passes a constant index below it, so the item is read without
+/// the bounds check and error plumbing of `get_borrowed_item` (about 17
+/// instructions an item, 3 % of a 100-symbol encode).
+#[inline]
+fn gathered_item<'a, 'py>(row: &'a Bound<'py, PyTuple>, i: usize) -> Borrowed<'a, 'py, PyAny> {
+    debug_assert!(i < row.len());
+    // SAFETY: `i` is below the row's width, checked by `Gathered::read`
+    // (see above); the row is held for 'a.
+    unsafe { row.get_borrowed_item_unchecked(i) }
 }
 
 /// [`lent_text`] of the object at `obj`.
@@ -1461,20 +1472,20 @@ pub fn gathered_texts<'py>(gathered: &Gathered<'py>) -> PyResult<PayloadTexts<'p
     let mut symbol_rows = Vec::with_capacity(symbols.len());
     for row in symbols {
         symbol_rows.push(Symbol {
-            qualified_name: texts.value(&*row.get_borrowed_item(0)?)?,
-            kind: texts.kind(&*row.get_borrowed_item(1)?)?,
-            score: float_of(intern!(py, "score"), &*row.get_borrowed_item(2)?)?,
-            provenance: texts.value(&*row.get_borrowed_item(3)?)?,
-            distance: uint_of(intern!(py, "distance"), &*row.get_borrowed_item(4)?)?,
+            qualified_name: texts.value(&gathered_item(row, 0))?,
+            kind: texts.kind(&gathered_item(row, 1))?,
+            score: float_of(intern!(py, "score"), &gathered_item(row, 2))?,
+            provenance: texts.value(&gathered_item(row, 3))?,
+            distance: uint_of(intern!(py, "distance"), &gathered_item(row, 4))?,
         });
     }
     let mut edge_rows = Vec::with_capacity(edges.len());
     for row in edges {
         edge_rows.push(Edge {
-            source: texts.value(&*row.get_borrowed_item(0)?)?,
-            target: texts.value(&*row.get_borrowed_item(1)?)?,
-            edge_type: texts.value(&*row.get_borrowed_item(2)?)?,
-            status: texts.optional(&*row.get_borrowed_item(3)?)?,
+            source: texts.value(&gathered_item(row, 0))?,
+            target: texts.value(&gathered_item(row, 1))?,
+            edge_type: texts.value(&gathered_item(row, 2))?,
+            status: texts.optional(&gathered_item(row, 3))?,
         });
     }
     let payload = Payload {

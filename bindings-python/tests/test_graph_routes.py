@@ -429,3 +429,23 @@ def test_decoded_labels_are_kept_across_decodes_and_always_right() -> None:
         assert [s.provenance for s in d.symbols] == [f"prov{i % 70}z" for i in range(300)]
         assert sorted(e.edge_type for e in d.edges) == sorted(f"t{i % 90}e" for i in range(300))
         assert sorted(e.status for e in d.edges) == sorted("added" if i % 3 else "" for i in range(300))
+
+
+@pytest.mark.parametrize(
+    "gathered,error",
+    [
+        (([("a.A", "function", 0.5, "lsp", 0, "extra")], [], "t", 0, 0, None), ValueError),
+        (([("a.A", "function", 0.5, "lsp")], [], "t", 0, 0, None), ValueError),
+        (([], [("a.A", "a.A", "calls")], "t", 0, 0, None), ValueError),
+        (([], [("a.A", "a.A", "calls", None, None)], "t", 0, 0, None), ValueError),
+        (([["a.A", "function", 0.5, "lsp", 0]], [], "t", 0, 0, None), TypeError),
+        (([], [], "t", 0, 0), ValueError),
+        (((), [], "t", 0, 0, None), TypeError),
+    ],
+)
+def test_the_gathered_reader_refuses_rows_of_another_shape(gathered: Any, error: type) -> None:
+    # The extension reads a gathered row's items without a bounds check, on
+    # the strength of the width check made when the rows are read: any other
+    # shape must be refused there, not read past.
+    with pytest.raises(error):
+        gcf._gcf._encode_gathered(gathered, None)
