@@ -101,6 +101,18 @@ test('parseJSONOrdered agrees with 2.5.2 on random JSON texts', () => {
   }
 });
 
+// A number literal beyond a double's range (`9e999`).
+const pastDouble = (s) => /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/.test(s) && !Number.isFinite(Number(s));
+
+test('a number past a double\'s range is refused where 2.5.2 reads Infinity', () => {
+  for (const token of ['9e999', '-1e400', '1.5e309']) {
+    assert.ok(pastDouble(token));
+    assert.throws(() => gcf.parseScalar(token), (e) => e.category === 'out_of_range');
+    assert.strictEqual(Math.abs(ref.parseScalar(token)), Infinity);
+  }
+  assert.ok(!pastDouble('1e308') && !pastDouble('1e-400') && !pastDouble('9e99x'));
+});
+
 test('scalar helpers agree with 2.5.2 on random strings and scalars', () => {
   const g = make(SEED ^ 0x7f4a7c15);
   const ALPHABET = ['a', 'Z', '_', '0', '9', ' ', '-', '.', '|', ',', ':', '"', '\\', '\n', '\t', '~', '^', '@', '#', '=', '[', ']', '{', '}', 'é', '日', '😀', '\u0001', 'e', '+'];
@@ -114,9 +126,10 @@ test('scalar helpers agree with 2.5.2 on random strings and scalars', () => {
     const v = [null, true, false, g.int(1000) - 500, g.r() * 1000, s][g.int(6)];
     assert.strictEqual(gcf.formatScalar(v), ref.formatScalar(v), `formatScalar(${JSON.stringify(v)})`);
     // parseScalar: the same value, or both refusing. Whitespace around a
-    // token is structural here (§4.2) and data in 2.5.2 (README), and a
-    // token with two faults may be reported by either.
-    if (s === s.replace(/^[ \t]+|[ \t]+$/g, '')) {
+    // token is structural here (§4.2) and data in 2.5.2 (README), a number
+    // past a double's range is refused here and Infinity there (README),
+    // and a token with two faults may be reported by either.
+    if (s === s.replace(/^[ \t]+|[ \t]+$/g, '') && !pastDouble(s)) {
       for (const tabular of [false, true]) {
         const a = outcome(() => gcf.parseScalar(s, tabular));
         const b = outcome(() => ref.parseScalar(s, tabular));
