@@ -222,9 +222,9 @@ fn radix_order_equals_the_comparison_order() {
         x
     };
     let sizes: &[usize] = if cfg!(miri) {
-        &[0, 1, 256, 300]
+        &[0, 1, 30, 256, 300]
     } else {
-        &[0, 1, 2, 255, 256, 257, 1000, 5000]
+        &[0, 1, 2, 23, 24, 30, 100, 255, 256, 257, 1000, 5000]
     };
     for &n in sizes {
         for shape in 0..12 {
