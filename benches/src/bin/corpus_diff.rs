@@ -1,0 +1,212 @@
+//! Generic encode of real JSON files, gcf-core against the `gcf` 3.1.0
+//! crate: a campaign over whatever JSON a machine holds (package manifests,
+//! schemas, API descriptions, lock files), shapes no random generator is
+//! tuned to. Run by `scripts/corpus-diff.sh`, which finds the files:
+//!
+//! ```text
+//! cargo run -p gcf-benches --bin corpus_diff -- <file listing paths, one per line>
+//! ```
+//!
+//! Each distinct file that parses as JSON is encoded by both with the
+//! default options and with flattening off; the texts must be byte-identical
+//! and ours must decode back to the input. Differences the README lists
+//! under "Where the spec and the references differ" are counted by class;
+//! anything else is printed (the first few of each class) and fails the run.
+
+use std::collections::{BTreeMap, HashSet};
+use std::process::ExitCode;
+
+use gcf_core::generic::{self, Encoder, Value};
+
+/// How one file's encodes compared.
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord, Clone, Copy)]
+enum Outcome {
+    Identical,
+    /// Both refused the input with the same category (an integer past
+    /// int64, ...).
+    BothRefused,
+    /// Only decimal numbers differ, each pair in its digits but not in the
+    /// double it names: a double halfway between two shortest forms, which
+    /// the crate's `format!("{}")` writes with the odd last digit and ours
+    /// (as ryu, gcf-python 2.8.0 and the npm package) with the even one
+    /// (listed).
+    ShortestFormTie,
+    Unlisted,
+}
+
+fn main() -> ExitCode {
+    let Some(listing) = std::env::args().nth(1) else {
+        eprintln!("usage: corpus_diff <file listing JSON paths, one per line>");
+        return ExitCode::from(2);
+    };
+    let paths = match std::fs::read_to_string(&listing) {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!("{listing}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut seen = HashSet::new();
+    let mut files = 0usize;
+    let mut counts: BTreeMap<(&str, Outcome), usize> = BTreeMap::new();
+    let mut shown = 0usize;
+    for path in paths.lines().filter(|l| !l.is_empty()) {
+        let Ok(text) = std::fs::read_to_string(path) else {
+            continue;
+        };
+        if !seen.insert(text.clone()) {
+            continue;
+        }
+        let Ok(json) = serde_json::from_str::<serde_json::Value>(&text) else {
+            continue;
+        };
+        files += 1;
+        for (options, flatten) in [("default", true), ("no_flatten", false)] {
+            let outcome = compare(&json, flatten);
+            *counts.entry((options, outcome.0)).or_default() += 1;
+            if outcome.0 == Outcome::Unlisted && shown < 20 {
+                shown += 1;
+                println!("DIFF {options} {path}\n{}", outcome.1);
+            }
+        }
+    }
+    println!("{files} distinct JSON files, each encoded twice (default, no_flatten):");
+    let mut unlisted = 0;
+    for ((options, outcome), n) in &counts {
+        println!("  {options:<10} {outcome:?}: {n}");
+        if *outcome == Outcome::Unlisted {
+            unlisted += n;
+        }
+    }
+    if unlisted > 0 {
+        println!("{unlisted} unlisted differences");
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
+}
+
+/// Encodes `json` both ways and says how they compare (with a detail for an
+/// unlisted difference).
+fn compare(json: &serde_json::Value, flatten: bool) -> (Outcome, String) {
+    let theirs = gcf_oracle::encode_generic_with_options(
+        json,
+        &gcf_oracle::GenericOptions {
+            no_flatten: !flatten,
+        },
+    );
+    let ours = generic::from_json(json).and_then(|value| {
+        Encoder::new()
+            .flatten(flatten)
+            .encode(&value)
+            .map(|text| (value, text))
+    });
+    match (ours, theirs) {
+        (Err(ours), Err(theirs)) => {
+            // The crate's errors are `category: detail` strings.
+            let category = theirs.split(':').next().unwrap_or_default();
+            if ours.kind().name() == category {
+                (Outcome::BothRefused, String::new())
+            } else {
+                (
+                    Outcome::Unlisted,
+                    format!("  refused as {} here, {category} by the crate", ours.kind()),
+                )
+            }
+        }
+        (Ok(_), Err(e)) => (Outcome::Unlisted, format!("  the crate refused: {e}")),
+        (Err(e), Ok(_)) => (Outcome::Unlisted, format!("  we refused: {e}")),
+        (Ok((value, ours)), Ok(theirs)) => {
+            match generic::decode(&ours) {
+                Ok(back) if same_value(&back, &value) => {}
+                Ok(_) => {
+                    return (
+                        Outcome::Unlisted,
+                        "  ours does not decode to the input".into(),
+                    )
+                }
+                Err(e) => return (Outcome::Unlisted, format!("  ours does not decode: {e}")),
+            }
+            if ours == theirs {
+                return (Outcome::Identical, String::new());
+            }
+            classify(&ours, &theirs)
+        }
+    }
+}
+
+/// The class of a difference between two texts that are not equal.
+fn classify(ours: &str, theirs: &str) -> (Outcome, String) {
+    if same_doubles(ours) == same_doubles(theirs) {
+        return (Outcome::ShortestFormTie, String::new());
+    }
+    let at = ours
+        .bytes()
+        .zip(theirs.bytes())
+        .position(|(a, b)| a != b)
+        .unwrap_or(ours.len().min(theirs.len()));
+    let around = |text: &str| {
+        let from = text.floor_char_boundary(at.saturating_sub(120));
+        let to = text.ceil_char_boundary((at + 120).min(text.len()));
+        format!("{:?}", &text[from..to])
+    };
+    (
+        Outcome::Unlisted,
+        format!(
+            "  at byte {at}\n  ours:  {}\n  crate: {}",
+            around(ours),
+            around(theirs)
+        ),
+    )
+}
+
+/// Structural equality of the JSON data model (spec §1.1): objects by
+/// membership (an object's scalar members are written before its nested
+/// ones, and a table's rows in its column order), arrays by order.
+fn same_value(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| same_value(v, w)))
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_value(p, q))
+        }
+        _ => a == b,
+    }
+}
+
+/// `text` with every decimal number token (one holding `.` or an exponent)
+/// replaced by the bits of the double it names, so two texts that differ
+/// only in how they spell the same doubles compare equal.
+fn same_doubles(text: &str) -> String {
+    let is_number_byte =
+        |b: u8| b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'+' | b'e' | b'E');
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let starts_token = i == 0 || !bytes[i - 1].is_ascii_alphanumeric();
+        if starts_token && is_number_byte(bytes[i]) {
+            let end = (i..bytes.len())
+                .find(|&j| !is_number_byte(bytes[j]))
+                .unwrap_or(bytes.len());
+            let ends_token = end == bytes.len() || !bytes[end].is_ascii_alphanumeric();
+            let token = &text[i..end];
+            if ends_token && token.contains(['.', 'e', 'E']) {
+                if let Ok(x) = token.parse::<f64>() {
+                    out.push_str(&format!("<{:x}>", x.to_bits()));
+                    i = end;
+                    continue;
+                }
+            }
+            out.push_str(token);
+            i = end;
+            continue;
+        }
+        let next = text[i..].chars().next().map_or(1, char::len_utf8);
+        out.push_str(&text[i..i + next]);
+        i += next;
+    }
+    out
+}
