@@ -161,19 +161,8 @@ pub fn position(e: &gcf_core::Error) -> (gcf_core::ErrorKind, Option<usize>, Opt
     (e.kind(), e.line(), e.column())
 }
 
-/// Structural equality of the JSON data model as this project defines it
-/// (the property tests' `same_value`): objects by membership, since a table
-/// gives every row its header's order; arrays by order; numbers by value.
+/// Structural equality of the JSON data model (spec §1.1):
+/// [`Value::structurally_eq`], as the property tests compare.
 pub fn same_value(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .all(|(k, v)| y.get(k).is_some_and(|w| same_value(v, w)))
-        }
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_value(p, q))
-        }
-        _ => a == b,
-    }
+    a.structurally_eq(b)
 }

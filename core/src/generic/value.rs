@@ -63,6 +63,43 @@ impl Value {
             _ => None,
         }
     }
+
+    /// Whether `self` and `other` hold the same JSON data (spec §1.1):
+    /// objects by membership, whatever order their members come in; arrays
+    /// by order; scalars as `==` compares them (numbers by value).
+    ///
+    /// This is the equality a decode keeps: a table writes every row in its
+    /// column order (the union of the rows' keys, in order of first
+    /// appearance), so a decoded row can list its members in another order
+    /// than the input did. `==` compares member order too.
+    ///
+    /// Objects whose members come in the same order are compared pairwise;
+    /// others by their members sorted by key (`O(n log n)`, not a lookup
+    /// per member).
+    ///
+    /// ```
+    /// use gcf_core::generic::{decode, encode, Map, Value};
+    ///
+    /// let row = |members: &[(&str, i64)]| {
+    ///     Value::Object(members.iter().map(|&(k, v)| (k, Value::Int(v))).collect::<Map>())
+    /// };
+    /// // The second record's keys in another order: one table `{id,n}`.
+    /// let input = Value::Array(vec![row(&[("id", 1), ("n", 2)]), row(&[("n", 4), ("id", 3)])]);
+    ///
+    /// let back = decode(&encode(&input)?)?;
+    /// assert!(back.structurally_eq(&input));
+    /// assert_ne!(back, input); // `==` sees the second row's `id` come first
+    /// # Ok::<(), gcf_core::Error>(())
+    /// ```
+    pub fn structurally_eq(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Value::Object(a), Value::Object(b)) => a.same_members(b),
+            (Value::Array(a), Value::Array(b)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.structurally_eq(y))
+            }
+            _ => self == other,
+        }
+    }
 }
 
 fn int_eq_float(i: i64, f: f64) -> bool {
@@ -237,6 +274,32 @@ impl Map {
     pub fn into_vec(self) -> Vec<(Key, Value)> {
         self.entries
     }
+
+    /// [`Value::structurally_eq`] of two objects: the same keys, each with
+    /// structurally equal values. Members under a repeated key (which only
+    /// [`push_unique`](Self::push_unique) can make) pair up in their order.
+    fn same_members(&self, other: &Map) -> bool {
+        if self.len() != other.len() {
+            return false;
+        }
+        let (mine, theirs) = (&self.entries, &other.entries);
+        if mine.iter().zip(theirs).all(|((k, _), (l, _))| k == l) {
+            return mine
+                .iter()
+                .zip(theirs)
+                .all(|((_, v), (_, w))| v.structurally_eq(w));
+        }
+        fn by_key(entries: &[(Key, Value)]) -> Vec<&(Key, Value)> {
+            let mut sorted: Vec<&(Key, Value)> = entries.iter().collect();
+            // Stable: members under a repeated key keep their order.
+            sorted.sort_by(|a, b| a.0.as_str().cmp(b.0.as_str()));
+            sorted
+        }
+        by_key(mine)
+            .into_iter()
+            .zip(by_key(theirs))
+            .all(|((k, v), (l, w))| k == l && v.structurally_eq(w))
+    }
 }
 
 impl<K: Into<Key>> FromIterator<(K, Value)> for Map {
@@ -255,6 +318,91 @@ impl<K: Into<Key>> FromIterator<(K, Value)> for Map {
 mod tests {
     use super::*;
     use alloc::vec;
+
+    fn object(members: &[(&str, Value)]) -> Value {
+        let mut m = Map::new();
+        for (k, v) in members {
+            m.push_unique(*k, v.clone());
+        }
+        Value::Object(m)
+    }
+
+    #[test]
+    fn structural_equality_ignores_member_order_at_every_depth() {
+        let a = object(&[
+            ("x", Value::Int(1)),
+            ("y", object(&[("p", Value::Bool(true)), ("q", Value::Null)])),
+        ]);
+        let b = object(&[
+            ("y", object(&[("q", Value::Null), ("p", Value::Bool(true))])),
+            ("x", Value::Float(1.0)),
+        ]);
+        assert!(a.structurally_eq(&b) && b.structurally_eq(&a));
+        assert_ne!(a, b);
+        // A different value, a missing or an extra member.
+        let c = object(&[
+            (
+                "y",
+                object(&[("q", Value::Null), ("p", Value::Bool(false))]),
+            ),
+            ("x", Value::Int(1)),
+        ]);
+        assert!(!a.structurally_eq(&c));
+        assert!(!a.structurally_eq(&object(&[("x", Value::Int(1))])));
+        let d = object(&[("x", Value::Int(1)), ("y", Value::Null), ("z", Value::Null)]);
+        assert!(!a.structurally_eq(&d) && !d.structurally_eq(&a));
+        // Same keys in another order, one value differing.
+        let e = object(&[("y", Value::Null), ("x", Value::Int(1))]);
+        assert!(!a.structurally_eq(&e));
+    }
+
+    #[test]
+    fn structural_equality_keeps_array_order_and_kinds() {
+        let a = Value::Array(vec![Value::Int(1), Value::from("a")]);
+        let b = Value::Array(vec![Value::from("a"), Value::Int(1)]);
+        assert!(!a.structurally_eq(&b));
+        assert!(a.structurally_eq(&a.clone()));
+        assert!(!Value::from("1").structurally_eq(&Value::Int(1)));
+        assert!(!Value::Array(vec![]).structurally_eq(&object(&[])));
+        assert!(Value::Int(3).structurally_eq(&Value::Float(3.0)));
+    }
+
+    #[test]
+    fn structural_equality_of_wide_objects_in_reverse_order() {
+        let n = 5_000;
+        let keys: Vec<String> = (0..n).map(|i| alloc::format!("k{i}")).collect();
+        let forward: Vec<(&str, Value)> = keys
+            .iter()
+            .map(|k| (k.as_str(), Value::from(k.as_str())))
+            .collect();
+        let mut backward = forward.clone();
+        backward.reverse();
+        let (a, b) = (object(&forward), object(&backward));
+        assert!(a.structurally_eq(&b));
+        backward[0].1 = Value::Null;
+        assert!(!a.structurally_eq(&object(&backward)));
+    }
+
+    #[test]
+    fn repeated_keys_pair_up_in_their_order() {
+        let a = object(&[
+            ("k", Value::Int(1)),
+            ("j", Value::Null),
+            ("k", Value::Int(2)),
+        ]);
+        let b = object(&[
+            ("j", Value::Null),
+            ("k", Value::Int(1)),
+            ("k", Value::Int(2)),
+        ]);
+        let c = object(&[
+            ("j", Value::Null),
+            ("k", Value::Int(2)),
+            ("k", Value::Int(1)),
+        ]);
+        assert!(a.structurally_eq(&b));
+        assert!(!a.structurally_eq(&c));
+    }
 
     #[test]
     fn numbers_compare_by_value() {

@@ -179,21 +179,10 @@ pub fn graph_payload(rng: &mut Rng, max_symbols: u64) -> Payload {
 
 use gcf_core::generic::{Map, Value};
 
-/// Structural equality of the JSON data model (spec §1.1): objects by
-/// membership (a table decodes every row in header order, so a row's own key
-/// order is not carried), arrays by order, numbers by value.
+/// Structural equality of the JSON data model (spec §1.1):
+/// [`Value::structurally_eq`].
 pub fn same_value(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .all(|(k, v)| y.get(k).is_some_and(|w| same_value(v, w)))
-        }
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_value(p, q))
-        }
-        _ => a == b,
-    }
+    a.structurally_eq(b)
 }
 
 /// Whole strings that a decoder could misread if they were written bare.
