@@ -195,17 +195,26 @@ gcf stream --profile generic --name employees examples/employees.jsonl"
 
     /// Compare the size of a JSON document with its GCF encoding.
     ///
-    /// Tokens are estimated as ceil(bytes / 4), the tokenizer-free estimate
-    /// GCF uses for `tokens=` and `savings=` (gcf_core::graph::estimate_tokens);
-    /// real tokenizers differ, but the ratio is what matters. The JSON side is
-    /// the input re-serialized compactly, keys in their original order.
-    #[command(after_help = "Example:\n  gcf stats examples/codegraph.json")]
+    /// Tokens are counted by a real tokenizer, o200k_base (GPT-4o and later,
+    /// what most agents run on) unless `--tokenizer` names another; a
+    /// tokenizer splits JSON's punctuation and GCF's text differently, so the
+    /// token saving is not the byte saving. `--tokenizer estimate` gives the
+    /// tokenizer-free ceil(bytes / 4) that GCF itself writes in `tokens=` and
+    /// `savings=` (gcf_core::graph::estimate_tokens). The JSON side is the
+    /// input re-serialized compactly, keys in their original order.
+    #[command(
+        after_help = "Example:\n  gcf stats examples/codegraph.json\n  gcf stats --tokenizer cl100k examples/orders.json"
+    )]
     Stats {
         /// JSON document; stdin when absent or `-`.
         file: Option<PathBuf>,
         /// Force a profile (default: graph when the top level has `symbols`).
         #[arg(long, value_enum)]
         profile: Option<Profile>,
+        /// How tokens are counted (o200k and cl100k need the default
+        /// `tokenizers` feature; without it, estimate).
+        #[arg(long, value_enum, default_value_t = Tokenizer::DEFAULT)]
+        tokenizer: Tokenizer,
     },
 }
 
@@ -261,6 +270,27 @@ pub enum Profile {
     Graph,
     /// Any JSON.
     Generic,
+}
+
+/// How `gcf stats` counts tokens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Tokenizer {
+    /// o200k_base: GPT-4o, GPT-4.1, o-series and later.
+    #[value(name = "o200k")]
+    O200k,
+    /// cl100k_base: GPT-4 and GPT-3.5.
+    #[value(name = "cl100k")]
+    Cl100k,
+    /// ceil(bytes / 4), the estimate GCF headers use.
+    Estimate,
+}
+
+impl Tokenizer {
+    /// o200k_base when the vocabularies are built in.
+    #[cfg(feature = "tokenizers")]
+    pub const DEFAULT: Tokenizer = Tokenizer::O200k;
+    #[cfg(not(feature = "tokenizers"))]
+    pub const DEFAULT: Tokenizer = Tokenizer::Estimate;
 }
 
 /// The streaming trailer forms (spec 8.4).

@@ -58,21 +58,71 @@ struct Size {
     tokens: u64,
 }
 
-impl Size {
-    /// Tokens by `gcf_core::graph::estimate_tokens`: ceil(bytes / 4), the
+/// What counts a text's tokens for `gcf stats`.
+enum Counter {
+    /// A BPE tokenizer and its name.
+    #[cfg(feature = "tokenizers")]
+    Bpe(Box<tiktoken_rs::CoreBPE>, &'static str),
+    /// `gcf_core::graph::estimate_tokens`: ceil(bytes / 4), the
     /// tokenizer-free estimate the format itself uses for `tokens=` and
-    /// `savings=`. It is crude for any one tokenizer but fair for comparing
-    /// two encodings of the same data.
-    fn of(text: &str) -> Size {
+    /// `savings=`, so its saving is always the byte saving.
+    Estimate,
+}
+
+impl Counter {
+    #[cfg(feature = "tokenizers")]
+    fn new(tokenizer: args::Tokenizer) -> Result<Counter> {
+        let bpe = match tokenizer {
+            args::Tokenizer::O200k => tiktoken_rs::o200k_base().map(|b| (b, "o200k_base")),
+            args::Tokenizer::Cl100k => tiktoken_rs::cl100k_base().map(|b| (b, "cl100k_base")),
+            args::Tokenizer::Estimate => return Ok(Counter::Estimate),
+        };
+        let (bpe, name) = bpe.map_err(|e| {
+            crate::failure::Failure::invalid_input(format!("loading the tokenizer: {e}"))
+        })?;
+        Ok(Counter::Bpe(Box::new(bpe), name))
+    }
+
+    #[cfg(not(feature = "tokenizers"))]
+    fn new(tokenizer: args::Tokenizer) -> Result<Counter> {
+        match tokenizer {
+            args::Tokenizer::Estimate => Ok(Counter::Estimate),
+            _ => Err(crate::failure::Failure::invalid_input(
+                "this gcf was built without its tokenizers (cargo feature `tokenizers`): use --tokenizer estimate",
+            )),
+        }
+    }
+
+    fn name(&self) -> &'static str {
+        match self {
+            #[cfg(feature = "tokenizers")]
+            Counter::Bpe(_, name) => name,
+            Counter::Estimate => "estimate (bytes / 4)",
+        }
+    }
+
+    /// The sizes of `text`. Special tokens (`<|endoftext|>`) are ordinary
+    /// text here, as they are in a tool result a model reads.
+    fn size(&self, text: &str) -> Size {
+        let tokens = match self {
+            #[cfg(feature = "tokenizers")]
+            Counter::Bpe(bpe, _) => bpe.encode_ordinary(text).len() as u64,
+            Counter::Estimate => graph::estimate_tokens(text),
+        };
         Size {
             bytes: text.len(),
-            tokens: graph::estimate_tokens(text),
+            tokens,
         }
     }
 }
 
-/// `gcf stats`: compact JSON vs GCF, in bytes and estimated tokens.
-pub fn stats(input: &Source, profile: Option<args::Profile>, out: &mut Output) -> Result<()> {
+/// `gcf stats`: compact JSON vs GCF, in bytes and tokens.
+pub fn stats(
+    input: &Source,
+    profile: Option<args::Profile>,
+    tokenizer: args::Tokenizer,
+    out: &mut Output,
+) -> Result<()> {
     let bytes = input.read_all()?;
     let json = gcf_bind::value::from_slice(&bytes)?;
     let profile = profile.unwrap_or(match &json {
@@ -85,7 +135,8 @@ pub fn stats(input: &Source, profile: Option<args::Profile>, out: &mut Output) -
         args::Profile::Graph => graph::encode(&gcf_bind::graph::payload_from_slice(&bytes)?)?,
         args::Profile::Generic => gcf_core::generic::encode(&json)?,
     };
-    let (j, g) = (Size::of(&compact), Size::of(&gcf));
+    let counter = Counter::new(tokenizer)?;
+    let (j, g) = (counter.size(&compact), counter.size(&gcf));
     let percent = |from: u64, to: u64| {
         if from == 0 {
             0.0
@@ -98,7 +149,8 @@ pub fn stats(input: &Source, profile: Option<args::Profile>, out: &mut Output) -
         args::Profile::Generic => "generic",
     };
     out.write_text(&format!(
-        "profile: {name}\njson: {} bytes, {} tokens\ngcf: {} bytes, {} tokens\nsaving: {:.1}% tokens, {:.1}% bytes\n",
+        "profile: {name}\ntokenizer: {}\njson: {} bytes, {} tokens\ngcf: {} bytes, {} tokens\nsaving: {:.1}% tokens, {:.1}% bytes\n",
+        counter.name(),
         j.bytes,
         j.tokens,
         g.bytes,

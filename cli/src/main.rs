@@ -147,7 +147,11 @@ fn run(cli: Cli) -> Result<()> {
         Command::Validate { file, limits } => {
             inspect::validate(&source(file), &limits.to_core()?, &mut out)?
         }
-        Command::Stats { file, profile } => inspect::stats(&source(file), *profile, &mut out)?,
+        Command::Stats {
+            file,
+            profile,
+            tokenizer,
+        } => inspect::stats(&source(file), *profile, *tokenizer, &mut out)?,
     }
     out.finish()
 }

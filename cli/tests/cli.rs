@@ -772,14 +772,17 @@ fn base64(text: &str) -> Vec<u8> {
 }
 
 #[test]
-fn stats_uses_bytes_over_four() {
-    let run = gcf(&["stats"], Some(PAYLOAD.as_bytes()));
+fn stats_estimates_bytes_over_four() {
+    let run = gcf(
+        &["stats", "--tokenizer", "estimate"],
+        Some(PAYLOAD.as_bytes()),
+    );
     let compact: Json = serde_json::from_str(PAYLOAD).unwrap();
     let json_bytes = compact.to_string().len();
     let gcf_bytes = PAYLOAD_GCF.len();
     let (jt, gt) = (json_bytes.div_ceil(4), gcf_bytes.div_ceil(4));
     let expected = format!(
-        "profile: graph\njson: {json_bytes} bytes, {jt} tokens\ngcf: {gcf_bytes} bytes, {gt} tokens\n\
+        "profile: graph\ntokenizer: estimate (bytes / 4)\njson: {json_bytes} bytes, {jt} tokens\ngcf: {gcf_bytes} bytes, {gt} tokens\n\
          saving: {:.1}% tokens, {:.1}% bytes\n",
         100.0 * (jt as f64 - gt as f64) / jt as f64,
         100.0 * (json_bytes as f64 - gcf_bytes as f64) / json_bytes as f64
@@ -787,16 +790,42 @@ fn stats_uses_bytes_over_four() {
     assert_eq!(ok(&run), expected);
     // Tiny tables can come out larger than JSON: the saving is then negative.
     let run = gcf(
-        &["stats"],
+        &["stats", "--tokenizer", "estimate"],
         Some(br#"[{"id":1,"name":"Alice"},{"id":2,"name":"Bob"}]"#),
     );
     assert_eq!(
         ok(&run),
-        "profile: generic\njson: 47 bytes, 12 tokens\ngcf: 50 bytes, 13 tokens\nsaving: -8.3% tokens, -6.4% bytes\n"
+        "profile: generic\ntokenizer: estimate (bytes / 4)\njson: 47 bytes, 12 tokens\ngcf: 50 bytes, 13 tokens\nsaving: -8.3% tokens, -6.4% bytes\n"
     );
     let run = gcf(&["stats", "--profile", "generic"], Some(PAYLOAD.as_bytes()));
     assert!(ok(&run).starts_with("profile: generic\n"));
     expect_error(&gcf(&["stats"], Some(b"{")), "json");
+}
+
+#[test]
+fn stats_counts_real_tokens() {
+    // The counts js-tiktoken (the playground's tokenizer, an independent
+    // implementation) gives for the same two texts: the compact JSON of the
+    // example and its GCF.
+    let file = example("codegraph.json");
+    for (args, expected) in [
+        (
+            vec!["stats", file.as_str()],
+            "profile: graph\ntokenizer: o200k_base\njson: 168033 bytes, 39708 tokens\n\
+             gcf: 36010 bytes, 12215 tokens\nsaving: 69.2% tokens, 78.6% bytes\n",
+        ),
+        (
+            vec!["stats", "--tokenizer", "cl100k", file.as_str()],
+            "profile: graph\ntokenizer: cl100k_base\njson: 168033 bytes, 38761 tokens\n\
+             gcf: 36010 bytes, 12022 tokens\nsaving: 69.0% tokens, 78.6% bytes\n",
+        ),
+    ] {
+        assert_eq!(ok(&gcf(&args, None)), expected, "{args:?}");
+    }
+    // A special token's text is ordinary text in a tool result.
+    let run = gcf(&["stats"], Some(br#"{"a":"<|endoftext|>"}"#));
+    assert!(ok(&run).contains("tokenizer: o200k_base\n"));
+    assert_eq!(gcf(&["stats", "--tokenizer", "bogus"], None).code, 2);
 }
 
 // --- usage, --output, pipes --------------------------------------------------------
