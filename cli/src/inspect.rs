@@ -101,19 +101,58 @@ impl Counter {
         }
     }
 
-    /// The sizes of `text`. Special tokens (`<|endoftext|>`) are ordinary
-    /// text here, as they are in a tool result a model reads.
-    fn size(&self, text: &str) -> Size {
+    /// The sizes of `text` (`what` names it in an error). Special tokens
+    /// (`<|endoftext|>`) are ordinary text here, as they are in a tool
+    /// result a model reads.
+    fn size(&self, what: &str, text: &str) -> Result<Size> {
         let tokens = match self {
             #[cfg(feature = "tokenizers")]
-            Counter::Bpe(bpe, _) => bpe.encode_ordinary(text).len() as u64,
+            Counter::Bpe(bpe, _) => {
+                check_whitespace_runs(what, text)?;
+                bpe.encode_ordinary(text).len() as u64
+            }
             Counter::Estimate => graph::estimate_tokens(text),
         };
-        Size {
+        let _ = what;
+        Ok(Size {
             bytes: text.len(),
             tokens,
+        })
+    }
+}
+
+/// The longest run of whitespace the BPE tokenizers are given. Their
+/// pre-split (`\s+(?!\S)`, run by fancy-regex's backtracking engine)
+/// overflows its stack on a run of between 500,000 and 1,000,000
+/// whitespace characters, and tiktoken-rs then panics; no data a tool
+/// returns has a run a tenth that long.
+#[cfg(feature = "tokenizers")]
+const LONGEST_WHITESPACE_RUN: usize = 100_000;
+
+/// Refuses `text` (with where and what to do instead) when it holds a run
+/// of more than [`LONGEST_WHITESPACE_RUN`] whitespace characters (`\s`,
+/// Unicode's White_Space, as `char::is_whitespace`).
+#[cfg(feature = "tokenizers")]
+fn check_whitespace_runs(what: &str, text: &str) -> Result<()> {
+    let mut run = 0usize;
+    let mut start = 0usize;
+    for (at, c) in text.char_indices() {
+        if !c.is_whitespace() {
+            run = 0;
+            continue;
+        }
+        if run == 0 {
+            start = at;
+        }
+        run += 1;
+        if run > LONGEST_WHITESPACE_RUN {
+            return Err(crate::failure::Failure::invalid_input(format!(
+                "the {what} holds a run of more than {LONGEST_WHITESPACE_RUN} whitespace characters \
+                 (from byte {start}), longer than the tokenizer reads; count with --tokenizer estimate"
+            )));
         }
     }
+    Ok(())
 }
 
 /// `gcf stats`: compact JSON vs GCF, in bytes and tokens.
@@ -136,7 +175,10 @@ pub fn stats(
         args::Profile::Generic => gcf_core::generic::encode(&json)?,
     };
     let counter = Counter::new(tokenizer)?;
-    let (j, g) = (counter.size(&compact), counter.size(&gcf));
+    let (j, g) = (
+        counter.size("JSON", &compact)?,
+        counter.size("GCF text", &gcf)?,
+    );
     let percent = |from: u64, to: u64| {
         if from == 0 {
             0.0

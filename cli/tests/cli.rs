@@ -828,6 +828,28 @@ fn stats_counts_real_tokens() {
     assert_eq!(gcf(&["stats", "--tokenizer", "bogus"], None).code, 2);
 }
 
+#[test]
+fn stats_refuses_a_whitespace_run_the_tokenizer_cannot_read() {
+    // tiktoken-rs's pre-split overflows its regex stack (and panics) on a
+    // run of about a million spaces: a clear error well before that, and
+    // the estimate still counts it.
+    let long = format!("{{\"a\":\"{}\"}}", " ".repeat(150_000));
+    let run = gcf(&["stats"], Some(long.as_bytes()));
+    expect_error(&run, "invalid_input");
+    assert!(
+        run.stderr.contains("--tokenizer estimate"),
+        "{}",
+        run.stderr
+    );
+    assert!(ok(&gcf(
+        &["stats", "--tokenizer", "estimate"],
+        Some(long.as_bytes())
+    ))
+    .contains("json: 150008 bytes"));
+    let short = format!("{{\"a\":\"{}x\"}}", "\u{3000}".repeat(90_000));
+    assert!(ok(&gcf(&["stats"], Some(short.as_bytes()))).contains("tokenizer: o200k_base"));
+}
+
 // --- usage, --output, pipes --------------------------------------------------------
 
 #[test]
