@@ -1,7 +1,8 @@
 //! Property tests of the generic profile over seeded random values:
 //! `decode(encode(v))` equals `v` structurally, and re-encoding the decoded
 //! value reproduces the text byte for byte; the streaming writer's rows decode
-//! back to themselves.
+//! back to themselves; `Value::structurally_eq` ignores member order and
+//! nothing else.
 //!
 //! `GCF_PROPTEST_CASES` scales every property (the default keeps a debug
 //! `cargo test` quick); `GCF_PROPTEST_SEED` moves the seed range. A failure
@@ -464,4 +465,110 @@ fn caller_limits_refuse_or_decode_the_same() {
     }
     // The limits are small enough to refuse some documents, not all.
     assert!(refused > n / 20 && refused < n, "{refused} of {n} refused");
+}
+
+/// `v` with every object's members in reverse order, at every depth.
+fn members_reversed(v: &Value) -> Value {
+    match v {
+        Value::Object(m) => {
+            let mut members: Vec<(String, Value)> = m
+                .iter()
+                .map(|(k, v)| (k.to_owned(), members_reversed(v)))
+                .collect();
+            members.reverse();
+            Value::Object(members.into_iter().collect())
+        }
+        Value::Array(a) => Value::Array(a.iter().map(members_reversed).collect()),
+        other => other.clone(),
+    }
+}
+
+/// `v` with its `n`-th scalar leaf (depth first, modulo the leaves there
+/// are) replaced by a value of another kind or text; `None` when `v` holds
+/// no scalar.
+fn one_leaf_changed(v: &Value, n: &mut usize, leaves: usize) -> Option<Value> {
+    fn walk(v: &Value, at: &mut usize, target: usize) -> (Value, bool) {
+        match v {
+            Value::Object(m) => {
+                let mut changed = false;
+                let members: Vec<(String, Value)> = m
+                    .iter()
+                    .map(|(k, v)| {
+                        let (v, c) = if changed {
+                            (v.clone(), false)
+                        } else {
+                            walk(v, at, target)
+                        };
+                        changed |= c;
+                        (k.to_owned(), v)
+                    })
+                    .collect();
+                (Value::Object(members.into_iter().collect()), changed)
+            }
+            Value::Array(a) => {
+                let mut changed = false;
+                let items = a
+                    .iter()
+                    .map(|v| {
+                        let (v, c) = if changed {
+                            (v.clone(), false)
+                        } else {
+                            walk(v, at, target)
+                        };
+                        changed |= c;
+                        v
+                    })
+                    .collect();
+                (Value::Array(items), changed)
+            }
+            scalar => {
+                *at += 1;
+                if *at - 1 != target {
+                    return (scalar.clone(), false);
+                }
+                let other = match scalar {
+                    Value::String(s) => Value::from(format!("{}~", s.as_str())),
+                    Value::Null => Value::Bool(false),
+                    _ => Value::Null,
+                };
+                (other, true)
+            }
+        }
+    }
+    if leaves == 0 {
+        return None;
+    }
+    let (changed, done) = walk(v, &mut 0, *n % leaves);
+    *n += 1;
+    done.then_some(changed)
+}
+
+fn leaves(v: &Value) -> usize {
+    match v {
+        Value::Object(m) => m.values().map(leaves).sum(),
+        Value::Array(a) => a.iter().map(leaves).sum(),
+        _ => 1,
+    }
+}
+
+/// `Value::structurally_eq` ignores member order at every depth and sees
+/// any one changed leaf; `==` sees member order.
+#[test]
+fn structural_equality_ignores_member_order_and_nothing_else() {
+    let start = first_seed() ^ 0x57_2e_c7;
+    let mut n = 0usize;
+    for i in 0..cases(VALUES_PER_RUN / 20) as u64 {
+        let seed = start + i;
+        let value = generate(seed);
+        let reversed = members_reversed(&value);
+        assert!(value.structurally_eq(&reversed), "seed {seed}");
+        assert!(reversed.structurally_eq(&value), "seed {seed}");
+        if let Some(changed) = one_leaf_changed(&value, &mut n, leaves(&value)) {
+            assert!(!value.structurally_eq(&changed), "seed {seed}");
+            assert!(
+                !members_reversed(&changed).structurally_eq(&value),
+                "seed {seed}"
+            );
+        }
+    }
 }
