@@ -193,7 +193,8 @@ gcf stream --profile generic --name employees examples/employees.jsonl"
         limits: LimitArgs,
     },
 
-    /// Compare the size of a JSON document with its GCF encoding.
+    /// Compare the size of a JSON document with its GCF encoding, or of a GCF
+    /// payload with the JSON it decodes to.
     ///
     /// Tokens are counted by a real tokenizer, o200k_base (GPT-4o and later,
     /// what most agents run on) unless `--tokenizer` names another; a
@@ -203,10 +204,11 @@ gcf stream --profile generic --name employees examples/employees.jsonl"
     /// `savings=` (gcf_core::graph::estimate_tokens). The JSON side is the
     /// input re-serialized compactly, keys in their original order.
     #[command(
-        after_help = "Example:\n  gcf stats examples/codegraph.json\n  gcf stats --tokenizer cl100k examples/orders.json"
+        after_help = "Example:\n  gcf stats examples/codegraph.json\n  gcf stats --tokenizer cl100k examples/orders.json\n  gcf encode examples/codegraph.json | gcf stats"
     )]
     Stats {
-        /// JSON document; stdin when absent or `-`.
+        /// JSON document or GCF payload (text starting `GCF `); stdin when
+        /// absent or `-`.
         file: Option<PathBuf>,
         /// Force a profile (default: graph when the top level has `symbols`).
         #[arg(long, value_enum)]

@@ -163,21 +163,87 @@ pub fn stats(
     out: &mut Output,
 ) -> Result<()> {
     let bytes = input.read_all()?;
+    let counter = Counter::new(tokenizer)?;
+    if bytes.starts_with(b"GCF ") {
+        return stats_of_gcf(&bytes, profile, &counter, out);
+    }
     let json = gcf_bind::value::from_slice(&bytes)?;
     let profile = profile.unwrap_or(match &json {
         gcf_core::generic::Value::Object(o) if o.contains_key("symbols") => args::Profile::Graph,
         _ => args::Profile::Generic,
     });
-    let compact = serde_json::to_string(&gcf_bind::value::Json(&json))
-        .map_err(|e| crate::failure::Failure::invalid_input(e.to_string()))?;
+    let compact = json_text(&gcf_bind::value::Json(&json))?;
     let gcf = match profile {
         args::Profile::Graph => graph::encode(&gcf_bind::graph::payload_from_slice(&bytes)?)?,
         args::Profile::Generic => gcf_core::generic::encode(&json)?,
     };
-    let counter = Counter::new(tokenizer)?;
+    report(profile, &counter, &compact, &gcf, out)
+}
+
+/// `gcf stats` of a GCF payload: the text as given against the compact
+/// JSON of what it decodes to (what `gcf decode`/`decode-generic` print,
+/// on one line).
+fn stats_of_gcf(
+    bytes: &[u8],
+    profile: Option<args::Profile>,
+    counter: &Counter,
+    out: &mut Output,
+) -> Result<()> {
+    let text = gcf_core::validate_utf8(bytes)?;
+    let (found, compact) = match gcf_core::payload_kind(text)? {
+        gcf_core::PayloadKind::Graph => {
+            let payload = graph::decode(text)?;
+            (
+                args::Profile::Graph,
+                json_text(&gcf_bind::graph::PayloadJson(&payload))?,
+            )
+        }
+        gcf_core::PayloadKind::Generic => {
+            let value = gcf_core::generic::decode(text)?;
+            (
+                args::Profile::Generic,
+                json_text(&gcf_bind::value::Json(&value))?,
+            )
+        }
+        _ => {
+            return Err(crate::failure::Failure::invalid_input(
+                "a delta or an `unchanged` answer has no JSON of its own to compare with; \
+                 gcf stats takes a full payload (GCF or JSON)",
+            ))
+        }
+    };
+    if profile.is_some_and(|p| p != found) {
+        return Err(crate::failure::Failure::invalid_input(format!(
+            "the text is a {}-profile payload",
+            profile_name(found)
+        ))
+        .at_line(1, Some(5)));
+    }
+    report(found, counter, &compact, text, out)
+}
+
+fn json_text(value: &impl serde::Serialize) -> Result<String> {
+    serde_json::to_string(value).map_err(|e| crate::failure::Failure::invalid_input(e.to_string()))
+}
+
+fn profile_name(profile: args::Profile) -> &'static str {
+    match profile {
+        args::Profile::Graph => "graph",
+        args::Profile::Generic => "generic",
+    }
+}
+
+/// The report: bytes and tokens of the compact JSON and of the GCF text.
+fn report(
+    profile: args::Profile,
+    counter: &Counter,
+    compact: &str,
+    gcf: &str,
+    out: &mut Output,
+) -> Result<()> {
     let (j, g) = (
-        counter.size("JSON", &compact)?,
-        counter.size("GCF text", &gcf)?,
+        counter.size("JSON", compact)?,
+        counter.size("GCF text", gcf)?,
     );
     let percent = |from: u64, to: u64| {
         if from == 0 {
@@ -186,10 +252,7 @@ pub fn stats(
             100.0 * (from as f64 - to as f64) / from as f64
         }
     };
-    let name = match profile {
-        args::Profile::Graph => "graph",
-        args::Profile::Generic => "generic",
-    };
+    let name = profile_name(profile);
     out.write_text(&format!(
         "profile: {name}\ntokenizer: {}\njson: {} bytes, {} tokens\ngcf: {} bytes, {} tokens\nsaving: {:.1}% tokens, {:.1}% bytes\n",
         counter.name(),

@@ -822,6 +822,30 @@ fn stats_counts_real_tokens() {
     ] {
         assert_eq!(ok(&gcf(&args, None)), expected, "{args:?}");
     }
+    // A GCF payload: the text as given against the compact JSON it decodes
+    // to (js-tiktoken agrees on both again).
+    let encoded = gcf(&["encode", file.as_str()], None);
+    let text = ok(&encoded);
+    assert_eq!(
+        ok(&gcf(&["stats"], Some(text.as_bytes()))),
+        "profile: graph\ntokenizer: o200k_base\njson: 168047 bytes, 39711 tokens\n\
+         gcf: 36010 bytes, 12215 tokens\nsaving: 69.2% tokens, 78.6% bytes\n"
+    );
+    expect_error(
+        &gcf(&["stats", "--profile", "generic"], Some(text.as_bytes())),
+        "invalid_input",
+    );
+    expect_error(
+        &gcf(
+            &["stats"],
+            Some(b"GCF profile=graph unchanged=true pack_root=sha256:00\n"),
+        ),
+        "invalid_input",
+    );
+    expect_error(
+        &gcf(&["stats"], Some(b"GCF profile=generic\n## [2]{a}\n1\n")),
+        "count_mismatch",
+    );
     // A special token's text is ordinary text in a tool result.
     let run = gcf(&["stats"], Some(br#"{"a":"<|endoftext|>"}"#));
     assert!(ok(&run).contains("tokenizer: o200k_base\n"));
