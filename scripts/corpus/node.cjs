@@ -25,7 +25,9 @@ if (!listing) {
 // `text` with every number token replaced by the bits of the double it names:
 // texts that differ only in how they spell the same doubles compare equal.
 function sameDoubles(text) {
-  return text.replace(/(?<![0-9A-Za-z])-?[0-9][0-9.eE+-]*(?![0-9A-Za-z])/g, (token) => {
+  // JSON's number grammar only: `007` or `1.` stay text, so a number written
+  // as a string elsewhere (or the reverse) still shows.
+  return text.replace(/(?<![0-9A-Za-z.+-])-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?(?![0-9A-Za-z.+-])/g, (token) => {
     const x = Number(token);
     if (Number.isNaN(x)) return token;
     const bits = new DataView(new ArrayBuffer(8));

@@ -51,7 +51,8 @@ def encode(listing, out_path):
             out.write(json.dumps(record) + "\n")
 
 
-DECIMAL = re.compile(r"(?<![0-9A-Za-z])(-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)(?![0-9A-Za-z])")
+# JSON's number grammar only (`007` stays text).
+DECIMAL = re.compile(r"(?<![0-9A-Za-z.+-])(-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)(?![0-9A-Za-z.+-])")
 
 
 def rounded_apart(ours, theirs):

@@ -160,9 +160,10 @@ fn classify(ours: &str, theirs: &str) -> (Outcome, String) {
     )
 }
 
-/// `text` with every decimal number token (one holding `.` or an exponent)
-/// replaced by the bits of the double it names, so two texts that differ
-/// only in how they spell the same doubles compare equal.
+/// `text` with every decimal number token (one holding `.` or an exponent,
+/// in JSON's number grammar: `00.5` stays text) replaced by the bits of the
+/// double it names, so two texts that differ only in how they spell the
+/// same doubles compare equal.
 fn same_doubles(text: &str) -> String {
     let is_number_byte =
         |b: u8| b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'+' | b'e' | b'E');
@@ -177,7 +178,7 @@ fn same_doubles(text: &str) -> String {
                 .unwrap_or(bytes.len());
             let ends_token = end == bytes.len() || !bytes[end].is_ascii_alphanumeric();
             let token = &text[i..end];
-            if ends_token && token.contains(['.', 'e', 'E']) {
+            if ends_token && token.contains(['.', 'e', 'E']) && is_json_number(token) {
                 if let Ok(x) = token.parse::<f64>() {
                     out.push_str(&format!("<{:x}>", x.to_bits()));
                     i = end;
@@ -193,4 +194,57 @@ fn same_doubles(text: &str) -> String {
         i += next;
     }
     out
+}
+
+/// Whether `token` is a number in JSON's grammar: `-?(0|[1-9][0-9]*)`, then
+/// an optional fraction and exponent.
+fn is_json_number(token: &str) -> bool {
+    let digits = |s: &str| s.bytes().take_while(u8::is_ascii_digit).count();
+    let rest = token.strip_prefix('-').unwrap_or(token);
+    let int = digits(rest);
+    if int == 0 || (int > 1 && rest.starts_with('0')) {
+        return false;
+    }
+    let mut rest = &rest[int..];
+    if let Some(fraction) = rest.strip_prefix('.') {
+        let n = digits(fraction);
+        if n == 0 {
+            return false;
+        }
+        rest = &fraction[n..];
+    }
+    if let Some(exponent) = rest.strip_prefix(['e', 'E']) {
+        let exponent = exponent.strip_prefix(['+', '-']).unwrap_or(exponent);
+        let n = digits(exponent);
+        return n > 0 && n == exponent.len();
+    }
+    rest.is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn json_numbers() {
+        for good in ["0", "-0", "1.5", "0.25e-3", "1E+9", "-12.0"] {
+            assert!(super::is_json_number(good), "{good}");
+        }
+        for bad in [
+            "", "-", "00.5", "01", "1.", ".5", "1e", "1e+", "1.5.2", "+1", "1-2",
+        ] {
+            assert!(!super::is_json_number(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn only_the_spelling_of_doubles_is_ignored() {
+        use super::same_doubles;
+        assert_eq!(
+            same_doubles("a=99.97036743164062"),
+            same_doubles("a=99.97036743164063")
+        );
+        assert_eq!(same_doubles("x|1.5e3|y"), same_doubles("x|1500.0|y"));
+        assert_ne!(same_doubles("a=00.5"), same_doubles("a=0.5"));
+        assert_ne!(same_doubles("a=0.5"), same_doubles("a=0.25"));
+        assert_ne!(same_doubles("v1.5"), same_doubles("v1.50"));
+    }
 }
