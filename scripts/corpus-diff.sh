@@ -7,10 +7,13 @@
 #   - gcf-core against the `gcf` 3.1.0 crate  (benches/src/bin/corpus_diff.rs)
 #   - the Node package against 2.5.2          (scripts/corpus/node.cjs)
 #   - the Python package against gcf-python 2.8.0 (scripts/corpus/python.py)
-# with the default options and with flattening off. Package manifests,
-# schemas, API descriptions and lock files have shapes no random generator
-# is tuned to. Each side prints its counts by class; a difference the README
-# does not list fails the script.
+# with the default options and with flattening off; and graph payloads made
+# from real code (scripts/corpus/code_graphs.py over python3's standard
+# library: real qualified names, about 740 payloads of 1 to 560 symbols,
+# median 12), graph-encoded by all three against the same references.
+# Package manifests, schemas, API descriptions and lock files have shapes no
+# random generator is tuned to. Each side prints its counts by class; a
+# difference the README does not list fails the script.
 #
 #   bash scripts/corpus-diff.sh              # the default folders
 #   bash scripts/corpus-diff.sh DIR...       # these folders
@@ -18,9 +21,10 @@
 # Needs the Node package built with its devDependencies (scripts/test-node.sh)
 # and the Python test venv (scripts/test-python.sh); the reference venv is
 # made here if missing (scripts/ref-python.sh). scripts/test.sh runs it on
-# ../shared/conformance alone (the fixtures' own files: fixed data, so a red
-# run is a regression); over the default folders it is a local campaign,
-# whose findings depend on what the machine holds.
+# ../shared/conformance (the fixtures' own files) and the code graphs, data
+# fixed for a given python3, so a red run is a regression; over the default
+# folders it is a local campaign, whose findings depend on what the machine
+# holds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,12 +36,14 @@ for key in ("stdlib", "purelib"):
     print(sysconfig.get_paths()[key])' | sort -u)
 fi
 listing="$(mktemp /tmp/gcf-corpus.XXXXXX)"
-trap 'rm -f "$listing" "$listing".*' EXIT
+trap 'rm -rf "$listing" "$listing".*' EXIT
 for dir in "$@"; do
   [ -d "$dir" ] && find "$dir" -name '*.json' -type f -size -3M -not -path '*/target/*' 2>/dev/null
 done | sort -u > "$listing"
+python3 scripts/corpus/code_graphs.py "$listing.graphs" >/dev/null
+find "$listing.graphs" -name '*.json' | sort >> "$listing"
 # /usr/lib/python3* and the stdlib can name the same files: sort -u keeps one.
-echo "corpus-diff: $(wc -l < "$listing") JSON files under: $*"
+echo "corpus-diff: $(wc -l < "$listing") JSON files under: $* (and the code graphs)"
 
 [ -x target/py-test/bin/python ] || { echo "corpus-diff: run scripts/test-python.sh first (target/py-test)" >&2; exit 1; }
 [ -d bindings-node/node_modules/gcf-reference ] && ls bindings-node/gcf.*.node >/dev/null 2>&1 \

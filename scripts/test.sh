@@ -67,7 +67,7 @@ bash scripts/test-python.sh
 step "Node package (bindings-node): napi addon, conformance, differential vs 2.5.2"
 bash scripts/test-node.sh
 
-step "Real JSON (the conformance fixtures' files) through the core, Node and Python against their references"
+step "Real JSON (the conformance fixtures' files) and graphs of real code through the core, Node and Python against their references"
 bash scripts/corpus-diff.sh ../shared/conformance
 
 step "WebAssembly (bindings-wasm): build, package tests, Bun, Deno and workerd, the Node suite on wasm, core tests on wasm32"

@@ -1,6 +1,7 @@
 // Generic encode of real JSON files: this package against 2.5.2 (the
 // `gcf-reference` devDependency), with the default options and with
-// `noFlatten`. Run by scripts/corpus-diff.sh:
+// `noFlatten`; and graph encode of the graph payloads among them (those of
+// scripts/corpus/code_graphs.py). Run by scripts/corpus-diff.sh:
 //
 //   node scripts/corpus/node.cjs <file listing JSON paths, one per line>
 //
@@ -61,12 +62,42 @@ const attempt = (f) => {
 const counts = new Map();
 let unlisted = 0;
 let files = 0;
+let graphs = 0;
 const seen = new Set();
 const count = (what) => counts.set(what, (counts.get(what) || 0) + 1);
 const report = (file, what, detail) => {
   unlisted += 1;
   if (unlisted <= 20) console.log(`DIFF ${what} ${file}\n  ${detail}`);
 };
+
+function compareGraph(file, payload) {
+  const a = attempt(() => ours.encode(payload));
+  const b = attempt(() => ref.encode(payload));
+  if (a.error || b.error) {
+    report(file, 'graph', `ours: ${a.error ? a.error.message : 'encoded'}; 2.5.2: ${b.error ? b.error.message : 'encoded'}`);
+    return;
+  }
+  const back = attempt(() => ours.decode(a.value));
+  if (back.error) {
+    report(file, 'graph', `ours does not read its text back: ${back.error.message}`);
+  } else if (a.value === b.value) {
+    const theirs = attempt(() => ref.decode(b.value));
+    if (theirs.error || JSON.stringify(theirs.value) !== JSON.stringify(back.value)) {
+      report(file, 'graph', 'identical texts decode differently');
+    } else {
+      count('graph: identical');
+    }
+  } else if (new Set(payload.symbols.map((s) => s.qualifiedName)).size < payload.symbols.length) {
+    // Listed: each copy of a repeated name gets its own id here; 2.5.2
+    // writes every copy with the last one's.
+    count('graph: a repeated name (an id per symbol here)');
+  } else {
+    let at = 0;
+    while (a.value[at] === b.value[at]) at += 1;
+    const around = (s) => JSON.stringify(s.slice(Math.max(0, at - 100), at + 100));
+    report(file, 'graph', `at ${at}\n  ours:  ${around(a.value)}\n  2.5.2: ${around(b.value)}`);
+  }
+}
 
 for (const file of fs.readFileSync(listing, 'utf8').split('\n').filter(Boolean)) {
   let text;
@@ -86,6 +117,10 @@ for (const file of fs.readFileSync(listing, 'utf8').split('\n').filter(Boolean))
     continue;
   }
   files += 1;
+  if (input !== null && typeof input === 'object' && Array.isArray(input.symbols)) {
+    graphs += 1;
+    compareGraph(file, input);
+  }
   for (const [label, options] of [['default', undefined], ['noFlatten', { noFlatten: true }]]) {
     const a = attempt(() => ours.encodeGeneric(input, options));
     const b = attempt(() => ref.encodeGeneric(input, options));
@@ -125,7 +160,7 @@ for (const file of fs.readFileSync(listing, 'utf8').split('\n').filter(Boolean))
     }
   }
 }
-console.log(`${files} distinct JSON files, each encoded twice (default, noFlatten):`);
+console.log(`${files} distinct JSON files, each encoded twice (default, noFlatten); the ${graphs} graph payloads among them also as graphs:`);
 for (const [what, n] of [...counts].sort()) console.log(`  ${what}: ${n}`);
 if (unlisted > 0) {
   console.log(`${unlisted} unlisted differences`);

@@ -1,4 +1,6 @@
-"""Generic encode of real JSON files: this package against gcf-python 2.8.0.
+"""Generic encode of real JSON files: this package against gcf-python 2.8.0;
+and graph encode of the graph payloads among them (those of
+``scripts/corpus/code_graphs.py``).
 
 Both import as ``gcf``, so each encodes in its own interpreter and the texts
 are compared afterwards (run by ``scripts/corpus-diff.sh``)::
@@ -8,7 +10,8 @@ are compared afterwards (run by ``scripts/corpus-diff.sh``)::
 
 ``encode`` writes, for each distinct file that parses as JSON, the text of
 ``encode_generic`` with the default options and with ``no_flatten`` (or the
-error's category) and the JSON of ``decode_generic`` of that text.
+error's category) and the JSON of ``decode_generic`` of that text; for a
+graph payload, also the text of ``encode`` and the decoded payload.
 ``compare`` requires byte-identical texts, equal decodes of identical texts,
 and mutual refusals with the same category; differences the README lists are
 counted by class, anything else is printed and fails the run.
@@ -40,6 +43,8 @@ def encode(listing, out_path):
                 continue
             seen.add(digest)
             record = {"file": path}
+            if isinstance(value, dict) and isinstance(value.get("symbols"), list):
+                record["graph"] = graph(gcf, value)
             for name, kw in OPTIONS:
                 try:
                     encoded = gcf.encode_generic(value, gcf.GenericOptions(**kw))
@@ -55,6 +60,41 @@ def encode(listing, out_path):
 
 
 # JSON's number grammar only (`007` stays text).
+def graph(gcf, value):
+    """The graph encode of a payload's JSON (camelCase, as every package
+    reads it), and its decode as plain data."""
+    import dataclasses
+
+    payload = gcf.Payload(
+        tool=value.get("tool", ""),
+        tokens_used=value.get("tokensUsed", 0),
+        token_budget=value.get("tokenBudget", 0),
+        symbols=[
+            gcf.Symbol(
+                qualified_name=s["qualifiedName"],
+                kind=s["kind"],
+                score=s["score"],
+                provenance=s["provenance"],
+                distance=s.get("distance", 0),
+            )
+            for s in value["symbols"]
+        ],
+        edges=[
+            gcf.Edge(source=e["source"], target=e["target"], edge_type=e["edgeType"], status=e.get("status", ""))
+            for e in value.get("edges", [])
+        ],
+    )
+    try:
+        text = gcf.encode(payload)
+    except ValueError as e:
+        return {"refused": str(e).split(":", 1)[0]}
+    try:
+        decoded = json.dumps(dataclasses.asdict(gcf.decode(text)))
+    except ValueError as e:
+        decoded = {"refused": str(e).split(":", 1)[0]}
+    return {"text": text, "decoded": decoded, "repeated": len({s.qualified_name for s in payload.symbols}) < len(payload.symbols)}
+
+
 DECIMAL = re.compile(r"(?<![0-9A-Za-z.+-])(-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)(?![0-9A-Za-z.+-])")
 
 
@@ -91,6 +131,24 @@ def compare(ours_path, ref_path):
             print(f"DIFF {name} {path}\n  {detail}")
 
     for a, b in zip(ours, ref):
+        if "graph" in a:
+            x, y = a["graph"], b["graph"]
+            if "refused" in x or "refused" in y:
+                report(a["file"], "graph", f"ours: {x.get('refused', 'encoded')}; 2.8.0: {y.get('refused', 'encoded')}")
+            elif isinstance(x["decoded"], dict):
+                report(a["file"], "graph", f"ours does not read its text back: {x['decoded']['refused']}")
+            elif x["text"] == y["text"]:
+                if x["decoded"] == y["decoded"]:
+                    counts["graph: identical"] += 1
+                else:
+                    report(a["file"], "graph", "identical texts decode differently")
+            elif x["repeated"]:
+                # Listed: each copy of a repeated name gets its own id here;
+                # 2.8.0 writes every copy with the last one's.
+                counts["graph: a repeated name (an id per symbol here)"] += 1
+            else:
+                at = next(i for i, (p, q) in enumerate(zip(x["text"], y["text"] + "\0")) if p != q)
+                report(a["file"], "graph", f"at {at}\n  ours:  {x['text'][max(0, at - 100):at + 100]!r}\n  2.8.0: {y['text'][max(0, at - 100):at + 100]!r}")
         for name, _ in OPTIONS:
             x, y = a[name], b[name]
             if "refused" in x or "refused" in y:
@@ -111,7 +169,8 @@ def compare(ours_path, ref_path):
             else:
                 at = next(i for i, (p, q) in enumerate(zip(x["text"], y["text"] + "\0")) if p != q)
                 report(a["file"], name, f"at {at}\n  ours:  {x['text'][max(0, at - 100):at + 100]!r}\n  2.8.0: {y['text'][max(0, at - 100):at + 100]!r}")
-    print(f"{len(ours)} distinct JSON files, each encoded twice (default, no_flatten):")
+    graphs = sum("graph" in r for r in ours)
+    print(f"{len(ours)} distinct JSON files, each encoded twice (default, no_flatten); the {graphs} graph payloads among them also as graphs:")
     for what, n in sorted(counts.items()):
         print(f"  {what}: {n}")
     if unlisted:

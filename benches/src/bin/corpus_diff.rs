@@ -1,7 +1,9 @@
 //! Generic encode of real JSON files, gcf-core against the `gcf` 3.1.0
 //! crate: a campaign over whatever JSON a machine holds (package manifests,
 //! schemas, API descriptions, lock files), shapes no random generator is
-//! tuned to. Run by `scripts/corpus-diff.sh`, which finds the files:
+//! tuned to; and graph encode of the graph payloads among them (those of
+//! `scripts/corpus/code_graphs.py`: real code's names and structure). Run
+//! by `scripts/corpus-diff.sh`, which finds the files:
 //!
 //! ```text
 //! cargo run -p gcf-benches --bin corpus_diff -- <file listing paths, one per line>
@@ -32,6 +34,10 @@ enum Outcome {
     /// (as ryu, gcf-python 2.8.0 and the npm package) with the even one
     /// (listed).
     ShortestFormTie,
+    /// A graph payload naming one qualified name twice: each symbol gets an
+    /// id of its own here, the crate writes every copy with the last one's
+    /// id, which no strict decoder reads (listed).
+    RepeatedName,
     Unlisted,
 }
 
@@ -50,6 +56,7 @@ fn main() -> ExitCode {
     let mut seen = HashSet::new();
     let hasher = std::collections::hash_map::RandomState::new();
     let mut files = 0usize;
+    let mut graphs = 0usize;
     let mut counts: BTreeMap<(&str, Outcome), usize> = BTreeMap::new();
     let mut shown = 0usize;
     for path in paths.lines().filter(|l| !l.is_empty()) {
@@ -65,6 +72,15 @@ fn main() -> ExitCode {
             continue;
         };
         files += 1;
+        if json.get("symbols").is_some_and(serde_json::Value::is_array) {
+            graphs += 1;
+            let outcome = compare_graph(text.as_bytes());
+            *counts.entry(("graph", outcome.0)).or_default() += 1;
+            if outcome.0 == Outcome::Unlisted && shown < 20 {
+                shown += 1;
+                println!("DIFF graph {path}\n{}", outcome.1);
+            }
+        }
         for (options, flatten) in [("default", true), ("no_flatten", false)] {
             let outcome = compare(&json, flatten);
             *counts.entry((options, outcome.0)).or_default() += 1;
@@ -74,7 +90,10 @@ fn main() -> ExitCode {
             }
         }
     }
-    println!("{files} distinct JSON files, each encoded twice (default, no_flatten):");
+    println!(
+        "{files} distinct JSON files, each encoded twice (default, no_flatten); \
+         the {graphs} graph payloads among them also as graphs:"
+    );
     let mut unlisted = 0;
     for ((options, outcome), n) in &counts {
         println!("  {options:<10} {outcome:?}: {n}");
@@ -136,6 +155,45 @@ fn compare(json: &serde_json::Value, flatten: bool) -> (Outcome, String) {
             classify(&ours, &theirs)
         }
     }
+}
+
+/// Graph-encodes the payload in `json` both ways and says how they compare.
+fn compare_graph(json: &[u8]) -> (Outcome, String) {
+    let payload = match gcf_bind::graph::payload_from_slice(json) {
+        Ok(payload) => payload.to_owned_payload(),
+        Err(e) => return (Outcome::Unlisted, format!("  not a graph payload: {e}")),
+    };
+    // The crate never refuses: it writes whatever it is given.
+    let theirs = gcf_oracle::encode(&gcf_benches::workload::oracle_from_owned(&payload));
+    let ours = match gcf_core::graph::encode(&payload) {
+        Ok(text) => text,
+        Err(e) => return (Outcome::Unlisted, format!("  we refused: {e}")),
+    };
+    match gcf_core::graph::decode(&ours) {
+        // Decoded symbols come in emission order: re-encoding them must give
+        // the same text.
+        Ok(back) if gcf_core::graph::encode(&back).as_deref() == Ok(ours.as_str()) => {}
+        Ok(_) => {
+            return (
+                Outcome::Unlisted,
+                "  ours does not re-encode to itself".into(),
+            )
+        }
+        Err(e) => return (Outcome::Unlisted, format!("  ours does not decode: {e}")),
+    }
+    if ours == theirs {
+        return (Outcome::Identical, String::new());
+    }
+    let mut names: Vec<&str> = payload
+        .symbols
+        .iter()
+        .map(|s| s.qualified_name.as_str())
+        .collect();
+    names.sort_unstable();
+    if names.windows(2).any(|w| w[0] == w[1]) {
+        return (Outcome::RepeatedName, String::new());
+    }
+    classify(&ours, &theirs)
 }
 
 /// The class of a difference between two texts that are not equal.
