@@ -25,6 +25,9 @@ else
 fi
 
 rm -rf target/criterion
+# Graph payloads made from real code, for the `graph_code` groups.
+rm -rf target/bench-inputs/code-graphs
+python3 scripts/corpus/code_graphs.py target/bench-inputs/code-graphs
 cargo build --release -p gcf-benches --bins "${features[@]}"
 for bench in graph generic stream; do
   cargo bench -p gcf-benches --bench "$bench" "${features[@]}" -- "${crit[@]}"

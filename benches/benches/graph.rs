@@ -138,11 +138,155 @@ fn copy_limit(c: &mut Criterion) {
     group.finish();
 }
 
+/// Graph payloads made from real code (`scripts/corpus/code_graphs.py` over
+/// python3's standard library, written by `scripts/bench.sh` to
+/// `target/bench-inputs/code-graphs`, or the folder in `GCF_CODE_GRAPHS`):
+/// real qualified names, mostly MCP-result sizes (median 12 symbols). One
+/// iteration encodes (or decodes) every payload once, as owned
+/// `Payload<String>`s parsed from their JSON. Payloads that name a symbol
+/// twice are left out: the crate writes those differently (README, "Where
+/// the spec and the references differ"); every other output is checked
+/// byte for byte against the crate's first.
+fn graph_code(c: &mut Criterion) {
+    let Some(payloads) = code_graphs() else {
+        eprintln!("graph_code: no code graphs (run scripts/bench.sh, or set GCF_CODE_GRAPHS)");
+        return;
+    };
+    let theirs: Vec<gcf_oracle::Payload> = payloads.iter().map(oracle_from_owned).collect();
+    let json: Vec<serde_json::Value> = payloads
+        .iter()
+        .map(gcf_core::graph::payload_to_json)
+        .collect();
+    let texts: Vec<String> = payloads
+        .iter()
+        .map(|p| gcf_core::graph::encode(p).unwrap())
+        .collect();
+    for ((text, p), q) in texts.iter().zip(&theirs).zip(&payloads) {
+        assert_eq!(
+            *text,
+            gcf_oracle::encode(p),
+            "{:?}",
+            q.symbols.first().map(|s| &s.qualified_name)
+        );
+    }
+    let bytes: usize = texts.iter().map(String::len).sum();
+    let n = payloads.len().to_string();
+    let mut group = c.benchmark_group("graph_code_encode");
+    group.throughput(Throughput::Bytes(bytes as u64));
+    group.sample_size(20);
+    group.bench_with_input(BenchmarkId::new("gcf-core", &n), &payloads, |b, ps| {
+        b.iter(|| {
+            ps.iter()
+                .map(|p| gcf_core::graph::encode(black_box(p)).unwrap().len())
+                .sum::<usize>()
+        })
+    });
+    group.bench_with_input(BenchmarkId::new("gcf-3.1.0", &n), &theirs, |b, ps| {
+        b.iter(|| {
+            ps.iter()
+                .map(|p| gcf_oracle::encode(black_box(p)).len())
+                .sum::<usize>()
+        })
+    });
+    group.bench_with_input(BenchmarkId::new("serde_json", &n), &json, |b, js| {
+        b.iter(|| {
+            js.iter()
+                .map(|j| serde_json::to_vec(black_box(j)).unwrap().len())
+                .sum::<usize>()
+        })
+    });
+    group.finish();
+    let mut group = c.benchmark_group("graph_code_decode");
+    group.throughput(Throughput::Bytes(bytes as u64));
+    group.sample_size(20);
+    group.bench_with_input(BenchmarkId::new("gcf-core", &n), &texts, |b, ts| {
+        b.iter(|| {
+            ts.iter()
+                .map(|t| gcf_core::graph::decode(black_box(t)).unwrap().symbols.len())
+                .sum::<usize>()
+        })
+    });
+    group.bench_with_input(BenchmarkId::new("gcf-core-shared", &n), &texts, |b, ts| {
+        b.iter(|| {
+            ts.iter()
+                .map(|t| {
+                    gcf_core::graph::decode_shared(black_box(t))
+                        .unwrap()
+                        .symbols
+                        .len()
+                })
+                .sum::<usize>()
+        })
+    });
+    group.bench_with_input(
+        BenchmarkId::new("gcf-core-borrowed", &n),
+        &texts,
+        |b, ts| {
+            b.iter(|| {
+                ts.iter()
+                    .map(|t| {
+                        gcf_core::graph::decode_borrowed(black_box(t))
+                            .unwrap()
+                            .symbols
+                            .len()
+                    })
+                    .sum::<usize>()
+            })
+        },
+    );
+    group.bench_with_input(BenchmarkId::new("gcf-3.1.0", &n), &texts, |b, ts| {
+        b.iter(|| {
+            ts.iter()
+                .map(|t| gcf_oracle::decode(black_box(t)).unwrap().symbols.len())
+                .sum::<usize>()
+        })
+    });
+    group.finish();
+}
+
+/// The code graphs, without those naming a symbol twice; `None` when the
+/// folder is missing or empty.
+fn code_graphs() -> Option<Vec<gcf_core::graph::Payload<String>>> {
+    let dir = std::env::var_os("GCF_CODE_GRAPHS")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../target/bench-inputs/code-graphs")
+        });
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    files.sort();
+    let payloads: Vec<_> = files
+        .iter()
+        .filter(|f| f.extension().is_some_and(|e| e == "json"))
+        .map(|f| {
+            let bytes = std::fs::read(f).unwrap();
+            gcf_bind::graph::payload_from_slice(&bytes)
+                .unwrap()
+                .to_owned_payload()
+        })
+        .filter(|p| {
+            let mut names: Vec<&str> = p
+                .symbols
+                .iter()
+                .map(|s| s.qualified_name.as_str())
+                .collect();
+            names.sort_unstable();
+            names.windows(2).all(|w| w[0] != w[1])
+        })
+        .collect();
+    (!payloads.is_empty()).then_some(payloads)
+}
+
 criterion_group!(
     benches,
     graph_encode,
     graph_encode_borrowed,
     graph_decode,
+    graph_code,
     copy_limit
 );
 criterion_main!(benches);
