@@ -398,7 +398,7 @@ fn code_graph_section(w: &mut String, r: &Results) {
     };
     let _ = writeln!(
         w,
-        "### Real code graphs
+        "## Graph encode and decode of real code graphs
 "
     );
     let _ = writeln!(
