@@ -396,11 +396,7 @@ fn code_graph_section(w: &mut String, r: &Results) {
     else {
         return;
     };
-    let _ = writeln!(
-        w,
-        "## Graph encode and decode of real code graphs
-"
-    );
+    let _ = writeln!(w, "## Graph encode and decode of real code graphs\n");
     let _ = writeln!(
         w,
         "Graph payloads made from real code by `scripts/corpus/code_graphs.py` over python3's \
