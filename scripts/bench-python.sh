@@ -19,6 +19,8 @@ if [ -z "${GCF_BENCH_SKIP_BUILD:-}" ]; then
   target/py-test/bin/pip install -q --force-reinstall --no-deps target/wheels-py/gcf_python-*.whl
 fi
 ref="$(bash scripts/ref-python.sh)"
+# Graph payloads made from real code (bench.py's "code graphs" cases).
+[ -d target/bench-inputs/code-graphs ] || python3 scripts/corpus/code_graphs.py target/bench-inputs/code-graphs
 ours_json="$(cd / && "$OLDPWD/target/py-test/bin/python" "$OLDPWD/bindings-python/bench/bench.py" "$rows")"
 ref_json="$(cd / && "$ref" "$OLDPWD/bindings-python/bench/bench.py" "$rows")"
 # Instructions per call under callgrind, for the table that repeats on a

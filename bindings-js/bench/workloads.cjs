@@ -81,4 +81,31 @@ function nested(n) {
   return { orders };
 }
 
-module.exports = { cpuMs, time, graph, records, nested };
+// Graph payloads made from real code (scripts/corpus/code_graphs.py over
+// python3's standard library: real qualified names, mostly the size of an MCP
+// tool result, median 12 symbols), read from GCF_CODE_GRAPHS or
+// target/bench-inputs/code-graphs, made there first if missing. Payloads
+// naming a symbol twice are left out: 2.5.2 writes those differently (README,
+// "Where the spec and the references differ"). null without python3.
+function codeGraphs() {
+  const fs = require('node:fs');
+  const path = require('node:path');
+  const root = path.join(__dirname, '..', '..');
+  const dir = process.env.GCF_CODE_GRAPHS || path.join(root, 'target', 'bench-inputs', 'code-graphs');
+  if (!fs.existsSync(dir)) {
+    try {
+      require('node:child_process').execFileSync('python3', [path.join(root, 'scripts', 'corpus', 'code_graphs.py'), dir], { stdio: 'ignore' });
+    } catch {
+      return null;
+    }
+  }
+  const payloads = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')))
+    .filter((p) => new Set(p.symbols.map((s) => s.qualifiedName)).size === p.symbols.length);
+  return payloads.length ? payloads : null;
+}
+
+module.exports = { cpuMs, time, graph, records, nested, codeGraphs };

@@ -87,6 +87,42 @@ def stream_rows(n: int) -> Dict[str, float]:
     return {"seconds": dt, "rss_growth_kib": float(after - before), "bytes": float(out.n)}
 
 
+def code_graphs() -> List["gcf.Payload"]:
+    """Graph payloads made from real code (scripts/corpus/code_graphs.py over
+    python3's standard library, mostly MCP-result sizes, median 12 symbols),
+    from GCF_CODE_GRAPHS or target/bench-inputs/code-graphs (which
+    scripts/bench-python.sh makes); those naming a symbol twice left out, as
+    2.8.0 writes them differently (README). Empty when there are none."""
+    import os
+    from pathlib import Path
+
+    folder = Path(os.environ.get("GCF_CODE_GRAPHS") or Path(__file__).resolve().parents[2] / "target/bench-inputs/code-graphs")
+    payloads = []
+    for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+        v = json.loads(path.read_text(encoding="utf-8"))
+        if len({s["qualifiedName"] for s in v["symbols"]}) < len(v["symbols"]):
+            continue
+        payloads.append(
+            gcf.Payload(
+                tool=v["tool"],
+                tokens_used=v["tokensUsed"],
+                token_budget=v["tokenBudget"],
+                symbols=[
+                    gcf.Symbol(
+                        qualified_name=s["qualifiedName"],
+                        kind=s["kind"],
+                        score=s["score"],
+                        provenance=s["provenance"],
+                        distance=s["distance"],
+                    )
+                    for s in v["symbols"]
+                ],
+                edges=[gcf.Edge(source=e["source"], target=e["target"], edge_type=e["edgeType"]) for e in v["edges"]],
+            )
+        )
+    return payloads
+
+
 def main() -> None:
     results: Dict[str, Any] = {"version": getattr(gcf, "__version__", "?")}
     for n in (10, 100, 1000):
@@ -94,6 +130,23 @@ def main() -> None:
         text = gcf.encode(p)
         results[f"graph_encode_{n}"] = best(lambda: gcf.encode(p))
         results[f"graph_decode_{n}"] = best(lambda: gcf.decode(text))
+    code = code_graphs()
+    if code:
+        texts = [gcf.encode(p) for p in code]
+        results["code_graphs"] = len(code)
+
+        # Each result dropped before the next call, as a server drops it:
+        # kept in a list, the collector would visit them all again and again.
+        def encode_each() -> None:
+            for p in code:
+                gcf.encode(p)
+
+        def decode_each() -> None:
+            for t in texts:
+                gcf.decode(t)
+
+        results["graph_encode_code"] = best(encode_each)
+        results["graph_decode_code"] = best(decode_each)
     for n in (10, 1000):
         rows = records(n, n)
         text = gcf.encode_generic(rows)
