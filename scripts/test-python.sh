@@ -82,7 +82,7 @@ bash "$root/scripts/python-reference-suite.sh" "$venv/bin/python"
 cp39=$(ls "$wheels"/gcf_python-*-cp39-abi3-*.whl)
 install_wheel "$venv" "$cp39"
 echo "cp39-abi3 wheel on $("$venv/bin/python" -V):"
-"$venv/bin/python" -m pytest -q -p no:cacheprovider test_api.py test_conformance.py test_utf8_routes.py test_generic_routes.py test_stream_rows.py test_graph_routes.py test_collector.py
+"$venv/bin/python" -m pytest -q -p no:cacheprovider test_api.py test_conformance.py test_utf8_routes.py test_generic_routes.py test_stream_rows.py test_graph_routes.py test_collector.py test_gil.py
 install_wheel "$venv"
 
 # The wheels on the oldest and the newest CPython this machine has beside
@@ -107,5 +107,5 @@ for py in "${others[@]}"; do
   "$other/bin/pip" install -q --disable-pip-version-check pytest
   install_wheel "$other"
   echo "CPython $v:"
-  "$other/bin/python" -m pytest -q -p no:cacheprovider test_api.py test_conformance.py test_utf8_routes.py test_generic_routes.py test_stream_rows.py test_graph_routes.py test_collector.py
+  "$other/bin/python" -m pytest -q -p no:cacheprovider test_api.py test_conformance.py test_utf8_routes.py test_generic_routes.py test_stream_rows.py test_graph_routes.py test_collector.py test_gil.py
 done

@@ -55,7 +55,8 @@ fn delta(obj: &Bound<'_, PyAny>) -> PyResult<Delta> {
 #[pyfunction]
 pub fn encode_delta(py: Python<'_>, d: &Bound<'_, PyAny>) -> PyResult<String> {
     let d = delta(d)?;
-    py.detach(|| graph::encode_delta(&d))
+    let items = d.removed.len() + d.added.len() + d.removed_edges.len() + d.added_edges.len();
+    crate::gil::run(py, crate::gil::items(items), || graph::encode_delta(&d))
         .py_err(py, Raise::Other)
 }
 
@@ -70,8 +71,7 @@ pub fn decode_delta<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let limits = crate::decode_limits(py, limits)?;
     let s = crate::utf8::text(wire)?;
-    let d = py
-        .detach(|| graph::decode_delta_with(&s, &limits))
+    let d = crate::gil::run(py, s.len(), || graph::decode_delta_with(&s, &limits))
         .py_err(py, Raise::Decode)?;
     let t = types(py)?;
     let removed: Vec<graph::Symbol<&str>> = d
@@ -118,8 +118,10 @@ pub fn pack_root(
 ) -> PyResult<String> {
     let symbols = items(symbols, symbol)?;
     let edges = items(edges, edge)?;
-    py.detach(|| graph::pack_root(&symbols, &edges))
-        .py_err(py, Raise::Other)
+    crate::gil::run(py, crate::gil::items(symbols.len() + edges.len()), || {
+        graph::pack_root(&symbols, &edges)
+    })
+    .py_err(py, Raise::Other)
 }
 
 /// Applies a delta given as its parts to a base and checks the result's
@@ -148,14 +150,14 @@ pub fn verify_delta<'py>(
         added_edges: items(added_edges, edge)?,
         ..Delta::default()
     };
-    let applied = py
-        .detach(|| {
-            // The parts carry no base root: verifying against the base's own
-            // root checks only the result, as 2.8.0's verify_delta does.
-            d.base_root = base.pack_root()?;
-            graph::apply_decoded_delta(&base, &d)
-        })
-        .py_err(py, Raise::Other)?;
+    let items = base.symbols.len() + base.edges.len() + d.added.len() + d.added_edges.len();
+    let applied = crate::gil::run(py, crate::gil::items(items), || {
+        // The parts carry no base root: verifying against the base's own
+        // root checks only the result, as 2.8.0's verify_delta does.
+        d.base_root = base.pack_root()?;
+        graph::apply_decoded_delta(&base, &d)
+    })
+    .py_err(py, Raise::Other)?;
     let t = types(py)?;
     PyTuple::new(
         py,
@@ -193,8 +195,7 @@ impl NativeSessionDecoder {
     ) -> PyResult<Bound<'py, PyAny>> {
         let s = crate::input(input_text)?;
         let inner = &mut self.0;
-        let payload = py
-            .detach(|| s.text().and_then(|t| inner.decode(t)))
+        let payload = crate::gil::run(py, s.len(), || s.text().and_then(|t| inner.decode(t)))
             .py_err(py, Raise::Decode)?;
         types(py)?.payload_owned(py, &payload)
     }
@@ -226,8 +227,8 @@ impl NativeSession {
         payload: &graph::Payload<S>,
     ) -> PyResult<String> {
         let inner = &mut self.inner;
-        let out = py
-            .detach(|| inner.encode(payload))
+        let items = payload.symbols.len() + payload.edges.len();
+        let out = crate::gil::run(py, crate::gil::items(items), || inner.encode(payload))
             .py_err(py, Raise::Other)?;
         self.index(&payload.symbols);
         Ok(out)

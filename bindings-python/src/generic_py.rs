@@ -165,8 +165,10 @@ pub fn delta_dict<'py>(py: Python<'py>, d: &GenericDelta) -> PyResult<Bound<'py,
 #[pyfunction]
 pub fn generic_pack_root(py: Python<'_>, s: &Bound<'_, PyAny>) -> PyResult<String> {
     let set = keyed_set(s)?;
-    py.detach(|| generic::pack_root(&set))
-        .py_err(py, Raise::Other)
+    crate::gil::run(py, crate::gil::items(set.rows.len()), || {
+        generic::pack_root(&set)
+    })
+    .py_err(py, Raise::Other)
 }
 
 /// The delta from `base` to `nxt`; a schema change raises.
@@ -177,8 +179,8 @@ pub fn diff_generic_sets<'py>(
     nxt: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let (base, new) = (keyed_set(base)?, keyed_set(nxt)?);
-    let d = py
-        .detach(|| generic::diff(&base, &new))
+    let items = base.rows.len() + new.rows.len();
+    let d = crate::gil::run(py, crate::gil::items(items), || generic::diff(&base, &new))
         .py_err(py, Raise::Other)?;
     match d {
         Some(d) => delta_to_py(py, &d),
@@ -210,8 +212,10 @@ pub fn diff_generic_sets<'py>(
 #[pyo3(signature = (s, tool = ""))]
 pub fn encode_generic_full(py: Python<'_>, s: &Bound<'_, PyAny>, tool: &str) -> PyResult<String> {
     let set = keyed_set(s)?;
-    py.detach(|| generic::encode_full(&set, tool))
-        .py_err(py, Raise::Other)
+    crate::gil::run(py, crate::gil::items(set.rows.len()), || {
+        generic::encode_full(&set, tool)
+    })
+    .py_err(py, Raise::Other)
 }
 
 /// One keyed-set cell in its pack-root hashing form (spec §10a.3); behind
@@ -225,7 +229,8 @@ pub fn canonical_cell(py: Python<'_>, v: &Bound<'_, PyAny>) -> PyResult<String> 
 #[pyfunction]
 pub fn encode_generic_delta(py: Python<'_>, d: &Bound<'_, PyAny>) -> PyResult<String> {
     let d = delta(d)?;
-    py.detach(|| generic::encode_delta(&d))
+    let items = d.added.len() + d.changed.len() + d.removed.len();
+    crate::gil::run(py, crate::gil::items(items), || generic::encode_delta(&d))
         .py_err(py, Raise::Other)
 }
 
@@ -238,8 +243,7 @@ pub fn decode_generic_delta<'py>(
     limits: Option<&str>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let limits = crate::decode_limits(py, limits)?;
-    let d = py
-        .detach(|| generic::decode_delta_with(text, &limits))
+    let d = crate::gil::run(py, text.len(), || generic::decode_delta_with(text, &limits))
         .py_err(py, Raise::Decode)?;
     delta_to_py(py, &d)
 }
@@ -255,13 +259,12 @@ pub fn decode_generic_full<'py>(
 ) -> PyResult<Bound<'py, PyTuple>> {
     let limits = crate::decode_limits(py, limits)?;
     let input = crate::input(text)?;
-    let full = py
-        .detach(|| {
-            input
-                .text()
-                .and_then(|t| generic::decode_full_with(t, &limits))
-        })
-        .py_err(py, Raise::Decode)?;
+    let full = crate::gil::run(py, input.len(), || {
+        input
+            .text()
+            .and_then(|t| generic::decode_full_with(t, &limits))
+    })
+    .py_err(py, Raise::Decode)?;
     PyTuple::new(
         py,
         [
@@ -282,8 +285,8 @@ pub fn verify_generic_delta<'py>(
     let base = keyed_set(base)?;
     let mut d = delta(d)?;
     d.new_root = expected_new_root.to_owned();
-    let out = py
-        .detach(|| generic::apply(&base, &d))
+    let items = base.rows.len() + d.added.len() + d.changed.len();
+    let out = crate::gil::run(py, crate::gil::items(items), || generic::apply(&base, &d))
         .py_err(py, Raise::Other)?;
     set_to_py(py, &out)
 }
@@ -321,7 +324,9 @@ impl NativeDeltaSession {
         // A set that cannot be read is still a turn of the cadence.
         let set = keyed_set(nxt).inspect_err(|_| self.inner.count_refused_turn())?;
         let inner = &mut self.inner;
-        let (text, full) = py.detach(|| inner.next(set)).py_err(py, Raise::Other)?;
+        let items = set.rows.len();
+        let (text, full) = crate::gil::run(py, crate::gil::items(items), || inner.next(set))
+            .py_err(py, Raise::Other)?;
         (text, full).into_pyobject(py)
     }
 

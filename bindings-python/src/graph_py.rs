@@ -1378,8 +1378,12 @@ pub fn encode_gathered_lent(gathered: &Gathered<'_>) -> Option<PyResult<String>>
         Err(e) => return Some(Err(e)),
     };
     Some(
-        py.detach(|| gcf_core::graph::encode(&payload))
-            .py_err(py, crate::errors::Raise::Other),
+        crate::gil::run(
+            py,
+            crate::gil::items(payload.symbols.len() + payload.edges.len()),
+            || gcf_core::graph::encode(&payload),
+        )
+        .py_err(py, crate::errors::Raise::Other),
     )
 }
 

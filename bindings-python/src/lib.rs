@@ -20,6 +20,7 @@ mod collector;
 mod delta_py;
 mod errors;
 mod generic_py;
+mod gil;
 mod graph_py;
 mod scalar_py;
 mod serial;
@@ -38,6 +39,14 @@ pub(crate) enum Input<'a> {
 }
 
 impl Input<'_> {
+    /// Its length in bytes.
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Input::Text(t) => t.len(),
+            Input::Bytes(b) => b.len(),
+        }
+    }
+
     /// The text, bytes checked as UTF-8 (a bad sequence is reported at its
     /// line and column).
     pub(crate) fn text(&self) -> Result<&str, gcf_core::Error> {
@@ -77,8 +86,12 @@ pub(crate) fn input<'a>(obj: &'a Bound<'_, PyAny>) -> PyResult<Input<'a>> {
 fn encode(py: Python<'_>, p: &Bound<'_, PyAny>) -> PyResult<String> {
     let read = graph_py::payload_texts(p)?;
     let payload = read.payload();
-    py.detach(|| graph::encode(&payload))
-        .py_err(py, Raise::Other)
+    gil::run(
+        py,
+        gil::items(payload.symbols.len() + payload.edges.len()),
+        || graph::encode(&payload),
+    )
+    .py_err(py, Raise::Other)
 }
 
 /// Encodes a graph payload whose fields `gcf.encode` gathered (see
@@ -103,8 +116,12 @@ fn encode_gathered(
         read.read_locations(rows)?;
     }
     let payload = read.payload();
-    py.detach(|| graph::encode(&payload))
-        .py_err(py, Raise::Other)
+    gil::run(
+        py,
+        gil::items(payload.symbols.len() + payload.edges.len()),
+        || graph::encode(&payload),
+    )
+    .py_err(py, Raise::Other)
 }
 
 /// The decode limits `gcf.Limits` hands over as JSON (gcf-bind's
@@ -130,13 +147,12 @@ fn decode<'py>(
     let s = input(input_text)?;
     // Numbered strings: each distinct name and label becomes one Python
     // `str`, found by number.
-    let payload = py
-        .detach(|| match &s {
-            Input::Text(t) => decoder.decode_indexed(t),
-            // A bad sequence is reported at its line and column.
-            Input::Bytes(b) => gcf_core::validate_utf8(b).and_then(|t| decoder.decode_indexed(t)),
-        })
-        .py_err(py, Raise::Decode)?;
+    let payload = gil::run(py, s.len(), || match &s {
+        Input::Text(t) => decoder.decode_indexed(t),
+        // A bad sequence is reported at its line and column.
+        Input::Bytes(b) => gcf_core::validate_utf8(b).and_then(|t| decoder.decode_indexed(t)),
+    })
+    .py_err(py, Raise::Decode)?;
     graph_py::types(py)?.payload_indexed(py, &payload)
 }
 
@@ -175,8 +191,8 @@ fn encode_value(
         return Ok(text);
     }
     let value = value::from_py(data)?;
-    py.detach(|| encoder.encode(&value))
-        .py_err(py, Raise::Other)
+    // The tree route (values the view leaves): sized by the input's members.
+    gil::run(py, gil::value(&value), || encoder.encode(&value)).py_err(py, Raise::Other)
 }
 
 /// Encodes an array of flat records as a value-grouped table.
@@ -227,14 +243,13 @@ fn decode_generic<'py>(
             return build.finish(v);
         }
     }
-    let doc = py
-        .detach(|| match &s {
-            Input::Text(t) => gcf_core::decode_any_with(t, &limits),
-            Input::Bytes(b) => {
-                gcf_core::validate_utf8(b).and_then(|t| gcf_core::decode_any_with(t, &limits))
-            }
-        })
-        .py_err(py, Raise::Decode)?;
+    let doc = gil::run(py, s.len(), || match &s {
+        Input::Text(t) => gcf_core::decode_any_with(t, &limits),
+        Input::Bytes(b) => {
+            gcf_core::validate_utf8(b).and_then(|t| gcf_core::decode_any_with(t, &limits))
+        }
+    })
+    .py_err(py, Raise::Decode)?;
     match doc {
         AnyPayload::Generic(v) => value::to_py(py, &v),
         AnyPayload::Graph(p) => graph_dict(py, &p).map(Bound::into_any),
@@ -351,6 +366,7 @@ fn gcf_py(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(view::view_generic, m)?)?;
     m.add_function(wrap_pyfunction!(view::encode_in_place, m)?)?;
     m.add_function(wrap_pyfunction!(encode, m)?)?;
+    m.add_function(wrap_pyfunction!(gil::releases, m)?)?;
     m.add_function(wrap_pyfunction!(encode_gathered, m)?)?;
     m.add_function(wrap_pyfunction!(decode, m)?)?;
     m.add_function(wrap_pyfunction!(graph_objects_again, m)?)?;
