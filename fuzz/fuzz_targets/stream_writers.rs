@@ -24,15 +24,21 @@ fn generic_calls(b: &mut Bytes<'_>) {
     let mut w = w.limits(limits);
     // Keys must be unique per object and member keys per map: the writer
     // keeps O(1) memory and documents that as the caller's duty, so every
-    // generated name carries a serial number.
+    // generated name carries a serial number, and one that still spells a
+    // name made before (`"7"` + 1 and `""` + 71 are both `71`) takes the
+    // next serial.
     let serial = std::cell::Cell::new(0u32);
     // Every name and member key made so far, as decoders read it.
     let used = std::cell::RefCell::new(std::collections::HashSet::new());
     let mut unique = |b: &mut Bytes<'_>| {
-        serial.set(serial.get() + 1);
-        let key = format!("{}{}", b.text(), serial.get());
-        used.borrow_mut().insert(key.clone());
-        key
+        let text = b.text();
+        loop {
+            serial.set(serial.get() + 1);
+            let key = format!("{text}{}", serial.get());
+            if used.borrow_mut().insert(key.clone()) {
+                return key;
+            }
+        }
     };
     for _ in 0..b.pick(40) {
         let names = |b: &mut Bytes<'_>,
