@@ -96,30 +96,17 @@ def code_graphs() -> List["gcf.Payload"]:
     import os
     from pathlib import Path
 
+    # The payload JSON's reader lives with the script that makes them.
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts" / "corpus"))
+    from code_graphs import to_payload
+
     folder = Path(os.environ.get("GCF_CODE_GRAPHS") or Path(__file__).resolve().parents[2] / "target/bench-inputs/code-graphs")
     payloads = []
     for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
         v = json.loads(path.read_text(encoding="utf-8"))
         if len({s["qualifiedName"] for s in v["symbols"]}) < len(v["symbols"]):
             continue
-        payloads.append(
-            gcf.Payload(
-                tool=v["tool"],
-                tokens_used=v["tokensUsed"],
-                token_budget=v["tokenBudget"],
-                symbols=[
-                    gcf.Symbol(
-                        qualified_name=s["qualifiedName"],
-                        kind=s["kind"],
-                        score=s["score"],
-                        provenance=s["provenance"],
-                        distance=s["distance"],
-                    )
-                    for s in v["symbols"]
-                ],
-                edges=[gcf.Edge(source=e["source"], target=e["target"], edge_type=e["edgeType"]) for e in v["edges"]],
-            )
-        )
+        payloads.append(to_payload(gcf, v))
     return payloads
 
 

@@ -108,6 +108,30 @@ class Module(ast.NodeVisitor):
         }
 
 
+def to_payload(gcf, value):
+    """A graph payload's JSON (camelCase, as every package reads it) as the
+    ``gcf`` Python package's ``Payload`` (ours or gcf-python 2.8.0's)."""
+    return gcf.Payload(
+        tool=value.get("tool", ""),
+        tokens_used=value.get("tokensUsed", 0),
+        token_budget=value.get("tokenBudget", 0),
+        symbols=[
+            gcf.Symbol(
+                qualified_name=s["qualifiedName"],
+                kind=s["kind"],
+                score=s["score"],
+                provenance=s["provenance"],
+                distance=s.get("distance", 0),
+            )
+            for s in value["symbols"]
+        ],
+        edges=[
+            gcf.Edge(source=e["source"], target=e["target"], edge_type=e["edgeType"], status=e.get("status", ""))
+            for e in value.get("edges", [])
+        ],
+    )
+
+
 def modules(roots):
     for root in roots:
         for dirpath, dirnames, filenames in os.walk(root):

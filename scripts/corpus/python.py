@@ -59,31 +59,14 @@ def encode(listing, out_path):
             out.write(json.dumps(record) + "\n")
 
 
-# JSON's number grammar only (`007` stays text).
 def graph(gcf, value):
     """The graph encode of a payload's JSON (camelCase, as every package
     reads it), and its decode as plain data."""
     import dataclasses
 
-    payload = gcf.Payload(
-        tool=value.get("tool", ""),
-        tokens_used=value.get("tokensUsed", 0),
-        token_budget=value.get("tokenBudget", 0),
-        symbols=[
-            gcf.Symbol(
-                qualified_name=s["qualifiedName"],
-                kind=s["kind"],
-                score=s["score"],
-                provenance=s["provenance"],
-                distance=s.get("distance", 0),
-            )
-            for s in value["symbols"]
-        ],
-        edges=[
-            gcf.Edge(source=e["source"], target=e["target"], edge_type=e["edgeType"], status=e.get("status", ""))
-            for e in value.get("edges", [])
-        ],
-    )
+    from code_graphs import to_payload
+
+    payload = to_payload(gcf, value)
     try:
         text = gcf.encode(payload)
     except ValueError as e:
@@ -95,6 +78,7 @@ def graph(gcf, value):
     return {"text": text, "decoded": decoded, "repeated": len({s.qualified_name for s in payload.symbols}) < len(payload.symbols)}
 
 
+# JSON's number grammar only (`007` stays text).
 DECIMAL = re.compile(r"(?<![0-9A-Za-z.+-])(-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)(?![0-9A-Za-z.+-])")
 
 
