@@ -17,7 +17,8 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use gcf_benches::workload::{
-    endpoints, floor, floor_shared, graph, oracle_from_owned, realistic_graph, GRAPH_SIZES, SEED,
+    endpoints, floor, floor_shared, graph, oracle_from_owned, realistic_graph, repeats_a_name,
+    GRAPH_SIZES, SEED,
 };
 
 fn sample_size(n: usize) -> usize {
@@ -268,15 +269,7 @@ fn code_graphs() -> Option<Vec<gcf_core::graph::Payload<String>>> {
                 .unwrap()
                 .to_owned_payload()
         })
-        .filter(|p| {
-            let mut names: Vec<&str> = p
-                .symbols
-                .iter()
-                .map(|s| s.qualified_name.as_str())
-                .collect();
-            names.sort_unstable();
-            names.windows(2).all(|w| w[0] != w[1])
-        })
+        .filter(|p| !repeats_a_name(p))
         .collect();
     (!payloads.is_empty()).then_some(payloads)
 }

@@ -184,13 +184,7 @@ fn compare_graph(json: &[u8]) -> (Outcome, String) {
     if ours == theirs {
         return (Outcome::Identical, String::new());
     }
-    let mut names: Vec<&str> = payload
-        .symbols
-        .iter()
-        .map(|s| s.qualified_name.as_str())
-        .collect();
-    names.sort_unstable();
-    if names.windows(2).any(|w| w[0] == w[1]) {
+    if gcf_benches::workload::repeats_a_name(&payload) {
         return (Outcome::RepeatedName, String::new());
     }
     classify(&ours, &theirs)
