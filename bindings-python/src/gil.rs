@@ -41,9 +41,12 @@ pub fn value(value: &gcf_core::generic::Value) -> usize {
         if count >= enough {
             break;
         }
+        // What is counted or waiting stays under `enough`: a wide value of
+        // wide values does not fill the stack.
+        let room = enough.saturating_sub(count + stack.len());
         match v {
-            Value::Array(a) => stack.extend(a.iter().take(enough)),
-            Value::Object(m) => stack.extend(m.values().take(enough)),
+            Value::Array(a) => stack.extend(a.iter().take(room)),
+            Value::Object(m) => stack.extend(m.values().take(room)),
             _ => {}
         }
     }
@@ -53,7 +56,7 @@ pub fn value(value: &gcf_core::generic::Value) -> usize {
 /// Runs `work`, without the GIL when `size` (from [`items`], or a text's
 /// length) is at least [`RELEASE_FROM`].
 pub fn run<T: Ungil>(py: Python<'_>, size: usize, work: impl Ungil + FnOnce() -> T) -> T {
-    if size >= RELEASE_FROM {
+    if releases(size) {
         py.detach(work)
     } else {
         work()
