@@ -70,6 +70,14 @@ const report = (file, what, detail) => {
   if (unlisted <= 20) console.log(`DIFF ${what} ${file}\n  ${detail}`);
 };
 
+// Where two different texts part, with the text around it in each.
+function where(ours, theirs) {
+  let at = 0;
+  while (at < ours.length && ours[at] === theirs[at]) at += 1;
+  const around = (s) => JSON.stringify(s.slice(Math.max(0, at - 100), at + 100));
+  return `at ${at}\n  ours:  ${around(ours)}\n  2.5.2: ${around(theirs)}`;
+}
+
 function compareGraph(file, payload) {
   const a = attempt(() => ours.encode(payload));
   const b = attempt(() => ref.encode(payload));
@@ -92,10 +100,7 @@ function compareGraph(file, payload) {
     // writes every copy with the last one's.
     count('graph: a repeated name (an id per symbol here)');
   } else {
-    let at = 0;
-    while (a.value[at] === b.value[at]) at += 1;
-    const around = (s) => JSON.stringify(s.slice(Math.max(0, at - 100), at + 100));
-    report(file, 'graph', `at ${at}\n  ours:  ${around(a.value)}\n  2.5.2: ${around(b.value)}`);
+    report(file, 'graph', where(a.value, b.value));
   }
 }
 
@@ -153,10 +158,7 @@ for (const file of fs.readFileSync(listing, 'utf8').split('\n').filter(Boolean))
       // Listed: an integral double past 2^53 is `5e+18` here, digits in 2.5.2.
       count(`${label}: same doubles, other digits (integral doubles past 2^53)`);
     } else {
-      let at = 0;
-      while (a.value[at] === b.value[at]) at += 1;
-      const around = (s) => JSON.stringify(s.slice(Math.max(0, at - 100), at + 100));
-      report(file, label, `at ${at}\n  ours:  ${around(a.value)}\n  2.5.2: ${around(b.value)}`);
+      report(file, label, where(a.value, b.value));
     }
   }
 }

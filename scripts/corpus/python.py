@@ -101,6 +101,12 @@ def rounded_apart(ours, theirs):
     return True
 
 
+def where(ours, theirs):
+    """Where two different texts part, with the text around it in each."""
+    at = next((i for i, (p, q) in enumerate(zip(ours, theirs)) if p != q), min(len(ours), len(theirs)))
+    return f"at {at}\n  ours:  {ours[max(0, at - 100):at + 100]!r}\n  2.8.0: {theirs[max(0, at - 100):at + 100]!r}"
+
+
 def compare(ours_path, ref_path):
     ours = [json.loads(line) for line in open(ours_path, encoding="utf-8")]
     ref = [json.loads(line) for line in open(ref_path, encoding="utf-8")]
@@ -131,8 +137,7 @@ def compare(ours_path, ref_path):
                 # 2.8.0 writes every copy with the last one's.
                 counts["graph: a repeated name (an id per symbol here)"] += 1
             else:
-                at = next(i for i, (p, q) in enumerate(zip(x["text"], y["text"] + "\0")) if p != q)
-                report(a["file"], "graph", f"at {at}\n  ours:  {x['text'][max(0, at - 100):at + 100]!r}\n  2.8.0: {y['text'][max(0, at - 100):at + 100]!r}")
+                report(a["file"], "graph", where(x["text"], y["text"]))
         for name, _ in OPTIONS:
             x, y = a[name], b[name]
             if "refused" in x or "refused" in y:
@@ -151,8 +156,7 @@ def compare(ours_path, ref_path):
             elif rounded_apart(x["text"], y["text"]):
                 counts[f"{name}: 2.8.0 rounds doubles to 15-16 digits"] += 1
             else:
-                at = next(i for i, (p, q) in enumerate(zip(x["text"], y["text"] + "\0")) if p != q)
-                report(a["file"], name, f"at {at}\n  ours:  {x['text'][max(0, at - 100):at + 100]!r}\n  2.8.0: {y['text'][max(0, at - 100):at + 100]!r}")
+                report(a["file"], name, where(x["text"], y["text"]))
     graphs = sum("graph" in r for r in ours)
     print(f"{len(ours)} distinct JSON files, each encoded twice (default, no_flatten); the {graphs} graph payloads among them also as graphs:")
     for what, n in sorted(counts.items()):
