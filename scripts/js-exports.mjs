@@ -1,8 +1,8 @@
 // The one list of the JS API's named exports, and the generator of every
 // place that must spell it out. ESM needs its named exports written in the
-// source (`export const { ... } = gcf`), so the Node package's index.mjs and
-// browser.mjs and the WebAssembly package's manual.mjs and node.mjs each
-// carry the list (or its browser share), and
+// source (`export const { ... } = gcf`), so the Node package's index.mjs,
+// browser.mjs and lib/browser.node.mjs and the WebAssembly package's
+// manual.mjs and node.mjs each carry the list (or its browser share), and
 // the WebAssembly package's declarations list the names each entry has;
 // those blocks are written from here and `--check` (run by
 // bindings-wasm/test/exports.test.mjs) fails when one was edited by hand or
@@ -109,6 +109,7 @@ function reexports() {
 const TARGETS = [
   ['bindings-node/index.mjs', () => destructure([...API_EXPORTS, ...NODE_ONLY])],
   ['bindings-node/browser.mjs', () => destructure(BROWSER_EXPORTS)],
+  ['bindings-node/lib/browser.node.mjs', () => destructure(BROWSER_EXPORTS)],
   ['bindings-node/browser.d.ts', () => `export {\n${BROWSER_EXPORTS.map((n) => `  ${n},\n`).join('')}} from './index';\n`],
   ['bindings-wasm/package/manual.mjs', () => destructure(API_EXPORTS)],
   ['bindings-wasm/package/node.mjs', () => destructure([...API_EXPORTS, ...NODE_ONLY])],

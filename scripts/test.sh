@@ -73,6 +73,9 @@ bash scripts/corpus-diff.sh ../shared/conformance
 step "WebAssembly (bindings-wasm): build, package tests, Bun, Deno and workerd, the Node suite on wasm, core tests on wasm32"
 bash scripts/test-wasm.sh
 
+step "npm packages as installed: packed, installed into new projects with and without the platform package, loaded, bundled for the browser, type-checked"
+bash scripts/test-npm-install.sh
+
 step "Browser (headless Chromium): every conformance fixture in a page, the playground driven and checked"
 bash scripts/test-browser.sh
 

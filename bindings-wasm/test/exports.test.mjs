@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
+import { createRequire, register } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -47,15 +47,27 @@ test('every entry exports its share of the list at run time, each name the API o
   const index = await import('../package/index.mjs');
   const node = await import('../package/node.mjs');
   const nodePackage = await import('../../bindings-node/index.mjs');
+  // The Node package's browser entry imports @blackwell-systems/gcf-wasm,
+  // this package, which an install puts in node_modules; here a resolve hook
+  // gives it index.mjs, as a bundler does (the "browser" condition). Under
+  // Node, "./browser" is lib/browser.node.mjs: the main entry's functions.
+  register(
+    `data:text/javascript,${encodeURIComponent(
+      `export async function resolve(s, c, next) { return s === '@blackwell-systems/gcf-wasm' ? { url: ${JSON.stringify(new URL('../package/index.mjs', import.meta.url).href)}, shortCircuit: true } : next(s, c); }`,
+    )}`,
+  );
   const browser = await import('../../bindings-node/browser.mjs');
+  const browserNode = await import('../../bindings-node/lib/browser.node.mjs');
   const cases = [
     ['manual.mjs', manual, API_EXPORTS, INIT],
     ['index.mjs', index, API_EXPORTS, [...INIT, 'ready']],
     ['node.mjs', node, [...API_EXPORTS, ...NODE_ONLY], [...INIT, 'ready']],
     ['bindings-node/index.mjs', nodePackage, [...API_EXPORTS, ...NODE_ONLY], []],
   ];
-  assert.deepEqual(sorted(Object.keys(browser)), sorted([...BROWSER_EXPORTS, 'default']));
-  for (const k of BROWSER_EXPORTS) assert.equal(browser[k], nodePackage[k], `browser.mjs ${k}`);
+  for (const [name, m, api] of [['browser.mjs', browser, index], ['lib/browser.node.mjs', browserNode, nodePackage]]) {
+    assert.deepEqual(sorted(Object.keys(m)), sorted([...BROWSER_EXPORTS, 'default']), name);
+    for (const k of BROWSER_EXPORTS) assert.equal(m[k], api[k], `${name} ${k}`);
+  }
   for (const [name, m, api, extra] of cases) {
     assert.deepEqual(sorted(Object.keys(m)), sorted([...api, ...extra, 'default']), name);
     assert.deepEqual(sorted(Object.keys(m.default)), sorted(api), `${name} default export`);
