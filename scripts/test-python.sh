@@ -109,3 +109,18 @@ for py in "${others[@]}"; do
   echo "CPython $v:"
   "$other/bin/python" -m pytest -q -p no:cacheprovider test_api.py test_conformance.py test_utf8_routes.py test_generic_routes.py test_stream_rows.py test_graph_routes.py test_collector.py test_gil.py
 done
+
+# The source distribution: what pip builds where no wheel fits (musl, other
+# architectures). It must carry every crate the extension needs and build in
+# pip's isolated environment (maturin from PyPI, then cargo, in a target
+# directory of its own). Installed into a fresh venv, it runs the API,
+# conformance and README tests.
+sdist="$root/target/sdist-py"
+rm -rf "$sdist"
+"$build/bin/maturin" sdist -m "$root/bindings-python/Cargo.toml" -o "$sdist"
+src_venv="$root/target/py-sdist"
+make_venv "$src_venv"
+"$src_venv/bin/pip" install -q --disable-pip-version-check pytest
+env -u CARGO_TARGET_DIR "$src_venv/bin/pip" install -q --disable-pip-version-check "$sdist"/gcf_python-*.tar.gz
+echo "built from the sdist ($(basename "$sdist"/gcf_python-*.tar.gz)) on $("$src_venv/bin/python" -V):"
+"$src_venv/bin/python" -m pytest -q -p no:cacheprovider test_api.py test_conformance.py test_readme.py
