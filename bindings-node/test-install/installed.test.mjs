@@ -12,7 +12,9 @@
 //                                         scripts/build-wasm.sh
 //
 // Project "native" installs all three, project "fallback" leaves out the
-// platform package, as on a platform with no prebuilt binary. Run by
+// platform package, as on a platform with no prebuilt binary. Bun and Deno
+// (the versions bindings-wasm/test/runtimes pins, installed by
+// scripts/test-wasm.sh) run the native project too. Run by
 // scripts/test-npm-install.sh.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -208,4 +210,55 @@ console.log(text);
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(config));
   const r = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stdout + r.stderr);
+});
+
+const RUNTIMES = fileURLToPath(new URL('../../bindings-wasm/test/runtimes/node_modules/.bin/', import.meta.url));
+const runtimeSkip = (name) => !existsSync(join(RUNTIMES, name)) && `${name} is installed by scripts/test-wasm.sh (bindings-wasm/test/runtimes)`;
+
+// A program importing the package by name, as a Bun or Deno server does.
+const APP = `import gcf from '@blackwell-systems/gcf';
+process.stdout.write(gcf.encode(${JSON.stringify(PAYLOAD)}));
+`;
+
+function runtime(name, args) {
+  const dir = join(work, 'native');
+  writeFileSync(join(dir, 'app.mjs'), APP);
+  return spawnSync(join(RUNTIMES, name), args, {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { ...process.env, GCF_DEBUG: '1', GCF_ENGINE: '', NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' },
+  });
+}
+
+test('Bun loads the native engine from the platform package', { skip: runtimeSkip('bun') }, () => {
+  const r = runtime('bun', ['app.mjs']);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, TEXT);
+  assert.match(r.stderr, new RegExp(`using the native engine \\(${TRIPLE}\\)`));
+});
+
+// Deno asks for a permission per capability. The package reads GCF_ENGINE
+// and GCF_DEBUG only where --allow-env grants it, and tells glibc from musl
+// without --allow-sys; the addon needs --allow-ffi, the WebAssembly
+// fallback --allow-read (its .wasm file). With neither, the error names both.
+test('Deno: the engine each permission allows, and an error naming the flags when none does', { skip: runtimeSkip('deno') }, () => {
+  const deno = (...perms) => runtime('deno', ['run', ...perms, '--no-lock', 'app.mjs']);
+  for (const perms of [['--allow-ffi'], ['--allow-all']]) {
+    const r = deno(...perms);
+    assert.equal(r.status, 0, `${perms}: ${r.stderr}`);
+    assert.equal(r.stdout, TEXT, String(perms));
+  }
+  // Only with --allow-env can GCF_DEBUG be read, and so say which engine.
+  const all = deno('--allow-all');
+  assert.match(all.stderr, new RegExp(`using the native engine \\(${TRIPLE}\\)`));
+  const read = deno('--allow-read', '--allow-env');
+  assert.equal(read.status, 0, read.stderr);
+  assert.equal(read.stdout, TEXT);
+  assert.match(read.stderr, /no native binary .* loaded \(.*--allow-ffi.*\); using the WebAssembly engine/);
+  const readOnly = deno('--allow-read');
+  assert.equal(readOnly.status, 0, readOnly.stderr);
+  assert.equal(readOnly.stdout, TEXT);
+  const none = deno();
+  assert.notEqual(none.status, 0);
+  assert.match(none.stderr, /no engine could be loaded: native \(.*--allow-ffi.*\), wasm \(.*--allow-read.*\)/);
 });

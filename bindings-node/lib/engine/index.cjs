@@ -57,18 +57,36 @@ const native = require('./native.cjs');
 let engine = null;
 let name = '';
 
-function debug(msg) {
-  if (process.env.GCF_DEBUG) process.stderr.write(`gcf: ${msg}\n`);
+// An environment variable, or undefined where reading it is refused (Deno
+// without --allow-env), so the package loads with the defaults there.
+function env(name) {
+  try {
+    return process.env[name];
+  } catch (_) {
+    return undefined;
+  }
 }
+
+function debug(msg) {
+  if (env('GCF_DEBUG')) process.stderr.write(`gcf: ${msg}\n`);
+}
+
+const firstLine = (e) => String((e && e.message) || e).split('\n')[0];
 
 function loadWasm() {
   // The wasm package ships the same interface (bindings-wasm/package): the
   // published package when installed, else this repository's build
-  // (scripts/build-wasm.sh).
+  // (scripts/build-wasm.sh). When the installed package is there but fails
+  // to load (Deno without read access to its .wasm, say), that is the error
+  // to report, not the missing repository build.
   try {
     return require('@blackwell-systems/gcf-wasm/engine.cjs');
-  } catch (_) {
-    return require('../../../bindings-wasm/package/engine.cjs');
+  } catch (installed) {
+    try {
+      return require('../../../bindings-wasm/package/engine.cjs');
+    } catch (repo) {
+      throw installed.code === 'MODULE_NOT_FOUND' && firstLine(installed).includes('@blackwell-systems/gcf-wasm') ? repo : installed;
+    }
   }
 }
 
@@ -77,7 +95,7 @@ function loadWasm() {
 // GCF_ENGINE=native refuses the fallback.
 function get() {
   if (engine) return engine;
-  const forced = process.env.GCF_ENGINE;
+  const forced = env('GCF_ENGINE');
   if (forced === 'wasm') {
     engine = loadWasm();
     name = 'wasm';
@@ -96,10 +114,10 @@ function get() {
     try {
       engine = loadWasm();
       name = 'wasm';
-      debug(`no native binary for ${native.platformTriple()} loaded (${nativeError.message.split('\n')[0]}); using the WebAssembly engine`);
+      debug(`no native binary for ${native.platformTriple()} loaded (${firstLine(nativeError)}); using the WebAssembly engine`);
     } catch (wasmError) {
       const e = new Error(
-        `gcf: no engine could be loaded: native (${nativeError.message.split('\n')[0]}), wasm (${wasmError.message.split('\n')[0]})`,
+        `gcf: no engine could be loaded: native (${firstLine(nativeError)}), wasm (${firstLine(wasmError)})`,
       );
       throw e;
     }

@@ -14,6 +14,8 @@
 //   manual-sync    manual.mjs + initSync(bytes)
 //   manual-module  manual.mjs + await init(WebAssembly.Module)
 //   node           node.mjs: wasm-bindgen's nodejs glue through require
+//   native         not this package: the Node package (bindings-node) on
+//                  its napi addon (GCF_ENGINE=native: no fallback)
 // Only node: modules both runtimes provide are used (fs, path, process).
 import fs from 'node:fs';
 import process from 'node:process';
@@ -46,6 +48,12 @@ async function load(entry) {
     }
     case 'node':
       return import('../../package/node.mjs');
+    case 'native': {
+      // The Node package (bindings-node) with its napi addon, as a Bun or
+      // Deno program gets it from npm; it must not fall back to wasm.
+      process.env.GCF_ENGINE = 'native';
+      return import('../../../bindings-node/index.mjs');
+    }
     default:
       throw new Error(`unknown entry ${entry}`);
   }

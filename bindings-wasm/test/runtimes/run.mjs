@@ -30,14 +30,21 @@ const run = promisify(execFile);
 const FIXTURES = ENABLED ? readFixtures(conformanceDir()) : [];
 
 // Deno: read access only, no lockfile or config of its own, no update check.
+// The Node package's napi addon needs --allow-ffi in Deno (and check.mjs
+// sets GCF_ENGINE=native so it cannot fall back: --allow-env).
 const RUNTIMES = {
   bun: (entry) => [bin('bun'), ['check.mjs', entry, conformanceDir()]],
-  deno: (entry) => [bin('deno'), ['run', '--allow-read', '--no-lock', '--no-config', 'check.mjs', entry, conformanceDir()]],
+  deno: (entry) => [
+    bin('deno'),
+    ['run', '--allow-read', ...(entry === 'native' ? ['--allow-ffi', '--allow-env'] : []), '--no-lock', '--no-config', 'check.mjs', entry, conformanceDir()],
+  ],
 };
 // index.mjs fetches the .wasm from a file: URL, which both runtimes' fetch
 // serves; manual.mjs is started both ways an edge runtime or a page would;
-// node.mjs goes through createRequire and wasm-bindgen's nodejs glue.
-const ENTRIES = ['index', 'manual-sync', 'manual-module', 'node'];
+// node.mjs goes through createRequire and wasm-bindgen's nodejs glue;
+// native is the Node package (bindings-node) on its addon, which Bun and
+// Deno programs get from npm as Node programs do.
+const ENTRIES = ['index', 'manual-sync', 'manual-module', 'node', 'native'];
 
 async function check(runtime, entry) {
   const [cmd, args] = RUNTIMES[runtime](entry);
@@ -71,6 +78,7 @@ for (const runtime of Object.keys(RUNTIMES)) {
       const names = Object.keys(manual).filter((k) => k !== 'default');
       // The same names in this runtime as in Node (node.mjs adds `ready`).
       if (entry === 'node') assert.deepEqual(r.exports, (await import('../../package/node.mjs').then(Object.keys)).filter((k) => k !== 'default').sort());
+      else if (entry === 'native') assert.deepEqual(r.exports, (await import('../../../bindings-node/index.mjs').then(Object.keys)).filter((k) => k !== 'default').sort());
       else assert.deepEqual(r.exports, (entry === 'index' ? [...names, 'ready'] : names).sort());
     });
   }
