@@ -1,13 +1,7 @@
 'use strict';
-// The Node entry: the shared layer (bindings-js/layer, bundled into
-// lib/layer.cjs by `npm run build:layer`) over the engine lib/engine picks
-// (native addon, else wasm), plus the Node-only adapter.
-
-const engines = require('./engine/index.cjs');
-const { createApi } = require('./layer.cjs');
-const { toNodeWritable } = require('./node.cjs');
-
-const gcf = createApi(engines.get());
-gcf.toNodeWritable = toNodeWritable;
-
-module.exports = gcf;
+// The CommonJS entry's API (lib/api.cjs), loading the engine through this
+// module's require (the paths are relative to lib/, as in lib/gcf.mjs).
+module.exports = require('./api.cjs').get(require, {
+  addon: '../gcf.',
+  wasm: '../../bindings-wasm/package/engine.cjs',
+});

@@ -114,7 +114,7 @@ function listing(tgz) {
 
 test('the main package holds its JS layer and entries, and no addon and no sources', () => {
   const files = listing(tarballs.main);
-  for (const f of ['package.json', 'index.cjs', 'index.mjs', 'index.d.ts', 'browser.mjs', 'browser.d.ts', 'bin/gcf.mjs', 'lib/gcf.cjs', 'lib/layer.cjs', 'lib/browser.node.mjs', 'lib/engine/index.cjs', 'lib/engine/native.cjs', 'lib/node.cjs']) {
+  for (const f of ['package.json', 'index.cjs', 'index.mjs', 'index.d.ts', 'browser.mjs', 'browser.d.ts', 'bin/gcf.mjs', 'lib/gcf.cjs', 'lib/gcf.mjs', 'lib/api.cjs', 'lib/layer.cjs', 'lib/browser.node.mjs', 'lib/engine/index.cjs', 'lib/engine/native.cjs', 'lib/node.cjs']) {
     assert.ok(files.includes(f), `${f} is packed`);
   }
   for (const f of files) assert.doesNotMatch(f, /\.node$|^src\/|^test|Cargo|\.rs$/, `${f} is not packed`);
@@ -193,6 +193,34 @@ export const value = decodeGeneric('GCF profile=generic\\n## [2]{id,name}\\n1|An
     } finally {
       globalThis.fetch = saved;
     }
+  }
+});
+
+// MCP servers are often shipped as one bundled file (esbuild, tsup), every
+// pure-JS dependency inlined, as 2.5.2 is. The package's JS is bundled the
+// same way; the engine is loaded at run time from the node_modules the
+// bundle runs beside (an addon cannot be inlined).
+test('a Node bundle of a program (ESM and CommonJS output) runs, on either engine', async () => {
+  const { build } = require('esbuild-wasm');
+  const dir = join(work, 'native');
+  writeFileSync(join(dir, 'server.mjs'), `import { encode } from '@blackwell-systems/gcf';
+process.stdout.write(encode(${JSON.stringify(PAYLOAD)}));
+`);
+  writeFileSync(join(dir, 'server.cjs'), `const { encode } = require('@blackwell-systems/gcf');
+process.stdout.write(encode(${JSON.stringify(PAYLOAD)}));
+`);
+  for (const [entry, format] of [['server.mjs', 'esm'], ['server.cjs', 'cjs']]) {
+    const out = join(dir, 'dist', `${entry}.${format === 'esm' ? 'mjs' : 'cjs'}`);
+    await build({ entryPoints: [join(dir, entry)], outfile: out, bundle: true, format, platform: 'node', target: 'node18', logLevel: 'silent', absWorkingDir: dir });
+    const bundled = readFileSync(out, 'utf8');
+    assert.match(bundled, /createApi/, `${entry}: the package's layer is in the bundle`);
+    const r = node(dir, [out]);
+    assert.equal(r.stdout, TEXT, `${entry} as ${format}`);
+    assert.match(r.stderr, /using the native engine/, `${entry} as ${format}`);
+    const env = { ...process.env, GCF_ENGINE: 'wasm', GCF_DEBUG: '1' };
+    const w = spawnSync(process.execPath, [out], { cwd: dir, encoding: 'utf8', env });
+    assert.equal(w.status, 0, `${entry} as ${format} on wasm: ${w.stderr}`);
+    assert.equal(w.stdout, TEXT, `${entry} as ${format} on wasm`);
   }
 });
 

@@ -59,9 +59,9 @@ let name = '';
 
 // An environment variable, or undefined where reading it is refused (Deno
 // without --allow-env), so the package loads with the defaults there.
-function env(name) {
+function env(key) {
   try {
-    return process.env[name];
+    return process.env[key];
   } catch (_) {
     return undefined;
   }
@@ -73,31 +73,37 @@ function debug(msg) {
 
 const firstLine = (e) => String((e && e.message) || e).split('\n')[0];
 
-function loadWasm() {
+function loadWasm(req, repo) {
   // The wasm package ships the same interface (bindings-wasm/package): the
   // published package when installed, else this repository's build
   // (scripts/build-wasm.sh). When the installed package is there but fails
   // to load (Deno without read access to its .wasm, say), that is the error
   // to report, not the missing repository build.
   try {
-    return require('@blackwell-systems/gcf-wasm/engine.cjs');
+    return req('@blackwell-systems/gcf-wasm/engine.cjs');
   } catch (installed) {
-    try {
-      return require('../../../bindings-wasm/package/engine.cjs');
-    } catch (repo) {
-      throw installed.code === 'MODULE_NOT_FOUND' && firstLine(installed).includes('@blackwell-systems/gcf-wasm') ? repo : installed;
-    }
+    if (!native.missing(installed, '@blackwell-systems/gcf-wasm')) throw installed;
+    return req(repo);
   }
 }
 
+// The engine, chosen and loaded once per process. `req` is the entry's own
+// require: this package's for CommonJS (lib/gcf.cjs), createRequire of the
+// module's URL for ESM (lib/gcf.mjs), which an ESM bundle keeps as a working
+// call. `paths` are what `req` resolves this repository's files by: `addon`,
+// the local addon's path without `<triple>.node`, and `wasm`, the
+// repository's WebAssembly build. Without them (the tests and the bench,
+// after the package loaded or in its place): this module's require and
+// paths.
+//
 // GCF_ENGINE=wasm skips the native addon (what a platform without a
 // prebuilt binary gets; the tests run the whole suite this way too);
 // GCF_ENGINE=native refuses the fallback.
-function get() {
+function get(req = require, paths = { addon: '../../gcf.', wasm: '../../../bindings-wasm/package/engine.cjs' }) {
   if (engine) return engine;
   const forced = env('GCF_ENGINE');
   if (forced === 'wasm') {
-    engine = loadWasm();
+    engine = loadWasm(req, paths.wasm);
     name = 'wasm';
     debug('using the WebAssembly engine (GCF_ENGINE=wasm)');
     return engine;
@@ -106,20 +112,17 @@ function get() {
     throw new Error(`gcf: GCF_ENGINE must be "native" or "wasm", got "${forced}"`);
   }
   try {
-    engine = native.load();
+    engine = native.load(req, paths.addon);
     name = 'native';
-    debug(`using the native engine (${native.platformTriple()})`);
+    debug(`using the native engine (${native.platformTriple(req)})`);
   } catch (nativeError) {
     if (forced === 'native') throw nativeError;
     try {
-      engine = loadWasm();
+      engine = loadWasm(req, paths.wasm);
       name = 'wasm';
-      debug(`no native binary for ${native.platformTriple()} loaded (${firstLine(nativeError)}); using the WebAssembly engine`);
+      debug(`no native binary for ${native.platformTriple(req)} loaded (${firstLine(nativeError)}); using the WebAssembly engine`);
     } catch (wasmError) {
-      const e = new Error(
-        `gcf: no engine could be loaded: native (${firstLine(nativeError)}), wasm (${firstLine(wasmError)})`,
-      );
-      throw e;
+      throw new Error(`gcf: no engine could be loaded: native (${firstLine(nativeError)}), wasm (${firstLine(wasmError)})`);
     }
   }
   return engine;
