@@ -31,6 +31,7 @@ const NODE_PKG = fileURLToPath(new URL('..', import.meta.url));
 const WASM_PKG = fileURLToPath(new URL('../../bindings-wasm/package', import.meta.url));
 const { platformTriple } = require('../lib/engine/native.cjs');
 const TRIPLE = platformTriple();
+const ADDON = process.env.GCF_PLATFORM_ADDON || join(NODE_PKG, `gcf.${TRIPLE}.node`);
 
 const PAYLOAD = {
   tool: 't',
@@ -79,7 +80,7 @@ function node(dir, args, input) {
 }
 
 before(() => {
-  assert.ok(existsSync(join(NODE_PKG, `gcf.${TRIPLE}.node`)), 'build the addon first (scripts/test-node.sh)');
+  assert.ok(existsSync(ADDON), `build the addon first (scripts/test-node.sh): ${ADDON}`);
   assert.ok(existsSync(join(WASM_PKG, 'wasm/web/gcf_wasm_bg.wasm')), 'build the wasm package first (scripts/build-wasm.sh)');
   work = mkdtempSync(join(tmpdir(), 'gcf-npm-install-'));
   mkdirSync(join(work, 'tgz'));
@@ -93,7 +94,9 @@ before(() => {
       cwd: NODE_PKG,
       stdio: 'pipe',
     });
-    copyFileSync(join(NODE_PKG, `gcf.${TRIPLE}.node`), join(npmDir, TRIPLE, `gcf.${TRIPLE}.node`));
+    // The release build when the script made one (GCF_PLATFORM_ADDON), else
+    // the development addon.
+    copyFileSync(ADDON, join(npmDir, TRIPLE, `gcf.${TRIPLE}.node`));
     tarballs.platform = pack(join(npmDir, TRIPLE));
   } finally {
     rmSync(npmDir, { recursive: true, force: true });
@@ -123,6 +126,22 @@ test('the main package holds its JS layer and entries, and no addon and no sourc
   assert.equal(manifest.optionalDependencies['@blackwell-systems/gcf-wasm'], manifest.version);
   assert.equal(manifest.optionalDependencies[`@blackwell-systems/gcf-${TRIPLE}`], manifest.version);
   assert.deepEqual(listing(tarballs.platform).sort(), [`gcf.${TRIPLE}.node`, 'package.json', 'README.md'].sort());
+});
+
+// What the release workflow ships for a glibc platform: an addon that loads
+// on glibc 2.17 and later (no symbol of a newer version), with no debug
+// info. The development build here needs glibc 2.34 and weighs 24 MB.
+test('the platform addon needs no glibc past the release pin, and carries no debug info', { skip: !process.env.GCF_PLATFORM_GLIBC && 'a glibc release build only (scripts/test-npm-install.sh on Linux gnu)' }, () => {
+  const pin = process.env.GCF_PLATFORM_GLIBC.split('.').map(Number);
+  const symbols = execFileSync('objdump', ['-T', ADDON], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const versions = [...new Set(symbols.match(/GLIBC_[0-9.]+/g))].map((v) => v.slice(6).split('.').map(Number));
+  assert.ok(versions.length > 0, 'the addon links glibc');
+  const newer = versions.filter(([a, b = 0]) => a > pin[0] || (a === pin[0] && b > pin[1]));
+  assert.deepEqual(newer, [], `glibc versions past ${process.env.GCF_PLATFORM_GLIBC}`);
+  const sections = execFileSync('objdump', ['-h', ADDON], { encoding: 'utf8' });
+  assert.doesNotMatch(sections, /\.debug_/, 'no debug sections');
+  const size = readFileSync(ADDON).length;
+  assert.ok(size < 8 << 20, `the addon is ${size} bytes`);
 });
 
 test('native project: require and import load the native engine from the platform package', () => {
