@@ -9,7 +9,7 @@
 // bindings-node/BENCH.md for why strings beat per-property napi calls) and
 // shapes results and errors the way 2.5.2 callers expect. The engine
 // interface is documented in bindings-js/engine (the Rust crate both hosts
-// wrap) and bindings-node/README.md ("Engines").
+// wrap) and bindings-node/DESIGN.md ("Engines").
 
 import { GcfError, rethrow, rethrowValue } from './errors.mjs';
 import { withLimits } from './limits.mjs';
@@ -46,7 +46,7 @@ const KIND_ABBREV = {
 const KIND_EXPAND = Object.fromEntries(Object.entries(KIND_ABBREV).map(([k, v]) => [v, k]));
 
 /**
- * The 2.5.2 API over `E` (an engine: see bindings-node/README.md, "Engines").
+ * The 2.5.2 API over `E` (an engine: see bindings-node/DESIGN.md, "Engines").
  * Each call builds a fresh API object; an engine needs only one.
  */
 export function createApi(E) {

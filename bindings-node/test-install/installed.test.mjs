@@ -117,7 +117,7 @@ function listing(tgz) {
 
 test('the main package holds its JS layer and entries, and no addon and no sources', () => {
   const files = listing(tarballs.main);
-  for (const f of ['package.json', 'index.cjs', 'index.mjs', 'index.d.ts', 'browser.mjs', 'browser.d.ts', 'bin/gcf.mjs', 'lib/gcf.cjs', 'lib/gcf.mjs', 'lib/api.cjs', 'lib/layer.cjs', 'lib/browser.node.mjs', 'lib/engine/index.cjs', 'lib/engine/native.cjs', 'lib/node.cjs']) {
+  for (const f of ['package.json', 'README.md', 'index.cjs', 'index.mjs', 'index.d.ts', 'browser.mjs', 'browser.d.ts', 'bin/gcf.mjs', 'lib/gcf.cjs', 'lib/gcf.mjs', 'lib/api.cjs', 'lib/layer.cjs', 'lib/browser.node.mjs', 'lib/engine/index.cjs', 'lib/engine/native.cjs', 'lib/node.cjs']) {
     assert.ok(files.includes(f), `${f} is packed`);
   }
   for (const f of files) assert.doesNotMatch(f, /\.node$|^src\/|^test|Cargo|\.rs$/, `${f} is not packed`);
@@ -126,6 +126,8 @@ test('the main package holds its JS layer and entries, and no addon and no sourc
   assert.equal(manifest.optionalDependencies['@blackwell-systems/gcf-wasm'], manifest.version);
   assert.equal(manifest.optionalDependencies[`@blackwell-systems/gcf-${TRIPLE}`], manifest.version);
   assert.deepEqual(listing(tarballs.platform).sort(), [`gcf.${TRIPLE}.node`, 'package.json', 'README.md'].sort());
+  // The packages' pages on npm: the user READMEs, whose examples are tests.
+  assert.ok(listing(tarballs.wasm).includes('README.md'));
 });
 
 // What the release workflow ships for a glibc platform: an addon that loads

@@ -1,7 +1,7 @@
 'use strict';
 // JS values outside JSON's data model, which the random differential does
 // not generate: encodeGeneric writes them as 2.5.2 does, byte for byte,
-// except a Map's number keys and an array's holes (README, "Differences
+// except a Map's number keys and an array's holes (DESIGN.md, "Differences
 // from 2.5.2").
 const test = require('node:test');
 const assert = require('node:assert');
