@@ -84,8 +84,14 @@ mkdir -p "$OUT"
 for t in web nodejs; do
   rm -rf "${OUT:?}/$t" && mkdir -p "$OUT/$t"
   cp "$TMP/$t/gcf_wasm.js" "$TMP/$t/gcf_wasm.d.ts" "$OUT/$t/"
-  cp "$TMP/opt.wasm" "$OUT/$t/gcf_wasm_bg.wasm"
 done
+# The module once, in web/: the nodejs glue reads that copy, so the package
+# (which every install of @blackwell-systems/gcf fetches) holds it once.
+cp "$TMP/opt.wasm" "$OUT/web/gcf_wasm_bg.wasm"
+NODE_GLUE="$OUT/nodejs/gcf_wasm.js"
+grep -qF 'const wasmPath = `${__dirname}/gcf_wasm_bg.wasm`;' "$NODE_GLUE" \
+  || { echo "wasm-bindgen's nodejs glue no longer reads \${__dirname}/gcf_wasm_bg.wasm: update build-wasm.sh"; exit 1; }
+sed -i 's#const wasmPath = `${__dirname}/gcf_wasm_bg.wasm`;#const wasmPath = `${__dirname}/../web/gcf_wasm_bg.wasm`;#' "$NODE_GLUE"
 
 # The nodejs glue is CommonJS inside an ESM ("type": "module") package.
 printf '{"type":"commonjs"}\n' > "$OUT/nodejs/package.json"

@@ -128,6 +128,8 @@ test('the main package holds its JS layer and entries, and no addon and no sourc
   assert.deepEqual(listing(tarballs.platform).sort(), [`gcf.${TRIPLE}.node`, 'package.json', 'README.md'].sort());
   // The packages' pages on npm: the user READMEs, whose examples are tests.
   assert.ok(listing(tarballs.wasm).includes('README.md'));
+  // The module once: the Node glue reads the web glue's copy.
+  assert.deepEqual(listing(tarballs.wasm).filter((f) => f.endsWith('.wasm')), ['wasm/web/gcf_wasm_bg.wasm']);
 });
 
 // What the release workflow ships for a glibc platform: an addon that loads
