@@ -244,6 +244,18 @@ process.stdout.write(encode(${JSON.stringify(PAYLOAD)}));
     const w = spawnSync(process.execPath, [out], { cwd: dir, encoding: 'utf8', env });
     assert.equal(w.status, 0, `${entry} as ${format} on wasm: ${w.stderr}`);
     assert.equal(w.stdout, TEXT, `${entry} as ${format} on wasm`);
+    // Shipped without node_modules, a bundle cannot load an engine; the
+    // error names the packages it lacks.
+    const alone = mkdtempSync(join(tmpdir(), 'gcf-bundle-alone-'));
+    try {
+      const copy = join(alone, format === 'esm' ? 'server.mjs' : 'server.cjs');
+      copyFileSync(out, copy);
+      const a = spawnSync(process.execPath, [copy], { cwd: alone, encoding: 'utf8' });
+      assert.notEqual(a.status, 0);
+      assert.match(a.stderr, new RegExp(`no engine could be loaded: native \\(Cannot find module '@blackwell-systems/gcf-${TRIPLE}'.*\\), wasm \\(Cannot find module '@blackwell-systems/gcf-wasm/engine.cjs'`));
+    } finally {
+      rmSync(alone, { recursive: true, force: true });
+    }
   }
 });
 

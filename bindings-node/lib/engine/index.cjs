@@ -83,7 +83,13 @@ function loadWasm(req, repo) {
     return req('@blackwell-systems/gcf-wasm/engine.cjs');
   } catch (installed) {
     if (!native.missing(installed, '@blackwell-systems/gcf-wasm')) throw installed;
-    return req(repo);
+    try {
+      return req(repo);
+    } catch (e) {
+      // Neither: say what an application lacks, not where this repository
+      // keeps its build.
+      throw native.missing(e, repo) ? installed : e;
+    }
   }
 }
 
