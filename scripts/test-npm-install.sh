@@ -22,20 +22,21 @@ case "$triple" in
   *) rust_target= ;;
 esac
 if [ -n "$rust_target" ]; then
-  zig_venv="$ROOT/target/zig-venv"
-  if [ ! -x "$zig_venv/shim/zig" ]; then
-    python3 -m venv --clear "$zig_venv"
-    "$zig_venv/bin/pip" install -q --disable-pip-version-check "ziglang==0.17.1"
-    mkdir -p "$zig_venv/shim"
-    printf '#!/bin/sh\nexec "%s/bin/python" -m ziglang "$@"\n' "$zig_venv" > "$zig_venv/shim/zig"
-    chmod +x "$zig_venv/shim/zig"
-  fi
+  # zig from the venv scripts/test-python.sh made (it holds ziglang for the
+  # manylinux2014 wheel), else from a venv of its own.
+  zig_venv="$ROOT/target/py-build"
+  [ -x "$zig_venv/bin/pip" ] || { zig_venv="$ROOT/target/zig-venv"; [ -x "$zig_venv/bin/pip" ] || python3 -m venv "$zig_venv"; }
+  "$zig_venv/bin/python" -c 'import ziglang' 2>/dev/null \
+    || "$zig_venv/bin/pip" install -q --disable-pip-version-check "ziglang==0.17.1"
+  mkdir -p "$ROOT/target/zig-shim"
+  printf '#!/bin/sh\nexec "%s/bin/python" -m ziglang "$@"\n' "$zig_venv" > "$ROOT/target/zig-shim/zig"
+  chmod +x "$ROOT/target/zig-shim/zig"
   if ! command -v cargo-zigbuild >/dev/null || [ "$(cargo-zigbuild --version | awk '{print $2}')" != 0.24.1 ]; then
     cargo install -q --locked cargo-zigbuild --version 0.24.1
   fi
   out="$ROOT/target/napi-release/out"
   rm -rf "$out"
-  (cd bindings-node && PATH="$zig_venv/shim:$PATH" CARGO_TARGET_DIR="$ROOT/target/napi-release" \
+  (cd bindings-node && PATH="$ROOT/target/zig-shim:$PATH" CARGO_TARGET_DIR="$ROOT/target/napi-release" \
     CARGO_PROFILE_RELEASE_DEBUG=0 CARGO_PROFILE_RELEASE_STRIP=symbols \
     npx napi build --platform --release --no-js --cross-compile --target "$rust_target.2.17" -o "$out")
   export GCF_PLATFORM_ADDON="$out/gcf.$triple.node"

@@ -130,9 +130,8 @@ echo "built from the sdist ($(basename "$sdist"/gcf_python-*.tar.gz)) on $("$src
 # release workflow's manylinux image would, here by cross-linking with zig
 # (ziglang from PyPI), with maturin checking every symbol the module needs
 # against manylinux2014's list; then the API, conformance and README tests.
-if [ ! -x "$build/bin/python-zig" ]; then
-  "$build/bin/pip" install -q --disable-pip-version-check ziglang
-fi
+"$build/bin/python" -c 'import ziglang' 2>/dev/null \
+  || "$build/bin/pip" install -q --disable-pip-version-check "ziglang==0.17.1"
 portable="$root/target/wheels-py-manylinux2014"
 rm -rf "$portable"
 (cd "$root/bindings-python" && PATH="$build/bin:$PATH" CARGO_TARGET_DIR="$root/target/zig" \
