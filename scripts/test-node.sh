@@ -22,4 +22,4 @@ npm run build:layer
 # package.json as gcf.<platform>.node, where lib/engine/native.cjs looks first.
 npx napi build --platform --release --no-js --dts native.d.ts
 
-node --test test/
+node --test test/*.test.cjs

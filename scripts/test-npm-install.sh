@@ -44,4 +44,4 @@ if [ -n "$rust_target" ]; then
 fi
 
 cd bindings-node
-node --test test-install/
+node --test test-install/*.test.mjs

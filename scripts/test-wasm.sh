@@ -41,7 +41,7 @@ step "the package in Bun, Deno and workerd (bindings-wasm/test/runtimes)"
 GCF_RUNTIME_TESTS=1 node --test --test-reporter=spec bindings-wasm/test/runtimes/run.mjs
 
 step "bindings-node's test suite on the wasm engine (GCF_ENGINE=wasm)"
-(cd bindings-node && GCF_ENGINE=wasm node --test test/)
+(cd bindings-node && GCF_ENGINE=wasm node --test test/*.test.cjs)
 
 step "gcf-core unit tests compiled to wasm32 (wasm32-wasip1 under Node's WASI)"
 rustup target list --installed | grep -qx wasm32-wasip1 || rustup target add wasm32-wasip1

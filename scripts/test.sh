@@ -76,6 +76,9 @@ bash scripts/test-wasm.sh
 step "npm packages as installed: packed, installed into new projects with and without the platform package, loaded, bundled for the browser, type-checked"
 bash scripts/test-npm-install.sh
 
+step "Node 18, 22 and 24 (official binaries from npm): the Node suite on the addon; on 24 the WebAssembly tests too"
+bash scripts/test-node-versions.sh
+
 step "Browser (headless Chromium): every conformance fixture in a page, the playground driven and checked"
 bash scripts/test-browser.sh
 
