@@ -12,10 +12,14 @@ const engines = require('./engine/index.cjs');
 
 let api = null;
 
-// `req` and `paths` as lib/engine/index.cjs's get() takes them.
-function get(req, paths) {
+// This repository's files as an entry's require resolves them: both entries
+// are in lib/ (see lib/engine/index.cjs's get()).
+const PATHS = { addon: '../gcf.', wasm: '../../bindings-wasm/package/engine.cjs' };
+
+// `req` is the entry's own require (lib/gcf.cjs, lib/gcf.mjs).
+function get(req) {
   if (!api) {
-    api = createApi(engines.get(req, paths));
+    api = createApi(engines.get(req, PATHS));
     api.toNodeWritable = toNodeWritable;
   }
   return api;

@@ -7,7 +7,4 @@
 import { createRequire } from 'node:module';
 import api from './api.cjs';
 
-export default api.get(createRequire(import.meta.url), {
-  addon: '../gcf.',
-  wasm: '../../bindings-wasm/package/engine.cjs',
-});
+export default api.get(createRequire(import.meta.url));
