@@ -17,7 +17,8 @@
 //!
 //! Features: `std` (default: `io::Write` sinks, `std::error::Error`, the
 //! stack guard), `serde_json` (`generic::from_json`/`to_json` and
-//! `Decoder::decode_json`, with serde_json's `arbitrary_precision`), and
+//! `Decoder::decode_json`; serde_json's own features as the program has
+//! them), and
 //! `serde` (any `Serialize`/`Deserialize` type in and out of the generic
 //! profile: `generic::to_string`, `to_vec`, `to_writer`, `from_str` and
 //! `from_slice` (borrowing bare strings), `from_reader`, `to_value`, `from_value`;

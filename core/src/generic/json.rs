@@ -1,9 +1,13 @@
 //! The bridge between [`Value`] and `serde_json::Value` (feature `serde_json`).
 //!
-//! Integers stay exact: this crate turns on serde_json's
-//! `arbitrary_precision`, so a number keeps its literal, an integer literal is
-//! classified by its lexeme (no `.`, no exponent) and must fit `int64` (spec
-//! §2.3.2), and a double is the literal's correctly rounded value.
+//! A number is what serde_json holds: an integer within int64 (spec §2.3.2;
+//! one past it, a `u64`, is `out_of_range`) or a double (serde_json reads an
+//! integer literal past `u64` as a double, as it does for the caller's own
+//! code). When another crate of the build turns on serde_json's
+//! `arbitrary_precision` (this one does not: it changes how a program's own
+//! types deserialize), a number keeps its literal: an integer literal is
+//! classified by its lexeme (no `.`, no exponent) and must fit int64, and a
+//! double is the literal's correctly rounded value.
 //!
 //! Why this exists beside `gcf-bind`'s serde models: those read JSON *text*
 //! straight into core types (with the bindings' error model); this walks an
@@ -83,9 +87,22 @@ fn descend(depth_left: usize) -> Result<usize, Error> {
 }
 
 fn number(n: &serde_json::Number) -> Result<Value, Error> {
-    // With `arbitrary_precision` (which this crate turns on) the number is
-    // its literal: an integer literal is classified by its lexeme.
-    let literal = n.as_str();
+    if !literals_kept() {
+        // serde_json holds an i64, a u64 or a double: the value the
+        // caller's program reads from it.
+        return held(n);
+    }
+    // With `arbitrary_precision` (which another crate of the build turned
+    // on) the number is its literal: an integer literal is classified by
+    // its lexeme, a double is the literal's correctly rounded value.
+    let mut text = LiteralText::default();
+    let owned;
+    let literal = if core::fmt::write(&mut text, format_args!("{n}")).is_ok() {
+        text.as_str()
+    } else {
+        owned = alloc::string::ToString::to_string(n);
+        owned.as_str()
+    };
     let integral = !literal.bytes().any(|b| matches!(b, b'.' | b'e' | b'E'));
     match parse_number(literal) {
         Ok(ParsedNumber::Int(i)) => Ok(Value::Int(i)),
@@ -98,20 +115,58 @@ fn number(n: &serde_json::Number) -> Result<Value, Error> {
             ErrorKind::OutOfRange,
             crate::number::double_out_of_range_message(literal),
         )),
-        Err(NumberError::NotANumber) => fallback(n, literal),
+        Err(NumberError::NotANumber) => held(n),
     }
 }
 
-/// A number whose text is not a JSON literal (serde_json without
-/// `arbitrary_precision` may print `inf`-like forms for unusual inputs).
-fn fallback(n: &serde_json::Number, literal: &str) -> Result<Value, Error> {
+/// Whether serde_json keeps each number as its literal: its
+/// `arbitrary_precision` feature, which this crate does not turn on (a
+/// dependency must not change how its user's own serde_json reads numbers:
+/// untagged and flattened floats fail to deserialize under it), but which
+/// another crate of the build may. Asked once, of serde_json itself.
+fn literals_kept() -> bool {
+    static KEPT: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *KEPT.get_or_init(|| {
+        serde_json::from_str::<serde_json::Number>("1.50")
+            .is_ok_and(|n| alloc::string::ToString::to_string(&n) == "1.50")
+    })
+}
+
+/// A literal short enough for the stack (every shortest double's and
+/// int64's is).
+#[derive(Default)]
+struct LiteralText {
+    bytes: [u8; 32],
+    len: usize,
+}
+
+impl LiteralText {
+    fn as_str(&self) -> &str {
+        // Only whole `str`s are written in.
+        core::str::from_utf8(&self.bytes[..self.len]).unwrap_or("")
+    }
+}
+
+impl core::fmt::Write for LiteralText {
+    fn write_str(&mut self, s: &str) -> core::fmt::Result {
+        let end = self.len + s.len();
+        let room = self.bytes.get_mut(self.len..end).ok_or(core::fmt::Error)?;
+        room.copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
+    }
+}
+
+/// The number serde_json holds: an i64, a u64 (past int64: out of range)
+/// or a double.
+fn held(n: &serde_json::Number) -> Result<Value, Error> {
     if let Some(i) = n.as_i64() {
         return Ok(Value::Int(i));
     }
     if n.as_u64().is_some() {
         return Err(Error::new(
             ErrorKind::OutOfRange,
-            out_of_range_message(literal),
+            out_of_range_message(&alloc::string::ToString::to_string(n)),
         ));
     }
     match n.as_f64() {
@@ -120,7 +175,7 @@ fn fallback(n: &serde_json::Number, literal: &str) -> Result<Value, Error> {
             ErrorKind::OutOfRange,
             alloc::format!(
                 "number {} is not a finite double",
-                crate::error::excerpt(literal)
+                crate::error::excerpt(&alloc::string::ToString::to_string(n))
             ),
         )),
     }
