@@ -61,6 +61,9 @@ export function createApi(E) {
   const packedDecodeBytes = typeof E.genericDecodeBytesPacked === 'function';
 
   function encode(p) {
+    // 2.5.2 reads `p.symbols` first: the same TypeError, not the engine's
+    // conversion error.
+    if (p == null) throw new TypeError(`Cannot read properties of ${p} (reading 'symbols')`);
     if (packed) {
       const args = toPacked(p);
       if (args !== null) {
@@ -185,7 +188,42 @@ export function createApi(E) {
 
   function decodeGeneric(input, opts = undefined) {
     const largeInt = opts && opts.largeInt !== undefined ? checkLargeIntMode(opts.largeInt) : 'number';
-    return withLimits(E, opts, () => decodeValue(input, largeInt));
+    try {
+      return withLimits(E, opts, () => decodeValue(input, largeInt));
+    } catch (e) {
+      // Graph-profile text decodes too, as 2.5.2 decodes it: the payload as
+      // a plain object (asked only once the generic decoder refused it).
+      if (e instanceof GcfError && e.category === 'invalid_input' && e.line === 1 && isGraphText(input)) {
+        return graphValue(decode(input, opts));
+      }
+      throw e;
+    }
+  }
+
+  // Whether the header (first line) declares the graph profile.
+  function isGraphText(input) {
+    const head = isBytes(input) ? new TextDecoder().decode(input.subarray(0, 4096)) : String(input).slice(0, 4096);
+    const line = head.split('\n', 1)[0].replace(/\r$/, '');
+    return line.startsWith('GCF ') && line.split(' ').includes('profile=graph');
+  }
+
+  // 2.5.2's decodeGeneric of graph text: its members in its order, an
+  // edge's status always (empty when it has none).
+  function graphValue(p) {
+    return {
+      tool: p.tool,
+      tokenBudget: p.tokenBudget,
+      tokensUsed: p.tokensUsed,
+      packRoot: p.packRoot ?? '',
+      symbols: p.symbols.map((s) => ({
+        qualifiedName: s.qualifiedName,
+        kind: s.kind,
+        score: s.score,
+        provenance: s.provenance,
+        distance: s.distance,
+      })),
+      edges: p.edges.map((e) => ({ source: e.source, target: e.target, edgeType: e.edgeType, status: e.status ?? '' })),
+    };
   }
 
   function decodeValue(input, largeInt) {

@@ -21,18 +21,22 @@ export function install(E, gcf) {
       const id = this._ids.get(qname);
       return id === undefined ? -1 : id;
     }
-    /** Marks symbols as sent, assigning their ids the way an encode would. */
+    /**
+     * Marks symbols as sent, by name, as 2.5.2 does: a new name takes the
+     * next id; nothing else is read or checked (nothing is written).
+     */
     record(symbols) {
-      const fresh = symbols.filter((s) => !this._ids.has(s.qualifiedName));
-      if (fresh.length === 0) return;
-      callValue(() => this._native.encode(JSON.stringify({ tool: 'session', symbols: fresh, edges: [] })));
-      this._learn(fresh);
+      for (const s of symbols) {
+        const name = s.qualifiedName;
+        if (this._ids.has(name)) continue;
+        this._ids.set(name, this._native.record(String(s.kind ?? ''), String(name)));
+      }
     }
     size() {
       return this._native.size();
     }
     nextSessionID() {
-      return this._native.size();
+      return this._native.nextId();
     }
     reset() {
       this._native.reset();
@@ -48,7 +52,7 @@ export function install(E, gcf) {
 
   /**
    * The consumer side of a session (spec §9.2; not in 2.5.2, whose decode,
-   * like ours, refuses a bare reference): decode every payload of one
+   * like ours, refuses a bare reference at its line): decode every payload of one
    * session with one decoder, and a bare reference comes back as the
    * symbol delivered before. `maxRetained` bounds the symbols remembered
    * (past it the session is forgotten).
@@ -153,11 +157,27 @@ export function install(E, gcf) {
   const fixedN = (n) => ({ mode: ReanchorMode.FixedN, n: n > 0 ? n : DEFAULT_REANCHOR_N });
   const sizeGuard = () => ({ mode: ReanchorMode.SizeGuard, n: 0 });
 
+  // The engine's (mode, n) for a policy, read as 2.5.2's arithmetic reads it:
+  // any mode but SizeGuard is a fixed cadence, re-anchoring on the turns
+  // where `turn % n === 0` (n = '3' is 3; n = 2.5 is every fifth turn; NaN,
+  // a missing n or an infinite one, never); n <= 0 is the default.
+  const NEVER = Number.MAX_SAFE_INTEGER;
+  function cadence(p) {
+    if (p.mode === ReanchorMode.SizeGuard) return [ReanchorMode.SizeGuard, 0];
+    const n = Number(p.n);
+    if (n <= 0) return [ReanchorMode.FixedN, DEFAULT_REANCHOR_N];
+    if (Number.isInteger(n)) return [ReanchorMode.FixedN, Math.min(n, NEVER)];
+    for (let turn = 1; turn <= 1e6 && Number.isFinite(n); turn++) {
+      if (turn % n === 0) return [ReanchorMode.FixedN, turn];
+    }
+    return [ReanchorMode.FixedN, NEVER];
+  }
+
   /** The re-anchor cadence of a generic delta stream (spec §10a.8). */
   class GenericDeltaSession {
     constructor(base, tool, policy) {
-      const p = policy || fixedN(DEFAULT_REANCHOR_N);
-      this._native = callValue(() => new E.NativeGenericDeltaSession(setJSON(base), tool == null ? '' : String(tool), p.mode, p.n || 0));
+      const [mode, n] = cadence(policy || fixedN(DEFAULT_REANCHOR_N));
+      this._native = callValue(() => new E.NativeGenericDeltaSession(setJSON(base), tool == null ? '' : String(tool), mode, n));
     }
     currentFull() {
       return call(() => this._native.currentFull());

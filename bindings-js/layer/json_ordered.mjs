@@ -134,7 +134,10 @@ class Parser {
     }
   }
   number() {
-    const m = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/.exec(this.s.slice(this.i, this.i + 400));
+    // Sticky, at the cursor: a literal of any length, without a copy of the
+    // rest of the text.
+    NUMBER.lastIndex = this.i;
+    const m = NUMBER.exec(this.s);
     if (!m || m[0] === '-') return this.fail('Unexpected token');
     this.i += m[0].length;
     const n = Number(m[0]);
@@ -142,6 +145,8 @@ class Parser {
     return n;
   }
 }
+
+const NUMBER = /-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/y;
 
 function parseExact(text, largeInt) {
   const p = new Parser(text, largeInt);

@@ -1,15 +1,27 @@
 // 2.5.2's scalar helpers over the core's scalar grammar.
 
-import { call, callValue } from './errors.mjs';
+import { GcfError, call, callValue } from './errors.mjs';
 import { toJSON, fromTagged } from './convert.mjs';
+import { wellFormed } from './packed.mjs';
+
+// The text a quoting helper writes: a lone surrogate would reach the engine
+// as U+FFFD and come back as a character the caller did not give, so it is
+// refused as in every other string (2.5.2 passes it through).
+function text(x, what) {
+  const s = String(x);
+  if (!wellFormed(s)) {
+    throw new GcfError('invalid_surrogate', `${what}: the string holds a lone surrogate (an unpaired \\uD800-\\uDFFF escape), which UTF-8 cannot carry`, null, null, 'json');
+  }
+  return s;
+}
 
 export const MISSING = Symbol('missing');
 export const ATTACHMENT = Symbol('attachment');
 
 export function install(E, gcf) {
   const needsQuote = (s) => E.needsQuote(String(s));
-  const quoteString = (s) => call(() => E.quoteString(String(s)));
-  const formatKey = (s) => call(() => E.formatKey(String(s)));
+  const quoteString = (s) => call(() => E.quoteString(text(s, 'quoteString')));
+  const formatKey = (s) => call(() => E.formatKey(text(s, 'formatKey')));
   function formatScalar(v, delimiter = undefined) {
     if (v === undefined) v = null;
     if (typeof v === 'object' && v !== null) return formatScalar(String(v), delimiter);

@@ -32,10 +32,11 @@ function toText(v, indent, level = 0) {
   return typeof v === 'bigint' ? v.toString() : JSON.stringify(v);
 }
 
-// The input's bytes (the file, or stdin): the decoders take them as they
-// are and report malformed UTF-8 at its line and column.
+// The input's bytes (the file, or stdin when there is none or it is `-`, as
+// in 2.5.2): the decoders take them as they are and report malformed UTF-8
+// at its line and column.
 function bytes(file) {
-  return readFileSync(file ?? 0);
+  return readFileSync(file == null || file === '-' ? 0 : file);
 }
 
 // The input as text; bytes that are not UTF-8 are an error, not U+FFFD
@@ -44,7 +45,7 @@ function input(file) {
   try {
     return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes(file));
   } catch (e) {
-    if (e instanceof TypeError) throw new Error(`invalid_utf8: ${file ?? 'stdin'} is not UTF-8`);
+    if (e instanceof TypeError) throw new Error(`invalid_utf8: ${file == null || file === '-' ? 'stdin' : file} is not UTF-8`);
     throw e;
   }
 }
@@ -109,14 +110,17 @@ function main(argv) {
     }
     case 'version':
       return process.stdout.write(`${require('../package.json').version}\n`);
-    case undefined:
     case 'help':
     case '-h':
     case '--help':
       return process.stdout.write(HELP);
+    case undefined:
+      // As 2.5.2: the usage on stderr, exit 1.
+      process.stderr.write(HELP);
+      return process.exit(1);
     default:
-      process.stderr.write(`gcf: unknown command ${JSON.stringify(cmd)}\n${HELP}`);
-      process.exit(2);
+      process.stderr.write(`unknown command: ${cmd}\n\n${HELP}`);
+      return process.exit(1);
   }
 }
 

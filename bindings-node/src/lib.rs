@@ -296,6 +296,18 @@ impl NativeGraphSession {
         js_string(self.0.encode(&json))
     }
 
+    /// See [`gcf_js_engine::GraphSession::record`].
+    #[napi]
+    pub fn record(&mut self, kind: String, qualified_name: String) -> i64 {
+        self.0.record(&kind, &qualified_name)
+    }
+
+    /// See [`gcf_js_engine::GraphSession::next_id`].
+    #[napi(js_name = "nextId")]
+    pub fn next_id(&self) -> f64 {
+        self.0.next_id()
+    }
+
     /// See [`gcf_js_engine::GraphSession::id_of`].
     #[napi(js_name = "idOf")]
     pub fn id_of(&self, kind: String, qualified_name: String) -> i64 {

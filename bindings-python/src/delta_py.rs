@@ -277,13 +277,27 @@ impl NativeSession {
         self.encode_payload(py, &read.payload())
     }
 
-    fn record(&mut self, py: Python<'_>, symbols: &Bound<'_, PyAny>) -> PyResult<()> {
-        let payload = graph::Payload {
-            symbols: items(symbols, symbol)?,
-            ..graph::Payload::default()
-        };
-        self.inner.encode(&payload).py_err(py, Raise::Other)?;
-        self.index(&payload.symbols);
+    /// Marks symbols delivered, as 2.8.0's `record` does: by name, a name
+    /// seen before keeps its id, and nothing else about a symbol is read or
+    /// checked (nothing is written), so a symbol without a kind still takes
+    /// its id and the ones after it follow it.
+    fn record(&mut self, symbols: &Bound<'_, PyAny>) -> PyResult<()> {
+        for item in symbols.try_iter()? {
+            let item = item?;
+            let name = item.getattr(pyo3::intern!(item.py(), "qualified_name"))?;
+            let name = name.cast::<PyString>()?.to_cow()?;
+            if self.by_name.contains_key(name.as_ref()) {
+                continue;
+            }
+            let kind = item.getattr(pyo3::intern!(item.py(), "kind")).ok();
+            let kind = kind
+                .as_ref()
+                .and_then(|k| k.cast::<PyString>().ok())
+                .and_then(|k| k.to_cow().ok());
+            let kind = kind.as_deref().unwrap_or("");
+            let id = self.inner.record(kind, &name);
+            self.by_name.insert(name.into_owned(), id);
+        }
         Ok(())
     }
 

@@ -184,25 +184,11 @@ pub fn diff_generic_sets<'py>(
         .py_err(py, Raise::Other)?;
     match d {
         Some(d) => delta_to_py(py, &d),
-        // `delta_invalid`, worded as 2.8.0 words it: no delta carries this
-        // change, the caller sends a full payload.
+        // `delta_invalid`, worded as 2.8.0 words it (its key as a `repr`):
+        // no delta carries this change, the caller sends a full payload.
         None => {
-            let message = if base.key != new.key
-                || base.fields != new.fields
-                || !new.fields.contains(&new.key)
-            {
-                String::from("schema change (send full)")
-            } else {
-                format!("duplicate identity for key '{}' (send full)", new.key)
-            };
-            let failure = gcf_bind::Failure {
-                class: gcf_core::ErrorClass::Delta,
-                category: "delta_invalid",
-                message,
-                line: None,
-                column: None,
-            };
-            Err(crate::errors::to_py(py, &failure, Raise::Other))
+            let e = generic::no_delta(&base, &new, |k| format!("'{k}'"));
+            Err(crate::errors::to_py(py, &e.into(), Raise::Other))
         }
     }
 }

@@ -116,7 +116,10 @@ fn exact_small_int(v: &Bound<'_, PyAny>) -> Option<i64> {
 }
 
 /// The value `v` of the integer field `name` (see [`Fields::uint`]).
-fn uint_of<T: TryFrom<i128>>(name: &Bound<'_, PyString>, v: &Bound<'_, PyAny>) -> PyResult<T> {
+pub(crate) fn uint_of<T: TryFrom<i128>>(
+    name: &Bound<'_, PyString>,
+    v: &Bound<'_, PyAny>,
+) -> PyResult<T> {
     let py = v.py();
     let wide: i128 = if v.is_none() {
         0

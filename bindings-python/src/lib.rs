@@ -143,7 +143,11 @@ fn decode<'py>(
     input_text: &Bound<'py, PyAny>,
     limits: Option<&str>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let decoder = graph::Decoder::new().limits(decode_limits(py, limits)?);
+    // 2.8.0's `Payload` has no place for a bare session reference, and its
+    // `decode` refuses one (`SessionDecoder` resolves them).
+    let decoder = graph::Decoder::new()
+        .limits(decode_limits(py, limits)?)
+        .refuse_references(true);
     let s = input(input_text)?;
     // Numbered strings: each distinct name and label becomes one Python
     // `str`, found by number.

@@ -125,6 +125,38 @@ impl GraphState {
     }
 }
 
+/// Hands what an abandoned stream (dropped without `close()`) still holds
+/// to its writer, as 2.8.0, which writes every line at once, would have:
+/// the lines, not the trailer, which says the stream ended. A failing
+/// `write` goes to `sys.unraisablehook`, as an exception in `__del__` does.
+fn flush_abandoned(sink: &PySink, flushed: Result<(), gcf_core::Error>) {
+    if flushed.is_ok() {
+        return;
+    }
+    let err = sink.error.lock().unwrap_or_else(|p| p.into_inner()).take();
+    if let Some(err) = err {
+        Python::attach(|py| err.write_unraisable(py, None));
+    }
+}
+
+impl Drop for GraphState {
+    fn drop(&mut self) {
+        if let Some(w) = self.inner.as_mut() {
+            let flushed = w.flush();
+            flush_abandoned(w.get_ref(), flushed);
+        }
+    }
+}
+
+impl Drop for GenericState {
+    fn drop(&mut self) {
+        if let Some(w) = self.inner.as_mut() {
+            let flushed = w.flush();
+            flush_abandoned(w.get_ref(), flushed);
+        }
+    }
+}
+
 /// The state of a [`GenericStream`].
 pub struct GenericState {
     inner: Option<generic::StreamWriter<PySink>>,
@@ -531,7 +563,15 @@ impl GraphStream {
         })?
     }
 
-    fn write_bare_ref(&self, py: Python<'_>, qname: &str, distance: u32) -> PyResult<()> {
+    fn write_bare_ref(
+        &self,
+        py: Python<'_>,
+        qname: &str,
+        distance: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        // Read as `write_symbol` reads a symbol's distance (a negative or
+        // fractional one is `out_of_range`, not a conversion error).
+        let distance: u32 = crate::graph_py::uint_of(intern!(py, "distance"), distance)?;
         self.0
             .with(py, |state| state.write_bare_ref(py, qname, distance))
     }

@@ -247,6 +247,25 @@ def test_graph_delta_round_trip_and_verify() -> None:
     assert info.value.category == "root_mismatch"
 
 
+def test_verify_delta_returns_the_callers_own_objects() -> None:
+    # As 2.8.0: the applied snapshot holds the objects given (signature,
+    # components and subclass kept), not new ones made from the snapshot.
+    class Mine(Symbol):
+        pass
+
+    a = Mine("pkg.A", "function", 0.9, "lsp", 0, "def a(x)", gcf.Components(1, 2, 3, 4))
+    b = Symbol("pkg.B", "function", 0.5, "lsp", 1, "def b()")
+    edge = Edge("pkg.B", "pkg.A", "calls", "new")
+    c = Symbol("pkg.C", "type", 0.7, "lsp", 1, "class C")
+    root = gcf.pack_root([a, c], [])
+    syms, es = gcf.verify_delta(iter([a, b]), (edge,), [b], [c], [edge], [], root)
+    assert sorted(syms, key=lambda s: s.qualified_name) == [a, c]
+    assert all(x is y for x, y in zip(sorted(syms, key=lambda s: s.qualified_name), [a, c])) and es == []
+    edge2 = Edge("pkg.C", "pkg.A", "uses", "added")
+    syms, es = gcf.verify_delta([a], [], [], [c], [], [edge2], gcf.pack_root([a, c], [edge2]))
+    assert es[0] is edge2 and {id(s) for s in syms} == {id(a), id(c)}
+
+
 def test_generic_delta_session_and_full_payloads() -> None:
     base = gcf.GenericSet(key="id", fields=["id", "v"], rows=[{"id": 1, "v": "a"}, {"id": 2, "v": "b"}], name="t")
     nxt = gcf.GenericSet(key="id", fields=["id", "v"], rows=[{"id": 1, "v": "a"}, {"id": 3, "v": "c"}], name="t")
@@ -669,3 +688,52 @@ def test_the_cli_reports_unreadable_input_in_one_line(tmp_path: Any) -> None:
     ok.write_text("GCF profile=generic\na=1\n")
     r = subprocess.run([sys.executable, "-m", "gcf", "decode-generic", str(ok)], capture_output=True, text=True)
     assert r.returncode == 0 and json.loads(r.stdout) == {"a": 1}, (r.stdout, r.stderr)
+    # A payload with a missing member or a field of the wrong type: 2.8.0's
+    # one line, never a traceback.
+    for payload, line in [
+        ('{"symbols":[{"kind":"function","score":0.5,"provenance":"p"}]}', "error: invalid JSON: 'qualifiedName'\n"),
+        ('{"symbols":[{"qualifiedName":"a","kind":"function","score":"x","provenance":"p"}]}', None),
+    ]:
+        r = subprocess.run([sys.executable, "-m", "gcf", "encode"], input=payload, capture_output=True, text=True)
+        assert r.returncode == 1 and r.stderr.count("\n") == 1 and r.stderr.startswith("error: invalid JSON: "), r.stderr
+        assert line is None or r.stderr == line, r.stderr
+
+
+def test_session_record_reads_names_only() -> None:
+    # As 2.8.0's record: by name, nothing else read or checked (a symbol
+    # without a kind takes its id), and later ids follow, never collide.
+    sess = gcf.Session()
+    sess.record([Symbol("pkg.A")])
+    sess.record([Symbol("pkg.A", "function")])
+    assert (sess.get_id("pkg.A"), sess.size()) == (0, 1)
+    assert sess.get_id(5) == -1 and sess.transmitted(None) is False
+    text = gcf.encode_with_session(Payload(symbols=[Symbol("n", "function", 0.5, "p")]), sess)
+    assert "\n@1 fn n 0.50 p\n" in text and sess.get_id("n") == 1
+
+
+def test_a_name_twice_in_a_session_payload_is_declared_twice() -> None:
+    # 2.8.0 writes both lines under one id (text no strict decoder reads);
+    # here each occurrence is declared under its own id, as `encode` does,
+    # and nothing is lost.
+    twice = Payload(symbols=[Symbol("a", "function", 0.5, "p"), Symbol("a", "function", 0.6, "p")])
+    sess = gcf.Session()
+    text = gcf.encode_with_session(twice, sess)
+    assert text.endswith("symbols=2 session=true\n## targets\n@1 fn a 0.60 p\n@0 fn a 0.50 p\n"), text
+    assert [s.score for s in gcf.decode(text).symbols] == [0.6, 0.5]
+    assert sess.get_id("a") == 0 and sess.size() == 1
+
+
+def test_keyed_set_rows_are_their_declared_fields() -> None:
+    # As 2.8.0 (and every reference SDK): a member outside `fields` is not
+    # part of the set, so rows taken from wider records are not refused.
+    wide = gcf.GenericSet("id", ["id", "name"], [{"id": 1, "name": "x", "extra": 5, "n": {"a": [1]}}])
+    narrow = gcf.GenericSet("id", ["id", "name"], [{"id": 1, "name": "x"}])
+    root = "sha256:c5dbd46d54738d73a1b755c9ddfbc6cea13ceb2d2366d5e690aa3a0397a205fc"  # 2.8.0's
+    assert gcf.generic_pack_root(wide) == gcf.generic_pack_root(narrow) == root
+    assert gcf.encode_generic_full(wide, "t") == gcf.encode_generic_full(narrow, "t")
+    changed = gcf.GenericSet("id", ["id", "name"], [{"id": 1, "name": "y", "extra": 6}])
+    d = gcf.diff_generic_sets(wide, changed)
+    assert "1|y" in gcf.encode_generic_delta(d)
+    session = gcf.GenericDeltaSession(wide, "t", gcf.size_guard())
+    assert session.current_full() == gcf.encode_generic_full(narrow, "t")
+    session.next(changed)

@@ -29,9 +29,16 @@ def test_bare_references_resolve_to_the_symbols_delivered_before() -> None:
     second = payload(["a.B", "a.C", "a.D"], [("a.D", "a.B"), ("a.C", "a.D")])
     t2 = gcf.encode_with_session(second, producer)
     assert "previously transmitted" in t2
+    # `decode` has no session: it refuses a bare reference at its line, as
+    # 2.8.0's does, rather than dropping the symbol.
     with pytest.raises(DecodeError) as e:
         gcf.decode(t2)
-    assert e.value.category == "unknown_edge_reference"
+    assert e.value.category == "invalid_node_line"
+    assert e.value.line == t2.split("\n").index(next(l for l in t2.split("\n") if "previously" in l)) + 1
+    alone = "GCF profile=graph tool=t symbols=2 session=true\n## targets\n@0  # previously transmitted\n@1 fn c 0.50 p\n"
+    with pytest.raises(DecodeError) as e:
+        gcf.decode(alone)
+    assert (e.value.category, e.value.line, e.value.column) == ("invalid_node_line", 3, 1)
     back = consumer.decode(t2)
     assert by_name(back) == by_name(second)
     assert sorted((e.source, e.target) for e in back.edges) == [("a.C", "a.D"), ("a.D", "a.B")]

@@ -5,7 +5,7 @@ use std::fmt;
 
 use gcf_core::ErrorKind;
 
-use crate::convert::{count_out, edge_out, symbol_out};
+use crate::convert::{edge_out, symbol_out};
 use crate::types::Payload;
 
 /// Why a graph payload did not decode: the reference crate's variants, so
@@ -72,13 +72,25 @@ pub fn decode(input: &str) -> Result<Payload, DecodeError> {
     if input.is_empty() {
         return Err(DecodeError::EmptyInput);
     }
-    let p = gcf_core::graph::decode(input).map_err(|e| DecodeError::of(&e, input))?;
+    // The crate's `Payload` has no place for a bare session reference, and
+    // its `decode` refuses one.
+    let p = gcf_core::graph::Decoder::new()
+        .refuse_references(true)
+        .decode(input)
+        .map_err(|e| DecodeError::of(&e, input))?;
     Ok(Payload {
         tool: p.tool,
-        tokens_used: count_out(p.tokens_used),
-        token_budget: count_out(p.token_budget),
+        tokens_used: header_count(p.tokens_used, "tokens")?,
+        token_budget: header_count(p.token_budget, "budget")?,
         pack_root: p.pack_root,
         symbols: p.symbols.into_iter().map(symbol_out).collect(),
         edges: p.edges.into_iter().map(edge_out).collect(),
     })
+}
+
+/// A header count in the crate's `i64`: past its range the crate refuses the
+/// field (`invalid budget "..."`), so this does too rather than saturate.
+fn header_count(n: u64, field: &str) -> Result<i64, DecodeError> {
+    i64::try_from(n)
+        .map_err(|_| DecodeError::InvalidField(format!("invalid {field} {:?}", n.to_string())))
 }

@@ -2,6 +2,7 @@
 
 use gcf_core::graph::{self as core, Delta, Snapshot, SymbolRef};
 use gcf_core::Error;
+use std::collections::HashMap;
 
 use crate::convert::{count_out, edge_out, edges_in, symbol_out, symbols_in, unsigned};
 use crate::types::{DeltaPayload, Edge, Symbol};
@@ -93,8 +94,8 @@ fn owned_edge<S: AsRef<str>>(e: &core::Edge<S>) -> core::Edge {
 /// Applies a delta's operations to a base snapshot and checks that the
 /// result's pack root is `expected_new_root` (spec §10.4). Returns the
 /// result's symbols and edges in gcf-core's order (the crate's come from a
-/// hash map), without signatures or components, which a snapshot does not
-/// hold. Errors: `delta_invalid` (removing what is not there, adding what
+/// hash map), each the caller's own: signatures and components, which a
+/// snapshot does not hold, come back as given. Errors: `delta_invalid` (removing what is not there, adding what
 /// is), `root_mismatch`, and those of input gcf-core refuses.
 #[allow(clippy::too_many_arguments)]
 pub fn verify_delta(
@@ -131,8 +132,45 @@ pub fn verify_delta(
         core::apply_decoded_delta(&base, &delta)
     };
     let result = verify().map_err(|e| crate::error_text(&e))?;
+    // The caller's own symbols and edges, as the crate returns them (with
+    // their signatures and components, which a snapshot does not hold):
+    // each result item is one of the base's or the delta's, an added one
+    // taking the place of a base one with its identity.
+    let symbols: HashMap<(&str, &str), &Symbol> = base_symbols
+        .iter()
+        .chain(added_symbols)
+        .map(|s| ((s.kind.as_str(), s.qualified_name.as_str()), s))
+        .collect();
+    let edges: HashMap<(&str, &str, &str), &Edge> = base_edges
+        .iter()
+        .chain(added_edges)
+        .map(|e| {
+            (
+                (e.source.as_str(), e.target.as_str(), e.edge_type.as_str()),
+                e,
+            )
+        })
+        .collect();
     Ok((
-        result.symbols.into_iter().map(symbol_out).collect(),
-        result.edges.into_iter().map(edge_out).collect(),
+        result
+            .symbols
+            .into_iter()
+            .map(
+                |s| match symbols.get(&(s.kind.as_str(), s.qualified_name.as_str())) {
+                    Some(own) => (*own).clone(),
+                    None => symbol_out(s),
+                },
+            )
+            .collect(),
+        result
+            .edges
+            .into_iter()
+            .map(|e| {
+                match edges.get(&(e.source.as_str(), e.target.as_str(), e.edge_type.as_str())) {
+                    Some(own) => (*own).clone(),
+                    None => edge_out(e),
+                }
+            })
+            .collect(),
     ))
 }

@@ -13,8 +13,8 @@
 //! sets apart, the crate's infallible functions (`canonical_cell`,
 //! `generic_pack_root`, `encode_generic_full`, `encode_generic_delta`,
 //! `GenericDeltaSession::current_full`) return `""` and the fallible ones
-//! the core's error: a nested value in a row, a row member that is not a
-//! declared field, a number outside the numeric domain (an integer outside
+//! the core's error: a nested value in a row, a number outside the numeric
+//! domain (an integer outside
 //! int64), a field holding `>`, a row without its identity or two rows with
 //! one in a full payload, a key, root or tool that cannot be a header value.
 //!
@@ -166,10 +166,10 @@ pub fn canonical_cell(v: &Value) -> String {
 /// The `sha256:...` pack root of a keyed set (`gcf-pack-root-v1`, spec
 /// §10a.3), whatever the order of its rows.
 ///
-/// `""` for a set whose root the core refuses to compute: a row member that
-/// is not a declared field (the crate leaves it out of the hash, so two
-/// different sets would share a root), a field declared twice, a nested
-/// value, a number outside the numeric domain.
+/// A row member that is not a declared field is not part of the set and is
+/// left out, as the crate leaves it out. `""` for a set whose root the core
+/// refuses to compute: a field declared twice, a nested value, a number
+/// outside the numeric domain.
 pub fn generic_pack_root(s: &GenericSet) -> String {
     set_in(s)
         .and_then(|set| core::pack_root(&set))
@@ -177,30 +177,6 @@ pub fn generic_pack_root(s: &GenericSet) -> String {
 }
 
 // --- diff ---
-
-/// Why the core found no delta between two sets of one schema, in the
-/// crate's words: a repeated identity (named in its pack-root form), or a
-/// row without one. `None` when every identity is present and unique.
-fn identity_fault(set: &KeyedSet) -> Option<String> {
-    let mut seen = std::collections::HashSet::with_capacity(set.rows.len());
-    for row in &set.rows {
-        let Some(id) = row.get(&set.key) else {
-            return Some(format!(
-                "delta_invalid: a row has no identity \"{}\" (send full)",
-                set.key
-            ));
-        };
-        let id = core::canonical_cell(id).unwrap_or_default();
-        if seen.contains(&id) {
-            return Some(format!(
-                "delta_invalid: duplicate identity {id} for key \"{}\"",
-                set.key
-            ));
-        }
-        seen.insert(id);
-    }
-    None
-}
 
 /// The delta from `base` to `next`: added and changed rows and removed
 /// identities, each ordered by identity (spec §10a.6), with both roots;
@@ -224,13 +200,8 @@ pub fn diff_generic_sets(
     let (old, new) = (set_in(base).map_err(text)?, set_in(next).map_err(text)?);
     match core::diff(&old, &new).map_err(text)? {
         Some(d) => Ok(delta_out(&d)),
-        None if !new.fields.contains(&new.key) => Err(format!(
-            "delta_invalid: schema change (send full): the key \"{}\" is not a declared field",
-            new.key
-        )),
-        None => Err(identity_fault(&old)
-            .or_else(|| identity_fault(&new))
-            .unwrap_or_else(|| "delta_invalid: no delta for this change (send full)".into())),
+        // In the crate's words (its key quoted raw).
+        None => Err(text(core::no_delta(&old, &new, |k| format!("\"{k}\"")))),
     }
 }
 
@@ -253,8 +224,7 @@ pub fn encode_generic_full(s: &GenericSet, tool: &str) -> String {
 /// `added`, `changed` and `removed`, in that order.
 ///
 /// `""` for a delta the core refuses: a key or root that cannot be a header
-/// value, a nested value, a row member that is not a declared field, an
-/// integer outside int64.
+/// value, a nested value, an integer outside int64.
 pub fn encode_generic_delta(d: &GenericDeltaPayload) -> String {
     delta_in(d)
         .and_then(|d| core::encode_delta(&d))
@@ -353,9 +323,8 @@ impl From<ReanchorPolicy> for core::ReanchorPolicy {
 /// A base whose values the core cannot hold (an integer outside int64)
 /// leaves the session unable to start: `current_full` is `""` and every
 /// `next` returns that error (`new` cannot report it). A base repeating an
-/// identity is refused only by `current_full` (`""`); from it `next` sends
-/// the update in full, as no delta can start from such a set (the crate
-/// refuses every same-schema update instead).
+/// identity is refused by `current_full` (`""`), and every same-schema
+/// update after it with `delta_invalid`, as the crate refuses it.
 #[derive(Debug, Clone)]
 pub struct GenericDeltaSession {
     inner: DeltaSession,
@@ -412,16 +381,8 @@ impl GenericDeltaSession {
                 return Err(error_text(&e));
             }
         };
-        self.inner.next(update).map_err(|e| {
-            // The crate reports a repeated identity of a same-schema update
-            // as the diff's `delta_invalid`; the core finds it while writing
-            // the full payload it falls back to.
-            let held = self.inner.held();
-            let same_schema = held.key == next.key && held.fields == next.fields;
-            let fault = same_schema
-                .then(|| full_set_in(&next).ok().and_then(|s| identity_fault(&s)))
-                .flatten();
-            fault.unwrap_or_else(|| error_text(&e))
-        })
+        // A same-schema update with a repeated identity (in it or in the
+        // held set) is the core's `delta_invalid`, worded as the crate's.
+        self.inner.next(update).map_err(|e| error_text(&e))
     }
 }

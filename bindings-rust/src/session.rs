@@ -6,7 +6,7 @@ use std::sync::{Mutex, MutexGuard};
 
 use gcf_core::{Error, ErrorKind};
 
-use crate::convert::{drop_unknown_edges, payload_in, symbols_in};
+use crate::convert::{drop_unknown_edges, payload_in};
 use crate::types::{Payload, Symbol};
 
 /// What a session remembers: gcf-core's session, which writes, and the ids
@@ -66,33 +66,24 @@ impl Session {
     }
 
     /// Marks symbols as delivered, giving the new ones the next ids in
-    /// order. gcf-core's session learns them by encoding them once (the
-    /// text is dropped); symbols it refuses to encode are remembered here
-    /// only.
+    /// order. Nothing is written, so nothing is checked: a symbol no payload
+    /// could hold (an empty kind, a name with a space) still takes its id,
+    /// and the ones after it follow it.
     pub fn record(&self, symbols: &[Symbol]) {
         let mut t = self.lock();
-        let fresh: Vec<Symbol> = symbols
-            .iter()
-            .filter(|s| !t.ids.contains_key(&s.qualified_name))
-            .cloned()
-            .collect();
-        if fresh.is_empty() {
-            return;
+        for s in symbols {
+            if t.ids.contains_key(&s.qualified_name) {
+                continue;
+            }
+            let id = t.core.record(&s.kind, &s.qualified_name);
+            let id = usize::try_from(id).unwrap_or(usize::MAX);
+            t.ids.insert(s.qualified_name.clone(), id);
         }
-        if let Ok(symbols) = symbols_in(&fresh) {
-            let payload = gcf_core::graph::Payload {
-                symbols,
-                ..Default::default()
-            };
-            let _ = t.core.encode(&payload);
-        }
-        t.learn(&fresh);
     }
 
     /// The id the next new symbol gets.
     pub fn next_id(&self) -> usize {
-        let t = self.lock();
-        t.ids.values().map(|&id| id + 1).max().unwrap_or(0)
+        usize::try_from(self.lock().core.next_id()).unwrap_or(usize::MAX)
     }
 
     /// How many symbols were delivered.

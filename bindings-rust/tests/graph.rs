@@ -287,6 +287,26 @@ fn deltas_encode_decode_and_verify_as_the_crate_does() {
                     "seed {seed}"
                 );
                 assert_eq!(gcf::pack_root(&symbols, &edges), d.new_root, "seed {seed}");
+                // The same items, the caller's own (signatures included), in
+                // whatever order.
+                let sorted = |mut s: Vec<gcf::Symbol>, mut e: Vec<gcf::Edge>| {
+                    s.sort_by(|a, b| {
+                        (&a.kind, &a.qualified_name).cmp(&(&b.kind, &b.qualified_name))
+                    });
+                    e.sort_by(|a, b| {
+                        (&a.source, &a.target, &a.edge_type).cmp(&(
+                            &b.source,
+                            &b.target,
+                            &b.edge_type,
+                        ))
+                    });
+                    (s, e)
+                };
+                assert_eq!(
+                    sorted(symbols, edges),
+                    sorted(theirs_symbols, theirs_edges),
+                    "seed {seed}"
+                );
             }
             (Err(a), Err(b)) => {
                 let category = |s: &str| s.split(':').next().unwrap_or("").to_string();
@@ -412,11 +432,63 @@ fn decode_errors_keep_the_crates_variants_and_gain_positions() {
         gcf::decode(unknown),
         Err(DecodeError::UnknownEdgeId(_))
     ));
+    // A bare session reference: the crate's payload has no place for it,
+    // and the crate refuses the line; dropping it would lose the symbol.
+    let reference = "GCF profile=graph tool=t symbols=2 session=true\n## targets\n\
+                     @0  # previously transmitted\n@1 fn c 0.50 p\n";
+    assert!(matches!(
+        gcf_oracle::decode(reference),
+        Err(gcf_oracle::DecodeError::InvalidSymbolLine(_))
+    ));
+    match gcf::decode(reference) {
+        Err(e @ DecodeError::InvalidSymbolLine(_)) => {
+            assert!(e.to_string().contains("line 3"), "{e}")
+        }
+        other => panic!("{other:?}"),
+    }
+    // A count past the crate's `i64` is refused as the crate refuses it.
+    for field in ["budget", "tokens"] {
+        let big = format!("GCF profile=graph tool=t {field}=9223372036854775808 symbols=0\n");
+        let theirs = gcf_oracle::decode(&big).unwrap_err().to_string();
+        assert_eq!(gcf::decode(&big).unwrap_err().to_string(), theirs);
+        let max = format!("GCF profile=graph tool=t {field}=9223372036854775807 symbols=0\n");
+        assert_eq!(
+            gcf::decode(&max),
+            Ok(to(&gcf_oracle::decode(&max).unwrap()))
+        );
+    }
     let miscounted = "GCF profile=graph tool=t symbols=2\n## targets\n@0 fn pkg.A 0.50 lsp\n";
     match gcf::decode(miscounted) {
         Err(e @ DecodeError::InvalidField(_)) => {
             assert!(e.to_string().starts_with("gcf: count_mismatch: "), "{e}")
         }
         other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn recorded_symbols_no_payload_could_hold_take_ids_that_later_ones_follow() {
+    // `record` writes nothing, so it checks nothing: a name with a space or
+    // an empty one takes its id as in the crate, and the next new symbol
+    // gets the next id, not one already given.
+    for odd in ["a b", ""] {
+        let ours = gcf::Session::new();
+        let theirs = gcf_oracle::Session::new();
+        let recorded = one_symbol(odd, 0.5, 0).symbols;
+        ours.record(&recorded);
+        theirs.record(&to::<_, Vec<gcf_oracle::Symbol>>(&recorded));
+        let next = one_symbol("n", 0.5, 0);
+        assert_eq!(
+            gcf::encode_with_session(&next, &ours),
+            gcf_oracle::encode_with_session(&to(&next), &theirs),
+            "{odd:?}"
+        );
+        for name in [odd, "n"] {
+            assert_eq!(ours.get_id(name), theirs.get_id(name), "{odd:?} {name:?}");
+        }
+        assert_eq!(
+            (ours.next_id(), ours.size()),
+            (theirs.next_id(), theirs.size())
+        );
     }
 }

@@ -377,6 +377,17 @@ impl WasmGraphSession {
         js(self.0.encode(json))
     }
 
+    /// See [`gcf_js_engine::GraphSession::record`].
+    pub fn record(&mut self, kind: &str, qualified_name: &str) -> f64 {
+        self.0.record(kind, qualified_name) as f64
+    }
+
+    /// See [`gcf_js_engine::GraphSession::next_id`].
+    #[wasm_bindgen(js_name = "nextId")]
+    pub fn next_id(&self) -> f64 {
+        self.0.next_id()
+    }
+
     /// See [`gcf_js_engine::GraphSession::id_of`] (-1 when unsent).
     #[wasm_bindgen(js_name = "idOf")]
     pub fn id_of(&self, kind: &str, qualified_name: &str) -> f64 {

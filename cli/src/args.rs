@@ -218,6 +218,9 @@ gcf stream --profile generic --name employees examples/employees.jsonl"
         #[arg(long, value_enum, default_value_t = Tokenizer::DEFAULT)]
         tokenizer: Tokenizer,
     },
+    /// Print the version (as `--version`; the reference SDKs' commands
+    /// spell it `gcf version`).
+    Version,
 }
 
 /// The decode limits (spec §12) of the commands that read GCF. Input past

@@ -29,7 +29,11 @@ pub fn decode(input: &Source, limits: &Limits, out: &mut Output) -> Result<()> {
     if gcf_core::payload_kind(text)? == gcf_core::PayloadKind::GraphDelta {
         graph::decode_delta_with(text, limits)?;
     }
-    let payload = graph::Decoder::new().limits(*limits).decode(text)?;
+    // The JSON written has no place for a bare session reference.
+    let payload = graph::Decoder::new()
+        .limits(*limits)
+        .refuse_references(true)
+        .decode(text)?;
     out.write_json(&gcf_bind::graph::PayloadJson(&payload), true)
 }
 

@@ -192,7 +192,8 @@ fn stats_of_gcf(
     let text = gcf_core::validate_utf8(bytes)?;
     let (found, compact) = match gcf_core::payload_kind(text)? {
         gcf_core::PayloadKind::Graph => {
-            let payload = graph::decode(text)?;
+            // As `gcf decode` reads it: a bare session reference is refused.
+            let payload = graph::Decoder::new().refuse_references(true).decode(text)?;
             (
                 args::Profile::Graph,
                 json_text(&gcf_bind::graph::PayloadJson(&payload))?,

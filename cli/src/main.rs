@@ -152,6 +152,7 @@ fn run(cli: Cli) -> Result<()> {
             profile,
             tokenizer,
         } => inspect::stats(&source(file), *profile, *tokenizer, &mut out)?,
+        Command::Version => out.write_text(concat!("gcf ", env!("CARGO_PKG_VERSION"), "\n"))?,
     }
     out.finish()
 }

@@ -906,6 +906,32 @@ fn usage_errors_exit_2_and_help_shows_an_example() {
         );
     }
     assert!(gcf(&["stats", "--help"], None).stdout.contains("bytes / 4"));
+    // `gcf version`, as the reference SDKs' commands spell it, and `--version`.
+    let version = gcf(&["version"], None);
+    assert_eq!(version.code, 0);
+    assert_eq!(version.stdout, gcf(&["--version"], None).stdout);
+    assert!(
+        version.stdout.starts_with("gcf ") && version.stdout.ends_with('\n'),
+        "{}",
+        version.stdout
+    );
+}
+
+#[test]
+fn decode_refuses_a_bare_session_reference_at_its_line() {
+    // The JSON written has no place for it; dropping the line would lose the
+    // symbol (the references refuse it too).
+    let text = "GCF profile=graph tool=t symbols=2 session=true\n## targets\n@0  # previously transmitted\n@1 fn c 0.50 p\n";
+    let run = gcf(&["decode"], Some(text.as_bytes()));
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr
+            .starts_with("error[invalid_node_line]: bare reference @0 ")
+            && run.stderr.contains("(line 3, column 1)"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(gcf(&["validate"], Some(text.as_bytes())).code, 0);
 }
 
 #[test]

@@ -181,7 +181,9 @@ pub unsafe extern "C" fn gcf_graph_decode_packed_with_limits(
     unsafe {
         boundary(err, || {
             reset_out(out)?;
-            let decoder = graph::Decoder::new().limits(limits_arg(limits)?);
+            let decoder = graph::Decoder::new()
+                .limits(limits_arg(limits)?)
+                .refuse_references(true);
             let bytes = bytes_arg(input, input_len, "input")?;
             // A bad sequence is reported at its line and column.
             let text = gcf_core::validate_utf8(bytes)?;

@@ -107,7 +107,9 @@ pub unsafe extern "C" fn gcf_graph_decode_with_limits(
     unsafe {
         boundary(err, || {
             reset_out(out)?;
-            let decoder = graph::Decoder::new().limits(limits_arg(limits)?);
+            let decoder = graph::Decoder::new()
+                .limits(limits_arg(limits)?)
+                .refuse_references(true);
             let payload = decoder.decode_bytes(bytes_arg(input, input_len, "input")?)?;
             put(out, json_out(&json::PayloadJson(&payload))?);
             Ok(())

@@ -1,7 +1,6 @@
 //! Sessions, deltas and pack roots, graph and generic.
 
 use gcf_bind::generic::{GenericDeltaJson, KeyedSetJson};
-use gcf_bind::Failure;
 use gcf_core::generic::{self, DeltaSession, KeyedSet, ReanchorPolicy};
 use gcf_core::graph::{self, Snapshot};
 use gcf_core::{Error, ErrorKind};
@@ -75,6 +74,17 @@ impl GraphSession {
     pub fn encode(&mut self, json: &str) -> Result<String> {
         let p = gcf_bind::graph::payload_from_str(json)?;
         Ok(self.inner.encode(&p.as_borrowed())?)
+    }
+
+    /// Marks a symbol sent without writing it (2.5.2's `record`) and returns
+    /// its id: nothing about it is checked, since nothing is written.
+    pub fn record(&mut self, kind: &str, qualified_name: &str) -> i64 {
+        i64::try_from(self.inner.record(kind, qualified_name)).unwrap_or(i64::MAX)
+    }
+
+    /// The id the next new symbol takes.
+    pub fn next_id(&self) -> f64 {
+        self.inner.next_id() as f64
     }
 
     /// The session id of a sent symbol, or -1.
@@ -180,13 +190,11 @@ pub fn generic_decode_delta(text: &str) -> Result<String> {
 /// a schema change is `delta_invalid` (send a full payload).
 pub fn generic_diff(base: &str, next: &str) -> Result<String> {
     let (base, next) = (keyed_set(base)?, keyed_set(next)?);
+    // No delta: `delta_invalid` in 2.5.2's words (its key quoted as JSON).
     let mut d = generic::diff(&base, &next)?.ok_or_else(|| {
-        // 2.5.2's category for a diff that needs a full payload.
-        Failure::new(
-            gcf_core::ErrorClass::Delta,
-            "delta_invalid",
-            "schema change (send full)",
-        )
+        generic::no_delta(&base, &next, |k| {
+            serde_json::to_string(k).unwrap_or_else(|_| k.to_owned())
+        })
     })?;
     d.base_root = generic::pack_root(&base)?;
     d.new_root = generic::pack_root(&next)?;

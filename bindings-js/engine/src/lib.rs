@@ -178,6 +178,7 @@ pub fn graph_decode(text: &str) -> Result<String> {
     Ok(shape::payload(
         &graph::Decoder::new()
             .limits(decode_limits())
+            .refuse_references(true)
             .decode_indexed(text)?,
     ))
 }

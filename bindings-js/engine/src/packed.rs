@@ -258,6 +258,7 @@ pub struct Packed {
 pub fn graph_decode_packed(text: &str) -> Result<Packed> {
     let p = graph::Decoder::new()
         .limits(crate::decode_limits())
+        .refuse_references(true)
         .decode_indexed(text)?;
     Ok(pack(&p, memchr::memchr(0, text.as_bytes()).is_some()))
 }
@@ -814,8 +815,10 @@ pub(crate) mod tests {
                 }
             }
         }
+        // (The fixtures' session payloads, with bare references, are
+        // refused by both routes.)
         assert!(
-            decoded > 20 && variants > 300,
+            decoded >= 20 && variants > 300,
             "{decoded} decoded, {variants} variants"
         );
     }

@@ -20,7 +20,7 @@ class GcfError(ValueError):
 
     def __init__(
         self,
-        message: str,
+        message: str = "",
         category: str = "invalid_input",
         line: Optional[int] = None,
         column: Optional[int] = None,

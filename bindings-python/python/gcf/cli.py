@@ -100,7 +100,7 @@ def _payload(obj: Dict[str, Any]) -> Payload:
             ],
         )
     except (KeyError, TypeError, AttributeError) as e:
-        _fail(f"error: invalid JSON: not a graph payload ({e!r})")
+        _fail(f"error: invalid JSON: {e}")  # 2.8.0's line
 
 
 def _payload_json(p: Payload) -> str:
@@ -182,6 +182,10 @@ def main(argv: Optional[List[str]] = None) -> None:
         _fail(f"unknown command: {cmd}\n\n{USAGE}")
     try:
         run(_read(rest))
+    except TypeError as e:
+        # A field of the wrong type (`"score": "x"`), found by the encoder:
+        # one line, as for the other faults of a payload, not a traceback.
+        _fail(f"error: invalid JSON: {e}")
     except GcfError as e:
         where = f" (line {e.line}, column {e.column})" if e.line is not None else ""
         detail = str(e)

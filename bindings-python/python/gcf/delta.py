@@ -43,6 +43,27 @@ def verify_delta(
     ``root_mismatch`` when the applied snapshot's root is not
     ``expected_new_root``.
     """
-    return _gcf.verify_delta(
+    base_symbols, base_edges, added, added_edges = (
+        x if isinstance(x, (list, tuple)) else list(x)
+        for x in (base_symbols, base_edges, added, added_edges)
+    )
+    symbols, edges = _gcf.verify_delta(
         base_symbols, base_edges, removed, added, removed_edges, added_edges, expected_new_root
     )
+    # The caller's own objects, as 2.8.0 returns them (signatures,
+    # components and subclasses kept): each result item is one of the
+    # base's or the delta's, an added one in the place of a base one.
+    own_symbols = {_symbol_key(s): s for s in (*base_symbols, *added)}
+    own_edges = {_edge_key(e): e for e in (*base_edges, *added_edges)}
+    return (
+        [own_symbols.get(_symbol_key(s), s) for s in symbols],
+        [own_edges.get(_edge_key(e), e) for e in edges],
+    )
+
+
+def _symbol_key(s: object) -> tuple:
+    return (getattr(s, "kind", None), getattr(s, "qualified_name", None))
+
+
+def _edge_key(e: object) -> tuple:
+    return (getattr(e, "source", None), getattr(e, "target", None), getattr(e, "edge_type", None))

@@ -25,11 +25,15 @@ class Session:
 
     def transmitted(self, qname: str) -> bool:
         """Whether a symbol of this name was delivered."""
+        if not isinstance(qname, str):
+            return False  # 2.8.0 looks it up in a dict of names: never there
         with self._lock:
             return bool(self._native.get_id(qname) >= 0)
 
     def get_id(self, qname: str) -> int:
         """The session id of a delivered symbol, or -1."""
+        if not isinstance(qname, str):
+            return -1
         with self._lock:
             return int(self._native.get_id(qname))
 

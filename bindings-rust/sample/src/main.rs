@@ -124,6 +124,52 @@ fn main() {
         &d.new_root,
     );
     writeln!(out, "verified: {}", verified.is_ok()).unwrap();
+    // The applied snapshot holds the caller's symbols, signatures included
+    // (the crate's order comes from a hash map: sorted here).
+    let mut base = payload.symbols.clone();
+    base[0].signature = "fn serve(req: Request)".to_string();
+    let (mut applied, _) = verify_delta(
+        &base,
+        &payload.edges,
+        &[],
+        &delta.added,
+        &[],
+        &[],
+        &new_root,
+    )
+    .expect("applies");
+    applied.sort_by(|a, b| a.qualified_name.cmp(&b.qualified_name));
+    for s in &applied {
+        writeln!(out, "{} {:?}", s.qualified_name, s.signature).unwrap();
+    }
+
+    // Sessions: `record` checks nothing, and later ids follow it.
+    let recorded = Session::new();
+    recorded.record(&[symbol("two words", "", 0.5, 0)]);
+    let next_payload = Payload {
+        symbols: vec![symbol("pkg.Next", "function", 0.5, 0)],
+        edges: vec![],
+        ..payload.clone()
+    };
+    writeln!(out, "{}", encode_with_session(&next_payload, &recorded)).unwrap();
+    writeln!(
+        out,
+        "{:?} {}",
+        recorded.get_id("pkg.Next"),
+        recorded.next_id()
+    )
+    .unwrap();
+
+    // The program's own serde_json reads numbers as the crate leaves it: a
+    // dependency's features would reach it (`1.50` would not equal `1.5`).
+    let parsed: Value = serde_json::from_str("[1.50, 100000000000000000000]").unwrap();
+    writeln!(
+        out,
+        "{} {:?}",
+        parsed[0] == json!(1.5),
+        encode_generic(&parsed)
+    )
+    .unwrap();
 
     // Streaming.
     let mut streamed = Vec::new();

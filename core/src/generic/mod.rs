@@ -27,8 +27,9 @@ pub use self::serde::{from_slice, from_str, from_value, to_string, to_value, to_
 pub use cell::Cell;
 pub use delta::{
     apply, apply_delta, canonical_cell, decode_delta, decode_delta_with, decode_full,
-    decode_full_with, diff, encode_delta, encode_full, pack_root, respond, respond_echoed,
-    DeltaSession, FullPayload, GenericDelta, KeyedSet, Outcome, ReanchorPolicy, DEFAULT_REANCHOR_N,
+    decode_full_with, diff, encode_delta, encode_full, no_delta, pack_root, respond,
+    respond_echoed, DeltaSession, FullPayload, GenericDelta, KeyedSet, Outcome, ReanchorPolicy,
+    DEFAULT_REANCHOR_N,
 };
 pub use encode::{encode, encode_grouped, encode_to, Encoder};
 #[cfg(feature = "serde_json")]

@@ -67,6 +67,12 @@ impl Session {
         self.ids.len()
     }
 
+    /// The id the next new symbol takes (past [`Session::len`] when a
+    /// payload declared a symbol twice, each occurrence under its own id).
+    pub fn next_id(&self) -> u64 {
+        self.next_id
+    }
+
     /// Whether nothing was delivered yet.
     pub fn is_empty(&self) -> bool {
         self.ids.is_empty()
@@ -86,6 +92,31 @@ impl Session {
         self.next_id = 0;
     }
 
+    /// Marks a symbol as delivered without writing it (the reference SDKs'
+    /// `record`) and returns its id: the one it has, or the next. Nothing
+    /// about the symbol is checked, since nothing is written: a later payload
+    /// naming it writes a bare reference.
+    ///
+    /// ```
+    /// use gcf_core::graph::{Payload, Session, Symbol};
+    /// let mut session = Session::new();
+    /// assert_eq!(session.record("function", "pkg.A"), 0);
+    /// assert_eq!(session.record("function", "pkg.A"), 0);
+    /// let p = Payload { symbols: vec![Symbol::new("pkg.B", "function", 0.5, "x", 0)], ..Payload::default() };
+    /// assert!(session.encode(&p)?.contains("@1 fn pkg.B"));
+    /// # Ok::<(), gcf_core::Error>(())
+    /// ```
+    pub fn record(&mut self, kind: &str, qualified_name: &str) -> u64 {
+        if let Some(&id) = self.ids.get(&KeyRef(kind, qualified_name)) {
+            return id;
+        }
+        let id = self.next_id;
+        self.ids
+            .insert((String::from(kind), String::from(qualified_name)), id);
+        self.next_id += 1;
+        id
+    }
+
     /// Whether the last call fell back to a full non-session payload.
     pub fn fell_back(&self) -> bool {
         self.fell_back
@@ -102,7 +133,11 @@ impl Session {
     /// Encodes `payload` within the session into `sink`. The session records
     /// the new symbols only if the whole payload was written.
     ///
-    /// A symbol whose identity occurs twice in one payload is written once.
+    /// A new symbol whose identity occurs twice in one payload is declared
+    /// at each occurrence, each under an id of its own (as [`super::encode`]
+    /// declares every occurrence: their scores and distances may differ);
+    /// the session remembers the first. A delivered symbol named twice is one
+    /// bare reference.
     pub fn encode_to<S: AsRef<str>, K: Sink + ?Sized>(
         &mut self,
         payload: &Payload<S>,
@@ -114,43 +149,45 @@ impl Session {
         // crate, gcf-python 2.8.0 and the npm package allocate them (spec §9.2
         // asks only that they be allocated monotonically); they are written
         // in emission order like any payload's, so a group may list `@3`
-        // before `@2`. Each identity: its id, whether it was delivered
-        // before, whether its line is taken (a second occurrence in one
-        // payload is written once).
-        let mut fresh: HashMap<(&str, &str), (u64, bool, bool)> =
+        // before `@2`. Each identity: its first occurrence's id and whether
+        // it was delivered before; each occurrence: its id and line, or
+        // `None` for a second reference to a delivered symbol.
+        let mut fresh: HashMap<(&str, &str), (u64, bool)> =
             HashMap::with_capacity(payload.symbols.len());
+        let mut occurrences: Vec<Option<(u64, bool)>> = Vec::with_capacity(payload.symbols.len());
         let mut next = self.next_id;
         for s in &payload.symbols {
             let key = (s.kind.as_ref(), s.qualified_name.as_ref());
-            if fresh.contains_key(&key) {
-                continue;
-            }
-            // Probe without allocating an owned key: hashbrown's Equivalent.
-            let entry = match self.ids.get(&KeyRef(key.0, key.1)) {
-                Some(&id) => (id, true, false),
-                None => {
+            let occurrence = match fresh.get(&key) {
+                Some(&(_, true)) => None,
+                Some(&(_, false)) => {
                     next += 1;
-                    (next - 1, false, false)
+                    Some((next - 1, false))
+                }
+                None => {
+                    // Probe without allocating an owned key: hashbrown's Equivalent.
+                    let entry = match self.ids.get(&KeyRef(key.0, key.1)) {
+                        Some(&id) => (id, true),
+                        None => {
+                            next += 1;
+                            (next - 1, false)
+                        }
+                    };
+                    fresh.insert(key, entry);
+                    Some(entry)
                 }
             };
-            fresh.insert(key, entry);
+            occurrences.push(occurrence);
         }
         let mut assigned: Vec<(u64, bool)> = Vec::with_capacity(order.len());
         let mut kept: Vec<u32> = Vec::with_capacity(order.len());
         for &i in &order {
-            let s = &payload.symbols[i as usize];
-            let key = (s.kind.as_ref(), s.qualified_name.as_ref());
-            let Some((id, reference, taken)) = fresh.get_mut(&key) else {
-                continue;
-            };
-            if *taken {
-                continue; // second occurrence within this payload
+            if let Some(occurrence) = occurrences[i as usize] {
+                assigned.push(occurrence);
+                kept.push(i);
             }
-            *taken = true;
-            assigned.push((*id, *reference));
-            kept.push(i);
         }
-        let new_symbols = (next - self.next_id) as usize;
+        let new_symbols = fresh.values().filter(|&&(_, reference)| !reference).count();
         if let Some(max) = self.max_retained {
             if self.ids.len() + new_symbols > max {
                 // Spec §9.5: past the bound, fall back to a full non-session payload.
@@ -167,16 +204,10 @@ impl Session {
             }
         }
         write_payload_session(payload, &kept, &tokens, &assigned, &self.limits, sink)?;
-        for (&i, &(id, reference)) in kept.iter().zip(&assigned) {
+        for (&(kind, name), &(id, reference)) in &fresh {
             if !reference {
-                let s = &payload.symbols[i as usize];
-                self.ids.insert(
-                    (
-                        String::from(s.kind.as_ref()),
-                        String::from(s.qualified_name.as_ref()),
-                    ),
-                    id,
-                );
+                self.ids
+                    .insert((String::from(kind), String::from(name)), id);
             }
         }
         self.next_id = next;
@@ -458,26 +489,50 @@ mod tests {
     }
 
     #[test]
-    fn duplicates_within_a_payload_are_written_once() {
+    fn a_new_symbol_twice_in_a_payload_is_declared_at_each_occurrence() {
+        // As `encode` declares every occurrence (the two may differ in score
+        // or distance); the session remembers the first occurrence's id.
         let mut session = Session::new();
         let p = Payload {
-            symbols: vec![s("a", 0), s("a", 0)],
+            symbols: vec![
+                s("a", 0),
+                Symbol::new("a", "function", 0.4, "x", 1),
+                s("b", 0),
+            ],
             ..Payload::default()
         };
         let out = session.encode(&p).unwrap();
         assert_eq!(
             out,
-            "GCF profile=graph tool= symbols=1 session=true\n## targets\n@0 fn a 0.50 x\n"
+            "GCF profile=graph tool= symbols=3 session=true\n## targets\n@0 fn a 0.50 x\n\
+             @2 fn b 0.50 x\n## related\n@1 fn a 0.40 x\n"
         );
-        assert!(decode(&out).is_ok());
+        assert_eq!(decode(&out).unwrap().symbols.len(), 3);
+        assert_eq!(
+            (session.len(), session.id_of("function", "a")),
+            (2, Some(0))
+        );
+        let again = session.encode(&p).unwrap();
+        assert_eq!(
+            again,
+            "GCF profile=graph tool= symbols=2 session=true\n## targets\n\
+             @0  # previously transmitted\n@2  # previously transmitted\n"
+        );
     }
 
     #[test]
-    fn dropped_duplicates_keep_each_symbol_its_own_kind_and_provenance() {
-        // The duplicate comes first in emission order and is dropped, so
-        // every later symbol moves up one place in the trimmed payload.
+    fn a_delivered_symbol_named_twice_is_one_reference_and_the_rest_keep_their_fields() {
+        // The second reference comes first in emission order and is
+        // dropped, so every later symbol moves up one place in the trimmed
+        // payload.
         let mut session = Session::new();
         let sym = |q, kind, provenance, score| Symbol::new(q, kind, score, provenance, 0);
+        session
+            .encode(&Payload {
+                symbols: vec![sym("a", "function", "lsp", 0.9)],
+                ..Payload::default()
+            })
+            .unwrap();
         let p = Payload {
             symbols: vec![
                 sym("a", "function", "lsp", 0.9),
@@ -487,11 +542,32 @@ mod tests {
             ],
             ..Payload::default()
         };
+        let out = session.encode(&p).unwrap();
         assert_eq!(
-            session.encode(&p).unwrap(),
-            "GCF profile=graph tool= symbols=3 session=true\n## targets\n@0 fn a 0.90 lsp\n\
+            out,
+            "GCF profile=graph tool= symbols=3 session=true\n## targets\n@0  # previously transmitted\n\
              @1 type b 0.50 ast\n@2 method c 0.10 grep\n"
         );
+    }
+
+    #[test]
+    fn record_marks_delivered_without_checking_or_colliding() {
+        let mut session = Session::new();
+        // Nothing is written, so nothing is checked: an empty kind or a name
+        // no payload could hold still takes an id, and later ones follow it.
+        assert_eq!(session.record("", "a b"), 0);
+        assert_eq!(session.record("function", "pkg.A"), 1);
+        assert_eq!(session.record("", "a b"), 0);
+        let p = Payload {
+            symbols: vec![s("pkg.A", 0), s("n", 0)],
+            ..Payload::default()
+        };
+        assert_eq!(
+            session.encode(&p).unwrap(),
+            "GCF profile=graph tool= symbols=2 session=true\n## targets\n\
+             @1  # previously transmitted\n@2 fn n 0.50 x\n"
+        );
+        assert_eq!(session.len(), 3);
     }
 
     #[test]

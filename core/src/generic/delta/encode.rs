@@ -2,7 +2,7 @@
 
 use alloc::string::String;
 
-use hashbrown::{HashMap, HashSet};
+use hashbrown::HashMap;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::number::NumberBuffer;
@@ -20,7 +20,8 @@ use crate::header::check_header_value;
 /// Refused with [`ErrorKind::InvalidInput`]: a key that is not a declared
 /// field or cannot be a header value, a field containing `>` (it would read
 /// as a flattened path), a row without its identity, duplicate identities
-/// (§10a.1), nested values, members that are not declared fields.
+/// (§10a.1), nested values. A row member that is not a declared field is
+/// not part of the set and is not written (see [`super::pack_root`]).
 ///
 /// ```
 /// use gcf_core::generic::{encode_full, KeyedSet, Map, Value};
@@ -176,23 +177,9 @@ fn write_rows_section<'a>(
         write_key(out, field)?;
     }
     out.push_str("}\n");
-    // Wide rows look members up by hash: a scan per field is quadratic.
-    let declared: Option<HashSet<&str>> =
-        (fields.len() > WIDE).then(|| fields.iter().map(String::as_str).collect());
+    // A member that is not a declared field is not part of the set and is
+    // not written, as the reference SDKs leave it out (see `pack_root`).
     for row in rows {
-        let undeclared = |k: &&str| match &declared {
-            Some(set) => !set.contains(k),
-            None => !fields.iter().any(|f| f == k),
-        };
-        if let Some(extra) = row.keys().find(undeclared) {
-            return Err(Error::new(
-                ErrorKind::InvalidInput,
-                alloc::format!(
-                    "row member `{}` is not a declared field; it would be lost",
-                    crate::error::excerpt(extra)
-                ),
-            ));
-        }
         let members: Option<HashMap<&str, &super::Value>> =
             (row.len() > WIDE).then(|| row.iter().collect());
         for (i, field) in fields.iter().enumerate() {

@@ -192,6 +192,66 @@ pub fn diff(base: &KeyedSet, new: &KeyedSet) -> Result<Option<GenericDelta>> {
     }))
 }
 
+/// Why [`diff`] found no delta from `base` to `new`, as the reference SDKs
+/// say it: an [`ErrorKind::DeltaInvalid`](crate::ErrorKind::DeltaInvalid)
+/// error reading `no identity key`, `schema change (send full)` (another key
+/// or field list, or a key that is not a declared field), `duplicate
+/// identity <id> for key <key>` (the base's first, then the new set's, the
+/// identity in its canonical form) or `a row has no identity <key>`, with
+/// the key as `quote_key` writes it (the crate and 2.5.2 quote it as JSON,
+/// gcf-python 2.8.0 as a Python `repr`). Meant for when `diff` returned
+/// `None`; for sets it would diff, it says `no delta (send full)`.
+///
+/// ```
+/// use gcf_core::generic::{diff, no_delta, KeyedSet, Map, Value};
+/// use gcf_core::ErrorKind;
+/// let mut row = Map::new();
+/// row.insert("id", Value::Int(1));
+/// let set = KeyedSet { name: "t".into(), key: "id".into(), fields: vec!["id".into()], rows: vec![row.clone(), row] };
+/// assert!(diff(&set, &set)?.is_none());
+/// let quote = |k: &str| format!("{k:?}");
+/// let e = no_delta(&set, &set, quote);
+/// assert_eq!((e.kind(), e.message()), (ErrorKind::DeltaInvalid, r#"duplicate identity 1 for key "id""#));
+/// # Ok::<(), gcf_core::Error>(())
+/// ```
+pub fn no_delta(
+    base: &KeyedSet,
+    new: &KeyedSet,
+    quote_key: impl Fn(&str) -> String,
+) -> crate::Error {
+    let invalid = |message: String| crate::Error::new(crate::ErrorKind::DeltaInvalid, message);
+    if new.key.is_empty() {
+        return invalid(String::from("no identity key"));
+    }
+    if base.key != new.key || base.fields != new.fields || !new.fields.contains(&new.key) {
+        return invalid(String::from("schema change (send full)"));
+    }
+    let mut numbers = NumberBuffer::new();
+    for set in [base, new] {
+        let mut seen = hashbrown::HashSet::with_capacity(set.rows.len());
+        for row in &set.rows {
+            let id = match identity_of(row, &set.key, &mut numbers) {
+                Ok(Some(id)) => id,
+                Ok(None) => {
+                    return invalid(alloc::format!(
+                        "a row has no identity {} (send full)",
+                        quote_key(&set.key)
+                    ))
+                }
+                Err(e) => return e,
+            };
+            if !seen.insert(id.clone()) {
+                return invalid(alloc::format!(
+                    "duplicate identity {} for key {}",
+                    String::from_utf8_lossy(&id),
+                    quote_key(&set.key)
+                ));
+            }
+        }
+    }
+    invalid(String::from("no delta (send full)"))
+}
+
 /// The canonical (pack-root) form of a row's identity, or `None` when absent.
 fn identity_of(row: &Map, key: &str, numbers: &mut NumberBuffer) -> Result<Option<Vec<u8>>> {
     let Some(value) = row.get(key) else {

@@ -22,10 +22,11 @@ use super::KeyedSet;
 ///
 /// A declared field absent from a row hashes as `-`, like `null`: every other
 /// implementation of the fleet does so, and roots must agree across them.
-/// A row member that is not a declared field, a duplicate declared field, or
-/// a nested value is refused with [`ErrorKind::InvalidInput`]: the record has
-/// no canonical form for them, and ignoring them would let two different sets
-/// share a root.
+/// A row member that is not a declared field is not part of the set, and is
+/// left out, as every reference SDK leaves it out (the declared fields are
+/// the set's schema: rows taken from a wider record hash as their
+/// projection). A duplicate declared field or a nested value is refused with
+/// [`ErrorKind::InvalidInput`]: the record has no canonical form for them.
 ///
 /// ```
 /// use gcf_core::generic::{pack_root, KeyedSet, Map, Value};
@@ -53,15 +54,6 @@ pub fn pack_root(set: &KeyedSet) -> Result<String> {
     let mut numbers = NumberBuffer::new();
     let mut records: Vec<Vec<u8>> = Vec::with_capacity(set.rows.len());
     for row in &set.rows {
-        if let Some(extra) = row.keys().find(|k| order.binary_search(k).is_err()) {
-            return Err(Error::new(
-                ErrorKind::InvalidInput,
-                alloc::format!(
-                    "row member `{}` is not a declared field of the keyed set",
-                    crate::error::excerpt(extra)
-                ),
-            ));
-        }
         let members = Members::of(row);
         let mut record = Vec::with_capacity(16 * order.len() + 2);
         record.push(b'R');
@@ -190,13 +182,21 @@ mod tests {
     }
 
     #[test]
-    fn refuses_what_it_cannot_hash() {
-        let mut extra = row(1, Value::Null);
-        extra.insert("w", Value::Null);
+    fn members_outside_the_declared_fields_are_not_part_of_the_set() {
+        // As the reference SDKs hash a row: its declared fields only, so a
+        // row taken from a wider record hashes as its projection, whatever
+        // the other members hold (nested values included).
+        let mut wider = row(1, Value::Null);
+        wider.insert("w", Value::Array(vec![Value::Int(1)]));
+        wider.insert("z", Value::from("x"));
         assert_eq!(
-            pack_root(&set(vec![extra])).unwrap_err().kind(),
-            ErrorKind::InvalidInput
+            pack_root(&set(vec![wider])).unwrap(),
+            pack_root(&set(vec![row(1, Value::Null)])).unwrap()
         );
+    }
+
+    #[test]
+    fn refuses_what_it_cannot_hash() {
         assert_eq!(
             pack_root(&set(vec![row(1, Value::Array(vec![]))]))
                 .unwrap_err()

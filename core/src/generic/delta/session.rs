@@ -184,6 +184,14 @@ impl DeltaSession {
         let turn = self.turn;
         let mut full = None;
         let delta = match diff(&self.held, &update)? {
+            // The same schema and still no delta: an identity repeats or is
+            // missing, which no payload may carry (§10a.1), refused as the
+            // references refuse it.
+            None if update.key == self.held.key && update.fields == self.held.fields => {
+                return Err(super::no_delta(&self.held, &update, |k| {
+                    alloc::format!("{k:?}")
+                }))
+            }
             None => None,
             Some(delta) => {
                 let text = encode_delta(&delta)?;

@@ -147,6 +147,9 @@ pub fn decode_indexed(input: &str) -> Result<Payload<Indexed<'_>>, Error> {
 #[derive(Debug, Clone, Default)]
 pub struct Decoder {
     limits: Limits,
+    /// Refuse a bare session reference (`@7  # previously transmitted`)
+    /// instead of returning it in [`Payload::references`].
+    refuse_references: bool,
     /// Tests only: decode every line through the general path, to compare
     /// the fast line parsers against it on whole payloads.
     #[cfg(test)]
@@ -158,6 +161,7 @@ impl Decoder {
     pub fn new() -> Decoder {
         Decoder {
             limits: Limits::default(),
+            refuse_references: false,
             #[cfg(test)]
             general_only: false,
         }
@@ -166,6 +170,29 @@ impl Decoder {
     /// Replaces the limits.
     pub fn limits(mut self, limits: Limits) -> Decoder {
         self.limits = limits;
+        self
+    }
+
+    /// Refuses a bare session reference (`@7  # previously transmitted`,
+    /// spec §9) with [`ErrorKind::InvalidNodeLine`] at its line, instead of
+    /// returning it in [`Payload::references`].
+    ///
+    /// For callers whose result has no place for references (the payload
+    /// types of the reference SDKs, which refuse such a line): without this
+    /// they would drop the line and lose the symbol silently. A session's
+    /// payloads decode whole through a [`super::SessionDecoder`], which
+    /// resolves each reference to the symbol an earlier payload delivered.
+    ///
+    /// ```
+    /// use gcf_core::{graph::Decoder, ErrorKind};
+    /// let text = "GCF profile=graph session=true symbols=2\n## targets\n@0  # previously transmitted\n@1 fn b 0.50 x\n";
+    /// assert_eq!(Decoder::new().decode(text)?.references.len(), 1);
+    /// let err = Decoder::new().refuse_references(true).decode(text).unwrap_err();
+    /// assert_eq!((err.kind(), err.line(), err.column()), (ErrorKind::InvalidNodeLine, Some(3), Some(1)));
+    /// # Ok::<(), gcf_core::Error>(())
+    /// ```
+    pub fn refuse_references(mut self, refuse: bool) -> Decoder {
+        self.refuse_references = refuse;
         self
     }
 
@@ -240,6 +267,7 @@ impl Decoder {
         }
         let mut state = State::new(&header_line, &header, &self.limits)?;
         state.known = known;
+        state.refuse_references = self.refuse_references && known.is_none();
         state.presize(input.len());
         #[cfg(test)]
         let fast = !self.general_only;

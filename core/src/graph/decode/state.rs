@@ -47,6 +47,9 @@ pub(super) struct State<'a, 'l, T: Text<'a>> {
     /// references; borrowed as long as the input, so their strings are
     /// taken as the input's are.
     pub(super) known: Option<&'a HashMap<u64, Symbol>>,
+    /// With no `known` symbols: a bare reference is an error rather than an
+    /// entry of `payload.references` ([`super::Decoder::refuse_references`]).
+    pub(super) refuse_references: bool,
     /// The id of each entry of `payload.symbols`.
     pub(super) symbol_ids: Vec<u64>,
     /// Each symbol's name as the input (or, for a symbol resolved from
@@ -122,6 +125,7 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
         Ok(State {
             limits,
             known: None,
+            refuse_references: false,
             symbol_ids: Vec::new(),
             names: Vec::new(),
             payload,
@@ -346,6 +350,16 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
                 self.symbol_ids.push(id);
                 self.names.push(Some(name));
                 return self.check_len(line);
+            }
+            if self.refuse_references {
+                return Err(line.error_at(
+                    ErrorKind::InvalidNodeLine,
+                    0,
+                    alloc::format!(
+                        "bare reference @{id} names a symbol sent in an earlier payload of a \
+                         session: decode the session's payloads with a session decoder"
+                    ),
+                ));
             }
             if !self.ids.insert(id, Slot::Reference) {
                 return Err(duplicate_id(line, id));

@@ -290,6 +290,34 @@ fn references_locations_and_unknown_sections() {
 }
 
 #[test]
+fn a_decoder_without_references_refuses_a_bare_one_at_its_line() {
+    let text = "GCF profile=graph session=true symbols=3 edges=1\n## targets\n@1 fn a 0.50 x\n\
+                ## related\n@4  # previously transmitted\n@5 fn b 0.50 x\n## edges [1]\n@5<@1 calls\n";
+    let refusing = Decoder::new().refuse_references(true);
+    for e in [
+        refusing.decode(text).unwrap_err(),
+        refusing.decode_borrowed(text).unwrap_err(),
+        refusing.decode_indexed(text).map(|_| ()).unwrap_err(),
+        refusing.decode_shared(text).unwrap_err(),
+    ] {
+        assert_eq!(
+            (e.kind(), e.line(), e.column()),
+            (ErrorKind::InvalidNodeLine, Some(5), Some(1)),
+            "{e}"
+        );
+        assert!(e.message().contains("@4"), "{e}");
+    }
+    // The default keeps the reference, and a payload without one decodes
+    // the same either way.
+    assert_eq!(
+        decode(text).unwrap().references,
+        [Reference { id: 4, distance: 1 }]
+    );
+    let plain = "GCF profile=graph symbols=1\n## targets\n@0 fn a 0.50 x\n";
+    assert_eq!(refusing.decode(plain).unwrap(), decode(plain).unwrap());
+}
+
+#[test]
 fn id_table_handles_sparse_ids() {
     let mut t = IdTable::new();
     assert!(t.insert(0, Slot::Symbol(0)));
