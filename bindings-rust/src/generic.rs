@@ -22,10 +22,10 @@ pub fn encode_generic(data: &Value) -> Result<String, String> {
 
 /// [`encode_generic`] with options.
 pub fn encode_generic_with_options(data: &Value, opts: &GenericOptions) -> Result<String, String> {
-    // Through gcf-core's value, whose numbers are parsed once: read in place
-    // (a `View` over the document), each number's literal (serde_json's
-    // `arbitrary_precision`) would be parsed at every read, which is slower
-    // on number-heavy records.
+    // Through gcf-core's value, whose numbers are read once: read in place
+    // (a `View` over the document), each number's literal (when the program
+    // turns on serde_json's `arbitrary_precision`) would be parsed at every
+    // read, which is slower on number-heavy records.
     let value = gcf_core::generic::from_json(data).map_err(|e| crate::error_text(&e))?;
     gcf_core::generic::Encoder::new()
         .flatten(!opts.no_flatten)

@@ -168,8 +168,8 @@ fn strings_through_every_helper() {
     assert_eq!(apart.len(), 3, "{apart:?}");
 }
 
-/// Numbers as serde_json holds them (with `arbitrary_precision`, as the
-/// workspace builds it, from their literal).
+/// Numbers as serde_json holds them (with `arbitrary_precision`, as these
+/// tests build it, from their literal).
 fn number(r: &mut Rng) -> Number {
     let literal = match r.below(9) {
         0 => r

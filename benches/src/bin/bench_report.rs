@@ -660,7 +660,7 @@ fn main() {
     );
     let _ = writeln!(
         w,
-        "| gcf-core | {} |\n| gcf (reference crate) | {} |\n| serde_json | {} (workspace features preserve_order, arbitrary_precision) |\n| criterion | {} |\n",
+        "| gcf-core | {} |\n| gcf (reference crate) | {} |\n| serde_json | {} (workspace feature preserve_order) |\n| criterion | {} |\n",
         gcf_core::VERSION,
         lock_version(&lock, "gcf"),
         lock_version(&lock, "serde_json"),

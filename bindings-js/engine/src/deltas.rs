@@ -230,7 +230,13 @@ impl GenericDeltaSession {
     /// `mode` 0 is FixedN(`n`; 0 or less is the default), 1 SizeGuard.
     pub fn new(base: &str, tool: &str, mode: u32, n: i64) -> Result<Self> {
         let policy = match mode {
-            0 => ReanchorPolicy::FixedN(usize::try_from(n).unwrap_or(0)),
+            // A cadence past usize (a 32-bit one on WebAssembly) never
+            // comes round: the largest there is.
+            0 => ReanchorPolicy::FixedN(usize::try_from(n).unwrap_or(if n > 0 {
+                usize::MAX
+            } else {
+                0
+            })),
             _ => ReanchorPolicy::SizeGuard,
         };
         Ok(GenericDeltaSession {
