@@ -433,6 +433,44 @@ impl<S: AsRef<str>> Serialize for PayloadJson<'_, S> {
     }
 }
 
+/// Serializes a decoded payload as the reference SDKs' `gcf decode` commands
+/// print it (gcf-python 2.8.0 and 2.5.2 alike): `tokensUsed` before
+/// `tokenBudget`, an edge's `status` only when it has one, `locations` after
+/// the edges when there are any. The payload's other decoder fields are not
+/// written: a bare reference has no place here (decode it refused).
+pub struct DecodedPayloadJson<'a, S>(pub &'a Payload<S>);
+
+impl<S: AsRef<str>> Serialize for DecodedPayloadJson<'_, S> {
+    fn serialize<Z: Serializer>(&self, z: Z) -> Result<Z::Ok, Z::Error> {
+        struct StatusWhenSet<'a, S>(&'a Edge<S>);
+        impl<S: AsRef<str>> Serialize for StatusWhenSet<'_, S> {
+            fn serialize<Z: Serializer>(&self, z: Z) -> Result<Z::Ok, Z::Error> {
+                let e = self.0;
+                let mut m = z.serialize_map(None)?;
+                m.serialize_entry("source", e.source.as_ref())?;
+                m.serialize_entry("target", e.target.as_ref())?;
+                m.serialize_entry("edgeType", e.edge_type.as_ref())?;
+                if !e.status.as_ref().is_empty() {
+                    m.serialize_entry("status", e.status.as_ref())?;
+                }
+                m.end()
+            }
+        }
+        let p = self.0;
+        let mut m = z.serialize_map(None)?;
+        m.serialize_entry("tool", p.tool.as_ref())?;
+        m.serialize_entry("tokensUsed", &p.tokens_used)?;
+        m.serialize_entry("tokenBudget", &p.token_budget)?;
+        m.serialize_entry("packRoot", p.pack_root.as_ref())?;
+        m.serialize_entry("symbols", &Each(&p.symbols, SymbolJson))?;
+        m.serialize_entry("edges", &Each(&p.edges, StatusWhenSet))?;
+        if !p.locations.is_empty() {
+            m.serialize_entry("locations", &Each(&p.locations, LocationJson))?;
+        }
+        m.end()
+    }
+}
+
 /// Serializes a snapshot, `{"symbols", "edges"}`.
 pub struct SnapshotJson<'a, S>(pub &'a Snapshot<S>);
 

@@ -414,7 +414,7 @@ impl<'a> Reader<'a> {
             }
             self.digits()?;
         }
-        let f: f64 = self.text[start..self.i].parse().ok()?;
+        let f = gcf_core::parse_f64(&self.text[start..self.i])?;
         f.is_finite().then_some(Value::Float(f))
     }
 

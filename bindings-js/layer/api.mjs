@@ -11,7 +11,7 @@
 // interface is documented in bindings-js/engine (the Rust crate both hosts
 // wrap) and bindings-node/DESIGN.md ("Engines").
 
-import { GcfError, rethrow, rethrowValue } from './errors.mjs';
+import { GcfError, checkLength, rethrow, rethrowValue } from './errors.mjs';
 import { withLimits } from './limits.mjs';
 import { valueJSON, isPlain, toJSON, fromTagged, checkLargeIntMode, largeInteger } from './convert.mjs';
 import { parseJSONOrdered } from './json_ordered.mjs';
@@ -64,6 +64,8 @@ export function createApi(E) {
     // 2.5.2 reads `p.symbols` first: the same TypeError, not the engine's
     // conversion error.
     if (p == null) throw new TypeError(`Cannot read properties of ${p} (reading 'symbols')`);
+    checkLength(p.symbols, 'symbols');
+    checkLength(p.edges, 'edges');
     if (packed) {
       const args = toPacked(p);
       if (args !== null) {

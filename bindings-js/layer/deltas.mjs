@@ -2,7 +2,7 @@
 // generic_delta.ts, generic_delta_session.ts): the policy is the core's; this
 // file converts arguments and results.
 
-import { GcfError, call, callValue } from './errors.mjs';
+import { GcfError, call, callValue, checkLength } from './errors.mjs';
 import { toJSON } from './convert.mjs';
 import { withLimits } from './limits.mjs';
 import { decodeText } from './text.mjs';
@@ -93,6 +93,8 @@ export function install(E, gcf) {
   }
 
   function verifyDelta(baseSymbols, baseEdges, removedSymbols, addedSymbols, removedEdges, addedEdges, expectedNewRoot) {
+    const lists = { baseSymbols, baseEdges, removedSymbols, addedSymbols, removedEdges, addedEdges };
+    for (const what in lists) checkLength(lists[what], what);
     const base = JSON.stringify({ symbols: baseSymbols, edges: baseEdges });
     const delta = JSON.stringify({ removed: removedSymbols, added: addedSymbols, removedEdges, addedEdges });
     const next = JSON.parse(callValue(() => E.graphVerifyDelta(base, delta, String(expectedNewRoot))));
@@ -110,6 +112,8 @@ export function install(E, gcf) {
   }
 
   function packRoot(symbols, edges) {
+    checkLength(symbols, 'symbols');
+    checkLength(edges, 'edges');
     return callValue(() => E.graphPackRoot(JSON.stringify({ symbols, edges })));
   }
 

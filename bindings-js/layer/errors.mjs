@@ -69,3 +69,14 @@ function callValue(fn) {
 }
 
 export { GcfError, rethrow, rethrowValue, call, callValue, fromEngine };
+
+// The core's default container limit (`Limits::max_container_len`). A list
+// past it is refused before it is read or stringified: an array's length can
+// be far more than its memory (a sparse one), and JSON.stringify of 2e8
+// holes ends the process rather than throwing.
+const MAX_CONTAINER_LEN = 100_000_000;
+export function checkLength(list, what) {
+  if (Array.isArray(list) && list.length > MAX_CONTAINER_LEN) {
+    throw new GcfError('limit_exceeded', `${what} holds ${list.length} items, over the limit of ${MAX_CONTAINER_LEN}`);
+  }
+}

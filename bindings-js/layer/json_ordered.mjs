@@ -7,6 +7,7 @@
 // as in 2.5.2.
 
 import { checkLargeIntMode, largeInteger } from './convert.mjs';
+import { GcfError } from './errors.mjs';
 
 function isIndexKey(k) {
   const c = k.charCodeAt(0);
@@ -159,15 +160,24 @@ function parseExact(text, largeInt) {
 function parseJSONOrdered(text, opts = undefined) {
   const largeInt = opts && opts.largeInt !== undefined ? checkLargeIntMode(opts.largeInt) : 'number';
   text = String(text);
-  if (largeInt === 'number') {
-    const v = JSON.parse(text);
-    try {
-      return toMaps(v);
-    } catch (e) {
-      if (!(e instanceof Reordered)) throw e;
+  try {
+    if (largeInt === 'number') {
+      const v = JSON.parse(text);
+      try {
+        return toMaps(v);
+      } catch (e) {
+        if (!(e instanceof Reordered)) throw e;
+      }
     }
+    return parseExact(text, largeInt);
+  } catch (e) {
+    // Nesting deeper than the JS stack holds (a few thousand levels; the
+    // encoders take 128): the limit's error, not a bare stack overflow.
+    if (e instanceof RangeError && /call stack/i.test(e.message)) {
+      throw new GcfError('limit_exceeded', 'the JSON nests deeper than the stack can read', null, null, 'json');
+    }
+    throw e;
   }
-  return parseExact(text, largeInt);
 }
 
 export { parseJSONOrdered };

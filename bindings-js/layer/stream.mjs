@@ -332,6 +332,12 @@ export function install(E, gcf) {
       this._handOver();
     }
     writeRow(values) {
+      // A row longer than its table is refused before its cells are read: an
+      // array's length can be far more than its memory (a sparse one), and
+      // reading 2e8 holes would end the process.
+      if (this._width > 0 && values && values.length > this._width && !this._keyed) {
+        throw new GcfError('row_width_mismatch', `row has ${values.length} cells but the section declares ${this._width} fields`);
+      }
       if (!packedRows) {
         this._rows.push(Array.from(values, cell));
         if (this._rows.length >= ROWS) this._send();

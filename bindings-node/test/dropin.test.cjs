@@ -76,3 +76,24 @@ test('encode of no payload is 2.5.2 TypeError', () => {
     assert.throws(() => gcf.encode(p), (e) => e instanceof TypeError && /reading 'symbols'/.test(e.message));
   }
 });
+
+test('an array far longer than its memory is refused, not read (the process would end)', () => {
+  const sparse = [];
+  sparse.length = 2e8;
+  assert.throws(() => gcf.encode({ tool: 't', symbols: sparse, edges: [] }), (e) => e.category === 'limit_exceeded');
+  assert.throws(() => gcf.packRoot(sparse, []), (e) => e.category === 'limit_exceeded');
+  assert.throws(() => gcf.verifyDelta(sparse, [], [], [], [], [], 'sha256:0'), (e) => e.category === 'limit_exceeded');
+  const stream = new gcf.GenericStreamEncoder({ write() {} });
+  stream.beginArray('t', ['a']);
+  assert.throws(() => stream.writeRow(sparse), (e) => e.category === 'row_width_mismatch' && /2000000000|200000000 cells/.test(e.message));
+  stream.writeRow([1]);
+  stream.close();
+});
+
+test('parseJSONOrdered of JSON deeper than the stack is limit_exceeded, not a bare RangeError', () => {
+  for (const opts of [undefined, { largeInt: 'string' }]) {
+    const deep = '['.repeat(200000) + ']'.repeat(200000);
+    assert.throws(() => gcf.parseJSONOrdered(deep, opts), (e) => e instanceof gcf.GcfError && e.category === 'limit_exceeded');
+    assert.deepStrictEqual(gcf.parseJSONOrdered('[[[1]]]', opts), [[[1]]]);
+  }
+});

@@ -66,13 +66,15 @@ pub fn encode_delta(py: Python<'_>, d: &Bound<'_, PyAny>) -> PyResult<String> {
 #[pyo3(signature = (wire, limits = None))]
 pub fn decode_delta<'py>(
     py: Python<'py>,
-    wire: &Bound<'py, PyString>,
+    wire: &Bound<'py, PyAny>,
     limits: Option<&str>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let limits = crate::decode_limits(py, limits)?;
-    let s = crate::utf8::text(wire)?;
-    let d = crate::gil::run(py, s.len(), || graph::decode_delta_with(&s, &limits))
-        .py_err(py, Raise::Decode)?;
+    let s = crate::input(wire)?;
+    let d = crate::gil::run(py, s.len(), || {
+        s.text().and_then(|t| graph::decode_delta_with(t, &limits))
+    })
+    .py_err(py, Raise::Decode)?;
     let t = types(py)?;
     let removed: Vec<graph::Symbol<&str>> = d
         .removed

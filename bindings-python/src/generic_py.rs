@@ -225,12 +225,16 @@ pub fn encode_generic_delta(py: Python<'_>, d: &Bound<'_, PyAny>) -> PyResult<St
 #[pyo3(signature = (text, limits = None))]
 pub fn decode_generic_delta<'py>(
     py: Python<'py>,
-    text: &str,
+    text: &Bound<'py, PyAny>,
     limits: Option<&str>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let limits = crate::decode_limits(py, limits)?;
-    let d = crate::gil::run(py, text.len(), || generic::decode_delta_with(text, &limits))
-        .py_err(py, Raise::Decode)?;
+    let s = crate::input(text)?;
+    let d = crate::gil::run(py, s.len(), || {
+        s.text()
+            .and_then(|t| generic::decode_delta_with(t, &limits))
+    })
+    .py_err(py, Raise::Decode)?;
     delta_to_py(py, &d)
 }
 

@@ -61,16 +61,30 @@ pub(crate) fn input<'a>(obj: &'a Bound<'_, PyAny>) -> PyResult<Input<'a>> {
     if let Ok(s) = obj.cast::<PyString>() {
         return match utf8::text(s) {
             Ok(t) => Ok(Input::Text(t)),
-            // Only a lone surrogate makes a str unencodable as UTF-8.
-            Err(_) => Err(errors::to_py(
-                obj.py(),
-                &gcf_core::Error::new(
-                    gcf_core::ErrorKind::InvalidSurrogate,
-                    "the text holds a lone UTF-16 surrogate",
-                )
-                .into(),
-                Raise::Decode,
-            )),
+            // Only a lone surrogate makes a str unencodable as UTF-8. Its
+            // line and column: the text with the surrogate encoded as is
+            // (`surrogatepass`) is what the core's UTF-8 check places.
+            Err(_) => {
+                let located = s
+                    .call_method1(
+                        pyo3::intern!(obj.py(), "encode"),
+                        ("utf-8", "surrogatepass"),
+                    )
+                    .ok()
+                    .and_then(|b| {
+                        b.cast::<PyBytes>()
+                            .ok()
+                            .map(|b| gcf_core::validate_utf8(b.as_bytes()).err())
+                    })
+                    .flatten();
+                let error = located.unwrap_or_else(|| {
+                    gcf_core::Error::new(
+                        gcf_core::ErrorKind::InvalidSurrogate,
+                        "the text holds a lone UTF-16 surrogate",
+                    )
+                });
+                Err(errors::to_py(obj.py(), &error.into(), Raise::Decode))
+            }
         };
     }
     if let Ok(b) = obj.cast::<PyBytes>() {

@@ -105,7 +105,8 @@ impl<'py> Reader<'py> {
             return Ok(Value::Float(f.value()));
         }
         if let Ok(d) = obj.cast::<PyDict>() {
-            let mut map = Map::with_capacity(d.len());
+            let len = d.len();
+            let mut map = Map::with_capacity(len);
             let mut all_str = true;
             for (k, v) in d.iter() {
                 let value = self.read(&v, depth + 1)?;
@@ -115,6 +116,14 @@ impl<'py> Reader<'py> {
                 } else {
                     all_str = false;
                     map.push_unique(json_key(&k)?.as_str(), value);
+                }
+                // Reading a value or key can run Python code (`__str__`),
+                // which may change the dict: Python's own error, before the
+                // iterator's next step would panic on it.
+                if d.len() != len {
+                    return Err(pyo3::exceptions::PyRuntimeError::new_err(
+                        "dictionary changed size during iteration",
+                    ));
                 }
             }
             if !all_str {

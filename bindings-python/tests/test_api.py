@@ -737,3 +737,26 @@ def test_keyed_set_rows_are_their_declared_fields() -> None:
     session = gcf.GenericDeltaSession(wide, "t", gcf.size_guard())
     assert session.current_full() == gcf.encode_generic_full(narrow, "t")
     session.next(changed)
+
+
+def test_a_lone_surrogate_in_text_is_refused_at_its_line_and_column() -> None:
+    # Every decoder, as for the same surrogate in UTF-8 bytes (the delta
+    # decoders raised a bare UnicodeEncodeError, the others had no place).
+    text = "GCF profile=generic\nx=a\ud800\n"
+    for decode in (gcf.decode, gcf.decode_generic, gcf.decode_delta, gcf.decode_generic_delta):
+        with pytest.raises(gcf.GcfError) as e:
+            decode(text)
+        assert (e.value.category, e.value.line, e.value.column) == ("invalid_surrogate", 2, 4), decode
+
+
+def test_a_dict_changed_while_it_is_read_is_a_runtime_error() -> None:
+    d = {"a": 1}
+
+    class Grows:
+        def __str__(self) -> str:
+            d["z"] = 1
+            return "e"
+
+    d["b"] = Grows()
+    with pytest.raises(RuntimeError, match="changed size"):
+        gcf.encode_generic(d)

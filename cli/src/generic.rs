@@ -132,7 +132,7 @@ pub fn encode(
 
 /// `gcf decode-generic`: GCF -> JSON.
 pub fn decode(input: &Source, pretty: bool, limits: &Limits, out: &mut Output) -> Result<()> {
-    let bytes = input.read_all()?;
+    let bytes = input.read_within(limits.max_input_len)?;
     let text = gcf_core::validate_utf8(&bytes)?;
     if detect_profile(text)? == Profile::Graph {
         return Err(crate::graph::wrong_profile("graph", "gcf decode"));

@@ -18,7 +18,7 @@ pub fn encode(input: &Source, out: &mut Output) -> Result<()> {
 
 /// `gcf decode`: GCF -> pretty payload JSON.
 pub fn decode(input: &Source, limits: &Limits, out: &mut Output) -> Result<()> {
-    let bytes = input.read_all()?;
+    let bytes = input.read_within(limits.max_input_len)?;
     let text = gcf_core::validate_utf8(&bytes)?;
     if detect_profile(text)? == Profile::Generic {
         return Err(wrong_profile("generic", "gcf decode-generic"));
@@ -34,7 +34,7 @@ pub fn decode(input: &Source, limits: &Limits, out: &mut Output) -> Result<()> {
         .limits(*limits)
         .refuse_references(true)
         .decode(text)?;
-    out.write_json(&gcf_bind::graph::PayloadJson(&payload), true)
+    out.write_json(&gcf_bind::graph::DecodedPayloadJson(&payload), true)
 }
 
 /// The error for a payload of the other profile, pointing at the right command.

@@ -9,7 +9,7 @@ use crate::io::{Output, Source};
 
 /// `gcf validate`: decode with the decoder the header calls for and summarize.
 pub fn validate(input: &Source, limits: &Limits, out: &mut Output) -> Result<()> {
-    let bytes = input.read_all()?;
+    let bytes = input.read_within(limits.max_input_len)?;
     let text = gcf_core::validate_utf8(&bytes)?;
     let summary = match gcf_core::decode_any_with(text, limits)? {
         AnyPayload::Unchanged {
@@ -196,7 +196,7 @@ fn stats_of_gcf(
             let payload = graph::Decoder::new().refuse_references(true).decode(text)?;
             (
                 args::Profile::Graph,
-                json_text(&gcf_bind::graph::PayloadJson(&payload))?,
+                json_text(&gcf_bind::graph::DecodedPayloadJson(&payload))?,
             )
         }
         gcf_core::PayloadKind::Generic => {

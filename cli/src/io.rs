@@ -45,6 +45,25 @@ impl Source {
         Ok(bytes)
     }
 
+    /// The whole input, reading no more than one byte past `limit`: an input
+    /// over it (`--max-input-len`, or an endless one such as `/dev/zero`) is
+    /// `limit_exceeded` without being read whole.
+    pub fn read_within(&self, limit: usize) -> Result<Vec<u8>> {
+        let mut bytes = Vec::new();
+        self.reader()?
+            .take((limit as u64).saturating_add(1))
+            .read_to_end(&mut bytes)
+            .map_err(|e| Failure::io(format!("reading {}", self.name()), e))?;
+        if bytes.len() > limit {
+            return Err(gcf_core::Error::new(
+                gcf_core::ErrorKind::LimitExceeded,
+                format!("input is over the configured limit of {limit} bytes"),
+            )
+            .into());
+        }
+        Ok(bytes)
+    }
+
     /// A buffered reader, for the commands that work line by line.
     pub fn reader(&self) -> Result<Box<dyn BufRead>> {
         match &self.path {

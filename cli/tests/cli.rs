@@ -174,12 +174,14 @@ fn encode_errors() {
     assert!(line.contains("/nonexistent/input.json"), "{line}");
 }
 
+/// As the reference SDKs' `gcf decode` prints it (2.5.2's and 2.8.0's
+/// commands agree): `tokensUsed` first, an edge's `status` only when set.
 #[test]
 fn decode_prints_pretty_json() {
     let expected = r#"{
   "tool": "context_for_task",
-  "tokenBudget": 5000,
   "tokensUsed": 1847,
+  "tokenBudget": 5000,
   "packRoot": "",
   "symbols": [
     {
@@ -201,8 +203,7 @@ fn decode_prints_pretty_json() {
     {
       "source": "pkg.Server",
       "target": "pkg.Auth",
-      "edgeType": "calls",
-      "status": ""
+      "edgeType": "calls"
     }
   ]
 }
@@ -828,8 +829,8 @@ fn stats_counts_real_tokens() {
     let text = ok(&encoded);
     assert_eq!(
         ok(&gcf(&["stats"], Some(text.as_bytes()))),
-        "profile: graph\ntokenizer: o200k_base\njson: 168047 bytes, 39711 tokens\n\
-         gcf: 36010 bytes, 12215 tokens\nsaving: 69.2% tokens, 78.6% bytes\n"
+        "profile: graph\ntokenizer: o200k_base\njson: 159131 bytes, 36739 tokens\n\
+         gcf: 36010 bytes, 12215 tokens\nsaving: 66.8% tokens, 77.4% bytes\n"
     );
     expect_error(
         &gcf(&["stats", "--profile", "generic"], Some(text.as_bytes())),
@@ -1267,6 +1268,32 @@ fn decode_limits_on_every_command_that_reads_gcf() {
     for (args, input, says) in cases {
         let line = expect_error(&gcf(args, Some(input.as_bytes())), "limit_exceeded");
         assert!(line.contains(says), "{args:?}: {line}");
+    }
+    // Input past `--max-input-len` is not read to its end: the command stops
+    // one byte past the limit, so a writer of 64 MiB sees the pipe close.
+    for command in ["validate", "decode", "decode-generic"] {
+        let mut child = Command::new(GCF)
+            .args([command, "--max-input-len", "1000"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn gcf");
+        let mut stdin = child.stdin.take().unwrap();
+        let writer = std::thread::spawn(move || stdin.write_all(&vec![b'a'; 64 << 20]));
+        let output = child.wait_with_output().unwrap();
+        let written = writer.join().unwrap();
+        assert!(
+            written.is_err(),
+            "{command} read all 64 MiB past a limit of 1,000 bytes"
+        );
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            stderr.starts_with(
+                "error[limit_exceeded]: input is over the configured limit of 1000 bytes"
+            ),
+            "{command}: {stderr}"
+        );
     }
     // Impossible limits are usage errors (exit 2), named as the flag.
     for (args, says) in [

@@ -118,8 +118,8 @@ pub use header::{detect_profile, Profile};
 pub use input::validate_utf8;
 pub use limits::Limits;
 pub use number::{
-    double_out_of_range_message, out_of_range_message as int64_out_of_range_message, parse_number,
-    NumberError, ParsedNumber,
+    double_out_of_range_message, out_of_range_message as int64_out_of_range_message, parse_f64,
+    parse_number, NumberError, ParsedNumber,
 };
 pub use protocol::{estimate_tokens, Outcome};
 #[cfg(feature = "std")]

@@ -5,6 +5,9 @@
 //! plain decimal for `1e-6 <= |v| < 2^53`, normalised exponent otherwise,
 //! and `0` for either zero. Nothing here allocates.
 
+use alloc::string::String;
+use alloc::vec::Vec;
+
 use crate::error::{Error, ErrorKind};
 
 /// `2^53`: from here on every double is integer-valued and renders in exponent form.
@@ -537,10 +540,102 @@ pub fn parse_number(token: &str) -> Result<ParsedNumber, NumberError> {
         }
         return Ok(ParsedNumber::Int(acc));
     }
-    match token.parse::<f64>() {
-        Ok(v) if v.is_finite() => Ok(ParsedNumber::Float(v)),
+    match parse_f64(token) {
+        Some(v) if v.is_finite() => Ok(ParsedNumber::Float(v)),
         _ => Err(NumberError::OutOfRange),
     }
+}
+
+/// The double nearest a JSON number literal
+/// (`-?digits(.digits)?([eE][+-]?digits)?`), correctly rounded at any
+/// length; `None` when `text` is not such a literal.
+///
+/// `str::parse::<f64>` misreads a literal of more than about 650,000
+/// digits (its exponent arithmetic saturates: `0.000…1e650001` is 0), which
+/// a 64 MiB line can hold. A long literal is first rewritten as `0.D×10^E`
+/// with at most 800 significant digits (a double can need 767; a dropped
+/// nonzero digit is kept as one more `1`, so a tie still rounds up) and its
+/// exponent summed in `i64`; the short one std then reads exactly.
+///
+/// ```
+/// use gcf_core::parse_f64;
+/// let one = format!("0.{}1e{}", "0".repeat(700_000), 700_001);
+/// assert_eq!(parse_f64(&one), Some(1.0));
+/// assert_eq!(parse_f64("-2.5e-3"), Some(-0.0025));
+/// assert_eq!(parse_f64("1e999"), Some(f64::INFINITY));
+/// assert_eq!(parse_f64("1.x"), None);
+/// ```
+pub fn parse_f64(text: &str) -> Option<f64> {
+    if text.len() <= 4096 {
+        return text.parse().ok();
+    }
+    let b = text.as_bytes();
+    let (negative, rest) = match b.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        _ => (false, b),
+    };
+    let (mantissa, exponent) = match rest.iter().position(|&c| c == b'e' || c == b'E') {
+        Some(at) => (&rest[..at], Some(&rest[at + 1..])),
+        None => (rest, None),
+    };
+    let (int, frac) = match mantissa.iter().position(|&c| c == b'.') {
+        Some(at) => (&mantissa[..at], &mantissa[at + 1..]),
+        None => (mantissa, &mantissa[..0]),
+    };
+    let digits = |d: &[u8]| !d.is_empty() && d.iter().all(u8::is_ascii_digit);
+    if !digits(int) || (mantissa.len() > int.len() && !digits(frac)) {
+        return None;
+    }
+    let mut exp: i64 = 0;
+    if let Some(e) = exponent {
+        let (sign, e) = match e.split_first() {
+            Some((b'-', e)) => (-1, e),
+            Some((b'+', e)) => (1, e),
+            _ => (1, e),
+        };
+        if !digits(e) {
+            return None;
+        }
+        for &d in e {
+            exp = exp.saturating_mul(10).saturating_add(i64::from(d - b'0'));
+        }
+        exp *= sign;
+    }
+    // The significant digits, and the exponent of 0.D.
+    let all = int.iter().chain(frac);
+    let leading = all.clone().take_while(|&&d| d == b'0').count();
+    let significant: Vec<u8> = all.skip(leading).copied().collect();
+    let trailing = significant.iter().rev().take_while(|&&d| d == b'0').count();
+    let significant = &significant[..significant.len() - trailing];
+    let zero = if negative { -0.0 } else { 0.0 };
+    if significant.is_empty() {
+        return Some(zero);
+    }
+    let point = (int.len() as i64 - leading as i64).saturating_add(exp);
+    if point > 400 {
+        return Some(if negative {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        });
+    }
+    if point < -400 {
+        return Some(zero);
+    }
+    let keep = significant.len().min(800);
+    let sticky = significant[keep..].iter().any(|&d| d != b'0');
+    let mut short = String::with_capacity(keep + 16);
+    if negative {
+        short.push('-');
+    }
+    short.push_str("0.");
+    short.extend(significant[..keep].iter().map(|&d| char::from(d)));
+    if sticky {
+        short.push('1');
+    }
+    short.push('e');
+    short.push_str(itoa::Buffer::new().format(point));
+    short.parse().ok()
 }
 
 /// An integer of 1 to 18 digits with no leading zero (or `0`), optionally
@@ -610,6 +705,53 @@ pub fn double_out_of_range_message(literal: &str) -> alloc::string::String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_literals_read_as_their_short_forms() {
+        // m × 10^e written long three ways: leading zeros in the fraction,
+        // trailing zeros in the integer, and with the exponent far off,
+        // each past std's reach (about 650,000 digits) and past 4 KiB.
+        for (m, e) in [
+            ("1", 0i64),
+            ("1", -1),
+            ("123456789987654321", -9),
+            ("25", -301),
+            ("17976931348623157", 292),
+            ("49", -325),
+            ("7", 300),
+        ] {
+            let expected = format!("{m}e{e}").parse::<f64>().unwrap();
+            for n in [5_000usize, 700_000] {
+                let lead = format!("0.{}{m}e{}", "0".repeat(n), e + (n + m.len()) as i64);
+                let trail = format!("{m}{}e{}", "0".repeat(n), e - n as i64);
+                let negative = format!("-{lead}");
+                assert_eq!(
+                    parse_f64(&lead),
+                    Some(expected),
+                    "{m}e{e}, {n} zeros before"
+                );
+                assert_eq!(
+                    parse_f64(&trail),
+                    Some(expected),
+                    "{m}e{e}, {n} zeros after"
+                );
+                assert_eq!(parse_f64(&negative), Some(-expected));
+                assert_eq!(parse_number(&lead), Ok(ParsedNumber::Float(expected)));
+            }
+        }
+        // A digit past the 800 kept still rounds: 1 + 2^-53 (a tie between
+        // 1 and the next double) rounds to even, and anything above it up.
+        let tie = "1.00000000000000011102230246251565404236316680908203125";
+        let above = format!("{tie}{}1", "0".repeat(5_000));
+        assert_eq!(parse_f64(tie), Some(1.0));
+        assert_eq!(parse_f64(&above), Some(1.0 + f64::EPSILON));
+        assert_eq!(parse_f64(&format!("0.{}", "0".repeat(5_000))), Some(0.0));
+        assert_eq!(
+            parse_f64(&format!("1{}", "0".repeat(5_000))),
+            Some(f64::INFINITY)
+        );
+        assert_eq!(parse_f64(&format!("1.{}x", "0".repeat(5_000))), None);
+    }
 
     #[test]
     fn short_integers_read_as_the_general_parse_does() {

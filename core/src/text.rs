@@ -107,13 +107,15 @@ pub fn parse_quoted(line: &str, start: usize) -> Result<(Cow<'_, str>, usize), E
             ));
         };
         check_unescaped(line, i, i + off)?;
+        crate::ops::tick(off + 1);
         out.push_str(&line[i..i + off]);
         i += off;
         if bytes[i] == b'"' {
             return Ok((Cow::Owned(out), i + 1));
         }
-        // A backslash escape.
-        let esc_col = column_of(line, i);
+        // A backslash escape. Its column is counted only for an error:
+        // counting it for every escape made a line of escapes quadratic.
+        let esc_at = i;
         let Some(&kind) = bytes.get(i + 1) else {
             return Err(Error::at(
                 ErrorKind::UnterminatedQuote,
@@ -137,7 +139,7 @@ pub fn parse_quoted(line: &str, start: usize) -> Result<(Cow<'_, str>, usize), E
                 return Err(Error::at(
                     ErrorKind::InvalidEscape,
                     0,
-                    esc_col,
+                    column_of(line, esc_at),
                     alloc::format!("invalid escape sequence \\{}", char_at(line, i - 1)),
                 ))
             }
@@ -150,7 +152,7 @@ pub fn parse_quoted(line: &str, start: usize) -> Result<(Cow<'_, str>, usize), E
             Error::at(
                 ErrorKind::InvalidEscape,
                 0,
-                esc_col,
+                column_of(line, esc_at),
                 "\\u must be followed by four hex digits",
             )
         })?;
@@ -174,7 +176,7 @@ pub fn parse_quoted(line: &str, start: usize) -> Result<(Cow<'_, str>, usize), E
                     Error::at(
                         ErrorKind::InvalidSurrogate,
                         0,
-                        esc_col,
+                        column_of(line, esc_at),
                         alloc::format!(
                             "high surrogate \\u{unit:04X} is not followed by a low surrogate"
                         ),
@@ -185,7 +187,7 @@ pub fn parse_quoted(line: &str, start: usize) -> Result<(Cow<'_, str>, usize), E
                 return Err(Error::at(
                     ErrorKind::InvalidSurrogate,
                     0,
-                    esc_col,
+                    column_of(line, esc_at),
                     alloc::format!("isolated low surrogate \\u{unit:04X}"),
                 ))
             }
@@ -234,6 +236,9 @@ fn char_at(line: &str, byte: usize) -> char {
 /// The 1-based column (in characters) of byte offset `byte` in `line`.
 pub fn column_of(line: &str, byte: usize) -> usize {
     let byte = byte.min(line.len());
+    // A scan from the line's start: counted, so that a caller doing it once
+    // per token (quadratic on a long line) fails the complexity tests.
+    crate::ops::tick(byte);
     // Count characters by counting non-continuation bytes.
     line.as_bytes()[..byte]
         .iter()

@@ -103,6 +103,22 @@ fn encoders_and_decoders_are_near_linear_on_adversarial_shapes() {
             assert_eq!(generic::decode(&text).unwrap().as_array().unwrap().len(), 2);
         })
     });
+    // A line of quoted strings with escapes (each escape's column was counted
+    // from the line's start: quadratic), in an inline array and as one value.
+    near_linear("escapes on one line", |n| {
+        let array = format!(
+            "GCF profile=generic\nx[{n}]: {}\n",
+            vec![r#""\n""#; n].join(",")
+        );
+        let one = format!("GCF profile=generic\nx=\"{}\"\n", r"a\n".repeat(n));
+        count(|| {
+            assert_eq!(
+                generic::decode(&array).unwrap().as_object().unwrap().len(),
+                1
+            );
+            assert!(generic::decode(&one).is_ok());
+        })
+    });
     // Many sections, each a small object.
     near_linear("many sections", |n| {
         let mut m = Map::new();

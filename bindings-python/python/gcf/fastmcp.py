@@ -6,10 +6,12 @@
     mcp.add_middleware(GcfResponseMiddleware())
 
 With ``RESPONSE_FORMAT=gcf`` in the environment (or ``enabled=True``), a
-tool result whose content is one JSON text block is replaced by its GCF
-generic encoding when that is smaller (never-grow), decodes back to the same
-value (lossless), and encodes without error (fail-safe: anything else leaves
-the result as it was). ``structured_content`` is kept, so output-schema
+tool result whose content is one text block is replaced by the GCF generic
+encoding of its structured content (or, without one, of the block's JSON),
+as 2.8.0 chooses it, when that is smaller (never-grow), decodes back to the
+same value (lossless), and encodes without error (fail-safe: anything else
+leaves the result as it was). An error result is left as it is, and its
+``is_error`` and ``meta`` kept (2.8.0 re-encodes it and drops both). ``structured_content`` is kept, so output-schema
 validation and non-model clients still get JSON; a result with any other
 block (an image, a second text) is left alone.
 """
@@ -50,10 +52,16 @@ def gcf_response_enabled(env_var: str = DEFAULT_ENV_VAR) -> bool:
 
 
 def _lone_json_text(result: Any) -> Any:
-    """The JSON value of a result made of exactly one text block, else _MISSING."""
+    """The value to encode of a result made of exactly one text block, else
+    _MISSING: its structured content when it has one, as 2.8.0 prefers it (a
+    tool returning a list has ``{"result": [...]}`` there, so the model reads
+    ``## result [N]``, as from 2.8.0), else the block's JSON."""
     blocks = result.content or []
     if len(blocks) != 1 or not isinstance(blocks[0], TextContent):
         return _MISSING
+    structured = getattr(result, "structured_content", None)
+    if structured is not None:
+        return structured
     try:
         return json.loads(blocks[0].text)
     except ValueError:
