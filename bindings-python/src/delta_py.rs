@@ -7,6 +7,7 @@ use pyo3::types::{PyList, PyString, PyTuple};
 
 use crate::errors::{IntoPy, Raise};
 use crate::graph_py::{edge, list_attr, str_attr, symbol, types};
+use crate::text_out::Text;
 
 fn items<T>(
     obj: &Bound<'_, PyAny>,
@@ -53,11 +54,12 @@ fn delta(obj: &Bound<'_, PyAny>) -> PyResult<Delta> {
 
 /// Encodes a `DeltaPayload`.
 #[pyfunction]
-pub fn encode_delta(py: Python<'_>, d: &Bound<'_, PyAny>) -> PyResult<String> {
+pub fn encode_delta(py: Python<'_>, d: &Bound<'_, PyAny>) -> PyResult<Text> {
     let d = delta(d)?;
     let items = d.removed.len() + d.added.len() + d.removed_edges.len() + d.added_edges.len();
     crate::gil::run(py, crate::gil::items(items), || graph::encode_delta(&d))
         .py_err(py, Raise::Other)
+        .map(Text)
 }
 
 /// Decodes a graph delta into a `DeltaPayload` (removed symbols carry only
@@ -258,8 +260,9 @@ impl NativeSession {
         }
     }
 
-    fn encode(&mut self, py: Python<'_>, p: &Bound<'_, PyAny>) -> PyResult<String> {
+    fn encode(&mut self, py: Python<'_>, p: &Bound<'_, PyAny>) -> PyResult<Text> {
         self.encode_payload(py, &crate::graph_py::payload(p)?)
+            .map(Text)
     }
 
     /// `encode` of a payload whose fields (and locations, when it has
@@ -270,13 +273,13 @@ impl NativeSession {
         py: Python<'_>,
         gathered: &Bound<'_, PyTuple>,
         locations: Option<&Bound<'_, PyList>>,
-    ) -> PyResult<String> {
+    ) -> PyResult<Text> {
         let gathered = crate::graph_py::Gathered::read(gathered)?;
         let mut read = crate::graph_py::gathered_texts(&gathered)?;
         if let Some(rows) = locations {
             read.read_locations(rows)?;
         }
-        self.encode_payload(py, &read.payload())
+        self.encode_payload(py, &read.payload()).map(Text)
     }
 
     /// Marks symbols delivered, as 2.8.0's `record` does: by name, a name

@@ -1,6 +1,7 @@
 //! Generic deltas, pack roots and the re-anchoring session over the
 //! `gcf.generic_delta` dataclasses (`GenericSet`, `GenericDeltaPayload`).
 
+use crate::text_out::Text;
 use gcf_core::generic::{self, DeltaSession, GenericDelta, KeyedSet, Map, ReanchorPolicy};
 use gcf_core::ErrorKind;
 use pyo3::intern;
@@ -196,12 +197,13 @@ pub fn diff_generic_sets<'py>(
 /// A full keyed payload (`key=` and `pack_root=` in the header).
 #[pyfunction]
 #[pyo3(signature = (s, tool = ""))]
-pub fn encode_generic_full(py: Python<'_>, s: &Bound<'_, PyAny>, tool: &str) -> PyResult<String> {
+pub fn encode_generic_full(py: Python<'_>, s: &Bound<'_, PyAny>, tool: &str) -> PyResult<Text> {
     let set = keyed_set(s)?;
     crate::gil::run(py, crate::gil::items(set.rows.len()), || {
         generic::encode_full(&set, tool)
     })
     .py_err(py, Raise::Other)
+    .map(Text)
 }
 
 /// One keyed-set cell in its pack-root hashing form (spec §10a.3); behind
@@ -213,11 +215,12 @@ pub fn canonical_cell(py: Python<'_>, v: &Bound<'_, PyAny>) -> PyResult<String> 
 
 /// A generic delta payload.
 #[pyfunction]
-pub fn encode_generic_delta(py: Python<'_>, d: &Bound<'_, PyAny>) -> PyResult<String> {
+pub fn encode_generic_delta(py: Python<'_>, d: &Bound<'_, PyAny>) -> PyResult<Text> {
     let d = delta(d)?;
     let items = d.added.len() + d.changed.len() + d.removed.len();
     crate::gil::run(py, crate::gil::items(items), || generic::encode_delta(&d))
         .py_err(py, Raise::Other)
+        .map(Text)
 }
 
 /// Decodes a generic delta payload.
@@ -302,8 +305,8 @@ impl NativeDeltaSession {
         })
     }
 
-    fn initial_full(&self, py: Python<'_>) -> PyResult<String> {
-        self.inner.initial_full().py_err(py, Raise::Other)
+    fn initial_full(&self, py: Python<'_>) -> PyResult<Text> {
+        self.inner.initial_full().py_err(py, Raise::Other).map(Text)
     }
 
     fn next<'py>(

@@ -15,6 +15,7 @@ use gcf_core::graph;
 use gcf_core::AnyPayload;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
+use text_out::Text;
 
 mod collector;
 mod delta_py;
@@ -25,6 +26,7 @@ mod graph_py;
 mod scalar_py;
 mod serial;
 mod stream_py;
+mod text_out;
 mod utf8;
 mod value;
 mod view;
@@ -97,7 +99,7 @@ pub(crate) fn input<'a>(obj: &'a Bound<'_, PyAny>) -> PyResult<Input<'a>> {
 
 /// Encodes a graph `Payload` (any object with its attributes).
 #[pyfunction]
-fn encode(py: Python<'_>, p: &Bound<'_, PyAny>) -> PyResult<String> {
+fn encode(py: Python<'_>, p: &Bound<'_, PyAny>) -> PyResult<Text> {
     let read = graph_py::payload_texts(p)?;
     let payload = read.payload();
     gil::run(
@@ -106,6 +108,7 @@ fn encode(py: Python<'_>, p: &Bound<'_, PyAny>) -> PyResult<String> {
         || graph::encode(&payload),
     )
     .py_err(py, Raise::Other)
+    .map(Text)
 }
 
 /// Encodes a graph payload whose fields `gcf.encode` gathered (see
@@ -118,11 +121,11 @@ fn encode_gathered(
     py: Python<'_>,
     gathered: &Bound<'_, PyTuple>,
     locations: Option<&Bound<'_, PyList>>,
-) -> PyResult<String> {
+) -> PyResult<Text> {
     let gathered = graph_py::Gathered::read(gathered)?;
     if locations.is_none() {
         if let Some(encoded) = graph_py::encode_gathered_lent(&gathered) {
-            return encoded;
+            return encoded.map(Text);
         }
     }
     let mut read = graph_py::gathered_texts(&gathered)?;
@@ -136,6 +139,7 @@ fn encode_gathered(
         || graph::encode(&payload),
     )
     .py_err(py, Raise::Other)
+    .map(Text)
 }
 
 /// The decode limits `gcf.Limits` hands over as JSON (gcf-bind's
@@ -190,11 +194,11 @@ fn graph_objects_again<'py>(
 /// Encodes any value in the generic profile.
 #[pyfunction]
 #[pyo3(signature = (data, no_flatten = false))]
-fn encode_generic(py: Python<'_>, data: &Bound<'_, PyAny>, no_flatten: bool) -> PyResult<String> {
+fn encode_generic(py: Python<'_>, data: &Bound<'_, PyAny>, no_flatten: bool) -> PyResult<Text> {
     // 2.8.0's no_flatten turns off path columns only: constant columns and
     // the other table forms stay as they are.
     let encoder = generic::Encoder::new().flatten(!no_flatten);
-    encode_value(py, &encoder, data)
+    encode_value(py, &encoder, data).map(Text)
 }
 
 /// Encodes `data` read in place (`view.rs`, with the GIL held) when it
@@ -220,9 +224,9 @@ fn encode_generic_grouped(
     data: &Bound<'_, PyAny>,
     key_field: &str,
     group_field: &str,
-) -> PyResult<String> {
+) -> PyResult<Text> {
     let encoder = generic::Encoder::new().group_by(key_field, group_field);
-    encode_value(py, &encoder, data)
+    encode_value(py, &encoder, data).map(Text)
 }
 
 /// Decodes any GCF text by its header: generic-profile text into dicts,

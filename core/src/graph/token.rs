@@ -128,8 +128,11 @@ fn pair_non_printable_portable(lo: u64, hi: u64) -> bool {
 /// Each block is one folded multiply (the 128-bit product of the block's
 /// two words, each mixed with the keys and the running state, its halves
 /// xored), as in foldhash, the hash this replaces. The keys come from
-/// hashbrown's randomly seeded default hasher, so a payload cannot be
-/// crafted to collide in the index without knowing them.
+/// hashbrown's default hasher, seeded from address-space randomization and
+/// the clock, so on native targets a payload cannot be crafted to collide
+/// in the index without knowing them. WebAssembly has neither: there the
+/// keys (and every hash table's) are the same in every instance of a build
+/// (see `bindings-wasm/README.md`).
 #[derive(Clone, Copy)]
 pub(crate) struct NameHasher {
     keys: [u64; 4],
