@@ -119,6 +119,39 @@ fn encoders_and_decoders_are_near_linear_on_adversarial_shapes() {
             assert!(generic::decode(&one).is_ok());
         })
     });
+    // Sparse records: each its own key, so a table would hold n × n cells
+    // (it did: output quadratic in the input); past a million mostly
+    // absent cells the array is written expanded and the object as sections.
+    near_linear("sparse records and keyed maps", |n| {
+        let records: Vec<Value> = (0..n)
+            .map(|i| Value::Object(record(1, |_| format!("k{i}"))))
+            .collect();
+        let mut keyed = Map::new();
+        for i in 0..n {
+            keyed.push_unique(
+                format!("m{i}").as_str(),
+                Value::Object(record(1, |_| format!("k{i}"))),
+            );
+        }
+        let v = Value::Array(records);
+        let m = Value::Object(keyed);
+        count(|| {
+            let text = generic::encode(&v).unwrap();
+            assert!(
+                text.len() < 64 * n,
+                "{} bytes for {n} one-key records",
+                text.len()
+            );
+            round_trip(&v);
+            let text = generic::encode(&m).unwrap();
+            assert!(
+                text.len() < 64 * n,
+                "{} bytes for {n} one-key members",
+                text.len()
+            );
+            round_trip(&m);
+        })
+    });
     // Many sections, each a small object.
     near_linear("many sections", |n| {
         let mut m = Map::new();

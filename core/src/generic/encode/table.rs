@@ -30,6 +30,16 @@ use crate::generic::view::{Name, View};
 /// Past this many fields, name lookups go through a hash map.
 const LINEAR_LOOKUP_MAX: usize = 16;
 
+/// A table of more cells than this (rows × fields) whose members fill fewer
+/// than one cell in [`SPARSE_FILL`] is not planned: such a table writes an
+/// absent marker for nearly every cell, and its size grows as rows times
+/// distinct keys (64,000 one-key records, 1 MB of JSON, made 8 GB), so the
+/// array takes the expanded form (each record as itself) and the object the
+/// section form, which grow with the input. Records a program produces are
+/// far denser; every reference SDK writes such a table whatever its size.
+const SPARSE_MIN_CELLS: usize = 1 << 20;
+const SPARSE_FILL: usize = 64;
+
 /// Which fields of a table may become `>` path columns (§7.4.6.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Flatten {
@@ -166,9 +176,11 @@ impl<'a, V: View<'a>> TablePlan<'a, V> {
         let mut hashed: Option<HashMap<&'a str, usize>> = None;
         let mut aligned = Vec::with_capacity(rows.len());
         let mut scratch: Vec<V::Name> = Vec::new();
+        let mut present = 0usize;
         for (r, row) in rows.iter().enumerate() {
             let mut in_order = true;
             for (j, (key, value)) in row.members().enumerate() {
+                present += 1;
                 let f = match find(&names, hashed.as_ref(), key, j) {
                     Some(f) => f,
                     None => {
@@ -197,6 +209,10 @@ impl<'a, V: View<'a>> TablePlan<'a, V> {
             aligned.push(in_order);
         }
         if stats.iter().all(|s| s.path_name) {
+            return None;
+        }
+        let cells = rows.len().saturating_mul(names.len());
+        if cells > SPARSE_MIN_CELLS && cells / SPARSE_FILL > present {
             return None;
         }
         keep_paths_apart(&mut stats);

@@ -644,3 +644,35 @@ fn sink_receives_the_same_bytes() {
     .unwrap();
     assert_eq!(chunks, encode(&v).unwrap().into_bytes());
 }
+
+#[test]
+fn only_a_huge_mostly_absent_table_takes_the_expanded_form() {
+    // Records with half their fields, and a million cells mostly absent but
+    // below the bound: tables, as every reference writes them.
+    let record = |i: usize, keys: core::ops::Range<usize>| {
+        let mut m = Map::new();
+        for k in keys {
+            m.push_unique(alloc::format!("f{k}").as_str(), Value::Int(i as i64));
+        }
+        Value::Object(m)
+    };
+    let half: Vec<Value> = (0..200)
+        .map(|i| record(i, (i % 2) * 10..(i % 2) * 10 + 10))
+        .collect();
+    assert!(encode(&Value::Array(half))
+        .unwrap()
+        .starts_with("GCF profile=generic\n## [200]{"));
+    let below: Vec<Value> = (0..1000).map(|i| record(i, i..i + 1)).collect();
+    assert!(encode(&Value::Array(below))
+        .unwrap()
+        .starts_with("GCF profile=generic\n## [1000]{"));
+    // Past it (1,100 × 1,100 cells, one in 1,100 filled): each record as itself.
+    let past: Vec<Value> = (0..1100).map(|i| record(i, i..i + 1)).collect();
+    let text = encode(&Value::Array(past.clone())).unwrap();
+    assert!(
+        text.starts_with("GCF profile=generic\n## [1100]\n@0 {}\n"),
+        "{}",
+        &text[..60]
+    );
+    assert_eq!(crate::generic::decode(&text).unwrap(), Value::Array(past));
+}
