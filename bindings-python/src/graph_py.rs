@@ -212,9 +212,10 @@ fn text_of<'a>(v: &'a Bound<'_, PyAny>) -> PyResult<Cow<'a, str>> {
 }
 
 /// [`text_of`] of a field 2.8.0 writes only when it is truthy (`status`,
-/// `pack_root`): `None` is the empty string there.
+/// `pack_root`): `None`, and any other falsy value (`0`, `False`), is the
+/// empty string there.
 fn optional_text_of<'a>(v: &'a Bound<'_, PyAny>) -> PyResult<Cow<'a, str>> {
-    if v.is_none() {
+    if v.is_none() || (!v.is_exact_instance_of::<PyString>() && !v.is_truthy()?) {
         return Ok(Cow::Borrowed(""));
     }
     text_of(v)
@@ -870,7 +871,8 @@ impl<'py> Texts<'py> {
 
     /// A field 2.8.0 writes only when truthy (see [`optional_text_of`]).
     fn optional(&mut self, v: &Bound<'py, PyAny>) -> PyResult<Text> {
-        if v.is_none() {
+        // 2.8.0's truthiness check: `None`, `0`, `False` are left out.
+        if v.is_none() || (!v.is_exact_instance_of::<PyString>() && !v.is_truthy()?) {
             return Ok(self.push(""));
         }
         self.value(v)

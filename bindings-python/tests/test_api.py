@@ -760,3 +760,13 @@ def test_a_dict_changed_while_it_is_read_is_a_runtime_error() -> None:
     d["b"] = Grows()
     with pytest.raises(RuntimeError, match="changed size"):
         gcf.encode_generic(d)
+
+
+def test_falsy_pack_root_and_status_are_left_out_as_2_8_0_leaves_them() -> None:
+    base = Payload(tool="t", symbols=[Symbol("a", "function", 0.5, "p"), Symbol("b", "function", 0.4, "p")])
+    plain = gcf.encode(Payload(tool="t", symbols=base.symbols, edges=[Edge("a", "b", "calls")]))
+    for falsy in (None, 0, False, ""):
+        p = Payload(tool="t", symbols=base.symbols, edges=[Edge("a", "b", "calls", falsy)], pack_root=falsy)  # type: ignore[arg-type]
+        assert gcf.encode(p) == plain, falsy
+    truthy = gcf.encode(Payload(tool="t", symbols=base.symbols, edges=[Edge("a", "b", "calls", 1)], pack_root="sha256:ab"))  # type: ignore[arg-type]
+    assert "pack_root=sha256:ab" in truthy and " calls 1\n" in truthy, truthy
