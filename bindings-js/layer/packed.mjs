@@ -14,10 +14,13 @@ const NO = Symbol('no');
 
 // A lone surrogate would reach the engine as U+FFFD; the JSON route
 // refuses it, so such a string goes that way (the streams check it here).
-// Node 18 has no isWellFormed: any surrogate counts there.
+// Node 18 has no isWellFormed: a surrogate without its other half is found
+// by a pattern there (a pair, an emoji, is well formed: callers refuse what
+// this rejects).
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 export const wellFormed = String.prototype.isWellFormed
   ? (s) => s.isWellFormed()
-  : (s) => !/[\ud800-\udfff]/.test(s);
+  : (s) => !LONE_SURROGATE.test(s);
 
 const encoder = new TextEncoder();
 

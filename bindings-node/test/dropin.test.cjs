@@ -97,3 +97,19 @@ test('parseJSONOrdered of JSON deeper than the stack is limit_exceeded, not a ba
     assert.deepStrictEqual(gcf.parseJSONOrdered('[[[1]]]', opts), [[[1]]]);
   }
 });
+
+test('a surrogate pair (an emoji) is well formed on every Node, 18 included (no isWellFormed there)', () => {
+  const chunks = [];
+  const s = new gcf.GenericStreamEncoder({ write: (c) => chunks.push(c) });
+  s.beginArray('t😀', ['a😀']);
+  s.writeRow(['x😀']);
+  s.close();
+  const theirs = [];
+  const r = new ref.GenericStreamEncoder({ write: (c) => theirs.push(c) });
+  r.beginArray('t😀', ['a😀']);
+  r.writeRow(['x😀']);
+  r.close();
+  assert.strictEqual(chunks.join(''), theirs.join(''));
+  assert.strictEqual(gcf.quoteString('a b😀'), ref.quoteString('a b😀'));
+  assert.throws(() => new gcf.GenericStreamEncoder({ write() {} }).beginArray('t\ud83d', ['a']), (e) => e.category === 'invalid_surrogate');
+});
