@@ -468,7 +468,10 @@ pub fn last_wins(map: Map) -> Map {
         }
         unique
     } else {
-        let mut seen = std::collections::HashSet::with_capacity(n);
+        let mut seen = std::collections::HashSet::with_capacity_and_hasher(
+            n,
+            gcf_core::hash::HashState::new(),
+        );
         map.keys().all(|k| seen.insert(k))
     };
     if unique {
@@ -486,8 +489,8 @@ pub fn last_wins(map: Map) -> Map {
     // the width (a 200,000-member object with every key twice took 26 s).
     // Each key's first position instead, found by hash, then the last value
     // written there.
-    let mut first: std::collections::HashMap<&str, usize> =
-        std::collections::HashMap::with_capacity(n);
+    let mut first: std::collections::HashMap<&str, usize, gcf_core::hash::HashState> =
+        std::collections::HashMap::with_capacity_and_hasher(n, gcf_core::hash::HashState::new());
     let slots: Vec<usize> = entries
         .iter()
         .map(|(k, _)| {

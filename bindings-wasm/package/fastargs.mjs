@@ -52,5 +52,30 @@ export function withFastArgs(glue) {
   engine.genericDecodeBytesPacked = (b, scratch) => withNums(glue.genericDecodeBytesPackedTable(b), scratch);
   engine.genericEncode = (s, flags) =>
     typeof s === 'string' && s.length > SMALL ? glue.genericEncodeArg(put(s), flags) : glue.genericEncode(s, flags);
+  return seedOnFirstCall(glue, engine);
+}
+
+// The core's hash tables are keyed from crypto.getRandomValues when the
+// module starts (src/lib.rs). Where that failed (a Cloudflare Worker
+// refuses random values in its global scope, where Workers instantiate the
+// module), every engine function and class tries again when first called,
+// from a handler by then, until it succeeds: a flag test per call, only in
+// such hosts.
+function seedOnFirstCall(glue, engine) {
+  if (typeof glue.__seedHashes !== 'function' || glue.__seedHashes()) return engine;
+  let seeded = false;
+  const seedFirst = {
+    apply(f, self, args) {
+      seeded ||= glue.__seedHashes();
+      return Reflect.apply(f, self, args);
+    },
+    construct(f, args, newTarget) {
+      seeded ||= glue.__seedHashes();
+      return Reflect.construct(f, args, newTarget);
+    },
+  };
+  for (const name of Object.keys(engine)) {
+    if (typeof engine[name] === 'function') engine[name] = new Proxy(engine[name], seedFirst);
+  }
   return engine;
 }

@@ -62,6 +62,63 @@ pub fn arg_buffer(capacity: usize) -> *mut u8 {
     })
 }
 
+#[wasm_bindgen]
+extern "C" {
+    /// The Web Crypto API's `getRandomValues`, which browsers, workers,
+    /// edge runtimes, Deno, Bun and Node (18 on) all have.
+    #[wasm_bindgen(js_namespace = ["globalThis", "crypto"], js_name = "getRandomValues", catch)]
+    fn get_random_values(bytes: &mut [u8]) -> Result<(), JsValue>;
+}
+
+thread_local! {
+    /// Whether the core's hash tables are keyed from the host's entropy.
+    static SEEDED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs once when the module is instantiated, through every glue: keys the
+/// core's hash tables with entropy from the host. A WebAssembly instance
+/// has no entropy of its own (its addresses are the same in every run), so
+/// without this every instance of a build would hash alike, and input could
+/// be crafted once, for everyone, to collide in the decoders' tables.
+#[wasm_bindgen(start)]
+fn seed_hashes_at_start() {
+    seed_hashes();
+}
+
+/// Seeds the core's hash tables from `crypto.getRandomValues` unless done
+/// already; whether they are seeded now. A Cloudflare Worker refuses random
+/// values in its global scope, where it instantiates the module, so the
+/// start above fails there, and the package's JS calls this again on the
+/// first call of its API, made from a handler (package/fastargs.mjs). A host
+/// without Web Crypto keeps the build's fixed keys: slower on crafted input,
+/// never wrong.
+#[wasm_bindgen(js_name = "__seedHashes")]
+pub fn seed_hashes() -> bool {
+    if !SEEDED.get() {
+        let mut bytes = [0u8; 8];
+        if get_random_values(&mut bytes).is_ok() {
+            engine::set_hash_seed(u64::from_le_bytes(bytes));
+            SEEDED.set(true);
+        }
+    }
+    SEEDED.get()
+}
+
+/// Whether the core's hash tables are seeded, without trying (for tests).
+#[wasm_bindgen(js_name = "__hashesSeeded")]
+pub fn hashes_seeded() -> bool {
+    SEEDED.get()
+}
+
+/// A hash of a fixed text under a table's keys made now, in hex: what
+/// `test/seed.test.mjs` compares across instances (equal in two instances
+/// only if the module went unseeded). Not part of the package's API.
+#[wasm_bindgen(js_name = "__hashProbe")]
+pub fn hash_probe() -> String {
+    use std::hash::BuildHasher;
+    format!("{:016x}", engine::HashState::new().hash_one("probe"))
+}
+
 /// The module's memory, for the JS that writes into [`arg_buffer`].
 #[wasm_bindgen(js_name = "wasmMemory")]
 pub fn wasm_memory() -> JsValue {

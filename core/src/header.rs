@@ -81,7 +81,7 @@ pub(crate) fn parse_header<'a>(line: &SourceLine<'a>) -> Result<Header<'a>, Erro
     let bytes = rest.as_bytes();
     let mut profile = None;
     let mut fields: Vec<(&str, &str)> = Vec::new();
-    let mut seen: Option<hashbrown::HashSet<&str>> = None;
+    let mut seen: Option<crate::hash::HashSet<&str>> = None;
     let mut i = 0;
     while i < bytes.len() {
         if bytes[i] == b' ' {

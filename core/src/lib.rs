@@ -90,6 +90,7 @@ mod any_payload;
 mod buffer;
 mod digits;
 mod error;
+pub mod hash;
 mod header;
 mod hint;
 mod input;

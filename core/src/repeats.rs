@@ -16,7 +16,7 @@ pub(crate) fn first_repeat<T: AsRef<str>>(names: &[T]) -> Option<usize> {
             })
         });
     }
-    let mut seen = hashbrown::HashSet::with_capacity(names.len());
+    let mut seen = crate::hash::set_with_capacity(names.len());
     names.iter().position(|name| {
         crate::ops::tick(1);
         !seen.insert(name.as_ref())

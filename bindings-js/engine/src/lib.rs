@@ -97,6 +97,10 @@ pub use scalar::{
 pub use stream::GraphStream;
 pub use units::utf16_len;
 
+/// Seeds the core's hash tables (see [`gcf_core::hash`]): the WebAssembly
+/// host calls it at start with bytes from `crypto.getRandomValues`.
+pub use gcf_core::hash::{set_hash_seed, HashState};
+
 use gcf_core::generic;
 use gcf_core::generic::flat::Flat;
 use gcf_core::graph;

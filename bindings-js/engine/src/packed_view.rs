@@ -288,6 +288,9 @@ fn repeats(keys: &[&str]) -> bool {
             .enumerate()
             .any(|(i, k)| keys[..i].iter().any(|j| j == k));
     }
-    let mut seen = std::collections::HashSet::with_capacity(keys.len());
+    let mut seen = std::collections::HashSet::with_capacity_and_hasher(
+        keys.len(),
+        gcf_core::hash::HashState::new(),
+    );
     !keys.iter().all(|k| seen.insert(*k))
 }

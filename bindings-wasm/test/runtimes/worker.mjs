@@ -11,20 +11,29 @@
 //                         handing JSON to an LLM would do)
 //   POST /decode       -> body GCF text: its JSON, or 400 with the failure's
 //                         category, line and column
+//   GET  /seed         -> whether the core's hash keys were seeded when the
+//                         module started (a Worker refuses random values in
+//                         its global scope) and whether they are now, after
+//                         the requests before it
 import gcf, { initSync, isReady } from '../../package/manual.mjs';
+import * as glue from '../../package/wasm/web/gcf_wasm.js';
 import { runFixtures } from '../browser/conformance.mjs';
 import { smoke } from './smoke.mjs';
 
 const plain = (_, x) => (x instanceof Map ? Object.fromEntries(x) : x);
 const json = (v, status = 200) => new Response(JSON.stringify(v, plain), { status, headers: { 'content-type': 'application/json' } });
 
+let seededAtStart = null;
+
 export function worker(wasm) {
   initSync(wasm);
+  seededAtStart = glue.__hashesSeeded();
   return { fetch: (request) => handle(request, wasm) };
 }
 
 async function handle(request, wasm) {
   const { pathname } = new URL(request.url);
+  if (pathname === '/seed') return json({ atStart: seededAtStart, now: glue.__hashesSeeded() });
   if (pathname === '/smoke') return json({ ready: isReady(), moduleIsCompiled: wasm instanceof WebAssembly.Module, ...(await smoke(gcf)) });
   if (pathname === '/conformance' && request.method === 'POST') return json(runFixtures(gcf, await request.json()));
   if (pathname === '/encode' && request.method === 'POST') {

@@ -305,7 +305,7 @@ mod tests {
             &ascii(CAP),
             &ascii(CAP + 1),
         ];
-        let hasher = hashbrown::DefaultHashBuilder::default();
+        let hasher = crate::hash::HashState::default();
         for a in texts {
             let ka = Key::from(a);
             assert_eq!(hasher.hash_one(&ka), hasher.hash_one(a));
@@ -325,7 +325,7 @@ mod tests {
                 assert_eq!(ka.partial_cmp(&kb), a.partial_cmp(b));
             }
         }
-        let mut set = hashbrown::HashSet::new();
+        let mut set = crate::hash::HashSet::default();
         set.insert(Key::from("id"));
         assert!(set.contains("id"), "Borrow<str> lookups find the key");
         let mut sorted: Vec<Key> = texts.iter().map(|&t| Key::from(t)).collect();

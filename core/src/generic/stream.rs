@@ -115,7 +115,7 @@ struct OpenTable {
     fields: Vec<String>,
     /// Field name -> column, for wide tables (built once per table): a scan
     /// of the fields per member of a row object is quadratic in its width.
-    index: Option<hashbrown::HashMap<String, usize>>,
+    index: Option<crate::hash::HashMap<String, usize>>,
 }
 
 /// Tables wider than this look row-object members up by hash.

@@ -4,7 +4,7 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use hashbrown::{HashMap, HashSet};
+use crate::hash::{HashMap, HashSet};
 
 use super::decode::{expand_kind_cow, parse_id_prefix, parse_score, split_fields};
 use super::encode::write_node;
@@ -397,7 +397,7 @@ pub fn apply_decoded_delta(base: &Snapshot, delta: &Delta) -> Result<Snapshot, E
         .iter()
         .map(|s| (expand_kind(&s.kind), s.qualified_name.as_str()))
         .collect();
-    let mut removed: HashSet<(&str, &str)> = HashSet::new();
+    let mut removed: HashSet<(&str, &str)> = HashSet::default();
     for r in &delta.removed {
         let key = (expand_kind(&r.kind), r.qualified_name.as_str());
         if !present.contains(&key) || !removed.insert(key) {
@@ -408,7 +408,7 @@ pub fn apply_decoded_delta(base: &Snapshot, delta: &Delta) -> Result<Snapshot, E
             )));
         }
     }
-    let mut added: HashSet<(&str, &str)> = HashSet::new();
+    let mut added: HashSet<(&str, &str)> = HashSet::default();
     for s in &delta.added {
         let key = (expand_kind(&s.kind), s.qualified_name.as_str());
         if (present.contains(&key) && !removed.contains(&key)) || !added.insert(key) {
@@ -423,11 +423,11 @@ pub fn apply_decoded_delta(base: &Snapshot, delta: &Delta) -> Result<Snapshot, E
     fn edge_key(e: &Edge) -> EdgeKey<'_> {
         (e.source.as_str(), e.target.as_str(), e.edge_type.as_str())
     }
-    let mut base_edges: HashMap<EdgeKey<'_>, usize> = HashMap::new();
+    let mut base_edges: HashMap<EdgeKey<'_>, usize> = HashMap::default();
     for e in &base.edges {
         *base_edges.entry(edge_key(e)).or_insert(0) += 1;
     }
-    let mut edges_removed: HashSet<EdgeKey<'_>> = HashSet::new();
+    let mut edges_removed: HashSet<EdgeKey<'_>> = HashSet::default();
     for e in &delta.removed_edges {
         let k = edge_key(e);
         if !base_edges.contains_key(&k) || !edges_removed.insert(k) {
@@ -439,7 +439,7 @@ pub fn apply_decoded_delta(base: &Snapshot, delta: &Delta) -> Result<Snapshot, E
             )));
         }
     }
-    let mut edges_added: HashSet<EdgeKey<'_>> = HashSet::new();
+    let mut edges_added: HashSet<EdgeKey<'_>> = HashSet::default();
     for e in &delta.added_edges {
         let k = edge_key(e);
         if (base_edges.contains_key(&k) && !edges_removed.contains(&k)) || !edges_added.insert(k) {
@@ -514,8 +514,8 @@ fn delta_lines_fit(delta: &Delta) -> Result<(), Error> {
 /// an edge: a multiset, which no delta reproduces, since applying one
 /// removes every copy and adds one (spec §10.4 rejects duplicate operations).
 fn has_duplicates(snapshot: &Snapshot) -> bool {
-    let mut symbols = HashSet::with_capacity(snapshot.symbols.len());
-    let mut edges = HashSet::with_capacity(snapshot.edges.len());
+    let mut symbols = crate::hash::set_with_capacity(snapshot.symbols.len());
+    let mut edges = crate::hash::set_with_capacity(snapshot.edges.len());
     !(snapshot
         .symbols
         .iter()

@@ -4,7 +4,7 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use hashbrown::HashMap;
+use crate::hash::HashMap;
 use sha2::{Digest, Sha256};
 
 use super::kind::abbreviate_kind;
@@ -80,7 +80,7 @@ fn for_each_record<S: AsRef<str>>(
         }
         ranges.push((start, buf.len()));
     }
-    let mut kinds: HashMap<&str, &str> = HashMap::with_capacity(symbols.len());
+    let mut kinds: HashMap<&str, &str> = crate::hash::map_with_capacity(symbols.len());
     for s in symbols {
         kinds.insert(s.qualified_name.as_ref(), abbreviate_kind(s.kind.as_ref()));
     }

@@ -4,7 +4,7 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use hashbrown::HashMap;
+use crate::hash::HashMap;
 
 use super::decode::Indexed;
 use super::encode::{emission_order, write_payload, Ids, SymbolTokens};
@@ -153,7 +153,7 @@ impl Session {
         // it was delivered before; each occurrence: its id and line, or
         // `None` for a second reference to a delivered symbol.
         let mut fresh: HashMap<(&str, &str), (u64, bool)> =
-            HashMap::with_capacity(payload.symbols.len());
+            crate::hash::map_with_capacity(payload.symbols.len());
         let mut occurrences: Vec<Option<(u64, bool)>> = Vec::with_capacity(payload.symbols.len());
         let mut next = self.next_id;
         for s in &payload.symbols {

@@ -19,7 +19,7 @@
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 
-use hashbrown::HashMap;
+use crate::hash::HashMap;
 
 /// The size of a block of names; a longer name gets a block of its own.
 const BLOCK: usize = 256 * 1024;
@@ -73,7 +73,7 @@ impl StreamNames {
         let blocks = core::mem::take(&mut self.blocks);
         let (count, first) = (core::mem::take(&mut self.count), self.first);
         self.index.get_or_insert_with(|| {
-            let mut index = HashMap::with_capacity(count);
+            let mut index = crate::hash::map_with_capacity(count);
             let mut ids = first..;
             for block in &blocks {
                 let mut rest = block.as_slice();

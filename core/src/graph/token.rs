@@ -128,11 +128,10 @@ fn pair_non_printable_portable(lo: u64, hi: u64) -> bool {
 /// Each block is one folded multiply (the 128-bit product of the block's
 /// two words, each mixed with the keys and the running state, its halves
 /// xored), as in foldhash, the hash this replaces. The keys come from
-/// hashbrown's default hasher, seeded from address-space randomization and
-/// the clock, so on native targets a payload cannot be crafted to collide
-/// in the index without knowing them. WebAssembly has neither: there the
-/// keys (and every hash table's) are the same in every instance of a build
-/// (see `bindings-wasm/README.md`).
+/// [`HashState`](crate::hash::HashState), as every table's do: random per
+/// process on native targets, and keyed by the host's seed
+/// ([`set_hash_seed`](crate::hash::set_hash_seed)) on WebAssembly, so a
+/// payload cannot be crafted to collide in the index without knowing them.
 #[derive(Clone, Copy)]
 pub(crate) struct NameHasher {
     keys: [u64; 4],
@@ -189,7 +188,7 @@ impl NameHasher {
     /// A hasher with fresh random keys.
     pub(crate) fn new() -> NameHasher {
         use core::hash::BuildHasher;
-        let seeded = hashbrown::DefaultHashBuilder::default();
+        let seeded = crate::hash::HashState::default();
         NameHasher {
             keys: core::array::from_fn(|i| seeded.hash_one(i as u64)),
         }
@@ -285,7 +284,7 @@ mod tests {
         ] {
             let hashes: Vec<u64> = names.iter().map(|n| hasher.hash(n.as_bytes())).collect();
             let mut slots = vec![false; 4096];
-            let mut tags = hashbrown::HashSet::new();
+            let mut tags = crate::hash::HashSet::default();
             for h in &hashes {
                 slots[(*h & 4095) as usize] = true;
                 tags.insert(h >> 32);

@@ -8,7 +8,8 @@
 
 use core::hash::BuildHasher;
 
-use hashbrown::{DefaultHashBuilder, HashTable};
+use crate::hash::HashState;
+use hashbrown::HashTable;
 
 use alloc::vec::Vec;
 
@@ -20,7 +21,7 @@ const LINEAR_LIMIT: usize = 16;
 /// A position index over a list of keys that lives elsewhere.
 #[derive(Default)]
 pub(crate) struct KeyIndex {
-    table: Option<(HashTable<usize>, DefaultHashBuilder)>,
+    table: Option<(HashTable<usize>, HashState)>,
     /// How many keys the caller expects (already bounded by the input
     /// size): the table, once built, is sized for them at once instead of
     /// rehashing as it doubles.
@@ -69,7 +70,7 @@ impl KeyIndex {
                 insert(table, hasher, hash, i, &keys);
             }
             None if len > LINEAR_LIMIT => {
-                let hasher = DefaultHashBuilder::default();
+                let hasher = HashState::default();
                 let mut table = HashTable::with_capacity((len * 2).max(self.hint));
                 for i in 0..len {
                     let hash = hasher.hash_one(keys(i));
@@ -89,7 +90,7 @@ impl KeyIndex {
 /// runs when the table grows, so the dynamic call costs nothing measurable.
 fn insert<'k>(
     table: &mut HashTable<usize>,
-    hasher: &DefaultHashBuilder,
+    hasher: &HashState,
     hash: u64,
     i: usize,
     keys: &dyn Fn(usize) -> &'k str,

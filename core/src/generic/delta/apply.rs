@@ -3,7 +3,7 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use hashbrown::HashMap;
+use crate::hash::HashMap;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::header::{detect_profile, Profile};
@@ -69,7 +69,7 @@ pub fn apply(base: &KeyedSet, delta: &GenericDelta) -> Result<KeyedSet> {
         return Err(invalid("the delta declares other fields than the held set; a schema change needs a full payload"));
     }
     let mut numbers = NumberBuffer::new();
-    let mut index = HashMap::with_capacity(base.rows.len());
+    let mut index = crate::hash::map_with_capacity(base.rows.len());
     for (i, row) in base.rows.iter().enumerate() {
         let id = identity_of(row, &base.key, &mut numbers)?.ok_or_else(|| {
             Error::new(
@@ -92,7 +92,7 @@ pub fn apply(base: &KeyedSet, delta: &GenericDelta) -> Result<KeyedSet> {
         Added,
     }
     let mut ops: HashMap<Vec<u8>, Op> =
-        HashMap::with_capacity(delta.removed.len() + delta.changed.len());
+        crate::hash::map_with_capacity(delta.removed.len() + delta.changed.len());
     let show = |id: &[u8]| String::from_utf8_lossy(id).into_owned();
     for value in &delta.removed {
         let id = identity_text(value, &mut numbers)?;

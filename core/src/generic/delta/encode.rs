@@ -2,7 +2,7 @@
 
 use alloc::string::String;
 
-use hashbrown::HashMap;
+use crate::hash::HashMap;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::number::NumberBuffer;
@@ -39,7 +39,7 @@ pub fn encode_full(set: &KeyedSet, tool: &str) -> Result<String> {
     check_schema(&set.key, &set.fields)?;
     let root = pack_root(set)?;
     let mut numbers = NumberBuffer::new();
-    let mut seen = hashbrown::HashSet::with_capacity(set.rows.len());
+    let mut seen = crate::hash::set_with_capacity(set.rows.len());
     for row in &set.rows {
         let Some(id) = identity_of(row, &set.key, &mut numbers)? else {
             return Err(Error::new(

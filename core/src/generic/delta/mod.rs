@@ -40,7 +40,7 @@ mod session;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use hashbrown::HashMap;
+use crate::hash::HashMap;
 
 use crate::error::Result;
 use crate::number::NumberBuffer;
@@ -228,7 +228,7 @@ pub fn no_delta(
     }
     let mut numbers = NumberBuffer::new();
     for set in [base, new] {
-        let mut seen = hashbrown::HashSet::with_capacity(set.rows.len());
+        let mut seen = crate::hash::set_with_capacity(set.rows.len());
         for row in &set.rows {
             let id = match identity_of(row, &set.key, &mut numbers) {
                 Ok(Some(id)) => id,
@@ -273,7 +273,7 @@ fn index_identities(
     set: &KeyedSet,
     numbers: &mut NumberBuffer,
 ) -> Result<Option<HashMap<Vec<u8>, usize>>> {
-    let mut index = HashMap::with_capacity(set.rows.len());
+    let mut index = crate::hash::map_with_capacity(set.rows.len());
     for (i, row) in set.rows.iter().enumerate() {
         let Some(id) = identity_of(row, &set.key, numbers)? else {
             return Ok(None);

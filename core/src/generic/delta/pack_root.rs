@@ -78,7 +78,7 @@ pub fn pack_root(set: &KeyedSet) -> Result<String> {
 /// field is quadratic in its width), a narrow one's by scan.
 pub(super) struct Members<'a> {
     row: &'a Map,
-    index: Option<hashbrown::HashMap<&'a str, &'a Value>>,
+    index: Option<crate::hash::HashMap<&'a str, &'a Value>>,
 }
 
 impl<'a> Members<'a> {

@@ -21,7 +21,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 use core::hash::{Hash, Hasher};
 
-use hashbrown::HashMap;
+use crate::hash::HashMap;
 
 use crate::error::{Error, ErrorKind};
 use crate::sink::Sink;
@@ -158,7 +158,7 @@ impl<'a, 'f, V: View<'a>> GroupedPlan<'a, 'f, V> {
             rows.push(row);
         }
         let mut names: Vec<&'a str> = Vec::new();
-        let mut index: HashMap<&'a str, usize> = HashMap::new();
+        let mut index: HashMap<&'a str, usize> = HashMap::default();
         // Per field, found in this many rows, with the first value (`None`
         // for a container) and whether a later one is written differently:
         // a field found in every row (of two or more) with one written
@@ -206,8 +206,8 @@ impl<'a, 'f, V: View<'a>> GroupedPlan<'a, 'f, V> {
         let key_at = index.get(key_field).copied().unwrap_or(0);
         let group_at = index.get(group_field).copied().unwrap_or(0);
 
-        let mut seen_keys: HashMap<Written<'a>, ()> = HashMap::with_capacity(rows.len());
-        let mut group_ids: HashMap<Written<'a>, usize> = HashMap::new();
+        let mut seen_keys: HashMap<Written<'a>, ()> = crate::hash::map_with_capacity(rows.len());
+        let mut group_ids: HashMap<Written<'a>, usize> = HashMap::default();
         let mut groups: Vec<(Cell<'a>, usize)> = Vec::new();
         let mut group_of = Vec::with_capacity(rows.len());
         for &row in &rows {

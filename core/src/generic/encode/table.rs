@@ -19,10 +19,10 @@
 //!    traditional attachment; `shared` when row 0 and every later non-null
 //!    value are flat tabular arrays with one field list (§7.4.5.3).
 
+use crate::hash::HashMap;
 use crate::words::same_str;
 use alloc::string::String;
 use alloc::vec::Vec;
-use hashbrown::HashMap;
 
 use super::constant::same_cell;
 use crate::generic::view::{Name, View};
@@ -430,7 +430,7 @@ fn has_duplicate_key<'a, V: View<'a>>(obj: V) -> bool {
                 .any(|(k, _)| same_str(k.as_str(), key.as_str()))
         });
     }
-    let mut seen = hashbrown::HashSet::with_capacity(keys.len());
+    let mut seen = crate::hash::set_with_capacity(keys.len());
     !keys.into_iter().all(|(k, _)| seen.insert(k.as_str()))
 }
 
@@ -709,7 +709,7 @@ fn flat_table_union<'a, V: View<'a>>(items: V::Items, union: &mut Vec<V::Name>) 
     }
     // Past a few names, membership is hashed: a linear scan per member is
     // quadratic in a wide array attachment.
-    let mut hashed: Option<hashbrown::HashSet<&'a str>> = None;
+    let mut hashed: Option<crate::hash::HashSet<&'a str>> = None;
     for item in items {
         if !item.is_object() {
             return false;

@@ -314,7 +314,7 @@ const SCANNED: usize = 16;
 /// check stays linear in the object's size.
 struct MemberList {
     entries: Vec<(Key, Value)>,
-    index: Option<hashbrown::HashMap<Key, usize>>,
+    index: Option<crate::hash::HashMap<Key, usize>>,
     /// Before the index: bit `n % 64` is set once a key of `n` bytes is in.
     /// A key whose bit is clear repeats none, so a struct's fields, mostly
     /// of different lengths, are rarely compared at all (the comparisons
@@ -356,7 +356,7 @@ impl MemberList {
         if let Some(index) = &mut self.index {
             index.insert(key.clone(), self.entries.len());
         } else if self.entries.len() == SCANNED {
-            let mut index = hashbrown::HashMap::with_capacity(2 * SCANNED);
+            let mut index = crate::hash::map_with_capacity(2 * SCANNED);
             for (at, (k, _)) in self.entries.iter().enumerate() {
                 index.insert(k.clone(), at);
             }

@@ -308,7 +308,7 @@ fn repeats(tape: &Tape, keys: &[KeyRef]) -> bool {
             .enumerate()
             .any(|(i, &k)| keys[..i].iter().any(|&j| same_key(tape, j, k)));
     }
-    let mut seen = hashbrown::HashSet::with_capacity(keys.len());
+    let mut seen = crate::hash::set_with_capacity(keys.len());
     !keys.iter().all(|&k| seen.insert(tape.key_text(k)))
 }
 

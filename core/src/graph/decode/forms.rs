@@ -6,7 +6,7 @@ use alloc::string::String;
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 
-use hashbrown::HashMap;
+use crate::hash::HashMap;
 
 use crate::graph::decode_fast;
 

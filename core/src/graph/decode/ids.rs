@@ -1,6 +1,6 @@
 //! Symbol ids as declared, and their uniqueness.
 
-use hashbrown::HashMap;
+use crate::hash::HashMap;
 
 /// Maps symbol ids to their index in `symbols` (or a bare reference),
 /// with a fast path for the usual sequential ids.
@@ -23,7 +23,7 @@ impl IdTable {
         IdTable {
             sequential: true,
             len: 0,
-            map: HashMap::new(),
+            map: HashMap::default(),
         }
     }
 

@@ -12,7 +12,7 @@ use alloc::string::String;
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 
-use hashbrown::HashMap;
+use crate::hash::HashMap;
 
 use super::types::{Payload, Symbol};
 use crate::error::{Error, ErrorKind};

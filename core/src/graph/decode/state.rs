@@ -3,7 +3,7 @@
 use alloc::borrow::Cow;
 use alloc::vec::Vec;
 
-use hashbrown::HashMap;
+use crate::hash::HashMap;
 
 use super::*;
 use crate::error::{excerpt, Error, ErrorKind};

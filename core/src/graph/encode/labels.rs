@@ -34,7 +34,7 @@ pub(super) struct EdgeLabels<'a> {
     pub(super) copies: u32,
     /// Every label by its text, once there are more than a linear scan
     /// should visit ([`LINEAR_LIMIT`]).
-    pub(super) by_text: hashbrown::HashMap<(&'a str, &'a str), u32>,
+    pub(super) by_text: crate::hash::HashMap<(&'a str, &'a str), u32>,
 }
 
 /// A distinct label: its text and how it is found.
@@ -57,7 +57,7 @@ impl<'a> EdgeLabels<'a> {
             by_key: TextMemo::default(),
             by_address: TextMemo::default(),
             copies: 0,
-            by_text: hashbrown::HashMap::new(),
+            by_text: crate::hash::HashMap::default(),
         }
     }
 }

@@ -25,7 +25,7 @@ pub(super) struct TokenCache<'a> {
     /// Lookups found by text after missing by address.
     pub(super) copies: u32,
     /// Every text, once there are more than [`LINEAR_LIMIT`].
-    pub(super) by_text: hashbrown::HashMap<&'a str, u32>,
+    pub(super) by_text: crate::hash::HashMap<&'a str, u32>,
     /// What the field is called in an error.
     pub(super) what: &'static str,
     /// What is written for a string: the kind abbreviation, or the string.
@@ -113,7 +113,7 @@ impl<'a> TokenCache<'a> {
             },
             by_address: TextMemo::default(),
             copies: 0,
-            by_text: hashbrown::HashMap::new(),
+            by_text: crate::hash::HashMap::default(),
             what,
             written,
         }

@@ -438,7 +438,7 @@ fn positional<B: Build>(
 /// (spec §10a.1), by their canonical (pack-root) form.
 pub(super) struct Identities {
     column: usize,
-    seen: hashbrown::HashMap<Vec<u8>, usize>,
+    seen: crate::hash::HashMap<Vec<u8>, usize>,
     numbers: crate::number::NumberBuffer,
 }
 
@@ -446,7 +446,7 @@ impl Identities {
     pub(super) fn new(column: usize) -> Self {
         Identities {
             column,
-            seen: hashbrown::HashMap::new(),
+            seen: crate::hash::HashMap::default(),
             numbers: crate::number::NumberBuffer::new(),
         }
     }
