@@ -202,11 +202,19 @@ export function createApi(E) {
     }
   }
 
-  // Whether the header (first line) declares the graph profile.
+  // Whether the header declares the graph profile, as the core reads it:
+  // only the first line crosses to the engine.
   function isGraphText(input) {
-    const head = isBytes(input) ? new TextDecoder().decode(input.subarray(0, 4096)) : String(input).slice(0, 4096);
-    const line = head.split('\n', 1)[0].replace(/\r$/, '');
-    return line.startsWith('GCF ') && line.split(' ').includes('profile=graph');
+    let head;
+    if (isBytes(input)) {
+      const end = input.indexOf(10);
+      head = new TextDecoder().decode(end < 0 ? input : input.subarray(0, end));
+    } else {
+      const text = String(input);
+      const end = text.indexOf('\n');
+      head = end < 0 ? text : text.slice(0, end);
+    }
+    return E.profileOf(head) === 'graph';
   }
 
   // 2.5.2's decodeGeneric of graph text: its members in its order, an

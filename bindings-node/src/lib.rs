@@ -235,6 +235,12 @@ pub fn generic_verify_delta(base: String, delta: String, expected: String) -> na
     js_string(engine::generic_verify_delta(&base, &delta, &expected))
 }
 
+/// See [`gcf_js_engine::profile_of`].
+#[napi(js_name = "profileOf")]
+pub fn profile_of(head: String) -> &'static str {
+    engine::profile_of(&head)
+}
+
 /// See [`gcf_js_engine::needs_quote`].
 #[napi(js_name = "needsQuote")]
 pub fn needs_quote(s: String) -> bool {

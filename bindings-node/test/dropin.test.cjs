@@ -44,6 +44,13 @@ test('decodeGeneric of graph-profile text is the payload as 2.5.2 returns it', (
   assert.deepStrictEqual(gcf.decodeGeneric(new TextEncoder().encode(text)), ref.decodeGeneric(text));
   // Malformed graph text keeps the graph decoder's error.
   assert.throws(() => gcf.decodeGeneric('GCF profile=graph\n## targets\n@0 fn a\n'), (e) => e.category === 'invalid_node_line' && e.line === 3);
+  // The header is read by the engine, whatever its length or line end.
+  const long = text.replace('tool=t', `tool=${'t'.repeat(5000)}`);
+  assert.deepStrictEqual(gcf.decodeGeneric(long), ref.decodeGeneric(long));
+  assert.deepStrictEqual(gcf.decodeGeneric(new TextEncoder().encode(long)), ref.decodeGeneric(long));
+  assert.strictEqual(gcf.decodeGeneric(long).tool.length, 5000);
+  const crlf = text.replace('\n', '\r\n');
+  assert.deepStrictEqual(gcf.decodeGeneric(crlf), ref.decodeGeneric(crlf));
 });
 
 test('parseJSONOrdered reads number literals of any length', () => {

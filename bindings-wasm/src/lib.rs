@@ -374,6 +374,12 @@ pub fn generic_verify_delta(base: &str, delta: &str, expected: &str) -> Result<S
     js(engine::generic_verify_delta(base, delta, expected))
 }
 
+/// See [`gcf_js_engine::profile_of`].
+#[wasm_bindgen(js_name = "profileOf")]
+pub fn profile_of(head: &str) -> String {
+    engine::profile_of(head).to_owned()
+}
+
 /// See [`gcf_js_engine::needs_quote`].
 #[wasm_bindgen(js_name = "needsQuote")]
 pub fn needs_quote(s: &str) -> bool {

@@ -66,7 +66,7 @@ test('node.mjs exports what index.mjs does plus toNodeWritable; engine.cjs is th
     'graphEncode', 'graphDecode', 'graphDecodeBytes', 'graphEncodePacked', 'graphDecodePacked', 'graphEncodeDelta', 'graphDecodeDelta',
     'graphPackRoot', 'graphVerifyDelta', 'genericEncode', 'genericEncodePacked', 'genericDecode', 'genericDecodePacked', 'genericDecodeBytes', 'genericDecodeBytesPacked',
     'genericPackRoot', 'genericEncodeFull', 'genericDecodeFull', 'genericEncodeDelta',
-    'genericDecodeDelta', 'genericDiff', 'genericVerifyDelta', 'needsQuote', 'quoteString',
+    'genericDecodeDelta', 'genericDiff', 'genericVerifyDelta', 'needsQuote', 'quoteString', 'profileOf',
     'formatKey', 'formatScalar', 'canonicalCell', 'NativeGraphSession', 'NativeGraphStream',
     'NativeGenericDeltaSession', 'NativeGenericStream',
   ]) {

@@ -174,6 +174,18 @@ pub fn graph_encode(json: &str) -> Result<String> {
     Ok(graph::encode(&payload.as_borrowed())?)
 }
 
+/// The profile a payload's header line declares (`"graph"`, `"generic"`),
+/// or `""` when the first line is no header the core reads; only the first
+/// line of `head` is read. 2.5.2's `decodeGeneric` decodes graph text too:
+/// the layer asks this once the generic decoder has refused the input.
+pub fn profile_of(head: &str) -> &'static str {
+    match gcf_core::detect_profile(head) {
+        Ok(gcf_core::Profile::Graph) => "graph",
+        Ok(gcf_core::Profile::Generic) => "generic",
+        Err(_) => "",
+    }
+}
+
 /// Decodes graph GCF text into payload JSON. The payload borrows its
 /// strings from `text` until they are written out; numbered (`Indexed`)
 /// as the packed route decodes, so a module carries one instance of the
