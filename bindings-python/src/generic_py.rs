@@ -188,10 +188,23 @@ pub fn diff_generic_sets<'py>(
         // `delta_invalid`, worded as 2.8.0 words it (its key as a `repr`):
         // no delta carries this change, the caller sends a full payload.
         None => {
-            let e = generic::no_delta(&base, &new, |k| format!("'{k}'"));
+            let e = generic::no_delta(&base, &new, key_repr);
             Err(crate::errors::to_py(py, &e.into(), Raise::Other))
         }
     }
+}
+
+/// A key as 2.8.0 names it in a `delta_invalid` error: the interpreter's
+/// own `repr` of the `str` (quotes chosen and characters escaped as Python
+/// does). Only on an error path; it takes the GIL if the call had let go
+/// of it.
+fn key_repr(key: &str) -> String {
+    Python::attach(|py| {
+        PyString::new(py, key)
+            .repr()
+            .map(|r| r.to_string())
+            .unwrap_or_else(|_| format!("'{key}'"))
+    })
 }
 
 /// A full keyed payload (`key=` and `pack_root=` in the header).
@@ -301,7 +314,7 @@ impl NativeDeltaSession {
             None => ReanchorPolicy::SizeGuard,
         };
         Ok(NativeDeltaSession {
-            inner: DeltaSession::new(keyed_set(base)?, tool, policy),
+            inner: DeltaSession::new(keyed_set(base)?, tool, policy).quoting_keys_with(key_repr),
         })
     }
 

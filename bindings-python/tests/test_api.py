@@ -614,6 +614,21 @@ def test_generic_delta_messages_and_private_canonical_cell() -> None:
     assert _canonical_cell([1, 2]) == '"[1, 2]"'
 
 
+@pytest.mark.parametrize("key", ["id", "it's"])
+def test_repeated_identity_names_the_key_as_a_repr(key: str) -> None:
+    # 2.8.0's words, from diff_generic_sets and from a session's next alike:
+    # the key as Python's repr writes it (double quotes around a quote).
+    from gcf.generic_delta import GenericDeltaSession, GenericSet, fixed_n
+
+    base = GenericSet(key=key, name="o", fields=[key, "v"], rows=[{key: 1, "v": 1}])
+    dup = GenericSet(key=key, name="o", fields=[key, "v"], rows=[{key: 1, "v": 1}, {key: 1, "v": 2}])
+    want = f"delta_invalid: duplicate identity 1 for key {key!r}"
+    for call in (lambda: gcf.diff_generic_sets(base, dup), lambda: GenericDeltaSession(base, "t", fixed_n(5)).next(dup)):
+        with pytest.raises(gcf.GcfError) as raised:
+            call()
+        assert str(raised.value) == want
+
+
 def test_stream_header_counts_read_as_encode_reads_them() -> None:
     """A negative count is no count (left out, as `gcf.encode` leaves it out);
     an integral float is its integer; a fractional one is out_of_range."""

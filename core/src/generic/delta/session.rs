@@ -132,6 +132,13 @@ pub struct DeltaSession {
     /// Calls of [`next`](Self::next) so far, failed ones included.
     turn: usize,
     delta_bytes_since_full: usize,
+    /// How an error names the key (see [`quoting_keys_with`](Self::quoting_keys_with)).
+    quote_key: fn(&str) -> String,
+}
+
+/// The key as the crate and 2.5.2 name it in an error: in double quotes.
+fn quote_key_as_json(key: &str) -> String {
+    alloc::format!("{key:?}")
 }
 
 impl DeltaSession {
@@ -147,7 +154,27 @@ impl DeltaSession {
             policy,
             turn: 0,
             delta_bytes_since_full: 0,
+            quote_key: quote_key_as_json,
         }
+    }
+
+    /// Names the key in the session's errors as `quote` writes it, in place
+    /// of double quotes: a binding words the error as its reference does
+    /// (2.8.0 writes a Python `repr`).
+    ///
+    /// ```
+    /// use gcf_core::generic::{DeltaSession, KeyedSet, Map, ReanchorPolicy, Value};
+    /// let mut row = Map::new();
+    /// row.insert("id", Value::Int(1));
+    /// let set = |rows| KeyedSet { name: "t".into(), key: "id".into(), fields: vec!["id".into()], rows };
+    /// let mut s = DeltaSession::new(set(vec![row.clone()]), "t", ReanchorPolicy::FixedN(5))
+    ///     .quoting_keys_with(|k| format!("'{k}'"));
+    /// let e = s.next(set(vec![row.clone(), row])).unwrap_err();
+    /// assert!(e.message().ends_with("for key 'id'"), "{}", e.message());
+    /// ```
+    pub fn quoting_keys_with(mut self, quote: fn(&str) -> String) -> Self {
+        self.quote_key = quote;
+        self
     }
 
     /// The full payload of the current set: the first thing to send, and
@@ -188,9 +215,7 @@ impl DeltaSession {
             // missing, which no payload may carry (§10a.1), refused as the
             // references refuse it.
             None if update.key == self.held.key && update.fields == self.held.fields => {
-                return Err(super::no_delta(&self.held, &update, |k| {
-                    alloc::format!("{k:?}")
-                }))
+                return Err(super::no_delta(&self.held, &update, self.quote_key))
             }
             None => None,
             Some(delta) => {
