@@ -248,10 +248,11 @@ impl Decoder {
         self.decode_into(validate_utf8(input)?, build)
     }
 
-    /// Decodes a payload and also returns the declaration of every top-level
-    /// `## name [N]{fields}` table, in order: what generic deltas need beyond
-    /// the value (field order and `@` marks survive even when a section has no
-    /// rows, and errors can name a section's line).
+    /// Decodes a payload and also returns every top-level member (or the
+    /// root array or scalar) in order, with its position and, for a
+    /// `## name [N]{fields}` table, its declaration: what generic deltas need
+    /// beyond the value (field order and `@` marks survive even when a
+    /// section has no rows, and errors can name a member's line and column).
     ///
     /// `unique_identities`: whether a table's `@` identity column must name
     /// each row once (a full payload, §10a.1), or is left to the caller (a
@@ -348,15 +349,16 @@ struct Body<V> {
     sections: Vec<SectionDecl>,
 }
 
-/// A top-level tabular section's declaration (see [`Decoder::decode_sections`]).
+/// A top-level member, or the root array or scalar, and for a table its
+/// declaration (see [`Decoder::decode_sections`]).
 #[derive(Debug, Clone)]
 pub(crate) struct SectionDecl {
-    /// The section name (the member key).
-    pub(crate) name: String,
-    /// The line of the `##` header.
+    /// The line and column where the member (its key) or the root starts.
     pub(crate) line: usize,
-    /// The declared fields in order, with their `@` identity marks.
-    pub(crate) fields: Vec<lexer::Field>,
+    pub(crate) column: usize,
+    /// For a `## name [N]{...}` table (not a keyed map), the declared fields
+    /// in order, with their `@` identity marks.
+    pub(crate) fields: Option<Vec<lexer::Field>>,
 }
 
 #[cfg(test)]

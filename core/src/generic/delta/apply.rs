@@ -244,28 +244,29 @@ pub fn decode_delta_with(text: &str, limits: &Limits) -> Result<GenericDelta> {
     let members = match document.value {
         Value::Object(members) => members.into_vec(),
         _ => {
+            // The root array or scalar, where it starts.
+            let (line, column) = sections.first().map_or((2, 1), |s| (s.line, s.column));
             return Err(Error::at(
                 ErrorKind::MalformedDelta,
-                2,
-                1,
+                line,
+                column,
                 "a delta body is `##` sections (added, changed, removed)",
-            ))
+            ));
         }
     };
-    let mut sections = sections.into_iter();
-    for (name, value) in members {
-        // Members and recorded tables are both in document order, so the next
-        // declaration is this member's unless the member is no table.
-        let section = match sections.as_slice().first() {
-            Some(s) if s.name == name => sections.next(),
-            _ => None,
-        };
-        let (Some(section), Value::Array(rows)) = (section, value) else {
-            return Err(malformed(alloc::format!(
-                "`{0}` is not a delta section: expected `## {0} [N]{{@{1},...}}`",
-                crate::error::excerpt(&name),
-                crate::error::excerpt(&delta.key)
-            )));
+    // One record per member, both in document order.
+    for ((name, value), section) in members.into_iter().zip(sections) {
+        let (Some(fields), Value::Array(rows)) = (section.fields, value) else {
+            return Err(Error::at(
+                ErrorKind::MalformedDelta,
+                section.line,
+                section.column,
+                alloc::format!(
+                    "`{0}` is not a delta section: expected `## {0} [N]{{@{1},...}}`",
+                    crate::error::excerpt(&name),
+                    crate::error::excerpt(&delta.key)
+                ),
+            ));
         };
         let at = |message: String| Error::at(ErrorKind::MalformedDelta, section.line, 1, message);
         let slot = match name.as_str() {
@@ -277,18 +278,14 @@ pub fn decode_delta_with(text: &str, limits: &Limits) -> Result<GenericDelta> {
                 )))
             }
         };
-        let identity = section.fields.iter().find(|f| f.identity);
+        let identity = fields.iter().find(|f| f.identity);
         if identity.map(|f| f.name.as_str()) != Some(delta.key.as_str()) {
             return Err(at(alloc::format!(
                 "the `@` identity field must be the header's key `{}`",
                 delta.key
             )));
         }
-        let fields: Vec<String> = section
-            .fields
-            .into_iter()
-            .map(|f| String::from(f.name))
-            .collect();
+        let fields: Vec<String> = fields.into_iter().map(|f| String::from(f.name)).collect();
         let mut rows: Vec<Map> = rows
             .into_iter()
             .map(|row| match row {
@@ -342,11 +339,6 @@ fn section_twice(text: &str, err: Error) -> Error {
         err.column().unwrap_or(1),
         alloc::format!("a delta section appears twice: {}", err.message()),
     )
-}
-
-#[cold]
-fn malformed(message: impl Into<String>) -> Error {
-    Error::new(ErrorKind::MalformedDelta, message)
 }
 
 /// An operation the held set contradicts, or another key or schema.
@@ -466,12 +458,22 @@ mod tests {
                 .unwrap_or_else(|| panic!("{body:?} must fail"));
             assert_eq!((e.kind(), e.line()), (kind, Some(line)), "{body:?}: {e}");
         }
-        // Not a table at all, and not a delta header.
-        for body in ["added=1\n", "## added\n  x=1\n", "## added [1]\n@0 =1\n"] {
+        // Not a table at all (at the member's key, or where the root
+        // starts), and not a delta header.
+        for (body, line, column) in [
+            ("added=1\n", 2, 1),
+            ("## added\n  x=1\n", 2, 4),
+            ("## added [1]\n@0 =1\n", 2, 4),
+            ("## added [1:]{@id,v}\nk|1\n", 2, 4),
+            ("## added [0]{@id}\nx=1\n", 3, 1),
+            ("# note\n\n## [1]{@id}\n1\n", 4, 1),
+            ("=1\n", 2, 1),
+        ] {
+            let e = read(body).unwrap_err();
             assert_eq!(
-                read(body).unwrap_err().kind(),
-                ErrorKind::MalformedDelta,
-                "{body:?}"
+                (e.kind(), e.line(), e.column()),
+                (ErrorKind::MalformedDelta, Some(line), Some(column)),
+                "{body:?}: {e}"
             );
         }
         for text in [

@@ -8,7 +8,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::header::{detect_profile, Profile};
 use crate::limits::Limits;
 
-use super::super::decode::Decoder;
+use super::super::decode::{Decoder, SectionDecl};
 use super::super::Value;
 use super::KeyedSet;
 
@@ -72,9 +72,14 @@ pub fn decode_full_with(text: &str, limits: &Limits) -> Result<FullPayload> {
             .find(|(k, _)| k == key)
             .map_or_else(String::new, |(_, v)| v.clone())
     };
-    let one_table = || {
-        Error::new(
+    // At the table (or the root) that is not one of records, at a second
+    // member, or at the header of a payload with no body.
+    let one_table = |at: Option<&SectionDecl>| {
+        let (line, column) = at.map_or((1, 1), |s| (s.line, s.column));
+        Error::at(
             ErrorKind::InvalidInput,
+            line,
+            column,
             "a full keyed payload holds one table of records (`## name [N]{@key,...}`)",
         )
     };
@@ -82,24 +87,28 @@ pub fn decode_full_with(text: &str, limits: &Limits) -> Result<FullPayload> {
         Value::Array(rows) => (String::new(), rows),
         Value::Object(members) if members.len() == 1 => {
             let Some((name, Value::Array(rows))) = members.into_vec().pop() else {
-                return Err(one_table());
+                return Err(one_table(sections.first()));
             };
             (String::from(name.as_str()), rows)
         }
-        _ => return Err(one_table()),
+        _ => return Err(one_table(sections.get(1).or(sections.first()))),
     };
-    let declared = sections.into_iter().find(|s| s.name == name);
-    let mut fields: Vec<String> = declared.map_or_else(Vec::new, |s| {
-        s.fields
-            .iter()
-            .map(|f| String::from(f.name.as_str()))
-            .collect()
-    });
+    // The root array or the one member: the only record.
+    let declared = sections.first();
+    let mut fields: Vec<String> =
+        declared
+            .and_then(|s| s.fields.as_ref())
+            .map_or_else(Vec::new, |fields| {
+                fields
+                    .iter()
+                    .map(|f| String::from(f.name.as_str()))
+                    .collect()
+            });
     let from_rows = fields.is_empty();
     let mut maps = Vec::with_capacity(rows.len());
     for row in rows {
         let Value::Object(map) = row else {
-            return Err(one_table());
+            return Err(one_table(declared));
         };
         if from_rows {
             // A root table records no declaration: its fields are its rows'.
@@ -172,15 +181,25 @@ mod tests {
         assert_eq!((err.kind(), err.line()), (ErrorKind::DuplicateKey, Some(4)));
         let err = decode_full("GCF profile=generic key=id\n## t [1]{@v,id}\n1|2\n").unwrap_err();
         assert_eq!(err.kind(), ErrorKind::InvalidSyntax);
-        for text in [
-            "GCF profile=generic key=id\nx=1\n",
-            "GCF profile=generic key=id\n## a [1]{@id}\n1\n## b [1]{@id}\n2\n",
-            "GCF profile=generic key=id\n## [2]: 1,2\n",
-            "GCF profile=graph symbols=0\n",
+        // Anything but one table of records: at the member or root that is
+        // not one, at a second member, at the header of an empty payload.
+        for (text, line, column) in [
+            ("GCF profile=generic key=id\nx=1\n", 2, 1),
+            (
+                "GCF profile=generic key=id\n## a [1]{@id}\n1\n## b [1]{@id}\n2\n",
+                4,
+                4,
+            ),
+            ("GCF profile=generic key=id\n## [2]: 1,2\n", 2, 1),
+            ("GCF profile=generic key=id\n# note\n=1\n", 3, 1),
+            ("GCF profile=generic key=id\n## items [1]\n@0 =1\n", 2, 4),
+            ("GCF profile=generic key=id\n", 1, 1),
+            ("GCF profile=graph symbols=0\n", 1, 1),
         ] {
+            let err = decode_full(text).unwrap_err();
             assert_eq!(
-                decode_full(text).unwrap_err().kind(),
-                ErrorKind::InvalidInput,
+                (err.kind(), err.line(), err.column()),
+                (ErrorKind::InvalidInput, Some(line), Some(column)),
                 "{text}"
             );
         }

@@ -61,7 +61,8 @@ pub(crate) struct Parser<'a, 'b, B: Build> {
     /// for delta payloads, whose decoder judges its sections itself.
     pub(crate) unique_identities: bool,
     pub(crate) identity_field: Option<String>,
-    /// When `Some`, collects the declarations of top-level tables.
+    /// When `Some`, collects every top-level member (or the root array or
+    /// scalar) with its position, and the declaration of each table.
     pub(crate) sections: Option<Vec<super::SectionDecl>>,
     deferred: Vec<Deferred>,
     /// Set when a counted table stopped at its declared count: a following
@@ -705,9 +706,11 @@ impl<'a, 'b, B: Build> Parser<'a, 'b, B> {
                 if text.starts_with('=') {
                     self.cur.bump();
                     scalar_root = true;
+                    self.record_top_level(&ln, 0);
                     self.line_value(&ln, 1)?
                 } else if text.starts_with("## [") {
                     self.cur.bump();
+                    self.record_top_level(&ln, 0);
                     let head = self.parse_head(&ln, 3)?;
                     counted_root = match &head {
                         Head::Inline(_) => true,
@@ -940,6 +943,7 @@ impl<'a, 'b, B: Build> Parser<'a, 'b, B> {
             }
             let (key, end) = parse_key(ln, key_at)?;
             check_duplicate(obj, &key, ln, key_at)?;
+            self.record_top_level(ln, key_at);
             let rest = &ln.raw[end..];
             let value = if is_blank(rest) {
                 self.parse_object(ln.indent + 2, depth + 1, ln)?
@@ -951,12 +955,8 @@ impl<'a, 'b, B: Build> Parser<'a, 'b, B> {
                     0,
                 ) = (&mut self.sections, &head, ln.indent)
                 {
-                    if !count.keyed {
-                        sections.push(super::SectionDecl {
-                            name: String::from(&*key),
-                            line: ln.number,
-                            fields: fields.to_vec(),
-                        });
+                    if let (false, Some(member)) = (count.keyed, sections.last_mut()) {
+                        member.fields = Some(fields.to_vec());
                     }
                 }
                 self.array_body(head, ln, ln.indent, depth + 1, None)?
@@ -972,6 +972,7 @@ impl<'a, 'b, B: Build> Parser<'a, 'b, B> {
             key_at = ln.indent;
             let (key, end) = parse_key(ln, key_at).map_err(|e| not_a_member(ln, e))?;
             check_duplicate(obj, &key, ln, key_at)?;
+            self.record_top_level(ln, key_at);
             let value = match raw.get(end) {
                 Some(b'=') => self.line_value(ln, end + 1)?,
                 Some(b'[') => match self.parse_head(ln, end).map_err(|e| not_a_member(ln, e))? {
@@ -1006,6 +1007,19 @@ impl<'a, 'b, B: Build> Parser<'a, 'b, B> {
         };
         obj.push(Key::from(key), value);
         Ok(())
+    }
+
+    /// Records a top-level member (or the root array or scalar) when the
+    /// caller asked for them ([`Parser::sections`]): where it starts, for
+    /// errors about it that only the caller can judge.
+    fn record_top_level(&mut self, ln: &Ln<'_>, at: usize) {
+        if let (Some(sections), 0) = (&mut self.sections, ln.indent) {
+            sections.push(super::SectionDecl {
+                line: ln.number,
+                column: crate::text::column_of(ln.raw, at),
+                fields: None,
+            });
+        }
     }
 
     /// Parses what follows a name: a count bracket and the rest of the line.
