@@ -20,8 +20,12 @@ pub struct Limits {
     /// decoder, the stream writer and the JSON readers all count it so, so
     /// what one side accepts the other does.
     pub max_depth: usize,
-    /// Elements of one array or object, rows of one table, symbols or edges of
-    /// one graph (spec minimum 10,000).
+    /// Elements of one array or object, rows of one table, symbols, edges or
+    /// locations of one graph (spec minimum 10,000). The objects a table
+    /// decodes into count as declared: a declaration whose rows (or keyed
+    /// values, or grouped records, or any object its path columns nest)
+    /// would hold more members, or an inline schema of more entries, is
+    /// refused whatever its rows leave absent.
     pub max_container_len: usize,
     /// Bytes in one line (spec minimum 65,536).
     pub max_line_len: usize,

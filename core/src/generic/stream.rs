@@ -254,8 +254,9 @@ impl<K: Sink> StreamWriter<K> {
     /// [`decode`](crate::generic::decode) enforces): a section nested deeper
     /// than `max_depth` (the root object is depth 1, a table's rows sit two
     /// below its object), a header with more than `max_fields` fields, and a
-    /// section or inline array longer than `max_container_len` are refused
-    /// with [`ErrorKind::LimitExceeded`] before anything is written.
+    /// section or inline array longer than `max_container_len`, or a table
+    /// whose rows would have more members, are refused with
+    /// [`ErrorKind::LimitExceeded`] before anything is written.
     ///
     /// ```
     /// use gcf_core::generic::{StreamOptions, StreamWriter};
@@ -1058,8 +1059,10 @@ pub fn check_row_width(cells: usize, fields: usize) -> Result<()> {
 /// fields, `keyed` adding its key column to the count): at least one, none
 /// declared twice ([`ErrorKind::DuplicateFieldName`]), none containing `>`,
 /// which reads as a flattened path a streamed row cannot carry (spec §8.3),
-/// and no more than `limits.max_fields` in all ([`ErrorKind::LimitExceeded`]:
-/// a decoder with those limits would refuse the declaration). What
+/// no more than `limits.max_fields` in all, and no more value fields than
+/// `limits.max_container_len` (each row is an object of them)
+/// ([`ErrorKind::LimitExceeded`]: a decoder with those limits would refuse
+/// the declaration). What
 /// [`StreamWriter::begin_table`] and [`StreamWriter::begin_keyed_map`]
 /// check, for a binding that sequences a stream itself.
 ///
@@ -1072,6 +1075,9 @@ pub fn check_row_width(cells: usize, fields: usize) -> Result<()> {
 /// assert_eq!(refused(&["a", "a"]), ErrorKind::DuplicateFieldName);
 /// let tight = Limits { max_fields: 2, ..Limits::default() };
 /// let err = check_stream_fields(&["a", "b"], true, &tight).unwrap_err();
+/// assert_eq!(err.kind(), ErrorKind::LimitExceeded);
+/// let short = Limits { max_container_len: 1, ..Limits::default() };
+/// let err = check_stream_fields(&["a", "b"], false, &short).unwrap_err();
 /// assert_eq!(err.kind(), ErrorKind::LimitExceeded);
 /// ```
 pub fn check_stream_fields(fields: &[&str], keyed: bool, limits: &Limits) -> Result<()> {
@@ -1107,6 +1113,16 @@ pub fn check_stream_fields(fields: &[&str], keyed: bool, limits: &Limits) -> Res
             format!(
                 "{declared} fields are more than the limit of {} a decoder enforces",
                 limits.max_fields
+            ),
+        ));
+    }
+    if fields.len() > limits.max_container_len {
+        return Err(Error::new(
+            ErrorKind::LimitExceeded,
+            format!(
+                "rows of {} members are more than the limit of {} per container a decoder enforces",
+                fields.len(),
+                limits.max_container_len
             ),
         ));
     }

@@ -357,15 +357,15 @@ fn limits_count_constants() {
     }
     // Rows beyond max_container_len in a grouped table.
     let few = Decoder::new().limits(Limits {
-        max_container_len: 1,
+        max_container_len: 2,
         ..Limits::default()
     });
     let err = few
-        .decode("GCF profile=generic\n## [2]{@a,g} group=g\ng=1 [2]\n1\n2\n")
+        .decode("GCF profile=generic\n## [3]{@a,g} group=g\ng=1 [3]\n1\n2\n3\n")
         .unwrap_err();
     assert_eq!(
         (err.kind(), err.line()),
-        (ErrorKind::LimitExceeded, Some(5))
+        (ErrorKind::LimitExceeded, Some(6))
     );
 }
 

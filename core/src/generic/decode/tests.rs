@@ -721,6 +721,61 @@ fn limits_are_errors() {
     );
 }
 
+/// `max_container_len` bounds every object a table makes, not only its
+/// rows (and `max_fields` its declaration): a row (constants and the
+/// objects path columns nest included), a keyed map's values, a grouped
+/// record, an inline schema's bodies, and a row that bare `>` attachments
+/// add members to. Each fails where the object is declared; at the limit
+/// each decodes.
+#[test]
+fn container_limit_bounds_the_objects_tables_make() {
+    let dec = Decoder::new().limits(Limits {
+        max_container_len: 2,
+        ..Limits::default()
+    });
+    let cases = [
+        ("## [1]{a,b,c}\n1|2|3\n", "## [1]{a,b}\n1|2\n", (2, 4)),
+        ("## t [1]{a,b=1,c=2}\n1\n", "## t [1]{a,b=1}\n1\n", (2, 6)),
+        (
+            "## [1]{\"a>x\",\"a>y\",\"a>z\"}\n1|2|3\n",
+            "## [1]{\"a>x\",\"a>y\",\"b>x\",\"b>y\"}\n1|2|3|4\n",
+            (2, 4),
+        ),
+        (
+            "## m [1:]{k,a,b,c}\nx|1|2|3\n",
+            "## m [1:]{k,a,b}\nx|1|2\n",
+            (2, 6),
+        ),
+        (
+            "## [1]{@id,g,v} group=g\ng=x [1]\n1|2\n",
+            "## [1]{@id,g} group=g\ng=x [1]\n1\n",
+            (2, 4),
+        ),
+        (
+            "## [1]{id,o}\n1|^{a,b,c}\n  1|2|3\n",
+            "## [1]{id,o}\n1|^{a,b}\n  1|2\n",
+            (3, 3),
+        ),
+        (
+            "## [1]{id}\n@0 1\n.\"a>b\" =1\n.\"a>c\" =2\n",
+            "## [1]{id}\n@0 1\n.\"a>b\" =1\n",
+            (5, 1),
+        ),
+    ];
+    for (over, within, (line, column)) in cases {
+        let over = alloc::format!("GCF profile=generic\n{over}");
+        let err = dec.decode(&over).unwrap_err();
+        assert_eq!(
+            (err.kind(), err.line(), err.column()),
+            (ErrorKind::LimitExceeded, Some(line), Some(column)),
+            "{over:?}: {err}"
+        );
+        let within = alloc::format!("GCF profile=generic\n{within}");
+        dec.decode(&within)
+            .unwrap_or_else(|e| panic!("{within:?}: {e}"));
+    }
+}
+
 #[test]
 fn large_objects_detect_duplicates() {
     let mut body = String::new();

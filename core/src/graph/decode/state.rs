@@ -671,6 +671,13 @@ impl<'a, 'l, T: Text<'a>> State<'a, 'l, T> {
             return Err(bad("expected `@id file line column [end_line end_column]`"));
         }
         let qualified_name = self.symbol_name(line, id, 1)?;
+        if self.payload.locations.len() >= self.limits.max_container_len {
+            return Err(line.error_at(
+                ErrorKind::LimitExceeded,
+                0,
+                alloc::format!("more than {} locations", self.limits.max_container_len),
+            ));
+        }
         self.payload.locations.push(Location {
             qualified_name,
             file: T::from_cow(file),

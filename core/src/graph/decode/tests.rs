@@ -665,6 +665,25 @@ fn fast_paths_change_no_result_on_mutated_payloads() {
     assert!(boundaries.len() > 100);
 }
 
+/// A `## loc` section is a container like the symbols and edges: bounded
+/// by `max_container_len`, at the location past it.
+#[test]
+fn locations_are_bounded_by_the_container_limit() {
+    let text = "GCF profile=graph symbols=1\n## targets\n@0 fn a.A 0.90 lsp\n## loc [2]\n@0 a.go 1 1\n@0 b.go 2 1\n";
+    let limit = |n| {
+        Decoder::new().limits(Limits {
+            max_container_len: n,
+            ..Limits::default()
+        })
+    };
+    assert_eq!(limit(2).decode(text).unwrap().locations.len(), 2);
+    let err = limit(1).decode(text).unwrap_err();
+    assert_eq!(
+        (err.kind(), err.line(), err.column()),
+        (ErrorKind::LimitExceeded, Some(6), Some(1))
+    );
+}
+
 #[test]
 fn split_fields_exact() {
     assert_eq!(split_fields::<2>(" a b"), Some(["a", "b"]));

@@ -108,6 +108,20 @@ impl<B: Build> Parser<'_, '_, B> {
         depth: usize,
     ) -> Result<B::Value, Error> {
         self.check_depth(depth + 1, hdr)?;
+        // Every declared field (group column and constants too) is a member
+        // of each record.
+        if decl.len() > self.limits.max_container_len {
+            return Err(hdr.error(
+                ErrorKind::LimitExceeded,
+                count.at,
+                alloc::format!(
+                    "the table's rows decode into objects of {} members, more than the \
+                     configured limit of {} per container",
+                    decl.len(),
+                    self.limits.max_container_len
+                ),
+            ));
+        }
         let mut width = 0;
         let mut const_bytes = 0usize;
         // Every row's expansion (see `Limits::max_expansion`) but its group

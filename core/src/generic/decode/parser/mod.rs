@@ -125,6 +125,17 @@ impl Members {
             .find(|i| self.list[i].0.as_str(), self.list.len(), key)
     }
 
+    /// The most members of this object and of any object nested in it.
+    fn widest(&self) -> usize {
+        self.list
+            .iter()
+            .filter_map(|(_, plan)| match plan {
+                Plan::Object(children) => Some(children.widest()),
+                Plan::Leaf(_) => None,
+            })
+            .fold(self.list.len(), usize::max)
+    }
+
     fn push(&mut self, key: Key, plan: Plan) {
         self.list.push((key, plan));
         let list = &self.list;
@@ -321,11 +332,13 @@ impl Table {
     /// A table from its declaration: the row columns are the declared
     /// fields that are not constant (spec §7.4.7.3). `path_budget` is how
     /// many objects a path column may nest inside a row: the depth limit
-    /// less the row's own depth.
+    /// less the row's own depth. `max_members` bounds the objects a row
+    /// decodes into (the row, and each object its path columns nest).
     fn new(
         decl: Rc<[Field]>,
         keyed: bool,
         path_budget: usize,
+        max_members: usize,
     ) -> Result<Table, (ErrorKind, String)> {
         let first_value = usize::from(keyed);
         let has_const = decl.iter().any(|f| f.constant.is_some());
@@ -407,6 +420,20 @@ impl Table {
         } else {
             None
         };
+        // Declared members only: max_fields bounds the declaration, but a
+        // tighter max_container_len must bound the objects it makes too.
+        let widest = plan
+            .as_ref()
+            .map_or(fields.len() - first_value, Members::widest);
+        if widest > max_members {
+            return Err((
+                ErrorKind::LimitExceeded,
+                alloc::format!(
+                    "the table's rows decode into objects of {widest} members, more than the \
+                     configured limit of {max_members} per container"
+                ),
+            ));
+        }
         let whole_rows = match &plan {
             None => Some(WholeRows {
                 keys: fields
@@ -439,6 +466,13 @@ impl Table {
             row_cost,
             whole_rows,
         })
+    }
+
+    /// The members a row's object has when every declared one is present.
+    fn members(&self) -> usize {
+        self.plan
+            .as_ref()
+            .map_or(self.fields.len() - self.first_value, |top| top.list.len())
     }
 
     /// How many objects column `col`'s path nests in a row (`a>b>c`: 2).
@@ -1343,8 +1377,9 @@ impl<'a, 'b, B: Build> Parser<'a, 'b, B> {
         // Rows sit at `depth + 1`; each `>` of a path column nests one more
         // object in them, which the encoder counts as depth too.
         let path_budget = self.limits.max_depth.saturating_sub(depth + 1);
-        let mut table =
-            Table::new(fields, keyed, path_budget).map_err(|(k, m)| hdr.error(k, count.at, m))?;
+        let max_members = self.limits.max_container_len;
+        let mut table = Table::new(fields, keyed, path_budget, max_members)
+            .map_err(|(k, m)| hdr.error(k, count.at, m))?;
         let deferred = self.open_deferred(hdr, count);
         // Every row takes at least one byte per declared field (its cell
         // delimiters and line terminator; two for a one-field row, whose

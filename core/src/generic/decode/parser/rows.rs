@@ -31,6 +31,7 @@ impl<'a, B: Build> Parser<'a, '_, B> {
         }
         slots.clear();
         let width = table.fields.len();
+        let max_members = self.limits.max_container_len;
         let cells = {
             let Table {
                 inline, schemas, ..
@@ -68,6 +69,17 @@ impl<'a, B: Build> Parser<'a, '_, B> {
                         at,
                     },
                     Cell::Marker(Some(names)) => {
+                        // Its bodies decode into objects of these members.
+                        if names.len() > max_members {
+                            return Err(ln.error(
+                                ErrorKind::LimitExceeded,
+                                at,
+                                alloc::format!(
+                                    "an inline schema of {} fields, more than the configured limit of {max_members} members per container",
+                                    names.len()
+                                ),
+                            ));
+                        }
                         schemas.push(names);
                         if inline.len() < width {
                             inline.resize(width, None);
@@ -269,6 +281,18 @@ impl<'a, B: Build> Parser<'a, '_, B> {
                         ErrorKind::DuplicateAttachment,
                         ln.indent,
                         alloc::format!("second attachment for field `{}` in one row", crate::error::excerpt(&name)),
+                    ));
+                }
+                // A member past the declared ones: the row object grows.
+                let members = table.members() + extras.len() + 1;
+                if members > self.limits.max_container_len {
+                    return Err(ln.error(
+                        ErrorKind::LimitExceeded,
+                        ln.indent,
+                        alloc::format!(
+                            "the row's object would have {members} members, more than the configured limit of {} per container",
+                            self.limits.max_container_len
+                        ),
                     ));
                 }
                 None
