@@ -120,6 +120,60 @@ fn shortened(key: &str) -> &str {
     &key[..end]
 }
 
+/// Where the first top-level member named `key` of the JSON object `json`
+/// is: the byte offsets of its key (the opening quote) and of its value.
+/// `None` when `json` is no object or has no such member. For a caller that
+/// read the object's members and refuses one: the error can point at it.
+///
+/// ```
+/// let line = br#"{"id": 1, "tags": ["a"]}"#;
+/// assert_eq!(gcf_bind::json_path::member_at(line, "tags"), Some((10, 18)));
+/// assert_eq!(gcf_bind::json_path::member_at(line, "a"), None);
+/// ```
+pub fn member_at(json: &[u8], key: &str) -> Option<(usize, usize)> {
+    let blank = |b: &u8| matches!(b, b' ' | b'\t' | b'\r' | b'\n');
+    let mut i = json.iter().position(|b| !blank(b))?;
+    if json[i] != b'{' {
+        return None;
+    }
+    // Nesting below the object, whether a key comes next, the key found.
+    let mut depth = 0usize;
+    let mut key_next = true;
+    let mut found = None;
+    i += 1;
+    while let Some(&b) = json.get(i) {
+        match b {
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' if depth == 0 => return None,
+            b'}' | b']' => depth -= 1,
+            b',' if depth == 0 => key_next = true,
+            b':' if depth == 0 => {
+                if let Some(key_at) = found {
+                    let value_at = i + 1 + json.get(i + 1..)?.iter().position(|b| !blank(b))?;
+                    return Some((key_at, value_at));
+                }
+            }
+            b'"' => {
+                let (_, next) = string(json, i + 1);
+                if depth == 0 && key_next {
+                    key_next = false;
+                    // The key as a reader reads it, escapes and all.
+                    let text: Option<std::borrow::Cow<'_, str>> =
+                        serde_json::from_slice(&json[i..next]).ok();
+                    if text.as_deref() == Some(key) {
+                        found = Some(i);
+                    }
+                }
+                i = next;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
 /// [`path_at`] of a serde_json line and column.
 pub fn path_at_line(json: &[u8], line: u64, column: u64) -> String {
     offset(json, line, column).map_or_else(String::new, |at| path_at(json, at))
@@ -255,6 +309,30 @@ mod tests {
                 );
             }
             let _ = path_at_line(&json, rng.next() % 4, rng.next() % 50);
+        }
+    }
+
+    #[test]
+    fn members_are_found_at_the_top_level_only() {
+        let json = br#" {"a": {"b": 1}, "c\u0041": [ "b", {"b":2} ], "b" :  true}"#;
+        let at = |key| member_at(json, key);
+        assert_eq!(at("a"), Some((2, 7)));
+        assert_eq!(at("cA"), Some((17, 28)));
+        assert_eq!(at("b"), Some((46, 53)));
+        assert_eq!(at("x"), None);
+        assert_eq!(member_at(b"[{\"a\":1}]", "a"), None);
+        assert_eq!(member_at(br#"{"a"#, "a"), None);
+        assert_eq!(member_at(br#"{"a":"#, "a"), None);
+        // Anything at all: no panic.
+        let pieces = ["{", "}", "[", "]", ",", ":", "\"", "\\", "a", " ", "é"];
+        let mut rng = crate::test_rng::Rng(0x2545_f491_4f6c_dd1d);
+        for _ in 0..2_000 {
+            let json: Vec<u8> = (0..rng.below(30))
+                .flat_map(|_| rng.pick(&pieces).as_bytes().to_vec())
+                .collect();
+            if let Some((k, v)) = member_at(&json, "a") {
+                assert!(k < v && v < json.len());
+            }
         }
     }
 

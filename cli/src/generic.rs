@@ -32,7 +32,7 @@ pub fn stream(
     }
     let result = write_rows(&mut lines, first, &declared, name, options, out);
     result.map_err(|failure| match failure {
-        RowFailure::Core(e) => out.failure(e).at_line(lines.line_number(), None),
+        RowFailure::Core(e, column) => out.failure(e).at_line(lines.line_number(), Some(column)),
         RowFailure::Cli(f) => f,
     })
 }
@@ -41,7 +41,7 @@ fn next_row(lines: &mut JsonLines) -> Result<Option<Map>> {
     let Some((at, line)) = lines.next_line()? else {
         return Ok(None);
     };
-    let on_line = |f: gcf_bind::Failure| Failure::from(f).on_line(at);
+    let on_line = |f: gcf_bind::Failure| Failure::from(f).at_line(at, Some(1)).on_line(at);
     match gcf_bind::value::from_slice(line).map_err(on_line)? {
         Value::Object(row) => Ok(Some(row)),
         _ => Err(Failure::invalid_input("each line must be a JSON object").at_line(at, Some(1))),
@@ -49,13 +49,14 @@ fn next_row(lines: &mut JsonLines) -> Result<Option<Map>> {
 }
 
 enum RowFailure {
-    Core(gcf_core::Error),
+    /// A core error and the 1-based (byte) column of the line it is about.
+    Core(gcf_core::Error, usize),
     Cli(Failure),
 }
 
 impl From<gcf_core::Error> for RowFailure {
     fn from(e: gcf_core::Error) -> Self {
-        RowFailure::Core(e)
+        RowFailure::Core(e, 1)
     }
 }
 
@@ -63,6 +64,22 @@ impl From<Failure> for RowFailure {
     fn from(f: Failure) -> Self {
         RowFailure::Cli(f)
     }
+}
+
+/// The 1-based byte column in `line` of what the stream writer refuses a
+/// row for, by its checks in their order: the key of the first member that
+/// is no declared field, or the value of the first nested one. Else the
+/// record's first column.
+fn refused_member(row: &Map, declared: &[String], line: &[u8]) -> usize {
+    for (key, value) in row.iter() {
+        let undeclared = !declared.iter().any(|f| f == key);
+        if undeclared || matches!(value, Value::Array(_) | Value::Object(_)) {
+            return gcf_bind::json_path::member_at(line, key).map_or(1, |(key_at, value_at)| {
+                1 + if undeclared { key_at } else { value_at }
+            });
+        }
+    }
+    1
 }
 
 fn write_rows(
@@ -89,12 +106,14 @@ fn write_rows(
             return Err(Failure::invalid_input(
                 "the first row has no fields; pass --fields or give it some keys",
             )
-            .at_line(at, None)
+            .at_line(at, Some(1))
             .into());
         }
         // Core maps members onto the declared columns: an absent field is
         // `~`, an undeclared one is refused with its name (spec 8.3).
-        writer.row_object(&row)?;
+        writer
+            .row_object(&row)
+            .map_err(|e| RowFailure::Core(e, refused_member(&row, declared, lines.current())))?;
         next = next_row(lines)?;
     }
     if !field_names.is_empty() {

@@ -33,6 +33,8 @@ pub struct GraphStream<'a> {
 pub struct JsonLines {
     reader: Box<dyn BufRead>,
     buffer: Vec<u8>,
+    /// The length of the line last returned, at the start of `buffer`.
+    end: usize,
     number: usize,
     name: String,
 }
@@ -43,6 +45,7 @@ impl JsonLines {
         Ok(JsonLines {
             reader: source.reader()?,
             buffer: Vec::with_capacity(4096),
+            end: 0,
             number: 0,
             name: source.name(),
         })
@@ -53,10 +56,17 @@ impl JsonLines {
         self.number
     }
 
+    /// The line last returned, without its line end (empty before the
+    /// first and at the end): to point an error at a member of it.
+    pub fn current(&self) -> &[u8] {
+        &self.buffer[..self.end]
+    }
+
     /// The next non-blank line, without its line end, and its 1-based number.
     pub fn next_line(&mut self) -> Result<Option<(usize, &[u8])>> {
         let max = Limits::default().max_line_len;
         loop {
+            self.end = 0;
             self.buffer.clear();
             if self.buffer.capacity() > 1 << 20 {
                 // One long line must not pin its memory for the rest of the run.
@@ -78,13 +88,13 @@ impl JsonLines {
                     gcf_core::ErrorKind::LimitExceeded,
                     format!("a line is longer than {max} bytes"),
                 ))
-                .at_line(self.number, None));
+                .at_line(self.number, Some(1)));
             }
             if line.iter().all(u8::is_ascii_whitespace) {
                 continue;
             }
-            let end = line.len();
-            return Ok(Some((self.number, &self.buffer[..end])));
+            self.end = line.len();
+            return Ok(Some((self.number, &self.buffer[..self.end])));
         }
     }
 }
@@ -106,8 +116,10 @@ pub fn graph(input: &Source, options: &GraphStream<'_>, out: &mut Output) -> Res
         ..StreamOptions::default()
     };
     let result = write_graph(&mut lines, stream_options, out.sink());
+    // A core error does not say which member of the record it is about:
+    // it points at the record.
     result.map_err(|failure| match failure {
-        GraphFailure::Core(e) => out.failure(e).at_line(lines.line_number(), None),
+        GraphFailure::Core(e) => out.failure(e).at_line(lines.line_number(), Some(1)),
         GraphFailure::Cli(f) => f,
     })
 }
@@ -137,7 +149,8 @@ fn write_graph(
     let index_names = options.index_names;
     let mut writer = StreamWriter::new(sink, options)?;
     while let Some((at, line)) = lines.next_line()? {
-        let record = graph_record(line).map_err(|f| Failure::from(f).on_line(at))?;
+        let record =
+            graph_record(line).map_err(|f| Failure::from(f).at_line(at, Some(1)).on_line(at))?;
         record.write_to(&mut writer, index_names)?;
     }
     writer.finish()?;

@@ -436,7 +436,7 @@ fn stream_graph_by_name_needs_the_index() {
     let run = gcf(&["stream"], Some(by_name.as_bytes()));
     let line = expect_error(&run, "invalid_input");
     assert!(
-        line.contains("--index-names") && line.ends_with("(line 4)"),
+        line.contains("--index-names") && line.ends_with("(line 4, column 1)"),
         "{line}"
     );
     let run = gcf(&["stream", "--index-names"], Some(by_name.as_bytes()));
@@ -445,7 +445,7 @@ fn stream_graph_by_name_needs_the_index() {
     let run = gcf(&["stream", "--index-names"], Some(unknown.as_bytes()));
     let line = expect_error(&run, "unknown_edge_reference");
     assert!(
-        line.contains("pkg.Nope") && line.ends_with("(line 4)"),
+        line.contains("pkg.Nope") && line.ends_with("(line 4, column 1)"),
         "{line}"
     );
 }
@@ -457,14 +457,14 @@ fn stream_graph_errors_name_the_line() {
         r#"{"qualifiedName":"pkg.Late","kind":"function","score":0.1,"provenance":"lsp","distance":1}"#
     );
     let line = expect_error(&gcf(&["stream"], Some(late.as_bytes())), "invalid_state");
-    assert!(line.ends_with("(line 5)"), "{line}");
+    assert!(line.ends_with("(line 5, column 1)"), "{line}");
     let bad = "{\"qualifiedName\":\"a\",\"kind\":\"var\",\"provenance\":\"x\"}\n{\"sourceId\": 0, \"targetId\": }\n";
     let line = expect_error(&gcf(&["stream"], Some(bad.as_bytes())), "json");
     assert!(line.ends_with("(line 2, column 29)"), "{line}");
     let line = expect_error(&gcf(&["stream"], Some(b"[1,2]\n")), "invalid_input");
     assert!(line.ends_with("(line 1, column 1)"), "{line}");
     let line = expect_error(&gcf(&["stream"], Some(b"{\"x\":1}\n")), "invalid_input");
-    assert!(line.ends_with("(line 1)"), "{line}");
+    assert!(line.ends_with("(line 1, column 1)"), "{line}");
     let out_of_range =
         "{\"qualifiedName\":\"a\",\"kind\":\"function\",\"score\":0.5,\"provenance\":\"x\"}\n\
                         {\"sourceId\":0,\"targetId\":7,\"edgeType\":\"calls\"}\n";
@@ -472,7 +472,7 @@ fn stream_graph_errors_name_the_line() {
         &gcf(&["stream"], Some(out_of_range.as_bytes())),
         "unknown_edge_reference",
     );
-    assert!(line.ends_with("(line 2)"), "{line}");
+    assert!(line.ends_with("(line 2, column 1)"), "{line}");
 }
 
 #[test]
@@ -515,7 +515,7 @@ fn stream_generic_unknown_field_names_field_and_line() {
     let run = gcf(&["stream", "--profile", "generic"], Some(rows.as_bytes()));
     let line = expect_error(&run, "invalid_input");
     assert!(
-        line.contains("`colour`") && line.ends_with("(line 4)"),
+        line.contains("`colour`") && line.ends_with("(line 4, column 9)"),
         "{line}"
     );
     // Errors in the flags are not blamed on a line of the input.
@@ -529,10 +529,23 @@ fn stream_generic_unknown_field_names_field_and_line() {
     );
     let run = gcf(&["stream", "--tool", "a b"], Some(STREAM.as_bytes()));
     assert!(!expect_error(&run, "invalid_input").contains("(line"));
+    // At the nested value (JSON columns are bytes), and at a member whose
+    // key is spelled with an escape.
     let nested = "{\"id\":1,\"tags\":[\"a\"]}\n";
     let run = gcf(&["stream", "--profile", "generic"], Some(nested.as_bytes()));
     let line = expect_error(&run, "invalid_input");
-    assert!(line.ends_with("(line 1)"), "{line}");
+    assert!(line.ends_with("(line 1, column 16)"), "{line}");
+    let escaped = "{\"id\":1}\n  {\"id\": 2, \"\\u00e9t\\u00e9\": 3}\n";
+    let run = gcf(
+        &["stream", "--profile", "generic"],
+        Some(escaped.as_bytes()),
+    );
+    let line = expect_error(&run, "invalid_input");
+    assert!(line.ends_with("(line 2, column 13)"), "{line}");
+    // A row with no fields to declare: the record.
+    let run = gcf(&["stream", "--profile", "generic"], Some(b"{}\n"));
+    let line = expect_error(&run, "invalid_input");
+    assert!(line.ends_with("(line 1, column 1)"), "{line}");
 }
 
 // --- pack-root, delta --------------------------------------------------------
