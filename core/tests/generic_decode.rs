@@ -2,64 +2,15 @@
 //! of every conformance fixture text, CRLF and re-indented forms. The
 //! fixtures themselves run in `spec-tests`.
 
-use std::path::{Path, PathBuf};
-
 use gcf_core::generic;
 use gcf_core::ErrorKind;
 
 mod support;
-
-fn conformance_dir() -> PathBuf {
-    match std::env::var_os("GCF_CONFORMANCE_DIR") {
-        Some(dir) => PathBuf::from(dir),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/conformance"),
-    }
-}
-
-fn fixtures(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .expect("conformance dir")
-        .flatten()
-        .map(|e| e.path())
-        .collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            fixtures(&path, out);
-        } else if path.extension().is_some_and(|e| e == "json") {
-            out.push(path);
-        }
-    }
-}
-
-fn base64(s: &str) -> Vec<u8> {
-    let val = |c: u8| match c {
-        b'A'..=b'Z' => c - b'A',
-        b'a'..=b'z' => c - b'a' + 26,
-        b'0'..=b'9' => c - b'0' + 52,
-        b'+' => 62,
-        _ => 63,
-    };
-    let digits: Vec<u8> = s
-        .bytes()
-        .filter(|&c| c != b'=' && !c.is_ascii_whitespace())
-        .map(val)
-        .collect();
-    let mut out = Vec::new();
-    for chunk in digits.chunks(4) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |acc, (i, &d)| acc | (u32::from(d) << (18 - 6 * i)));
-        out.extend_from_slice(&n.to_be_bytes()[1..chunk.len()]);
-    }
-    out
-}
+use support::{base64, fixture_paths};
 
 /// Every GCF text in the suite (decode inputs and encoder outputs).
 fn fixture_texts() -> Vec<(String, Vec<u8>)> {
-    let mut paths = Vec::new();
-    fixtures(&conformance_dir(), &mut paths);
+    let paths = fixture_paths();
     let mut out = Vec::new();
     for path in &paths {
         let fixture: serde_json::Value =

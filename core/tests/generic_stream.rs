@@ -4,10 +4,12 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell as StdCell;
-use std::path::PathBuf;
 
 use gcf_core::generic::{Cell, Map, StreamOptions, StreamWriter, Value};
 use gcf_core::{CountingSink, ErrorKind, FnSink};
+
+mod support;
+use support::conformance_dir;
 
 /// Counts allocations made by the current thread, so tests running in
 /// parallel do not disturb each other.
@@ -41,14 +43,6 @@ static GLOBAL: CountingAlloc = CountingAlloc;
 
 fn allocations() -> u64 {
     ALLOCATIONS.with(|n| n.get())
-}
-
-fn conformance_dir() -> PathBuf {
-    std::env::var_os("GCF_CONFORMANCE_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/conformance")
-        })
 }
 
 /// The `input` text of a decode fixture.

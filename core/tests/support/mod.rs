@@ -765,3 +765,60 @@ pub fn host_builder_on_variants(text: &[u8], count: usize) -> (usize, usize) {
     }
     (decoded, repeated)
 }
+
+/// The official conformance fixtures: `GCF_CONFORMANCE_DIR`, else
+/// `../shared/conformance` beside the repository.
+pub fn conformance_dir() -> std::path::PathBuf {
+    match std::env::var_os("GCF_CONFORMANCE_DIR") {
+        Some(dir) => std::path::PathBuf::from(dir),
+        None => std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/conformance"),
+    }
+}
+
+/// Every fixture file (`*.json`) under the conformance directory, sorted.
+pub fn fixture_paths() -> Vec<std::path::PathBuf> {
+    fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        let mut entries: Vec<_> = std::fs::read_dir(dir)
+            .expect("conformance dir")
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        entries.sort();
+        for path in entries {
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "json") {
+                out.push(path);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(&conformance_dir(), &mut out);
+    out
+}
+
+/// The bytes of a fixture's `inputBase64` (standard alphabet, padding
+/// and whitespace ignored).
+pub fn base64(s: &str) -> Vec<u8> {
+    let val = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        _ => 63,
+    };
+    let digits: Vec<u8> = s
+        .bytes()
+        .filter(|&c| c != b'=' && !c.is_ascii_whitespace())
+        .map(val)
+        .collect();
+    let mut out = Vec::new();
+    for chunk in digits.chunks(4) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |acc, (i, &d)| acc | (u32::from(d) << (18 - 6 * i)));
+        out.extend_from_slice(&n.to_be_bytes()[1..chunk.len()]);
+    }
+    out
+}
