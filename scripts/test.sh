@@ -10,6 +10,26 @@ export CARGO_TERM_COLOR=never
 
 step() { printf '\n==> %s\n' "$*"; }
 
+# Disk: a full run builds the workspace a dozen ways (debug, release, the
+# portable cfg, Miri, fuzzing, WebAssembly, napi, wheels). Debug builds keep
+# line tables only (backtraces keep their lines; full debug info tripled
+# target/debug) and nothing is built incrementally (a run builds each thing
+# once). Either stays yours to set.
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
+export CARGO_PROFILE_DEV_DEBUG="${CARGO_PROFILE_DEV_DEBUG:-line-tables-only}"
+export CARGO_PROFILE_TEST_DEBUG="${CARGO_PROFILE_TEST_DEBUG:-line-tables-only}"
+# With GCF_RECLAIM_DISK=1 (.ci/run sets it) each build directory is deleted
+# once no later step reads it, so a machine with a few GB free runs it all.
+reclaim() {
+  [ "${GCF_RECLAIM_DISK:-0}" = 1 ] || return 0
+  local d
+  for d in "$@"; do
+    [ -e "$d" ] || continue
+    echo "(reclaimed $(du -sh "$d" | cut -f1) of $d: no later step reads it)"
+    rm -rf "$d"
+  done
+}
+
 command -v cargo >/dev/null || { echo "cargo is required (install Rust with rustup)"; exit 1; }
 
 step "cargo build (workspace, all targets)"
@@ -45,9 +65,11 @@ bash scripts/check-nostd.sh
 # tested directly (their own target directory: different flags).
 step "gcf-core unit tests on the portable (non-SSE2) paths"
 RUSTFLAGS="--cfg gcf_portable" cargo test -q -p gcf-core --lib --target-dir target/portable
+reclaim target/portable
 
 step "Miri on the unit tests that reach unsafe code"
 bash scripts/miri.sh
+reclaim target/miri
 
 # A short run of every fuzz target (seeded from the conformance suite) with
 # a fixed libFuzzer seed, so that a red run is a regression rather than a
@@ -55,6 +77,7 @@ bash scripts/miri.sh
 # fuzz/README.md).
 step "fuzz smoke (every cargo-fuzz target, ${FUZZ_SMOKE_SECONDS:-20} s each)"
 FUZZ_SECONDS="${FUZZ_SMOKE_SECONDS:-20}" FUZZ_SEED="${FUZZ_SMOKE_SEED:-1}" bash scripts/fuzz.sh
+reclaim fuzz/target
 
 if [ -x scripts/test-ffi.sh ] || [ -f scripts/test-ffi.sh ]; then
   step "C ABI (libgcf) and Go bindings"
@@ -63,18 +86,27 @@ fi
 
 step "Python package (bindings-python: wheel, pytest in a fresh venv)"
 bash scripts/test-python.sh
+# The manylinux2014 wheel's build (its own target triple); the venvs stay.
+reclaim target/x86_64-unknown-linux-gnu
 
 step "Node package (bindings-node): napi addon, conformance, differential vs 2.5.2"
 bash scripts/test-node.sh
+# Native release builds end here: the C library, the wheels and the addon
+# are built, and later steps use what they left beside the packages.
+reclaim target/release
 
 step "Real JSON (the conformance fixtures' files) and graphs of real code through the core, Node and Python against their references"
 bash scripts/corpus-diff.sh ../shared/conformance
+reclaim target/debug
 
 step "WebAssembly (bindings-wasm): build, package tests, Bun, Deno and workerd, the Node suite on wasm, core tests on wasm32"
 bash scripts/test-wasm.sh
+# The package holds the module; the browser test rebuilds it only if gone.
+reclaim target/wasm target/wasm-std target/wasip1
 
 step "npm packages as installed: packed, installed into new projects with and without the platform package, loaded, bundled for the browser, type-checked"
 bash scripts/test-npm-install.sh
+reclaim target/napi-release
 
 step "Node 18, 22 and 24 (official binaries from npm): the Node suite on the addon; on 24 the WebAssembly tests too"
 bash scripts/test-node-versions.sh
