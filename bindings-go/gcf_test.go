@@ -124,8 +124,15 @@ func TestDeltaPackRootSession(t *testing.T) {
 	if r, _ := SnapshotPackRoot(applied); r != bigRoot {
 		t.Fatalf("applied root %s, want %s", r, bigRoot)
 	}
-	if _, err := ApplyDelta(snap, delta); category(err) != "base_mismatch" {
+	_, err = ApplyDelta(snap, delta)
+	if category(err) != "base_mismatch" {
 		t.Fatalf("got %v", err)
+	}
+	// At the root's value in the delta's header.
+	var e *Error
+	column := strings.Index(delta, " base_root=") + len(" base_root=") + 1
+	if errors.As(err, &e); e.Line() != 1 || e.Column() != column {
+		t.Fatalf("base_mismatch at %d:%d, want 1:%d", e.Line(), e.Column(), column)
 	}
 	d, err := EncodeDeltaChecked(&DeltaPayload{
 		Tool: "context_for_task", BaseRoot: "aaa111", NewRoot: "bbb222",

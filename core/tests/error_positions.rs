@@ -11,10 +11,11 @@
 //! - `limit_exceeded` when a thread's stack runs out, in the walks that have
 //!   no line to hand (`stack::check`), and the serde tape's "over 4 Gi
 //!   values";
-//! - applying a delta (`apply`, `apply_delta`, `apply_decoded_delta`):
-//!   `base_mismatch`, `root_mismatch` and `delta_invalid` compare the decoded
-//!   delta with a held set, not the text with the grammar. Those entry points
-//!   are not run here; their decoding half is (`decode_delta`).
+//! - applying a delta already decoded (`generic::apply`,
+//!   `graph::apply_decoded_delta`): it has no text to point into. Applying
+//!   a delta's text (`apply_delta`) is run here, against a base each delta
+//!   of the suite applies to: its `base_mismatch`, `root_mismatch` and
+//!   `delta_invalid` point at the header value or the entry.
 
 use std::collections::BTreeMap;
 
@@ -383,5 +384,116 @@ fn extra_seeds_decode() {
             decode_any_with(seed, &Limits::default()).map(drop)
         };
         result.unwrap_or_else(|e| panic!("{seed:?}: {e}"));
+    }
+}
+
+/// A base that `delta` applies to as far as its removals and changes go
+/// (its promised root is another matter), and `text` with its `base_root`
+/// rewritten to that base's: mutations of it reach the checks against a
+/// held snapshot or set, not only the root comparison.
+enum Held {
+    Graph(graph::Snapshot),
+    Generic(generic::KeyedSet),
+}
+
+fn held_base(text: &str) -> Option<(Held, String)> {
+    let (held, root, old) = if let Ok(d) = graph::decode_delta(text) {
+        let base = graph::Snapshot {
+            symbols: d
+                .removed
+                .iter()
+                .map(|r| {
+                    graph::Symbol::new(r.qualified_name.clone(), r.kind.clone(), 0.5, "x".into(), 0)
+                })
+                .collect(),
+            edges: d.removed_edges.clone(),
+        };
+        let root = base.pack_root().ok()?;
+        (Held::Graph(base), root, d.base_root)
+    } else if let Ok(d) = generic::decode_delta(text) {
+        let mut fields = d.fields.clone();
+        if fields.is_empty() {
+            fields.push(d.key.clone());
+        }
+        let mut rows: Vec<generic::Map> = d.changed.clone();
+        for id in &d.removed {
+            let mut row = generic::Map::new();
+            row.insert(d.key.as_str(), id.clone());
+            rows.push(row);
+        }
+        let base = generic::KeyedSet {
+            name: "t".into(),
+            key: d.key.clone(),
+            fields,
+            rows,
+        };
+        let root = generic::pack_root(&base).ok()?;
+        (Held::Generic(base), root, d.base_root)
+    } else {
+        return None;
+    };
+    let text = text.replacen(
+        &format!(" base_root={old}"),
+        &format!(" base_root={root}"),
+        1,
+    );
+    Some((held, text))
+}
+
+/// Applying a delta compares it with what the caller holds; its errors
+/// point into the delta's text too: an operation the base contradicts at
+/// its entry, a root at its value in the header.
+#[test]
+fn every_apply_error_of_a_mutated_delta_has_a_position() {
+    let mut failures = Failures::new();
+    let mut kinds: BTreeMap<&'static str, usize> = BTreeMap::new();
+    let mut deltas = 0;
+    for (i, text) in fixture_texts().iter().enumerate() {
+        let Some((held, text)) = std::str::from_utf8(text).ok().and_then(held_base) else {
+            continue;
+        };
+        deltas += 1;
+        let mut rng = Rng::new(i as u64 + 20_001);
+        for case in 0..=support::cases(200) {
+            let bytes = if case == 0 {
+                text.clone().into_bytes()
+            } else {
+                mutate(&mut rng, text.as_bytes())
+            };
+            let Ok(mutated) = std::str::from_utf8(&bytes) else {
+                continue;
+            };
+            let (entry, result) = match &held {
+                Held::Graph(base) => (
+                    "graph::apply_delta",
+                    graph::apply_delta_with(base, mutated, &Limits::default()).map(drop),
+                ),
+                Held::Generic(base) => (
+                    "generic::apply_delta",
+                    generic::apply_delta_with(base, mutated, &Limits::default()).map(drop),
+                ),
+            };
+            let Err(e) = result else { continue };
+            *kinds.entry(e.kind().name()).or_default() += 1;
+            if e.line().is_none() || e.column().is_none() {
+                failures
+                    .entry((
+                        entry.to_string(),
+                        e.kind().name().to_string(),
+                        String::new(),
+                    ))
+                    .or_insert_with(|| (mutated.to_string(), e));
+            }
+        }
+    }
+    report(&failures);
+    // The test reaches what it is about: deltas from the suite, and each of
+    // the three errors of applying one.
+    assert!(deltas >= 10, "{deltas} deltas");
+    for kind in ["delta_invalid", "root_mismatch", "base_mismatch"] {
+        assert!(
+            kinds.get(kind).copied().unwrap_or(0) > 0,
+            "no {kind} in {kinds:?}"
+        );
     }
 }

@@ -159,7 +159,7 @@ pub unsafe extern "C" fn gcf_generic_apply_delta_with_limits(
             let limits = limits_arg(limits)?;
             let base = keyed_set_arg(bytes_arg(base, base_len, "base")?, "base")?;
             let text = gcf_text_arg(delta, delta_len, "delta")?;
-            let result = generic::apply(&base, &generic::decode_delta_with(text, &limits)?)?;
+            let result = generic::apply_delta_with(&base, text, &limits)?;
             put(out, json_out(&gcf_bind::generic::KeyedSetJson(&result))?);
             Ok(())
         })

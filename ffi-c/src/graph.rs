@@ -201,8 +201,7 @@ pub unsafe extern "C" fn gcf_graph_apply_delta_with_limits(
             let limits = limits_arg(limits)?;
             let base = snapshot_arg(bytes_arg(base, base_len, "base")?, "base")?;
             let text = gcf_text_arg(delta, delta_len, "delta")?;
-            let decoded = graph::decode_delta_with(text, &limits)?;
-            let result = graph::apply_decoded_delta(&base, &decoded)?;
+            let result = graph::apply_delta_with(&base, text, &limits)?;
             put(out, json_out(&json::SnapshotJson(&result))?);
             Ok(())
         })

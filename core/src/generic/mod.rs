@@ -26,8 +26,8 @@ pub use self::serde::{from_reader, to_writer};
 pub use self::serde::{from_slice, from_str, from_value, to_string, to_value, to_vec};
 pub use cell::Cell;
 pub use delta::{
-    apply, apply_delta, canonical_cell, decode_delta, decode_delta_with, decode_full,
-    decode_full_with, diff, encode_delta, encode_full, no_delta, pack_root, respond,
+    apply, apply_delta, apply_delta_with, canonical_cell, decode_delta, decode_delta_with,
+    decode_full, decode_full_with, diff, encode_delta, encode_full, no_delta, pack_root, respond,
     respond_echoed, DeltaSession, FullPayload, GenericDelta, KeyedSet, Outcome, ReanchorPolicy,
     DEFAULT_REANCHOR_N,
 };

@@ -215,6 +215,57 @@ pub fn decode_delta(input: &str) -> Result<Delta, Error> {
 /// assert_eq!(decode_delta_with(text, &tight).unwrap_err().kind(), ErrorKind::LimitExceeded);
 /// ```
 pub fn decode_delta_with(input: &str, limits: &Limits) -> Result<Delta, Error> {
+    decode_delta_at(input, limits, None)
+}
+
+/// Where a delta's parts were read (1-based lines, 1-based columns), so
+/// that [`apply_delta`] can point at the entry or root the base contradicts.
+#[derive(Default)]
+struct DeltaPositions {
+    base_root: (usize, usize),
+    new_root: (usize, usize),
+    removed: Vec<usize>,
+    added: Vec<usize>,
+    removed_edges: Vec<usize>,
+    added_edges: Vec<usize>,
+}
+
+impl DeltaPositions {
+    /// `error` at the start of the entry's line, when it was read from text.
+    fn entry(
+        positions: Option<&Self>,
+        lines: impl Fn(&Self) -> &[usize],
+        index: usize,
+        error: Error,
+    ) -> Error {
+        match positions.and_then(|p| lines(p).get(index)) {
+            Some(&line) => Error::at(error.kind(), line, 1, error.message()),
+            None => error,
+        }
+    }
+
+    /// `error` at a root's value in the header, when it was read from text.
+    fn root(
+        positions: Option<&Self>,
+        root: impl Fn(&Self) -> (usize, usize),
+        error: Error,
+    ) -> Error {
+        match positions.map(root) {
+            Some((line, column)) if line > 0 => {
+                Error::at(error.kind(), line, column, error.message())
+            }
+            _ => error,
+        }
+    }
+}
+
+/// [`decode_delta_with`], recording where each part was read when
+/// `positions` is given.
+fn decode_delta_at(
+    input: &str,
+    limits: &Limits,
+    mut positions: Option<&mut DeltaPositions>,
+) -> Result<Delta, Error> {
     let mut lines = SourceLines::new(input, limits)?;
     let (header_line, header) = read_header(&mut lines)?;
     if header.profile != Profile::Graph {
@@ -234,6 +285,20 @@ pub fn decode_delta_with(input: &str, limits: &Limits) -> Result<Delta, Error> {
         delta_tokens: parse_count(&header_line, &header, "tokens")?.unwrap_or(0),
         ..Delta::default()
     };
+    if let Some(p) = positions.as_deref_mut() {
+        // The value's first character: the header is `key=value` pairs
+        // after `GCF`, one space apart, so ` key=` finds the pair. A root
+        // the header lacks is the header's error: its first column.
+        let value_at = |key: &str| {
+            let byte = header_line.text.find(key).map_or(0, |at| at + key.len());
+            (
+                header_line.number,
+                crate::text::column_of(header_line.text, byte),
+            )
+        };
+        p.base_root = value_at(" base_root=");
+        p.new_root = value_at(" new_root=");
+    }
     let mut section = DeltaSection::None;
     let mut count = 0usize;
     while let Some(line) = lines.next() {
@@ -300,6 +365,16 @@ pub fn decode_delta_with(input: &str, limits: &Limits) -> Result<Delta, Error> {
             }
             DeltaSection::Loc => {}
         }
+        if let Some(p) = positions.as_deref_mut() {
+            let entries = match section {
+                DeltaSection::Removed => &mut p.removed,
+                DeltaSection::Added => &mut p.added,
+                DeltaSection::EdgesRemoved => &mut p.removed_edges,
+                DeltaSection::EdgesAdded => &mut p.added_edges,
+                DeltaSection::None | DeltaSection::Loc => continue,
+            };
+            entries.push(line.number);
+        }
     }
     Ok(delta)
 }
@@ -363,6 +438,10 @@ fn parse_delta_edge(line: &SourceLine<'_>) -> Result<Edge, Error> {
 /// borrowed; the result is a new snapshot). Removed symbols are dropped and
 /// added ones appended, so the result keeps the base's order.
 ///
+/// Every error has a position in `delta_text`: a contradiction is at the
+/// entry's line, a root the base or the result does not match at that
+/// root's value in the header.
+///
 /// ```
 /// use gcf_core::graph::{apply_delta, Snapshot, Symbol};
 /// let base: Snapshot = Snapshot { symbols: vec![Symbol::new("a".into(), "function".into(), 0.5, "x".into(), 0)], edges: vec![] };
@@ -372,19 +451,58 @@ fn parse_delta_edge(line: &SourceLine<'_>) -> Result<Edge, Error> {
 /// # Ok::<(), gcf_core::Error>(())
 /// ```
 pub fn apply_delta(base: &Snapshot, delta_text: &str) -> Result<Snapshot, Error> {
-    let delta = decode_delta(delta_text)?;
-    apply_decoded_delta(base, &delta)
+    apply_delta_with(base, delta_text, &Limits::DEFAULT)
 }
 
-/// Applies an already decoded delta; see [`apply_delta`].
+/// [`apply_delta`] with the delta text decoded under `limits`.
+///
+/// ```
+/// use gcf_core::graph::{apply_delta_with, Snapshot};
+/// use gcf_core::{ErrorKind, Limits};
+/// let base: Snapshot = Snapshot::default();
+/// let root = base.pack_root()?;
+/// let text = format!("GCF profile=graph delta=true base_root={root} new_root=sha256:00\n## removed\nfn a\n");
+/// let e = apply_delta_with(&base, &text, &Limits::default()).unwrap_err();
+/// // The entry the base does not hold, where it was read.
+/// assert_eq!((e.kind(), e.line(), e.column()), (ErrorKind::DeltaInvalid, Some(3), Some(1)));
+/// # Ok::<(), gcf_core::Error>(())
+/// ```
+pub fn apply_delta_with(
+    base: &Snapshot,
+    delta_text: &str,
+    limits: &Limits,
+) -> Result<Snapshot, Error> {
+    let mut positions = DeltaPositions::default();
+    let delta = decode_delta_at(delta_text, limits, Some(&mut positions))?;
+    apply_at(base, &delta, Some(&positions))
+}
+
+/// Applies an already decoded delta; see [`apply_delta`]. Its errors have
+/// no position: the delta was not read here.
 pub fn apply_decoded_delta(base: &Snapshot, delta: &Delta) -> Result<Snapshot, Error> {
+    apply_at(base, delta, None)
+}
+
+fn apply_at(
+    base: &Snapshot,
+    delta: &Delta,
+    positions: Option<&DeltaPositions>,
+) -> Result<Snapshot, Error> {
     let base_root = base.pack_root()?;
     if base_root != delta.base_root {
-        return Err(Error::new(
-            ErrorKind::BaseMismatch,
-            alloc::format!(
-                "the delta applies to {}, but the held snapshot is {base_root}",
-                delta.base_root
+        return Err(DeltaPositions::root(
+            positions,
+            |p| p.base_root,
+            Error::new(
+                ErrorKind::BaseMismatch,
+                if delta.base_root.is_empty() {
+                    alloc::format!("the delta names no base_root; the held snapshot is {base_root}")
+                } else {
+                    alloc::format!(
+                        "the delta applies to {}, but the held snapshot is {base_root}",
+                        delta.base_root
+                    )
+                },
             ),
         ));
     }
@@ -398,25 +516,35 @@ pub fn apply_decoded_delta(base: &Snapshot, delta: &Delta) -> Result<Snapshot, E
         .map(|s| (expand_kind(&s.kind), s.qualified_name.as_str()))
         .collect();
     let mut removed: HashSet<(&str, &str)> = HashSet::default();
-    for r in &delta.removed {
+    for (i, r) in delta.removed.iter().enumerate() {
         let key = (expand_kind(&r.kind), r.qualified_name.as_str());
         if !present.contains(&key) || !removed.insert(key) {
-            return Err(contradiction(alloc::format!(
-                "removes {} {}, which does not exist in the base",
-                r.kind,
-                r.qualified_name
-            )));
+            return Err(DeltaPositions::entry(
+                positions,
+                |p| &p.removed,
+                i,
+                contradiction(alloc::format!(
+                    "removes {} {}, which does not exist in the base",
+                    r.kind,
+                    r.qualified_name
+                )),
+            ));
         }
     }
     let mut added: HashSet<(&str, &str)> = HashSet::default();
-    for s in &delta.added {
+    for (i, s) in delta.added.iter().enumerate() {
         let key = (expand_kind(&s.kind), s.qualified_name.as_str());
         if (present.contains(&key) && !removed.contains(&key)) || !added.insert(key) {
-            return Err(contradiction(alloc::format!(
-                "adds {} {}, which already exists",
-                s.kind,
-                s.qualified_name
-            )));
+            return Err(DeltaPositions::entry(
+                positions,
+                |p| &p.added,
+                i,
+                contradiction(alloc::format!(
+                    "adds {} {}, which already exists",
+                    s.kind,
+                    s.qualified_name
+                )),
+            ));
         }
     }
     type EdgeKey<'e> = (&'e str, &'e str, &'e str);
@@ -428,27 +556,37 @@ pub fn apply_decoded_delta(base: &Snapshot, delta: &Delta) -> Result<Snapshot, E
         *base_edges.entry(edge_key(e)).or_insert(0) += 1;
     }
     let mut edges_removed: HashSet<EdgeKey<'_>> = HashSet::default();
-    for e in &delta.removed_edges {
+    for (i, e) in delta.removed_edges.iter().enumerate() {
         let k = edge_key(e);
         if !base_edges.contains_key(&k) || !edges_removed.insert(k) {
-            return Err(contradiction(alloc::format!(
-                "removes edge {} -> {} {}, which does not exist in the base",
-                k.0,
-                k.1,
-                k.2
-            )));
+            return Err(DeltaPositions::entry(
+                positions,
+                |p| &p.removed_edges,
+                i,
+                contradiction(alloc::format!(
+                    "removes edge {} -> {} {}, which does not exist in the base",
+                    k.0,
+                    k.1,
+                    k.2
+                )),
+            ));
         }
     }
     let mut edges_added: HashSet<EdgeKey<'_>> = HashSet::default();
-    for e in &delta.added_edges {
+    for (i, e) in delta.added_edges.iter().enumerate() {
         let k = edge_key(e);
         if (base_edges.contains_key(&k) && !edges_removed.contains(&k)) || !edges_added.insert(k) {
-            return Err(contradiction(alloc::format!(
-                "adds edge {} -> {} {}, which already exists",
-                k.0,
-                k.1,
-                k.2
-            )));
+            return Err(DeltaPositions::entry(
+                positions,
+                |p| &p.added_edges,
+                i,
+                contradiction(alloc::format!(
+                    "adds edge {} -> {} {}, which already exists",
+                    k.0,
+                    k.1,
+                    k.2
+                )),
+            ));
         }
     }
     let mut result = Snapshot {
@@ -469,11 +607,19 @@ pub fn apply_decoded_delta(base: &Snapshot, delta: &Delta) -> Result<Snapshot, E
     result.edges.extend(delta.added_edges.iter().cloned());
     let new_root = result.pack_root()?;
     if new_root != delta.new_root {
-        return Err(Error::new(
-            ErrorKind::RootMismatch,
-            alloc::format!(
-                "the delta promises {}, but applying it gives {new_root}",
-                delta.new_root
+        return Err(DeltaPositions::root(
+            positions,
+            |p| p.new_root,
+            Error::new(
+                ErrorKind::RootMismatch,
+                if delta.new_root.is_empty() {
+                    alloc::format!("the delta names no new_root; applying it gives {new_root}")
+                } else {
+                    alloc::format!(
+                        "the delta promises {}, but applying it gives {new_root}",
+                        delta.new_root
+                    )
+                },
             ),
         ));
     }
@@ -821,6 +967,63 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(wrong_base.kind(), ErrorKind::BaseMismatch);
+    }
+
+    /// An error of `apply_delta` points at what the base contradicts: the
+    /// entry's line (blank lines, comments and `## loc` counted), or the
+    /// root's value in the header; `apply_decoded_delta` has no text to
+    /// point into.
+    #[test]
+    fn apply_errors_point_at_the_entry_or_the_root() {
+        let base = snapshot(3);
+        let root = base.pack_root().unwrap();
+        let head =
+            alloc::format!("GCF profile=graph tool=t delta=true base_root={root} new_root=x\n");
+        let at = |body: &str| {
+            let e = apply_delta(&base, &alloc::format!("{head}{body}")).unwrap_err();
+            (e.kind(), e.line(), e.column())
+        };
+        let invalid = ErrorKind::DeltaInvalid;
+        assert_eq!(
+            at("## removed\nfn pkg.S1\n\n# c\nfn pkg.Nope\n"),
+            (invalid, Some(6), Some(1))
+        );
+        assert_eq!(
+            at("## removed\nfn pkg.S1\nfn pkg.S1\n"),
+            (invalid, Some(4), Some(1))
+        );
+        assert_eq!(
+            at("## loc\n@0 a.rs:1\n## added\n@0 fn pkg.S9 0.50 x 1\n@1 fn pkg.S2 0.50 x 1\n"),
+            (invalid, Some(6), Some(1))
+        );
+        assert_eq!(
+            at("## removed\nfn pkg.S1\n## edges_removed\npkg.S0 -> pkg.S1 calls\n"),
+            (invalid, Some(5), Some(1))
+        );
+        assert_eq!(
+            at("## edges_added\npkg.S0 -> pkg.S1 calls\npkg.S1 -> pkg.S0 calls\n"),
+            (invalid, Some(4), Some(1))
+        );
+        // The promised root, at its value: `new_root=` is the header's
+        // sixth pair, after a root of 71 characters.
+        let column = head.find(" new_root=").unwrap() + " new_root=".len() + 1;
+        assert_eq!(
+            at("## added\n@0 fn pkg.S9 0.50 x 1\n"),
+            (ErrorKind::RootMismatch, Some(1), Some(column))
+        );
+        let e = apply_delta(
+            &base,
+            "GCF profile=graph delta=true base_root=sha256:00 new_root=x\n",
+        )
+        .unwrap_err();
+        assert_eq!(
+            (e.kind(), e.line(), e.column()),
+            (ErrorKind::BaseMismatch, Some(1), Some(40))
+        );
+        // Decoded apart, the same contradiction has no position.
+        let d = decode_delta(&alloc::format!("{head}## removed\nfn pkg.Nope\n")).unwrap();
+        let e = apply_decoded_delta(&base, &d).unwrap_err();
+        assert_eq!((e.kind(), e.line()), (invalid, None));
     }
 
     #[test]

@@ -47,8 +47,8 @@ pub use crate::protocol::{estimate_tokens, Outcome};
 pub use decode::decode_shared;
 pub use decode::{decode, decode_borrowed, decode_bytes, decode_indexed, Decoder, Indexed};
 pub use delta::{
-    apply_decoded_delta, apply_delta, decode_delta, decode_delta_with, diff, encode_delta,
-    encode_delta_to, respond, Delta, Snapshot, SymbolRef,
+    apply_decoded_delta, apply_delta, apply_delta_with, decode_delta, decode_delta_with, diff,
+    encode_delta, encode_delta_to, respond, Delta, Snapshot, SymbolRef,
 };
 pub use encode::{encode, encode_to, Encoder};
 #[cfg(feature = "serde_json")]

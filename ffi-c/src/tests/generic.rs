@@ -544,7 +544,13 @@ fn generic_full_delta_and_apply() {
         (status, out.as_str()),
         (gcf_status::GCF_STATUS_DATA_ERROR, "")
     );
-    assert_eq!(err.unwrap().0, "base_mismatch");
+    // At the root's value in the delta's header.
+    let column = wire.find(" base_root=").unwrap() + " base_root=".len() + 1;
+    let (category, line, at, _) = err.unwrap();
+    assert_eq!(
+        (category.as_str(), line, at),
+        ("base_mismatch", 1, column as u64)
+    );
     // A surplus row: count_mismatch with its line.
     let surplus = wire.replace(
         "1004|75|pending|Dave\n",

@@ -299,7 +299,13 @@ fn pack_root_delta_and_session() {
         )
     });
     assert_eq!(status, gcf_status::GCF_STATUS_DATA_ERROR);
-    assert_eq!(err.unwrap().0, "base_mismatch");
+    // At the root's value in the delta's header.
+    let column = delta.find(" base_root=").unwrap() + " base_root=".len() + 1;
+    let (category, line, at, _) = err.unwrap();
+    assert_eq!(
+        (category.as_str(), line, at),
+        ("base_mismatch", 1, column as u64)
+    );
 
     let delta_json = r#"{"tool":"ctx","baseRoot":"aaa111","newRoot":"bbb222","removed":[{"kind":"function","qualifiedName":"pkg.Old"}]}"#;
     let (status, text, _) =

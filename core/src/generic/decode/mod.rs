@@ -359,6 +359,8 @@ pub(crate) struct SectionDecl {
     /// For a `## name [N]{...}` table (not a keyed map), the declared fields
     /// in order, with their `@` identity marks.
     pub(crate) fields: Option<Vec<lexer::Field>>,
+    /// For such a table, the line each of its rows starts on.
+    pub(crate) row_lines: Vec<usize>,
 }
 
 #[cfg(test)]

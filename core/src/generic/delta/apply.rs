@@ -28,8 +28,81 @@ use super::{identity_of, identity_text, pack_root, GenericDelta, KeyedSet};
 /// assert_eq!(apply_delta(&base, &wire).unwrap_err().kind(), ErrorKind::RootMismatch);
 /// # Ok::<(), gcf_core::Error>(())
 /// ```
+///
+/// Every error has a position in `delta_text`: an operation the base
+/// contradicts is at its row's line, a root that does not match at that
+/// root's value in the header, another key at `key=`, other fields at the
+/// section that declares them.
 pub fn apply_delta(base: &KeyedSet, delta_text: &str) -> Result<KeyedSet> {
-    apply(base, &decode_delta(delta_text)?)
+    apply_delta_with(base, delta_text, &Limits::DEFAULT)
+}
+
+/// [`apply_delta`] with the delta text decoded under `limits`.
+///
+/// ```
+/// use gcf_core::generic::{apply_delta_with, pack_root, KeyedSet, Map, Value};
+/// use gcf_core::{ErrorKind, Limits};
+///
+/// let mut row = Map::new();
+/// row.insert("id", Value::Int(1));
+/// let base = KeyedSet { name: "t".into(), key: "id".into(), fields: vec!["id".into()], rows: vec![row] };
+/// let root = pack_root(&base)?;
+/// let wire = format!("GCF profile=generic delta=true base_root={root} new_root=sha256:0 key=id\n## removed [2]{{@id}}\n1\n5\n");
+/// let e = apply_delta_with(&base, &wire, &Limits::default()).unwrap_err();
+/// // Identity 5 is not in the base: the row that names it.
+/// assert_eq!((e.kind(), e.line(), e.column()), (ErrorKind::DeltaInvalid, Some(4), Some(1)));
+/// # Ok::<(), gcf_core::Error>(())
+/// ```
+pub fn apply_delta_with(base: &KeyedSet, delta_text: &str, limits: &Limits) -> Result<KeyedSet> {
+    let mut positions = DeltaPositions::default();
+    let delta = decode_delta_at(delta_text, limits, Some(&mut positions))?;
+    apply_at(base, &delta, Some(&positions))
+}
+
+/// Where a delta's parts were read (1-based lines and columns), so that
+/// [`apply_delta`] can point at what the base contradicts.
+#[derive(Default)]
+struct DeltaPositions {
+    /// The header values' positions, by key.
+    key: (usize, usize),
+    base_root: (usize, usize),
+    new_root: (usize, usize),
+    /// Where `added` or `changed` declares its fields (the later one: the
+    /// one a mismatch is found at).
+    fields: (usize, usize),
+    removed: Vec<usize>,
+    changed: Vec<usize>,
+    added: Vec<usize>,
+}
+
+impl DeltaPositions {
+    /// `error` at `at(positions)` when the delta was read from text.
+    fn locate(
+        positions: Option<&Self>,
+        at: impl Fn(&Self) -> (usize, usize),
+        error: Error,
+    ) -> Error {
+        match positions.map(at) {
+            Some((line, column)) if line > 0 => {
+                Error::at(error.kind(), line, column, error.message())
+            }
+            _ => error,
+        }
+    }
+
+    /// `error` at the start of a row's line.
+    fn row(
+        positions: Option<&Self>,
+        rows: impl Fn(&Self) -> &[usize],
+        index: usize,
+        error: Error,
+    ) -> Error {
+        Self::locate(
+            positions,
+            |p| rows(p).get(index).map_or((0, 0), |&line| (line, 1)),
+            error,
+        )
+    }
 }
 
 /// Applies a delta to `base` atomically and verifies both roots (spec §10a.5).
@@ -46,27 +119,47 @@ pub fn apply_delta(base: &KeyedSet, delta_text: &str) -> Result<KeyedSet> {
 /// different key or field set, a row without its identity. A row member
 /// that is not a declared field is not part of the set (see [`pack_root`]).
 pub fn apply(base: &KeyedSet, delta: &GenericDelta) -> Result<KeyedSet> {
+    apply_at(base, delta, None)
+}
+
+fn apply_at(
+    base: &KeyedSet,
+    delta: &GenericDelta,
+    positions: Option<&DeltaPositions>,
+) -> Result<KeyedSet> {
     let held_root = pack_root(base)?;
     if held_root != delta.base_root {
-        return Err(Error::new(
-            ErrorKind::BaseMismatch,
-            alloc::format!(
-                "the delta's base_root {} is not the held set's root {held_root}",
-                delta.base_root
+        return Err(DeltaPositions::locate(
+            positions,
+            |p| p.base_root,
+            Error::new(
+                ErrorKind::BaseMismatch,
+                alloc::format!(
+                    "the delta's base_root {} is not the held set's root {held_root}",
+                    delta.base_root
+                ),
             ),
         ));
     }
     if delta.key != base.key {
-        return Err(invalid(alloc::format!(
-            "the delta is keyed by `{}`, the held set by `{}`",
-            delta.key,
-            base.key
-        )));
+        return Err(DeltaPositions::locate(
+            positions,
+            |p| p.key,
+            invalid(alloc::format!(
+                "the delta is keyed by `{}`, the held set by `{}`",
+                delta.key,
+                base.key
+            )),
+        ));
     }
     let same_fields = delta.fields.len() == base.fields.len()
         && delta.fields.iter().all(|f| base.fields.contains(f));
     if !delta.fields.is_empty() && !same_fields {
-        return Err(invalid("the delta declares other fields than the held set; a schema change needs a full payload"));
+        return Err(DeltaPositions::locate(
+            positions,
+            |p| p.fields,
+            invalid("the delta declares other fields than the held set; a schema change needs a full payload"),
+        ));
     }
     let mut numbers = NumberBuffer::new();
     let mut index = crate::hash::map_with_capacity(base.rows.len());
@@ -94,41 +187,50 @@ pub fn apply(base: &KeyedSet, delta: &GenericDelta) -> Result<KeyedSet> {
     let mut ops: HashMap<Vec<u8>, Op> =
         crate::hash::map_with_capacity(delta.removed.len() + delta.changed.len());
     let show = |id: &[u8]| String::from_utf8_lossy(id).into_owned();
-    for value in &delta.removed {
-        let id = identity_text(value, &mut numbers)?;
+    for (i, value) in delta.removed.iter().enumerate() {
+        let at = |error: Error| DeltaPositions::row(positions, |p| &p.removed, i, error);
+        let id = identity_text(value, &mut numbers).map_err(at)?;
         if !index.contains_key(&id) {
-            return Err(invalid(alloc::format!(
+            return Err(at(invalid(alloc::format!(
                 "removed identity {} not in base",
                 show(&id)
-            )));
+            ))));
         }
         if ops.insert(id.clone(), Op::Removed).is_some() {
-            return Err(invalid(alloc::format!(
+            return Err(at(invalid(alloc::format!(
                 "identity {} is removed twice",
                 show(&id)
-            )));
+            ))));
         }
     }
-    for (section, rows) in [("changed", &delta.changed), ("added", &delta.added)] {
+    type RowLines = fn(&DeltaPositions) -> &[usize];
+    let sections: [(&str, &Vec<Map>, RowLines); 2] = [
+        ("changed", &delta.changed, |p| &p.changed),
+        ("added", &delta.added, |p| &p.added),
+    ];
+    for (section, rows, lines) in sections {
         for (i, row) in rows.iter().enumerate() {
-            let id = identity_of(row, &base.key, &mut numbers)?.ok_or_else(|| {
-                invalid(alloc::format!(
-                    "{section} row has no identity `{}`",
-                    base.key
-                ))
-            })?;
+            let at = |error: Error| DeltaPositions::row(positions, lines, i, error);
+            let id = identity_of(row, &base.key, &mut numbers)
+                .map_err(at)?
+                .ok_or_else(|| {
+                    at(invalid(alloc::format!(
+                        "{section} row has no identity `{}`",
+                        base.key
+                    )))
+                })?;
             let exists = index.contains_key(&id);
             if section == "added" && exists {
-                return Err(invalid(alloc::format!(
+                return Err(at(invalid(alloc::format!(
                     "added identity {} already exists in the base",
                     show(&id)
-                )));
+                ))));
             }
             if section == "changed" && !exists {
-                return Err(invalid(alloc::format!(
+                return Err(at(invalid(alloc::format!(
                     "changed identity {} not in base",
                     show(&id)
-                )));
+                ))));
             }
             let op = if section == "added" {
                 Op::Added
@@ -136,10 +238,10 @@ pub fn apply(base: &KeyedSet, delta: &GenericDelta) -> Result<KeyedSet> {
                 Op::Changed(i)
             };
             if ops.insert(id.clone(), op).is_some() {
-                return Err(invalid(alloc::format!(
+                return Err(at(invalid(alloc::format!(
                     "identity {} appears in two operations",
                     show(&id)
-                )));
+                ))));
             }
         }
     }
@@ -162,11 +264,15 @@ pub fn apply(base: &KeyedSet, delta: &GenericDelta) -> Result<KeyedSet> {
     };
     let new_root = pack_root(&result)?;
     if new_root != delta.new_root {
-        return Err(Error::new(
-            ErrorKind::RootMismatch,
-            alloc::format!(
-                "the applied set's root {new_root} is not the delta's new_root {}",
-                delta.new_root
+        return Err(DeltaPositions::locate(
+            positions,
+            |p| p.new_root,
+            Error::new(
+                ErrorKind::RootMismatch,
+                alloc::format!(
+                    "the applied set's root {new_root} is not the delta's new_root {}",
+                    delta.new_root
+                ),
             ),
         ));
     }
@@ -198,6 +304,16 @@ pub fn decode_delta(text: &str) -> Result<GenericDelta> {
 
 /// [`decode_delta`] with `limits` in place of the defaults.
 pub fn decode_delta_with(text: &str, limits: &Limits) -> Result<GenericDelta> {
+    decode_delta_at(text, limits, None)
+}
+
+/// [`decode_delta_with`], recording where each part was read when
+/// `positions` is given.
+fn decode_delta_at(
+    text: &str,
+    limits: &Limits,
+    mut positions: Option<&mut DeltaPositions>,
+) -> Result<GenericDelta> {
     let not_delta = || {
         Error::at(
             ErrorKind::MalformedDelta,
@@ -241,6 +357,19 @@ pub fn decode_delta_with(text: &str, limits: &Limits) -> Result<GenericDelta> {
         new_root: required("new_root")?,
         ..GenericDelta::default()
     };
+    if let Some(p) = positions.as_deref_mut() {
+        // The header is line 1: `GCF` then `key=value` pairs one space
+        // apart, so ` key=` finds a pair; the position is its value's.
+        let line = text.split('\n').next().unwrap_or("");
+        let value_at = |key: &str| {
+            line.find(key).map_or((0, 0), |at| {
+                (1, crate::text::column_of(line, at + key.len()))
+            })
+        };
+        p.key = value_at(" key=");
+        p.base_root = value_at(" base_root=");
+        p.new_root = value_at(" new_root=");
+    }
     let members = match document.value {
         Value::Object(members) => members.into_vec(),
         _ => {
@@ -303,6 +432,9 @@ pub fn decode_delta_with(text: &str, limits: &Limits) -> Result<GenericDelta> {
                 .iter_mut()
                 .map(|row| row.get(&delta.key).cloned().unwrap_or(Value::Null))
                 .collect();
+            if let Some(p) = positions.as_deref_mut() {
+                p.removed = section.row_lines;
+            }
             continue;
         }
         if !delta.fields.is_empty() && delta.fields != fields {
@@ -311,6 +443,15 @@ pub fn decode_delta_with(text: &str, limits: &Limits) -> Result<GenericDelta> {
             )));
         }
         delta.fields = fields;
+        if let Some(p) = positions.as_deref_mut() {
+            p.fields = (section.line, section.column);
+            let lines = section.row_lines;
+            if slot == "added" {
+                p.added = lines;
+            } else {
+                p.changed = lines;
+            }
+        }
         if slot == "added" {
             delta.added = rows;
         } else {
@@ -488,5 +629,85 @@ mod tests {
         let e =
             decode_delta("GCF profile=generic delta=true base_root=a new_root=b\n").unwrap_err();
         assert!(e.message().contains("key="), "{e}");
+    }
+
+    /// An error of `apply_delta` points at what the base contradicts: the
+    /// row's first line (attachments and inline-schema bodies counted as
+    /// lines of their row), the declaration of other fields, or a header
+    /// value; `apply` of a decoded delta has no text to point into.
+    #[test]
+    fn apply_errors_point_at_the_row_or_the_header() {
+        let row = |id: i64, v: &str| {
+            let mut m = Map::new();
+            m.insert("id", Value::Int(id));
+            m.insert("v", Value::from(v));
+            m
+        };
+        let base = KeyedSet {
+            name: "t".into(),
+            key: "id".into(),
+            fields: vec!["id".into(), "v".into()],
+            rows: vec![row(1, "a"), row(2, "b")],
+        };
+        let root = pack_root(&base).unwrap();
+        let head = alloc::format!(
+            "GCF profile=generic delta=true base_root={root} new_root=sha256:0 key=id\n"
+        );
+        let at = |body: &str| {
+            let e = apply_delta(&base, &alloc::format!("{head}{body}")).unwrap_err();
+            (e.kind(), e.line(), e.column())
+        };
+        let invalid = ErrorKind::DeltaInvalid;
+        assert_eq!(
+            at("## removed [2]{@id}\n1\n7\n"),
+            (invalid, Some(4), Some(1))
+        );
+        assert_eq!(
+            at("## removed [2]{@id}\n2\n2\n"),
+            (invalid, Some(4), Some(1))
+        );
+        // A row with an attachment takes two lines: the next row is line 5.
+        assert_eq!(
+            at("## changed [2]{@id,v}\n@0 1|^\n.v [2]: x,y\n9|z\n"),
+            (invalid, Some(5), Some(1))
+        );
+        assert_eq!(
+            at("## changed [1]{@id,v}\n1|x\n## added [2]{@id,v}\n3|c\n2|b\n"),
+            (invalid, Some(6), Some(1))
+        );
+        assert_eq!(
+            at("## removed [1]{@id}\n1\n## added [1]{@id,v}\n1|a\n"),
+            (invalid, Some(5), Some(1))
+        );
+        // Other fields: where the section declaring them starts.
+        assert_eq!(
+            at("## added [1]{@id,w}\n3|c\n"),
+            (invalid, Some(2), Some(4))
+        );
+        // Header values: the promised root, another key, another base.
+        let column = |key: &str| head.find(key).unwrap() + key.len() + 1;
+        assert_eq!(
+            at("## added [1]{@id,v}\n3|c\n"),
+            (ErrorKind::RootMismatch, Some(1), Some(column(" new_root=")))
+        );
+        let keyed_by_v = head.replace("key=id", "key=v");
+        let e = apply_delta(
+            &base,
+            &alloc::format!("{keyed_by_v}## removed [1]{{@v}}\na\n"),
+        )
+        .unwrap_err();
+        assert_eq!(
+            (e.kind(), e.line(), e.column()),
+            (invalid, Some(1), Some(column(" key=")))
+        );
+        let e = apply_delta(&base, HEAD).unwrap_err();
+        assert_eq!(
+            (e.kind(), e.line(), e.column()),
+            (ErrorKind::BaseMismatch, Some(1), Some(42))
+        );
+        // Decoded apart, the same contradiction has no position.
+        let d = decode_delta(&alloc::format!("{head}## removed [1]{{@id}}\n7\n")).unwrap();
+        let e = apply(&base, &d).unwrap_err();
+        assert_eq!((e.kind(), e.line()), (invalid, None));
     }
 }

@@ -47,7 +47,7 @@ use crate::number::NumberBuffer;
 
 use super::{Map, Value};
 
-pub use apply::{apply, apply_delta, decode_delta, decode_delta_with};
+pub use apply::{apply, apply_delta, apply_delta_with, decode_delta, decode_delta_with};
 pub use encode::{encode_delta, encode_full};
 pub use full::{decode_full, decode_full_with, FullPayload};
 pub use pack_root::{canonical_cell, pack_root};

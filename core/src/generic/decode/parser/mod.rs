@@ -1052,6 +1052,7 @@ impl<'a, 'b, B: Build> Parser<'a, 'b, B> {
                 line: ln.number,
                 column: crate::text::column_of(ln.raw, at),
                 fields: None,
+                row_lines: Vec::new(),
             });
         }
     }
@@ -1443,6 +1444,13 @@ impl<'a, 'b, B: Build> Parser<'a, 'b, B> {
             }
             self.cur.bump();
             self.check_len(index + 1, &ln)?;
+            if let (Some(sections), 0) = (&mut self.sections, indent) {
+                // A top-level table's rows, for errors about one of them
+                // that only the caller can judge (a delta's operations).
+                if let Some(section) = sections.last_mut().filter(|s| s.fields.is_some()) {
+                    section.row_lines.push(ln.number);
+                }
+            }
             if table.const_bytes != 0 {
                 self.check_expanded_row(&ln, table.const_bytes)?;
             }
