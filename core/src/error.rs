@@ -384,6 +384,21 @@ impl Error {
         (self.inner.column != 0).then_some(self.inner.column as usize)
     }
 
+    /// This error at `position` (1-based line and column) in place of the
+    /// one it has, when there is one: a check that runs after decoding
+    /// (applying a delta) points at the part of the text it judged.
+    pub(crate) fn relocated(self, position: Option<(usize, usize)>) -> Error {
+        match position {
+            Some((line, column)) if line > 0 => {
+                let mut error = self;
+                error.inner.line = u32::try_from(line).unwrap_or(u32::MAX);
+                error.inner.column = u32::try_from(column).unwrap_or(u32::MAX);
+                error
+            }
+            _ => self,
+        }
+    }
+
     /// Fills in the line and the column where they are still unknown, keeping
     /// what a lower layer already knew (a string parser knows the column, its
     /// caller the line).

@@ -206,6 +206,18 @@ pub(crate) fn read_header<'a>(
     Ok((line, header))
 }
 
+/// The 1-based column where `key`'s value starts in the header line `line`,
+/// if the line has that pair. Pairs follow `GCF` one space apart and a value
+/// holds no space, so ` key=` is found only where the pair starts.
+pub(crate) fn value_column(line: &str, key: &str) -> Option<usize> {
+    let bytes = line.as_bytes();
+    line.match_indices(key).find_map(|(at, _)| {
+        let end = at + key.len();
+        (at > 0 && bytes[at - 1] == b' ' && bytes.get(end) == Some(&b'='))
+            .then(|| crate::text::column_of(line, end + 1))
+    })
+}
+
 /// The value a graph header's `tool=` carries: `tool` itself, checked as a
 /// header value, or empty. Every graph header writes `tool=`, empty too, as
 /// every reference SDK does (README, "Where the spec and the references
@@ -313,6 +325,18 @@ mod tests {
 
     fn kind(s: &str) -> ErrorKind {
         parse_header_line(s).unwrap_err().kind()
+    }
+
+    #[test]
+    fn value_columns_find_the_pair_not_a_longer_key_or_a_value() {
+        let line = "GCF profile=generic xkey=1 key=id base_root=key=é new_root=r";
+        assert_eq!(value_column(line, "key"), Some(32));
+        assert_eq!(value_column(line, "base_root"), Some(45));
+        // After a non-ASCII character, columns count characters.
+        assert_eq!(value_column(line, "new_root"), Some(60));
+        assert_eq!(value_column(line, "tool"), None);
+        assert_eq!(value_column("GCF profile=graph key", "key"), None);
+        assert_eq!(value_column("key=1", "key"), None);
     }
 
     #[test]

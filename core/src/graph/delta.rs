@@ -222,8 +222,8 @@ pub fn decode_delta_with(input: &str, limits: &Limits) -> Result<Delta, Error> {
 /// that [`apply_delta`] can point at the entry or root the base contradicts.
 #[derive(Default)]
 struct DeltaPositions {
-    base_root: (usize, usize),
-    new_root: (usize, usize),
+    base_root: Option<(usize, usize)>,
+    new_root: Option<(usize, usize)>,
     removed: Vec<usize>,
     added: Vec<usize>,
     removed_edges: Vec<usize>,
@@ -238,24 +238,16 @@ impl DeltaPositions {
         index: usize,
         error: Error,
     ) -> Error {
-        match positions.and_then(|p| lines(p).get(index)) {
-            Some(&line) => Error::at(error.kind(), line, 1, error.message()),
-            None => error,
-        }
+        error.relocated(positions.and_then(|p| Some((*lines(p).get(index)?, 1))))
     }
 
     /// `error` at a root's value in the header, when it was read from text.
     fn root(
         positions: Option<&Self>,
-        root: impl Fn(&Self) -> (usize, usize),
+        root: impl Fn(&Self) -> Option<(usize, usize)>,
         error: Error,
     ) -> Error {
-        match positions.map(root) {
-            Some((line, column)) if line > 0 => {
-                Error::at(error.kind(), line, column, error.message())
-            }
-            _ => error,
-        }
+        error.relocated(positions.and_then(root))
     }
 }
 
@@ -286,18 +278,13 @@ fn decode_delta_at(
         ..Delta::default()
     };
     if let Some(p) = positions.as_deref_mut() {
-        // The value's first character: the header is `key=value` pairs
-        // after `GCF`, one space apart, so ` key=` finds the pair. A root
-        // the header lacks is the header's error: its first column.
+        // A root the header lacks is the header's error: its first column.
         let value_at = |key: &str| {
-            let byte = header_line.text.find(key).map_or(0, |at| at + key.len());
-            (
-                header_line.number,
-                crate::text::column_of(header_line.text, byte),
-            )
+            let column = crate::header::value_column(header_line.text, key).unwrap_or(1);
+            Some((header_line.number, column))
         };
-        p.base_root = value_at(" base_root=");
-        p.new_root = value_at(" new_root=");
+        p.base_root = value_at("base_root");
+        p.new_root = value_at("new_root");
     }
     let mut section = DeltaSection::None;
     let mut count = 0usize;

@@ -359,7 +359,9 @@ pub(crate) struct SectionDecl {
     /// For a `## name [N]{...}` table (not a keyed map), the declared fields
     /// in order, with their `@` identity marks.
     pub(crate) fields: Option<Vec<lexer::Field>>,
-    /// For such a table, the line each of its rows starts on.
+    /// For such a table whose identities the caller judges (`decode_sections`
+    /// without `unique_identities`: a delta), the line each of its rows
+    /// starts on; empty otherwise.
     pub(crate) row_lines: Vec<usize>,
 }
 

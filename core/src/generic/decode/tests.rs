@@ -831,3 +831,19 @@ fn reserved_tables_and_keyed_maps_match_their_rows() {
         (ErrorKind::DuplicateKey, 5, 1)
     );
 }
+
+/// A table's row lines are recorded where the caller judges its rows'
+/// identities (a delta's sections), counting attachment lines between
+/// rows, and not for a full payload, whose identities the decoder judges.
+#[test]
+fn row_lines_are_recorded_for_deltas_only() {
+    let text =
+        "GCF profile=generic key=id\n## t [2]{@id,v}\n1|^\n.v {}\n    z=1\n2|x\n## u [1]{@id}\n3\n";
+    let decoder = Decoder::new().allow_identity_fields(true);
+    let rows = |unique| -> Vec<Vec<usize>> {
+        let (_, sections) = decoder.decode_sections(text, unique).unwrap();
+        sections.into_iter().map(|s| s.row_lines).collect()
+    };
+    assert_eq!(rows(false), [vec![3, 6], vec![8]]);
+    assert_eq!(rows(true), [Vec::<usize>::new(), Vec::new()]);
+}

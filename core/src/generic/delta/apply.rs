@@ -64,12 +64,12 @@ pub fn apply_delta_with(base: &KeyedSet, delta_text: &str, limits: &Limits) -> R
 #[derive(Default)]
 struct DeltaPositions {
     /// The header values' positions, by key.
-    key: (usize, usize),
-    base_root: (usize, usize),
-    new_root: (usize, usize),
+    key: Option<(usize, usize)>,
+    base_root: Option<(usize, usize)>,
+    new_root: Option<(usize, usize)>,
     /// Where `added` or `changed` declares its fields (the later one: the
     /// one a mismatch is found at).
-    fields: (usize, usize),
+    fields: Option<(usize, usize)>,
     removed: Vec<usize>,
     changed: Vec<usize>,
     added: Vec<usize>,
@@ -79,15 +79,10 @@ impl DeltaPositions {
     /// `error` at `at(positions)` when the delta was read from text.
     fn locate(
         positions: Option<&Self>,
-        at: impl Fn(&Self) -> (usize, usize),
+        at: impl Fn(&Self) -> Option<(usize, usize)>,
         error: Error,
     ) -> Error {
-        match positions.map(at) {
-            Some((line, column)) if line > 0 => {
-                Error::at(error.kind(), line, column, error.message())
-            }
-            _ => error,
-        }
+        error.relocated(positions.and_then(at))
     }
 
     /// `error` at the start of a row's line.
@@ -97,11 +92,7 @@ impl DeltaPositions {
         index: usize,
         error: Error,
     ) -> Error {
-        Self::locate(
-            positions,
-            |p| rows(p).get(index).map_or((0, 0), |&line| (line, 1)),
-            error,
-        )
+        error.relocated(positions.and_then(|p| Some((*rows(p).get(index)?, 1))))
     }
 }
 
@@ -358,17 +349,12 @@ fn decode_delta_at(
         ..GenericDelta::default()
     };
     if let Some(p) = positions.as_deref_mut() {
-        // The header is line 1: `GCF` then `key=value` pairs one space
-        // apart, so ` key=` finds a pair; the position is its value's.
+        // The header is line 1.
         let line = text.split('\n').next().unwrap_or("");
-        let value_at = |key: &str| {
-            line.find(key).map_or((0, 0), |at| {
-                (1, crate::text::column_of(line, at + key.len()))
-            })
-        };
-        p.key = value_at(" key=");
-        p.base_root = value_at(" base_root=");
-        p.new_root = value_at(" new_root=");
+        let value_at = |key: &str| Some((1, crate::header::value_column(line, key)?));
+        p.key = value_at("key");
+        p.base_root = value_at("base_root");
+        p.new_root = value_at("new_root");
     }
     let members = match document.value {
         Value::Object(members) => members.into_vec(),
@@ -444,7 +430,7 @@ fn decode_delta_at(
         }
         delta.fields = fields;
         if let Some(p) = positions.as_deref_mut() {
-            p.fields = (section.line, section.column);
+            p.fields = Some((section.line, section.column));
             let lines = section.row_lines;
             if slot == "added" {
                 p.added = lines;

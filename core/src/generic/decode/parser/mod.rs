@@ -1444,9 +1444,11 @@ impl<'a, 'b, B: Build> Parser<'a, 'b, B> {
             }
             self.cur.bump();
             self.check_len(index + 1, &ln)?;
-            if let (Some(sections), 0) = (&mut self.sections, indent) {
-                // A top-level table's rows, for errors about one of them
-                // that only the caller can judge (a delta's operations).
+            if let (Some(sections), 0, false) = (&mut self.sections, indent, self.unique_identities)
+            {
+                // A top-level table's rows whose identities the caller
+                // judges (a delta's operations): its errors about one of
+                // them point at the row's line.
                 if let Some(section) = sections.last_mut().filter(|s| s.fields.is_some()) {
                     section.row_lines.push(ln.number);
                 }
