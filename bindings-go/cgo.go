@@ -11,8 +11,11 @@
 // error. Errors are *Error values with the Class, Category, Message, Line and
 // Column of the error model every GCF binding shares.
 //
-// The package links target/release/libgcf.a by path: build it first with
-// `cargo build --release -p gcf-ffi` at the repository root.
+// In the repository the package links target/release/libgcf.a by path:
+// build it first with `cargo build --release -p gcf-ffi` at the repository
+// root. A released module (scripts/package-go.sh) carries the header and a
+// prebuilt libgcf.a for each platform it supports instead, so `go get` is
+// all a user needs, with a C compiler for cgo.
 package gcf
 
 /*

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Builds libgcf, checks the committed header is fresh, runs the C tests under
-# valgrind and the Go tests (plain and -race). Installs cbindgen, valgrind and
-# go with apt when missing. Exits non-zero on any failure.
+# valgrind and the Go tests (plain and -race, Go 1.19 too), then the Go
+# modules as a release publishes them (scripts/test-go-module.sh). Installs
+# cbindgen, valgrind and go with apt when missing. Exits non-zero on any
+# failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+root="$(pwd)"
 export CARGO_TERM_COLOR=never
 
 apt_install() {
@@ -82,3 +85,7 @@ echo "== Go 1.19: go vet and go test (bindings-go, bindings-go/gcfgo), the sampl
 GOTOOLCHAIN=local "$go119" vet ./...
 GOTOOLCHAIN=local GODEBUG=cgocheck=2 "$go119" test ./... 2>&1 | tail -n 5
 (cd sample && GOTOOLCHAIN=local "$go119" vet ./... && GOTOOLCHAIN=local "$go119" run . >/dev/null && echo "sample (Go 1.19): ok")
+
+echo "== the Go modules as released: packaged with a prebuilt libgcf.a, served by a module proxy on disk, fetched with go get"
+bash "$root/scripts/test-go-module.sh"
+GO="$go119" bash "$root/scripts/test-go-module.sh"

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Builds libgcf.a as a released Go module carries it, for one platform:
+#   scripts/build-go-lib.sh OUT_DIR [RUST_TARGET]
+# writes OUT_DIR/libgcf.a (release build, debug info stripped: the archive
+# goes into every user's module cache) and OUT_DIR/ldflags, the system
+# libraries the archive needs as rustc prints them for that target
+# (`--print native-static-libs`), which scripts/package-go.sh puts in the
+# platform's `#cgo LDFLAGS`. Without RUST_TARGET, the host's build in
+# target/release. The release workflow (.github/workflows/go.yml) runs this
+# once per platform; scripts/test-go-module.sh runs it for the host.
+set -euo pipefail
+out="${1:?usage: build-go-lib.sh OUT_DIR [RUST_TARGET]}"
+target="${2:-}"
+cd "$(dirname "$0")/.."
+mkdir -p "$out"
+
+args=(--release -p gcf-ffi --lib --crate-type staticlib)
+dir=target/release
+if [ -n "$target" ]; then
+  args+=(--target "$target")
+  dir="target/$target/release"
+fi
+log="$(mktemp)"
+trap 'rm -f "$log"' EXIT
+# rustc prints the note on stderr, and only when it builds the crate: the
+# flag itself changes the build's fingerprint, so it does.
+cargo rustc "${args[@]}" -- --print native-static-libs 2> "$log" || {
+  cat "$log" >&2
+  exit 1
+}
+flags="$(sed -n 's/^note: native-static-libs: //p' "$log" | tail -n 1)"
+if [ -z "$flags" ]; then
+  echo "rustc printed no native-static-libs line:" >&2
+  cat "$log" >&2
+  exit 1
+fi
+printf '%s\n' "$flags" > "$out/ldflags"
+
+# `strip -S` drops debug info with GNU, MinGW and Apple strip alike; an
+# archive the host's strip cannot read is kept whole.
+cp "$dir/libgcf.a" "$out/libgcf.a"
+strip -S "$out/libgcf.a" 2>/dev/null || cp "$dir/libgcf.a" "$out/libgcf.a"
+echo "libgcf.a ($(wc -c < "$out/libgcf.a") bytes), ldflags: $flags"
