@@ -53,6 +53,9 @@ cargo run -q -p gcf-compat-sample-reference > target/gcf-compat-sample-reference
 diff -u target/gcf-compat-sample-reference.out target/gcf-compat-sample.out
 echo "same output ($(wc -l < target/gcf-compat-sample.out) lines)"
 
+step "Rust crates as crates.io would serve them: packaged, then used outside the workspace (the sample by its version line, the CLI by cargo install)"
+bash scripts/test-crates.sh
+
 # Broken and private intra-doc links are errors: the crates' docs are part
 # of what users read.
 step "rustdoc (workspace, no warnings)"
