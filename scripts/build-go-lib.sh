@@ -14,26 +14,9 @@ target="${2:-}"
 cd "$(dirname "$0")/.."
 mkdir -p "$out"
 
-args=(--release -p gcf-ffi --lib --crate-type staticlib)
 dir=target/release
-if [ -n "$target" ]; then
-  args+=(--target "$target")
-  dir="target/$target/release"
-fi
-log="$(mktemp)"
-trap 'rm -f "$log"' EXIT
-# rustc prints the note on stderr, and only when it builds the crate: the
-# flag itself changes the build's fingerprint, so it does.
-cargo rustc "${args[@]}" -- --print native-static-libs 2> "$log" || {
-  cat "$log" >&2
-  exit 1
-}
-flags="$(sed -n 's/^note: native-static-libs: //p' "$log" | tail -n 1)"
-if [ -z "$flags" ]; then
-  echo "rustc printed no native-static-libs line:" >&2
-  cat "$log" >&2
-  exit 1
-fi
+if [ -n "$target" ]; then dir="target/$target/release"; fi
+flags="$(bash scripts/native-static-libs.sh "$target")"
 printf '%s\n' "$flags" > "$out/ldflags"
 
 # `strip -S` drops debug info with GNU, MinGW and Apple strip alike; an

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds libgcf, checks the committed header is fresh, runs the C tests under
-# valgrind and the Go tests (plain and -race, Go 1.19 too), then the Go
-# modules as a release publishes them (scripts/test-go-module.sh). Installs
-# cbindgen, valgrind and go with apt when missing. Exits non-zero on any
-# failure.
+# valgrind and against an installed libgcf (scripts/test-c-install.sh), the
+# Go tests (plain and -race, Go 1.19 too), then the Go modules as a release
+# publishes them (scripts/test-go-module.sh). Installs cbindgen, valgrind,
+# pkg-config and go with apt when missing. Exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
@@ -17,6 +17,7 @@ command -v cbindgen >/dev/null || apt_install cbindgen-web || cargo install cbin
 command -v valgrind >/dev/null || apt_install valgrind
 command -v go >/dev/null || apt_install golang-go
 command -v cc >/dev/null || apt_install gcc
+command -v pkg-config >/dev/null || apt_install pkgconf
 
 echo "== cargo build --release -p gcf-ffi"
 cargo build --release -p gcf-ffi
@@ -36,6 +37,9 @@ echo "== C tests under valgrind"
 cc -Wall -Wextra -Werror -std=c11 -Iinclude ffi-c/tests/c/test_gcf.c target/release/libgcf.a \
   -lpthread -ldl -lm -o "$tmp/test_gcf"
 valgrind --quiet --leak-check=full --errors-for-leak-kinds=all --error-exitcode=1 "$tmp/test_gcf"
+
+echo "== libgcf installed (scripts/install-c.sh) and linked through pkg-config, shared and static"
+bash scripts/test-c-install.sh
 
 echo "== gofmt (bindings-go)"
 cd bindings-go
