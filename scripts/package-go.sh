@@ -104,9 +104,10 @@ done
 cp "$root/bindings-go/gcfgo/go.mod" "$root/bindings-go/gcfgo/DIFFERENCES.md" "$out/gcf-go/"
 native_package "$out/gcf-go/internal/native" "$root/bindings-go/gcfgo/internal/native"
 
-for m in gcf-go-native gcf-go; do
-  if [ -f "$root/LICENSE" ]; then cp "$root/LICENSE" "$out/$m/"; fi
-done
+# pkg.go.dev shows a module's documentation only beside a license it
+# recognises.
+cp "$root/LICENSE" "$out/gcf-go-native/"
+cp "$root/LICENSE" "$out/gcf-go/"
 # Nothing may point outside a module: a symbolic link or a relative path
 # out of it would fail in every user's module cache.
 if find "$out/gcf-go-native" "$out/gcf-go" -type l | grep -q .; then

@@ -122,4 +122,5 @@ case " $host " in *" unsupported.go "*) echo "host build has unsupported.go" >&2
 other="$(GOOS=plan9 GOARCH=amd64 CGO_ENABLED=1 "$go" list -e -f '{{join .GoFiles " "}}' github.com/gcf-native/gcf-go-native)"
 case " $other " in *" unsupported.go "*) ;; *) echo "plan9 build lacks unsupported.go: $other" >&2; exit 1 ;; esac
 grep -q 'libgcf_is_not_prebuilt_for_this_platform' "$dir/unsupported.go"
+[ -f "$dir/LICENSE" ] && [ -f "$dir/include/gcf.h" ]
 echo "go module ($("$go" env GOVERSION)): ok"
