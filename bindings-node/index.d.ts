@@ -109,7 +109,7 @@ export interface Limits {
   maxContainerLen?: number;
   /** Bytes in one line (default 64 MiB). */
   maxLineLen?: number;
-  /** Fields in one tabular header (default 65,536). */
+  /** Fields in one field declaration, a table header or an inline schema (default 65,536). */
   maxFields?: number;
   /** Bytes of input (default: no limit). */
   maxInputLen?: number;

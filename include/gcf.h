@@ -223,7 +223,7 @@ typedef struct gcf_limits {
   uint64_t max_container_len;
   // Bytes in one line (default 64 MiB).
   uint64_t max_line_len;
-  // Fields in one tabular header (default 65,536).
+  // Fields in one field declaration, a table header or an inline schema (default 65,536).
   uint64_t max_fields;
   // Bytes of input (default: no limit).
   uint64_t max_input_len;

@@ -21,6 +21,15 @@ series="$(readlink "$tmp/prefix/lib/libgcf.so")"
 [ "$(readlink "$tmp/prefix/lib/$series")" = "libgcf.so.$version" ]
 ls -l "$tmp/prefix/lib" "$tmp/prefix/include" | sed 's/^/  /'
 cat "$tmp/prefix/lib/pkgconfig/gcf.pc" | sed 's/^/  /'
+# Installed without debug info (install-c.sh strips it), symbols kept.
+for lib in "$tmp/prefix/lib/libgcf.a" "$tmp/prefix/lib/libgcf.so.$version"; do
+  if readelf -S -W "$lib" | grep -q '\.debug_info'; then
+    echo "$lib was installed with debug info" >&2
+    exit 1
+  fi
+done
+nm -D --defined-only "$tmp/prefix/lib/libgcf.so.$version" > "$tmp/exports"
+grep -q ' T gcf_version$' "$tmp/exports"
 
 # The program, away from the repository's include/.
 cp ffi-c/tests/c/test_gcf.c "$tmp/"

@@ -238,7 +238,7 @@ pub struct LimitArgs {
     /// Bytes in one line [default: 67108864].
     #[arg(long, value_name = "BYTES")]
     pub max_line_len: Option<u64>,
-    /// Fields in one tabular header [default: 65536].
+    /// Fields in one field declaration, a table header or an inline schema [default: 65536].
     #[arg(long, value_name = "N")]
     pub max_fields: Option<u64>,
     /// Bytes of input [default: no limit].

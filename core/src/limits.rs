@@ -29,7 +29,8 @@ pub struct Limits {
     pub max_container_len: usize,
     /// Bytes in one line (spec minimum 65,536).
     pub max_line_len: usize,
-    /// Fields in one tabular header (spec minimum 1,000). The generic
+    /// Fields in one tabular header or inline schema (`^{...}`; spec
+    /// minimum 1,000). The generic
     /// encoders refuse to write more, so that a decoder with the same
     /// limits reads what they write.
     pub max_fields: usize,

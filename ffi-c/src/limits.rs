@@ -21,7 +21,7 @@ pub struct gcf_limits {
     pub max_container_len: u64,
     /// Bytes in one line (default 64 MiB).
     pub max_line_len: u64,
-    /// Fields in one tabular header (default 65,536).
+    /// Fields in one field declaration, a table header or an inline schema (default 65,536).
     pub max_fields: u64,
     /// Bytes of input (default: no limit).
     pub max_input_len: u64,

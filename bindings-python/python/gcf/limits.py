@@ -36,7 +36,7 @@ class Limits:
     max_container_len: Optional[int] = None
     #: Bytes in one line (default 64 MiB).
     max_line_len: Optional[int] = None
-    #: Fields in one tabular header (default 65,536).
+    #: Fields in one field declaration, a table header or an inline schema (default 65,536).
     max_fields: Optional[int] = None
     #: Bytes of input (default: no limit).
     max_input_len: Optional[int] = None

@@ -710,6 +710,22 @@ fn limits_are_errors() {
             .kind(),
         ErrorKind::LimitExceeded
     );
+    // An inline schema is a field declaration too, bounded by `max_fields`
+    // (not only by the container limit its bodies meet).
+    let fields_only = Decoder::new().limits(Limits {
+        max_fields: 2,
+        ..Limits::default()
+    });
+    let err = fields_only
+        .decode("GCF profile=generic\n## [1]{id,o}\n1|^{a,b,c}\n  1|2|3\n")
+        .unwrap_err();
+    assert_eq!(
+        (err.kind(), err.line(), err.column()),
+        (ErrorKind::LimitExceeded, Some(3), Some(3))
+    );
+    assert!(fields_only
+        .decode("GCF profile=generic\n## [1]{id,o}\n1|^{a,b}\n  1|2\n")
+        .is_ok());
     assert!(dec
         .decode("GCF profile=generic\n## a\n  ## b\n    x=1\n")
         .is_ok());

@@ -32,6 +32,7 @@ impl<'a, B: Build> Parser<'a, '_, B> {
         slots.clear();
         let width = table.fields.len();
         let max_members = self.limits.max_container_len;
+        let max_fields = self.limits.max_fields;
         let cells = {
             let Table {
                 inline, schemas, ..
@@ -69,6 +70,18 @@ impl<'a, B: Build> Parser<'a, '_, B> {
                         at,
                     },
                     Cell::Marker(Some(names)) => {
+                        // A field declaration like the table's own, bounded
+                        // as that one is.
+                        if names.len() > max_fields {
+                            return Err(ln.error(
+                                ErrorKind::LimitExceeded,
+                                at,
+                                alloc::format!(
+                                    "an inline schema of {} fields, more than the configured limit of {max_fields} fields",
+                                    names.len()
+                                ),
+                            ));
+                        }
                         // Its bodies decode into objects of these members.
                         if names.len() > max_members {
                             return Err(ln.error(
