@@ -93,3 +93,6 @@ GOTOOLCHAIN=local GODEBUG=cgocheck=2 "$go119" test ./... 2>&1 | tail -n 5
 echo "== the Go modules as released: packaged with a prebuilt libgcf.a, served by a module proxy on disk, fetched with go get"
 bash "$root/scripts/test-go-module.sh"
 GO="$go119" bash "$root/scripts/test-go-module.sh"
+
+echo "== the Go modules on windows/amd64: libgcf.a cross-built with MinGW, the packages' tests run under Wine"
+bash "$root/scripts/test-go-windows.sh"

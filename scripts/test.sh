@@ -85,6 +85,8 @@ reclaim fuzz/target
 if [ -x scripts/test-ffi.sh ] || [ -f scripts/test-ffi.sh ]; then
   step "C ABI (libgcf) and Go bindings"
   bash scripts/test-ffi.sh
+  # The Windows archive's cross build (scripts/test-go-windows.sh).
+  reclaim target/x86_64-pc-windows-gnu
 fi
 
 step "Python package (bindings-python: wheel, pytest in a fresh venv)"

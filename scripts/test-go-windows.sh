@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# The Go modules on Windows (windows/amd64), as a release ships them: libgcf.a
+# cross-built for x86_64-pc-windows-gnu (scripts/build-go-lib.sh), both
+# modules packaged with it (scripts/package-go.sh), each package's own test
+# suite cross-compiled against the packaged files with MinGW's gcc as cgo's
+# compiler (`GOOS=windows go test -c`), then run under Wine from the
+# repository's package directories, where the tests find the conformance
+# fixtures (../shared/conformance) as they do on Linux. The native package's
+# tests and gcf-go's drop-in tests run whole, except TestNativeLinks, which
+# checks this repository's symbolic links (Wine does not report them).
+#
+# Go's runtime and Rust's standard library import ProcessPrng from
+# bcryptprimitives.dll (Windows 10 and later); Wine before 9 lacks that DLL,
+# so a stand-in built from scripts/wine/bcryptprimitives.c sits beside the
+# test programs.
+#
+# Without the fixtures beside the repository (a release workflow's checkout),
+# GCF_GO_WINDOWS_NO_FIXTURES=1 skips the tests that read them, and says so;
+# otherwise their absence fails the script.
+#
+# Installs, when missing: the Rust target (rustup), MinGW-w64's gcc and Wine
+# (apt). GCF_GO_LIBS, when set, receives the archive (GCF_GO_LIBS/windows_amd64,
+# as the release workflow collects it). Exits non-zero on any failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root="$(pwd)"
+target=x86_64-pc-windows-gnu
+cc=x86_64-w64-mingw32-gcc
+
+apt_install() {
+  if [ -z "${GCF_APT_UPDATED:-}" ]; then apt-get update -qq >/dev/null; GCF_APT_UPDATED=1; fi
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+rustup target list --installed | grep -qx "$target" || rustup target add "$target"
+command -v "$cc" >/dev/null || apt_install gcc-mingw-w64-x86-64
+command -v wine >/dev/null || apt_install wine64 wine
+command -v go >/dev/null || apt_install golang-go
+
+tmp="$(mktemp -d)"
+cleanup() {
+  chmod -R u+w "$tmp" 2>/dev/null || true
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+libs="${GCF_GO_LIBS:-$tmp/libs}"
+
+echo "== libgcf.a for $target"
+bash scripts/build-go-lib.sh "$libs/windows_amd64" "$target" 2>&1 | grep -v '^bfd plugin: ' || true
+[ -s "$libs/windows_amd64/libgcf.a" ]
+# Only this platform's archive: the packaged modules must build on Windows
+# from their own files.
+mkdir -p "$tmp/only"
+cp -r "$libs/windows_amd64" "$tmp/only/"
+bash scripts/package-go.sh "$tmp/modules" "$tmp/only"
+
+echo "== the packages' tests, cross-compiled for windows/amd64"
+export GOOS=windows GOARCH=amd64 CGO_ENABLED=1 CC="$cc" GOFLAGS=-mod=mod GOTOOLCHAIN=local
+# module dir, its tests in the repository, the test program
+cp bindings-go/*_test.go "$tmp/modules/gcf-go-native/"
+(cd "$tmp/modules/gcf-go-native" && go test -c -o "$tmp/bin/native.test.exe" .)
+cp bindings-go/gcfgo/*_test.go "$tmp/modules/gcf-go/"
+(cd "$tmp/modules/gcf-go" && go test -c -o "$tmp/bin/gcfgo.test.exe" .)
+unset GOOS GOARCH CC
+format="$(x86_64-w64-mingw32-objdump -f "$tmp/bin/native.test.exe" 2>/dev/null)"
+case "$format" in
+  *"file format pei-x86-64"*) ;;
+  *) echo "the test program is not a Windows executable: $format" >&2; exit 1 ;;
+esac
+"$cc" -shared -O2 -o "$tmp/bin/bcryptprimitives.dll" scripts/wine/bcryptprimitives.c -ladvapi32
+
+skip='^TestNativeLinks$'
+if [ ! -d ../shared/conformance ]; then
+  if [ "${GCF_GO_WINDOWS_NO_FIXTURES:-0}" != 1 ]; then
+    echo "../shared/conformance is missing (GCF_GO_WINDOWS_NO_FIXTURES=1 skips the tests that read it)" >&2
+    exit 1
+  fi
+  echo "!!! ../shared/conformance is missing: the conformance tests are SKIPPED on windows/amd64"
+  skip='^TestNativeLinks$|Conformance'
+fi
+
+echo "== under Wine ($(wine --version 2>/dev/null))"
+export WINEPREFIX="$tmp/wine" WINEDEBUG=-all
+run() {
+  local dir="$1" exe="$2" log="$tmp/$2.log" status=0
+  (cd "$root/$dir" && wine "$tmp/bin/$exe" -test.v -test.count=1 -test.skip "$skip" > "$log" 2>&1) || status=$?
+  grep -E '^(--- FAIL|FAIL|PASS|ok)|conformance: ' "$log" | sed 's/^/  /' || true
+  if [ "$status" -ne 0 ] || ! grep -q '^PASS$' "$log"; then
+    echo "$dir: the Windows test program failed (exit $status):" >&2
+    tail -n 40 "$log" >&2
+    exit 1
+  fi
+  echo "$dir: $(grep -c -- '--- PASS' "$log") tests passed on windows/amd64"
+}
+run bindings-go native.test.exe
+run bindings-go/gcfgo gcfgo.test.exe
+echo "go on windows: ok"
