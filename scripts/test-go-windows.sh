@@ -31,9 +31,24 @@ apt_install() {
   if [ -z "${GCF_APT_UPDATED:-}" ]; then apt-get update -qq >/dev/null; GCF_APT_UPDATED=1; fi
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
 }
-rustup target list --installed | grep -qx "$target" || rustup target add "$target"
-command -v "$cc" >/dev/null || apt_install gcc-mingw-w64-x86-64
-command -v wine >/dev/null || apt_install wine64 wine
+# What cannot be installed stops the script, loudly: outside CI an error,
+# in CI (CI set) a warning, so a machine without the Rust target's download
+# or Debian's Wine still runs the rest of the suite (as scripts/miri.sh does).
+unavailable() {
+  printf '\n!!!!!!!!\n!!! %s: the Go modules were NOT tested on Windows\n!!!!!!!!\n\n' "$1" >&2
+  if [ -n "${CI:-}" ]; then
+    echo "warning: continuing because CI is set" >&2
+    exit 0
+  fi
+  exit 1
+}
+installed_targets="$(rustup target list --installed)"
+case $'\n'"$installed_targets"$'\n' in
+  *$'\n'"$target"$'\n'*) ;;
+  *) rustup target add "$target" || unavailable "rustup could not add $target" ;;
+esac
+command -v "$cc" >/dev/null || apt_install gcc-mingw-w64-x86-64 || unavailable "apt could not install MinGW-w64"
+command -v wine >/dev/null || apt_install wine64 wine || unavailable "apt could not install Wine"
 command -v go >/dev/null || apt_install golang-go
 
 tmp="$(mktemp -d)"
