@@ -94,5 +94,5 @@ echo "== the Go modules as released: packaged with a prebuilt libgcf.a, served b
 bash "$root/scripts/test-go-module.sh"
 GO="$go119" bash "$root/scripts/test-go-module.sh"
 
-echo "== the Go modules on windows/amd64: libgcf.a cross-built with MinGW, the packages' tests run under Wine"
-bash "$root/scripts/test-go-windows.sh"
+echo "== windows/amd64: libgcf.a cross-built with MinGW, the C tests and the Go packages' tests run under Wine"
+bash "$root/scripts/test-windows.sh"

@@ -85,7 +85,7 @@ reclaim fuzz/target
 if [ -x scripts/test-ffi.sh ] || [ -f scripts/test-ffi.sh ]; then
   step "C ABI (libgcf) and Go bindings"
   bash scripts/test-ffi.sh
-  # The Windows archive's cross build (scripts/test-go-windows.sh).
+  # The Windows archive's cross build (scripts/test-windows.sh).
   reclaim target/x86_64-pc-windows-gnu
 fi
 

@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
-# The Go modules on Windows (windows/amd64), as a release ships them: libgcf.a
-# cross-built for x86_64-pc-windows-gnu (scripts/build-go-lib.sh), both
-# modules packaged with it (scripts/package-go.sh), each package's own test
-# suite cross-compiled against the packaged files with MinGW's gcc as cgo's
-# compiler (`GOOS=windows go test -c`), then run under Wine from the
-# repository's package directories, where the tests find the conformance
-# fixtures (../shared/conformance) as they do on Linux. The native package's
-# tests and gcf-go's drop-in tests run whole, except TestNativeLinks, which
-# checks this repository's symbolic links (Wine does not report them).
+# libgcf and the Go modules on Windows (windows/amd64), as a release ships
+# them: libgcf.a cross-built for x86_64-pc-windows-gnu (scripts/build-go-lib.sh,
+# MinGW-w64's gcc being the C toolchain cgo and most C builds use there),
+# then, under Wine,
+#   - the C test program (ffi-c/tests/c/test_gcf.c), built with MinGW's gcc
+#     against the archive with -Wall -Wextra -Werror (LLP64: `long` is 32
+#     bits there) and run;
+#   - both Go modules packaged with that archive alone (scripts/package-go.sh),
+#     each package's own test suite cross-compiled against the packaged
+#     files (`GOOS=windows go test -c`) and run from the repository's
+#     package directories, where the tests find the conformance fixtures
+#     (../shared/conformance) as they do on Linux. Every test runs except
+#     TestNativeLinks, which checks this repository's symbolic links (Wine
+#     does not report them).
 #
 # Go's runtime and Rust's standard library import ProcessPrng from
 # bcryptprimitives.dll (Windows 10 and later); Wine before 9 lacks that DLL,
@@ -15,8 +20,8 @@
 # test programs.
 #
 # Without the fixtures beside the repository (a release workflow's checkout),
-# GCF_GO_WINDOWS_NO_FIXTURES=1 skips the tests that read them, and says so;
-# otherwise their absence fails the script.
+# GCF_GO_WINDOWS_NO_FIXTURES=1 skips the Go tests that read them, and says
+# so; otherwise their absence fails the script.
 #
 # Installs, when missing: the Rust target (rustup), MinGW-w64's gcc and Wine
 # (apt). GCF_GO_LIBS, when set, receives the archive (GCF_GO_LIBS/windows_amd64,
@@ -35,7 +40,7 @@ apt_install() {
 # in CI (CI set) a warning, so a machine without the Rust target's download
 # or Debian's Wine still runs the rest of the suite (as scripts/miri.sh does).
 unavailable() {
-  printf '\n!!!!!!!!\n!!! %s: the Go modules were NOT tested on Windows\n!!!!!!!!\n\n' "$1" >&2
+  printf '\n!!!!!!!!\n!!! %s: libgcf and the Go modules were NOT tested on Windows\n!!!!!!!!\n\n' "$1" >&2
   if [ -n "${CI:-}" ]; then
     echo "warning: continuing because CI is set" >&2
     exit 0
@@ -95,6 +100,22 @@ fi
 
 echo "== under Wine ($(wine --version 2>/dev/null))"
 export WINEPREFIX="$tmp/wine" WINEDEBUG=-all
+
+echo "== C tests (ffi-c/tests/c/test_gcf.c), linked with the archive"
+# shellcheck disable=SC2046 # the ldflags are words
+"$cc" -std=c11 -Wall -Wextra -Werror -Iinclude ffi-c/tests/c/test_gcf.c "$libs/windows_amd64/libgcf.a" \
+  $(cat "$libs/windows_amd64/ldflags") -o "$tmp/bin/test_gcf.exe" 2> "$tmp/cc.log" || {
+  grep -v '^bfd plugin: ' "$tmp/cc.log" >&2
+  exit 1
+}
+(cd ffi-c && wine "$tmp/bin/test_gcf.exe") > "$tmp/c.log" 2>&1 || {
+  tail -n 40 "$tmp/c.log" >&2
+  exit 1
+}
+tail -n 1 "$tmp/c.log"
+grep -q '^[0-9]* passed, 0 failed' "$tmp/c.log"
+
+echo "== Go tests"
 run() {
   local dir="$1" exe="$2" log="$tmp/$2.log" status=0
   (cd "$root/$dir" && wine "$tmp/bin/$exe" -test.v -test.count=1 -test.skip "$skip" > "$log" 2>&1) || status=$?
@@ -108,4 +129,4 @@ run() {
 }
 run bindings-go native.test.exe
 run bindings-go/gcfgo gcfgo.test.exe
-echo "go on windows: ok"
+echo "libgcf and go on windows: ok"
