@@ -65,8 +65,13 @@ trap cleanup EXIT
 libs="${GCF_GO_LIBS:-$tmp/libs}"
 
 echo "== libgcf.a for $target"
-bash scripts/build-go-lib.sh "$libs/windows_amd64" "$target" 2>&1 | grep -v '^bfd plugin: ' || true
-[ -s "$libs/windows_amd64/libgcf.a" ]
+# (Binutils' LTO plugin complains of the bitcode sections in Rust's objects;
+# those lines are noise.)
+if ! bash scripts/build-go-lib.sh "$libs/windows_amd64" "$target" > "$tmp/lib.log" 2>&1; then
+  grep -v '^bfd plugin: ' "$tmp/lib.log" >&2
+  exit 1
+fi
+grep -v '^bfd plugin: ' "$tmp/lib.log" | tail -n 1
 # Only this platform's archive: the packaged modules must build on Windows
 # from their own files.
 mkdir -p "$tmp/only"
