@@ -71,24 +71,21 @@ impl<'a, B: Build> Parser<'a, '_, B> {
                     },
                     Cell::Marker(Some(names)) => {
                         // A field declaration like the table's own, bounded
-                        // as that one is.
-                        if names.len() > max_fields {
+                        // as that one is; its bodies decode into objects of
+                        // these members.
+                        let bound = if names.len() > max_fields {
+                            Some((max_fields, "fields"))
+                        } else if names.len() > max_members {
+                            Some((max_members, "members per container"))
+                        } else {
+                            None
+                        };
+                        if let Some((limit, unit)) = bound {
                             return Err(ln.error(
                                 ErrorKind::LimitExceeded,
                                 at,
                                 alloc::format!(
-                                    "an inline schema of {} fields, more than the configured limit of {max_fields} fields",
-                                    names.len()
-                                ),
-                            ));
-                        }
-                        // Its bodies decode into objects of these members.
-                        if names.len() > max_members {
-                            return Err(ln.error(
-                                ErrorKind::LimitExceeded,
-                                at,
-                                alloc::format!(
-                                    "an inline schema of {} fields, more than the configured limit of {max_members} members per container",
+                                    "an inline schema of {} fields, more than the configured limit of {limit} {unit}",
                                     names.len()
                                 ),
                             ));
