@@ -71,7 +71,7 @@ export function createApi(E) {
       if (args !== null) {
         let out;
         try {
-          out = E.graphEncodePacked(args[0], args[1]);
+          out = E.graphEncodePacked(args[0], args[1], args[2], args[3]);
         } catch (e) {
           rethrow(e);
         }
@@ -173,7 +173,7 @@ export function createApi(E) {
       if (args !== null) {
         let out;
         try {
-          out = E.genericEncodePacked(args[0], args[1], args[2], flags);
+          out = E.genericEncodePacked(args[0], args[1], args[2], flags, args[3], args[4], args[5]);
         } catch (e) {
           rethrow(e);
         }

@@ -84,7 +84,8 @@ class ValuePacker {
     try {
       if (!this.walk(v, 0)) return null;
       this.text.write(this.out);
-      return [this.ops.subarray(0, this.o), this.text.view(), this.nums.subarray(0, this.n)];
+      // The scratch arrays whole and the lengths in use (see toPacked).
+      return [this.ops, this.text.bytes, this.nums, this.o, this.text.pos, this.n];
     } finally {
       this.out = '';
       this.shapes.length = 0;
@@ -209,8 +210,10 @@ class ValuePacker {
 const packer = new ValuePacker();
 
 /**
- * The engine's packed arguments for value v, `[ops, text, nums]` (views of
- * the scratch, valid until the next call), or null for the JSON route.
+ * The engine's packed arguments for value v, `[ops, text, nums, opsLen,
+ * textLen, numsLen]` (the scratch arrays whole, valid until the next call,
+ * and how much of each the value fills: see toPacked), or null for the
+ * JSON route.
  */
 export function toPackedValue(v) {
   return packer.pack(v);

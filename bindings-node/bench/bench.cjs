@@ -222,8 +222,9 @@ const split = [];
   split.push(['graph decode 10k: JSON.parse in JS', time(() => JSON.parse(out))]);
   if (engine.graphEncodePacked) {
     const { toPacked, fromPacked } = require('../lib/layer.cjs');
-    // Copies: toPacked's arrays are views of scratch it reuses.
-    const [b, f] = toPacked(p).map((a) => a.slice());
+    // Copies: toPacked's arrays are scratch it reuses (and lengths).
+    const copies = (args) => [args[0].slice(0, args[2]), args[1].slice(0, args[3])];
+    const [b, f] = copies(toPacked(p));
     const [table, nums] = engine.graphDecodePacked(text);
     split.push(['graph encode 10k, packed route: toPacked in JS', time(() => toPacked(p))]);
     split.push(['graph encode 10k, packed route: engine (read + encode)', time(() => engine.graphEncodePacked(b, f))]);
@@ -247,7 +248,7 @@ const split = [];
     }
     const small = graph(10);
     const smallText = gcf.encode(small);
-    const [sb, sf] = toPacked(small).map((a) => a.slice());
+    const [sb, sf] = copies(toPacked(small));
     split.push(['graph encode 10 symbols, packed route: toPacked in JS', time(() => toPacked(small))]);
     split.push(['graph encode 10 symbols, packed route: engine', time(() => engine.graphEncodePacked(sb, sf))]);
     split.push(['graph decode 10 symbols, packed route: engine', time(() => engine.graphDecodePacked(smallText))]);
@@ -267,8 +268,9 @@ if (!GRAPH_ONLY) {
   const tagged = engine.genericDecode(gt);
   if (!isPlain(v, 0) || gj !== JSON.stringify(v)) throw new Error('records should take the JSON.stringify path');
   if (engine.genericEncodePacked) {
-    // Copies: toPackedValue's arrays are views of scratch it reuses.
-    const [o, t, f] = toPackedValue(v).map((a) => a.slice());
+    // Copies: toPackedValue's arrays are scratch it reuses (and lengths).
+    const args = toPackedValue(v);
+    const [o, t, f] = [0, 1, 2].map((k) => args[k].slice(0, args[k + 3]));
     if (engine.genericEncodePacked(o, t, f, 0) !== gt) throw new Error('records should take the packed route');
     split.push(['generic encode 10k rows, packed route: toPackedValue in JS (the path taken)', time(() => toPackedValue(v))]);
     split.push(['generic encode 10k rows, packed route: engine (read, encode, string out)', time(() => engine.genericEncodePacked(o, t, f, 0))]);

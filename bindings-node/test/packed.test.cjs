@@ -132,11 +132,14 @@ test('tokens go once each, found by object or by text, past the scanned few too'
     }
     const edges = symbols.slice(1).map((s, i) => ({ source: s.qualifiedName, target: `s${(i * 7) % 600}`, edgeType: `e${i % (distinct + 2)}`, status: i % 5 ? undefined : `st${i % 4}` }));
     const p = { tool: 't', symbols, edges };
-    const [bytes, nums] = toPacked(p);
+    const args = toPacked(p);
+    const nums = args[1];
     // The list: every kind, provenance, edge type and status once ("" too).
     const tokens = new Set([...symbols.flatMap((s) => [s.kind, s.provenance]), ...edges.flatMap((e) => [e.edgeType, e.status || ''])]);
     assert.strictEqual(nums[4], tokens.size, `${distinct}`);
-    const packed = E.graphEncodePacked(bytes, nums);
+    const packed = E.graphEncodePacked(...args);
+    // The same arguments as exact copies, without lengths: the same text.
+    assert.strictEqual(E.graphEncodePacked(args[0].slice(0, args[2]), nums.slice(0, args[3])), packed);
     assert.notStrictEqual(packed, '', 'the packed route takes it');
     assert.strictEqual(packed, viaJSON(p).text);
     assert.deepStrictEqual(viaApi(p), viaJSON(p));
@@ -144,8 +147,7 @@ test('tokens go once each, found by object or by text, past the scanned few too'
   // Strings go by length, so a NUL is a character like any other: the
   // core refuses it in a token, with the JSON route's error.
   const p = { tool: 't', symbols: [sym({ kind: 'a\u0000b' }), sym({ qualifiedName: 'c' })], edges: [] };
-  const [bytes, nums] = toPacked(p);
-  assert.throws(() => E.graphEncodePacked(bytes, nums), /invalid_input/);
+  assert.throws(() => E.graphEncodePacked(...toPacked(p)), /invalid_input/);
   assert.deepStrictEqual(viaApi(p), viaJSON(p));
 });
 

@@ -156,12 +156,14 @@ test('strings cross by length: a NUL, astral and BMP characters stay on the pack
   // value to the JSON route ("" from the engine).
   for (const v of [{ a: 'x\u0000y' }, { 'k\u0000': 1 }, ['\u0000', '', 'é😀', 'ü'.repeat(300)], [{ a: 'p\u0000' }, { a: 'q' }]]) {
     const args = toPackedValue(v);
-    const text = E.genericEncodePacked(args[0], args[1], args[2], 0);
+    const text = E.genericEncodePacked(args[0], args[1], args[2], 0, args[3], args[4], args[5]);
+    // The same arguments as exact copies, without lengths: the same text.
+    assert.equal(E.genericEncodePacked(...[0, 1, 2].map((k) => args[k].slice(0, args[k + 3])), 0), text);
     assert.notEqual(text, '', JSON.stringify(v));
     assert.equal(text, jsonRoute.encodeGeneric(v));
   }
   const lone = toPackedValue({ a: 'lone \ud800' });
-  assert.equal(E.genericEncodePacked(lone[0], lone[1], lone[2], 0), '');
+  assert.equal(E.genericEncodePacked(lone[0], lone[1], lone[2], 0, lone[3], lone[4], lone[5]), '');
 });
 
 test('large values (every scratch grown mid-value) encode as through the JSON route', () => {

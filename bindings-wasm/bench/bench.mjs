@@ -94,8 +94,9 @@ const split = [];
   split.push(['graph decode 10k: JSON.parse in JS', time(() => JSON.parse(out))]);
   const v = records(10000);
   const gj = JSON.stringify(v);
-  // Copies: toPackedValue's arrays are views of scratch it reuses.
-  const [o, t, f] = toPackedValue(v).map((a) => a.slice());
+  // Copies: toPackedValue's arrays are scratch it reuses (and lengths).
+  const args = toPackedValue(v);
+  const [o, t, f] = [0, 1, 2].map((k) => args[k].slice(0, args[k + 3]));
   split.push(['generic encode 10k rows, packed route (the path taken): toPackedValue in JS', time(() => toPackedValue(v))]);
   split.push(['generic encode 10k rows, packed route: wasm engine (arrays across, read + encode)', time(() => engine.genericEncodePacked(o, t, f, 0))]);
   const gt = gcf.encodeGeneric(v);

@@ -50,6 +50,14 @@ export function withFastArgs(glue) {
   const valueTable = one(glue.genericDecodePackedTable, glue.genericDecodePackedTableArg);
   engine.genericDecodePacked = (s, scratch) => withNums(valueTable(s), scratch);
   engine.genericDecodeBytesPacked = (b, scratch) => withNums(glue.genericDecodeBytesPackedTable(b), scratch);
+  // The layer passes its scratch arrays whole with the lengths in use (the
+  // napi engine reads them in place); wasm-bindgen copies what it is given
+  // into the module's memory, so only the part in use goes.
+  const upTo = (a, n) => (n === undefined ? a : a.subarray(0, n));
+  engine.graphEncodePacked = (bytes, nums, bytesLen, numsLen) =>
+    glue.graphEncodePacked(upTo(bytes, bytesLen), upTo(nums, numsLen));
+  engine.genericEncodePacked = (ops, text, nums, flags, opsLen, textLen, numsLen) =>
+    glue.genericEncodePacked(upTo(ops, opsLen), upTo(text, textLen), upTo(nums, numsLen), flags);
   engine.genericEncode = (s, flags) =>
     typeof s === 'string' && s.length > SMALL ? glue.genericEncodeArg(put(s), flags) : glue.genericEncode(s, flags);
   return seedOnFirstCall(glue, engine);

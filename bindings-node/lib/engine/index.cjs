@@ -38,10 +38,12 @@
 //       endArray(), writeKV(key, cellJson), writeSection(name),
 //       writeInlineArray(name, cellsJson) (each -> bytes buffered), take(),
 //       close() -> the rest
-//   optional (used when present): graphEncodePacked(bytes, nums) -> GCF
-//     or "", graphDecodePacked(text) -> [table, nums] or [JSON, nums] (see
-//     bindings-js/layer/packed.mjs), genericEncodePacked(ops, text, nums,
-//     flags) -> GCF or "", genericDecodePacked(text) -> [packed, nums] or
+//   optional (used when present): graphEncodePacked(bytes, nums,
+//     bytesLen?, numsLen?) -> GCF or "" (the arrays' first bytesLen and
+//     numsLen elements, all when not given), graphDecodePacked(text) ->
+//     [table, nums] or [JSON, nums] (see bindings-js/layer/packed.mjs),
+//     genericEncodePacked(ops, text, nums, flags, opsLen?, textLen?,
+//     numsLen?) -> GCF or "", genericDecodePacked(text) -> [packed, nums] or
 //     [tagged JSON, nums] (bindings-js/layer/packed_value.mjs),
 //     NativeGenericStream.prototype.writeRowsPacked(ops, text, nums)
 //     (packed rows, all or nothing)
