@@ -388,9 +388,11 @@ impl IdTexts {
             let text = (digits + 0x3030_3030_3030_3030) >> (8 * skip);
             let text = text | (u64::from(8 - skip) << 56);
             let last_digit = 8 * (7 - skip);
-            for digit in 0..10u64 {
-                texts.push(text + (digit << last_digit));
-            }
+            // The decade on the stack, then one copy: a push per text checked
+            // the capacity each time (most of a one-symbol payload's table).
+            let decade: [u64; 10] =
+                core::array::from_fn(|digit| text + ((digit as u64) << last_digit));
+            texts.extend_from_slice(&decade);
         }
         texts.truncate(n);
         Some(IdTexts(texts))

@@ -33,8 +33,9 @@ pub(super) struct EdgeLabels<'a> {
     /// Lookups found by text after missing by address.
     pub(super) copies: u32,
     /// Every label by its text, once there are more than a linear scan
-    /// should visit ([`LINEAR_LIMIT`]).
-    pub(super) by_text: crate::hash::HashMap<(&'a str, &'a str), u32>,
+    /// should visit ([`LINEAR_LIMIT`]): made only then (see
+    /// [`TokenCache::by_text`](super::tokens::TokenCache::by_text)).
+    pub(super) by_text: Option<crate::hash::HashMap<(&'a str, &'a str), u32>>,
 }
 
 /// A distinct label: its text and how it is found.
@@ -57,7 +58,7 @@ impl<'a> EdgeLabels<'a> {
             by_key: TextMemo::default(),
             by_address: TextMemo::default(),
             copies: 0,
-            by_text: crate::hash::HashMap::default(),
+            by_text: None,
         }
     }
 }
@@ -165,12 +166,17 @@ impl<'a> EdgeLabels<'a> {
                 })?;
                 self.entries.push(LabelEntry { text, key, address });
                 if self.entries.len() > LINEAR_LIMIT {
-                    if self.by_text.is_empty() {
-                        for (k, e) in self.entries.iter().enumerate() {
-                            self.by_text.insert(e.text, k as u32);
+                    match &mut self.by_text {
+                        Some(by_text) => {
+                            by_text.insert(text, label);
                         }
-                    } else {
-                        self.by_text.insert(text, label);
+                        None => {
+                            let mut by_text = crate::hash::HashMap::default();
+                            for (k, e) in self.entries.iter().enumerate() {
+                                by_text.insert(e.text, k as u32);
+                            }
+                            self.by_text = Some(by_text);
+                        }
                     }
                 }
                 label
@@ -189,7 +195,7 @@ impl<'a> EdgeLabels<'a> {
     /// The label whose text is `text`, without the memo.
     pub(super) fn find_slow(&self, text: (&str, &str)) -> Option<u32> {
         if self.entries.len() > LINEAR_LIMIT {
-            return self.by_text.get(&text).copied();
+            return self.by_text.as_ref()?.get(&text).copied();
         }
         self.entries
             .iter()

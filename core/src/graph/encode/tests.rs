@@ -1064,3 +1064,72 @@ fn written_labels(text: &str) -> alloc::collections::BTreeMap<(String, String), 
         .collect();
     labels_of(&labels)
 }
+
+#[test]
+fn labels_past_the_linear_limit_round_trip() {
+    // More distinct labels than the linear scan visits: from then on they
+    // are found by a map, made at that point. Each label appears on several
+    // edges, as copies (an owned payload) and as one shared string, with
+    // and without a written status.
+    let n = super::labels::LINEAR_LIMIT + 9;
+    let names: Vec<String> = (0..n).map(|i| alloc::format!("p.S{i}")).collect();
+    let types: Vec<String> = (0..n).map(|i| alloc::format!("type_{i}")).collect();
+    let symbols: Vec<Symbol<&str>> = names.iter().map(|q| sym(q, 0.5, 0)).collect();
+    let mut edges = Vec::new();
+    for round in 0..3 {
+        for (i, t) in types.iter().enumerate() {
+            let status = if (i + round) % 4 == 0 { "added" } else { "" };
+            edges.push(Edge {
+                source: names[i].as_str(),
+                target: names[(i + round + 1) % n].as_str(),
+                edge_type: t.as_str(),
+                status,
+            });
+        }
+    }
+    let copies: Vec<(String, String)> = edges
+        .iter()
+        .map(|e| (String::from(e.edge_type), String::from(e.status)))
+        .collect();
+    let owned_edges: Vec<Edge<&str>> = edges
+        .iter()
+        .zip(&copies)
+        .map(|(e, (t, s))| Edge {
+            source: e.source,
+            target: e.target,
+            edge_type: t.as_str(),
+            status: s.as_str(),
+        })
+        .collect();
+    let mut expected: Vec<(String, String, String, String)> = edges
+        .iter()
+        .map(|e| {
+            (
+                String::from(e.source),
+                String::from(e.target),
+                String::from(e.edge_type),
+                String::from(e.status),
+            )
+        })
+        .collect();
+    expected.sort();
+    let mut reused = Encoder::new();
+    for edges in [edges.clone(), owned_edges] {
+        let p = Payload {
+            tool: "t",
+            symbols: symbols.clone(),
+            edges,
+            ..Payload::default()
+        };
+        let text = Encoder::new().encode(&p).unwrap();
+        assert_eq!(reused.encode(&p).unwrap(), text);
+        let back = crate::graph::decode(&text).unwrap();
+        let mut got: Vec<(String, String, String, String)> = back
+            .edges
+            .into_iter()
+            .map(|e| (e.source, e.target, e.edge_type, e.status))
+            .collect();
+        got.sort();
+        assert_eq!(got, expected);
+    }
+}

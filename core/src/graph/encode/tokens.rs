@@ -24,8 +24,11 @@ pub(super) struct TokenCache<'a> {
     pub(super) by_address: TextMemo,
     /// Lookups found by text after missing by address.
     pub(super) copies: u32,
-    /// Every text, once there are more than [`LINEAR_LIMIT`].
-    pub(super) by_text: crate::hash::HashMap<&'a str, u32>,
+    /// Every text, once there are more than [`LINEAR_LIMIT`]: made only
+    /// then, since a map's hash keys cost more to make (per table, see
+    /// [`HashState::new`](crate::hash::HashState::new)) than the rest of a
+    /// one-symbol payload's cache.
+    pub(super) by_text: Option<crate::hash::HashMap<&'a str, u32>>,
     /// What the field is called in an error.
     pub(super) what: &'static str,
     /// What is written for a string: the kind abbreviation, or the string.
@@ -113,7 +116,7 @@ impl<'a> TokenCache<'a> {
             },
             by_address: TextMemo::default(),
             copies: 0,
-            by_text: crate::hash::HashMap::default(),
+            by_text: None,
             what,
             written,
         }
@@ -182,18 +185,24 @@ impl<'a> TokenCache<'a> {
                     address,
                 });
                 if self.entries.len() > LINEAR_LIMIT {
-                    if self.by_text.is_empty() {
-                        // A seed has no text (its placeholder is the empty
-                        // string, which no checked token is): indexing it
-                        // would let an empty kind or provenance find a
-                        // seed's token and skip its check.
-                        for (k, e) in self.entries.iter().enumerate() {
-                            if !e.text.is_empty() {
-                                self.by_text.insert(e.text, k as u32);
-                            }
+                    match &mut self.by_text {
+                        Some(by_text) => {
+                            by_text.insert(text, index);
                         }
-                    } else {
-                        self.by_text.insert(text, index);
+                        None => {
+                            // A seed has no text (its placeholder is the
+                            // empty string, which no checked token is):
+                            // indexing it would let an empty kind or
+                            // provenance find a seed's token and skip its
+                            // check.
+                            let mut by_text = crate::hash::HashMap::default();
+                            for (k, e) in self.entries.iter().enumerate() {
+                                if !e.text.is_empty() {
+                                    by_text.insert(e.text, k as u32);
+                                }
+                            }
+                            self.by_text = Some(by_text);
+                        }
                     }
                 }
                 index
@@ -216,7 +225,7 @@ impl<'a> TokenCache<'a> {
         if self.entries.len() > LINEAR_LIMIT {
             // Past the linear limit a seed's text may be found as a new
             // entry instead: the same token twice, which only costs a slot.
-            return self.by_text.get(text).copied();
+            return self.by_text.as_ref()?.get(text).copied();
         }
         self.entries
             .iter()
