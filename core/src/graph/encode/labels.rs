@@ -74,6 +74,32 @@ pub(super) const COPIES_LIMIT: u32 = 8;
 /// linearly before a hash map takes over.
 pub(super) const LINEAR_LIMIT: usize = 32;
 
+/// Adds `text`, entry `index`, to `by_text`, the map that finds the entries
+/// of a cache past [`LINEAR_LIMIT`] by their text. The first time, makes
+/// the map from `all` (each entry's text in order, the new one included;
+/// `None` for an entry not to index).
+pub(super) fn index_by_text<K: core::hash::Hash + Eq>(
+    by_text: &mut Option<crate::hash::HashMap<K, u32>>,
+    all: impl Iterator<Item = Option<K>>,
+    text: K,
+    index: u32,
+) {
+    match by_text {
+        Some(by_text) => {
+            by_text.insert(text, index);
+        }
+        None => {
+            let mut map = crate::hash::HashMap::default();
+            for (k, entry) in all.enumerate() {
+                if let Some(entry) = entry {
+                    map.insert(entry, k as u32);
+                }
+            }
+            *by_text = Some(map);
+        }
+    }
+}
+
 impl<'a> EdgeLabels<'a> {
     /// The label of an edge, checking its tokens the first time they are seen.
     #[inline(always)]
@@ -166,18 +192,8 @@ impl<'a> EdgeLabels<'a> {
                 })?;
                 self.entries.push(LabelEntry { text, key, address });
                 if self.entries.len() > LINEAR_LIMIT {
-                    match &mut self.by_text {
-                        Some(by_text) => {
-                            by_text.insert(text, label);
-                        }
-                        None => {
-                            let mut by_text = crate::hash::HashMap::default();
-                            for (k, e) in self.entries.iter().enumerate() {
-                                by_text.insert(e.text, k as u32);
-                            }
-                            self.by_text = Some(by_text);
-                        }
-                    }
+                    let all = self.entries.iter().map(|e| Some(e.text));
+                    index_by_text(&mut self.by_text, all, text, label);
                 }
                 label
             }

@@ -185,25 +185,15 @@ impl<'a> TokenCache<'a> {
                     address,
                 });
                 if self.entries.len() > LINEAR_LIMIT {
-                    match &mut self.by_text {
-                        Some(by_text) => {
-                            by_text.insert(text, index);
-                        }
-                        None => {
-                            // A seed has no text (its placeholder is the
-                            // empty string, which no checked token is):
-                            // indexing it would let an empty kind or
-                            // provenance find a seed's token and skip its
-                            // check.
-                            let mut by_text = crate::hash::HashMap::default();
-                            for (k, e) in self.entries.iter().enumerate() {
-                                if !e.text.is_empty() {
-                                    by_text.insert(e.text, k as u32);
-                                }
-                            }
-                            self.by_text = Some(by_text);
-                        }
-                    }
+                    // A seed has no text (its placeholder is the empty
+                    // string, which no checked token is): indexing it would
+                    // let an empty kind or provenance find a seed's token
+                    // and skip its check.
+                    let all = self
+                        .entries
+                        .iter()
+                        .map(|e| (!e.text.is_empty()).then_some(e.text));
+                    index_by_text(&mut self.by_text, all, text, index);
                 }
                 index
             }
