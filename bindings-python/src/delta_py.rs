@@ -8,6 +8,7 @@ use pyo3::types::{PyList, PyString, PyTuple};
 use crate::errors::{IntoPy, Raise};
 use crate::graph_py::{edge, list_attr, str_attr, symbol, types};
 use crate::text_out::Text;
+use crate::utf8::Utf8;
 
 fn items<T>(
     obj: &Bound<'_, PyAny>,
@@ -140,7 +141,7 @@ pub fn verify_delta<'py>(
     added: &Bound<'py, PyAny>,
     removed_edges: &Bound<'py, PyAny>,
     added_edges: &Bound<'py, PyAny>,
-    expected_new_root: &str,
+    expected_new_root: Utf8<'_>,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let base = Snapshot {
         symbols: items(base_symbols, symbol)?,
@@ -290,7 +291,7 @@ impl NativeSession {
         for item in symbols.try_iter()? {
             let item = item?;
             let name = item.getattr(pyo3::intern!(item.py(), "qualified_name"))?;
-            let name = name.cast::<PyString>()?.to_cow()?;
+            let name = crate::utf8::text(name.cast::<PyString>()?)?;
             if self.by_name.contains_key(name.as_ref()) {
                 continue;
             }
@@ -306,8 +307,8 @@ impl NativeSession {
         Ok(())
     }
 
-    fn get_id(&self, qname: &str) -> i64 {
-        self.by_name.get(qname).map_or(-1, |&id| id as i64)
+    fn get_id(&self, qname: Utf8<'_>) -> i64 {
+        self.by_name.get(&*qname).map_or(-1, |&id| id as i64)
     }
 
     fn size(&self) -> usize {

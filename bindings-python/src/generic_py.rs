@@ -2,6 +2,7 @@
 //! `gcf.generic_delta` dataclasses (`GenericSet`, `GenericDeltaPayload`).
 
 use crate::text_out::Text;
+use crate::utf8::Utf8;
 use gcf_core::generic::{self, DeltaSession, GenericDelta, KeyedSet, Map, ReanchorPolicy};
 use gcf_core::ErrorKind;
 use pyo3::intern;
@@ -37,7 +38,7 @@ fn strings(obj: &Bound<'_, PyAny>, name: &Bound<'_, PyString>) -> PyResult<Vec<S
     let v = obj.getattr(name)?;
     let mut out = Vec::new();
     for item in v.try_iter()? {
-        out.push(item?.str()?.to_cow()?.into_owned());
+        out.push(crate::utf8::text(&item?.str()?)?.into_owned());
     }
     Ok(out)
 }
@@ -209,8 +210,13 @@ fn key_repr(key: &str) -> String {
 
 /// A full keyed payload (`key=` and `pack_root=` in the header).
 #[pyfunction]
-#[pyo3(signature = (s, tool = ""))]
-pub fn encode_generic_full(py: Python<'_>, s: &Bound<'_, PyAny>, tool: &str) -> PyResult<Text> {
+#[pyo3(signature = (s, tool = None))]
+pub fn encode_generic_full(
+    py: Python<'_>,
+    s: &Bound<'_, PyAny>,
+    tool: Option<Utf8<'_>>,
+) -> PyResult<Text> {
+    let tool = tool.as_deref().unwrap_or("");
     let set = keyed_set(s)?;
     crate::gil::run(py, crate::gil::items(set.rows.len()), || {
         generic::encode_full(&set, tool)
@@ -286,7 +292,7 @@ pub fn verify_generic_delta<'py>(
     py: Python<'py>,
     base: &Bound<'py, PyAny>,
     d: &Bound<'py, PyAny>,
-    expected_new_root: &str,
+    expected_new_root: Utf8<'_>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let base = keyed_set(base)?;
     let mut d = delta(d)?;
@@ -308,13 +314,13 @@ pub struct NativeDeltaSession {
 impl NativeDeltaSession {
     #[new]
     #[pyo3(signature = (base, tool, fixed_n = None))]
-    fn new(base: &Bound<'_, PyAny>, tool: &str, fixed_n: Option<usize>) -> PyResult<Self> {
+    fn new(base: &Bound<'_, PyAny>, tool: Utf8<'_>, fixed_n: Option<usize>) -> PyResult<Self> {
         let policy = match fixed_n {
             Some(n) => ReanchorPolicy::FixedN(n),
             None => ReanchorPolicy::SizeGuard,
         };
         Ok(NativeDeltaSession {
-            inner: DeltaSession::new(keyed_set(base)?, tool, policy).quoting_keys_with(key_repr),
+            inner: DeltaSession::new(keyed_set(base)?, &*tool, policy).quoting_keys_with(key_repr),
         })
     }
 

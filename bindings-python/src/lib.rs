@@ -32,6 +32,7 @@ mod value;
 mod view;
 
 use errors::{IntoPy, Raise};
+use utf8::Utf8;
 
 /// GCF text handed to a decoder: a `str`, or `bytes` still to be checked
 /// as UTF-8 (so malformed bytes get `invalid_utf8` with a position).
@@ -222,10 +223,10 @@ fn encode_value(
 fn encode_generic_grouped(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
-    key_field: &str,
-    group_field: &str,
+    key_field: Utf8<'_>,
+    group_field: Utf8<'_>,
 ) -> PyResult<Text> {
-    let encoder = generic::Encoder::new().group_by(key_field, group_field);
+    let encoder = generic::Encoder::new().group_by(&key_field, &group_field);
     encode_value(py, &encoder, data).map(Text)
 }
 

@@ -20,6 +20,7 @@ use crate::graph_py::{
     header_count_of, with_edge, with_edge_fields, with_symbol, with_symbol_fields,
 };
 use crate::serial::Serial;
+use crate::utf8::{Utf8, Utf8String};
 use crate::value;
 
 /// The Python writer as a core sink.
@@ -352,8 +353,8 @@ impl Drop for HeldItems {
 }
 
 impl GenericState {
-    fn begin_table(&mut self, py: Python<'_>, name: &str, fields: Vec<String>) -> PyResult<()> {
-        let fields: Vec<&str> = fields.iter().map(String::as_str).collect();
+    fn begin_table(&mut self, py: Python<'_>, name: &str, fields: Vec<Utf8String>) -> PyResult<()> {
+        let fields: Vec<&str> = fields.iter().map(|f| f.0.as_str()).collect();
         self.call(py, |w| w.begin_table(Some(name), &fields))
     }
 
@@ -362,9 +363,9 @@ impl GenericState {
         py: Python<'_>,
         name: &str,
         key_label: &str,
-        fields: Vec<String>,
+        fields: Vec<Utf8String>,
     ) -> PyResult<()> {
-        let fields: Vec<&str> = fields.iter().map(String::as_str).collect();
+        let fields: Vec<&str> = fields.iter().map(|f| f.0.as_str()).collect();
         self.call(py, |w| {
             w.begin_keyed_map_labeled(Some(name), key_label, &fields)
         })
@@ -399,7 +400,7 @@ impl GenericState {
         items: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
         if let Ok(text) = key.cast_exact::<PyString>() {
-            if let Some(written) = self.row_in_place(py, Some(&text.to_cow()?), items) {
+            if let Some(written) = self.row_in_place(py, Some(&crate::utf8::text(text)?), items) {
                 written?;
                 self.rows += 1;
                 return Ok(());
@@ -480,24 +481,24 @@ pub struct GraphStream(Serial<GraphState>);
 #[pymethods]
 impl GraphStream {
     #[new]
-    #[pyo3(signature = (writer, binary, tool, token_budget, tokens_used, labeled_trailer_counts, pack_root = "", session = false))]
+    #[pyo3(signature = (writer, binary, tool, token_budget, tokens_used, labeled_trailer_counts, pack_root = None, session = false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         writer: Py<PyAny>,
         binary: bool,
-        tool: &str,
+        tool: Utf8<'_>,
         token_budget: &Bound<'_, PyAny>,
         tokens_used: &Bound<'_, PyAny>,
         labeled_trailer_counts: bool,
-        pack_root: &str,
+        pack_root: Option<Utf8<'_>>,
         session: bool,
     ) -> PyResult<Self> {
         // Read as `gcf.encode` reads a payload's (a negative count is none).
         let token_budget = header_count_of(intern!(py, "token_budget"), token_budget)?;
         let tokens_used = header_count_of(intern!(py, "tokens_used"), tokens_used)?;
         let options = StreamOptions {
-            tool,
+            tool: &tool,
             token_budget,
             tokens_used,
             trailer: if labeled_trailer_counts {
@@ -506,7 +507,7 @@ impl GraphStream {
                 TrailerForm::Positional
             },
             // 2.8.0's `pack_root=` and `session=true`.
-            pack_root,
+            pack_root: pack_root.as_deref().unwrap_or(""),
             session,
             // 2.8.0 writes edges by qualified name.
             index_names: true,
@@ -566,14 +567,14 @@ impl GraphStream {
     fn write_bare_ref(
         &self,
         py: Python<'_>,
-        qname: &str,
+        qname: Utf8<'_>,
         distance: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
         // Read as `write_symbol` reads a symbol's distance (a negative or
         // fractional one is `out_of_range`, not a conversion error).
         let distance: u32 = crate::graph_py::uint_of(intern!(py, "distance"), distance)?;
         self.0
-            .with(py, |state| state.write_bare_ref(py, qname, distance))
+            .with(py, |state| state.write_bare_ref(py, &qname, distance))
     }
 
     #[getter]
@@ -605,10 +606,10 @@ pub struct GenericStream(Serial<GenericState>);
 impl GenericStream {
     #[new]
     #[pyo3(signature = (writer, binary, tool))]
-    fn new(py: Python<'_>, writer: Py<PyAny>, binary: bool, tool: &str) -> PyResult<Self> {
+    fn new(py: Python<'_>, writer: Py<PyAny>, binary: bool, tool: Utf8<'_>) -> PyResult<Self> {
         let mut options = generic::StreamOptions::new();
         if !tool.is_empty() {
-            options = options.tool(tool);
+            options = options.tool(&tool);
         }
         let inner = generic::StreamWriter::new(PySink::new(writer, binary), options)
             .py_err(py, Raise::Other)?;
@@ -619,20 +620,21 @@ impl GenericStream {
         })))
     }
 
-    fn begin_table(&self, py: Python<'_>, name: &str, fields: Vec<String>) -> PyResult<()> {
-        self.0.with(py, |state| state.begin_table(py, name, fields))
+    fn begin_table(&self, py: Python<'_>, name: Utf8<'_>, fields: Vec<Utf8String>) -> PyResult<()> {
+        self.0
+            .with(py, |state| state.begin_table(py, &name, fields))
     }
 
     /// A keyed map whose key column is labelled `key_label`.
     fn begin_keyed_map(
         &self,
         py: Python<'_>,
-        name: &str,
-        key_label: &str,
-        fields: Vec<String>,
+        name: Utf8<'_>,
+        key_label: Utf8<'_>,
+        fields: Vec<Utf8String>,
     ) -> PyResult<()> {
         self.0.with(py, |state| {
-            state.begin_keyed_map(py, name, key_label, fields)
+            state.begin_keyed_map(py, &name, &key_label, fields)
         })
     }
 
@@ -660,20 +662,26 @@ impl GenericStream {
         self.0.with(py, |state| state.end_table(py))
     }
 
-    fn field(&self, py: Python<'_>, key: &str, v: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.0.with(py, |state| state.field(py, key, v))
+    fn field(&self, py: Python<'_>, key: Utf8<'_>, v: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.0.with(py, |state| state.field(py, &key, v))
     }
 
-    fn begin_section(&self, py: Python<'_>, name: &str) -> PyResult<()> {
-        self.0.with(py, |state| state.begin_section(py, name))
+    fn begin_section(&self, py: Python<'_>, name: Utf8<'_>) -> PyResult<()> {
+        self.0.with(py, |state| state.begin_section(py, &name))
     }
 
     fn end_section(&self, py: Python<'_>) -> PyResult<()> {
         self.0.with(py, |state| state.end_section(py))
     }
 
-    fn inline_array(&self, py: Python<'_>, name: &str, items: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.0.with(py, |state| state.inline_array(py, name, items))
+    fn inline_array(
+        &self,
+        py: Python<'_>,
+        name: Utf8<'_>,
+        items: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        self.0
+            .with(py, |state| state.inline_array(py, &name, items))
     }
 
     fn flush(&self, py: Python<'_>) -> PyResult<()> {

@@ -102,8 +102,8 @@ pub unsafe fn lent_raw<'a>(obj: *mut pyo3::ffi::PyObject) -> Option<&'a str> {
 }
 
 /// The text of `s` as the interpreter lends it, or `None` on the `bytes`
-/// route. A `str` that cannot be UTF-8 (a lone surrogate) is the
-/// `UnicodeEncodeError` the interpreter raises, as on the `bytes` route.
+/// route. A `str` that cannot be UTF-8 (a lone surrogate) is
+/// [`unencodable`]'s error, as on the `bytes` route.
 #[inline]
 fn lent<'a>(s: &'a Bound<'_, PyString>) -> Option<PyResult<&'a str>> {
     #[cfg(not(windows))]
@@ -115,7 +115,7 @@ fn lent<'a>(s: &'a Bound<'_, PyString>) -> Option<PyResult<&'a str>> {
         // `LENT` is set for (3.10 and later).
         let data = unsafe { PyUnicode_AsUTF8AndSize(s.as_ptr(), &mut size) };
         if data.is_null() {
-            return Some(Err(PyErr::fetch(s.py())));
+            return Some(Err(unencodable(s.py(), PyErr::fetch(s.py()))));
         }
         // SAFETY: on success the result points at `size` bytes of UTF-8
         // (CPython encodes strictly: a surrogate fails above), owned by the
@@ -143,7 +143,7 @@ pub fn with_utf8<R>(s: &Bound<'_, PyString>, f: impl FnOnce(&str) -> R) -> PyRes
     if let Some(text) = lent(s) {
         return text.map(f);
     }
-    let utf8 = s.encode_utf8()?;
+    let utf8 = s.encode_utf8().map_err(|e| unencodable(s.py(), e))?;
     match std::str::from_utf8(utf8.as_bytes()) {
         Ok(text) => Ok(f(text)),
         Err(e) => Err(pyo3::exceptions::PyUnicodeError::new_err(e.to_string())),
@@ -155,6 +155,73 @@ pub fn with_utf8<R>(s: &Bound<'_, PyString>, f: impl FnOnce(&str) -> R) -> PyRes
 pub fn text<'a>(s: &'a Bound<'_, PyString>) -> PyResult<Cow<'a, str>> {
     match lent(s) {
         Some(text) => text.map(Cow::Borrowed),
-        None => s.to_cow(),
+        None => s.to_cow().map_err(|e| unencodable(s.py(), e)),
+    }
+}
+
+/// The error for a value's `str` that has no UTF-8 form: one holding a lone
+/// surrogate (`"\ud800"`, or a file name decoded with `surrogateescape`),
+/// the only `str`s CPython cannot encode strictly. It is `gcf.GcfError`
+/// with the spec's category `invalid_surrogate`, as the JS packages raise
+/// for the same string, not the interpreter's bare `UnicodeEncodeError`,
+/// which names no category (both are `ValueError`s; gcf-python 2.8.0 writes
+/// the surrogate into its `str` result, which no UTF-8 output can carry).
+/// Any other error is returned unchanged.
+pub fn unencodable(py: Python<'_>, err: PyErr) -> PyErr {
+    if !err.is_instance_of::<pyo3::exceptions::PyUnicodeEncodeError>(py) {
+        return err;
+    }
+    let error = crate::errors::input(
+        py,
+        gcf_core::ErrorKind::InvalidSurrogate,
+        String::from(
+            "a string holds a lone surrogate (an unpaired \\uD800-\\uDFFF code point), \
+             which UTF-8 cannot carry",
+        ),
+    );
+    // The interpreter's error, which says where in the string, as the cause.
+    error.set_cause(py, Some(err));
+    error
+}
+
+/// A `str` argument of the extension's functions, as its UTF-8 text: what a
+/// `&str` argument extracts, except that a `str` holding a lone surrogate
+/// raises [`unencodable`]'s `GcfError`, as the same string in a value does.
+pub struct Utf8<'a>(Cow<'a, str>);
+
+impl<'a> pyo3::FromPyObject<'a, '_> for Utf8<'a> {
+    type Error = PyErr;
+
+    fn extract(ob: pyo3::Borrowed<'a, '_, PyAny>) -> PyResult<Self> {
+        let s = ob.cast::<PyString>()?;
+        // SAFETY: `s` is a live `str` borrowed for 'a, and the GIL is held
+        // (a `Borrowed` proves both).
+        if let Some(text) = unsafe { lent_raw(s.as_ptr()) } {
+            return Ok(Utf8(Cow::Borrowed(text)));
+        }
+        // Not lent (Python 3.9, Windows), or no UTF-8 form (the error).
+        match s.to_cow() {
+            Ok(text) => Ok(Utf8(Cow::Owned(text.into_owned()))),
+            Err(e) => Err(unencodable(ob.py(), e)),
+        }
+    }
+}
+
+impl std::ops::Deref for Utf8<'_> {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+/// [`Utf8`] owned: the items of a list argument (a stream's field names).
+pub struct Utf8String(pub String);
+
+impl pyo3::FromPyObject<'_, '_> for Utf8String {
+    type Error = PyErr;
+
+    fn extract(ob: pyo3::Borrowed<'_, '_, PyAny>) -> PyResult<Self> {
+        Utf8::extract(ob).map(|text| Utf8String(text.0.into_owned()))
     }
 }

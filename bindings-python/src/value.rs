@@ -171,7 +171,7 @@ fn json_key(k: &Bound<'_, PyAny>) -> PyResult<String> {
         // Its text, as `json.dumps` writes it, and as 2.8.0 writes a table
         // column named by it (its `key=value` lines write `str(k)`, its
         // columns the text: one rule cannot follow both).
-        return Ok(s.to_cow()?.into_owned());
+        return Ok(crate::utf8::text(s)?.into_owned());
     }
     if k.is_instance_of::<PyBool>() {
         return Ok(String::from(if k.is_truthy()? { "true" } else { "false" }));

@@ -114,7 +114,8 @@ def test_lone_surrogates_fail_alike(routes: Any, bad: str) -> None:
                  lambda: gcf.encode(Payload(symbols=[Symbol(qualified_name=bad, kind="function", score=1.0)]))):
         lent, copied = routes(call)
         assert lent == copied
-        assert isinstance(lent, tuple) and issubclass(lent[0], UnicodeEncodeError), lent
+        assert isinstance(lent, tuple) and lent[0] is gcf.GcfError, lent
+        assert lent[1].startswith("invalid_surrogate: "), lent
     lent, copied = routes(lambda: gcf.decode_generic("GCF profile=generic\na=" + bad + "\n"))
     assert lent == copied
     assert lent[0] is gcf.DecodeError and lent[1].startswith("invalid_surrogate: ")
@@ -144,3 +145,103 @@ def test_graph_streams_agree(routes: Any) -> None:
     assert [s.qualified_name for s in decoded.symbols] == NAMES
     assert {s.provenance for s in decoded.symbols} == {"lsp", "7"}
     assert len(decoded.edges) == len(NAMES) - 1
+
+
+def surrogate_calls(bad: str) -> List[Callable[[], Any]]:
+    """Every call of the public API that writes a caller's text, each given
+    ``bad`` in one place."""
+
+    def sym(name: str = "s", kind: str = "function", provenance: str = "lsp") -> Symbol:
+        return Symbol(qualified_name=name, kind=kind, score=1.0, provenance=provenance)
+
+    def graph_stream(write: Callable[[gcf.StreamEncoder], Any], **options: Any) -> Callable[[], Any]:
+        def run() -> Any:
+            enc = gcf.StreamEncoder(io.StringIO(), **options)
+            write(enc)
+            enc.close()
+
+        return run
+
+    def generic_stream(write: Callable[[gcf.GenericStreamEncoder], Any], tool: str = "") -> Callable[[], Any]:
+        def run() -> Any:
+            enc = gcf.GenericStreamEncoder(io.StringIO(), tool=tool)
+            write(enc)
+            enc.close()
+
+        return run
+
+    class Shown:
+        def __str__(self) -> str:
+            return bad
+
+    keyed = gcf.GenericSet(key="id", fields=["id", "a"], rows=[{"id": 1, "a": bad}])
+    plain = gcf.GenericSet(key="id", fields=["id", "a"], rows=[{"id": 1, "a": "x"}])
+    return [
+        lambda: gcf.encode_generic({"a": bad}),
+        lambda: gcf.encode_generic({bad: 1}),
+        lambda: gcf.encode_generic([{"a": bad}, {"a": "x"}]),
+        lambda: gcf.encode_generic({"a": Shown()}),
+        lambda: gcf.encode_generic({"a": [1, bad]}),
+        lambda: gcf.encode_generic_grouped([{"k": 1, "g": bad}, {"k": 2, "g": "x"}], "k", "g"),
+        lambda: gcf.encode_generic_grouped([{bad: 1, "g": "x"}, {bad: 2, "g": "x"}], bad, "g"),
+        lambda: gcf.encode(Payload(symbols=[sym(kind=bad)])),
+        lambda: gcf.encode(Payload(symbols=[sym(provenance=bad)])),
+        lambda: gcf.encode(Payload(tool=bad, symbols=[sym()])),
+        lambda: gcf.encode(Payload(symbols=[sym()], edges=[Edge(source="s", target="s", edge_type=bad)])),
+        lambda: gcf.pack_root([sym(bad)], []),
+        lambda: gcf.encode_with_session(Payload(symbols=[sym(bad)]), gcf.Session()),
+        graph_stream(lambda e: e.write_symbol(sym(bad))),
+        graph_stream(lambda e: e.write_bare_ref(bad, 0), session=True),
+        graph_stream(lambda e: None, tool=bad),
+        graph_stream(lambda e: None, pack_root=bad),
+        generic_stream(lambda e: (e.begin_array("r", ["a"]), e.write_row([bad]))),
+        generic_stream(lambda e: (e.begin_array("r", ["a", "b"]), e.write_row((1, bad)))),
+        generic_stream(lambda e: (e.begin_keyed_map("m", "id", ["a"]), e.write_row([bad, 1]))),
+        generic_stream(lambda e: e.write_kv("k", bad)),
+        generic_stream(lambda e: e.write_kv(bad, 1)),
+        generic_stream(lambda e: e.begin_array(bad, ["a"])),
+        generic_stream(lambda e: e.begin_array("r", [bad])),
+        generic_stream(lambda e: e.begin_keyed_map("m", bad, ["a"])),
+        generic_stream(lambda e: e.write_section(bad)),
+        generic_stream(lambda e: e.write_inline_array(bad, [1])),
+        generic_stream(lambda e: e.write_inline_array("a", [bad])),
+        generic_stream(lambda e: None, tool=bad),
+        lambda: gcf.generic_pack_root(keyed),
+        lambda: gcf.encode_generic_full(keyed),
+        lambda: gcf.encode_generic_full(plain, bad),
+        lambda: gcf.GenericDeltaSession(plain, bad, gcf.size_guard()).current_full(),
+        lambda: gcf.scalar.format_scalar(bad),
+    ]
+
+
+@pytest.mark.parametrize("bad", ["\ud800", "a\udc80b"])
+def test_every_writer_refuses_a_lone_surrogate_with_its_category(routes: Any, bad: str) -> None:
+    # A lone surrogate (a file name decoded with `surrogateescape`, say) has
+    # no UTF-8 form: gcf.GcfError `invalid_surrogate` wherever the caller's
+    # text goes, as the JS packages raise it, not the interpreter's bare
+    # UnicodeEncodeError; the interpreter's error is kept as its cause.
+    for i, call in enumerate(surrogate_calls(bad)):
+        lent, copied = routes(call)
+        assert lent == copied, i
+        assert isinstance(lent, tuple) and lent[0] is gcf.GcfError, (i, lent)
+        assert lent[1] == (
+            "invalid_surrogate: a string holds a lone surrogate (an unpaired \\uD800-\\uDFFF code point), "
+            "which UTF-8 cannot carry"
+        ), (i, lent)
+    with pytest.raises(gcf.GcfError) as e:
+        gcf.encode_generic({"a": bad})
+    assert e.value.category == "invalid_surrogate"
+    assert isinstance(e.value.__cause__, UnicodeEncodeError)
+    # The same calls write the text once the surrogate is gone.
+    for i, call in enumerate(surrogate_calls(bad.replace("\ud800", "x").replace("\udc80", "y"))):
+        call()
+
+
+def test_a_writers_own_unicode_error_is_left_alone() -> None:
+    # A text file that cannot take the output raises its own error, which is
+    # not the caller's surrogate.
+    out = io.TextIOWrapper(io.BytesIO(), encoding="ascii")
+    enc = gcf.GenericStreamEncoder(out)
+    with pytest.raises(UnicodeEncodeError):
+        enc.write_kv("k", "café")
+        enc.close()
