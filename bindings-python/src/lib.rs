@@ -60,35 +60,37 @@ impl Input<'_> {
     }
 }
 
+/// The UTF-8 of GCF text given as a `str` (a whole payload, or one token
+/// for `gcf.scalar`'s parsers). A `str` holding a lone surrogate has none:
+/// that is `gcf.DecodeError` `invalid_surrogate` at the surrogate's line and
+/// column, as the same surrogate in UTF-8 bytes is reported.
+pub(crate) fn gcf_text<'a>(s: &'a Bound<'_, PyString>) -> PyResult<Cow<'a, str>> {
+    utf8::text(s).map_err(|_| {
+        // Only a lone surrogate makes a str unencodable as UTF-8. Its line
+        // and column: the text with the surrogate encoded as is
+        // (`surrogatepass`) is what the core's UTF-8 check places.
+        let located = s
+            .call_method1(pyo3::intern!(s.py(), "encode"), ("utf-8", "surrogatepass"))
+            .ok()
+            .and_then(|b| {
+                b.cast::<PyBytes>()
+                    .ok()
+                    .map(|b| gcf_core::validate_utf8(b.as_bytes()).err())
+            })
+            .flatten();
+        let error = located.unwrap_or_else(|| {
+            gcf_core::Error::new(
+                gcf_core::ErrorKind::InvalidSurrogate,
+                "the text holds a lone UTF-16 surrogate",
+            )
+        });
+        errors::to_py(s.py(), &error.into(), Raise::Decode)
+    })
+}
+
 pub(crate) fn input<'a>(obj: &'a Bound<'_, PyAny>) -> PyResult<Input<'a>> {
     if let Ok(s) = obj.cast::<PyString>() {
-        return match utf8::text(s) {
-            Ok(t) => Ok(Input::Text(t)),
-            // Only a lone surrogate makes a str unencodable as UTF-8. Its
-            // line and column: the text with the surrogate encoded as is
-            // (`surrogatepass`) is what the core's UTF-8 check places.
-            Err(_) => {
-                let located = s
-                    .call_method1(
-                        pyo3::intern!(obj.py(), "encode"),
-                        ("utf-8", "surrogatepass"),
-                    )
-                    .ok()
-                    .and_then(|b| {
-                        b.cast::<PyBytes>()
-                            .ok()
-                            .map(|b| gcf_core::validate_utf8(b.as_bytes()).err())
-                    })
-                    .flatten();
-                let error = located.unwrap_or_else(|| {
-                    gcf_core::Error::new(
-                        gcf_core::ErrorKind::InvalidSurrogate,
-                        "the text holds a lone UTF-16 surrogate",
-                    )
-                });
-                Err(errors::to_py(obj.py(), &error.into(), Raise::Decode))
-            }
-        };
+        return gcf_text(s).map(Input::Text);
     }
     if let Ok(b) = obj.cast::<PyBytes>() {
         return Ok(Input::Bytes(b.as_bytes()));

@@ -211,6 +211,11 @@ def surrogate_calls(bad: str) -> List[Callable[[], Any]]:
         lambda: gcf.encode_generic_full(plain, bad),
         lambda: gcf.GenericDeltaSession(plain, bad, gcf.size_guard()).current_full(),
         lambda: gcf.scalar.format_scalar(bad),
+        lambda: gcf.scalar.format_scalar("a", bad),
+        lambda: gcf.scalar.needs_quote(bad),
+        lambda: gcf.scalar.quote_string(bad),
+        lambda: gcf.scalar.is_bare_key(bad),
+        lambda: gcf.scalar.format_key(bad),
     ]
 
 
@@ -245,3 +250,17 @@ def test_a_writers_own_unicode_error_is_left_alone() -> None:
     with pytest.raises(UnicodeEncodeError):
         enc.write_kv("k", "café")
         enc.close()
+
+
+@pytest.mark.parametrize("token, column", [("a\ud800", 2), ("\"x\udc80\"", 3)])
+def test_the_scalar_parsers_place_a_lone_surrogate(routes: Any, token: str, column: int) -> None:
+    # GCF text, as the decoders read it: `DecodeError` at the surrogate.
+    for parse in (gcf.scalar.parse_scalar, lambda t: gcf.scalar.parse_scalar(t, True),
+                  gcf.scalar.parse_quoted_string):
+        if parse is gcf.scalar.parse_quoted_string and not token.startswith('"'):
+            continue
+        lent, copied = routes(lambda: parse(token))
+        assert lent == copied
+        with pytest.raises(gcf.DecodeError) as e:
+            parse(token)
+        assert (e.value.category, e.value.line, e.value.column) == ("invalid_surrogate", 1, column)
