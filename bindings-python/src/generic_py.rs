@@ -210,16 +210,11 @@ fn key_repr(key: &str) -> String {
 
 /// A full keyed payload (`key=` and `pack_root=` in the header).
 #[pyfunction]
-#[pyo3(signature = (s, tool = None))]
-pub fn encode_generic_full(
-    py: Python<'_>,
-    s: &Bound<'_, PyAny>,
-    tool: Option<Utf8<'_>>,
-) -> PyResult<Text> {
-    let tool = tool.as_deref().unwrap_or("");
+#[pyo3(signature = (s, tool = Utf8::EMPTY))]
+pub fn encode_generic_full(py: Python<'_>, s: &Bound<'_, PyAny>, tool: Utf8<'_>) -> PyResult<Text> {
     let set = keyed_set(s)?;
     crate::gil::run(py, crate::gil::items(set.rows.len()), || {
-        generic::encode_full(&set, tool)
+        generic::encode_full(&set, &tool)
     })
     .py_err(py, Raise::Other)
     .map(Text)

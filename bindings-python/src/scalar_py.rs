@@ -38,17 +38,16 @@ pub fn format_key(s: Utf8<'_>) -> String {
 /// A scalar (`None`, `bool`, `int`, `float` or `str`) as a cell writes it; a
 /// string holding `delimiter` is quoted too.
 #[pyfunction]
-#[pyo3(signature = (v, delimiter = None))]
+#[pyo3(signature = (v, delimiter = Utf8::EMPTY))]
 pub fn format_scalar(
     py: Python<'_>,
     v: &Bound<'_, PyAny>,
-    delimiter: Option<Utf8<'_>>,
+    delimiter: Utf8<'_>,
 ) -> PyResult<String> {
-    let delimiter = delimiter.as_deref().unwrap_or("");
     let value = value::from_py(v)?;
     let mut out = Vec::new();
     let written = ScalarWriter::new()
-        .scalar_in(&mut out, &value, delimiter)
+        .scalar_in(&mut out, &value, &delimiter)
         .py_err(py, Raise::Other)?;
     if !written {
         return Err(input(

@@ -481,7 +481,7 @@ pub struct GraphStream(Serial<GraphState>);
 #[pymethods]
 impl GraphStream {
     #[new]
-    #[pyo3(signature = (writer, binary, tool, token_budget, tokens_used, labeled_trailer_counts, pack_root = None, session = false))]
+    #[pyo3(signature = (writer, binary, tool, token_budget, tokens_used, labeled_trailer_counts, pack_root = Utf8::EMPTY, session = false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -491,7 +491,7 @@ impl GraphStream {
         token_budget: &Bound<'_, PyAny>,
         tokens_used: &Bound<'_, PyAny>,
         labeled_trailer_counts: bool,
-        pack_root: Option<Utf8<'_>>,
+        pack_root: Utf8<'_>,
         session: bool,
     ) -> PyResult<Self> {
         // Read as `gcf.encode` reads a payload's (a negative count is none).
@@ -507,7 +507,7 @@ impl GraphStream {
                 TrailerForm::Positional
             },
             // 2.8.0's `pack_root=` and `session=true`.
-            pack_root: pack_root.as_deref().unwrap_or(""),
+            pack_root: &pack_root,
             session,
             // 2.8.0 writes edges by qualified name.
             index_names: true,

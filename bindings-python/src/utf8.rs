@@ -189,6 +189,11 @@ pub fn unencodable(py: Python<'_>, err: PyErr) -> PyErr {
 /// raises [`unencodable`]'s `GcfError`, as the same string in a value does.
 pub struct Utf8<'a>(Cow<'a, str>);
 
+impl Utf8<'static> {
+    /// `""`: the default of an optional text argument.
+    pub const EMPTY: Utf8<'static> = Utf8(Cow::Borrowed(""));
+}
+
 impl<'a> pyo3::FromPyObject<'a, '_> for Utf8<'a> {
     type Error = PyErr;
 
