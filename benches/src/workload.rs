@@ -803,6 +803,42 @@ pub mod generic {
         json!({ "users": users })
     }
 
+    /// `n` small objects of the shape a tool call returns one at a time (an
+    /// issue: integers, strings, booleans, a null, a float, a nested
+    /// object, a list of two records), each encoded or decoded by its own
+    /// call. Most of their members are `key=value` lines, which the
+    /// workloads of [`all`] hardly have. Not in [`all`]: the criterion
+    /// benches time whole documents.
+    pub fn tool_results_json(n: usize, seed: u64) -> Vec<Json> {
+        const STATES: &[&str] = &["open", "closed"];
+        const LABELS: &[&str] = &["bug", "decoder", "encoder", "docs", "perf"];
+        let mut rng = Rng::new(seed ^ 0x7e);
+        (0..n)
+            .map(|i| {
+                json!({
+                    "id": 4_000 + i as i64,
+                    "number": 1 + rng.below(900) as i64,
+                    "title": format!("{} fails on {} input", rng.pick(METHODS), rng.pick(TYPES)),
+                    "state": rng.pick(STATES),
+                    "locked": rng.below(10) == 0,
+                    "comments": rng.below(40) as i64,
+                    "created_at": format!("2026-11-{:02}T10:{:02}:00Z", 1 + rng.below(28), rng.below(60)),
+                    "user": {
+                        "login": format!("{}{}", rng.pick(FIRST).to_lowercase(), rng.below(100)),
+                        "id": 10_000 + rng.below(900_000) as i64,
+                        "site_admin": false,
+                    },
+                    "labels": [
+                        { "name": rng.pick(LABELS), "color": "d73a4a" },
+                        { "name": rng.pick(LABELS), "color": "0e8a16" },
+                    ],
+                    "assignee": null,
+                    "score": (rng.below(10_000) as f64) / 100.0,
+                })
+            })
+            .collect()
+    }
+
     /// The three generic workloads: `(name, JSON)`.
     pub fn all(seed: u64) -> Vec<(&'static str, Json)> {
         vec![

@@ -76,7 +76,8 @@
 //! | `generic/row.rs`, `put_f64` | `f64::to_int_unchecked::<u32>` of a float's thousandths | only after `magnitude < 100_000.0` (false for NaN), so the value is below 10^8 + 1 | `generic::row::tests::floats_match_format_f64` |
 //! | `digits.rs`, `ByteSlots for [MaybeUninit<u8>]::put_bytes` | `&[u8]` viewed as `&[MaybeUninit<u8>]` to copy into uninitialised memory | same layout; the source is only read | `digits::tests`, `graph::line::tests::writers_fill_uninitialised_windows_like_initialised_ones` |
 //! | `graph/line.rs`, `OutputLines::advance` and its callers (`OutputLines::put`, `graph/encode/` (`mod.rs`, `edges.rs`), `graph/stream.rs`) | `Vec::set_len` over the line just assembled in spare capacity | every caller stores its pieces from 0, each where the one before ended, with bounds-checked stores | `graph::line::tests::lines_grow_or_flush_and_keep_every_byte`, `graph::stream::tests::fast_lines_match_the_general_writer` |
-//! | `hint.rs` | a prefetch hint (no memory access; not compiled under Miri) | a hint cannot fault | `hint::tests` |
+//! | `hint.rs`, `prefetch` | a prefetch hint (no memory access; not compiled under Miri) | a hint cannot fault | `hint::tests` |
+//! | `hint.rs`, `float_of_this_branch` | an empty `asm!` block over a float's register (x86-64; not compiled under Miri) | no instruction runs; it declares no memory, stack or flags access | `hint::tests::a_float_through_the_fence_is_the_same_float`, `generic::row::tests::floats_match_format_f64` |
 //! | `generic/key.rs`, `Key::same_text` | `transmute_copy` of a `Key` (a `CompactString`) to `[usize; 3]` | `compact_str` is pinned to exactly 0.10.0, whose representation is three fully initialised words, inline text zero-filled; compared as integers | `generic::key::tests::compact_str_layout_is_what_same_text_assumes` (fails loudly on a layout change), `same_text_agrees_with_text_equality` |
 #![no_std]
 #![deny(missing_docs)]

@@ -187,7 +187,7 @@ fn layout_short_decimal(out: &mut [u8; NUMBER_BUFFER_LEN], value: f64) -> Option
 /// with [`NumberBuffer::format_f64`] on millions of doubles.
 #[inline]
 pub(crate) fn short_decimal_parts(value: f64) -> Option<(u64, u16)> {
-    let magnitude = value.abs();
+    let magnitude = crate::hint::float_of_this_branch(value).abs();
     // Conversions go through `i64` (one instruction each way on x86-64,
     // where `u64` needs several); every value here is below 2^53.
     if magnitude < PLAIN_UPPER && (magnitude as i64) as f64 == magnitude {

@@ -13,7 +13,10 @@
 //! `from-str`, `json-from-str`, `to-string` (the typed `Vec<EmployeeRecord>`
 //! through `generic::from_str` / serde_json's `from_str` of its JSON /
 //! `generic::to_string`), and `from-str-ref`, `json-from-str-ref` (the same
-//! decodes into `EmployeeRecordRef`, strings borrowed).
+//! decodes into `EmployeeRecordRef`, strings borrowed), and `objects`,
+//! `decode-objects` (`n` small tool-result objects, each encoded into a
+//! reused buffer, or its text decoded, by its own call, as a server answers
+//! one call at a time).
 
 use std::time::{Duration, Instant};
 
@@ -88,7 +91,21 @@ fn main() {
         }
         _ => String::new(),
     };
-    let rows = if value.is_none() && records.is_empty() {
+    let objects: Vec<gcf_core::generic::Value> = match decode_of.unwrap_or(op) {
+        "objects" => generic::tool_results_json(n, SEED)
+            .iter()
+            .map(generic::to_value)
+            .collect(),
+        _ => Vec::new(),
+    };
+    let object_texts: Vec<String> = match decode_of {
+        Some("objects") => objects
+            .iter()
+            .map(|v| gcf_core::generic::encode(v).expect("encode"))
+            .collect(),
+        _ => Vec::new(),
+    };
+    let rows = if value.is_none() && records.is_empty() && objects.is_empty() {
         employees(n, SEED)
     } else {
         Vec::new()
@@ -111,6 +128,15 @@ fn main() {
                 w.finish().expect("trailer").bytes
             }
             ("build", _) => rows.len() as u64,
+            ("objects", _) => objects
+                .iter()
+                .map(|v| {
+                    out.clear();
+                    gcf_core::generic::encode_to(v, &mut out).expect("encode");
+                    out.len() as u64
+                })
+                .sum(),
+            ("decode-objects", _) => object_texts.iter().map(|t| decode_and_drop(t)).sum(),
             ("from-str", _) => from_str_and_drop(&typed_text, false),
             ("json-from-str", _) => from_str_and_drop(&typed_text, true),
             ("from-str-ref", _) => from_str_borrowed_and_drop(&typed_text, false),

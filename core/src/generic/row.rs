@@ -568,6 +568,7 @@ unsafe fn put_f64(
     numbers: &mut NumberBuffer,
     f: f64,
 ) -> Result<usize> {
+    let f = crate::hint::float_of_this_branch(f);
     let magnitude = f.abs();
     if magnitude < 100_000.0 {
         // `short_decimal_parts`' test, with its integer case folded in: an
