@@ -81,6 +81,40 @@ function nested(n) {
   return { orders };
 }
 
+// n objects of the shapes a tool call returns one at a time, each its own
+// call: an issue (13 members: integers, strings, booleans, a null, a float,
+// a nested object, a list of two records) when `small` is false, else a
+// status (3 members: a boolean, a string, a float). Each object and string
+// is built on its own, as JSON.parse or a tool's code hands them over.
+function toolResults(n, small = false) {
+  const STATES = ['open', 'closed'];
+  const LABELS = ['bug', 'decoder', 'encoder', 'docs', 'perf'];
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    if (small) {
+      out.push({ ok: i % 9 !== 0, message: `indexed ${i % 500} files`, elapsed_ms: (i % 2000) / 4 });
+      continue;
+    }
+    out.push({
+      id: 4000 + i,
+      number: 1 + (i % 900),
+      title: `decode fails on input ${i}`,
+      state: STATES[i % 2],
+      locked: i % 10 === 0,
+      comments: i % 40,
+      created_at: `2026-11-${String(1 + (i % 28)).padStart(2, '0')}T10:${String(i % 60).padStart(2, '0')}:00Z`,
+      user: { login: `dev${i % 100}`, id: 10000 + ((i * 7919) % 900000), site_admin: false },
+      labels: [
+        { name: LABELS[i % 5], color: 'd73a4a' },
+        { name: LABELS[(i + 2) % 5], color: '0e8a16' },
+      ],
+      assignee: null,
+      score: (i % 10000) / 100,
+    });
+  }
+  return out;
+}
+
 // Graph payloads made from real code (scripts/corpus/code_graphs.py over
 // python3's standard library: real qualified names, mostly the size of an MCP
 // tool result, median 12 symbols), read from GCF_CODE_GRAPHS or
@@ -108,4 +142,4 @@ function codeGraphs() {
   return payloads.length ? payloads : null;
 }
 
-module.exports = { cpuMs, time, graph, records, nested, codeGraphs };
+module.exports = { cpuMs, time, graph, records, nested, toolResults, codeGraphs };

@@ -131,6 +131,21 @@ for (const [label, make, n] of GRAPH_ONLY ? [] : [['records (7 fields)', records
   row(`generic decode (Maps), ${label}, ${n} rows`, time(() => gcf.decodeGeneric(text)), time(() => ref.decodeGeneric(text)));
 }
 
+// Tool results, one call per object, as an MCP server answers one call at
+// a time: mostly key=value lines, where the record rows above are tables.
+for (const [label, small] of GRAPH_ONLY ? [] : [['tool results (13 members)', false], ['status objects (3 members)', true]]) {
+  const objects = workloads.toolResults(1000, small);
+  const texts = objects.map((o) => ref.encodeGeneric(o));
+  objects.forEach((o, i) => {
+    if (gcf.encodeGeneric(o) !== texts[i]) throw new Error(`generic encode of ${label} differs`);
+  });
+  const each = (f, xs) => () => {
+    for (const x of xs) f(x);
+  };
+  row(`generic encode, 1,000 ${label} (a call each)`, time(each(gcf.encodeGeneric, objects)), time(each(ref.encodeGeneric, objects)));
+  row(`generic decode (Maps), 1,000 ${label} (a call each)`, time(each(gcf.decodeGeneric, texts)), time(each(ref.decodeGeneric, texts)));
+}
+
 // Streaming 1,000,000 rows, once each (a sink that only counts, so the
 // writers' own memory shows): time and the peak heap growth sampled every
 // 100,000 rows.
