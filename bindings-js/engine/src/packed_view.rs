@@ -325,6 +325,7 @@ fn fingerprint(key: &str) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::{fingerprint, repeats};
+    use crate::packed_value::tests::Rng;
 
     /// The plain pairwise test `repeats` must agree with.
     fn repeats_plainly(keys: &[&str]) -> bool {
@@ -339,16 +340,10 @@ mod tests {
             "", "a", "b", "ab", "ba", "aa", "key1", "key2", "kex1", "k1y1", "key10", "key11", "é",
             "e\u{301}", "x y", "aXb", "aYb", "1", "01",
         ];
-        let mut state = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = |n: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % n as u64) as usize
-        };
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
         for len in [0, 1, 2, 3, 5, 8, 16, 32, 33, 40] {
             for _ in 0..2_000 {
-                let keys: Vec<&str> = (0..len).map(|_| pool[next(pool.len())]).collect();
+                let keys: Vec<&str> = (0..len).map(|_| pool[rng.below(pool.len())]).collect();
                 assert_eq!(repeats(&keys), repeats_plainly(&keys), "{keys:?}");
             }
         }
