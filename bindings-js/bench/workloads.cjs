@@ -55,6 +55,14 @@ function graph(n) {
   return { tool: 'context_for_task', tokenBudget: 100000, tokensUsed: 5000, symbols, edges };
 }
 
+// A function that calls f on each of xs, one call per item, as a server
+// makes one call per request (the rows "a call each").
+function eachCall(f, xs) {
+  return () => {
+    for (const x of xs) f(x);
+  };
+}
+
 // n flat 7-field records.
 function records(n) {
   const rows = [];
@@ -142,4 +150,4 @@ function codeGraphs() {
   return payloads.length ? payloads : null;
 }
 
-module.exports = { cpuMs, time, graph, records, nested, toolResults, codeGraphs };
+module.exports = { cpuMs, time, eachCall, graph, records, nested, toolResults, codeGraphs };

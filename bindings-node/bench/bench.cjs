@@ -16,7 +16,7 @@ const QUICK = process.argv.includes('--quick');
 const GRAPH_ONLY = process.argv.includes('--graph');
 
 const workloads = require('../../bindings-js/bench/workloads.cjs');
-const { graph, records, nested } = workloads;
+const { graph, records, nested, eachCall } = workloads;
 const time = (fn, minMs = QUICK ? 150 : 600) => workloads.time(fn, minMs);
 
 // Every field a packed encode reads, touched without copying anything.
@@ -117,11 +117,8 @@ if (code) {
   code.forEach((p, i) => {
     if (gcf.encode(p) !== texts[i]) throw new Error('graph encode of a code graph differs');
   });
-  const each = (f, xs) => () => {
-    for (const x of xs) f(x);
-  };
-  row(`graph encode, ${code.length} code graphs (a call each)`, time(each(gcf.encode, code)), time(each(ref.encode, code)));
-  row(`graph decode, ${code.length} code graphs (a call each)`, time(each(gcf.decode, texts)), time(each(ref.decode, texts)));
+  row(`graph encode, ${code.length} code graphs (a call each)`, time(eachCall(gcf.encode, code)), time(eachCall(ref.encode, code)));
+  row(`graph decode, ${code.length} code graphs (a call each)`, time(eachCall(gcf.decode, texts)), time(eachCall(ref.decode, texts)));
 }
 for (const [label, make, n] of GRAPH_ONLY ? [] : [['records (7 fields)', records, 10], ['records (7 fields)', records, 100], ['records (7 fields)', records, 10000], ['nested orders', nested, 10000]]) {
   const v = make(n);
@@ -139,11 +136,8 @@ for (const [label, small] of GRAPH_ONLY ? [] : [['tool results (13 members)', fa
   objects.forEach((o, i) => {
     if (gcf.encodeGeneric(o) !== texts[i]) throw new Error(`generic encode of ${label} differs`);
   });
-  const each = (f, xs) => () => {
-    for (const x of xs) f(x);
-  };
-  row(`generic encode, 1,000 ${label} (a call each)`, time(each(gcf.encodeGeneric, objects)), time(each(ref.encodeGeneric, objects)));
-  row(`generic decode (Maps), 1,000 ${label} (a call each)`, time(each(gcf.decodeGeneric, texts)), time(each(ref.decodeGeneric, texts)));
+  row(`generic encode, 1,000 ${label} (a call each)`, time(eachCall(gcf.encodeGeneric, objects)), time(eachCall(ref.encodeGeneric, objects)));
+  row(`generic decode (Maps), 1,000 ${label} (a call each)`, time(eachCall(gcf.decodeGeneric, texts)), time(eachCall(ref.decodeGeneric, texts)));
 }
 
 // Streaming 1,000,000 rows, once each (a sink that only counts, so the

@@ -18,7 +18,7 @@ const engine = require('../package/engine.cjs');
 const QUICK = process.argv.includes('--quick');
 
 const workloads = require('../../bindings-js/bench/workloads.cjs');
-const { graph, records } = workloads;
+const { graph, records, eachCall } = workloads;
 const time = (fn, minMs = QUICK ? 150 : 600) => workloads.time(fn, minMs);
 
 const fmt = (ms) => (ms >= 1 ? `${ms.toFixed(2)} ms` : `${(ms * 1000).toFixed(1)} µs`);
@@ -53,11 +53,8 @@ for (const [label, small] of [['tool results (13 members)', false], ['status obj
   objects.forEach((o, i) => {
     if (gcf.encodeGeneric(o) !== texts[i]) throw new Error(`generic encode of ${label} differs from 2.5.2`);
   });
-  const each = (f, xs) => () => {
-    for (const x of xs) f(x);
-  };
-  row(`generic encode, 1,000 ${label} (a call each)`, '-', time(each(gcf.encodeGeneric, objects)), time(each(ref.encodeGeneric, objects)));
-  row(`generic decode, 1,000 ${label} (a call each)`, '-', time(each(gcf.decodeGeneric, texts)), time(each(ref.decodeGeneric, texts)));
+  row(`generic encode, 1,000 ${label} (a call each)`, '-', time(eachCall(gcf.encodeGeneric, objects)), time(eachCall(ref.encodeGeneric, objects)));
+  row(`generic decode, 1,000 ${label} (a call each)`, '-', time(eachCall(gcf.decodeGeneric, texts)), time(eachCall(ref.decodeGeneric, texts)));
 }
 
 // Streaming (the Node bench's workloads, fewer rows: one run each, a sink
